@@ -1,0 +1,136 @@
+"""Find the answer in a model's text: the first complete JSON value, and what trailed it.
+
+Models wrap JSON in code fences, think aloud in ``<think>`` blocks or start with prose; we skip all of that and
+take the first value that parses. A value that starts but never closes is reported as incomplete, which the verdict
+turns into ``truncated`` when generation hit max_tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Optional
+
+_THINK = re.compile(r"<think>.*?</think>", re.S)
+_OPEN_THINK = re.compile(r"<think>(?!.*</think>).*\Z", re.S)
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?")
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """The outcome of looking for JSON in a text.
+
+    Attributes:
+        value: the parsed JSON value (None when none was found; check ``found``).
+        found: a complete JSON value was parsed.
+        started: some ``{`` or ``[`` was seen (an answer began).
+        closed: the first started value's brackets balanced (even if it did not parse).
+        trailing: the text after the parsed value (fences and whitespace stripped).
+        error: why nothing parsed, in words.
+    """
+
+    value: Any = None
+    found: bool = False
+    started: bool = False
+    closed: bool = False
+    trailing: str = ""
+    error: Optional[str] = None
+
+
+class JsonCloseTracker:
+    """Incremental bracket matcher: tells when the first top-level JSON object/array has closed.
+
+    Strings (with escapes) are tracked so braces inside them do not count. Feed text chunks in order.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.escape = False
+        self.started = False
+        self.closed_at: Optional[int] = None  # character offset just after the closing bracket
+        self._seen = 0
+
+    @property
+    def closed(self) -> bool:
+        """True once the first top-level value has closed."""
+        return self.closed_at is not None
+
+    def feed(self, chunk: str) -> bool:
+        """Consume more text.
+
+        Args:
+            chunk: the next piece of decoded text.
+
+        Returns:
+            True if the value is closed (now or before).
+        """
+        for ch in chunk:
+            self._seen += 1
+            if self.closed_at is not None:
+                continue
+            self._step(ch)
+        return self.closed
+
+    def _step(self, ch: str) -> None:
+        if self.in_string:
+            if self.escape:
+                self.escape = False
+            elif ch == "\\":
+                self.escape = True
+            elif ch == '"':
+                self.in_string = False
+        elif ch == '"' and self.started:
+            self.in_string = True
+        elif ch in "{[":
+            self.started = True
+            self.depth += 1
+        elif ch in "}]" and self.started:
+            self.depth -= 1
+            if self.depth == 0:
+                self.closed_at = self._seen
+
+
+def strip_wrappers(text: str) -> str:
+    """Remove ``<think>`` blocks (closed or left open) and Markdown code fences.
+
+    Args:
+        text: the raw model text.
+
+    Returns:
+        The text without them.
+    """
+    text = _THINK.sub("", text)
+    text = _OPEN_THINK.sub("", text)
+    return _FENCE.sub("", text)
+
+
+def parse_answer(text: str) -> ParseResult:
+    """Take the first complete JSON object or array from a model's answer.
+
+    Args:
+        text: the decoded answer (stop token already excluded).
+
+    Returns:
+        A ParseResult; ``found`` is False when no value parsed.
+    """
+    clean = strip_wrappers(text)
+    starts = [m.start() for m in re.finditer(r"[{\[]", clean)]
+    if not starts:
+        return ParseResult(error="no JSON object in the answer")
+    tracker = JsonCloseTracker()
+    tracker.feed(clean[starts[0]:])
+    first_error = None
+    for start in starts:
+        try:
+            value, end = _DECODER.raw_decode(clean, start)
+        except json.JSONDecodeError as exc:
+            first_error = first_error or f"{exc.msg} at character {exc.pos}"
+            continue
+        trailing = _FENCE.sub("", clean[end:]).strip()
+        return ParseResult(value=value, found=True, started=True, closed=True, trailing=trailing)
+    if not tracker.closed:
+        return ParseResult(started=True, error="the JSON value never closed")
+    return ParseResult(started=True, closed=True, error=f"not valid JSON: {first_error}")

@@ -1,0 +1,113 @@
+"""The runner protocol: one generation method, plus the request and result types it speaks.
+
+The pipeline depends on this protocol only; ``mlx_runner.MlxRunner`` is the implementation and the only module that
+imports mlx / mlx-vlm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Protocol, Sequence
+
+from .stopping import StopSet
+
+# A logits processor sees the tokens so far and the (1, V) logits, and returns (1, V) logits.
+LogitsProcessor = Callable[[object, object], object]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message: plain text plus, for user turns, how many page images follow the text."""
+
+    role: str
+    text: str
+    images: int = 0
+
+
+@dataclass(frozen=True)
+class GuardHit:
+    """A monitor's decision to stop: which guard fired and where the kept text ends."""
+
+    guard: str
+    keep_chars: Optional[int] = None  # cut the decoded text here (None: keep everything)
+
+
+class Monitor(Protocol):
+    """Watches the decoded stream token by token and may stop generation (runaway guards)."""
+
+    def feed(self, token_id: int, text: str) -> Optional[GuardHit]:
+        """Look at the newest token and the whole decoded text so far; return a GuardHit to stop."""
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """Everything one generation needs.
+
+    Attributes:
+        messages: the chat, built by ``prompt.build_messages``.
+        images: page images (PIL), in the order the messages reference them.
+        max_tokens: hard cap on generated tokens.
+        stop: the stop set owned by this call (never written into shared processor state).
+        temperature: 0 for greedy.
+        seed: sampling seed (None: leave the generator as is).
+        logits_processors: callables (tokens, logits (1, V)) -> logits (1, V).
+        monitor_factory: builds fresh monitors for this call (guards), or None.
+    """
+
+    messages: tuple[Message, ...]
+    images: tuple = ()
+    max_tokens: int = 2048
+    stop: StopSet = field(default_factory=lambda: StopSet(ids=()))
+    temperature: float = 0.0
+    seed: Optional[int] = None
+    logits_processors: tuple[LogitsProcessor, ...] = ()
+    monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """What one generation produced and how it ended.
+
+    Attributes:
+        text: decoded answer, the stop token excluded (and text cut by a guard excluded).
+        token_ids: generated ids, including the stop token when one was hit.
+        finish_reason: ``stop`` (a stop-set token), ``length`` (max_tokens) or ``guard`` (a monitor fired).
+        stop_token_id: the stop id hit, if any.
+        guard: the guard that fired, if any.
+        prompt_tokens / image_tokens / generated_tokens: usage (generated includes the stop token).
+        prefill_s / decode_s: wall seconds for the prompt and for the generated tokens.
+        peak_memory_gb: mlx peak memory during the call.
+    """
+
+    text: str
+    token_ids: tuple[int, ...]
+    finish_reason: str
+    stop_token_id: Optional[int] = None
+    guard: Optional[str] = None
+    prompt_tokens: int = 0
+    image_tokens: int = 0
+    generated_tokens: int = 0
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    peak_memory_gb: float = 0.0
+
+
+class Runner(Protocol):
+    """A loaded model that can generate. Implementations: ``mlx_runner.MlxRunner``."""
+
+    model_id: str
+    stop_set: StopSet
+    pixels_per_token: int  # image pixels per vision token (Qwen3.5: (16 * 2) ** 2)
+
+    def generate(self, request: GenerationRequest) -> GenerationResult:
+        """Run one generation.
+
+        Args:
+            request: the prompt, images, limits and stop set.
+
+        Returns:
+            The GenerationResult.
+
+        Raises:
+            ModelError: the model failed.
+        """

@@ -1,0 +1,96 @@
+"""Stop-set resolution over the ways a model directory can declare (or fail to declare) its end tokens."""
+
+import json
+
+import pytest
+
+from extractor.stopping import StopSet, resolve_stop_set, template_end_token
+
+EOT, IM_START, IM_END = 248044, 248045, 248046
+QWEN_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}" \
+                "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+
+
+def write_dir(root, *, config=None, generation=None, tokenizer_eos=None, template=None, added=None):
+    """Write just the files stop resolution reads (no weights needed)."""
+    root.mkdir(parents=True, exist_ok=True)
+    added = added if added is not None else {"<|endoftext|>": EOT, "<|im_start|>": IM_START, "<|im_end|>": IM_END}
+    (root / "tokenizer.json").write_text(json.dumps(
+        {"added_tokens": [{"id": i, "content": t, "special": True} for t, i in added.items()]}))
+    tok_cfg = {"added_tokens_decoder": {str(i): {"content": t, "special": True} for t, i in added.items()}}
+    if tokenizer_eos is not None:
+        tok_cfg["eos_token"] = tokenizer_eos
+    (root / "tokenizer_config.json").write_text(json.dumps(tok_cfg))
+    if config is not None:
+        (root / "config.json").write_text(json.dumps(config))
+    if generation is not None:
+        (root / "generation_config.json").write_text(json.dumps(generation))
+    if template is not None:
+        (root / "chat_template.jinja").write_text(template)
+    return root
+
+
+# Each case: files -> the full {id: sources} map expected. With Qwen's token table both ids are always in.
+PAIR = {EOT: ["tokenizer:<|endoftext|>"], IM_END: ["tokenizer:<|im_end|>"]}
+CASES = {
+    "top-level eos only": (
+        dict(config={"eos_token_id": EOT}),
+        {EOT: ["config.json:eos_token_id", "tokenizer:<|endoftext|>"], IM_END: ["tokenizer:<|im_end|>"]}),
+    "text_config only": (
+        dict(config={"text_config": {"eos_token_id": EOT}}),
+        {EOT: ["config.json:text_config.eos_token_id", "tokenizer:<|endoftext|>"], IM_END: ["tokenizer:<|im_end|>"]}),
+    "generation_config list": (
+        dict(config={}, generation={"eos_token_id": [IM_END, EOT]}),
+        {EOT: ["generation_config.json:eos_token_id", "tokenizer:<|endoftext|>"],
+         IM_END: ["generation_config.json:eos_token_id", "tokenizer:<|im_end|>"]}),
+    "generation_config overriding config": (
+        dict(config={"eos_token_id": [IM_END]}, generation={"eos_token_id": EOT}),
+        {EOT: ["generation_config.json:eos_token_id", "tokenizer:<|endoftext|>"],
+         IM_END: ["config.json:eos_token_id", "tokenizer:<|im_end|>"]}),
+    "tokenizer eos only": (
+        dict(tokenizer_eos="<|im_end|>"),
+        {EOT: ["tokenizer:<|endoftext|>"], IM_END: ["tokenizer_config.json:eos_token=<|im_end|>", "tokenizer:<|im_end|>"]}),
+    "nothing declared": (dict(), PAIR),
+    "chat template end of turn": (
+        dict(config={"eos_token_id": EOT}, template=QWEN_TEMPLATE),
+        {EOT: ["config.json:eos_token_id", "tokenizer:<|endoftext|>"],
+         IM_END: ["chat_template:end_of_turn=<|im_end|>", "tokenizer:<|im_end|>"]}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_stop_set_resolution(tmp_path, name):
+    files, expected = CASES[name]
+    stop = resolve_stop_set(write_dir(tmp_path / "m", **files))
+    assert {i: list(s) for i, s in stop.sources.items()} == expected
+    assert stop.ids == (EOT, IM_END)
+
+
+def test_non_qwen_tokenizer_only_declared_ids(tmp_path):
+    """Without the Qwen pair, only what is declared stops (here: a Llama-style eot)."""
+    added = {"<|begin_of_text|>": 1, "<|eot_id|>": 9}
+    stop = resolve_stop_set(write_dir(tmp_path / "m", config={"eos_token_id": 9}, added=added,
+                                      template="{{ m.content }}<|eot_id|>"))
+    assert stop.to_dict() == {"ids": [9], "sources": {"9": ["config.json:eos_token_id",
+                                                             "chat_template:end_of_turn=<|eot_id|>"]}}
+
+
+def test_nothing_at_all_is_empty(tmp_path):
+    stop = resolve_stop_set(write_dir(tmp_path / "m", added={}))
+    assert stop.ids == ()
+
+
+def test_without_drops_ids():
+    stop = StopSet(ids=(EOT, IM_END), sources={EOT: ("a",), IM_END: ("b",)})
+    assert stop.without([IM_END]).to_dict() == {"ids": [EOT], "sources": {str(EOT): ["a"]}}
+
+
+@pytest.mark.parametrize("template,expected", [
+    (QWEN_TEMPLATE, "<|im_end|>"),
+    ("<start_of_turn>model\n{{ c }}<end_of_turn>", "<end_of_turn>"),
+    ("{{ bos }}{{ content }}</s>", "</s>"),
+    ("{{ content }}", None),
+    (None, None),
+])
+def test_template_end_token(template, expected):
+    assert template_end_token(template) == expected

@@ -1,0 +1,49 @@
+"""Schema loading by name or file, and validation errors as JSON pointers."""
+
+import json
+
+import pytest
+
+from extractor.errors import SchemaError
+from extractor.validate import json_pointer, load_schema, validate_data
+
+
+def test_builtin_schemas_load():
+    assert [load_schema(n).name for n in ("invoice", "receipt")] == ["invoice", "receipt"]
+    assert "invoice_number" in load_schema("invoice").top_level_scalars()
+    assert "line_items" not in load_schema("invoice").top_level_scalars()
+
+
+def test_custom_schema_file(tmp_path):
+    path = tmp_path / "po.schema.json"
+    path.write_text(json.dumps({"type": "object", "properties": {"po": {"type": "string"}}, "required": ["po"]}))
+    schema = load_schema(str(path))
+    assert schema.name == "po"
+    assert validate_data({"po": 5}, schema) == [{"code": "schema", "path": "/po", "message": "5 is not of type 'string'"}]
+
+
+@pytest.mark.parametrize("content,needle", [
+    (None, "not found"), ("{nope", "cannot read"), ("[1]", "must be an object"), ('{"type": 5}', "not a valid"),
+])
+def test_bad_schema_files(tmp_path, content, needle):
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(SchemaError, match=needle) as info:
+        load_schema(str(path))
+    assert str(path) in str(info.value)
+
+
+def test_invoice_errors_are_pointers():
+    schema = load_schema("invoice")
+    errors = validate_data({"invoice_number": "A1", "issue_date": "2026-13-45", "line_items": [{"amount": "x"}]},
+                           schema)
+    paths = {e["path"] for e in errors}
+    assert "/issue_date" in paths  # format checking for dates is on
+    assert "/line_items/0/amount" in paths
+    assert "" in paths  # missing required keys are reported at the root
+
+
+@pytest.mark.parametrize("parts,pointer", [([], ""), (["a", 0, "b"], "/a/0/b"), (["x/y", "m~n"], "/x~1y/m~0n")])
+def test_json_pointer(parts, pointer):
+    assert json_pointer(parts) == pointer
