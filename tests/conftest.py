@@ -1,0 +1,111 @@
+"""Shared test setup: offline settings, a session-wide tiny-model factory, ../shared, the sample invoice.
+
+Fixtures:
+    model_factory: ``model_factory.random(...)`` / ``model_factory.scripted(answer=..., ...)`` build tiny
+        mlx-vlm models (see :mod:`extractor.testing`) once per session, cached by their arguments. The returned
+        directories are shared by every test: never change files in them; use ``model_factory.copy(model,
+        dest)`` to get a private copy first.
+    shared_dir: ``../shared`` (data and references); skips the test when it is absent.
+    invoice_answer: :data:`INVOICE_ANSWER`.
+
+Constants:
+    INVOICE_ANSWER: ``extractor.testing.SAMPLE_INVOICE`` as compact JSON text (~1,700 characters, valid against
+        schemas/invoice.schema.json): the default answer of scripted models.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Set before anything imports huggingface_hub / transformers / mlx: no network, no 7 s kernel compile.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
+
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Callable, Sequence, Union  # noqa: E402
+
+import pytest  # noqa: E402
+
+from extractor.testing import (  # noqa: E402
+    ENDOFTEXT,
+    MISSING,
+    SAMPLE_INVOICE_ANSWER,
+    TinyModel,
+    build_random_model,
+    build_scripted_model,
+    read_tiny_model,
+)
+
+INVOICE_ANSWER: str = SAMPLE_INVOICE_ANSWER
+SHARED_DIR: Path = Path(__file__).resolve().parents[2] / "shared"
+
+_Eos = Union[int, Sequence[int], None]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes more than ~20 s (deselect with -m 'not slow')")
+
+
+def _frozen(value: object) -> object:
+    """A hashable form of an option value (lists become tuples)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+class ModelFactory:
+    """Builds tiny models once per test session, cached by their arguments, under one temporary directory."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._cache: dict[tuple, TinyModel] = {}
+
+    def _get(self, kind: str, build: Callable[..., TinyModel], options: dict) -> TinyModel:
+        key = (kind, *sorted((name, _frozen(value)) for name, value in options.items()))
+        if key not in self._cache:
+            self._cache[key] = build(self._root / f"{kind}-{len(self._cache)}", **options)
+        return self._cache[key]
+
+    def random(self, *, config_eos: _Eos = ENDOFTEXT, text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING,
+               tokenizer_eos: str = "<|endoftext|>", vision_ids: bool = True, tokenizer_ids_ok: bool = True,
+               seed: int = 0) -> TinyModel:
+        """A random-weight model; arguments as :func:`extractor.testing.build_random_model`'s."""
+        return self._get("random", build_random_model, dict(
+            config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
+            vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+
+    def scripted(self, *, answer: str = INVOICE_ANSWER, then: str = "im_end",
+                 repeat_line: str = '\n{"note": "see above"}', config_eos: _Eos = ENDOFTEXT,
+                 text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING, tokenizer_eos: str = "<|endoftext|>",
+                 vision_ids: bool = True, tokenizer_ids_ok: bool = True, seed: int = 0) -> TinyModel:
+        """A scripted model (default answer :data:`INVOICE_ANSWER`); arguments as
+        :func:`extractor.testing.build_scripted_model`'s."""
+        return self._get("scripted", build_scripted_model, dict(
+            answer=answer, then=then, repeat_line=repeat_line, config_eos=config_eos, text_eos=text_eos,
+            generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
+            tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+
+    @staticmethod
+    def copy(model: TinyModel, dest: Path) -> TinyModel:
+        """A private copy of ``model``'s directory at ``dest`` (for tests that change or delete its files)."""
+        shutil.copytree(model.path, dest)
+        return read_tiny_model(dest)
+
+
+@pytest.fixture(scope="session")
+def model_factory(tmp_path_factory: pytest.TempPathFactory) -> ModelFactory:
+    return ModelFactory(tmp_path_factory.mktemp("tiny-models"))
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not SHARED_DIR.is_dir():
+        pytest.skip(f"shared data not available ({SHARED_DIR} is absent)")
+    return SHARED_DIR
+
+
+@pytest.fixture(scope="session")
+def invoice_answer() -> str:
+    return INVOICE_ANSWER
