@@ -1,0 +1,292 @@
+"""Embedded e-invoices: CII (ZUGFeRD 1 / 2, Factur-X) and UBL mapped to the invoice schema."""
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from extractor.einvoice import parse_invoice_xml, read_embedded_invoice
+from extractor.errors import InputError
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+ZUGFERD = SHARED / "corpus" / "invoices" / "zugferd-corpus"
+
+CII = """<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+ xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+ xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+ <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter>
+  <ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter>
+ </rsm:ExchangedDocumentContext>
+ <rsm:ExchangedDocument><ram:ID>RE-2026-0117</ram:ID><ram:TypeCode>380</ram:TypeCode>
+  <ram:IssueDateTime><udt:DateTimeString format="102">20260131</udt:DateTimeString></ram:IssueDateTime>
+ </rsm:ExchangedDocument>
+ <rsm:SupplyChainTradeTransaction>
+  <ram:IncludedSupplyChainTradeLineItem>
+   <ram:SpecifiedTradeProduct><ram:Name>Bürostuhl  ErgoFlex</ram:Name></ram:SpecifiedTradeProduct>
+   <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>2890.00</ram:ChargeAmount>
+    <ram:BasisQuantity unitCode="H87">10</ram:BasisQuantity></ram:NetPriceProductTradePrice>
+   </ram:SpecifiedLineTradeAgreement>
+   <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">4.0000</ram:BilledQuantity>
+   </ram:SpecifiedLineTradeDelivery>
+   <ram:SpecifiedLineTradeSettlement>
+    <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:RateApplicablePercent>19.00</ram:RateApplicablePercent>
+    </ram:ApplicableTradeTax>
+    <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>1156.00</ram:LineTotalAmount>
+    </ram:SpecifiedTradeSettlementLineMonetarySummation>
+   </ram:SpecifiedLineTradeSettlement>
+  </ram:IncludedSupplyChainTradeLineItem>
+  <ram:ApplicableHeaderTradeAgreement>
+   <ram:SellerTradeParty><ram:Name>Nordlicht Bürotechnik GmbH</ram:Name>
+    <ram:PostalTradeAddress><ram:PostcodeCode>20457</ram:PostcodeCode><ram:LineOne>Hafenstraße 12</ram:LineOne>
+     <ram:CityName>Hamburg</ram:CityName><ram:CountryID>DE</ram:CountryID></ram:PostalTradeAddress>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">43/815/08156</ram:ID></ram:SpecifiedTaxRegistration>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE271828180</ram:ID></ram:SpecifiedTaxRegistration>
+   </ram:SellerTradeParty>
+   <ram:BuyerTradeParty><ram:Name>Kanzlei Weber &amp; Söhne</ram:Name></ram:BuyerTradeParty>
+  </ram:ApplicableHeaderTradeAgreement>
+  <ram:ApplicableHeaderTradeSettlement>
+   <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+   <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>
+    <ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE89 3704 0044 0532 0130 00</ram:IBANID>
+     <ram:AccountName>Nordlicht Bürotechnik GmbH</ram:AccountName></ram:PayeePartyCreditorFinancialAccount>
+    <ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>COBADEFFXXX</ram:BICID>
+    </ram:PayeeSpecifiedCreditorFinancialInstitution>
+   </ram:SpecifiedTradeSettlementPaymentMeans>
+   <ram:ApplicableTradeTax><ram:CalculatedAmount>219.64</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode>
+    <ram:BasisAmount>1156.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode>
+    <ram:RateApplicablePercent>19.00</ram:RateApplicablePercent></ram:ApplicableTradeTax>
+   <ram:SpecifiedTradePaymentTerms><ram:Description>Zahlbar innerhalb von 14 Tagen ohne Abzug.</ram:Description>
+    <ram:DueDateDateTime><udt:DateTimeString format="102">20260214</udt:DateTimeString></ram:DueDateDateTime>
+   </ram:SpecifiedTradePaymentTerms>
+   <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    <ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>1156.00</ram:TaxBasisTotalAmount>
+    <ram:TaxTotalAmount currencyID="EUR">219.64</ram:TaxTotalAmount>
+    <ram:TaxTotalAmount currencyID="CHF">210.00</ram:TaxTotalAmount>
+    <ram:GrandTotalAmount>1375.64</ram:GrandTotalAmount><ram:TotalPrepaidAmount>375.64</ram:TotalPrepaidAmount>
+    <ram:DuePayableAmount>1000.00</ram:DuePayableAmount>
+   </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+  </ram:ApplicableHeaderTradeSettlement>
+ </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>
+"""
+
+CII_DATA = {
+    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
+    "seller": {"name": "Nordlicht Bürotechnik GmbH",
+               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
+    "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
+    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
+                    "tax_rate": 19, "amount": 1156}],
+    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
+    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
+                     "account_holder": "Nordlicht Bürotechnik GmbH"},
+}
+
+UBL = """<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+ xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+ xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+ <cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>
+ <cbc:ID>INV-24-00871</cbc:ID><cbc:IssueDate>2026-02-02</cbc:IssueDate><cbc:DueDate>2026-03-04</cbc:DueDate>
+ <cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode><cbc:DocumentCurrencyCode>GBP</cbc:DocumentCurrencyCode>
+ <cac:AccountingSupplierParty><cac:Party>
+  <cac:PostalAddress><cbc:StreetName>4 Mill Lane</cbc:StreetName><cbc:CityName>Leeds</cbc:CityName>
+   <cbc:PostalZone>LS1 4AB</cbc:PostalZone>
+   <cac:Country><cbc:IdentificationCode>GB</cbc:IdentificationCode></cac:Country>
+  </cac:PostalAddress>
+  <cac:PartyTaxScheme><cbc:CompanyID>GB314150017</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme>
+  </cac:PartyTaxScheme>
+  <cac:PartyLegalEntity><cbc:RegistrationName>Kestrel Office Supplies Ltd</cbc:RegistrationName></cac:PartyLegalEntity>
+ </cac:Party></cac:AccountingSupplierParty>
+ <cac:AccountingCustomerParty><cac:Party><cac:PartyName><cbc:Name>Harbour Studio</cbc:Name></cac:PartyName>
+ </cac:Party></cac:AccountingCustomerParty>
+ <cac:PaymentMeans><cbc:PaymentMeansCode>30</cbc:PaymentMeansCode>
+  <cac:PayeeFinancialAccount><cbc:ID>GB29NWBK60161331926819</cbc:ID><cbc:Name>Kestrel Office Supplies Ltd</cbc:Name>
+   <cac:FinancialInstitutionBranch><cbc:ID>NWBKGB2L</cbc:ID></cac:FinancialInstitutionBranch>
+  </cac:PayeeFinancialAccount></cac:PaymentMeans>
+ <cac:PaymentTerms><cbc:Note>30 days net</cbc:Note></cac:PaymentTerms>
+ <cac:TaxTotal><cbc:TaxAmount currencyID="GBP">20.00</cbc:TaxAmount>
+  <cac:TaxSubtotal><cbc:TaxableAmount currencyID="GBP">100.00</cbc:TaxableAmount>
+   <cbc:TaxAmount currencyID="GBP">20.00</cbc:TaxAmount>
+   <cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>20</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal>
+  <cac:TaxSubtotal><cbc:TaxableAmount currencyID="GBP">12.50</cbc:TaxableAmount>
+   <cbc:TaxAmount currencyID="GBP">0.00</cbc:TaxAmount>
+   <cac:TaxCategory><cbc:ID>Z</cbc:ID><cbc:Percent>0</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal>
+ </cac:TaxTotal>
+ <cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="GBP">112.50</cbc:LineExtensionAmount>
+  <cbc:TaxExclusiveAmount currencyID="GBP">112.50</cbc:TaxExclusiveAmount>
+  <cbc:TaxInclusiveAmount currencyID="GBP">132.50</cbc:TaxInclusiveAmount>
+  <cbc:PayableAmount currencyID="GBP">132.50</cbc:PayableAmount></cac:LegalMonetaryTotal>
+ <cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:InvoicedQuantity unitCode="C62">40</cbc:InvoicedQuantity>
+  <cbc:LineExtensionAmount currencyID="GBP">100.00</cbc:LineExtensionAmount>
+  <cac:Item><cbc:Name>Ballpoint pens, blue</cbc:Name>
+   <cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>20</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item>
+  <cac:Price><cbc:PriceAmount currencyID="GBP">2.50</cbc:PriceAmount></cac:Price></cac:InvoiceLine>
+ <cac:InvoiceLine><cbc:ID>2</cbc:ID><cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity>
+  <cbc:LineExtensionAmount currencyID="GBP">12.50</cbc:LineExtensionAmount>
+  <cac:Item><cbc:Name>Notebook</cbc:Name>
+   <cac:ClassifiedTaxCategory><cbc:ID>Z</cbc:ID><cbc:Percent>0</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item>
+  <cac:Price><cbc:PriceAmount currencyID="GBP">12.50</cbc:PriceAmount></cac:Price></cac:InvoiceLine>
+</Invoice>
+"""
+
+UBL_DATA = {
+    "invoice_number": "INV-24-00871", "issue_date": "2026-02-02", "due_date": "2026-03-04", "currency": "GBP",
+    "seller": {"name": "Kestrel Office Supplies Ltd",
+               "address": {"street": "4 Mill Lane", "postal_code": "LS1 4AB", "city": "Leeds", "country": "GB"},
+               "vat_id": "GB314150017", "tax_id": None},
+    "buyer": {"name": "Harbour Studio", "address": None, "vat_id": None, "tax_id": None},
+    "line_items": [
+        {"description": "Ballpoint pens, blue", "quantity": 40, "unit": "C62", "unit_price": 2.5, "tax_rate": 20,
+         "amount": 100},
+        {"description": "Notebook", "quantity": 1, "unit": "C62", "unit_price": 12.5, "tax_rate": 0, "amount": 12.5},
+    ],
+    "subtotal": 112.5,
+    "tax_lines": [{"rate": 20, "base": 100, "amount": 20}, {"rate": 0, "base": 12.5, "amount": 0}],
+    "total": 132.5, "prepaid_amount": None, "amount_due": 132.5, "payment_terms": "30 days net",
+    "bank_account": {"iban": "GB29NWBK60161331926819", "bic": "NWBKGB2L",
+                     "account_holder": "Kestrel Office Supplies Ltd"},
+}
+
+
+def test_cii_mapping():
+    e = parse_invoice_xml(CII.encode(), attachment="factur-x.xml")
+    assert e.data == CII_DATA
+    assert e.to_dict() == {
+        "syntax": "CII", "guideline": "urn:cen.eu:en16931:2017", "type_code": "380", "attachment": "factur-x.xml",
+        "totals": {"line_total": 1156, "charge_total": None, "allowance_total": None, "tax_basis_total": 1156,
+                   "tax_total": 219.64, "grand_total": 1375.64, "prepaid": 375.64, "due_payable": 1000},
+        "skipped_lines": 0, "notes": [], "schema_errors": []}
+    assert e.valid
+
+
+def test_ubl_mapping():
+    e = parse_invoice_xml(UBL.encode())
+    assert e.data == UBL_DATA
+    assert (e.syntax, e.type_code, e.valid, e.notes) == ("UBL", "380", True, ())
+
+
+def test_missing_values_stay_null():
+    xml = CII.replace("<ram:DuePayableAmount>1000.00</ram:DuePayableAmount>", "").replace(
+        "<ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>", "<ram:TaxBasisTotalAmount>")
+    xml = xml.replace("<ram:IBANID>DE89 3704 0044 0532 0130 00</ram:IBANID>", "<ram:IBANID>DE01234..</ram:IBANID>")
+    xml = xml.replace("<ram:Name>Bürostuhl  ErgoFlex</ram:Name>", "<ram:Name>" + "x" * 250 + "</ram:Name>")
+    e = parse_invoice_xml(xml.encode())
+    assert (e.data["subtotal"], e.data["amount_due"], e.data["bank_account"]["iban"]) == (None, 1000, None)
+    assert e.data["line_items"][0]["description"] == "x" * 200
+    assert e.notes == ("IBAN 'DE01234..' in the XML is not an IBAN; left out",
+                       "amount_due derived as total - prepaid (the XML has no due payable amount)",
+                       "/line_items/0/description cut from 250 to 200 characters (the schema's maxLength)")
+    assert e.schema_errors == ({"code": "schema", "path": "/subtotal", "message": "None is not of type 'number'"},)
+
+
+@pytest.mark.parametrize("xml", [
+    b"not xml at all",
+    b"<?xml version='1.0'?><order><id>1</id></order>",
+    b"<Invoice xmlns='urn:example:not-ubl'><ID>1</ID></Invoice>",
+    b"<?xml version='1.0'?><!DOCTYPE r [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]><r>&b;</r>",
+])
+def test_not_an_invoice(xml):
+    assert parse_invoice_xml(xml) is None
+
+
+def _pdf_with(tmp_path, attachments):
+    fpdf = pytest.importorskip("fpdf")
+    pdf = fpdf.FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "Invoice RE-2026-0117")
+    for name, payload in attachments:
+        pdf.embed_file(bytes=payload, basename=name, mime_type="text/xml")
+    path = tmp_path / "e.pdf"
+    pdf.output(str(path))
+    return path
+
+
+def test_read_from_pdf_attachment(tmp_path):
+    path = _pdf_with(tmp_path, [("notes.txt", b"hello"), ("invoice-data.xml", CII.encode())])
+    e = read_embedded_invoice(path)
+    assert (e.attachment, e.data) == ("invoice-data.xml", CII_DATA)
+    assert read_embedded_invoice(path.read_bytes()).data == CII_DATA
+
+
+def test_pdf_without_invoice_xml(tmp_path):
+    assert read_embedded_invoice(_pdf_with(tmp_path, [("other.xml", b"<a/>")])) is None
+    assert read_embedded_invoice(_pdf_with(tmp_path, [])) is None
+
+
+@pytest.mark.parametrize("make,code", [
+    (lambda tmp: tmp / "missing.pdf", "not_found"),
+    (lambda tmp: (tmp / "x.pdf").write_bytes(b"%PDF-1.4 garbage") and tmp / "x.pdf", "corrupt"),
+])
+def test_unreadable_inputs(tmp_path, make, code):
+    with pytest.raises(InputError) as err:
+        read_embedded_invoice(make(tmp_path))
+    assert err.value.code == code
+
+
+# -- the shared ZUGFeRD / Factur-X corpus --------------------------------------------------------------------------
+
+def _gt_files():
+    return sorted(ZUGFERD.glob("*.gt.json")) if ZUGFERD.is_dir() else []
+
+
+def _compare(e, gt):
+    """Our reading of each field the ground truth has, in the ground truth's terms."""
+    d, taxes = e.data, e.data["tax_lines"]
+
+    def tax_sum(key):
+        if taxes and all(t[key] is not None for t in taxes):
+            return sum(Decimal(str(t[key])) for t in taxes)
+        return None
+
+    untaxed = tax_sum("base")
+    tax_total = tax_sum("amount")
+    got = {
+        "invoice_number": d["invoice_number"],
+        "date": (d["issue_date"] or "").replace("-", ""),
+        "seller": (d["seller"] or {}).get("name"),
+        "buyer": (d["buyer"] or {}).get("name"),
+        "currency": d["currency"],
+        # gt's amount_untaxed is the tax basis total, which the schema holds as the sum of the tax bases
+        "amount_untaxed": untaxed if untaxed is not None else e.totals["tax_basis_total"],
+        "tax_total": tax_total if tax_total is not None else e.totals["tax_total"],
+        "amount": d["total"],
+        "due_payable": d["amount_due"],
+        "line_count": len(d["line_items"]) + e.skipped_lines,
+    }
+    out = {}
+    for key, value in got.items():
+        want = gt.get(key)
+        if want is None:
+            continue
+        if isinstance(want, (int, float)) and value is not None:
+            out[key] = Decimal(str(value)) == Decimal(str(want))
+        else:
+            out[key] = value == want
+    return out
+
+
+@pytest.mark.parametrize("gt_path", _gt_files() or [None], ids=lambda p: p.name[:-8] if p else "absent")
+def test_zugferd_corpus_matches_ground_truth(gt_path):
+    if gt_path is None:
+        pytest.skip(f"{ZUGFERD} not present (the shared corpus is only in the development environment)")
+    gt = json.loads(gt_path.read_text(encoding="utf-8"))
+    pdf = gt_path.with_name(gt_path.name[:-len(".gt.json")] + ".pdf")
+    e = read_embedded_invoice(pdf)
+    assert e is not None
+    result = _compare(e, gt)
+    assert {k for k, ok in result.items() if not ok} == set()
+    # where the XML has the data the result is schema-valid; errors are only values the XML lacks
+    assert all(err["message"].startswith("None is not of type") for err in e.schema_errors), e.schema_errors
+
+
+def test_zugferd_pdf_without_xml():
+    pdf = ZUGFERD / "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486.pdf"
+    if not pdf.is_file():
+        pytest.skip(f"{pdf} not present")
+    assert read_embedded_invoice(pdf) is None

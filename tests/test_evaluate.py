@@ -1,0 +1,186 @@
+"""``extract eval``: field-level P / R / F1 (Donut-style micro) and nTED accuracy, matched by file stem."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from extractor.errors import UsageError
+from extractor.evaluate import (Counts, evaluate, field_path, flatten, normalize_value, nted_accuracy,
+                                tree_edit_distance, _Node)
+
+EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
+
+
+def record(source, data, status="ok"):
+    """A record file's content, as the pipeline writes it (only the keys evaluation reads matter)."""
+    return {"version": 1, "source": source, "sha256": "", "pages": 1, "model": "m", "schema": "invoice",
+            "status": status, "data": data, "errors": [], "warnings": []}
+
+
+def write(path, obj):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("value,norm", [
+    ("  Kanzlei  Weber\n& SÖHNE ", "kanzlei weber & söhne"),
+    (19, "19"), (19.0, "19"), (19.5, "19.5"), (1e-7, "0.0000001"), (-0.0, "0"), (1156.00, "1156"),
+    (True, "true"), (None, None), ("", None), ("   ", None),
+])
+def test_normalize_value(value, norm):
+    assert normalize_value(value) == norm
+
+
+def test_flatten():
+    data = {"a": {"b": "X"}, "items": [{"q": 2, "u": None}, {"q": 3.50}], "tags": ["x", ""], "n": None}
+    assert flatten(data) == {"a.b": "x", "items[0].q": "2", "items[1].q": "3.5", "tags[0]": "x"}
+    assert field_path("items[12].q") == "items[].q"
+
+
+def test_counts():
+    assert Counts(3, 1, 1).scores() == {"tp": 3, "fp": 1, "fn": 1, "precision": 0.75, "recall": 0.75, "f1": 0.75}
+    assert (Counts(0, 0, 0).f1, Counts(0, 0, 4).precision, Counts(0, 0, 4).f1) == (1.0, 0.0, 0.0)
+
+
+GOLD = {"a": "X", "b": 1, "items": [{"q": 2}, {"q": 3}]}
+PRED = {"a": "x ", "b": 1.0, "items": [{"q": 2}], "c": "extra"}
+
+
+def test_tiny_case_by_hand(tmp_path):
+    write(tmp_path / "gold" / "doc.json", GOLD)
+    write(tmp_path / "pred" / "doc.json", PRED)
+    report = evaluate(tmp_path / "pred", tmp_path / "gold")
+    # gold pairs: a, b, items[0].q, items[1].q; predicted: a, b, items[0].q (all right) and c (wrong)
+    # TP 3, FP 1, FN 1 -> P = R = F1 = 3/4.
+    # Trees (keys sorted, one leaf per value): TED(empty, gold) = 11 nodes; pred -> gold deletes c and its leaf
+    # "extra" (1 + 5) and inserts the second <subtree>, q and leaf "3" (3) = 9 -> nTED = 1 - 9/11 = 2/11.
+    assert report.to_dict() == {
+        "documents": 1, "tp": 3, "fp": 1, "fn": 1, "precision": 0.75, "recall": 0.75, "f1": 0.75,
+        "nted": round(2 / 11, 6),
+        "fields": [
+            {"path": "a", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
+            {"path": "b", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
+            {"path": "c", "tp": 0, "fp": 1, "fn": 0, "precision": 0.0, "recall": 1.0, "f1": 0.0},
+            {"path": "items[].q", "tp": 1, "fp": 0, "fn": 1, "precision": 1.0, "recall": 0.5,
+             "f1": round(2 / 3, 6)},
+        ],
+        "per_document": [{"stem": "doc", "pred": str(tmp_path / "pred" / "doc.json"),
+                          "gold": str(tmp_path / "gold" / "doc.json"), "tp": 3, "fp": 1, "fn": 1,
+                          "precision": 0.75, "recall": 0.75, "f1": 0.75, "nted": round(2 / 11, 6)}],
+        "missing_pred": [], "missing_gold": [], "unreadable": [],
+    }
+
+
+@pytest.mark.parametrize("pred,gold,accuracy", [
+    (GOLD, GOLD, 1.0),
+    ({}, GOLD, 0.0),
+    (PRED, GOLD, 2 / 11),
+    ({"a": "Y"}, {"a": "X"}, 0.5),  # root + a + leaf "x": change one character of a 1-character leaf: 1 - 1/2
+    ({}, {}, 1.0),
+    ({"a": 1}, {}, 0.0),
+])
+def test_nted(pred, gold, accuracy):
+    assert nted_accuracy(pred, gold) == pytest.approx(accuracy)
+
+
+def test_tree_edit_distance_costs():
+    leaf = lambda text: _Node(text, leaf=True)  # noqa: E731
+    a = _Node("<root>", [_Node("k", [leaf("kitten")])])
+    b = _Node("<root>", [_Node("k", [leaf("sitting")])])
+    assert tree_edit_distance(a, b) == 3  # Levenshtein(kitten, sitting)
+    c = _Node("<root>", [_Node("j", [leaf("kitten")])])
+    assert tree_edit_distance(a, c) == 1
+    assert tree_edit_distance(_Node("<root>"), a) == 1 + len("kitten")
+
+
+def test_matching_records_by_stem_source_and_hash(tmp_path):
+    gold = tmp_path / "gold"
+    for stem in ("one", "two", "three", "four"):
+        write(gold / f"{stem}.json", {"n": stem})
+    pred = tmp_path / "pred"
+    write(pred / "one.json", record("in/one.pdf", {"n": "one"}))  # same stem
+    write(pred / "renamed.json", record("/data/in/two.pdf", {"n": "two"}))  # the record's source
+    write(pred / "three-0a1b2c3d.json", record("x/three-copy.pdf", {"n": "three"}))  # <stem>-<hash>
+    write(pred / "extra.json", {"n": "extra"})
+    (pred / "broken.json").write_text("{not json", encoding="utf-8")
+    report = evaluate(pred, gold)
+    d = report.to_dict()
+    assert (d["tp"], d["fp"], d["fn"]) == (3, 0, 1)
+    assert [(x["stem"], Path(x["pred"]).name) for x in d["per_document"]] == [
+        ("four", ""), ("one", "one.json"), ("three", "three-0a1b2c3d.json"), ("two", "renamed.json")]
+    assert d["missing_pred"] == ["four"]
+    assert d["missing_gold"] == [str(pred / "extra.json")]
+    assert [Path(x["file"]).name for x in d["unreadable"]] == ["broken.json"]
+
+
+def test_error_record_counts_as_nothing_predicted(tmp_path):
+    write(tmp_path / "g" / "a.json", {"x": 1, "y": "z"})
+    write(tmp_path / "p" / "a.json", record("a.pdf", None, status="error"))
+    d = evaluate(tmp_path / "p", tmp_path / "g").to_dict()
+    assert (d["tp"], d["fp"], d["fn"], d["precision"], d["recall"], d["f1"], d["nted"]) == (0, 0, 2, 0.0, 0.0,
+                                                                                            0.0, 0.0)
+
+
+def test_single_files(tmp_path):
+    g = write(tmp_path / "gold.json", GOLD)
+    p = write(tmp_path / "whatever.json", record("x.pdf", PRED))
+    d = evaluate(p, g).to_dict()
+    assert (d["documents"], d["tp"], d["fp"], d["fn"]) == (1, 3, 1, 1)
+
+
+def test_missing_path(tmp_path):
+    with pytest.raises(UsageError):
+        evaluate(tmp_path / "nope", tmp_path)
+
+
+def _leaf_count(value):
+    """Independent count of non-null, non-empty leaves (the gold pairs)."""
+    if isinstance(value, dict):
+        return sum(_leaf_count(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_leaf_count(v) for v in value)
+    return 0 if value is None or (isinstance(value, str) and not value.strip()) else 1
+
+
+def test_samples_with_planted_errors(tmp_path):
+    names = sorted(p.stem for p in EXPECTED.glob("*.json"))
+    needed = {"invoice-de-einfach", "invoice-fr-services", "invoice-jp-yen"}
+    if not needed <= set(names):
+        pytest.skip(f"{EXPECTED} not present")
+    golds = {n: json.loads((EXPECTED / f"{n}.json").read_text(encoding="utf-8")) for n in names}
+    pred = tmp_path / "pred"
+    for n, data in golds.items():
+        data = copy.deepcopy(data)
+        if n == "invoice-de-einfach":
+            data["total"] = 2377.87  # one wrong total
+        elif n == "invoice-fr-services":
+            del data["payment_terms"]  # one missing field
+        elif n == "invoice-jp-yen":
+            assert data["buyer"]["vat_id"] is None
+            data["buyer"]["vat_id"] = "T1234567890123"  # one extra field
+        # half as our records (some with a hash in the name), half as plain JSON
+        if len(n) % 2:
+            write(pred / f"{n}-9f86d081.json", record(f"samples/{n}.pdf", data))
+        else:
+            write(pred / f"{n}.json", data)
+    assert golds["invoice-fr-services"]["payment_terms"] and golds["invoice-de-einfach"]["total"] == 2377.78
+    n_gold = sum(_leaf_count(g) for g in golds.values())
+    report = evaluate(pred, EXPECTED)
+    # the wrong total is one FP and one FN; the missing field one FN; the extra field one FP
+    tp, fp, fn = n_gold - 2, 2, 2
+    c = report.counts
+    assert (c.tp, c.fp, c.fn) == (tp, fp, fn)
+    assert c.precision == tp / (tp + fp) == (n_gold - 2) / n_gold
+    assert c.recall == tp / (tp + fn)
+    assert c.f1 == 2 * tp / (2 * tp + fp + fn)
+    rows = dict(report.fields)
+    with_total = sum(1 for g in golds.values() if g.get("total") is not None)
+    assert rows["total"] == Counts(with_total - 1, 1, 1)
+    assert rows["buyer.vat_id"].fp == 1 and rows["payment_terms"].fn == 1
+    per_doc = {d.stem: d for d in report.documents}
+    assert per_doc["invoice-de-einfach"].nted < 1 and per_doc["invoice-ch-chf"].nted == 1.0
+    assert report.missing_pred == () and report.missing_gold == ()
+    assert "total" in report.to_text()

@@ -1,0 +1,223 @@
+"""Grounding extracted values in the PDF text layer: locale number and date formats, identifiers, samples."""
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from extractor.grounding import KEY_FIELDS, fold, ground, key_fields_for, numbers_in
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("Summe 1.234,56 €", "1234.56"),
+    ("Total $1,234.56", "1234.56"),
+    ("Total HT 1 234,56 €", "1234.56"),
+    ("Total TTC 1\u202f234,56\u00a0€", "1234.56"),
+    ("Total CHF 1'234.56", "1234.56"),
+    ("Total CHF 1’234.56", "1234.56"),
+    ("¥1,561,450", "1561450"),
+    ("1 561 450 ¥", "1561450"),
+    ("12.345.678,90", "12345678.90"),
+    ("USt. 19 %", "19"),
+    ("19,00 %", "19"),
+    ("8.1%", "8.1"),
+    ("3,5 Std.", "3.5"),
+    ("Anzahlung -3'000.00", "3000"),
+    ("(1,234.50)", "1234.5"),
+    ("EUR1.156,00", "1156"),
+    ("Qty 250 @ 0.084", "0.084"),
+])
+def test_numbers_in_finds(text, value):
+    assert Decimal(value) in numbers_in(fold(text))
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1.234", "1234"),  # ambiguous: both readings
+    ("1.234", "1.234"),
+    ("1,234", "1.234"),
+    ("31.01.2026", "2026"),  # a date is not one number, but its parts are
+])
+def test_numbers_in_ambiguous(text, value):
+    assert Decimal(value) in numbers_in(fold(text))
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1.234,56", "1.23456"),
+    ("1.234,56", "123456"),
+    ("31.01.2026", "31.01"),
+    ("Tel. 040 555 0192", "40555"),
+])
+def test_numbers_in_rejects(text, value):
+    assert Decimal(value) not in numbers_in(fold(text))
+
+
+FIELD_CASES = [
+    # value, page text, grounded
+    (2377.78, "Rechnungsbetrag 2.377,78 €", True),
+    (2377.78, "Amount due: €2,377.78", True),
+    (2377.78, "Total 2 377,78 EUR", True),
+    (2377.78, "Total 2377.87", False),
+    (19, "zzgl. 19,00 % USt.", True),
+    (1156, "1.156,00", True),
+    (1561450, "ご請求金額 ¥1,561,450", True),
+    (-3000, "abzüglich Anzahlung -3'000.00", True),
+    ("2026-01-31", "Rechnungsdatum: 31.01.2026", True),
+    ("2026-01-31", "Date : 31/01/2026", True),
+    ("2026-01-31", "Invoice date 01/31/2026", True),
+    ("2026-01-31", "Date 31-01-26", True),
+    ("2026-01-31", "issued 2026/01/31", True),
+    ("2026-01-31", "31 January 2026", True),
+    ("2026-01-31", "Jan 31, 2026", True),
+    ("2026-01-31", "January 31st, 2026", True),
+    ("2026-01-31", "Wien, am 31. Jänner 2026", True),
+    ("2026-01-31", "31. Januar 2026", True),
+    ("2026-01-31", "le 31 janvier 2026", True),
+    ("2026-03-01", "le 1er mars 2026", True),
+    ("2026-02-01", "1 février 2026", True),
+    ("2026-03-05", "5 maart 2026", True),
+    ("2026-01-31", "2026-01-31", True),
+    ("2026-01-31", "30.01.2026", False),
+    ("2026-01-31", "31.01.2025", False),
+    ("DE89370400440532013000", "IBAN DE89 3704 0044 0532 0130 00", True),
+    ("DE89370400440532013000", "IBAN DE89 3704 0044 0532 0130 01", False),
+    ("CHE271828189MWST", "UID / MWST-Nr. CHE-271.828.189 MWST", True),
+    ("RE-2026-0117", "Rechnung Nr. RE-2026-0117", True),
+    ("RE-2026-0117", "Rechnung Nr. RE 2026/0117", True),
+    ("Kanzlei Weber & Söhne", "KANZLEI WEBER &\nSÖHNE", True),
+    ("Muenchen", "München", False),
+    ("Stk.", "4 Stk. 289,00", True),
+    ("Stk.", "Stück", False),
+    ("DE", "80539 München\nDeutschland", True),
+    ("FR", "69002 Lyon\nFrance", True),
+    ("CH", "3818 Grindelwald, Schweiz", True),
+    ("DE", "80539 München", False),
+    ("EUR", "Summe 44,40 €", True),
+    ("EUR", "SUMME EUR 44,40", True),
+    ("GBP", "Total £12.00", True),
+    ("EUR", "Total 44,40", False),
+]
+
+
+@pytest.mark.parametrize("value,text,grounded", FIELD_CASES)
+def test_ground_one_field(value, text, grounded):
+    key = "currency" if value in ("EUR", "GBP") else "country" if value in ("DE", "FR", "CH") else "v"
+    report = ground({key: value}, [text])
+    assert [(f.path, f.grounded) for f in report.fields] == [(f"/{key}", grounded)]
+
+
+def test_no_text_layer_is_unknown():
+    report = ground({"invoice_number": "X-1", "total": 10}, [None, "  \n"])
+    assert (report.text_layer, report.ratio, report.warnings) == (False, None, ())
+    assert [f.grounded for f in report.fields] == [None, None]
+
+
+def test_value_on_a_page_without_text_is_unknown():
+    report = ground({"invoice_number": "X-1", "total": 10}, ["Invoice X-1", None])
+    assert [(f.path, f.grounded, f.page) for f in report.fields] == [("/invoice_number", True, 0),
+                                                                      ("/total", None, None)]
+    assert report.warnings == ()
+
+
+def test_nulls_booleans_and_empty_strings_are_skipped():
+    report = ground({"a": None, "b": True, "c": "", "d": [None], "e": {"f": "x1"}}, ["x1"])
+    assert [(f.path, f.grounded) for f in report.fields] == [("/e/f", True)]
+
+
+def test_short_values_weigh_less():
+    report = ground({"quantity": 1, "unit_price": 289, "description": "Chair"}, ["Office chair 289,00"])
+    assert [(f.path, f.grounded, f.weight) for f in report.fields] == [
+        ("/quantity", False, 0.25), ("/unit_price", True, 0.75), ("/description", True, 1.0)]
+    assert report.ratio == pytest.approx(1.75 / 2.0)
+
+
+def test_ungrounded_key_fields_warn():
+    data = {"invoice_number": "RE-9", "total": 100.5, "currency": "EUR", "seller": {"vat_id": "DE136695976"},
+            "bank_account": {"iban": "DE89370400440532013000"}}
+    report = ground(data, ["Rechnung RE-9\nSumme 100,50 €\nUSt-IdNr. DE 136 695 976"])
+    assert report.warnings == ({"code": "ungrounded", "path": "/bank_account/iban",
+                                "message": "/bank_account/iban = 'DE89370400440532013000' is not printed in the "
+                                           "document's text layer"},)
+    assert report.to_dict() == {
+        # weights: RE-9 0.75, 100.5 1, EUR 0.75, VAT id 1, IBAN 1 -> 3.5 / 4.5
+        "text_layer": True, "ratio": 0.7778, "grounded": 4, "checked": 5,
+        "fields": {"/invoice_number": True, "/total": True, "/currency": True, "/seller/vat_id": True,
+                   "/bank_account/iban": False},
+        "ungrounded": ["/bank_account/iban"],
+    }
+
+
+def test_key_fields_by_schema():
+    assert key_fields_for("invoice") == KEY_FIELDS
+    assert key_fields_for("receipt") == ("/total", "/merchant/vat_id")
+    assert key_fields_for("custom") == ()
+    report = ground({"total": 5, "invoice_number": "A-7"}, ["nothing here"], key_fields=key_fields_for("custom"))
+    assert report.warnings == ()
+
+
+def test_fpdf_text_layer(tmp_path):
+    """A PDF made here, read back through the project's own rasterizer (``Page.text``)."""
+    fpdf = pytest.importorskip("fpdf")
+    from extractor.rasterize import RasterSettings, load_document
+
+    pdf = fpdf.FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    for line in ("Facture N° FA-2026-042", "Date : 27/02/2026", "Total TTC 7 089,60 EUR",
+                 "IBAN FR76 3000 6000 0112 3456 7890 189"):
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.add_page()
+    pdf.cell(0, 8, "Page 2: TVA FR20817263544")
+    path = tmp_path / "f.pdf"
+    pdf.output(str(path))
+    doc = load_document(path, settings=RasterSettings(max_pixels=64 * 64, min_side=32))
+    data = {"invoice_number": "FA-2026-042", "issue_date": "2026-02-27", "total": 7089.6,
+            "bank_account": {"iban": "FR7630006000011234567890189"}, "buyer": {"vat_id": "FR20817263544"},
+            "seller": {"vat_id": "FR65908172638"}}
+    report = ground(data, [p.text for p in doc.pages])
+    assert report.to_dict()["fields"] == {"/invoice_number": True, "/issue_date": True, "/total": True,
+                                          "/bank_account/iban": True, "/buyer/vat_id": True,
+                                          "/seller/vat_id": False}
+    assert [f.page for f in report.fields if f.path == "/buyer/vat_id"] == [1]
+    assert [w["path"] for w in report.warnings] == ["/seller/vat_id"]
+
+
+def _sample_pdfs():
+    return sorted(p for p in SAMPLES.glob("*.pdf") if (SAMPLES / "expected" / f"{p.stem}.json").is_file())
+
+
+@pytest.fixture(scope="module")
+def sample_texts():
+    from extractor.rasterize import RasterSettings, load_document
+
+    settings = RasterSettings(max_pixels=64 * 64, min_side=32)
+    return {p.stem: [page.text for page in load_document(p, settings=settings).pages] for p in _sample_pdfs()}
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in _sample_pdfs()] or ["(none)"])
+def test_samples_ground(stem, sample_texts):
+    if stem not in sample_texts:
+        pytest.skip("samples/*.pdf with samples/expected/*.json not present")
+    data = json.loads((SAMPLES / "expected" / f"{stem}.json").read_text(encoding="utf-8"))
+    schema = "receipt" if stem.startswith("receipt") else "invoice"
+    report = ground(data, sample_texts[stem], key_fields=key_fields_for(schema))
+    if not report.text_layer:  # the scan: nothing can be told
+        assert report.ratio is None and report.warnings == ()
+        return
+    assert report.ratio >= 0.9, report.ungrounded
+    assert report.warnings == ()
+
+
+def test_sample_with_a_value_not_printed(sample_texts):
+    stem = "invoice-de-einfach"
+    if stem not in sample_texts:
+        pytest.skip(f"samples/{stem}.pdf not present")
+    data = json.loads((SAMPLES / "expected" / f"{stem}.json").read_text(encoding="utf-8"))
+    data["total"] = 2377.87  # two digits swapped
+    data["seller"]["vat_id"] = "DE271828181"
+    report = ground(data, sample_texts[stem])
+    assert [(w["code"], w["path"]) for w in report.warnings] == [("ungrounded", "/seller/vat_id"),
+                                                                  ("ungrounded", "/total")]
