@@ -163,7 +163,7 @@ class MlxRunner:
         stop_ids = frozenset(request.stop.ids)
         monitors = list(request.monitor_factory()) if request.monitor_factory else []
         tokens: list[int] = []
-        pieces: list[str] = []
+        text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
         finish, stop_id, hit = "length", None, None
         start = time.perf_counter()
         first_at: Optional[float] = None
@@ -185,8 +185,8 @@ class MlxRunner:
             if token in stop_ids:
                 finish, stop_id = "stop", token
                 break
-            pieces.append(self._piece(token))
-            hit = self._check_monitors(monitors, token, pieces)
+            text += self._piece(token)
+            hit = self._check_monitors(monitors, token, text)
             if hit is not None:
                 finish = "guard"
                 break
@@ -194,7 +194,7 @@ class MlxRunner:
         end = time.perf_counter()
         first_at = first_at or end
         return GenerationResult(
-            text=self._final_text(tokens, stop_id, pieces, hit),
+            text=self._final_text(tokens, stop_id, text, hit),
             token_ids=tuple(tokens),
             finish_reason=finish,
             stop_token_id=stop_id,
@@ -208,22 +208,21 @@ class MlxRunner:
         )
 
     @staticmethod
-    def _check_monitors(monitors, token: int, pieces: list[str]) -> Optional[GuardHit]:
+    def _check_monitors(monitors, token: int, text: str) -> Optional[GuardHit]:
         if not monitors:
             return None
-        text = "".join(pieces)
         for monitor in monitors:
             hit = monitor.feed(token, text)
             if hit is not None:
                 return hit
         return None
 
-    def _final_text(self, tokens: list[int], stop_id: Optional[int], pieces: list[str], hit) -> str:
+    def _final_text(self, tokens: list[int], stop_id: Optional[int], pieced: str, hit) -> str:
         answer = tokens[:-1] if stop_id is not None else tokens
         text = self._tokenizer.decode(answer, skip_special_tokens=False)
         if hit is not None and hit.keep_chars is not None:
             # guards measure positions on the piecewise text; cut that, it equals the decode for whole tokens
-            text = "".join(pieces)[: hit.keep_chars]
+            text = pieced[: hit.keep_chars]
         return text
 
     def _count_image_tokens(self, extra: dict) -> int:

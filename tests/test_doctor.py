@@ -1,0 +1,335 @@
+"""``extract doctor``: the six checks on tiny model directories, ``--fix``, ``--json``, exit codes and ``--smoke``.
+
+Most checks only read files, so the table-driven cases write just the JSON / template files; the acceptance cases run
+on real tiny qwen3_5 directories from ``extractor.testing`` (through the CLI, ``typer.testing.CliRunner``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from extractor import doctor
+from extractor.cli import app, dispatch_args
+from extractor.testing import CHAT_TEMPLATE, ENDOFTEXT, IM_END, TOKEN_IDS
+
+BOTH = [ENDOFTEXT, IM_END]
+FIX_NAMED = "fix: run `extract doctor MODEL --fix` (sets eos_token_id to [248044, 248046])"
+BARE_MISSES = ("eos_token_id=248044, text_config.eos_token_id=248044; mlx-vlm 0.7.10: config.json eos_token_id = "
+               "248044; + tokenizer eos <|endoftext|> -> stops on [248044 <|endoftext|>]; misses [248046 <|im_end|>] "
+               "(never stops); run `extract doctor MODEL --fix`")
+TOKENIZER_OK = {"name": "tokenizer_ids", "status": "pass", "source": "tokenizer_config.json",
+                "detail": "ids agree: <|endoftext|>=248044, <|im_start|>=248045, <|im_end|>=248046, "
+                          "eos_token <|endoftext|>=248044"}
+VISION_OK = {"name": "vision_ids", "status": "pass", "source": "config.json",
+             "detail": "vision_start_token_id=248053; vision_end_token_id=248054; image_token_id=248056"}
+THINKING_OK = {"name": "thinking", "status": "pass", "source": "chat_template.jinja",
+               "detail": "supports enable_thinking; the runner passes enable_thinking=False and the generation "
+                         "prompt then holds no open <think> block"}
+UPSTREAM = [
+    {"name": "generation_config", "status": "fail", "source": "generation_config.json",
+     "detail": "missing; mlx-vlm falls back to config.json's eos_token_id and misses [248046 <|im_end|>]; "
+               + FIX_NAMED},
+    {"name": "config_eos", "status": "fail", "source": "config.json", "detail": BARE_MISSES},
+    TOKENIZER_OK,
+    {"name": "chat_template", "status": "warn", "source": "chat_template.jinja",
+     "detail": "assistant turns end with <|im_end|> (248046): in extract's stop set, not in bare mlx-vlm's "
+               "[248044 <|endoftext|>] (run `extract doctor MODEL --fix`)"},
+    VISION_OK,
+    THINKING_OK,
+]
+FIXED = [
+    {"name": "generation_config", "status": "pass", "source": "generation_config.json",
+     "detail": "eos_token_id [248044 <|endoftext|>, 248046 <|im_end|>] holds every end token"},
+    {"name": "config_eos", "status": "pass", "source": "config.json",
+     "detail": "eos_token_id=248044, text_config.eos_token_id=248044; mlx-vlm 0.7.10: generation_config.json "
+               "eos_token_id (replaces config.json's) = [248044, 248046]; + tokenizer eos <|endoftext|> -> stops on "
+               "[248044 <|endoftext|>, 248046 <|im_end|>]"},
+    TOKENIZER_OK,
+    {"name": "chat_template", "status": "pass", "source": "chat_template.jinja",
+     "detail": "assistant turns end with <|im_end|> (248046): in the stop set (extract and bare mlx-vlm)"},
+    VISION_OK,
+    THINKING_OK,
+]
+
+
+def doctor_cli(*args: str):
+    """Run ``extract doctor ARGS`` in-process; return (exit code, parsed JSON or None, output)."""
+    result = CliRunner().invoke(app, dispatch_args(["doctor", *args]))
+    parsed = json.loads(result.stdout) if "--json" in args and result.stdout.strip() else None
+    return result.exit_code, parsed, result.output
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Acceptance on tiny model directories
+# ---------------------------------------------------------------------------------------------------------------
+def test_upstream_bug_fails_with_the_fix_named(model_factory):
+    model = model_factory.random()  # config.json eos 248044 only, tokenizer eos <|endoftext|>, no generation_config
+    code, checks, _ = doctor_cli(str(model.path), "--json")
+    assert (code, checks) == (1, UPSTREAM)
+
+
+def test_table_output_and_exit_code(model_factory):
+    code, _, output = doctor_cli(str(model_factory.random().path))
+    assert code == 1
+    assert "generation_config" in output and "fail" in output
+
+
+def test_fix_creates_generation_config_then_passes_and_is_idempotent(model_factory, tmp_path):
+    model = model_factory.copy(model_factory.random(), tmp_path / "m")
+    code, checks, _ = doctor_cli(str(model.path), "--fix", "--json")
+    created = {"name": "fix", "status": "pass", "source": "generation_config.json",
+               "detail": "created generation_config.json with eos_token_id [248044, 248046]"}
+    assert (code, checks) == (0, [created] + FIXED)
+    gen = model.path / "generation_config.json"
+    assert json.loads(gen.read_text()) == {"eos_token_id": BOTH}
+    assert not (model.path / "generation_config.json.bak").exists()  # nothing existed to back up
+    before = gen.read_bytes()
+    code, checks, _ = doctor_cli(str(model.path), "--fix", "--json")
+    unchanged = {"name": "fix", "status": "pass", "source": "generation_config.json",
+                 "detail": "nothing to change: eos_token_id is [248044, 248046]"}
+    assert (code, checks, gen.read_bytes()) == (0, [unchanged] + FIXED, before)
+
+
+def test_fix_keeps_other_keys_and_backs_up_once(model_factory, tmp_path):
+    # a re-converted model: generation_config.json exists, with eos 248044 only
+    model = model_factory.copy(model_factory.random(generation_eos=ENDOFTEXT), tmp_path / "m")
+    gen, bak = model.path / "generation_config.json", model.path / "generation_config.json.bak"
+    original = gen.read_bytes()
+    code, checks, _ = doctor_cli(str(model.path), "--json")
+    assert (code, checks[0]) == (1, {"name": "generation_config", "status": "fail", "source": "generation_config.json",
+                                     "detail": "eos_token_id 248044 misses [248046 <|im_end|>]; " + FIX_NAMED})
+    code, checks, _ = doctor_cli(str(model.path), "--fix", "--json")
+    assert (code, checks[0]) == (0, {"name": "fix", "status": "pass", "source": "generation_config.json",
+                                     "detail": "rewrote generation_config.json: eos_token_id 248044 -> "
+                                               "[248044, 248046]; original backed up to generation_config.json.bak"})
+    assert checks[1:] == FIXED
+    assert json.loads(gen.read_text()) == {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT,
+                                           "eos_token_id": BOTH}
+    assert bak.read_bytes() == original
+    fixed = gen.read_bytes()
+    doctor_cli(str(model.path), "--fix")
+    assert (gen.read_bytes(), bak.read_bytes()) == (fixed, original)
+    # re-converted again: the bug is back; --fix repairs it and keeps the first backup
+    gen.write_bytes(original)
+    assert doctor_cli(str(model.path), "--fix")[0] == 0
+    assert (gen.read_bytes(), bak.read_bytes()) == (fixed, original)
+
+
+def test_mismatched_tokenizer_ids_fail_and_block_the_fix(model_factory, tmp_path):
+    model = model_factory.random(tokenizer_ids_ok=False)  # <|im_end|> is 248047 in tokenizer_config.json only
+    code, checks, _ = doctor_cli(str(model.path), "--json")
+    assert code == 1
+    assert checks[2] == {"name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
+                         "detail": "<|im_end|> is 248047 in tokenizer_config.json but 248046 in tokenizer.json"}
+    assert checks[0]["detail"].endswith("fix: make tokenizer_config.json and tokenizer.json agree first (see "
+                                        "tokenizer_ids), then run `extract doctor MODEL --fix`")
+    copy = model_factory.copy(model, tmp_path / "m")
+    code, _, output = doctor_cli(str(copy.path), "--fix")
+    assert code == 1 and "tokenizer files disagree" in output
+    assert not (copy.path / "generation_config.json").exists()
+
+
+def test_missing_vision_ids_fail(model_factory):
+    code, checks, _ = doctor_cli(str(model_factory.random(vision_ids=False).path), "--json")
+    assert code == 1
+    assert checks[4] == {
+        "name": "vision_ids", "status": "fail", "source": "config.json",
+        "detail": "vision_start_token_id missing: mlx-vlm 0.7.10 defaults it to 248045 (<|im_start|>), the tokenizer "
+                  "has <|vision_start|>=248053; set \"vision_start_token_id\": 248053 in config.json; "
+                  "vision_end_token_id missing: mlx-vlm 0.7.10 defaults it to 248046 (<|im_end|>), the tokenizer has "
+                  "<|vision_end|>=248054; set \"vision_end_token_id\": 248054 in config.json; image_token_id=248056"}
+
+
+def test_a_healthy_directory_passes(model_factory):
+    model = model_factory.random(generation_eos=BOTH)
+    code, checks, _ = doctor_cli(str(model.path), "--json")
+    assert (code, checks) == (0, FIXED)
+
+
+def test_missing_model_is_an_error():
+    code, _, output = doctor_cli("./no/such/model", "--json")
+    assert code == 1 and "does not exist" in output
+
+
+def test_hub_id_from_the_local_cache(model_factory, tmp_path, monkeypatch):
+    """A hub id resolves through the local Hugging Face cache (no network); --fix replaces the snapshot's symlink,
+    never the shared blob."""
+    import huggingface_hub.constants
+
+    src = model_factory.random().path
+    repo = tmp_path / "hub" / "models--acme--tiny"
+    snap, blobs = repo / "snapshots" / ("0" * 40), repo / "blobs"
+    snap.mkdir(parents=True)
+    blobs.mkdir()
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("0" * 40)
+    for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja"):
+        (snap / name).symlink_to(src / name)
+    (blobs / "gen").write_text(json.dumps({"eos_token_id": ENDOFTEXT, "do_sample": False}))
+    (snap / "generation_config.json").symlink_to(blobs / "gen")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    code, checks, _ = doctor_cli("acme/tiny", "--json")
+    assert (code, checks[0]["status"]) == (1, "fail")
+    code, checks, _ = doctor_cli("acme/tiny", "--fix", "--json")
+    assert (code, checks[1:]) == (0, FIXED)
+    assert json.loads((snap / "generation_config.json").read_text()) == {"eos_token_id": BOTH, "do_sample": False}
+    assert json.loads((blobs / "gen").read_text()) == {"eos_token_id": ENDOFTEXT, "do_sample": False}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# --smoke: one real generation through our runner
+# ---------------------------------------------------------------------------------------------------------------
+SHORT = '{"total": 1}'
+
+
+def test_smoke_on_a_model_that_stops(model_factory):
+    model = model_factory.scripted(answer=SHORT, then="im_end", generation_eos=BOTH)
+    code, checks, _ = doctor_cli(str(model.path), "--smoke", "--smoke-tokens", "40", "--json")
+    n = len(model.answer_token_ids) + 1
+    assert (code, checks[-1]) == (0, {
+        "name": "smoke", "status": "pass", "source": None,
+        "detail": f"stopped on 248046 <|im_end|> after {n} tokens (stop token included); bare mlx-vlm stops on "
+                  f"it too"})
+
+
+def test_smoke_on_a_model_that_never_stops(model_factory):
+    model = model_factory.scripted(answer=SHORT, then="whitespace", generation_eos=BOTH)
+    code, checks, _ = doctor_cli(str(model.path), "--smoke", "--smoke-tokens", "40", "--json")
+    guard_at = len(model.answer_token_ids) + 8  # json_closed: 8 whitespace tokens after the answer
+    assert checks[:-1] == FIXED
+    assert (code, checks[-1]) == (1, {
+        "name": "smoke", "status": "fail", "source": None,
+        "detail": f"no stop token within 40 tokens (finish: length); the runaway guards would have stopped it "
+                  f"(json_closed) after {guard_at} tokens"})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pure checks on file-only directories
+# ---------------------------------------------------------------------------------------------------------------
+def write_model_files(root: Path, *, config: dict, generation=None, tokenizer_eos="<|endoftext|>",
+                      template=CHAT_TEMPLATE) -> Path:
+    """Write only what the checks read: config, generation config, tokenizer files, chat template."""
+    root.mkdir(parents=True, exist_ok=True)
+    added = [{"id": i, "content": t, "special": True} for t, i in TOKEN_IDS.items()]
+    (root / "tokenizer.json").write_text(json.dumps({"added_tokens": added}))
+    (root / "tokenizer_config.json").write_text(json.dumps({
+        "eos_token": tokenizer_eos,
+        "added_tokens_decoder": {str(i): {"content": t, "special": True} for t, i in TOKEN_IDS.items()}}))
+    (root / "config.json").write_text(json.dumps({"model_type": "qwen3_5", **config}))
+    if generation is not None:
+        (root / "generation_config.json").write_text(json.dumps(generation))
+    if template is not None:
+        (root / "chat_template.jinja").write_text(template)
+    return root
+
+
+VISION = {"vision_start_token_id": 248053, "vision_end_token_id": 248054, "image_token_id": 248056}
+# name -> (files, mlx-vlm's stop ids, generation_config status, config_eos status)
+EMULATION = {
+    "upstream": (dict(config={"eos_token_id": ENDOFTEXT, "text_config": {"eos_token_id": ENDOFTEXT}}),
+                 [ENDOFTEXT], "fail", "fail"),
+    "generation list": (dict(config={"eos_token_id": ENDOFTEXT}, generation={"eos_token_id": BOTH}), BOTH,
+                        "pass", "pass"),
+    "generation overrides a complete config": (dict(config={"eos_token_id": BOTH}, generation={"eos_token_id":
+                                                                                                ENDOFTEXT}),
+                                               [ENDOFTEXT], "fail", "fail"),
+    "text_config only (qwen3_5 adds 248046)": (dict(config={"text_config": {"eos_token_id": ENDOFTEXT}}), BOTH,
+                                               "warn", "pass"),
+    "tokenizer eos <|im_end|>": (dict(config={"eos_token_id": ENDOFTEXT}, tokenizer_eos="<|im_end|>"), BOTH,
+                                 "warn", "pass"),
+    "generation_config without eos": (dict(config={"eos_token_id": ENDOFTEXT}, generation={"do_sample": False}),
+                                      [ENDOFTEXT], "fail", "fail"),
+    "generation eos as a lone int, complete": (dict(config={"eos_token_id": BOTH}, generation={"eos_token_id":
+                                                                                                ENDOFTEXT},
+                                                    tokenizer_eos="<|im_end|>"), BOTH, "warn", "pass"),
+}
+
+
+@pytest.mark.parametrize("name", list(EMULATION))
+def test_mlx_vlm_emulation_and_eos_checks(tmp_path, name):
+    files, bare, gen_status, cfg_status = EMULATION[name]
+    facts = doctor.read_facts(write_model_files(tmp_path / "m", **files))
+    assert doctor.mlx_vlm_stop_ids(facts)[0] == bare
+    assert (doctor.check_generation_config(facts).status, doctor.check_config_eos(facts).status) == (
+        gen_status, cfg_status)
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(generation_eos=BOTH), dict(config_eos=None),
+                                    dict(generation_eos=ENDOFTEXT, config_eos=BOTH)])
+def test_emulation_matches_real_mlx_vlm(model_factory, kwargs):
+    """The doctor's no-mlx emulation of mlx-vlm's stop set equals what mlx_vlm.load really builds."""
+    from mlx_vlm import load
+
+    model = model_factory.random(**kwargs)
+    _, processor = load(str(model.path))
+    real = sorted(set(processor.tokenizer.stopping_criteria.eos_token_ids))
+    assert doctor.mlx_vlm_stop_ids(doctor.read_facts(model.path))[0] == real
+
+
+def test_config_eos_naming_a_non_end_token_fails(tmp_path):
+    facts = doctor.read_facts(write_model_files(tmp_path / "m", config={"eos_token_id": 248045, **VISION}))
+    assert doctor.check_tokenizer_ids(facts).to_dict() == {
+        "name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
+        "detail": "config.json eos_token_id 248045 is <|im_start|> in the tokenizer, not an end token"}
+
+
+def test_vision_ids_explicitly_wrong_fail_and_defaults_that_match_warn(tmp_path):
+    wrong = doctor.read_facts(write_model_files(tmp_path / "a", config={**VISION, "vision_start_token_id": 248045}))
+    assert doctor.check_vision_ids(wrong).to_dict() == {
+        "name": "vision_ids", "status": "fail", "source": "config.json",
+        "detail": "vision_start_token_id=248045 but the tokenizer has <|vision_start|>=248053; "
+                  "vision_end_token_id=248054; image_token_id=248056"}
+    lucky = doctor.read_facts(write_model_files(tmp_path / "b", config={k: v for k, v in VISION.items()
+                                                                        if k != "image_token_id"}))
+    assert doctor.check_vision_ids(lucky).to_dict() == {
+        "name": "vision_ids", "status": "warn", "source": "config.json",
+        "detail": "vision_start_token_id=248053; vision_end_token_id=248054; image_token_id missing: mlx-vlm's "
+                  "default 248056 happens to match"}
+
+
+THINK_ALWAYS = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}" \
+               "<|im_start|>assistant\n<think>\n"
+THINK_IGNORED = THINK_ALWAYS + "{# enable_thinking is accepted but ignored #}"
+
+
+@pytest.mark.parametrize("template,status,detail", [
+    (CHAT_TEMPLATE, "pass", THINKING_OK["detail"]),
+    (THINK_ALWAYS, "warn", "the template has <think> but no enable_thinking switch: the model may think before "
+                           "answering (parsing drops <think> blocks; they cost tokens)"),
+    (THINK_IGNORED, "fail", "supports enable_thinking, but with enable_thinking=False the generation prompt still "
+                            "opens a <think> block"),
+    ("{{ messages[0].content }}<|im_end|>", "pass", "the template has no thinking mode"),
+    ("{% if enable_thinking %}{{ broken(}}{% endif %}", "warn", None),
+    (None, "pass", "no chat template: no thinking switch to set"),
+])
+def test_thinking_check(tmp_path, template, status, detail):
+    facts = doctor.read_facts(write_model_files(tmp_path / "m", config=VISION, template=template))
+    check = doctor.check_thinking(facts)
+    assert check.status == status
+    if detail is not None:
+        assert check.detail == detail
+
+
+def test_unreadable_generation_config_fails_and_fix_refuses(tmp_path):
+    root = write_model_files(tmp_path / "m", config={"eos_token_id": ENDOFTEXT, **VISION})
+    (root / "generation_config.json").write_text("{not json")
+    checks = {c.name: c for c in doctor.run_checks(root)}
+    assert checks["generation_config"].status == "fail"
+    assert checks["generation_config"].detail.startswith("unreadable (JSONDecodeError")
+    from extractor.errors import ModelError
+
+    with pytest.raises(ModelError, match="cannot fix generation_config.json"):
+        doctor.fix_generation_config(root)
+
+
+def test_doctor_imports_without_mlx():
+    import subprocess
+    import sys
+
+    code = ("import sys; import extractor.doctor, extractor.guards, extractor.cli; "
+            "sys.exit(any(m == 'mlx' or m.startswith(('mlx.', 'mlx_vlm')) for m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
