@@ -1,0 +1,294 @@
+"""Tests for extractor.isolate: the render worker pool (no model involved).
+
+Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT`` (``kill:`` / ``hang:`` / ``nomem:``
+followed by a file-name substring), set before the pool starts its workers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+from PIL import Image
+
+from extractor.cli import _password_file, _size
+from extractor.errors import UsageError, WorkerError
+from extractor.isolate import (
+    FAULT_ENV,
+    MAX_DEFAULT_WORKERS,
+    RenderPool,
+    _document_from_frame,
+    _FrameReader,
+    _settings_from_json,
+    _settings_to_json,
+    default_workers,
+    render_here,
+)
+from extractor.rasterize import RasterSettings, parse_pages
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = RasterSettings(max_pixels=200_000)  # small pages keep the pipe traffic of these tests low
+
+
+def make_pdf(texts=("Invoice 42",), *, size=(595.28, 841.89)) -> bytes:
+    pdf = FPDF(unit="pt", format=size)
+    pdf.set_font("Helvetica", size=14)
+    for text in texts:
+        pdf.add_page()
+        pdf.text(50, 80, text)
+    return bytes(pdf.output())
+
+
+def png(size=(120, 80), color="red") -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", size, color).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def outcome(rendered) -> object:
+    """The code of a failed render, or the page texts of a rendered one (None for an image page)."""
+    if rendered.error is not None:
+        return rendered.error.code
+    return [None if p.text is None else p.text.strip() for p in rendered.document.pages]
+
+
+def same_document(a, b) -> bool:
+    fields = ("source", "sha256", "kind", "page_count", "warnings")
+    if any(getattr(a, f) != getattr(b, f) for f in fields) or len(a.pages) != len(b.pages):
+        return False
+    return all((p.index, p.width_pt, p.height_pt, p.text, p.warnings, p.image.mode, p.image.size, p.image.tobytes())
+               == (q.index, q.width_pt, q.height_pt, q.text, q.warnings, q.image.mode, q.image.size, q.image.tobytes())
+               for p, q in zip(a.pages, b.pages))
+
+
+@pytest.fixture
+def files(tmp_path):
+    """A few inputs: a 3-page PDF, a PNG, a PNG named .pdf, HTML named .pdf, a missing file."""
+    paths = {"three.pdf": make_pdf(("one", "two", "three")), "scan.png": png(), "renamed.pdf": png(color="blue"),
+             "login.pdf": b"<!DOCTYPE html><html><body>Sign in</body></html>"}
+    for name, data in paths.items():
+        (tmp_path / name).write_bytes(data)
+    return tmp_path
+
+
+def test_pool_renders_exactly_what_the_caller_would(files):
+    sources = [str(files / n) for n in ("three.pdf", "scan.png", "renamed.pdf", "login.pdf", "missing.pdf")]
+    sources += [make_pdf(("from bytes",)), Image.new("RGBA", (40, 30), (0, 0, 255, 255))]
+    here = [render_here(s, settings=SMALL) for s in sources]
+    with RenderPool(workers=2) as pool:
+        isolated = list(pool.render_many(sources, settings=SMALL))
+        assert pool.stats.jobs == 6  # the PIL image is rendered in the caller
+    assert [outcome(r) for r in isolated] == [["one", "two", "three"], [None], [None], "not_a_pdf", "not_found",
+                                              ["from bytes"], [None]]
+    for a, b in zip(here, isolated):
+        assert a.source is b.source
+        assert (type(a.error), str(a.error), a.error and a.error.code) == (type(b.error), str(b.error),
+                                                                           b.error and b.error.code)
+        assert a.document is None or same_document(a.document, b.document)
+    assert [r.wait_s is None for r in isolated] == [False] * 6 + [True]
+
+
+def test_order_is_kept_with_prefetch(files):
+    sources = [make_pdf((f"doc {i}",)) if i % 3 else str(files / "three.pdf") for i in range(12)]
+    with RenderPool(workers=2, ahead=3) as pool:
+        got = [outcome(r) for r in pool.render_many(sources, settings=SMALL)]
+        assert pool.stats.started == 2
+    assert got == [["one", "two", "three"] if i % 3 == 0 else [f"doc {i}"] for i in range(12)]
+
+
+@pytest.mark.parametrize("action, code, words", [
+    ("kill", "crashed", "the rendering process died (killed by signal SIGKILL)"),
+    ("hang", "timeout", "took longer than the 2-second limit"),
+    ("nomem", "too_large", "needs more memory than a worker may use"),
+])
+def test_faults_cost_one_file_and_the_worker_is_replaced(files, monkeypatch, action, code, words):
+    for name in ("bad-one.pdf", "after.pdf"):
+        (files / name).write_bytes(make_pdf((name,)))
+    monkeypatch.setenv(FAULT_ENV, f"{action}:bad-one")
+    sources = [str(files / n) for n in ("three.pdf", "bad-one.pdf", "after.pdf", "scan.png")]
+    with RenderPool(workers=1, timeout=2) as pool:
+        got = list(pool.render_many(sources, settings=SMALL))
+        assert pool.stats.started == 2  # the one that failed was replaced
+    assert [outcome(r) for r in got] == [["one", "two", "three"], code, ["after.pdf"], [None]]
+    error = got[1].error
+    assert (error.source, type(error) is WorkerError) == (sources[1], code != "too_large")
+    assert str(error).startswith(f"{sources[1]}: ") and words in str(error)
+
+
+def test_a_worker_that_cannot_start_is_a_clear_error(files):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the address-space limit is only enforced on Linux")
+    with RenderPool(workers=1, memory_limit=8 * 1024**2) as pool:  # too little for an interpreter
+        with pytest.raises(WorkerError, match="could not start"):
+            pool.render(str(files / "three.pdf"), settings=SMALL)
+
+
+def test_threads_share_a_pool(files):
+    sources = [make_pdf((f"thread {i}",)) for i in range(8)]
+    results = [None] * len(sources)
+    with RenderPool(workers=2) as pool:
+        def work(i):
+            results[i] = outcome(pool.render(sources[i], settings=SMALL))
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(sources))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert results == [[f"thread {i}"] for i in range(8)]
+
+
+def test_close_reaps_every_worker_and_early_stop_is_fine(files, monkeypatch):
+    monkeypatch.setenv(FAULT_ENV, "hang:three")
+    pool = RenderPool(workers=2, timeout=30)
+    stream = pool.render_many([str(files / "scan.png"), str(files / "three.pdf")], settings=SMALL)
+    assert outcome(next(stream)) == [None]
+    stream.close()  # the caller stops early; three.pdf is still hanging in a worker
+    procs = [w.proc for w in pool._pool]
+    pool.close()
+    assert procs and all(p.returncode is not None for p in procs)
+    with pytest.raises(WorkerError, match="closed"):
+        pool.render(str(files / "scan.png"), settings=SMALL)
+
+
+def test_worker_exits_when_its_parent_dies(files):
+    """A worker stuck in a file does not outlive its parent: its watchdog sees the parent go and exits."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs /proc to tell a zombie from a live process")
+    code = (f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
+            "from extractor.isolate import RenderPool; from extractor.rasterize import RasterSettings\n"
+            "pool = RenderPool(workers=1, timeout=600)\n"
+            f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
+            "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
+            "while not (pool._pool and pool._pool[0].item): time.sleep(0.05)\n"
+            "print(pool._pool[0].proc.pid, flush=True); os._exit(0)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    pid = int(done.stdout.strip())
+    deadline = 100  # x 0.1 s
+    while deadline and _alive(pid):
+        threading.Event().wait(0.1)
+        deadline -= 1
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead; only init can reap it here
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return True
+
+
+def test_default_workers():
+    assert 1 <= default_workers() <= MAX_DEFAULT_WORKERS
+
+
+@pytest.mark.parametrize("options", [dict(workers=0), dict(timeout=0), dict(timeout=-1), dict(ahead=-1)])
+def test_pool_options_are_checked(options):
+    with pytest.raises(UsageError):
+        RenderPool(**options)
+
+
+# ---------------------------------------------------------------------------------------------------- protocol
+
+
+@pytest.mark.parametrize("settings", [
+    RasterSettings(),
+    RasterSettings(max_pixels=5000, pages=parse_pages("2-,1"), passwords=("hôtel", "a\udcff", ""), max_pages=3,
+                   max_bytes=10, min_side=8),
+])
+def test_settings_survive_the_wire(settings):
+    assert _settings_from_json(json.loads(json.dumps(_settings_to_json(settings)))) == settings
+
+
+def _frame(header: dict, payload: bytes) -> bytes:
+    head = json.dumps(header).encode()
+    return struct.pack(">QQ", len(head), len(payload)) + head + payload
+
+
+def test_frame_reader_assembles_pieces_and_rejects_oversize():
+    r, w = os.pipe()
+    try:
+        os.set_blocking(r, False)
+        reader = _FrameReader(max_payload=10)
+        data = _frame({"type": "ready"}, b"0123456789")
+        for byte in data:  # one byte at a time: the reader must cope with any split
+            os.write(w, bytes([byte]))
+            while True:
+                try:
+                    if not reader.fill(r):
+                        break
+                except BlockingIOError:
+                    break
+        header, payload = reader.frame()
+        assert (header, bytes(payload)) == ({"type": "ready"}, b"0123456789")
+        os.write(w, _frame({"type": "x"}, b"01234567890"))
+        with pytest.raises(ValueError, match="over the limit"):
+            reader.fill(r)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+PAGE = {"index": 0, "size": [2, 2], "width_pt": None, "height_pt": None, "text": None, "warnings": []}
+
+
+@pytest.mark.parametrize("page, payload, words", [
+    ({**PAGE, "size": [2000, 2000]}, b"", "outside the budget"),
+    ({**PAGE, "size": [0, 5]}, b"", "outside the budget"),
+    (PAGE, b"\x00" * 11, "shorter"),
+    (PAGE, b"\x00" * 13, "longer"),
+])
+def test_malformed_documents_are_refused(page, payload, words):
+    header = {"source": "x", "sha256": "", "kind": "pdf", "page_count": 1, "warnings": [], "pages": [page]}
+    with pytest.raises(ValueError, match=words):
+        _document_from_frame(header, memoryview(payload), max_pixels=10_000)
+
+
+# ------------------------------------------------------------------------------------------------- CLI helpers
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("secret\n", ("secret",)),
+    ("\ufeffone\r\ntwo\n\n three \n", ("one", "two", " three ")),  # BOM and CRLF dropped, spaces kept
+    ("hôtel\næøå", ("hôtel", "æøå")),
+    ("", ()),
+])
+def test_password_file(tmp_path, text, expected):
+    path = tmp_path / "pw.txt"
+    path.write_bytes(text.encode("utf-8"))
+    assert _password_file(path) == expected
+
+
+def test_password_file_errors(tmp_path):
+    assert _password_file(None) == ()
+    with pytest.raises(UsageError, match="cannot read"):
+        _password_file(tmp_path / "missing.txt")
+    (tmp_path / "latin1.txt").write_bytes("h\xf4tel".encode("latin-1"))
+    with pytest.raises(UsageError, match="not UTF-8"):
+        _password_file(tmp_path / "latin1.txt")
+
+
+@pytest.mark.parametrize("text, size", [("200M", 200 * 1024**2), ("1g", 1024**3), ("5000000", 5_000_000),
+                                        ("1.5K", 1536), ("10MiB", 10 * 1024**2), ("2GB", 2 * 1024**3)])
+def test_size(text, size):
+    assert _size(text, "--max-bytes") == size
+
+
+@pytest.mark.parametrize("text", ["", "abc", "0", "-1M", "M", "inf", "nan", "1T"])
+def test_size_rejects(text):
+    with pytest.raises(UsageError):
+        _size(text, "--max-bytes")
+
