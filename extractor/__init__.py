@@ -18,6 +18,7 @@ _EXPORTS = {
     "Record": "record", "Usage": "record",
     "ExitCode": "errors", "ExtractorError": "errors", "InputError": "errors", "ModelError": "errors",
     "SchemaError": "errors", "UsageError": "errors",
+    "WatchSummary": "watch",
 }
 __all__ = sorted(_EXPORTS)
 

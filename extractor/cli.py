@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 from pathlib import Path
@@ -12,10 +13,12 @@ from typing import List, Optional
 
 import typer
 
-from . import render
+from . import doctor, render
 from .errors import ExitCode, ExtractorError, UsageError
+from .guards import GuardSettings
+from .isolate import DEFAULT_TIMEOUT
 from .pipeline import DEFAULT_MODEL, Extractor, Settings
-from .rasterize import DEFAULT_VISION_TOKENS, expand_inputs
+from .rasterize import DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, expand_inputs
 from .record import Record
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -79,16 +82,51 @@ def run_batch(
     seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed."),
     drop_stop_id: List[int] = typer.Option([], "--drop-stop-id", hidden=True,
                                            help="Diagnosis: remove this id from the stop set."),
+    constrained: bool = typer.Option(True, "--constrained/--no-constrained",
+                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends)."),
+    no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
+                                       help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
+                                            "(repeatable; all guards are on by default)."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", metavar="FILE",
+                                                 help="Passwords, one per line (UTF-8), tried after the --password "
+                                                      "ones."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
+                                  help="Seconds one file may take to open and render; then it is stopped (code "
+                                       "timeout)."),
+    max_pages: int = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
+                                  help="Pages read per document at most; the rest are skipped with a warning."),
+    max_bytes: str = typer.Option("200M", "--max-bytes", metavar="SIZE",
+                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="Render worker processes (default: the cores, at most 4)."),
+    isolate: bool = typer.Option(True, "--isolate/--no-isolate",
+                                 help="Open and render each file in a worker process, so a crash or a hang costs "
+                                      "only that file."),
+    retries: int = typer.Option(1, "--retries", min=0, metavar="N",
+                                help="Retries of a failed answer in total: invalid (once, with the errors as "
+                                     "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
+                                     "guards). 0: one attempt."),
+    embedded: bool = typer.Option(True, "--embedded/--no-embedded",
+                                  help="Use a PDF's ZUGFeRD / Factur-X / XRechnung XML as the answer when it is "
+                                       "valid (invoice schema; no tokens). --no-embedded always asks the model."),
+    cross_check: bool = typer.Option(False, "--cross-check",
+                                     help="With embedded XML, also run the model and list every field where they "
+                                          "disagree (the answer stays the XML's)."),
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     settings = Settings(model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens,
                         max_pixels=max_pixels, pages=pages, passwords=tuple(password), temperature=temperature,
-                        seed=seed, drop_stop_ids=tuple(drop_stop_id))
+                        seed=seed, drop_stop_ids=tuple(drop_stop_id), constrained=constrained,
+                        guards=_guard_settings(no_guard))
+    settings = dataclasses.replace(settings, passwords=settings.passwords + _password_file(password_file),
+                                   isolate=isolate, timeout=timeout, workers=workers, max_pages=max_pages,
+                                   max_bytes=_size(max_bytes, "--max-bytes"), retries=retries,
+                                   embedded=embedded, cross_check=cross_check)
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
-    extractor = Extractor(settings=settings)
-    records = run_with_sinks(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path)
+    with Extractor(settings=settings) as extractor:  # closing stops and reaps the render workers
+        records = run_with_sinks(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path)
     if not (out or jsonl or csv_path) or as_json:
         render.show_records(records, as_json=as_json)
     raise typer.Exit(ExitCode.OK if all(r.ok for r in records) else ExitCode.NOT_OK)
@@ -154,6 +192,184 @@ class _progress:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+def _password_file(path: Optional[Path]) -> tuple[str, ...]:
+    """Read ``--password-file``: one password per line (UTF-8, BOM allowed), line ends stripped, blank lines
+    skipped; spaces are kept, they may be part of a password."""
+    if path is None:
+        return ()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"--password-file {path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise UsageError(f"--password-file {path}: cannot read it ({exc.strerror or exc})") from None
+    return tuple(line.removesuffix("\r") for line in text.split("\n") if line.removesuffix("\r"))
+
+
+_SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def _size(text: str, option: str) -> int:
+    """Parse a byte count such as ``200M`` (K, M, G are powers of 1024; a trailing B or iB is allowed)."""
+    value = text.strip().upper().removesuffix("IB").removesuffix("B")
+    number, unit = (value[:-1], value[-1]) if value[-1:] in ("K", "M", "G") else (value, "")
+    try:
+        size = int(float(number) * _SIZE_UNITS[unit])
+    except (ValueError, OverflowError):
+        raise UsageError(f"{option} {text!r}: expected a size such as 200M, 1G or 5000000") from None
+    if size < 1:
+        raise UsageError(f"{option} {text!r}: must be positive")
+    return size
+
+
+def _guard_settings(no_guard: List[str]) -> GuardSettings:
+    try:
+        return GuardSettings.without(no_guard)
+    except ValueError as exc:
+        raise UsageError(f"--no-guard: {exc}") from exc
+
+
+@app.command("doctor", help="Check a model directory's stop configuration (and fix it with --fix).\n\n"
+                            "MODEL is a local directory or a hub id already in the local Hugging Face cache. "
+                            "Exit 0 when no check fails, 1 otherwise.")
+@handle_errors
+def doctor_command(
+    model: str = typer.Argument(..., help="Model directory or cached hub id."),
+    fix: bool = typer.Option(False, "--fix", help="Rewrite generation_config.json's eos_token_id to the full list "
+                                                  "(original kept as generation_config.json.bak), then re-check."),
+    smoke: bool = typer.Option(False, "--smoke", help="Also run one short real generation on a blank page: "
+                                                      "does it stop?"),
+    smoke_tokens: int = typer.Option(doctor.DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
+                                     help="max_tokens of the --smoke generation."),
+    as_json: bool = typer.Option(False, "--json", help="Print the checks as a JSON list instead of a table."),
+) -> None:
+    """Run the doctor's checks; exit 0 when nothing fails, 1 otherwise."""
+    report = doctor.run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
+    render.show_checks(report.to_list(), title=f"doctor: {report.model_dir}", as_json=as_json)
+    raise typer.Exit(ExitCode.NOT_OK if report.failed else ExitCode.OK)
+
+
+SUBCOMMANDS.add("doctor")
+
+
+@app.command("watch", help="Watch INBOX and extract every new document once: records go to OUT, inputs to "
+                           "INBOX/processed/ or INBOX/failed/, a SQLite ledger remembers every content.\n\n"
+                           "Runs until SIGINT / SIGTERM (exit 0); --once processes what is there now and exits.")
+@handle_errors
+def watch_command(
+    inbox: Path = typer.Argument(..., help="The folder to watch (subfolders included)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
+    ledger: Optional[Path] = typer.Option(None, "--ledger", help="The SQLite ledger (default: "
+                                                                 "OUT/.extractor/ledger.sqlite)."),
+    once: bool = typer.Option(False, "--once", help="Process what is in the inbox now, then exit (cron, timers)."),
+    poll: Optional[float] = typer.Option(None, "--poll", min=0.1, metavar="SECONDS",
+                                         help="Scan every SECONDS instead of using file-system events "
+                                              "(network shares)."),
+    settle: float = typer.Option(2.0, "--settle", min=0.0, metavar="SECONDS",
+                                 help="A file is taken once its size and mtime have not changed for this long."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Retries of a model error or time-out, with back-off."),
+    backoff: float = typer.Option(5.0, "--backoff", min=0.0, metavar="SECONDS",
+                                  help="Seconds before the first retry (doubled for each further one)."),
+    keep_inputs: bool = typer.Option(False, "--keep-inputs",
+                                     help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."),
+    stop_timeout: float = typer.Option(10.0, "--stop-timeout", min=0.0, metavar="SECONDS",
+                                       help="After SIGINT / SIGTERM, seconds the current document may still run "
+                                            "before it is abandoned (it stays queued)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
+    model: str = typer.Option(DEFAULT_MODEL, "--model", "-m", help="Model directory or cached hub id."),
+    schema: str = typer.Option("invoice", "--schema", "-s", help="invoice, receipt or a JSON Schema file."),
+    max_tokens: int = typer.Option(2048, "--max-tokens", min=1, help="Cap on generated tokens per document."),
+    vision_tokens: int = typer.Option(DEFAULT_VISION_TOKENS, "--vision-tokens", min=4,
+                                      help="Vision-token budget per page."),
+    max_pixels: Optional[int] = typer.Option(None, "--max-pixels", min=1024,
+                                             help="Pixel budget per page (overrides --vision-tokens)."),
+    pages: Optional[str] = typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all)."),
+    password: List[str] = typer.Option([], "--password", help="Password for encrypted PDFs (repeatable)."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", metavar="FILE",
+                                                 help="Passwords, one per line (UTF-8), tried after the --password "
+                                                      "ones."),
+    temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="Sampling temperature (0: greedy)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed."),
+    drop_stop_id: List[int] = typer.Option([], "--drop-stop-id", hidden=True,
+                                           help="Diagnosis: remove this id from the stop set."),
+    constrained: bool = typer.Option(True, "--constrained/--no-constrained",
+                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends)."),
+    no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
+                                       help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
+                                            "(repeatable)."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
+                                  help="Seconds one file may take to open and render (code timeout, retried)."),
+    max_pages: int = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
+                                  help="Pages read per document at most; the rest are skipped with a warning."),
+    max_bytes: str = typer.Option("200M", "--max-bytes", metavar="SIZE",
+                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="Render worker processes (default: the cores, at most 4)."),
+    isolate: bool = typer.Option(True, "--isolate/--no-isolate",
+                                 help="Open and render each file in a worker process, so a crash or a hang costs "
+                                      "only that file."),
+) -> None:
+    """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
+    from .watch import WatchPaths, check_unlocked, watch
+
+    settings = Settings(model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens,
+                        max_pixels=max_pixels, pages=pages,
+                        passwords=tuple(password) + _password_file(password_file), temperature=temperature,
+                        seed=seed, drop_stop_ids=tuple(drop_stop_id), constrained=constrained,
+                        guards=_guard_settings(no_guard), isolate=isolate, timeout=timeout, workers=workers,
+                        max_pages=max_pages, max_bytes=_size(max_bytes, "--max-bytes"))
+    paths = WatchPaths.resolve(inbox, out, ledger)
+    check_unlocked(paths)  # a second watcher fails before spending time on the model
+    render.watch_logging()
+    with Extractor(settings=settings) as extractor:
+        summary = watch(paths.inbox, paths.out, extractor=extractor, ledger=paths.ledger, settle=settle,
+                        poll=poll, retries=retries, backoff=backoff, keep_inputs=keep_inputs, once=once,
+                        stop_timeout=stop_timeout, handle_signals=True)
+    render.show_watch_summary(summary.to_dict(), as_json=as_json)
+    raise typer.Exit(ExitCode.OK)
+
+
+@app.command("status", help="Show a watcher's ledger: documents per state and the recent failures with reasons.")
+@handle_errors
+def status_command(
+    ledger: Optional[Path] = typer.Option(None, "--ledger", help="The ledger file (default: "
+                                                                 "OUT/.extractor/ledger.sqlite)."),
+    out: Path = typer.Option(Path("."), "--out", "-o", help="The watcher's output folder (when --ledger is not "
+                                                            "given)."),
+    recent: int = typer.Option(10, "--recent", min=0, help="How many recent failures to list."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Print the ledger report; exit 0."""
+    from .ledger import Ledger
+    from .watch import LEDGER_DIR, LEDGER_NAME
+
+    with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as book:
+        report = book.report(recent=recent)
+    render.show_ledger_status(report, as_json=as_json)
+    raise typer.Exit(ExitCode.OK)
+
+
+SUBCOMMANDS.update({"watch", "status"})
+
+
+@app.command("eval", help="Score predictions against ground truth: field precision / recall / F1 and nTED.\n\n"
+                          "PRED and GOLD are JSON files or directories (our records or plain JSON), matched by stem.")
+@handle_errors
+def eval_command(
+    pred: Path = typer.Argument(..., help="Predicted records / JSON (file or directory)."),
+    gold: Path = typer.Argument(..., help="Ground-truth JSON (file or directory)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Evaluate PRED against GOLD and print the report."""
+    from .evaluate import evaluate
+
+    report = evaluate(pred, gold)
+    render.show_eval(report, as_json=as_json)
+
+
+SUBCOMMANDS.add("eval")
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -50,6 +50,10 @@ SUPPORTED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp")
 DEFAULT_VISION_TOKENS = 1300  # per page
 MAX_ASPECT = 200  # Qwen-VL's smart_resize rejects images whose long side is over 200x the short one
 MAX_IMAGE_PIXELS = 100_000_000  # source images above this are refused before their pixels are decoded
+# A rendered page is ~4 MB at the default budget: 50 pages is ~200 MB per document and ~65,000 vision tokens,
+# already past what one generation can use.
+DEFAULT_MAX_PAGES = 50
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 
 _SUFFIX_KIND = {".pdf": "pdf", ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff",
                 ".webp": "webp"}
@@ -163,16 +167,16 @@ class RasterSettings:
         max_pixels: pixel budget per page image (width * height never exceeds it).
         pages: page selection (None: all pages).
         passwords: passwords to try, in order, for encrypted PDFs.
-        max_pages: pages rendered at most per document; the rest are skipped with a warning.
-        max_bytes: larger inputs fail with ``too_large``.
+        max_pages: pages rendered at most per document (default 50); the rest are skipped with a warning.
+        max_bytes: larger inputs fail with ``too_large`` (default 200 MiB).
         min_side: no page image side is smaller than this.
     """
 
     max_pixels: int = max_pixels_for()
     pages: Optional[PageSelection] = None
     passwords: tuple[str, ...] = ()
-    max_pages: int = 200
-    max_bytes: int = 200 * 1024 * 1024
+    max_pages: int = DEFAULT_MAX_PAGES
+    max_bytes: int = DEFAULT_MAX_BYTES
     min_side: int = 32
 
     def __post_init__(self) -> None:
@@ -368,9 +372,29 @@ def _dir_files(folder: Path) -> list[Path]:
             if not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES and p.is_file()]
 
 
+def display_name(path: Union[str, os.PathLike]) -> str:
+    """Return how a path is named in records and messages: as given, except bytes that are not UTF-8.
+
+    On POSIX a file name may be any bytes; Python keeps the undecodable ones as lone surrogates, which UTF-8 JSON,
+    CSV and terminals cannot carry. Those bytes are shown as ``\\xNN`` instead.
+
+    Args:
+        path: the path as given.
+
+    Returns:
+        The name, always encodable as UTF-8.
+    """
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", "backslashreplace")
+    return text
+
+
 def _read_file(path: Path, max_bytes: int) -> bytes:
     """Read a whole file once, refusing missing, special and oversized files."""
-    name = str(path)
+    name = display_name(path)
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
@@ -422,7 +446,7 @@ def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSe
         _check_bytes(name, len(data), settings.max_bytes)
     else:
         path = Path(source)
-        name, suffix, data = str(source), path.suffix.lower(), _read_file(path, settings.max_bytes)
+        name, suffix, data = display_name(source), path.suffix.lower(), _read_file(path, settings.max_bytes)
     if not data:
         raise InputError(f"{name}: the file is empty (0 bytes)", source=name, code="empty")
     kind = _content_kind(data, name, suffix)

@@ -87,6 +87,75 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
     console().print(table)
 
 
+def watch_logging() -> None:
+    """Send the folder watcher's log lines (``extractor.watch``) to stderr, one timestamped line each."""
+    import logging
+
+    class StderrHandler(logging.StreamHandler):
+        """Writes to whatever ``sys.stderr`` is at the time (test runners swap it)."""
+
+        stream = property(lambda self: sys.stderr, lambda self, value: None)
+
+    logger = logging.getLogger("extractor.watch")
+    if not any(type(h).__name__ == "StderrHandler" for h in logger.handlers):
+        handler = StderrHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def show_watch_summary(summary: dict, *, as_json: bool) -> None:
+    """Show what a ``watch`` run did (``WatchSummary.to_dict()``): JSON or one line.
+
+    Args:
+        summary: the counts.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(summary)
+        return
+    console().print(", ".join(f"{n} {name}" for name, n in summary.items()), highlight=False)
+
+
+def show_ledger_status(report: dict, *, as_json: bool) -> None:
+    """Show ``extract status``: counts per state and the recent failures (``Ledger.report()``).
+
+    Args:
+        report: the ledger report.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(report)
+        return
+    from rich.table import Table
+
+    counts = report["counts"]
+    console().print(f"{report['ledger']}: {report['documents']} document(s) from {report['sources']} input name(s): "
+                    + ", ".join(f"{n} {state}" for state, n in counts.items()), highlight=False)
+    if not report["failures"]:
+        return
+    table = Table(title="recent failures")
+    for col in ("when", "input", "code", "reason", "attempts"):
+        table.add_column(col, overflow="fold")
+    for f in report["failures"]:
+        table.add_row(f["updated_at"], ", ".join(f["sources"]), f["error_code"] or "", (f["error"] or "")[:200],
+                      str(f["attempts"]))
+    console().print(table)
+
+
+def show_eval(report, *, as_json: bool) -> None:
+    """Show an ``evaluate.EvalReport``: its JSON form or its text table.
+
+    Args:
+        report: the EvalReport.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        console().print(report.to_text(), highlight=False)
+
+
 def error(message: str) -> None:
     """Print an error message on stderr."""
     console(stderr=True).print(f"[red]error:[/] {message}", highlight=False)

@@ -1,0 +1,235 @@
+"""Bench: constrained decoding (llguidance grammar, mask applied with plain mx ops) on a tiny random qwen3_5 model.
+
+One command, one table::
+
+    HF_HUB_OFFLINE=1 MLX_DISABLE_COMPILE=1 python bench/constrained.py [-n 10] [--max-tokens 2048]
+        [--unconstrained-max-tokens 256] [--schema invoice] [--model DIR] [--json]
+
+It measures: building llguidance's tokenizer (per tokenizer and stop set; cached in use), compiling the schema's
+grammar, the mask cost per token on the 248,320-token vocabulary (computing the mask, and applying it with mx:
+replayed over the constrained generations' tokens, on fixed random logits), decode tokens/s with and without
+constraints, and parse / schema / no-stop failures over N generations (temperature 1, seeds 0..N-1) with and
+without. Generations go through the runner with the pipeline's prompt (``prompt.build_messages``) and a blank
+page; guards are off so the unconstrained numbers show what the model itself does. Unconstrained, the random
+model practically never samples a stop token (2 of 248,320 ids), so those runs use a smaller max_tokens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the q-th percentile (nearest rank) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: bool) -> list[dict]:
+    """Run one generation per seed; return per-generation outcomes.
+
+    Args:
+        runner: the loaded MlxRunner.
+        schema: the Schema.
+        seeds: sampling seeds.
+        max_tokens: cap per generation.
+        constrained: use the schema grammar.
+
+    Returns:
+        Dicts with token ids, counts, timing and failure flags.
+    """
+    from PIL import Image
+
+    from extractor.constrain import plan_constraint
+    from extractor.parse import parse_answer
+    from extractor.prompt import build_messages
+    from extractor.runner import GenerationRequest
+    from extractor.validate import validate_data
+
+    page = Image.new("RGB", (128, 128), "white")
+    out = []
+    for seed in seeds:
+        plan = plan_constraint(runner, schema=schema.schema, stop=runner.stop_set, enabled=constrained)
+        if constrained and not plan.active:
+            raise SystemExit(f"constraints could not be built: {plan.warnings}")
+        request = GenerationRequest(messages=build_messages(schema, pages=1), images=(page,), max_tokens=max_tokens,
+                                    stop=runner.stop_set, temperature=1.0, seed=seed,
+                                    logits_processors=plan.processors)
+        result = runner.generate(request)
+        parsed = parse_answer(result.text)
+        invalid = parsed.found and bool(validate_data(parsed.value, schema))
+        out.append({"seed": seed, "token_ids": result.token_ids, "tokens": result.generated_tokens,
+                    "decode_s": result.decode_s, "prefill_s": result.prefill_s, "parse_failure": not parsed.found,
+                    "schema_failure": invalid, "no_stop": result.finish_reason != "stop"})
+    return out
+
+
+def mask_costs(compiled, generations: list[dict], vocab: int) -> dict:
+    """Replay the generated tokens through a fresh matcher, timing mask computation and mx application.
+
+    Args:
+        compiled: the CompiledSchema.
+        generations: constrained generations (their token ids).
+        vocab: logits width (the model's vocabulary).
+
+    Returns:
+        Lists of seconds per token: ``compute`` and ``apply``.
+    """
+    import mlx.core as mx
+    import numpy as np
+
+    from extractor.constrain import apply_bitmask
+
+    logits = mx.random.normal((1, vocab))
+    mx.eval(logits)
+    bitmask = np.zeros((1, (compiled.vocab_size + 31) // 32), dtype=np.int32)
+    compute, apply = [], []
+    for gen in generations:
+        matcher = compiled.new_matcher()
+        for token in gen["token_ids"]:
+            start = time.perf_counter()
+            compiled.fill_mask(matcher, bitmask)  # llguidance's mask, widened over forced text
+            mid = time.perf_counter()
+            mx.eval(apply_bitmask(logits, mx.array(bitmask)))
+            end = time.perf_counter()
+            compute.append(mid - start)
+            apply.append(end - mid)
+            if not matcher.consume_token(token):
+                raise SystemExit(f"replay: token {token} rejected: {matcher.get_error()}")
+    return {"compute": compute, "apply": apply}
+
+
+def summarize(generations: list[dict]) -> dict:
+    """Failure counts, token counts and decode speed of a set of generations."""
+    tokens = [g["tokens"] for g in generations]
+    decode_s = sum(g["decode_s"] for g in generations)
+    return {
+        "generations": len(generations),
+        "parse_failures": sum(g["parse_failure"] for g in generations),
+        "schema_failures": sum(g["schema_failure"] for g in generations),
+        "no_stop": sum(g["no_stop"] for g in generations),
+        "tokens_median": statistics.median(tokens),
+        "tokens_max": max(tokens),
+        # the first token comes out of the prefill: decode_s covers the rest
+        "decode_tokens_per_s": round(sum(t - 1 for t in tokens) / decode_s, 2) if decode_s else None,
+    }
+
+
+def main(argv=None) -> int:
+    """Run the bench and print the table (or JSON).
+
+    Args:
+        argv: command-line arguments (default: sys.argv[1:]).
+
+    Returns:
+        The exit code (0).
+    """
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--generations", type=int, default=10, help="generations per mode (seeds 0..N-1)")
+    parser.add_argument("--max-tokens", type=int, default=2048, help="max_tokens of constrained generations")
+    parser.add_argument("--unconstrained-max-tokens", type=int, default=256,
+                        help="max_tokens of unconstrained generations")
+    parser.add_argument("--schema", default="invoice", help="invoice, receipt or a schema file")
+    parser.add_argument("--model", help="model directory (default: build a tiny random qwen3_5 model)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+
+    from extractor.constrain import Constrainer, compile_schema
+    from extractor.mlx_runner import MlxRunner
+    from extractor.validate import load_schema
+
+    schema = load_schema(args.schema)
+    with tempfile.TemporaryDirectory(prefix="bench-constrained-") as tmp:
+        model_dir = args.model
+        if model_dir is None:
+            from extractor.testing import build_random_model
+
+            model_dir = str(build_random_model(Path(tmp) / "tiny-random").path)
+        runner = MlxRunner(model=model_dir)
+        stop_ids = runner.stop_set.ids
+        vocab = int(runner._model.config.text_config.vocab_size) if hasattr(runner._model.config, "text_config") \
+            else int(runner._model.config.vocab_size)
+
+        builds = []
+        for _ in range(3):  # a fresh Constrainer each time: no cache
+            constrainer = Constrainer(runner._tokenizer)
+            start = time.perf_counter()
+            tokenizer = constrainer.llg_tokenizer(stop_ids)
+            builds.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        index = constrainer.token_index(tokenizer)
+        index_s = time.perf_counter() - start
+        compiles = []
+        for _ in range(20):
+            compiled = compile_schema(schema.schema, tokenizer=tokenizer, lenient=True, index=index)
+            compiles.append(compiled.compile_s)
+
+        seeds = range(args.generations)
+        on = generate_all(runner, schema, seeds=seeds, max_tokens=args.max_tokens, constrained=True)
+        off = generate_all(runner, schema, seeds=seeds, max_tokens=args.unconstrained_max_tokens, constrained=False)
+        costs = mask_costs(compiled, on, vocab)
+
+    total = [c + a for c, a in zip(costs["compute"], costs["apply"])]
+    ms = lambda xs: {"median": round(statistics.median(xs) * 1e3, 3), "p95": round(percentile(xs, 95) * 1e3, 3),  # noqa: E731
+                     "mean": round(statistics.fmean(xs) * 1e3, 3)}
+    report = {
+        "model": model_dir if args.model else "tiny random qwen3_5 (extractor.testing.build_random_model)",
+        "vocab": vocab, "llg_vocab": compiled.vocab_size, "schema": schema.name, "stop_ids": list(stop_ids),
+        "cpu_count": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2),
+        "llg_tokenizer_build_s": {"median": round(statistics.median(builds), 3), "runs": [round(b, 3) for b in builds]},
+        "token_index_build_s": round(index_s, 3),
+        "grammar_compile_ms": ms(compiles),
+        "mask_tokens_replayed": len(total),
+        "mask_compute_ms": ms(costs["compute"]), "mask_apply_ms": ms(costs["apply"]), "mask_total_ms": ms(total),
+        "constrained": dict(summarize(on), max_tokens=args.max_tokens),
+        "unconstrained": dict(summarize(off), max_tokens=args.unconstrained_max_tokens),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+    return 0
+
+
+def print_table(r: dict) -> None:
+    """Print the report as one plain-text table."""
+    on, off = r["constrained"], r["unconstrained"]
+    n = on["generations"]
+    mask = lambda key: f"{r[key]['median']:.3f} / {r[key]['p95']:.3f}"  # noqa: E731
+    rows = [
+        ("llguidance tokenizer build (s, median of 3)", f"{r['llg_tokenizer_build_s']['median']:.2f}", ""),
+        ("token index for forced-text widening (s, once)", f"{r['token_index_build_s']:.2f}", ""),
+        ("grammar compile (ms, median of 20)", f"{r['grammar_compile_ms']['median']:.2f}", ""),
+        (f"mask compute per token (ms, median / p95; {r['mask_tokens_replayed']} tokens)", mask("mask_compute_ms"), ""),
+        ("mask apply with mx per token (ms, median / p95)", mask("mask_apply_ms"), ""),
+        ("mask total per token (ms, median / p95)", mask("mask_total_ms"), ""),
+        ("decode tokens/s", f"{on['decode_tokens_per_s']}", f"{off['decode_tokens_per_s']}"),
+        ("max_tokens", str(on["max_tokens"]), str(off["max_tokens"])),
+        ("tokens per generation (median / max)", f"{on['tokens_median']:g} / {on['tokens_max']}",
+         f"{off['tokens_median']:g} / {off['tokens_max']}"),
+        (f"parse failures (of {n})", str(on["parse_failures"]), str(off["parse_failures"])),
+        (f"schema failures (of {n})", str(on["schema_failures"]), str(off["schema_failures"])),
+        (f"no stop token, hit max_tokens (of {n})", str(on["no_stop"]), str(off["no_stop"])),
+    ]
+    print(f"constrained decoding bench: {r['model']}, vocab {r['vocab']} (grammar {r['llg_vocab']}), "
+          f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "
+          f"{r['cpu_count']} CPUs, load {r['load_average_1m']}")
+    width = max(len(row[0]) for row in rows)
+    print(f"{'metric':<{width}}  {'constrained':>16}  {'unconstrained':>16}")
+    print("-" * (width + 36))
+    for name, a, b in rows:
+        print(f"{name:<{width}}  {a:>16}  {b:>16}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,508 @@
+"""Folder-watch ingestion with the real watchdog, the real file system and a scripted tiny model.
+
+The model answers ``{"n": "x"}`` for a one-field schema: the invoice schema's prompt and answer cost ~10 s per
+document on the tiny model (3,700 prompt and 300 answer tokens), this one ~0.4 s, and the watcher does not care
+what is extracted. Subprocess tests load the model in the child (a few seconds each).
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+from fpdf.enums import EncryptionMethod
+from typer.testing import CliRunner
+
+from extractor.cli import app, dispatch_args
+from extractor.errors import ModelError, UsageError
+from extractor.ledger import Ledger
+from extractor.pipeline import Extractor, Settings
+from extractor.watch import (TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name,
+                             watch)
+
+ANSWER = '{"n": "x"}'
+NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
+HANG_GUARD_S = 150  # only stops a hung test; no test asserts on time
+
+
+# ------------------------------------------------------------------------------------------------------- helpers
+
+
+@functools.lru_cache(maxsize=None)
+def pdf(text: str, *, password: str = "") -> bytes:
+    """A one-page PDF whose bytes depend only on ``text`` (fixed creation date; cached)."""
+    doc = FPDF()
+    doc.set_creation_date(datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc))
+    if password:
+        doc.set_encryption(owner_password="owner", user_password=password, encryption_method=EncryptionMethod.RC4)
+    doc.add_page()
+    doc.set_font("helvetica", size=14)
+    doc.cell(text=text)
+    return bytes(doc.output())
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def wait_for(predicate, *, what: str) -> None:
+    """Poll until ``predicate()`` is true; fail (not hang) after HANG_GUARD_S."""
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+def files_under(folder: Path) -> set[str]:
+    """Relative names of the regular files and symlinks under a folder."""
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def inputs_left(inbox: Path) -> set[str]:
+    """Files still in the inbox, outside processed/ and failed/, dotfiles excluded."""
+    return {n for n in files_under(inbox) if not n.startswith(("processed/", "failed/", "."))}
+
+
+def records_in(out: Path) -> dict[str, dict]:
+    """The record files in OUT by name."""
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")}
+
+
+def ledger_entries(out: Path) -> dict[str, dict]:
+    with Ledger(out / ".extractor" / "ledger.sqlite", create=False) as book:
+        return {e.sha256: e.to_dict() for e in book.entries()}
+
+
+def run_in_thread(target, stop: threading.Event) -> tuple[threading.Thread, list]:
+    """Run ``target`` beside the watcher; set ``stop`` when it ends, however it ends (no hung watcher)."""
+    errors: list = []
+
+    def body():
+        try:
+            target()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test thread
+            errors.append(exc)
+        finally:
+            stop.set()
+
+    thread = threading.Thread(target=body, daemon=True)
+    thread.start()
+    return thread, errors
+
+
+@pytest.fixture(scope="module")
+def note_schema(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("schema") / "note.schema.json"
+    path.write_text(json.dumps(NOTE_SCHEMA), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def model_dir(model_factory) -> Path:
+    return model_factory.scripted(answer=ANSWER, then="im_end").path
+
+
+@pytest.fixture(scope="module")
+def extractor(model_dir, note_schema) -> Extractor:
+    with Extractor(settings=Settings(model=str(model_dir), schema=str(note_schema), constrained=False)) as ex:
+        yield ex
+
+
+@pytest.fixture
+def dirs(tmp_path) -> tuple[Path, Path]:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    return inbox, tmp_path / "out"
+
+
+def cli_args(inbox: Path, out: Path, model_dir: Path, schema: Path, *extra: str) -> list[str]:
+    return ["watch", str(inbox), "--out", str(out), "--model", str(model_dir), "--schema", str(schema),
+            "--no-constrained", "--no-isolate", "--settle", "0.1", *extra]
+
+
+def start_cli(args: list[str], tmp_path: Path, tag: str, *, pause: str = "") -> subprocess.Popen:
+    env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
+    env.pop(TEST_PAUSE_ENV, None)
+    if pause:
+        env[TEST_PAUSE_ENV] = pause
+    with open(tmp_path / f"{tag}.out", "wb") as stdout, open(tmp_path / f"{tag}.err", "wb") as stderr:
+        return subprocess.Popen([sys.executable, "-m", "extractor.cli", *args], env=env, stdout=stdout, stderr=stderr)
+
+
+def finish_cli(proc: subprocess.Popen, tmp_path: Path, tag: str) -> tuple[int, str, str]:
+    rc = proc.wait(timeout=HANG_GUARD_S)
+    return (rc, (tmp_path / f"{tag}.out").read_text(encoding="utf-8"),
+            (tmp_path / f"{tag}.err").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------------------------------------- pure parts
+
+
+@pytest.mark.parametrize("name, ignored", [
+    ("invoice.pdf", False), ("scan 01.PDF", False), ("-rf.pdf", False), ("Rechnung März.pdf", False),
+    ("noextension", False), ("download.pdf.part", True), ("x.PARTIAL", True), ("report.pdf.crdownload", True),
+    ("a.download", True), ("upload.tmp", True), ("~$invoice.docx", True), (".hidden.pdf", True),
+    (".DS_Store", True), ("Thumbs.db", True), ("desktop.ini", True),
+])
+def test_ignored_names(name, ignored):
+    assert ignored_name(name) is ignored
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("invoice.pdf", "invoice-0123456789ab.json"),
+    ("2024/03/scan one.pdf", "scan one-0123456789ab.json"),
+    ("-rf.pdf", "-rf-0123456789ab.json"),
+    ("noextension", "noextension-0123456789ab.json"),
+    ("line\nbreak.pdf", "line_break-0123456789ab.json"),
+    ("ü" * 150 + ".pdf", "ü" * 100 + "-0123456789ab.json"),  # cut to 200 UTF-8 bytes
+])
+def test_result_names(name, expected):
+    assert result_name(name, "0123456789ab" + "f" * 52) == expected
+
+
+def test_paths_are_checked(tmp_path):
+    with pytest.raises(UsageError, match="does not exist"):
+        WatchPaths.resolve(tmp_path / "missing", tmp_path / "out")
+    with pytest.raises(UsageError, match="inbox itself"):
+        WatchPaths.resolve(tmp_path, tmp_path)
+    paths = WatchPaths.resolve(tmp_path, tmp_path / "out")
+    assert (paths.ledger, paths.lock, paths.processed) == (
+        tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite",
+        tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite.lock", tmp_path.resolve() / "processed")
+
+
+@pytest.mark.parametrize("options", [{"settle": -1}, {"poll": 0}, {"retries": -1}, {"backoff": -0.5}])
+def test_bad_settings_are_usage_errors(options):
+    with pytest.raises(UsageError):
+        WatchSettings(**options)
+
+
+def test_the_package_exports_a_callable_watch():
+    import extractor
+
+    assert callable(extractor.watch) and callable(sys.modules["extractor.watch"])
+
+
+# --------------------------------------------------------------------------------------------------- acceptance
+
+
+def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extractor, tmp_path):
+    inbox, out = dirs
+    (inbox / "processed").mkdir()
+    (inbox / "processed" / "old.pdf").write_bytes(pdf("already processed"))  # never scanned
+    outside = tmp_path / "outside.pdf"
+    outside.write_bytes(pdf("outside the inbox"))
+    (inbox / "link.pdf").symlink_to(outside)  # never followed
+    special = ["Rechnung März №5 ü.pdf", "請求書.pdf", "emoji 🧾 receipt.pdf", "-rf.pdf", "--help.pdf",
+               "L" * 200 + ".pdf", "2024/03/sub folder invoice.pdf", "scan0001", "SCAN.PDF", "a  b   c .pdf"]
+    names = special + [f"invoice {i:02d}.pdf" for i in range(50 - len(special))]
+    contents = {name: pdf(f"Invoice {i % 15}") for i, name in enumerate(names)}
+    ignored = {"big.pdf.part": b"%PDF-1.4 partial", "~$draft.pdf": b"lock", "report.crdownload": b"x",
+               "upload.tmp": b"x"}
+    records, stop = [], threading.Event()
+
+    def drop():
+        first = names[0]
+        (inbox / first).write_bytes(contents[first])  # caught up on start
+        wait_for(lambda: len(records) == 1, what="the first record")
+        for name in names[1:]:  # the rest while the watcher runs: watchdog events
+            (inbox / name).parent.mkdir(parents=True, exist_ok=True)
+            (inbox / name).write_bytes(contents[name])
+        for name, data in ignored.items():
+            (inbox / name).write_bytes(data)
+        wait_for(lambda: inputs_left(inbox) == set(ignored) | {"link.pdf"}, what="every input to be moved")
+
+    thread, errors = run_in_thread(drop, stop)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=0.3)
+    thread.join()
+    assert not errors, errors
+
+    distinct = {sha(data) for data in contents.values()}
+    assert len(distinct) == 15
+    assert summary.to_dict() == {"extracted": 15, "failed": 0, "duplicates": 35, "retries": 0, "abandoned": 0,
+                                 "recovered": 0, "left": 0}
+    assert sorted(r.sha256 for r in records) == sorted(distinct)
+    assert {r["sha256"]: r["status"] for r in records_in(out).values()} == dict.fromkeys(distinct, "ok")
+    assert files_under(inbox / "processed") == set(names) | {"old.pdf"}
+    assert files_under(inbox / "failed") == set()
+    assert inputs_left(inbox) == set(ignored) | {"link.pdf"}
+    entries = ledger_entries(out)
+    assert {s: (e["state"], e["attempts"], sorted(e["sources"])) for s, e in entries.items()} == {
+        s: ("done", 1, sorted(n for n in names if sha(contents[n]) == s)) for s in distinct}
+    with Ledger(out / ".extractor" / "ledger.sqlite", create=False) as book:
+        report = book.report()
+    assert (report["counts"], report["documents"], report["sources"]) == (
+        {"queued": 0, "processing": 0, "done": 15, "failed": 0}, 15, 50)
+
+
+def test_a_file_written_slowly_is_taken_only_when_complete(dirs, extractor):
+    inbox, out = dirs
+    slow, download = pdf("written slowly, in chunks " * 20), pdf("downloaded by a browser")
+    records, stop = [], threading.Event()
+
+    def write():
+        wait_for(lambda: (out / ".extractor" / "ledger.sqlite").exists(), what="the watcher to start")
+        with open(inbox / "slow.pdf", "wb") as handle:
+            step = len(slow) // 8 + 1
+            for start in range(0, len(slow), step):
+                handle.write(slow[start:start + step])
+                handle.flush()
+                time.sleep(0.1)  # well inside the 1.5 s settle interval
+        partial = inbox / "fast.pdf.crdownload"
+        partial.write_bytes(download)
+        time.sleep(0.5)
+        partial.rename(inbox / "fast.pdf")
+        wait_for(lambda: not inputs_left(inbox), what="both files to be moved")
+
+    thread, errors = run_in_thread(write, stop)
+    watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=1.5)
+    thread.join()
+    assert not errors, errors
+    assert sorted((r.sha256, r.status) for r in records) == sorted([(sha(slow), "ok"), (sha(download), "ok")])
+    assert {s: (e["state"], e["attempts"], e["sources"]) for s, e in ledger_entries(out).items()} == {
+        sha(slow): ("done", 1, ["slow.pdf"]), sha(download): ("done", 1, ["fast.pdf"])}
+    assert files_under(inbox / "processed") == {"slow.pdf", "fast.pdf"}
+
+
+def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, tmp_path, model_dir, note_schema):
+    inbox, out = dirs
+    contents = {"a.pdf": pdf("first"), "b.pdf": pdf("second"), "c copy.pdf": pdf("first")}
+    for name, data in contents.items():
+        (inbox / name).write_bytes(data)
+    first, second = sha(contents["a.pdf"]), sha(contents["b.pdf"])
+    record_a = out / result_name("a.pdf", first)
+
+    def state():
+        entry = ledger_entries(out)[first]
+        return entry["state"], entry["attempts"], record_a.exists(), (inbox / "a.pdf").exists()
+
+    # each run re-queues what the previous kill left, takes a.pdf first and is killed at the next step
+    observed = []
+    for run, step in enumerate(["claimed", "written", "committed"]):
+        marker = tmp_path / f"paused-{step}"
+        proc = start_cli(cli_args(inbox, out, model_dir, note_schema), tmp_path, step, pause=f"{step}:{marker}")
+        try:
+            wait_for(lambda: marker.exists() or proc.poll() is not None, what=f"the watcher to pause at {step}")
+            assert marker.exists(), (tmp_path / f"{step}.err").read_text()
+        finally:
+            proc.kill()  # SIGKILL
+            proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        observed.append((step, *state()))
+    assert observed == [("claimed", "processing", 1, False, True),  # (state, attempts, record?, input in inbox?)
+                        ("written", "processing", 2, True, True),
+                        ("committed", "done", 3, True, True)]
+
+    rc, stdout, stderr = finish_cli(start_cli(cli_args(inbox, out, model_dir, note_schema, "--once", "--json"),
+                                              tmp_path, "final"), tmp_path, "final")
+    assert rc == 0, stderr
+    assert json.loads(stdout) == {"extracted": 1, "failed": 0, "duplicates": 2, "retries": 0, "abandoned": 0,
+                                  "recovered": 0, "left": 0}
+    records = records_in(out)
+    assert sorted(records) == sorted([record_a.name, result_name("b.pdf", second)])
+    assert sorted(r["sha256"] for r in records.values()) == sorted([first, second])
+    assert [p.name for p in out.iterdir() if p.name != ".extractor"] == [p.name for p in out.glob("*.json")]
+    assert files_under(inbox / "processed") == set(contents)
+    assert inputs_left(inbox) == set()
+    assert {s: (e["state"], e["attempts"], sorted(e["sources"])) for s, e in ledger_entries(out).items()} == {
+        first: ("done", 3, ["a.pdf", "c copy.pdf"]), second: ("done", 1, ["b.pdf"])}
+
+
+def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(dirs, extractor):
+    inbox, out = dirs
+    contents = {"a corrupt.pdf": b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref, no trailer\n",
+                "b encrypted.pdf": pdf("secret", password="letmein"), "c good.pdf": pdf("good")}
+    for name, data in contents.items():
+        (inbox / name).write_bytes(data)
+    records = []
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
+    assert summary.to_dict() == {"extracted": 1, "failed": 2, "duplicates": 0, "retries": 0, "abandoned": 0,
+                                 "recovered": 0, "left": 0}
+    assert [(Path(r.source).name, r.status, [e["code"] for e in r.errors]) for r in records] == [
+        ("a corrupt.pdf", "error", ["corrupt"]), ("b encrypted.pdf", "error", ["encrypted"]),
+        ("c good.pdf", "ok", [])]
+    saved = {r["sha256"]: r for r in records_in(out).values()}
+    for name, code in (("a corrupt.pdf", "corrupt"), ("b encrypted.pdf", "encrypted")):
+        record = saved[sha(contents[name])]
+        assert (record["status"], record["errors"][0]["code"]) == ("error", code)
+        assert name in record["errors"][0]["message"]
+    assert files_under(inbox / "failed") == {"a corrupt.pdf", "b encrypted.pdf"}
+    assert files_under(inbox / "processed") == {"c good.pdf"}
+    assert {e["sources"][0]: (e["state"], e["attempts"], e["error_code"]) for e in ledger_entries(out).values()} == {
+        "a corrupt.pdf": ("failed", 1, "corrupt"), "b encrypted.pdf": ("failed", 1, "encrypted"),
+        "c good.pdf": ("done", 1, None)}
+
+
+def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tmp_path, model_dir, note_schema):
+    inbox, out = dirs
+    data = pdf("slow model")
+    (inbox / "doc.pdf").write_bytes(data)
+    marker = tmp_path / "paused"
+    args = cli_args(inbox, out, model_dir, note_schema, "--stop-timeout", "0.5", "--json")
+    args.remove("--no-isolate")  # the CLI default: render workers must not delay the stop either
+    proc = start_cli(args, tmp_path, "first", pause=f"extracting:{marker}")  # hangs "in the model"
+    try:
+        wait_for(lambda: marker.exists() or proc.poll() is not None, what="the watcher to start a document")
+        assert marker.exists(), (tmp_path / "first.err").read_text()
+        other_out = tmp_path / "other-out"  # another ledger, same inbox: the inbox lock refuses it
+        for target in (out, other_out):
+            second = subprocess.run([sys.executable, "-m", "extractor.cli",
+                                     *cli_args(inbox, target, model_dir, note_schema, "--once")],
+                                    capture_output=True, text=True, timeout=HANG_GUARD_S)
+            assert second.returncode == 1
+            message = " ".join(second.stderr.split())  # rich wraps long lines
+            assert "another watcher" in message and "is already running on inbox" in message
+        proc.send_signal(signal.SIGTERM)
+        rc, stdout, stderr = finish_cli(proc, tmp_path, "first")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == 0, stderr
+    assert json.loads(stdout) == {"extracted": 0, "failed": 0, "duplicates": 0, "retries": 0, "abandoned": 1,
+                                  "recovered": 0, "left": 1}
+    assert {s: (e["state"], e["attempts"]) for s, e in ledger_entries(out).items()} == {sha(data): ("queued", 0)}
+    assert inputs_left(inbox) == {"doc.pdf"}
+    assert records_in(out) == {}
+
+
+def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
+    inbox, out = dirs
+    contents = {"bad.pdf": b"%PDF-1.4\nnot really a pdf\n", "good.pdf": pdf("good"), "good copy.pdf": pdf("good")}
+    for name, data in contents.items():
+        (inbox / name).write_bytes(data)
+    runner = CliRunner()
+    result = runner.invoke(app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, "--once", "--json")))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"extracted": 1, "failed": 1, "duplicates": 1, "retries": 0,
+                                         "abandoned": 0, "recovered": 0, "left": 0}
+
+    result = runner.invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
+    assert result.exit_code == 0, result.output
+    ledger = out / ".extractor" / "ledger.sqlite"
+    bad = ledger_entries(out)[sha(contents["bad.pdf"])]
+    assert json.loads(result.stdout) == {
+        "ledger": str(ledger),
+        "counts": {"queued": 0, "processing": 0, "done": 1, "failed": 1},
+        "documents": 2,
+        "sources": 3,
+        "failures": [{"sha256": sha(contents["bad.pdf"]), "state": "failed", "attempts": 1,
+                      "result_path": str(out.resolve() / result_name("bad.pdf", sha(contents["bad.pdf"]))),
+                      "status": "error", "error_code": "corrupt", "error": bad["error"], "next_attempt_at": None,
+                      "created_at": bad["created_at"], "updated_at": bad["updated_at"], "sources": ["bad.pdf"]}],
+    }
+    assert "bad.pdf" in bad["error"]
+    result = runner.invoke(app, dispatch_args(["status", "--ledger", str(ledger.parent / "missing.sqlite")]))
+    assert result.exit_code == 2 and "no ledger at" in " ".join(result.output.split())
+
+
+# ------------------------------------------------------------------------------------------------ more behaviour
+
+
+class FlakyRunner:
+    """The real tiny model behind a runner whose first ``failures`` generations raise ModelError."""
+
+    def __init__(self, runner, *, failures: int) -> None:
+        self.runner, self.failures = runner, failures
+        self.model_id, self.stop_set, self.pixels_per_token = runner.model_id, runner.stop_set, runner.pixels_per_token
+
+    def generate(self, request):
+        if self.failures:
+            self.failures -= 1
+            raise ModelError("the accelerator fell over", code="model_error")
+        return self.runner.generate(request)
+
+
+@pytest.mark.parametrize("failures, retries, expected", [
+    (1, 2, {"state": "done", "attempts": 2, "error_code": None, "where": "processed"}),
+    (5, 1, {"state": "failed", "attempts": 2, "error_code": "model_error", "where": "failed"}),
+])
+def test_retryable_failures_are_retried_with_backoff(dirs, extractor, failures, retries, expected):
+    inbox, out = dirs
+    data = pdf("flaky")
+    (inbox / "flaky.pdf").write_bytes(data)
+    flaky = Extractor(settings=extractor.settings, runner=FlakyRunner(extractor.runner, failures=failures))
+    summary = watch(inbox, out, extractor=flaky, once=True, settle=0.1, retries=retries, backoff=0.05)
+    assert (summary.retries, summary.extracted, summary.failed) == (
+        1, int(expected["state"] == "done"), int(expected["state"] == "failed"))
+    entry = ledger_entries(out)[sha(data)]
+    where = "processed" if (inbox / "processed" / "flaky.pdf").exists() else "failed"
+    assert {"state": entry["state"], "attempts": entry["attempts"], "error_code": entry["error_code"],
+            "where": where} == expected
+
+
+def test_keep_inputs_relies_on_the_ledger(dirs, extractor):
+    inbox, out = dirs
+    data = pdf("kept")
+    (inbox / "kept.pdf").write_bytes(data)
+    runs = [watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict()]
+    runs.append(watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict())
+    (inbox / "kept again.pdf").write_bytes(data)
+    runs.append(watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict())
+    assert [(r["extracted"], r["duplicates"]) for r in runs] == [(1, 0), (0, 0), (0, 1)]
+    assert inputs_left(inbox) == {"kept.pdf", "kept again.pdf"}
+    assert not (inbox / "processed").exists()
+    assert ledger_entries(out)[sha(data)]["sources"] == ["kept.pdf", "kept again.pdf"]
+
+
+def test_same_name_different_content_keeps_both_records(dirs, extractor):
+    inbox, out = dirs
+    first, second = pdf("January"), pdf("February")
+    (inbox / "scan.pdf").write_bytes(first)
+    watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    (inbox / "scan.pdf").write_bytes(second)
+    watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    assert sorted(records_in(out)) == sorted([result_name("scan.pdf", sha(first)),
+                                              result_name("scan.pdf", sha(second))])
+    assert files_under(inbox / "processed") == {"scan.pdf", f"scan-{sha(second)[:12]}.pdf"}
+
+
+def test_a_held_lock_refuses_a_second_watcher(dirs, extractor):
+    inbox, out = dirs
+    with WatchLock(WatchPaths.resolve(inbox, out)):
+        with pytest.raises(UsageError, match="already running") as caught:
+            watch(inbox, out, extractor=extractor, once=True)
+    assert caught.value.code == "locked"
+    assert watch(inbox, out, extractor=extractor, once=True, settle=0.1).extracted == 0  # free again
+
+
+def test_poll_mode_finds_files_that_arrive_later(dirs, extractor):
+    inbox, out = dirs
+    records, stop = [], threading.Event()
+
+    def drop():
+        wait_for(lambda: (out / ".extractor" / "ledger.sqlite").exists(), what="the watcher to start")
+        (inbox / "late.pdf").write_bytes(pdf("late"))
+        wait_for(lambda: (inbox / "processed" / "late.pdf").exists(), what="the file to be moved")
+
+    thread, errors = run_in_thread(drop, stop)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=0.1, poll=0.2)
+    thread.join()
+    assert not errors, errors
+    assert (summary.extracted, [r.sha256 for r in records]) == (1, [sha(pdf("late"))])
+
+
+def test_a_restart_removes_the_temporary_file_a_kill_left_behind(dirs, extractor):
+    inbox, out = dirs
+    data = pdf("interrupted write")
+    (inbox / "w.pdf").write_bytes(data)
+    result = out / result_name("w.pdf", sha(data))
+    out.mkdir()
+    with Ledger(out / ".extractor" / "ledger.sqlite") as book:  # as a kill inside step 4 leaves it
+        book.see(sha(data), name="w.pdf")
+        book.claim(sha(data), result_path=str(result))
+    (out / f".{result.name}.abc123.tmp").write_bytes(b'{"half": ')
+    summary = watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    assert (summary.recovered, summary.extracted) == (1, 1)
+    assert sorted(p.name for p in out.iterdir()) == [".extractor", result.name]
