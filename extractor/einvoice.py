@@ -83,6 +83,17 @@ class EmbeddedInvoice:
 
 
 def read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedInvoice]:
+    """Find an e-invoice XML attached to a PDF (thread-safe: takes ``rasterize.PDFIUM_LOCK``).
+
+    See ``_read_embedded_invoice`` for arguments, return value and errors.
+    """
+    from .rasterize import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
+        return _read_embedded_invoice(source)
+
+
+def _read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedInvoice]:
     """Find an e-invoice XML attached to a PDF and map it to the invoice schema.
 
     Args:

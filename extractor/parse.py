@@ -120,17 +120,20 @@ def parse_answer(text: str) -> ParseResult:
     starts = [m.start() for m in re.finditer(r"[{\[]", clean)]
     if not starts:
         return ParseResult(error="no JSON object in the answer")
-    tracker = JsonCloseTracker()
-    tracker.feed(clean[starts[0]:])
-    first_error = None
+    first_error, floor = None, 0
     for start in starts:
+        if start < floor:  # inside a bracketed span that closed without parsing: not a value of its own
+            continue
         try:
             value, end = _DECODER.raw_decode(clean, start)
         except json.JSONDecodeError as exc:
+            tracker = JsonCloseTracker()
+            tracker.feed(clean[start:])
+            if not tracker.closed:  # everything after is inside this unfinished value (a truncated answer)
+                return ParseResult(started=True, error="the JSON value never closed")
             first_error = first_error or f"{exc.msg} at character {exc.pos}"
+            floor = start + tracker.closed_at
             continue
         trailing = _FENCE.sub("", clean[end:]).strip()
         return ParseResult(value=value, found=True, started=True, closed=True, trailing=trailing)
-    if not tracker.closed:
-        return ParseResult(started=True, error="the JSON value never closed")
     return ParseResult(started=True, closed=True, error=f"not valid JSON: {first_error}")

@@ -32,9 +32,6 @@ from .verdict import decide
 DEFAULT_MODEL = "mlx-community/lift-oQ3"
 
 Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
-# pdfium is not thread-safe (concurrent renders in Extractor.extract from threads segfaulted): in-process rendering
-# and the embedded-XML read take turns. Render workers are separate processes and need no lock.
-PDFIUM_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -128,8 +125,7 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
     if pool is not None:
         rendered = pool.render(source, settings=raster)
     else:
-        with PDFIUM_LOCK:
-            rendered = render_here(source, settings=raster)
+        rendered = render_here(source, settings=raster)
     return document_record(rendered, runner=runner, schema=schema, settings=settings)
 
 
@@ -224,8 +220,7 @@ def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
         return None, (issue("embedded_unreadable", f"{source_name(source)}: the file changed after it was "
                                                    "rendered; embedded e-invoice XML not looked for"),)
     try:
-        with PDFIUM_LOCK:
-            return read_embedded_invoice(data), ()
+        return read_embedded_invoice(data), ()
     except InputError as exc:
         return None, (issue("embedded_unreadable", f"{source_name(source)}: embedded e-invoice XML could not be "
                                                    f"read ({exc})"),)

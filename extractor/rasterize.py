@@ -35,6 +35,7 @@ import os
 import stat
 import stringprep
 import struct
+import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,10 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from .errors import InputError, UsageError
+
+# pdfium is not thread-safe (concurrent renders from Extractor.extract in threads segfaulted): every in-process use
+# takes this lock. Render workers are separate processes with their own.
+PDFIUM_LOCK = threading.RLock()
 
 SUPPORTED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp")
 DEFAULT_VISION_TOKENS = 1300  # per page
@@ -425,6 +430,15 @@ def _check_bytes(name: str, size: int, max_bytes: int) -> None:
 
 
 def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings()) -> Document:
+    """Read a PDF or image and render its selected pages (thread-safe: pdfium calls take ``PDFIUM_LOCK``).
+
+    See ``_load_document`` for arguments, return value and errors.
+    """
+    with PDFIUM_LOCK:
+        return _load_document(source, settings=settings)
+
+
+def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings()) -> Document:
     """Read a PDF or image and render its selected pages.
 
     Args:

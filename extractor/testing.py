@@ -197,13 +197,13 @@ SAMPLE_INVOICE: dict = {
     "seller": {
         "name": "Müller Bürobedarf GmbH",
         "address": {"street": "Hauptstraße 12", "postal_code": "80331", "city": "München", "country": "DE"},
-        "vat_id": "DE123456789",
+        "vat_id": "DE123456788",
         "tax_id": "143/123/45678",
     },
     "buyer": {
         "name": "Schmidt & Partner Steuerberatung",
         "address": {"street": "Lindenallee 5", "postal_code": "50667", "city": "Köln", "country": "DE"},
-        "vat_id": "DE987654321",
+        "vat_id": "DE987654328",
         "tax_id": None,
     },
     "line_items": [

@@ -15,6 +15,8 @@ CASES = [
     ('[1, 2, 3]', True, [1, 2, 3], "", True),
     ('{"a": "x\\"}", "b": ', False, None, "", False),
     ('{"a": 1,}', False, None, "", True),
+    ('{"a": {"b": 1}, "c": [1, 2', False, None, "", False),  # truncated: the inner object is not the answer
+    ('{"a": {"b": 1},} {"c": 2}', True, {"c": 2}, "", True),
     ('no json here', False, None, "", False),
     ('<think>still thinking {"a": 1}', False, None, "", False),
 ]

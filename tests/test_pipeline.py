@@ -1,15 +1,20 @@
 """The core pipeline end to end on tiny real-architecture models (real mlx_vlm.load, real generation)."""
 
 import json
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from extractor import Extractor
 from extractor.guards import GuardSettings
-from extractor.testing import ENDOFTEXT, IM_END, SAMPLE_INVOICE
+from extractor.testing import ENDOFTEXT, IM_END
 
-SAMPLE = "samples/invoice-de-einfach.pdf"
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = str(ROOT / "samples" / "invoice-de-einfach.pdf")
+# the scripted models answer with the sample's true data, so the record passes checks and grounding (status ok)
+SAMPLE_INVOICE = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
+ANSWER = json.dumps(SAMPLE_INVOICE, ensure_ascii=False, separators=(",", ":"))
 BAD_INVOICE = {"invoice_number": 42, "issue_date": "31.01.2026", "currency": "EURO"}
 NO_GUARDS = GuardSettings.without(["all"])
 
@@ -17,7 +22,7 @@ NO_GUARDS = GuardSettings.without(["all"])
 @pytest.fixture(scope="module")
 def bug_model(model_factory):
     """Upstream's bug: config eos 248044 only, tokenizer eos <|endoftext|>; answers, then <|im_end|> forever."""
-    return model_factory.scripted(then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>")
+    return model_factory.scripted(answer=ANSWER, then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>")
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +98,6 @@ def test_random_model_api_reports_stop_set_and_usage(model_factory):
 
 
 def test_api_accepts_bytes_and_images(bug_extractor):
-    from pathlib import Path
-
     by_bytes = bug_extractor.extract(Path(SAMPLE).read_bytes())
     by_image = bug_extractor.extract(Image.new("RGB", (400, 560), "white"))
     assert (by_bytes.source, by_bytes.status) == ("<bytes>", "ok")
