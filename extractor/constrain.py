@@ -3,7 +3,8 @@
 Every step, llguidance computes which tokens may come next under the schema's grammar; we set all others to
 ``-inf``. mlx-vlm's JSON mode, outlines' MLX path and ``llguidance.mlx`` all apply the mask with
 ``mx.fast.metal_kernel``, which fails off the Mac ("No Metal back-end"); here the packed bitmask is unpacked with
-shifts and applied with ``mx.minimum`` against ``±inf`` (:func:`apply_bitmask`), which runs on CPU, CUDA and Metal.
+shifts into ``±inf`` bounds and applied with ``mx.minimum`` (:func:`apply_bitmask`), which runs on CPU, CUDA and
+Metal alike.
 
 Decisions (each one keeps a weak model from breaking or looping; the answer is still validated afterwards against
 the *original* schema, so the grammar only has to be a subset of it):
@@ -35,9 +36,10 @@ the *original* schema, so the grammar only has to be a subset of it):
   look-ahead), a runner without a tokenizer, or an empty stop set: the pipeline decodes *unconstrained* and the
   record carries an ``unconstrained`` warning with the reason; ``extra.constrained`` says which happened.
 
-Costs (``bench/constrained.py``): building llguidance's tokenizer takes ~1-2 s per (tokenizer, stop set) and is
-cached; a grammar compiles in milliseconds and is cached per (schema, tokenizer, stop set); a matcher per
-generation is a deep copy of a cached one.
+Costs (``bench/constrained.py``, 2 CPU cores, vocabulary 248,320): once per process, llguidance's tokenizer
+~1.7-2.3 s (per stop set) and the token index ~0.9 s; a grammar ~10-20 ms (cached per schema and stop set); per
+token, the mask ~0.1 ms to compute (median; p95 ~0.8 ms) and ~0.7 ms to apply with mx ops (0.85 ms in all,
+median). A matcher per generation is a deep copy of a cached one.
 
 mlx, numpy and llguidance are imported lazily (inside functions), so importing this module costs nothing.
 """
@@ -314,14 +316,15 @@ class SchemaLogitsProcessor:
         return apply_bitmask(logits, mx.array(bitmask))
 
 
-_SHIFTS = None
+_BIT_TO_SIGN = None  # left shifts that move bit j of a word to bit 31
 
 
 def apply_bitmask(logits, bitmask):
     """Set every token whose bit is 0 to ``-inf``, keep the others bit for bit (plain mx ops, no kernel).
 
-    ``min(logit, +inf)`` keeps a logit exactly (even ``-0.0``) and ``min(logit, -inf)`` is ``-inf``; on CPU this is
-    ~2.5x cheaper than ``mx.where`` over 248k logits.
+    Each token's bit is shifted into the sign bit of a float32 ``-inf`` pattern, giving ``+inf`` where allowed and
+    ``-inf`` where not; ``min(logit, +inf)`` keeps a logit exactly (even ``-0.0``), ``min(logit, -inf)`` is
+    ``-inf``. On CPU this costs ~0.6 ms at 248k tokens, ``mx.where`` ~1.7 ms.
 
     Args:
         logits: mx array (B, V).
@@ -333,18 +336,18 @@ def apply_bitmask(logits, bitmask):
     """
     import mlx.core as mx
 
-    global _SHIFTS
-    if _SHIFTS is None:
-        _SHIFTS = mx.arange(32, dtype=mx.uint32)
+    global _BIT_TO_SIGN
+    if _BIT_TO_SIGN is None:
+        _BIT_TO_SIGN = mx.array([31 - j for j in range(32)], dtype=mx.uint32)
     batch, vocab = logits.shape
-    bits = ((bitmask.astype(mx.uint32)[:, :, None] >> _SHIFTS) & 1).reshape(batch, -1)
-    if bits.shape[1] >= vocab:
-        bits = bits[:, :vocab]
+    sign = (bitmask.astype(mx.uint32)[:, :, None] << _BIT_TO_SIGN) & 0x80000000
+    bound = (sign ^ 0xFF800000).reshape(batch, -1).view(mx.float32)  # 0xFF800000 is -inf, 0x7F800000 +inf
+    if bound.shape[1] >= vocab:
+        bound = bound[:, :vocab]
     else:
-        bits = mx.concatenate([bits, mx.zeros((batch, vocab - bits.shape[1]), dtype=bits.dtype)], axis=1)
-    bound = (bits.astype(mx.float32) - 0.5) * float("inf")  # +inf where allowed, -inf where not
+        bound = mx.concatenate([bound, mx.full((batch, vocab - bound.shape[1]), -float("inf"))], axis=1)
     if bound.dtype != logits.dtype:
-        bound = bound.astype(logits.dtype)
+        bound = bound.astype(logits.dtype)  # +-inf are exact in every float type
     return mx.minimum(logits, bound)
 
 

@@ -51,7 +51,7 @@ class Settings:
         drop_stop_ids: ids removed from the resolved stop set; for diagnosis only (reproduces a broken config).
         guards: runaway guards (end marker as text, JSON closed, loops) and their thresholds; all on by default.
         constrained: JSON-Schema-constrained decoding (llguidance grammar; see ``constrain``). On by default: the
-            answer always parses and ends on a stop token, for ~0.2-0.6 ms of masking per token.
+            answer always parses and ends on a stop token, for ~1 ms of masking per token and ~2-3 s once.
         isolate: open and render in worker processes (``isolate.RenderPool``), so a crash, hang or memory blow-up
             in pdfium/Pillow costs one record; used by ``Extractor`` (the CLI turns it on; off by default here,
             so the library starts no processes unless asked).
