@@ -44,7 +44,7 @@ Shell::
                                     [--tokenizer-eos TOKEN] [--no-vision-ids] [--seed N]
 
 Without ``--script`` it builds a random model; ``--script FILE`` builds a scripted model whose answer is the
-file's text (UTF-8, trailing newlines dropped). ``--config-eos``/``--text-eos`` take one or more ids, or
+file's text (UTF-8, trailing newlines dropped; a ``.json`` file is compacted). ``--config-eos``/``--text-eos`` take one or more ids, or
 ``none`` to omit the key; ``--generation-eos`` writes generation_config.json (``none``: without an eos key;
 not given: no file). It prints the directory and a one-line summary.
 
@@ -846,6 +846,18 @@ def read_tiny_model(path: Union[str, Path]) -> TinyModel:
         raise ModelError(f"not a tiny test model ({PROGRAM_FILE}: {exc})", source=path) from exc
 
 
+def _script_answer(path: Path) -> str:
+    """A script file's answer: its text, trailing newlines dropped; a ``.json`` file is compacted, the way a model
+    under constrained decoding writes JSON (so the README's demo answers the same with constraints on or off)."""
+    text = path.read_text(encoding="utf-8").rstrip("\r\n")
+    if path.suffix == ".json":
+        try:
+            return json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        except ValueError:
+            pass  # not JSON after all: script it verbatim
+    return text
+
+
 def scripted_answer_ids(path: Union[str, Path]) -> tuple[int, ...]:
     """The ids a scripted tiny model emits its answer as (empty for a random model).
 
@@ -886,7 +898,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m extractor.testing",
                                      description="Build a tiny offline qwen3_5 model for tests.")
     parser.add_argument("dir", type=Path, help="directory to write")
-    parser.add_argument("--script", type=Path, help="file whose text is the scripted answer (else: random model)")
+    parser.add_argument("--script", type=Path, help="file whose text is the scripted answer (else: random model); "
+                                                    "a .json file is compacted")
     parser.add_argument("--then", choices=THEN_CHOICES, default="im_end", help="what follows the answer")
     parser.add_argument("--repeat-line", default='\n{"note": "see above"}', help="line cycled by --then repeat")
     parser.add_argument("--config-eos", nargs="+", metavar="ID", default=[str(ENDOFTEXT)],
@@ -912,7 +925,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             summary = "random"
         else:
             try:
-                answer = args.script.read_text(encoding="utf-8").rstrip("\r\n")
+                answer = _script_answer(args.script)
             except (OSError, UnicodeDecodeError) as exc:
                 raise UsageError(f"cannot read the script: {exc}", source=args.script) from exc
             tiny = build_scripted_model(args.dir, answer=answer, then=args.then, repeat_line=args.repeat_line,

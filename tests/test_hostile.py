@@ -119,7 +119,6 @@ def deny_read_prefix(tmp_path: Path) -> tuple[tuple, Optional[str]]:
 # ------------------------------------------------------------------------------------------------ shared corpus
 
 
-@pytest.mark.slow
 def test_hostile_corpus_batch(shared_dir, model_factory, tmp_path):
     corpus = shared_dir / "corpus" / "hostile"
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
@@ -161,7 +160,6 @@ def test_hostile_corpus_batch(shared_dir, model_factory, tmp_path):
 # ---------------------------------------------------------------------------------------------- synthetic cases
 
 
-@pytest.mark.slow
 def test_synthetic_hostile_batch(model_factory, tmp_path):
     inbox = tmp_path / "in"
     inbox.mkdir()

@@ -322,9 +322,14 @@ def test_cli_builds_a_scripted_model(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == str(tmp_path / "m")
     tiny = read_tiny_model(tmp_path / "m")
-    assert (tiny.answer, tiny.then, tiny.continuation_token_ids) == (SHORT_ANSWER, "im_end", (IM_END,))
+    compact = json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False, separators=(",", ":"))
+    assert (tiny.answer, tiny.then, tiny.continuation_token_ids) == (compact, "im_end", (IM_END,))
     assert _eos_view(tmp_path / "m") == {"config": ENDOFTEXT, "text_config": ENDOFTEXT, "generation_config": ABSENT,
                                          "tokenizer": "<|endoftext|>"}
+    text_script = tmp_path / "answer.txt"  # any other file is scripted verbatim
+    text_script.write_text(SHORT_ANSWER + "\n", encoding="utf-8")
+    assert _cli(str(tmp_path / "t"), "--script", str(text_script)).returncode == 0
+    assert read_tiny_model(tmp_path / "t").answer == SHORT_ANSWER
 
 
 def test_cli_builds_a_random_model_with_eos_options(tmp_path):
