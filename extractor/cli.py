@@ -60,48 +60,67 @@ def dispatch_args(args: List[str]) -> List[str]:
     return [BATCH, *args]
 
 
+# Options the batch and watch commands share: one definition each.
+MODEL_OPTION = typer.Option(DEFAULT_MODEL, "--model", "-m", help="Model directory or cached hub id.")
+SCHEMA_OPTION = typer.Option("invoice", "--schema", "-s", help="invoice, receipt or a JSON Schema file.")
+MAX_TOKENS_OPTION = typer.Option(2048, "--max-tokens", min=1, help="Cap on generated tokens per document.")
+VISION_TOKENS_OPTION = typer.Option(DEFAULT_VISION_TOKENS, "--vision-tokens", min=4,
+                                      help="Vision-token budget per page.")
+MAX_PIXELS_OPTION = typer.Option(None, "--max-pixels", min=1024,
+                                             help="Pixel budget per page (overrides --vision-tokens).")
+PAGES_OPTION = typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all).")
+PASSWORD_OPTION = typer.Option([], "--password", help="Password for encrypted PDFs (repeatable).")
+TEMPERATURE_OPTION = typer.Option(0.0, "--temperature", min=0.0, help="Sampling temperature (0: greedy).")
+SEED_OPTION = typer.Option(None, "--seed", help="Sampling seed.")
+DROP_STOP_ID_OPTION = typer.Option([], "--drop-stop-id", hidden=True,
+                                           help="Diagnosis: remove this id from the stop set.")
+CONSTRAINED_OPTION = typer.Option(True, "--constrained/--no-constrained",
+                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends).")
+PASSWORD_FILE_OPTION = typer.Option(None, "--password-file", metavar="FILE",
+                                                 help="Passwords, one per line (UTF-8), tried after the --password "
+                                                      "ones.")
+MAX_PAGES_OPTION = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
+                                  help="Pages read per document at most; the rest are skipped with a warning.")
+MAX_BYTES_OPTION = typer.Option("200M", "--max-bytes", metavar="SIZE",
+                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")
+WORKERS_OPTION = typer.Option(None, "--workers", min=1,
+                                          help="Render worker processes (default: the cores, at most 4).")
+ISOLATE_OPTION = typer.Option(True, "--isolate/--no-isolate",
+                                 help="Open and render each file in a worker process, so a crash or a hang costs "
+                                      "only that file.")
+
+
 @app.command(BATCH, help="Extract INPUTS (files, directories, glob patterns) to JSON records.\n\n"
                          "Subcommands: extract doctor MODEL | watch INBOX | status | eval PRED GOLD.")
 @handle_errors
 def run_batch(
     inputs: List[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
-    model: str = typer.Option(DEFAULT_MODEL, "--model", "-m", help="Model directory or cached hub id."),
-    schema: str = typer.Option("invoice", "--schema", "-s", help="invoice, receipt or a JSON Schema file."),
-    max_tokens: int = typer.Option(2048, "--max-tokens", min=1, help="Cap on generated tokens per document."),
-    vision_tokens: int = typer.Option(DEFAULT_VISION_TOKENS, "--vision-tokens", min=4,
-                                      help="Vision-token budget per page."),
-    max_pixels: Optional[int] = typer.Option(None, "--max-pixels", min=1024,
-                                             help="Pixel budget per page (overrides --vision-tokens)."),
-    pages: Optional[str] = typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all)."),
-    password: List[str] = typer.Option([], "--password", help="Password for encrypted PDFs (repeatable)."),
+    model: str = MODEL_OPTION,
+    schema: str = SCHEMA_OPTION,
+    max_tokens: int = MAX_TOKENS_OPTION,
+    vision_tokens: int = VISION_TOKENS_OPTION,
+    max_pixels: Optional[int] = MAX_PIXELS_OPTION,
+    pages: Optional[str] = PAGES_OPTION,
+    password: List[str] = PASSWORD_OPTION,
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write one <name>.json record per input here."),
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Append every record to this JSONL file."),
     csv_path: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per document."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON instead of a table."),
-    temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="Sampling temperature (0: greedy)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed."),
-    drop_stop_id: List[int] = typer.Option([], "--drop-stop-id", hidden=True,
-                                           help="Diagnosis: remove this id from the stop set."),
-    constrained: bool = typer.Option(True, "--constrained/--no-constrained",
-                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends)."),
+    temperature: float = TEMPERATURE_OPTION,
+    seed: Optional[int] = SEED_OPTION,
+    drop_stop_id: List[int] = DROP_STOP_ID_OPTION,
+    constrained: bool = CONSTRAINED_OPTION,
     no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
                                        help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
                                             "(repeatable; all guards are on by default)."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", metavar="FILE",
-                                                 help="Passwords, one per line (UTF-8), tried after the --password "
-                                                      "ones."),
+    password_file: Optional[Path] = PASSWORD_FILE_OPTION,
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
                                   help="Seconds one file may take to open and render; then it is stopped (code "
                                        "timeout)."),
-    max_pages: int = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
-                                  help="Pages read per document at most; the rest are skipped with a warning."),
-    max_bytes: str = typer.Option("200M", "--max-bytes", metavar="SIZE",
-                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1,
-                                          help="Render worker processes (default: the cores, at most 4)."),
-    isolate: bool = typer.Option(True, "--isolate/--no-isolate",
-                                 help="Open and render each file in a worker process, so a crash or a hang costs "
-                                      "only that file."),
+    max_pages: int = MAX_PAGES_OPTION,
+    max_bytes: str = MAX_BYTES_OPTION,
+    workers: Optional[int] = WORKERS_OPTION,
+    isolate: bool = ISOLATE_OPTION,
     retries: int = typer.Option(1, "--retries", min=0, metavar="N",
                                 help="Retries of a failed answer in total: invalid (once, with the errors as "
                                      "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
@@ -278,38 +297,27 @@ def watch_command(
                                        help="After SIGINT / SIGTERM, seconds the current document may still run "
                                             "before it is abandoned (it stays queued)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    model: str = typer.Option(DEFAULT_MODEL, "--model", "-m", help="Model directory or cached hub id."),
-    schema: str = typer.Option("invoice", "--schema", "-s", help="invoice, receipt or a JSON Schema file."),
-    max_tokens: int = typer.Option(2048, "--max-tokens", min=1, help="Cap on generated tokens per document."),
-    vision_tokens: int = typer.Option(DEFAULT_VISION_TOKENS, "--vision-tokens", min=4,
-                                      help="Vision-token budget per page."),
-    max_pixels: Optional[int] = typer.Option(None, "--max-pixels", min=1024,
-                                             help="Pixel budget per page (overrides --vision-tokens)."),
-    pages: Optional[str] = typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all)."),
-    password: List[str] = typer.Option([], "--password", help="Password for encrypted PDFs (repeatable)."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", metavar="FILE",
-                                                 help="Passwords, one per line (UTF-8), tried after the --password "
-                                                      "ones."),
-    temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="Sampling temperature (0: greedy)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed."),
-    drop_stop_id: List[int] = typer.Option([], "--drop-stop-id", hidden=True,
-                                           help="Diagnosis: remove this id from the stop set."),
-    constrained: bool = typer.Option(True, "--constrained/--no-constrained",
-                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends)."),
+    model: str = MODEL_OPTION,
+    schema: str = SCHEMA_OPTION,
+    max_tokens: int = MAX_TOKENS_OPTION,
+    vision_tokens: int = VISION_TOKENS_OPTION,
+    max_pixels: Optional[int] = MAX_PIXELS_OPTION,
+    pages: Optional[str] = PAGES_OPTION,
+    password: List[str] = PASSWORD_OPTION,
+    password_file: Optional[Path] = PASSWORD_FILE_OPTION,
+    temperature: float = TEMPERATURE_OPTION,
+    seed: Optional[int] = SEED_OPTION,
+    drop_stop_id: List[int] = DROP_STOP_ID_OPTION,
+    constrained: bool = CONSTRAINED_OPTION,
     no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
                                        help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
                                             "(repeatable)."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
                                   help="Seconds one file may take to open and render (code timeout, retried)."),
-    max_pages: int = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
-                                  help="Pages read per document at most; the rest are skipped with a warning."),
-    max_bytes: str = typer.Option("200M", "--max-bytes", metavar="SIZE",
-                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1,
-                                          help="Render worker processes (default: the cores, at most 4)."),
-    isolate: bool = typer.Option(True, "--isolate/--no-isolate",
-                                 help="Open and render each file in a worker process, so a crash or a hang costs "
-                                      "only that file."),
+    max_pages: int = MAX_PAGES_OPTION,
+    max_bytes: str = MAX_BYTES_OPTION,
+    workers: Optional[int] = WORKERS_OPTION,
+    isolate: bool = ISOLATE_OPTION,
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
     from .watch import WatchPaths, check_unlocked, watch

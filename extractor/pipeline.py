@@ -145,8 +145,9 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
     """
     start = time.perf_counter() - rendered.render_s  # the document's own work: rendering, then generation
     base = {"source": source_name(rendered.source), "model": runner.model_id, "schema": schema.name}
+    stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids
     if rendered.error is not None:
-        return error_record(**base, code=rendered.error.code, message=str(rendered.error),
+        return error_record(**base, code=rendered.error.code, message=str(rendered.error), stop_token_ids=stop_ids,
                             timings={"total_s": round(rendered.render_s, 4)})
     document = rendered.document
     timings = {"render_s": rendered.render_s}
@@ -156,7 +157,7 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
         return _answer_record(rendered.source, document, base=base, runner=runner, schema=schema,
                               settings=settings, timings=timings, start=start)
     except ModelError as exc:
-        return error_record(**base, code=exc.code, message=str(exc), sha256=document.sha256,
+        return error_record(**base, code=exc.code, message=str(exc), sha256=document.sha256, stop_token_ids=stop_ids,
                             pages=len(document.pages), timings={"total_s": round(time.perf_counter() - start, 4)})
 
 

@@ -102,7 +102,7 @@ def issue(code: str, message: str, path: Optional[str] = None) -> dict:
 
 
 def error_record(*, source: str, code: str, message: str, sha256: str = "", model: str = "", schema: str = "",
-                 pages: int = 0, timings: Optional[dict] = None) -> Record:
+                 pages: int = 0, timings: Optional[dict] = None, stop_token_ids: tuple[int, ...] = ()) -> Record:
     """Build an ``error`` record for an input that could not be processed.
 
     Args:
@@ -114,9 +114,10 @@ def error_record(*, source: str, code: str, message: str, sha256: str = "", mode
         schema: schema name.
         pages: page count, when known.
         timings: seconds spent so far.
+        stop_token_ids: the resolved stop set (every record reports it, even when no model ran).
 
     Returns:
         The Record.
     """
     return Record(source=source, status="error", sha256=sha256, pages=pages, model=model, schema=schema,
-                  errors=(issue(code, message),), timings=dict(timings or {}))
+                  errors=(issue(code, message),), timings=dict(timings or {}), stop_token_ids=tuple(stop_token_ids))
