@@ -165,10 +165,12 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
                    settings: Settings, timings: dict, start: float) -> Record:
     """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries; reviewed."""
     texts = [p.text for p in document.pages]
+    stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids  # every record reports it, XML answers too
     embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
     use_xml = embedded is not None and embedded.valid
     if use_xml and not settings.cross_check:
-        return apply_review(_embedded_record(document, embedded, base=base, timings=timings, start=start), texts)
+        record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
+        return apply_review(record, texts)
 
     def generate(attempt: Attempt) -> Record:
         return _generate_record(document, base=base, runner=runner, schema=schema, settings=settings,
@@ -181,7 +183,7 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
         if not use_xml:
             raise
         # the XML is the answer; a failed cross-check costs the comparison, not the record
-        record = _embedded_record(document, embedded, base=base, timings=timings, start=start)
+        record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
         return apply_review(dataclasses.replace(record, extra={
             **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
     if use_xml:
@@ -227,8 +229,8 @@ def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
                                                    f"read ({exc})"),)
 
 
-def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dict, timings: dict,
-                     start: float) -> Record:
+def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dict, timings: dict, start: float,
+                     stop_ids: tuple[int, ...]) -> Record:
     """A record whose answer is the embedded XML's data: no generation, zero tokens, status ok before review."""
     timings = {**timings, "total_s": time.perf_counter() - start}
     return Record(
@@ -237,6 +239,7 @@ def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dic
         sha256=document.sha256,
         pages=len(document.pages),
         data=embedded.data,
+        stop_token_ids=stop_ids,
         warnings=_document_warnings(document),
         timings={k: round(v, 4) for k, v in timings.items()},
         extra={"data_source": "embedded_xml", "embedded": embedded.to_dict(), "attempts": []},
