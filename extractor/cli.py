@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import sys
 from pathlib import Path
@@ -134,13 +133,12 @@ def run_batch(
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     settings = Settings(model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens,
-                        max_pixels=max_pixels, pages=pages, passwords=tuple(password), temperature=temperature,
+                        max_pixels=max_pixels, pages=pages,
+                        passwords=tuple(password) + _password_file(password_file), temperature=temperature,
                         seed=seed, drop_stop_ids=tuple(drop_stop_id), constrained=constrained,
-                        guards=_guard_settings(no_guard))
-    settings = dataclasses.replace(settings, passwords=settings.passwords + _password_file(password_file),
-                                   isolate=isolate, timeout=timeout, workers=workers, max_pages=max_pages,
-                                   max_bytes=_size(max_bytes, "--max-bytes"), retries=retries,
-                                   embedded=embedded, cross_check=cross_check)
+                        guards=_guard_settings(no_guard), isolate=isolate, timeout=timeout, workers=workers,
+                        max_pages=max_pages, max_bytes=_size(max_bytes, "--max-bytes"), retries=retries,
+                        embedded=embedded, cross_check=cross_check)
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
