@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import ModelError
+from .prompt import ENABLE_THINKING
 from .stopping import (
     END_TOKEN_TEXTS,
     StopSet,
@@ -488,8 +489,6 @@ def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] =
     return env.from_string(template).render(**variables)
 
 
-# what mlx_runner.MlxRunner.render_prompt passes when the template mentions enable_thinking
-RUNNER_ENABLE_THINKING = False
 
 
 def check_thinking(facts: ModelFacts) -> Check:
@@ -514,7 +513,7 @@ def check_thinking(facts: ModelFacts) -> Check:
                                        "before answering (parsing drops <think> blocks; they cost tokens)", src)
         return Check(name, "pass", "the template has no thinking mode", src)
     try:
-        prompt = render_generation_prompt(template, enable_thinking=RUNNER_ENABLE_THINKING)
+        prompt = render_generation_prompt(template, enable_thinking=ENABLE_THINKING)
     except Exception as exc:  # noqa: BLE001 - any template failure is a finding, not a crash
         return Check(name, "warn", f"supports enable_thinking; could not render it to verify "
                                    f"({type(exc).__name__}: {exc})", src)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import ModelError
+from .prompt import template_options
 from .runner import GenerationRequest, GenerationResult, GuardHit
 from .stopping import StopSet, resolve_stop_set
 
@@ -109,7 +110,7 @@ class MlxRunner:
         from mlx_vlm.prompt_utils import apply_chat_template
 
         messages = [{"role": m.role, "content": m.text} for m in request.messages]
-        extra = {"enable_thinking": False} if "enable_thinking" in self.template_text else {}
+        extra = template_options(self.template_text)
         return apply_chat_template(
             self._processor, self._model.config, messages, num_images=len(request.images), **extra
         )
