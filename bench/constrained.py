@@ -154,7 +154,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from extractor.constrain import Constrainer, compile_schema
-    from extractor.mlx_runner import MlxRunner
+    from extractor.runners.mlx import MlxRunner
     from extractor.validate import load_schema
 
     schema = load_schema(args.schema)

@@ -97,7 +97,7 @@ def run_extract(model: TinyModel, runner, *, key: str, label: str, max_tokens: i
     """Our pipeline (``Extractor``) on the already loaded runner."""
     from dataclasses import fields
 
-    from extractor.pipeline import Extractor, Settings
+    from extractor import Extractor, Settings
 
     options = {"constrained": False} if "constrained" in {f.name for f in fields(Settings)} else {}
     settings = Settings(model=str(model.path), max_tokens=max_tokens, drop_stop_ids=drop, **options)
@@ -128,7 +128,7 @@ def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
     Returns:
         The rows, scenario by scenario, and the answer's length in tokens.
     """
-    from extractor.mlx_runner import MlxRunner
+    from extractor.runners.mlx import MlxRunner
 
     rows = []
     models = build_models(root)

@@ -3,7 +3,7 @@
 Python API::
 
     from extractor import Extractor
-    ex = Extractor(model="path/to/model-dir", schema="invoice")
+    ex = Extractor(model="path/to/model-dir", schema="invoice")   # or Extractor(Settings(...), retries=1)
     record = ex.extract("invoice.pdf")        # -> Record; record.status, record.data, record.to_dict()
 
 Names are imported on first use, so ``import extractor.parse`` stays light; mlx / mlx-vlm load only with a model.
@@ -14,7 +14,7 @@ from importlib import import_module
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "DEFAULT_MODEL": "pipeline", "Extractor": "pipeline", "Settings": "pipeline", "extract_document": "pipeline",
+    "DEFAULT_MODEL": "settings", "Settings": "settings", "Extractor": "api", "extract_document": "pipeline",
     "Record": "record", "Usage": "record",
     "ExitCode": "errors", "ExtractorError": "errors", "InputError": "errors", "ModelError": "errors",
     "SchemaError": "errors", "UsageError": "errors",

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -13,12 +14,16 @@ from typing import List, Optional
 import typer
 
 from . import doctor, render
+from .api import Extractor
+from .batch import run_batch
 from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
-from .isolate import DEFAULT_TIMEOUT
-from .pipeline import DEFAULT_MODEL, Extractor, Settings
-from .rasterize import DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, expand_inputs
-from .record import Record
+from .rasterize import expand_inputs
+from .settings import Settings, command_line_settings, default
+from .verdict import trusted
+from .watch import WatchSettings
+
+WATCH = WatchSettings()  # the watcher's defaults, named once there
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Invoices and business PDFs to schema-valid JSON with a local vision-language model.")
@@ -59,156 +64,113 @@ def dispatch_args(args: List[str]) -> List[str]:
     return [BATCH, *args]
 
 
-# Options the batch and watch commands share: one definition each.
-MODEL_OPTION = typer.Option(DEFAULT_MODEL, "--model", "-m", help="Model directory or cached hub id.")
-SCHEMA_OPTION = typer.Option("invoice", "--schema", "-s", help="invoice, receipt or a JSON Schema file.")
-MAX_TOKENS_OPTION = typer.Option(2048, "--max-tokens", min=1, help="Cap on generated tokens per document.")
-VISION_TOKENS_OPTION = typer.Option(DEFAULT_VISION_TOKENS, "--vision-tokens", min=4,
-                                      help="Vision-token budget per page.")
-MAX_PIXELS_OPTION = typer.Option(None, "--max-pixels", min=1024,
-                                             help="Pixel budget per page (overrides --vision-tokens).")
-PAGES_OPTION = typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all).")
-PASSWORD_OPTION = typer.Option([], "--password", help="Password for encrypted PDFs (repeatable).")
-TEMPERATURE_OPTION = typer.Option(0.0, "--temperature", min=0.0, help="Sampling temperature (0: greedy).")
-SEED_OPTION = typer.Option(None, "--seed", help="Sampling seed.")
-DROP_STOP_ID_OPTION = typer.Option([], "--drop-stop-id", hidden=True,
-                                           help="Diagnosis: remove this id from the stop set.")
-CONSTRAINED_OPTION = typer.Option(True, "--constrained/--no-constrained",
-                                     help="Constrain decoding to the JSON Schema (the answer always parses and ends).")
-PASSWORD_FILE_OPTION = typer.Option(None, "--password-file", metavar="FILE",
-                                                 help="Passwords, one per line (UTF-8), tried after the --password "
-                                                      "ones.")
-MAX_PAGES_OPTION = typer.Option(DEFAULT_MAX_PAGES, "--max-pages", min=1,
-                                  help="Pages read per document at most; the rest are skipped with a warning.")
-MAX_BYTES_OPTION = typer.Option("200M", "--max-bytes", metavar="SIZE",
-                                  help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")
-WORKERS_OPTION = typer.Option(None, "--workers", min=1,
-                                          help="Render worker processes (default: the cores, at most 4).")
-ISOLATE_OPTION = typer.Option(True, "--isolate/--no-isolate",
-                                 help="Open and render each file in a worker process, so a crash or a hang costs "
-                                      "only that file.")
+# The options of every extraction setting, one definition each: ``extract`` and ``extract watch`` both get them
+# through @settings_options and receive one Settings (``settings.command_line_settings``).
+SETTINGS_OPTIONS = {
+    "model": (str, typer.Option(default("model"), "--model", "-m", help="Model directory or cached hub id.")),
+    "schema": (str, typer.Option(default("schema"), "--schema", "-s", help="invoice, receipt or a JSON Schema file.")),
+    "max_tokens": (int, typer.Option(default("max_tokens"), "--max-tokens", min=1,
+                                     help="Cap on generated tokens per document.")),
+    "vision_tokens": (int, typer.Option(default("vision_tokens"), "--vision-tokens", min=4,
+                                        help="Vision-token budget per page.")),
+    "max_pixels": (Optional[int], typer.Option(None, "--max-pixels", min=1024,
+                                               help="Pixel budget per page (overrides --vision-tokens).")),
+    "pages": (Optional[str], typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all).")),
+    "password": (List[str], typer.Option([], "--password", help="Password for encrypted PDFs (repeatable).")),
+    "password_file": (Optional[Path], typer.Option(None, "--password-file", metavar="FILE",
+                                                   help="Passwords, one per line (UTF-8), tried after the "
+                                                        "--password ones.")),
+    "temperature": (float, typer.Option(default("temperature"), "--temperature", min=0.0,
+                                        help="Sampling temperature (0: greedy).")),
+    "seed": (Optional[int], typer.Option(None, "--seed", help="Sampling seed.")),
+    "drop_stop_id": (List[int], typer.Option([], "--drop-stop-id", hidden=True,
+                                             help="Diagnosis: remove this id from the stop set.")),
+    "constrained": (bool, typer.Option(default("constrained"), "--constrained/--no-constrained",
+                                       help="Constrain decoding to the JSON Schema (the answer always parses and "
+                                            "ends).")),
+    "no_guard": (List[str], typer.Option([], "--no-guard", metavar="NAME",
+                                         help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
+                                              "(repeatable; all guards are on by default).")),
+    "retries": (int, typer.Option(default("retries"), "--retries", min=0, metavar="N",
+                                  help="Retries of a failed answer in total: invalid (once, with the errors as "
+                                       "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
+                                       "guards). 0: one attempt.")),
+    "embedded": (bool, typer.Option(default("embedded"), "--embedded/--no-embedded",
+                                    help="Use a PDF's ZUGFeRD / Factur-X / XRechnung XML as the answer when it is "
+                                         "valid (invoice schema; no tokens). --no-embedded always asks the model.")),
+    "cross_check": (bool, typer.Option(default("cross_check"), "--cross-check",
+                                       help="With embedded XML, also run the model and list every field where they "
+                                            "disagree (the answer stays the XML's).")),
+    "timeout": (float, typer.Option(default("timeout"), "--timeout", min=0.1, metavar="SECONDS",
+                                    help="Seconds one file may take to open and render; then it is stopped (code "
+                                         "timeout).")),
+    "max_pages": (int, typer.Option(default("max_pages"), "--max-pages", min=1,
+                                    help="Pages read per document at most; the rest are skipped with a warning.")),
+    "max_bytes": (str, typer.Option("200M", "--max-bytes", metavar="SIZE",
+                                    help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
+    "workers": (Optional[int], typer.Option(None, "--workers", min=1,
+                                            help="Render worker processes (default: the cores, at most 4).")),
+    "isolate": (bool, typer.Option(default("isolate"), "--isolate/--no-isolate",
+                                   help="Open and render each file in a worker process, so a crash or a hang costs "
+                                        "only that file.")),
+}
+
+
+def settings_from_options(*, password: List[str], password_file: Optional[Path], drop_stop_id: List[int],
+                          no_guard: List[str], max_bytes: str, **settings) -> Settings:
+    """Turn the parsed SETTINGS_OPTIONS into one Settings (the options that are not spelled like their setting are
+    converted here).
+
+    Raises:
+        UsageError: a bad value (an unreadable password file, a bad size, an unknown guard, ...).
+    """
+    return command_line_settings(**settings, passwords=tuple(password) + _password_file(password_file),
+                                 drop_stop_ids=tuple(drop_stop_id), guards=_guard_settings(no_guard),
+                                 max_bytes=_size(max_bytes, "--max-bytes"))
+
+
+def settings_options(command):
+    """Give a command every SETTINGS_OPTIONS option and call it with ``settings=`` the Settings they make."""
+    own = inspect.signature(command, eval_str=True)
+    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
+              for name, (annotation, option) in SETTINGS_OPTIONS.items()]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        options = {name: kwargs.pop(name) for name in SETTINGS_OPTIONS}
+        return command(*args, settings=settings_from_options(**options), **kwargs)
+
+    params = [p for p in own.parameters.values() if p.name != "settings"]
+    wrapper.__signature__ = own.replace(parameters=params + shared)
+    return wrapper
 
 
 @app.command(BATCH, help="Extract INPUTS (files, directories, glob patterns) to JSON records.\n\n"
+                         "With --out, a re-run skips inputs whose record there is already final for the same content "
+                         "and settings (--force: extract all again).\n\n"
                          "Subcommands: extract doctor MODEL | watch INBOX | status | eval PRED GOLD.")
 @handle_errors
-def run_batch(
+@settings_options
+def run_batch_command(
     inputs: List[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
-    model: str = MODEL_OPTION,
-    schema: str = SCHEMA_OPTION,
-    max_tokens: int = MAX_TOKENS_OPTION,
-    vision_tokens: int = VISION_TOKENS_OPTION,
-    max_pixels: Optional[int] = MAX_PIXELS_OPTION,
-    pages: Optional[str] = PAGES_OPTION,
-    password: List[str] = PASSWORD_OPTION,
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write one <name>.json record per input here."),
-    jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Append every record to this JSONL file."),
+    jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Write every record to this JSONL file."),
     csv_path: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per document."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON instead of a table."),
-    temperature: float = TEMPERATURE_OPTION,
-    seed: Optional[int] = SEED_OPTION,
-    drop_stop_id: List[int] = DROP_STOP_ID_OPTION,
-    constrained: bool = CONSTRAINED_OPTION,
-    no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
-                                       help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
-                                            "(repeatable; all guards are on by default)."),
-    password_file: Optional[Path] = PASSWORD_FILE_OPTION,
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
-                                  help="Seconds one file may take to open and render; then it is stopped (code "
-                                       "timeout)."),
-    max_pages: int = MAX_PAGES_OPTION,
-    max_bytes: str = MAX_BYTES_OPTION,
-    workers: Optional[int] = WORKERS_OPTION,
-    isolate: bool = ISOLATE_OPTION,
-    retries: int = typer.Option(1, "--retries", min=0, metavar="N",
-                                help="Retries of a failed answer in total: invalid (once, with the errors as "
-                                     "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
-                                     "guards). 0: one attempt."),
-    embedded: bool = typer.Option(True, "--embedded/--no-embedded",
-                                  help="Use a PDF's ZUGFeRD / Factur-X / XRechnung XML as the answer when it is "
-                                       "valid (invoice schema; no tokens). --no-embedded always asks the model."),
-    cross_check: bool = typer.Option(False, "--cross-check",
-                                     help="With embedded XML, also run the model and list every field where they "
-                                          "disagree (the answer stays the XML's)."),
+    force: bool = typer.Option(False, "--force", help="Extract every input again, even when --out already holds "
+                                                      "its final record."),
+    settings: Settings = None,
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
-    settings = Settings(model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens,
-                        max_pixels=max_pixels, pages=pages,
-                        passwords=tuple(password) + _password_file(password_file), temperature=temperature,
-                        seed=seed, drop_stop_ids=tuple(drop_stop_id), constrained=constrained,
-                        guards=_guard_settings(no_guard), isolate=isolate, timeout=timeout, workers=workers,
-                        max_pages=max_pages, max_bytes=_size(max_bytes, "--max-bytes"), retries=retries,
-                        embedded=embedded, cross_check=cross_check)
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
-    with Extractor(settings=settings) as extractor:  # closing stops and reaps the render workers
-        records = run_with_sinks(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path)
-    if not (out or jsonl or csv_path) or as_json:
-        render.show_records(records, as_json=as_json)
-    raise typer.Exit(ExitCode.OK if all(r.ok for r in records) else ExitCode.NOT_OK)
-
-
-def run_with_sinks(extractor: Extractor, sources: List[str], *, out: Optional[Path], jsonl: Optional[Path],
-                   csv_path: Optional[Path]) -> List[Record]:
-    """Extract every source and write each record to the chosen sinks as soon as it is done.
-
-    Args:
-        extractor: the loaded extractor.
-        sources: input paths.
-        out: directory for one JSON per input.
-        jsonl: JSONL file.
-        csv_path: CSV file.
-
-    Returns:
-        The records, in input order.
-    """
-    from .sinks import CsvSink, JsonDirSink, JsonlSink
-
-    sinks = []
-    if out:
-        sinks.append(JsonDirSink(out))
-    if jsonl:
-        sinks.append(JsonlSink(jsonl))
-    if csv_path:
-        sinks.append(CsvSink(csv_path, columns=extractor.schema.top_level_scalars()))
-    records = []
-    try:
-        with _progress(len(sources)) as advance:
-            for record in extractor.extract_many(sources):
-                for sink in sinks:
-                    sink.write(record)
-                records.append(record)
-                advance(record)
-    finally:
-        for sink in sinks:
-            sink.close()
-    return records
-
-
-class _progress:
-    """A progress bar on a terminal (stderr), nothing otherwise."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar = None
-
-    def __enter__(self):
-        if sys.stderr.isatty():
-            from rich.progress import Progress
-
-            self.bar = Progress(console=render.console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("extracting", total=self.total)
-        return self.advance
-
-    def advance(self, record: Record) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=f"{Path(record.source).name}: {record.status}")
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+    logged = bool(out or jsonl or csv_path) and not as_json
+    with Extractor(settings) as extractor, render.BatchProgress(len(paths), log_lines=logged) as progress:
+        result = run_batch(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path, force=force,
+                           on_record=progress.advance)
+    render.show_batch(result, as_json=as_json, table=not logged)
+    raise typer.Exit(ExitCode.OK if trusted(result.records) else ExitCode.NOT_OK)
 
 
 def _password_file(path: Optional[Path]) -> tuple[str, ...]:
@@ -275,6 +237,7 @@ SUBCOMMANDS.add("doctor")
                            "INBOX/processed/ or INBOX/failed/, a SQLite ledger remembers every content.\n\n"
                            "Runs until SIGINT / SIGTERM (exit 0); --once processes what is there now and exits.")
 @handle_errors
+@settings_options
 def watch_command(
     inbox: Path = typer.Argument(..., help="The folder to watch (subfolders included)."),
     out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
@@ -284,54 +247,30 @@ def watch_command(
     poll: Optional[float] = typer.Option(None, "--poll", min=0.1, metavar="SECONDS",
                                          help="Scan every SECONDS instead of using file-system events "
                                               "(network shares)."),
-    settle: float = typer.Option(2.0, "--settle", min=0.0, metavar="SECONDS",
+    settle: float = typer.Option(WATCH.settle, "--settle", min=0.0, metavar="SECONDS",
                                  help="A file is taken once its size and mtime have not changed for this long."),
-    retries: int = typer.Option(2, "--retries", min=0, help="Retries of a model error or time-out, with back-off."),
-    backoff: float = typer.Option(5.0, "--backoff", min=0.0, metavar="SECONDS",
-                                  help="Seconds before the first retry (doubled for each further one)."),
+    error_retries: int = typer.Option(WATCH.error_retries, "--error-retries", min=0, metavar="N",
+                                      help="Retries of a model error or time-out, with back-off (answer retries: "
+                                           "--retries)."),
+    backoff: float = typer.Option(WATCH.backoff, "--backoff", min=0.0, metavar="SECONDS",
+                                  help="Seconds before the first error retry (doubled for each further one)."),
     keep_inputs: bool = typer.Option(False, "--keep-inputs",
                                      help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."),
-    stop_timeout: float = typer.Option(10.0, "--stop-timeout", min=0.0, metavar="SECONDS",
+    stop_timeout: float = typer.Option(WATCH.stop_timeout, "--stop-timeout", min=0.0, metavar="SECONDS",
                                        help="After SIGINT / SIGTERM, seconds the current document may still run "
                                             "before it is abandoned (it stays queued)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    model: str = MODEL_OPTION,
-    schema: str = SCHEMA_OPTION,
-    max_tokens: int = MAX_TOKENS_OPTION,
-    vision_tokens: int = VISION_TOKENS_OPTION,
-    max_pixels: Optional[int] = MAX_PIXELS_OPTION,
-    pages: Optional[str] = PAGES_OPTION,
-    password: List[str] = PASSWORD_OPTION,
-    password_file: Optional[Path] = PASSWORD_FILE_OPTION,
-    temperature: float = TEMPERATURE_OPTION,
-    seed: Optional[int] = SEED_OPTION,
-    drop_stop_id: List[int] = DROP_STOP_ID_OPTION,
-    constrained: bool = CONSTRAINED_OPTION,
-    no_guard: List[str] = typer.Option([], "--no-guard", metavar="NAME",
-                                       help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
-                                            "(repeatable)."),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, metavar="SECONDS",
-                                  help="Seconds one file may take to open and render (code timeout, retried)."),
-    max_pages: int = MAX_PAGES_OPTION,
-    max_bytes: str = MAX_BYTES_OPTION,
-    workers: Optional[int] = WORKERS_OPTION,
-    isolate: bool = ISOLATE_OPTION,
+    settings: Settings = None,
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
     from .watch import WatchPaths, check_unlocked, watch
 
-    settings = Settings(model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens,
-                        max_pixels=max_pixels, pages=pages,
-                        passwords=tuple(password) + _password_file(password_file), temperature=temperature,
-                        seed=seed, drop_stop_ids=tuple(drop_stop_id), constrained=constrained,
-                        guards=_guard_settings(no_guard), isolate=isolate, timeout=timeout, workers=workers,
-                        max_pages=max_pages, max_bytes=_size(max_bytes, "--max-bytes"))
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     render.watch_logging()
-    with Extractor(settings=settings) as extractor:
+    with Extractor(settings) as extractor:
         summary = watch(paths.inbox, paths.out, extractor=extractor, ledger=paths.ledger, settle=settle,
-                        poll=poll, retries=retries, backoff=backoff, keep_inputs=keep_inputs, once=once,
+                        poll=poll, error_retries=error_retries, backoff=backoff, keep_inputs=keep_inputs, once=once,
                         stop_timeout=stop_timeout, handle_signals=True)
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)

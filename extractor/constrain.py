@@ -501,18 +501,6 @@ def constrainer_for(hf_tokenizer) -> Constrainer:
         return found
 
 
-def runner_tokenizer(runner) -> Optional[Any]:
-    """Return the Hugging Face tokenizer of a runner that can be constrained (``MlxRunner``), else None.
-
-    Args:
-        runner: a Runner.
-
-    Returns:
-        The tokenizer, or None for runners without one (test doubles, remote runners).
-    """
-    return getattr(runner, "_tokenizer", None)
-
-
 @dataclass(frozen=True)
 class ConstraintPlan:
     """What one generation gets: its logits processors and what the record says about them.
@@ -548,7 +536,7 @@ def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled
     """
     if not enabled:
         return ConstraintPlan()
-    tokenizer = runner_tokenizer(runner)
+    tokenizer = runner.tokenizer
     if tokenizer is None:
         reason = f"runner {type(runner).__name__} has no tokenizer to build a grammar for"
         return ConstraintPlan(warnings=(_fallback(reason),))

@@ -13,7 +13,7 @@ never-stopping bug back. The doctor runs six checks, each a small function retur
 
 ``fix_generation_config`` rewrites generation_config.json so ``eos_token_id`` is the full list (keeping every other
 key, backing the original up once, writing atomically, changing nothing when already right); ``smoke_check`` runs one
-short real generation on a blank page. Only ``smoke_check`` imports mlx (through ``mlx_runner``, lazily).
+short real generation on a blank page. Only ``smoke_check`` imports mlx (through ``runners.mlx``, lazily).
 """
 
 from __future__ import annotations
@@ -688,7 +688,7 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS) -> C
     """
     from PIL import Image
 
-    from .mlx_runner import MlxRunner
+    from .runners.mlx import MlxRunner
     from .prompt import build_messages
     from .runner import GenerationRequest
     from .validate import load_schema
@@ -753,7 +753,7 @@ def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
     Raises:
         ModelError: the model cannot be found, fixed or (with ``smoke``) loaded.
     """
-    from .mlx_runner import resolve_model_dir  # the module imports mlx only inside functions
+    from .runners.mlx import resolve_model_dir  # the module imports mlx only inside functions
 
     model_dir = resolve_model_dir(model)
     checks: list[Check] = []

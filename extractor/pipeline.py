@@ -1,103 +1,36 @@
-"""The one core: extract one document (pages → prompt → generation → parse → validate → record).
+"""The one core: one document's way from its rendered pages to its record.
 
-The CLI, the Python API (``Extractor``) and the folder watcher all call ``extract_document`` through ``Extractor``.
+render (``isolate``: in worker processes or here) → embedded e-invoice XML (``einvoice``) or the model: prompt
+(``prompt``), constraint (``constrain``), generation with the stop set and guards (``runners``), parse, validate,
+verdict, retries (``retry``) → review (``review``: checks and grounding) → record. The CLI, the Python API
+(``api.Extractor``) and the folder watcher all come through here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import threading
+import json
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Optional, Union
 
 from .constrain import plan_constraint
 from .einvoice import EmbeddedInvoice, read_embedded_invoice
-from .errors import ExtractorError, InputError, ModelError
-from .guards import GuardSettings
+from .errors import InputError, ModelError
+from .isolate import Rendered, RenderPool, render_here
 from .parse import parse_answer
 from .prompt import build_messages
-from .isolate import DEFAULT_TIMEOUT, Rendered, RenderPool, render_here
-from .rasterize import (DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, Document, RasterSettings,
-                        display_name, parse_pages)
-from .record import Record, Usage, error_record, issue
+from .rasterize import Document, display_name
+from .record import Record, Usage, issue
 from .retry import Attempt, run_with_retries
 from .review import apply_review, disagreements
-from .runner import GenerationRequest, LogitsProcessor, Runner
-from .validate import Schema, load_schema, validate_data
-from .verdict import decide
-
-DEFAULT_MODEL = "mlx-community/lift-oQ3"
+from .runner import GenerationRequest, Runner
+from .settings import Settings
+from .validate import Schema, validate_data
+from .verdict import decide, embedded_status, error_record
 
 Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything that shapes one extraction (all have documented defaults).
-
-    Attributes:
-        model: local model directory or cached hub id.
-        schema: ``invoice``, ``receipt`` or a schema file path.
-        max_tokens: cap on generated tokens per document.
-        vision_tokens: vision-token budget per page (converted to pixels with the model's patch and merge sizes).
-        max_pixels: explicit pixel budget per page; overrides ``vision_tokens``.
-        pages: page selection such as ``1-3,5`` (None: all pages).
-        passwords: passwords to try, in order, for encrypted PDFs.
-        temperature: sampling temperature (0: greedy).
-        seed: sampling seed.
-        drop_stop_ids: ids removed from the resolved stop set; for diagnosis only (reproduces a broken config).
-        guards: runaway guards (end marker as text, JSON closed, loops) and their thresholds; all on by default.
-        constrained: JSON-Schema-constrained decoding (llguidance grammar; see ``constrain``). On by default: the
-            answer always parses and ends on a stop token, for ~1 ms of masking per token and ~2-3 s once.
-        isolate: open and render in worker processes (``isolate.RenderPool``), so a crash, hang or memory blow-up
-            in pdfium/Pillow costs one record; used by ``Extractor`` (the CLI turns it on; off by default here,
-            so the library starts no processes unless asked).
-        timeout: seconds one document may take to open and render (default 60); enforced only when isolated.
-        workers: render worker processes (None: the usable cores, at most 4).
-        max_pages: pages rendered per document at most (default 50); the rest are skipped with a warning.
-        max_bytes: larger input files fail with ``too_large`` (default 200 MiB).
-        retries: how many times a failed answer may be asked again in total (``retry``: ``invalid`` once with
-            the errors as feedback, ``truncated`` with max_tokens doubled up to 4x, ``runaway`` once with tighter
-            guards). 0 here, so a library call is one generation unless asked; the CLI's ``--retries`` defaults to 1.
-        embedded: use the XML of a ZUGFeRD / Factur-X / XRechnung PDF as the answer when it is schema-valid
-            (invoice schema only; zero tokens); False always asks the model.
-        cross_check: with valid embedded XML, also run the model and list every field where the two disagree
-            (``extra["cross_check"]``); the answer stays the XML's.
-        extra_processors: called with the attempt number (1 = first) before each generation; the logits
-            processors it returns run after the schema constraint's (logit biases, forced answers in tests).
-    """
-
-    model: str = DEFAULT_MODEL
-    schema: str = "invoice"
-    max_tokens: int = 2048
-    vision_tokens: int = DEFAULT_VISION_TOKENS
-    max_pixels: Optional[int] = None
-    pages: Optional[str] = None
-    passwords: tuple[str, ...] = ()
-    temperature: float = 0.0
-    seed: Optional[int] = None
-    drop_stop_ids: tuple[int, ...] = ()
-    guards: GuardSettings = GuardSettings()
-    constrained: bool = True
-    isolate: bool = False
-    timeout: float = DEFAULT_TIMEOUT
-    workers: Optional[int] = None
-    max_pages: int = DEFAULT_MAX_PAGES
-    max_bytes: int = DEFAULT_MAX_BYTES
-    retries: int = 0
-    embedded: bool = True
-    cross_check: bool = False
-    extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
-
-    def raster(self, pixels_per_token: int) -> RasterSettings:
-        """Return the rasterizer settings for a model with the given pixels per vision token."""
-        max_pixels = self.max_pixels or self.vision_tokens * pixels_per_token
-        pages = parse_pages(self.pages) if self.pages else None
-        return RasterSettings(max_pixels=max_pixels, pages=pages, passwords=self.passwords,
-                              max_pages=self.max_pages, max_bytes=self.max_bytes)
 
 
 def source_name(source: Source) -> str:
@@ -105,6 +38,11 @@ def source_name(source: Source) -> str:
     if isinstance(source, (str, Path)):
         return display_name(source)  # the path as given; bytes of a non-UTF-8 file name as \xNN
     return "<bytes>" if isinstance(source, (bytes, bytearray)) else "<image>"
+
+
+def settings_fingerprint(settings: Settings, schema: Schema) -> str:
+    """The fingerprint every record carries (``Settings.fingerprint`` of these settings and this schema's content)."""
+    return settings.fingerprint(schema_text=json.dumps(schema.schema, sort_keys=True, ensure_ascii=False))
 
 
 def extract_document(source: Source, *, runner: Runner, schema: Schema, settings: Settings,
@@ -141,8 +79,14 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
-        ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead).
+        ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead); ``fingerprint``
+        the settings fingerprint (a resumed batch reuses records that carry the same one).
     """
+    record = _document_record(rendered, runner=runner, schema=schema, settings=settings)
+    return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})
+
+
+def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings) -> Record:
     start = time.perf_counter() - rendered.render_s  # the document's own work: rendering, then generation
     base = {"source": source_name(rendered.source), "model": runner.model_id, "schema": schema.name}
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids
@@ -187,7 +131,7 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
         return apply_review(dataclasses.replace(record, extra={
             **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
     if use_xml:
-        record = dataclasses.replace(model, status="ok", data=embedded.data, errors=(), extra={
+        record = dataclasses.replace(model, status=embedded_status(), data=embedded.data, errors=(), extra={
             **model.extra, "data_source": "embedded_xml", "embedded": embedded.to_dict(),
             "cross_check": disagreements(embedded.data, model.data), "model_status": model.status})
         return apply_review(record, texts)
@@ -235,7 +179,7 @@ def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dic
     timings = {**timings, "total_s": time.perf_counter() - start}
     return Record(
         **base,
-        status="ok",
+        status=embedded_status(),
         sha256=document.sha256,
         pages=len(document.pages),
         data=embedded.data,
@@ -294,108 +238,4 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
     )
 
 
-class Extractor:
-    """The Python API: load a model once, extract many documents.
-
-    Thread-safe: ``extract`` may be called from several threads; model calls are serialized inside the runner.
-
-    Example:
-        >>> ex = Extractor(model="path/to/model", schema="invoice")       # doctest: +SKIP
-        >>> record = ex.extract("samples/invoice-de-einfach.pdf")          # doctest: +SKIP
-        >>> record.status, record.data["total"]                            # doctest: +SKIP
-    """
-
-    def __init__(self, *, model: str = DEFAULT_MODEL, schema: str = "invoice", max_tokens: int = 2048,
-                 vision_tokens: int = DEFAULT_VISION_TOKENS, max_pixels: Optional[int] = None,
-                 pages: Optional[str] = None, passwords: Iterable[str] = (), temperature: float = 0.0,
-                 seed: Optional[int] = None, drop_stop_ids: Iterable[int] = (), runner: Optional[Runner] = None,
-                 settings: Optional[Settings] = None) -> None:
-        """Load the schema and the model.
-
-        Args:
-            model: local model directory or cached hub id.
-            schema: ``invoice``, ``receipt`` or a JSON Schema file.
-            max_tokens: cap on generated tokens per document.
-            vision_tokens: per-page vision-token budget.
-            max_pixels: per-page pixel budget (overrides vision_tokens).
-            pages: page selection (``1-3,5``).
-            passwords: passwords to try for encrypted PDFs.
-            temperature: sampling temperature.
-            seed: sampling seed.
-            drop_stop_ids: diagnosis only: ids removed from the stop set.
-            runner: an already loaded runner to reuse (default: load ``model`` with mlx-vlm).
-            settings: a complete Settings (overrides the individual options above).
-
-        Raises:
-            SchemaError: the schema cannot be loaded.
-            ModelError: the model cannot be loaded.
-            UsageError: a bad option (e.g. the page selection).
-        """
-        self.settings = settings or Settings(
-            model=model, schema=schema, max_tokens=max_tokens, vision_tokens=vision_tokens, max_pixels=max_pixels,
-            pages=pages, passwords=tuple(passwords), temperature=temperature, seed=seed,
-            drop_stop_ids=tuple(drop_stop_ids))
-        if self.settings.pages:
-            parse_pages(self.settings.pages)  # fail fast on a bad selection
-        self.schema = load_schema(self.settings.schema)
-        if runner is None:
-            from .mlx_runner import MlxRunner
-
-            runner = MlxRunner(model=self.settings.model)
-        self.runner = runner
-        self._pool: Optional[RenderPool] = None
-        self._pool_lock = threading.Lock()
-
-    def _render_pool(self) -> Optional[RenderPool]:
-        """The worker pool when ``settings.isolate`` (started on first use), else None."""
-        with self._pool_lock:  # extract may be called from several threads
-            if self.settings.isolate and self._pool is None:
-                self._pool = RenderPool(workers=self.settings.workers, timeout=self.settings.timeout)
-            return self._pool
-
-    def extract(self, source: Source) -> Record:
-        """Extract one document.
-
-        Args:
-            source: a path, the file's bytes, or a PIL image.
-
-        Returns:
-            The Record (``error`` records for unreadable inputs; never raises for a bad document).
-        """
-        return extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
-                                pool=self._render_pool())
-
-    def extract_many(self, sources: Iterable[Source]) -> Iterator[Record]:
-        """Extract documents one after another; one bad file never stops the rest.
-
-        When isolated, the next documents render in the workers while the model generates for the current one.
-
-        Args:
-            sources: paths, bytes or images.
-
-        Yields:
-            One Record per source, in order.
-        """
-        pool = self._render_pool()
-        if pool is None:
-            for source in sources:
-                yield self.extract(source)
-            return
-        for rendered in pool.render_many(sources, settings=self.settings.raster(self.runner.pixels_per_token)):
-            yield document_record(rendered, runner=self.runner, schema=self.schema, settings=self.settings)
-
-    def close(self) -> None:
-        """Stop the render workers, if any (the model stays loaded; a later call starts new workers)."""
-        with self._pool_lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.close()
-
-    def __enter__(self) -> "Extractor":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-__all__ = ["DEFAULT_MODEL", "Extractor", "ExtractorError", "Settings", "document_record", "extract_document"]
+__all__ = ["document_record", "extract_document", "source_name"]

@@ -1,23 +1,14 @@
 """The record: one per document, one documented JSON shape used by every output.
 
-Status, exactly one per record:
-  ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
-  review     valid JSON, but an invoice check failed or a key value is not grounded in the page text
-  invalid    complete JSON that breaks the schema, or no JSON at all
-  truncated  hit max_tokens before the JSON value closed; no data
-  runaway    the JSON closed, then generation went on until max_tokens (data kept, flagged), or a guard fired before
-             the JSON closed
-  error      the input could not be read, or the model failed
-``finish_reason == "length"`` never yields ``ok``.
+``status`` is decided in ``verdict`` (its docstring lists the statuses and their rules); this module only holds it.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
 
-STATUSES = ("ok", "review", "invalid", "truncated", "runaway", "error")
 RECORD_VERSION = 1
 
 
@@ -50,11 +41,6 @@ class Record:
     usage: Usage = field(default_factory=Usage)
     timings: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)  # later steps (checks, grounding, attempts, constraints) report here
-
-    @property
-    def ok(self) -> bool:
-        """True when the status is ``ok``."""
-        return self.status == "ok"
 
     def to_dict(self) -> dict:
         """Return the record as a JSON-ready dict (the documented shape)."""
@@ -101,23 +87,26 @@ def issue(code: str, message: str, path: Optional[str] = None) -> dict:
     return entry
 
 
-def error_record(*, source: str, code: str, message: str, sha256: str = "", model: str = "", schema: str = "",
-                 pages: int = 0, timings: Optional[dict] = None, stop_token_ids: tuple[int, ...] = ()) -> Record:
-    """Build an ``error`` record for an input that could not be processed.
+def record_from_dict(data: dict) -> Record:
+    """Rebuild a Record from its JSON shape (``Record.to_dict()``), e.g. a record file of an earlier run.
 
     Args:
-        source: the input as given.
-        code: the error code (``not_found``, ``corrupt``, ``encrypted``, ``model_error``, ...).
-        message: what went wrong, naming the file.
-        sha256: content hash, when the bytes could be read.
-        model: model id.
-        schema: schema name.
-        pages: page count, when known.
-        timings: seconds spent so far.
-        stop_token_ids: the resolved stop set (every record reports it, even when no model ran).
+        data: the parsed record.
 
     Returns:
-        The Record.
+        The Record; keys beyond the core shape go back into ``extra``.
+
+    Raises:
+        ValueError: not a record (no ``source`` / ``status``).
     """
-    return Record(source=source, status="error", sha256=sha256, pages=pages, model=model, schema=schema,
-                  errors=(issue(code, message),), timings=dict(timings or {}), stop_token_ids=tuple(stop_token_ids))
+    if not isinstance(data, dict) or not isinstance(data.get("source"), str) or not isinstance(data.get("status"), str):
+        raise ValueError("not a record: no source or status")
+    core = {f.name for f in fields(Record)} - {"extra", "usage"}
+    known = {k: data[k] for k in core if k in data}
+    for key in ("errors", "warnings", "stop_token_ids"):
+        if key in known:
+            known[key] = tuple(known[key] or ())
+    usage_keys = {f.name for f in fields(Usage)}
+    usage = Usage(**{k: v for k, v in (data.get("usage") or {}).items() if k in usage_keys})
+    extra = {k: v for k, v in data.items() if k not in core and k not in ("usage", "version")}
+    return Record(**known, usage=usage, extra=extra)

@@ -30,8 +30,8 @@ from typing import Callable, Optional, Sequence
 
 from .guards import GuardSettings
 from .record import Record, Usage
+from .verdict import INVALID, RETRYABLE, RUNAWAY, TRUNCATED
 
-RETRIED = ("invalid", "truncated", "runaway")
 CAP_FACTOR = 4  # truncated answers grow up to 4x the first max_tokens
 MAX_FEEDBACK = 12  # schema errors quoted in a retry's prompt; more would crowd out the instruction
 
@@ -85,20 +85,20 @@ def next_attempt(history: Sequence[Attempt], *, status: str, errors: Sequence[di
         no guard on (``runaway``).
     """
     last = history[-1]
-    if status not in RETRIED or len(history) > retries:
+    if status not in RETRYABLE or len(history) > retries:
         return None
     reasons = {a.reason for a in history}
     step = dict(number=last.number + 1, reason=status)
-    if status == "invalid":
-        if "invalid" in reasons:
+    if status == INVALID:
+        if INVALID in reasons:
             return None
         return dataclasses.replace(last, feedback=invalid_feedback(errors), **step)
-    if status == "truncated":
+    if status == TRUNCATED:
         cap = history[0].max_tokens * CAP_FACTOR
         if last.max_tokens >= cap:
             return None
         return dataclasses.replace(last, max_tokens=min(cap, last.max_tokens * 2), **step)
-    if "runaway" in reasons or not last.guards.active:
+    if RUNAWAY in reasons or not last.guards.active:
         return None
     return dataclasses.replace(last, guards=tighten(last.guards), feedback=runaway_feedback(guard), **step)
 

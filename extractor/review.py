@@ -28,8 +28,7 @@ from .evaluate import normalize_value
 from .grounding import GroundingReport, ground, key_fields_for
 from .record import Record
 from .validate import json_pointer
-
-REVIEWED_STATUS = "ok"  # only answers that would otherwise be trusted are reviewed
+from .verdict import review_status, reviewed
 
 
 @dataclass(frozen=True)
@@ -88,12 +87,12 @@ def apply_review(record: Record, page_texts: Sequence[Optional[str]]) -> Record:
         The record with ``checks`` and ``grounding`` in ``extra``, the failures appended to ``warnings``, and
         status ``review`` when there was at least one failure.
     """
-    if record.status != REVIEWED_STATUS:
+    if not reviewed(record.status):
         return record
     result = review_data(record.schema, record.data, page_texts)
     return dataclasses.replace(
         record,
-        status="ok" if result.passed else "review",
+        status=review_status(failures=len(result.warnings)),
         warnings=tuple(record.warnings) + result.warnings,
         extra={**record.extra, **result.to_extra()},
     )

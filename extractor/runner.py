@@ -1,7 +1,8 @@
 """The runner protocol: one generation method, plus the request and result types it speaks.
 
-The pipeline depends on this protocol only; ``mlx_runner.MlxRunner`` is the implementation and the only module that
-imports mlx / mlx-vlm.
+The pipeline depends on this protocol only; the implementations live in ``extractor.runners`` (``runners.mlx``:
+mlx-vlm in this process). mlx is imported by the backends, by ``constrain`` (to apply token masks) and by the testing
+kit, each lazily, inside functions.
 """
 
 from __future__ import annotations
@@ -93,11 +94,20 @@ class GenerationResult:
 
 
 class Runner(Protocol):
-    """A loaded model that can generate. Implementations: ``mlx_runner.MlxRunner``."""
+    """A loaded model that can generate. Implementations: ``runners.mlx.MlxRunner``.
+
+    Attributes:
+        model_id: the model as the user named it (records report it).
+        stop_set: the resolved stop set (``stopping``); every request carries its own copy.
+        pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
+        tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
+            it; None for a runner that cannot apply logits processors.
+    """
 
     model_id: str
     stop_set: StopSet
-    pixels_per_token: int  # image pixels per vision token (Qwen3.5: (16 * 2) ** 2)
+    pixels_per_token: int
+    tokenizer: Optional[object]
 
     def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one generation.

@@ -24,7 +24,7 @@ result, so it is never lost; a restart re-queues ``processing`` rows and catches
 the document is simply extracted again; between 4 and 5 it is extracted again and the record *overwrites* the same
 path (the path depends only on the content and was fixed in step 2), so no second record; between 5 and 6 the
 content is already finished, so the input is only moved. A document whose extraction keeps killing the process
-is failed with code ``crashed`` after ``retries + 3`` starts.
+is failed with code ``crashed`` after ``error_retries + 3`` starts.
 
 Stopping: ``stop_event`` ends the loop after the current document. With ``handle_signals`` (the CLI), SIGINT /
 SIGTERM set it and, if a document is being extracted, abandon it after ``stop_timeout`` seconds (a second
@@ -46,14 +46,16 @@ import signal
 import stat
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
 
 from .errors import UsageError
 from .ledger import TERMINAL, Entry, Ledger, parse_timestamp
-from .record import Record, error_record
+from .record import Record
 from .sinks import write_atomic
+from .verdict import ERROR, TRANSIENT_ERROR_CODES, error_record
 
 log = logging.getLogger("extractor.watch")
 
@@ -64,8 +66,7 @@ FAILED = "failed"
 LEDGER_DIR = ".extractor"
 LEDGER_NAME = "ledger.sqlite"
 INBOX_LOCK = ".extractor-watch.lock"
-RETRYABLE_CODES = frozenset({"model_error", "timeout", "crashed", "internal"})
-CRASH_ALLOWANCE = 2  # starts beyond retries + 1 before a document that keeps killing the watcher is failed
+CRASH_ALLOWANCE = 2  # starts beyond error_retries + 1 before a document that keeps killing the watcher is failed
 RESCAN_S = 60.0  # full rescan interval when events are used (an inotify queue can overflow)
 FALLBACK_POLL_S = 2.0  # scan interval when file-system events are unavailable
 MAX_BACKOFF_S = 600.0
@@ -83,7 +84,8 @@ class WatchSettings:
     Attributes:
         settle: seconds a file's size, mtime and inode must stay unchanged before it is taken.
         poll: scan the inbox every this many seconds instead of using file-system events (network shares).
-        retries: retries of a retryable failure (model error, time-out) before the document fails.
+        error_retries: retries of a transient failure (model error, time-out, crashed worker) before the document
+            fails, with back-off. (Retries of a failed *answer* are the extractor's ``Settings.retries``.)
         backoff: seconds before the first retry; doubled for each further one (at most ``MAX_BACKOFF_S``).
         keep_inputs: leave inputs in the inbox (the ledger alone prevents a second extraction).
         once: process what is in the inbox now, then return.
@@ -92,7 +94,7 @@ class WatchSettings:
 
     settle: float = 2.0
     poll: Optional[float] = None
-    retries: int = 2
+    error_retries: int = 2
     backoff: float = 5.0
     keep_inputs: bool = False
     once: bool = False
@@ -103,8 +105,8 @@ class WatchSettings:
             raise UsageError("settle, backoff and stop timeout must not be negative")
         if self.poll is not None and self.poll <= 0:
             raise UsageError(f"--poll must be a positive number of seconds, got {self.poll}")
-        if self.retries < 0:
-            raise UsageError(f"--retries must not be negative, got {self.retries}")
+        if self.error_retries < 0:
+            raise UsageError(f"--error-retries must not be negative, got {self.error_retries}")
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ class WatchSummary:
         failed: contents finished ``failed`` (error record written, input moved to ``failed/``).
         duplicates: inputs whose content was already finished (a copy, or the same file seen again after a
             restart): recorded as a name seen and moved like the original, not extracted again.
-        retries: retryable failures scheduled for another attempt.
+        error_retries: transient failures (model error, time-out) scheduled for another attempt.
         abandoned: documents given up by a stop (back to ``queued``; the input stays in the inbox).
         recovered: ``processing`` rows left by a crash and re-queued at start.
         left: files still waiting in the inbox at the end (not settled, unreadable, or waiting for a retry).
@@ -176,7 +178,7 @@ class WatchSummary:
     extracted: int = 0
     failed: int = 0
     duplicates: int = 0
-    retries: int = 0
+    error_retries: int = 0
     abandoned: int = 0
     recovered: int = 0
     left: int = 0
@@ -259,8 +261,8 @@ def check_unlocked(paths: WatchPaths) -> None:
 def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
           on_record: Optional[Callable[[Record], None]] = None, stop_event: Optional[threading.Event] = None,
           ledger: Union[str, Path, None] = None, settle: float = 2.0, poll: Optional[float] = None,
-          retries: int = 2, backoff: float = 5.0, keep_inputs: bool = False, once: bool = False,
-          stop_timeout: float = 10.0, handle_signals: bool = False) -> WatchSummary:
+          error_retries: int = 2, backoff: float = 5.0, keep_inputs: bool = False, once: bool = False,
+          stop_timeout: float = 10.0, handle_signals: bool = False, retries: Optional[int] = None) -> WatchSummary:
     """Watch a folder and extract every new document exactly once, until stopped (or, with ``once``, done).
 
     Documents are extracted on the calling thread, one at a time; call it from the thread that created the
@@ -276,13 +278,14 @@ def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
         ledger: the ledger file (default ``OUT/.extractor/ledger.sqlite``).
         settle: seconds a file must stay unchanged before it is taken.
         poll: scan every this many seconds instead of using file-system events.
-        retries: retries of a retryable failure (model error, time-out), with back-off.
+        error_retries: retries of a transient failure (model error, time-out), with back-off.
         backoff: seconds before the first retry (doubled each time).
         keep_inputs: leave inputs in the inbox.
         once: process what is in the inbox now, then return.
         stop_timeout: with ``handle_signals``: seconds the current document may run on after SIGINT / SIGTERM
             before it is abandoned.
         handle_signals: install SIGINT / SIGTERM handlers (main thread only; the CLI does).
+        retries: deprecated spelling of ``error_retries`` (warns).
 
     Returns:
         The WatchSummary of this run.
@@ -291,8 +294,12 @@ def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
         UsageError: bad paths or settings, or (code ``locked``) another watcher on the inbox or ledger.
     """
     paths = WatchPaths.resolve(inbox, out, ledger)
-    settings = WatchSettings(settle=settle, poll=poll, retries=retries, backoff=backoff, keep_inputs=keep_inputs,
-                             once=once, stop_timeout=stop_timeout)
+    if retries is not None:  # the old name, kept for one release
+        warnings.warn("watch(retries=...) is deprecated: it is error_retries now (answer retries are the "
+                      "extractor's Settings.retries)", DeprecationWarning, stacklevel=2)
+        error_retries = retries
+    settings = WatchSettings(settle=settle, poll=poll, error_retries=error_retries, backoff=backoff,
+                             keep_inputs=keep_inputs, once=once, stop_timeout=stop_timeout)
     with WatchLock(paths), Ledger(paths.ledger) as book:
         watcher = _Watcher(paths=paths, settings=settings, extractor=extractor, ledger=book, on_record=on_record,
                            stop_event=stop_event or threading.Event())
@@ -399,7 +406,7 @@ def _pause_for_tests(step: str) -> None:
 
 
 def _retryable(record: Record) -> bool:
-    return record.status == "error" and any(e.get("code") in RETRYABLE_CODES for e in record.errors[:1])
+    return record.status == ERROR and any(e.get("code") in TRANSIENT_ERROR_CODES for e in record.errors[:1])
 
 
 class _Watcher:
@@ -420,7 +427,7 @@ class _Watcher:
         self.counts = dict.fromkeys((f.name for f in dataclasses.fields(WatchSummary)), 0)
         self.dropped = 0  # --once: files given up because they do not open
         self.in_extract = False
-        self.max_attempts = settings.retries + 1
+        self.max_attempts = settings.error_retries + 1
         excluded = [paths.processed, paths.failed, paths.out, paths.ledger.parent]
         self.excluded = tuple(p for p in excluded if _inside(p, paths.inbox))
 
@@ -658,9 +665,9 @@ class _Watcher:
             self.ledger.retry_later(sha, error_code=error.get("code", "error"), error=error.get("message", ""),
                                     at=time.time() + delay)
             seen.not_before = time.monotonic() + delay
-            self.counts["retries"] += 1
+            self.counts["error_retries"] += 1
             log.warning("%s: %s (%s); retry %d of %d in %g s", name, error.get("code"), error.get("message"),
-                        entry.attempts, self.settings.retries, delay)
+                        entry.attempts, self.settings.error_retries, delay)
             return
         self._complete(name, entry, record, key=key)
 
@@ -696,7 +703,7 @@ class _Watcher:
         write_atomic(result, (record.to_json() + "\n").encode("utf-8"))  # step 4
         _fsync_dir(result.parent)
         _pause_for_tests("written")
-        failed = record.status == "error"
+        failed = record.status == ERROR
         error = record.errors[0] if failed and record.errors else {}
         self.ledger.finish(entry.sha256, state="failed" if failed else "done", status=record.status,  # step 5
                            error_code=error.get("code"), error=error.get("message"))

@@ -67,7 +67,7 @@ def test_all_ok_exits_0_and_prints_a_table(small):
 def test_json_output_is_the_record_shape(small):
     model, schema = small
     result = run(ROOT / "samples" / "invoice-jp-yen.pdf", "--model", model.path, "--schema", schema, "--json")
-    records = json.loads(result.output)
+    records = json.loads(result.stdout)
     assert [r["status"] for r in records] == ["ok"]
     assert records[0]["usage"]["generated_tokens"] == len(model.answer_token_ids) + 1
     assert records[0]["finish_reason"] == "stop" and records[0]["stop_token_id"] == IM_END
@@ -78,7 +78,7 @@ def test_max_tokens_below_the_answer_is_truncated_exit_1(small):
     result = run(ROOT / "samples" / "invoice-jp-yen.pdf", "--model", model.path, "--schema", schema,
                  "--max-tokens", "1", "--retries", "0", "--json")
     assert result.exit_code == 1
-    (record,) = json.loads(result.output)
+    (record,) = json.loads(result.stdout)
     assert (record["status"], record["data"], record["finish_reason"]) == ("truncated", None, "length")
 
 

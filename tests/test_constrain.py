@@ -21,7 +21,8 @@ from extractor.constrain import (
     plan_constraint,
 )
 from extractor.errors import ModelError, SchemaError
-from extractor.pipeline import Settings, extract_document
+from extractor.pipeline import extract_document
+from extractor.settings import Settings
 from extractor.stopping import StopSet
 from extractor.testing import ENDOFTEXT, IM_END
 from extractor.validate import Schema, load_schema, validate_data
@@ -115,7 +116,7 @@ def test_date_time_pattern_is_within_the_validator(text):
 # ---------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def runner(model_factory):
-    from extractor.mlx_runner import MlxRunner
+    from extractor.runners.mlx import MlxRunner
 
     return MlxRunner(model=str(model_factory.random().path))
 
@@ -186,7 +187,7 @@ def test_custom_schema_enum_nested_arrays_required(runner, page, tmp_path):
 
 
 def test_unsupported_keyword_strict_compile_names_it(runner):
-    tokenizer = constrainer_for(runner._tokenizer).llg_tokenizer(runner.stop_set.ids)
+    tokenizer = constrainer_for(runner.tokenizer).llg_tokenizer(runner.stop_set.ids)
     schema = dict(CUSTOM_SCHEMA, properties=dict(CUSTOM_SCHEMA["properties"], groups={
         "type": "array", "uniqueItems": True, "maxItems": 2, "items": {"type": "integer", "maximum": 9}}))
     with pytest.raises(SchemaError, match="uniqueItems"):
@@ -220,8 +221,9 @@ def test_constraints_off_means_no_processor_and_no_warning(runner, invoice):
 
 
 def test_runner_without_tokenizer_falls_back_with_a_warning(invoice):
-    class NoTokenizer:
+    class NoTokenizer:  # a runner that cannot apply logits processors declares no tokenizer
         model_id = "fake"
+        tokenizer = None
 
     plan = plan_constraint(NoTokenizer(), schema=invoice.schema, stop=StopSet(ids=(IM_END,)), enabled=True)
     assert (plan.active, [w["code"] for w in plan.warnings]) == (False, ["unconstrained"])
@@ -230,18 +232,18 @@ def test_runner_without_tokenizer_falls_back_with_a_warning(invoice):
 def test_after_the_value_only_stop_tokens_are_allowed(runner):
     import numpy as np
 
-    compiled = constrainer_for(runner._tokenizer).compile({"type": "boolean"}, stop_ids=runner.stop_set.ids)
+    compiled = constrainer_for(runner.tokenizer).compile({"type": "boolean"}, stop_ids=runner.stop_set.ids)
     assert compiled.stop_ids == tuple(sorted(runner.stop_set.ids)) == (ENDOFTEXT, IM_END)
     matcher = compiled.new_matcher()
     bitmask = np.zeros((1, (compiled.vocab_size + 31) // 32), dtype=np.int32)
-    assert matcher.consume_tokens(runner._tokenizer.encode("true", add_special_tokens=False))
+    assert matcher.consume_tokens(runner.tokenizer.encode("true", add_special_tokens=False))
     compiled.fill_mask(matcher, bitmask)
     allowed = np.flatnonzero(np.unpackbits(bitmask.view(np.uint8), bitorder="little"))
     assert allowed.tolist() == [ENDOFTEXT, IM_END]
 
 
 def test_stop_set_without_the_grammars_end_token_is_refused(runner):
-    compiled = constrainer_for(runner._tokenizer).compile({"type": "boolean"}, stop_ids=runner.stop_set.ids)
+    compiled = constrainer_for(runner.tokenizer).compile({"type": "boolean"}, stop_ids=runner.stop_set.ids)
     with pytest.raises(ModelError, match="stop set"):
         compiled.processor(stop=StopSet(ids=(IM_END,)))
 
@@ -251,7 +253,7 @@ def test_stop_set_without_the_grammars_end_token_is_refused(runner):
 # ---------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def scripted(model_factory):
-    from extractor.mlx_runner import MlxRunner
+    from extractor.runners.mlx import MlxRunner
 
     tiny = model_factory.scripted()  # the sample invoice, cut into non-canonical 5-character tokens
     return tiny, MlxRunner(model=str(tiny.path))
@@ -261,7 +263,7 @@ def test_scripted_valid_answer_is_never_masked_and_widening_only_adds_valid_toke
     import numpy as np
 
     tiny, runner = scripted
-    compiled = constrainer_for(runner._tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
+    compiled = constrainer_for(runner.tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
     matcher = compiled.new_matcher()
     widened = np.zeros((1, (compiled.vocab_size + 31) // 32), dtype=np.int32)
     plain = widened.copy()
@@ -299,9 +301,9 @@ def test_mx_mask_equals_llguidance_numpy_on_a_real_mask(runner, invoice):
 
     from extractor.constrain import apply_bitmask
 
-    compiled = constrainer_for(runner._tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
+    compiled = constrainer_for(runner.tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
     matcher = compiled.new_matcher()
-    assert matcher.consume_tokens(runner._tokenizer.encode('{"invoice_number":"RE-1', add_special_tokens=False))
+    assert matcher.consume_tokens(runner.tokenizer.encode('{"invoice_number":"RE-1', add_special_tokens=False))
     bitmask = np.zeros((1, (compiled.vocab_size + 31) // 32), dtype=np.int32)
     compiled.fill_mask(matcher, bitmask)
     logits = np.random.default_rng(0).normal(size=(1, 248320)).astype(np.float32)

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from extractor import Extractor
-from extractor.pipeline import Settings
+from extractor.settings import Settings
 
 CII = """<?xml version="1.0" encoding="UTF-8"?>
 <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
@@ -84,7 +84,7 @@ def _pdf(tmp_path, lines, xml=CII, name="e.pdf"):
 
 @pytest.fixture(scope="module")
 def runner(model_factory):
-    from extractor.mlx_runner import MlxRunner
+    from extractor.runners.mlx import MlxRunner
 
     return MlxRunner(model=str(model_factory.random().path))
 

@@ -209,7 +209,7 @@ def page():
 
 
 def _settings(model, schema, **options):
-    from extractor.pipeline import Settings
+    from extractor.settings import Settings
 
     if "constrained" in {f.name for f in fields(Settings)}:
         options.setdefault("constrained", False)  # the guards are measured alone, without a grammar
@@ -218,7 +218,7 @@ def _settings(model, schema, **options):
 
 
 def _extract(model, schema, page, **options):
-    from extractor.pipeline import Extractor
+    from extractor import Extractor
 
     extractor = Extractor(settings=_settings(model, schema, **options))
     return extractor.extract(page)

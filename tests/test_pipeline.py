@@ -84,7 +84,7 @@ def test_nonconforming_json_is_invalid_with_pointers(model_factory):
 
 
 def _settings(tiny, **changes):
-    from extractor.pipeline import Settings
+    from extractor.settings import Settings
 
     return Settings(model=str(tiny.path), **changes)
 

@@ -159,7 +159,7 @@ def voucher_model(model_factory):
 
 def _extract(tiny, schema_path, **changes):
     from extractor import Extractor
-    from extractor.pipeline import Settings
+    from extractor.settings import Settings
 
     # constrained=False: the schema constraint is being reworked (it mangled scripted answers when this was written)
     settings = Settings(model=str(tiny.path), schema=str(schema_path), constrained=False, **changes)

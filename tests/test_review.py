@@ -133,7 +133,7 @@ SAMPLE = "invoice-fr-services"  # 7 089,60 €, 27/02/2026: French number and da
 
 def _extract(model_factory, data):
     from extractor import Extractor
-    from extractor.pipeline import Settings
+    from extractor.settings import Settings
 
     answer = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     tiny = model_factory.scripted(answer=answer, then="im_end")

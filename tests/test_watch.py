@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from extractor.cli import app, dispatch_args
 from extractor.errors import ModelError, UsageError
 from extractor.ledger import Ledger
-from extractor.pipeline import Extractor, Settings
+from extractor import Extractor, Settings
 from extractor.watch import (TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name,
                              watch)
 
@@ -183,7 +183,7 @@ def test_paths_are_checked(tmp_path):
         tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite.lock", tmp_path.resolve() / "processed")
 
 
-@pytest.mark.parametrize("options", [{"settle": -1}, {"poll": 0}, {"retries": -1}, {"backoff": -0.5}])
+@pytest.mark.parametrize("options", [{"settle": -1}, {"poll": 0}, {"error_retries": -1}, {"backoff": -0.5}])
 def test_bad_settings_are_usage_errors(options):
     with pytest.raises(UsageError):
         WatchSettings(**options)
@@ -232,7 +232,7 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
 
     distinct = {sha(data) for data in contents.values()}
     assert len(distinct) == 15
-    assert summary.to_dict() == {"extracted": 15, "failed": 0, "duplicates": 35, "retries": 0, "abandoned": 0,
+    assert summary.to_dict() == {"extracted": 15, "failed": 0, "duplicates": 35, "error_retries": 0, "abandoned": 0,
                                  "recovered": 0, "left": 0}
     assert sorted(r.sha256 for r in records) == sorted(distinct)
     assert {r["sha256"]: r["status"] for r in records_in(out).values()} == dict.fromkeys(distinct, "ok")
@@ -309,7 +309,7 @@ def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, t
     rc, stdout, stderr = finish_cli(start_cli(cli_args(inbox, out, model_dir, note_schema, "--once", "--json"),
                                               tmp_path, "final"), tmp_path, "final")
     assert rc == 0, stderr
-    assert json.loads(stdout) == {"extracted": 1, "failed": 0, "duplicates": 2, "retries": 0, "abandoned": 0,
+    assert json.loads(stdout) == {"extracted": 1, "failed": 0, "duplicates": 2, "error_retries": 0, "abandoned": 0,
                                   "recovered": 0, "left": 0}
     records = records_in(out)
     assert sorted(records) == sorted([record_a.name, result_name("b.pdf", second)])
@@ -329,7 +329,7 @@ def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(d
         (inbox / name).write_bytes(data)
     records = []
     summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
-    assert summary.to_dict() == {"extracted": 1, "failed": 2, "duplicates": 0, "retries": 0, "abandoned": 0,
+    assert summary.to_dict() == {"extracted": 1, "failed": 2, "duplicates": 0, "error_retries": 0, "abandoned": 0,
                                  "recovered": 0, "left": 0}
     assert [(Path(r.source).name, r.status, [e["code"] for e in r.errors]) for r in records] == [
         ("a corrupt.pdf", "error", ["corrupt"]), ("b encrypted.pdf", "error", ["encrypted"]),
@@ -371,7 +371,7 @@ def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tm
         if proc.poll() is None:
             proc.kill()
     assert rc == 0, stderr
-    assert json.loads(stdout) == {"extracted": 0, "failed": 0, "duplicates": 0, "retries": 0, "abandoned": 1,
+    assert json.loads(stdout) == {"extracted": 0, "failed": 0, "duplicates": 0, "error_retries": 0, "abandoned": 1,
                                   "recovered": 0, "left": 1}
     assert {s: (e["state"], e["attempts"]) for s, e in ledger_entries(out).items()} == {sha(data): ("queued", 0)}
     assert inputs_left(inbox) == {"doc.pdf"}
@@ -386,7 +386,7 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
     runner = CliRunner()
     result = runner.invoke(app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, "--once", "--json")))
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"extracted": 1, "failed": 1, "duplicates": 1, "retries": 0,
+    assert json.loads(result.stdout) == {"extracted": 1, "failed": 1, "duplicates": 1, "error_retries": 0,
                                          "abandoned": 0, "recovered": 0, "left": 0}
 
     result = runner.invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
@@ -417,6 +417,7 @@ class FlakyRunner:
     def __init__(self, runner, *, failures: int) -> None:
         self.runner, self.failures = runner, failures
         self.model_id, self.stop_set, self.pixels_per_token = runner.model_id, runner.stop_set, runner.pixels_per_token
+        self.tokenizer = runner.tokenizer
 
     def generate(self, request):
         if self.failures:
@@ -434,8 +435,8 @@ def test_retryable_failures_are_retried_with_backoff(dirs, extractor, failures, 
     data = pdf("flaky")
     (inbox / "flaky.pdf").write_bytes(data)
     flaky = Extractor(settings=extractor.settings, runner=FlakyRunner(extractor.runner, failures=failures))
-    summary = watch(inbox, out, extractor=flaky, once=True, settle=0.1, retries=retries, backoff=0.05)
-    assert (summary.retries, summary.extracted, summary.failed) == (
+    summary = watch(inbox, out, extractor=flaky, once=True, settle=0.1, error_retries=retries, backoff=0.05)
+    assert (summary.error_retries, summary.extracted, summary.failed) == (
         1, int(expected["state"] == "done"), int(expected["state"] == "failed"))
     entry = ledger_entries(out)[sha(data)]
     where = "processed" if (inbox / "processed" / "flaky.pdf").exists() else "failed"

@@ -1,7 +1,6 @@
 """The mlx-vlm runner: loads a model once, generates with our own per-call stop matching.
 
-This is the only module that imports mlx / mlx-vlm, and it does so lazily (inside functions), so ``--help``,
-``doctor`` and parsing work without them.
+mlx / mlx-vlm are imported lazily (inside functions), so ``--help``, ``doctor`` and parsing work without them.
 
 Why our own loop: mlx-vlm 0.7.10's ``generate(eos_tokens=...)`` extends the processor's shared StoppingCriteria (the
 ids stay for later calls), ``stream_generate`` ignores the argument, and its qwen3_5 config adds 248046 only when the
@@ -16,10 +15,10 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from .errors import ModelError
-from .prompt import template_options
-from .runner import GenerationRequest, GenerationResult, GuardHit
-from .stopping import StopSet, resolve_stop_set
+from ..errors import ModelError
+from ..prompt import template_options
+from ..runner import GenerationRequest, GenerationResult, GuardHit
+from ..stopping import StopSet, resolve_stop_set
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 MODEL_FILES = ["*.json", "*.safetensors", "*.jinja", "*.txt", "*.model", "*.tiktoken", "*.py"]
@@ -86,7 +85,7 @@ class MlxRunner:
             self._model, self._processor = load(str(self.model_dir))
         except Exception as exc:  # noqa: BLE001 - surface every load failure as ModelError
             raise ModelError(f"cannot load model {model}: {exc}", source=model) from exc
-        self._tokenizer = getattr(self._processor, "tokenizer", self._processor)
+        self.tokenizer = getattr(self._processor, "tokenizer", self._processor)
         image_processor = getattr(self._processor, "image_processor", None)
         patch = int(getattr(image_processor, "patch_size", 16) or 16)
         merge = int(getattr(image_processor, "merge_size", 2) or 2)
@@ -95,7 +94,7 @@ class MlxRunner:
         self.template_text = self._chat_template_source()
 
     def _chat_template_source(self) -> str:
-        template = getattr(self._processor, "chat_template", None) or getattr(self._tokenizer, "chat_template", "")
+        template = getattr(self._processor, "chat_template", None) or getattr(self.tokenizer, "chat_template", "")
         return template if isinstance(template, str) else ""
 
     def render_prompt(self, request: GenerationRequest) -> str:
@@ -118,7 +117,7 @@ class MlxRunner:
     def _piece(self, token_id: int) -> str:
         piece = self._pieces.get(token_id)
         if piece is None:
-            piece = self._tokenizer.decode([token_id], skip_special_tokens=False)
+            piece = self.tokenizer.decode([token_id], skip_special_tokens=False)
             self._pieces[token_id] = piece
         return piece
 
@@ -220,7 +219,7 @@ class MlxRunner:
 
     def _final_text(self, tokens: list[int], stop_id: Optional[int], pieced: str, hit) -> str:
         answer = tokens[:-1] if stop_id is not None else tokens
-        text = self._tokenizer.decode(answer, skip_special_tokens=False)
+        text = self.tokenizer.decode(answer, skip_special_tokens=False)
         if hit is not None and hit.keep_chars is not None:
             # guards measure positions on the piecewise text; cut that, it equals the decode for whole tokens
             text = pieced[: hit.keep_chars]

@@ -1,0 +1,110 @@
+"""A batch: every input through one Extractor, each record written to the chosen sinks as soon as it is done, and a
+resumed batch that skips what an earlier run already finished.
+
+Resuming (``--out DIR``, unless ``force``): an input is skipped when ``DIR`` already holds its record with the same
+content hash (sha256 of the file), the same settings fingerprint (``Settings.fingerprint``: model, schema, prompt
+version and every option that can change the answer) and a final status (``verdict.final``: anything but a
+transient error). The earlier record still goes to ``--jsonl`` / ``--csv`` and into the summary, so a resumed batch
+gives the same outputs as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from .record import Record, record_from_dict
+from .sinks import CsvSink, JsonDirSink, JsonlSink
+from .verdict import final
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What a batch did.
+
+    Attributes:
+        records: one record per input, in input order (skipped inputs: their earlier record).
+        skipped: how many inputs were not extracted again because ``--out`` already held their final record.
+    """
+
+    records: tuple[Record, ...]
+    skipped: int = 0
+
+
+def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, jsonl: Optional[Path] = None,
+              csv_path: Optional[Path] = None, force: bool = False,
+              on_record: Optional[Callable[[Record, bool], None]] = None) -> BatchResult:
+    """Extract every source and write each record to the chosen sinks as soon as it is done.
+
+    Args:
+        extractor: the loaded ``api.Extractor``.
+        sources: input paths, in order.
+        out: directory for one JSON record per input (and where a resumed batch finds earlier records).
+        jsonl: JSONL file (rewritten by this batch).
+        csv_path: CSV file (rewritten by this batch).
+        force: extract every input again, even when ``out`` holds its final record.
+        on_record: called with each record and whether it was skipped, in input order (progress, logs).
+
+    Returns:
+        The BatchResult.
+    """
+    json_dir = JsonDirSink(out) if out else None
+    sinks = [s for s in (JsonlSink(jsonl) if jsonl else None,
+                         CsvSink(csv_path, columns=extractor.schema.top_level_scalars()) if csv_path else None) if s]
+    fingerprint = extractor.fingerprint
+    done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint)
+    records: list[Record] = []
+    try:
+        todo = [s for s in sources if s not in done]
+        fresh = extractor.extract_many(todo)
+        for source in sources:
+            skipped = source in done
+            record = done[source] if skipped else next(fresh)
+            if json_dir is not None and not skipped:
+                json_dir.write(record)
+            for sink in sinks:
+                sink.write(record)
+            records.append(record)
+            if on_record is not None:
+                on_record(record, skipped)
+    finally:
+        for sink in sinks:
+            sink.close()
+    return BatchResult(records=tuple(records), skipped=len(done))
+
+
+def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str) -> dict[str, Record]:
+    """The sources whose record in the output directory can be reused (same content, settings, final status)."""
+    found = {}
+    for source in sources:
+        record = _earlier(json_dir.path_for(source), source)
+        if record is None or record.extra.get("fingerprint") != fingerprint or not final(record):
+            continue
+        if record.sha256 and record.sha256 == _sha256(source):
+            found[source] = record
+    return found
+
+
+def _earlier(path: Path, source: str) -> Optional[Record]:
+    try:
+        record = record_from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None  # no record, or a damaged one: extract again
+    return record if record.source == source else None
+
+
+def _sha256(path: str) -> Optional[str]:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError:
+        return None  # unreadable now: extract it, so the record says why
+    return digest.hexdigest()
+
+
+__all__ = ["BatchResult", "run_batch"]

@@ -1,0 +1,171 @@
+"""Every setting of an extraction and its default, named once.
+
+The Python API (``Extractor(settings, **overrides)``), the batch command and ``extract watch`` all build one
+``Settings``; the command line only changes the defaults listed in :data:`COMMAND_LINE_DEFAULTS`. The watcher's own
+behaviour (settle time, back-off, ...) lives in ``watch.WatchSettings``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from .errors import UsageError
+from .guards import GuardSettings
+from .isolate import DEFAULT_TIMEOUT
+from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
+from .runner import LogitsProcessor
+
+DEFAULT_MODEL = "mlx-community/lift-oQ3"
+DEFAULT_SCHEMA = "invoice"
+DEFAULT_MAX_TOKENS = 2048
+# Bump when the prompt's wording or layout changes: records made with another prompt are not reused by a resumed
+# batch (``Settings.fingerprint``).
+PROMPT_VERSION = 2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that shapes one extraction.
+
+    Attributes:
+        model: local model directory or cached hub id.
+        schema: ``invoice``, ``receipt`` or a schema file path.
+        max_tokens: cap on generated tokens per document.
+        vision_tokens: vision-token budget per page (converted to pixels with the model's patch and merge sizes).
+        max_pixels: explicit pixel budget per page; overrides ``vision_tokens``.
+        pages: page selection such as ``1-3,5`` (None: all pages).
+        passwords: passwords to try, in order, for encrypted PDFs.
+        temperature: sampling temperature (0: greedy).
+        seed: sampling seed.
+        drop_stop_ids: ids removed from the resolved stop set; for diagnosis only (reproduces a broken config).
+        guards: runaway guards (end marker as text, JSON closed, loops) and their thresholds; all on by default.
+        constrained: JSON-Schema-constrained decoding (llguidance grammar; see ``constrain``). On by default: the
+            answer always parses and ends on a stop token.
+        isolate: open and render in worker processes (``isolate.RenderPool``), so a crash, hang or memory blow-up
+            in pdfium/Pillow costs one record. Off in the library (it starts no processes unless asked), on in the
+            command line.
+        timeout: seconds one document may take to open and render; enforced only when isolated.
+        workers: render worker processes (None: the usable cores, at most 4).
+        max_pages: pages rendered per document at most; the rest are skipped with a warning.
+        max_bytes: larger input files fail with ``too_large``.
+        retries: how many times a failed answer may be asked again in total (``retry``: ``invalid`` once with
+            the errors as feedback, ``truncated`` with max_tokens doubled up to 4x, ``runaway`` once with tighter
+            guards). 0 in the library, so a call is one generation unless asked; 1 on the command line.
+        embedded: use the XML of a ZUGFeRD / Factur-X / XRechnung PDF as the answer when it is schema-valid
+            (invoice schema only; zero tokens); False always asks the model.
+        cross_check: with valid embedded XML, also run the model and list every field where the two disagree.
+        extra_processors: called with the attempt number (1 = first) before each generation; the logits
+            processors it returns run after the schema constraint's (logit biases, forced answers in tests).
+    """
+
+    model: str = DEFAULT_MODEL
+    schema: str = DEFAULT_SCHEMA
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    vision_tokens: int = DEFAULT_VISION_TOKENS
+    max_pixels: Optional[int] = None
+    pages: Optional[str] = None
+    passwords: tuple[str, ...] = ()
+    temperature: float = 0.0
+    seed: Optional[int] = None
+    drop_stop_ids: tuple[int, ...] = ()
+    guards: GuardSettings = GuardSettings()
+    constrained: bool = True
+    isolate: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    workers: Optional[int] = None
+    max_pages: int = DEFAULT_MAX_PAGES
+    max_bytes: int = DEFAULT_MAX_BYTES
+    retries: int = 0
+    embedded: bool = True
+    cross_check: bool = False
+    extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
+
+    def __post_init__(self) -> None:
+        # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
+        for name in ("passwords", "drop_stop_ids"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, low in (("max_tokens", 1), ("vision_tokens", 4), ("max_pages", 1), ("max_bytes", 1),
+                          ("retries", 0)):
+            if getattr(self, name) < low:
+                raise UsageError(f"{name} must be at least {low}, got {getattr(self, name)}")
+        if self.max_pixels is not None and self.max_pixels < 1024:
+            raise UsageError(f"max_pixels must be at least 1024, got {self.max_pixels}")
+        if self.temperature < 0 or self.timeout <= 0:
+            raise UsageError("temperature must not be negative and timeout must be positive")
+        if self.workers is not None and self.workers < 1:
+            raise UsageError(f"workers must be at least 1, got {self.workers}")
+        if self.pages:
+            parse_pages(self.pages)  # raises UsageError for a bad selection
+
+    def replace(self, **changes) -> "Settings":
+        """Return a copy with some settings changed.
+
+        Raises:
+            UsageError: a name that is not a setting, or a bad value.
+        """
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
+        if unknown:
+            raise UsageError(f"unknown setting(s): {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+    def raster(self, pixels_per_token: int) -> RasterSettings:
+        """Return the rasterizer settings for a model with the given pixels per vision token."""
+        max_pixels = self.max_pixels or self.vision_tokens * pixels_per_token
+        pages = parse_pages(self.pages) if self.pages else None
+        return RasterSettings(max_pixels=max_pixels, pages=pages, passwords=self.passwords,
+                              max_pages=self.max_pages, max_bytes=self.max_bytes)
+
+    def fingerprint(self, *, schema_text: str) -> str:
+        """A short hash of everything that can change a document's answer, for resuming a batch.
+
+        Args:
+            schema_text: the schema's content (a changed schema file changes the answer).
+
+        Returns:
+            16 hex digits; equal for two runs whose records can be reused for each other.
+        """
+        ignored = {"isolate", "timeout", "workers", "extra_processors"}  # how, not what, is extracted
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
+        values["guards"] = dataclasses.asdict(self.guards)
+        values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
+        values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()
+        values["prompt_version"] = PROMPT_VERSION
+        if self.extra_processors is not None:
+            values["extra_processors"] = getattr(self.extra_processors, "__qualname__", repr(self.extra_processors))
+        text = json.dumps(values, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# What the command line changes from the library defaults: a person running a batch wants one retry of a failed
+# answer and a crash in pdfium to cost one file; a library call does exactly one generation and starts no processes.
+COMMAND_LINE_DEFAULTS = {"retries": 1, "isolate": True}
+
+
+def command_line_settings(**options) -> Settings:
+    """Build the Settings of ``extract`` and ``extract watch`` from their shared options (one function for both).
+
+    Args:
+        options: option values by setting name (the command line's parsed options).
+
+    Returns:
+        The Settings.
+
+    Raises:
+        UsageError: an unknown option name or a bad value.
+    """
+    return Settings().replace(**{**COMMAND_LINE_DEFAULTS, **options})
+
+
+def default(name: str):
+    """The command-line default of a setting (the library default unless :data:`COMMAND_LINE_DEFAULTS` changes it)."""
+    if name in COMMAND_LINE_DEFAULTS:
+        return COMMAND_LINE_DEFAULTS[name]
+    return next(f.default for f in dataclasses.fields(Settings) if f.name == name)
+
+
+__all__ = ["COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_SCHEMA", "PROMPT_VERSION",
+           "Settings", "command_line_settings", "default"]
