@@ -5,7 +5,7 @@ Fixtures:
         mlx-vlm models (see :mod:`extractor.testing`) once per session, cached by their arguments. The returned
         directories are shared by every test: never change files in them; use ``model_factory.copy(model,
         dest)`` to get a private copy first.
-    shared_dir: ``../shared`` (data and references); skips the test when it is absent.
+    shared_dir: ``../shared`` (data and references); skips the test when it is absent (fails under ``CI=true``).
     invoice_answer: :data:`INVOICE_ANSWER`.
 
 Constants:
@@ -27,6 +27,7 @@ from pathlib import Path  # noqa: E402
 from typing import Callable, Sequence, Union  # noqa: E402
 
 import pytest  # noqa: E402
+from helpers import shared_path  # noqa: E402
 
 from extractor.testing import (  # noqa: E402
     ENDOFTEXT,
@@ -39,7 +40,6 @@ from extractor.testing import (  # noqa: E402
 )
 
 INVOICE_ANSWER: str = SAMPLE_INVOICE_ANSWER
-SHARED_DIR: Path = Path(__file__).resolve().parents[2] / "shared"
 
 _Eos = Union[int, Sequence[int], None]
 
@@ -101,9 +101,7 @@ def model_factory(tmp_path_factory: pytest.TempPathFactory) -> ModelFactory:
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
-    if not SHARED_DIR.is_dir():
-        pytest.skip(f"shared data not available ({SHARED_DIR} is absent)")
-    return SHARED_DIR
+    return shared_path()
 
 
 @pytest.fixture(scope="session")

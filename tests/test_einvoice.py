@@ -2,89 +2,14 @@
 
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
 from extractor.einvoice import parse_invoice_xml, read_embedded_invoice
 from extractor.errors import InputError
+from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-ZUGFERD = SHARED / "corpus" / "invoices" / "zugferd-corpus"
-
-CII = """<?xml version="1.0" encoding="UTF-8"?>
-<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
- xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
- xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
- <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter>
-  <ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter>
- </rsm:ExchangedDocumentContext>
- <rsm:ExchangedDocument><ram:ID>RE-2026-0117</ram:ID><ram:TypeCode>380</ram:TypeCode>
-  <ram:IssueDateTime><udt:DateTimeString format="102">20260131</udt:DateTimeString></ram:IssueDateTime>
- </rsm:ExchangedDocument>
- <rsm:SupplyChainTradeTransaction>
-  <ram:IncludedSupplyChainTradeLineItem>
-   <ram:SpecifiedTradeProduct><ram:Name>Bürostuhl  ErgoFlex</ram:Name></ram:SpecifiedTradeProduct>
-   <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>2890.00</ram:ChargeAmount>
-    <ram:BasisQuantity unitCode="H87">10</ram:BasisQuantity></ram:NetPriceProductTradePrice>
-   </ram:SpecifiedLineTradeAgreement>
-   <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">4.0000</ram:BilledQuantity>
-   </ram:SpecifiedLineTradeDelivery>
-   <ram:SpecifiedLineTradeSettlement>
-    <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:RateApplicablePercent>19.00</ram:RateApplicablePercent>
-    </ram:ApplicableTradeTax>
-    <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>1156.00</ram:LineTotalAmount>
-    </ram:SpecifiedTradeSettlementLineMonetarySummation>
-   </ram:SpecifiedLineTradeSettlement>
-  </ram:IncludedSupplyChainTradeLineItem>
-  <ram:ApplicableHeaderTradeAgreement>
-   <ram:SellerTradeParty><ram:Name>Nordlicht Bürotechnik GmbH</ram:Name>
-    <ram:PostalTradeAddress><ram:PostcodeCode>20457</ram:PostcodeCode><ram:LineOne>Hafenstraße 12</ram:LineOne>
-     <ram:CityName>Hamburg</ram:CityName><ram:CountryID>DE</ram:CountryID></ram:PostalTradeAddress>
-    <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">43/815/08156</ram:ID></ram:SpecifiedTaxRegistration>
-    <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE271828180</ram:ID></ram:SpecifiedTaxRegistration>
-   </ram:SellerTradeParty>
-   <ram:BuyerTradeParty><ram:Name>Kanzlei Weber &amp; Söhne</ram:Name></ram:BuyerTradeParty>
-  </ram:ApplicableHeaderTradeAgreement>
-  <ram:ApplicableHeaderTradeSettlement>
-   <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
-   <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>
-    <ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE89 3704 0044 0532 0130 00</ram:IBANID>
-     <ram:AccountName>Nordlicht Bürotechnik GmbH</ram:AccountName></ram:PayeePartyCreditorFinancialAccount>
-    <ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>COBADEFFXXX</ram:BICID>
-    </ram:PayeeSpecifiedCreditorFinancialInstitution>
-   </ram:SpecifiedTradeSettlementPaymentMeans>
-   <ram:ApplicableTradeTax><ram:CalculatedAmount>219.64</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode>
-    <ram:BasisAmount>1156.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode>
-    <ram:RateApplicablePercent>19.00</ram:RateApplicablePercent></ram:ApplicableTradeTax>
-   <ram:SpecifiedTradePaymentTerms><ram:Description>Zahlbar innerhalb von 14 Tagen ohne Abzug.</ram:Description>
-    <ram:DueDateDateTime><udt:DateTimeString format="102">20260214</udt:DateTimeString></ram:DueDateDateTime>
-   </ram:SpecifiedTradePaymentTerms>
-   <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
-    <ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>1156.00</ram:TaxBasisTotalAmount>
-    <ram:TaxTotalAmount currencyID="EUR">219.64</ram:TaxTotalAmount>
-    <ram:TaxTotalAmount currencyID="CHF">210.00</ram:TaxTotalAmount>
-    <ram:GrandTotalAmount>1375.64</ram:GrandTotalAmount><ram:TotalPrepaidAmount>375.64</ram:TotalPrepaidAmount>
-    <ram:DuePayableAmount>1000.00</ram:DuePayableAmount>
-   </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
-  </ram:ApplicableHeaderTradeSettlement>
- </rsm:SupplyChainTradeTransaction>
-</rsm:CrossIndustryInvoice>
-"""
-
-CII_DATA = {
-    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
-    "seller": {"name": "Nordlicht Bürotechnik GmbH",
-               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
-               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
-    "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
-    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
-                    "tax_rate": 19, "amount": 1156}],
-    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
-    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
-    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
-                     "account_holder": "Nordlicht Bürotechnik GmbH"},
-}
+ZUGFERD = SHARED_DIR / "corpus" / "invoices" / "zugferd-corpus"
 
 UBL = """<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
@@ -195,16 +120,7 @@ def test_not_an_invoice(xml):
 
 
 def _pdf_with(tmp_path, attachments):
-    fpdf = pytest.importorskip("fpdf")
-    pdf = fpdf.FPDF()
-    pdf.add_page()
-    pdf.set_font("Helvetica", size=12)
-    pdf.cell(0, 10, "Invoice RE-2026-0117")
-    for name, payload in attachments:
-        pdf.embed_file(bytes=payload, basename=name, mime_type="text/xml")
-    path = tmp_path / "e.pdf"
-    pdf.output(str(path))
-    return path
+    return lines_pdf(tmp_path / "e.pdf", ["Invoice RE-2026-0117"], attachments=attachments)
 
 
 def test_read_from_pdf_attachment(tmp_path):
@@ -274,7 +190,7 @@ def _compare(e, gt):
 @pytest.mark.parametrize("gt_path", _gt_files() or [None], ids=lambda p: p.name[:-8] if p else "absent")
 def test_zugferd_corpus_matches_ground_truth(gt_path):
     if gt_path is None:
-        pytest.skip(f"{ZUGFERD} not present (the shared corpus is only in the development environment)")
+        shared_path("corpus", "invoices", "zugferd-corpus")  # absent: skips, or fails under CI=true
     gt = json.loads(gt_path.read_text(encoding="utf-8"))
     pdf = gt_path.with_name(gt_path.name[:-len(".gt.json")] + ".pdf")
     e = read_embedded_invoice(pdf)
@@ -286,7 +202,6 @@ def test_zugferd_corpus_matches_ground_truth(gt_path):
 
 
 def test_zugferd_pdf_without_xml():
-    pdf = ZUGFERD / "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486.pdf"
-    if not pdf.is_file():
-        pytest.skip(f"{pdf} not present")
+    pdf = shared_path("corpus", "invoices", "zugferd-corpus", "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486"
+                                                               ".pdf")
     assert read_embedded_invoice(pdf) is None

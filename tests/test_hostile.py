@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
-from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from PIL import Image
 
 from extractor.isolate import FAULT_ENV
+from helpers import make_pdf, raw_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
@@ -65,29 +65,8 @@ def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: t
     return Run(proc.returncode, records, peak, stderr)
 
 
-def raw_pdf(*pages: str) -> bytes:
-    """A minimal hand-written PDF; each argument is the rest of one page dictionary."""
-    kids = " ".join(f"{3 + i} 0 R" for i in range(len(pages)))
-    bodies = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>"]
-    bodies += [f"<< /Type /Page /Parent 2 0 R {page} >>" for page in pages]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(bodies, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
-    xref = len(out)
-    out += f"xref\n0 {len(bodies) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
 def locked_pdf(password: str) -> bytes:
-    pdf = FPDF(unit="pt", format="A4")
-    pdf.set_font("Helvetica", size=14)
-    pdf.add_page()
-    pdf.text(50, 80, "Invoice 42")
-    pdf.set_encryption(owner_password="owner-pw", user_password=password, encryption_method=EncryptionMethod.AES_128)
-    return bytes(pdf.output())
+    return make_pdf(user_password=password, method=EncryptionMethod.AES_128)
 
 
 def png_bomb() -> bytes:

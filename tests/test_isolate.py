@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
 from PIL import Image
 
 from extractor.cli import _password_file, _size
@@ -33,24 +32,10 @@ from extractor.isolate import (
     render_here,
 )
 from extractor.rasterize import RasterSettings, parse_pages
+from helpers import make_pdf, png
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = RasterSettings(max_pixels=200_000)  # small pages keep the pipe traffic of these tests low
-
-
-def make_pdf(texts=("Invoice 42",), *, size=(595.28, 841.89)) -> bytes:
-    pdf = FPDF(unit="pt", format=size)
-    pdf.set_font("Helvetica", size=14)
-    for text in texts:
-        pdf.add_page()
-        pdf.text(50, 80, text)
-    return bytes(pdf.output())
-
-
-def png(size=(120, 80), color="red") -> bytes:
-    buf = io.BytesIO()
-    Image.new("RGB", size, color).save(buf, "PNG")
-    return buf.getvalue()
 
 
 def outcome(rendered) -> object:

@@ -11,11 +11,11 @@ import zlib
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from PIL import Image
 
 from extractor.errors import InputError, UsageError
+from helpers import image_bytes, make_pdf, raw_pdf, shared_path
 from extractor.rasterize import (
     DEFAULT_VISION_TOKENS,
     MAX_ASPECT,
@@ -30,47 +30,10 @@ from extractor.rasterize import (
     target_size,
 )
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-HOSTILE = SHARED / "corpus" / "hostile"
 BUDGET = max_pixels_for()
 
 
 # ------------------------------------------------------------------------------------------------------- builders
-
-
-def make_pdf(texts=("Invoice 42",), *, size=(595.28, 841.89), user_password=None,
-             method=EncryptionMethod.RC4) -> bytes:
-    """A PDF with one page per text, drawn in Helvetica (so it has a text layer)."""
-    pdf = FPDF(unit="pt", format=size)
-    pdf.set_font("Helvetica", size=14)
-    for text in texts:
-        pdf.add_page()
-        pdf.text(50, 80, text)
-    if user_password is not None:
-        pdf.set_encryption(owner_password="owner-pw", user_password=user_password, encryption_method=method)
-    return bytes(pdf.output())
-
-
-def raw_pdf(*pages: str) -> bytes:
-    """A minimal hand-written PDF; each argument is the rest of one page dictionary (e.g. its /MediaBox)."""
-    kids = " ".join(f"{3 + i} 0 R" for i in range(len(pages)))
-    bodies = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>"]
-    bodies += [f"<< /Type /Page /Parent 2 0 R {page} >>" for page in pages]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(bodies, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
-    xref = len(out)
-    out += f"xref\n0 {len(bodies) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
-def image_bytes(image: Image.Image, fmt: str, **params) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, fmt, **params)
-    return buf.getvalue()
 
 
 def png_claiming(width: int, height: int) -> bytes:
@@ -479,17 +442,14 @@ def test_pil_input():
 
 
 def hostile(name: str) -> Path:
-    path = HOSTILE / name
-    if not path.is_file():
-        pytest.skip(f"shared corpus file {name} not present (../shared absent)")
-    return path
+    return shared_path("corpus", "hostile", name)
 
 
 @pytest.mark.parametrize("name", ["pypdf__encryption_r4-aes-user-password.pdf", "pdfjs__saslprep-r6.pdf",
                                   "pypdf__encryption_r6-both-passwords.pdf", "pdfjs__issue6010_2.pdf"])
 def test_corpus_encrypted(name):
     path = hostile(name)
-    password = json.loads((HOSTILE / "MANIFEST.json").read_text(encoding="utf-8"))[name]["password"]
+    password = json.loads(hostile("MANIFEST.json").read_text(encoding="utf-8"))[name]["password"]
     assert load_error(path).code == "encrypted"
     assert load_error(path, passwords=("not-it",)).code == "wrong_password"
     assert load_document(path, settings=RasterSettings(passwords=(password,))).page_count == 1
@@ -501,8 +461,6 @@ def test_corpus_giant_page():
 
 
 def test_corpus_real_invoice_has_text():
-    folder = SHARED / "corpus" / "invoices" / "zugferd-corpus"
-    if not folder.is_dir():
-        pytest.skip("shared invoice corpus not present (../shared absent)")
+    folder = shared_path("corpus", "invoices", "zugferd-corpus")
     doc = load_document(sorted(folder.glob("*.pdf"))[0], settings=RasterSettings(max_pages=1))
     assert doc.pages[0].text and doc.pages[0].image.size[0] * doc.pages[0].image.size[1] <= BUDGET

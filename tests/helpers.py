@@ -1,0 +1,243 @@
+"""Builders and fixtures shared by the tests: PDFs, images, the e-invoice XML, ../shared, settings, forced answers.
+
+Import from here, never copy: ``from helpers import make_pdf, settings_for`` (tests/ is on sys.path).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DIR = ROOT.parent / "shared"  # ../shared beside the checkout: data for developers and CI
+
+
+def in_ci() -> bool:
+    """Whether the tests run in CI (``CI=true``), where missing shared data is a failure, not a skip."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def shared_path(*parts: str) -> Path:
+    """A path in ../shared; skips the test (fails it under ``CI=true``) when it is absent.
+
+    Args:
+        parts: path parts below ../shared, e.g. ``("corpus", "hostile")``.
+
+    Returns:
+        The existing path.
+    """
+    path = SHARED_DIR.joinpath(*parts)
+    if not path.exists():
+        message = f"shared data not available ({path} is absent)"
+        if in_ci():
+            pytest.fail(message + ": CI must provide ../shared")
+        pytest.skip(message)
+    return path
+
+
+# ------------------------------------------------------------------------------------------------------- documents
+
+
+def make_pdf(texts: Sequence[str] = ("Invoice 42",), *, size=(595.28, 841.89), user_password=None,
+             method=None) -> bytes:
+    """A PDF with one page per text, drawn in Helvetica (so it has a text layer); optionally encrypted."""
+    from fpdf import FPDF
+    from fpdf.enums import EncryptionMethod
+
+    pdf = FPDF(unit="pt", format=size)
+    pdf.set_font("Helvetica", size=14)
+    for text in texts:
+        pdf.add_page()
+        pdf.text(50, 80, text)
+    if user_password is not None:
+        pdf.set_encryption(owner_password="owner-pw", user_password=user_password,
+                           encryption_method=method or EncryptionMethod.RC4)
+    return bytes(pdf.output())
+
+
+def lines_pdf(path: Path, lines: Sequence[str], *, attachments: Sequence[tuple[str, bytes]] = ()) -> Path:
+    """Write a one-page PDF printing ``lines`` (one per row) with file attachments (e.g. e-invoice XML)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    for line in lines:
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    for name, payload in attachments:
+        pdf.embed_file(bytes=payload, basename=name, mime_type="text/xml")
+    pdf.output(str(path))
+    return path
+
+
+def raw_pdf(*pages: str) -> bytes:
+    """A minimal hand-written PDF; each argument is the rest of one page dictionary (e.g. its /MediaBox)."""
+    kids = " ".join(f"{3 + i} 0 R" for i in range(len(pages)))
+    bodies = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>"]
+    bodies += [f"<< /Type /Page /Parent 2 0 R {page} >>" for page in pages]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(bodies, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(bodies) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def image_bytes(image, fmt: str = "PNG", **params) -> bytes:
+    """A PIL image saved to bytes in a format."""
+    buf = io.BytesIO()
+    image.save(buf, fmt, **params)
+    return buf.getvalue()
+
+
+def png(size=(120, 80), color="red") -> bytes:
+    """A plain PNG."""
+    from PIL import Image
+
+    return image_bytes(Image.new("RGB", size, color), "PNG")
+
+
+# ------------------------------------------------------------------------------------------- an EN 16931 e-invoice
+
+CII = """<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+ xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+ xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+ <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter>
+  <ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter>
+ </rsm:ExchangedDocumentContext>
+ <rsm:ExchangedDocument><ram:ID>RE-2026-0117</ram:ID><ram:TypeCode>380</ram:TypeCode>
+  <ram:IssueDateTime><udt:DateTimeString format="102">20260131</udt:DateTimeString></ram:IssueDateTime>
+ </rsm:ExchangedDocument>
+ <rsm:SupplyChainTradeTransaction>
+  <ram:IncludedSupplyChainTradeLineItem>
+   <ram:SpecifiedTradeProduct><ram:Name>Bürostuhl  ErgoFlex</ram:Name></ram:SpecifiedTradeProduct>
+   <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>2890.00</ram:ChargeAmount>
+    <ram:BasisQuantity unitCode="H87">10</ram:BasisQuantity></ram:NetPriceProductTradePrice>
+   </ram:SpecifiedLineTradeAgreement>
+   <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">4.0000</ram:BilledQuantity>
+   </ram:SpecifiedLineTradeDelivery>
+   <ram:SpecifiedLineTradeSettlement>
+    <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:RateApplicablePercent>19.00</ram:RateApplicablePercent>
+    </ram:ApplicableTradeTax>
+    <ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>1156.00</ram:LineTotalAmount>
+    </ram:SpecifiedTradeSettlementLineMonetarySummation>
+   </ram:SpecifiedLineTradeSettlement>
+  </ram:IncludedSupplyChainTradeLineItem>
+  <ram:ApplicableHeaderTradeAgreement>
+   <ram:SellerTradeParty><ram:Name>Nordlicht Bürotechnik GmbH</ram:Name>
+    <ram:PostalTradeAddress><ram:PostcodeCode>20457</ram:PostcodeCode><ram:LineOne>Hafenstraße 12</ram:LineOne>
+     <ram:CityName>Hamburg</ram:CityName><ram:CountryID>DE</ram:CountryID></ram:PostalTradeAddress>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">43/815/08156</ram:ID></ram:SpecifiedTaxRegistration>
+    <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE271828180</ram:ID></ram:SpecifiedTaxRegistration>
+   </ram:SellerTradeParty>
+   <ram:BuyerTradeParty><ram:Name>Kanzlei Weber &amp; Söhne</ram:Name></ram:BuyerTradeParty>
+  </ram:ApplicableHeaderTradeAgreement>
+  <ram:ApplicableHeaderTradeSettlement>
+   <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+   <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>
+    <ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE89 3704 0044 0532 0130 00</ram:IBANID>
+     <ram:AccountName>Nordlicht Bürotechnik GmbH</ram:AccountName></ram:PayeePartyCreditorFinancialAccount>
+    <ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>COBADEFFXXX</ram:BICID>
+    </ram:PayeeSpecifiedCreditorFinancialInstitution>
+   </ram:SpecifiedTradeSettlementPaymentMeans>
+   <ram:ApplicableTradeTax><ram:CalculatedAmount>219.64</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode>
+    <ram:BasisAmount>1156.00</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode>
+    <ram:RateApplicablePercent>19.00</ram:RateApplicablePercent></ram:ApplicableTradeTax>
+   <ram:SpecifiedTradePaymentTerms><ram:Description>Zahlbar innerhalb von 14 Tagen ohne Abzug.</ram:Description>
+    <ram:DueDateDateTime><udt:DateTimeString format="102">20260214</udt:DateTimeString></ram:DueDateDateTime>
+   </ram:SpecifiedTradePaymentTerms>
+   <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    <ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>1156.00</ram:TaxBasisTotalAmount>
+    <ram:TaxTotalAmount currencyID="EUR">219.64</ram:TaxTotalAmount>
+    <ram:TaxTotalAmount currencyID="CHF">210.00</ram:TaxTotalAmount>
+    <ram:GrandTotalAmount>1375.64</ram:GrandTotalAmount><ram:TotalPrepaidAmount>375.64</ram:TotalPrepaidAmount>
+    <ram:DuePayableAmount>1000.00</ram:DuePayableAmount>
+   </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+  </ram:ApplicableHeaderTradeSettlement>
+ </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>
+"""
+
+CII_DATA = {
+    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
+    "seller": {"name": "Nordlicht Bürotechnik GmbH",
+               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
+    "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
+    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
+                    "tax_rate": 19, "amount": 1156}],
+    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
+    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
+                     "account_holder": "Nordlicht Bürotechnik GmbH"},
+}
+
+# CII read by einvoice.parse_invoice_xml, written out by hand from the XML above.
+CII_DATA = {
+    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
+    "seller": {"name": "Nordlicht Bürotechnik GmbH",
+               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
+    "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
+    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
+                    "tax_rate": 19, "amount": 1156}],
+    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
+    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
+                     "account_holder": "Nordlicht Bürotechnik GmbH"},
+}
+# The page of that invoice as a person reads it: every value printed, except the unit code H87.
+CII_PRINTED = (
+    "Rechnung Nr. RE-2026-0117 vom 31.01.2026, fällig am 14.02.2026",
+    "Nordlicht Bürotechnik GmbH, Hafenstraße 12, 20457 Hamburg, Deutschland",
+    "USt-IdNr. DE271828180, Steuernummer 43/815/08156",
+    "An: Kanzlei Weber & Söhne",
+    "4 x Bürostuhl ErgoFlex je 289,00 EUR = 1.156,00 EUR, USt 19 %",
+    "Netto 1.156,00 EUR, USt 19 % auf 1.156,00 EUR: 219,64 EUR",
+    "Gesamt: 1.375,64 EUR, Anzahlung 375,64 EUR, Zahlbetrag 1.000,00 EUR",
+    "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX, Kontoinhaber Nordlicht Bürotechnik GmbH",
+)
+
+
+def einvoice_pdf(path: Path, *, lines: Sequence[str] = CII_PRINTED, xml: str | None = CII) -> Path:
+    """Write a PDF that prints ``lines`` and carries ``xml`` as its factur-x.xml attachment (None: none)."""
+    return lines_pdf(path, lines, attachments=() if xml is None else (("factur-x.xml", xml.encode()),))
+
+
+# ------------------------------------------------------------------------------------------------- model runs
+
+
+def settings_for(model, **changes):
+    """Settings for a tiny model (a TinyModel or a path), with some settings changed."""
+    from extractor.settings import Settings
+
+    return Settings(model=str(getattr(model, "path", model)), **changes)
+
+
+def token_ids(tiny, text: str) -> tuple[int, ...]:
+    """How a tiny model's tokenizer spells a text."""
+    from tokenizers import Tokenizer
+
+    return tuple(Tokenizer.from_file(str(tiny.path / "tokenizer.json")).encode(text, add_special_tokens=False).ids)
+
+
+def forcing(ids: Sequence[int], cycle: Sequence[int]):
+    """A logits processor that makes the model emit ``ids``, then ``cycle`` repeated (a forced answer)."""
+    import mlx.core as mx
+
+    def processor(tokens, logits):
+        i = tokens.size - 1  # the runner passes the prompt's last token, then every generated one
+        target = ids[i] if i < len(ids) else cycle[(i - len(ids)) % len(cycle)]
+        hot = mx.arange(logits.shape[-1]) == target
+        return mx.where(hot[None], 0.0, -float("inf"))
+
+    return processor
