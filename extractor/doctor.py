@@ -14,6 +14,8 @@ never-stopping bug back. The doctor runs six checks, each a small function retur
 ``fix_generation_config`` rewrites generation_config.json so ``eos_token_id`` is the full list (keeping every other
 key, backing the original up once, writing atomically, changing nothing when already right); ``smoke_check`` runs one
 short real generation on a blank page. Only ``smoke_check`` imports mlx (through ``runners.mlx``, lazily).
+The files are read by ``modelfiles`` and the stop set is ``stopping.stop_set_of``, exactly as at run time; where the
+runtime refuses an unreadable file, the check about that file fails.
 """
 
 from __future__ import annotations
@@ -24,18 +26,19 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import ModelError
-from .prompt import ENABLE_THINKING
-from .stopping import (
-    END_TOKEN_TEXTS,
-    StopSet,
+from .modelfiles import (
+    CHAT_TEMPLATE_JINJA,
+    CHAT_TEMPLATE_JSON,
+    GENERATION_CONFIG,
+    SPECIAL_TOKENS_MAP,
+    ModelFiles,
     as_id_list,
-    resolve_stop_set,
-    template_end_token,
-    token_content,
+    read_model_files,
 )
+from .prompt import ENABLE_THINKING
+from .stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
 
 STATUSES = ("pass", "warn", "fail")
-GENERATION_CONFIG = "generation_config.json"
 BACKUP_SUFFIX = ".bak"
 CHATML_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # mlx-vlm 0.7.10's qwen3_5 / qwen3_5_moe configs append <|im_end|> only when the top-level eos is missing.
@@ -77,64 +80,8 @@ class Check:
         return {"name": self.name, "status": self.status, "detail": self.detail, "source": self.source_file}
 
 
-@dataclass(frozen=True)
-class ModelFacts:
-    """Everything the checks read from a model directory, read once.
-
-    Attributes:
-        model_dir: the directory.
-        config: config.json (None when missing or unreadable; see ``errors``).
-        generation: generation_config.json (None when missing or unreadable).
-        generation_exists: whether generation_config.json exists.
-        tokenizer_json_ids: added-token text -> id from tokenizer.json.
-        tokenizer_config_ids: added-token text -> id from tokenizer_config.json's ``added_tokens_decoder``.
-        eos_token: the tokenizer's eos token text (tokenizer_config.json, else special_tokens_map.json).
-        template: the chat template source, or None.
-        template_file: where the template came from.
-        stop: extract's resolved stop set (``stopping.resolve_stop_set``; empty when a file is unreadable).
-        errors: file name -> why it could not be read.
-    """
-
-    model_dir: Path
-    config: Optional[dict]
-    generation: Optional[dict]
-    generation_exists: bool
-    tokenizer_json_ids: dict
-    tokenizer_config_ids: dict
-    eos_token: Optional[str]
-    template: Optional[str]
-    template_file: Optional[str]
-    stop: StopSet
-    errors: dict
-
-    @property
-    def token_ids(self) -> dict:
-        """Token text -> id as the loaded tokenizer sees it (tokenizer_config.json wins, as in transformers)."""
-        return {**self.tokenizer_json_ids, **self.tokenizer_config_ids}
-
-    @property
-    def token_names(self) -> dict:
-        """Id -> token text (the inverse of ``token_ids``)."""
-        return {i: t for t, i in self.token_ids.items()}
-
-    @property
-    def model_type(self) -> Optional[str]:
-        """config.json's ``model_type``."""
-        return (self.config or {}).get("model_type")
-
-
-def _read(path: Path, errors: dict) -> Optional[dict]:
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        errors[path.name] = f"{type(exc).__name__}: {exc}"
-        return None
-    if not isinstance(data, dict):
-        errors[path.name] = "not a JSON object"
-        return None
-    return data
+# The checks read a directory through the one model-file reader the runtime stop set uses too.
+ModelFacts = ModelFiles
 
 
 def read_facts(model_dir: Path) -> ModelFacts:
@@ -144,50 +91,9 @@ def read_facts(model_dir: Path) -> ModelFacts:
         model_dir: the model directory.
 
     Returns:
-        The ModelFacts.
+        The ModelFacts (``modelfiles.ModelFiles``).
     """
-    errors: dict = {}
-    config = _read(model_dir / "config.json", errors)
-    generation = _read(model_dir / GENERATION_CONFIG, errors)
-    tokenizer = _read(model_dir / "tokenizer.json", errors) or {}
-    json_ids = {e["content"]: int(e["id"]) for e in tokenizer.get("added_tokens") or []
-                if isinstance(e, dict) and "content" in e and isinstance(e.get("id"), int)}
-    tok_cfg = _read(model_dir / "tokenizer_config.json", errors) or {}
-    cfg_ids = {}
-    for key, entry in (tok_cfg.get("added_tokens_decoder") or {}).items():
-        content = token_content(entry)
-        if content is not None and str(key).isdigit():
-            cfg_ids[content] = int(key)
-    eos = token_content(tok_cfg.get("eos_token"))
-    if eos is None:
-        eos = token_content((_read(model_dir / "special_tokens_map.json", errors) or {}).get("eos_token"))
-    template, template_file = _template(model_dir, tok_cfg, errors)
-    return ModelFacts(model_dir=model_dir, config=config, generation=generation,
-                      generation_exists=(model_dir / GENERATION_CONFIG).is_file(), tokenizer_json_ids=json_ids,
-                      tokenizer_config_ids=cfg_ids, eos_token=eos, template=template, template_file=template_file,
-                      stop=_stop_set(model_dir), errors=errors)
-
-
-def _template(model_dir: Path, tok_cfg: dict, errors: dict) -> tuple[Optional[str], Optional[str]]:
-    # the same order as stopping.template_text, keeping which file answered
-    jinja = model_dir / "chat_template.jinja"
-    if jinja.is_file():
-        return jinja.read_text(encoding="utf-8"), jinja.name
-    for name, data in (("chat_template.json", _read(model_dir / "chat_template.json", errors) or {}),
-                       ("tokenizer_config.json", tok_cfg)):
-        tpl = data.get("chat_template")
-        if isinstance(tpl, list):
-            tpl = next((t.get("template") for t in tpl if isinstance(t, dict) and t.get("name") == "default"), None)
-        if isinstance(tpl, str):
-            return tpl, name
-    return None, None
-
-
-def _stop_set(model_dir: Path) -> StopSet:
-    try:
-        return resolve_stop_set(model_dir)
-    except ModelError:  # an unreadable file: the checks report it; resolve what the readable files say
-        return StopSet(ids=())
+    return read_model_files(model_dir)
 
 
 def _named(ids: Sequence[int], facts: ModelFacts) -> str:
@@ -207,7 +113,7 @@ def required_end_ids(facts: ModelFacts) -> list[int]:
     """
     names = facts.token_names
     ends = set(END_TOKEN_TEXTS) | ({facts.eos_token} if facts.eos_token else set())
-    return [i for i in facts.stop.ids if i not in names or names[i] in ends]
+    return [i for i in stop_set_of(facts).ids if i not in names or names[i] in ends]
 
 
 def mlx_vlm_stop_ids(facts: ModelFacts) -> tuple[list[int], str]:
@@ -231,7 +137,7 @@ def mlx_vlm_stop_ids(facts: ModelFacts) -> tuple[list[int], str]:
     ids = as_id_list(value)
     steps.append(f"{origin} = {json.dumps(value)}")
     if value is None and facts.model_type in QWEN_EOS_RULE_TYPES:
-        text_ids = as_id_list((config.get("text_config") or {}).get("eos_token_id"))
+        text_ids = as_id_list(facts.text_config.get("eos_token_id"))
         if text_ids:
             ids = text_ids + ([QWEN_CHAT_EOS] if QWEN_CHAT_EOS not in text_ids else [])
             steps.append(f"{facts.model_type}: text_config eos + {QWEN_CHAT_EOS}")
@@ -322,7 +228,7 @@ def check_config_eos(facts: ModelFacts) -> Check:
         why = facts.errors.get("config.json", "missing")
         return Check(name, "fail", f"config.json {why}: mlx-vlm cannot load this directory", src)
     top = facts.config.get("eos_token_id")
-    text = (facts.config.get("text_config") or {}).get("eos_token_id")
+    text = facts.text_config.get("eos_token_id")
     effective, how = mlx_vlm_stop_ids(facts)
     missing = [i for i in required_end_ids(facts) if i not in effective]
     detail = (f"eos_token_id={json.dumps(top)}, text_config.eos_token_id={json.dumps(text)}; "
@@ -345,7 +251,7 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
     """
     name, src = "tokenizer_ids", "tokenizer_config.json"
     problems, notes, warns = [], [], []
-    for file in ("tokenizer.json", "tokenizer_config.json"):
+    for file in ("tokenizer.json", "tokenizer_config.json", SPECIAL_TOKENS_MAP):
         if file in facts.errors:
             problems.append(f"{file} unreadable ({facts.errors[file]})")
     problems.extend(id_conflicts(facts))
@@ -361,8 +267,7 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
     names = facts.token_names
     ends = set(END_TOKEN_TEXTS) | ({facts.eos_token} if facts.eos_token else set())
     declared = [("config.json eos_token_id", (facts.config or {}).get("eos_token_id")),
-                ("config.json text_config.eos_token_id", ((facts.config or {}).get("text_config") or {})
-                 .get("eos_token_id")),
+                ("config.json text_config.eos_token_id", facts.text_config.get("eos_token_id")),
                 ("generation_config.json eos_token_id", (facts.generation or {}).get("eos_token_id"))]
     for where, value in declared:
         for i in as_id_list(value):
@@ -390,9 +295,13 @@ def check_chat_template(facts: ModelFacts) -> Check:
         facts: the model directory's facts.
 
     Returns:
-        The Check (``warn`` when only extract's resolved stop set holds it, not bare mlx-vlm's).
+        The Check (``fail`` when a template file is unreadable: extract refuses the directory then; ``warn`` when
+        only extract's resolved stop set holds the token, not bare mlx-vlm's).
     """
     name = "chat_template"
+    for file in (CHAT_TEMPLATE_JINJA, CHAT_TEMPLATE_JSON):
+        if file in facts.errors:
+            return Check(name, "fail", f"{file} unreadable ({facts.errors[file]}): repair or delete it", file)
     if facts.template is None:
         return Check(name, "warn", "no chat template (chat_template.jinja, chat_template.json or "
                                    "tokenizer_config.json chat_template): prompts fall back to a generic format", None)
@@ -403,7 +312,7 @@ def check_chat_template(facts: ModelFacts) -> Check:
     if end not in facts.token_ids:
         return Check(name, "fail", f"assistant turns end with {end}, which the tokenizer does not define", src)
     tid = facts.token_ids[end]
-    ours = facts.stop.ids
+    ours = stop_set_of(facts).ids
     bare, _ = mlx_vlm_stop_ids(facts)
     lead = f"assistant turns end with {end} ({tid})"
     if tid not in ours:

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from extractor.errors import ModelError
 from extractor.stopping import StopSet, resolve_stop_set, template_end_token
 
 EOT, IM_START, IM_END = 248044, 248045, 248046
@@ -11,7 +12,8 @@ QWEN_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }
                 "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 
 
-def write_dir(root, *, config=None, generation=None, tokenizer_eos=None, template=None, added=None):
+def write_dir(root, *, config=None, generation=None, tokenizer_eos=None, template=None, added=None,
+              special_map_eos=None):
     """Write just the files stop resolution reads (no weights needed)."""
     root.mkdir(parents=True, exist_ok=True)
     added = added if added is not None else {"<|endoftext|>": EOT, "<|im_start|>": IM_START, "<|im_end|>": IM_END}
@@ -27,6 +29,8 @@ def write_dir(root, *, config=None, generation=None, tokenizer_eos=None, templat
         (root / "generation_config.json").write_text(json.dumps(generation))
     if template is not None:
         (root / "chat_template.jinja").write_text(template)
+    if special_map_eos is not None:
+        (root / "special_tokens_map.json").write_text(json.dumps({"eos_token": special_map_eos}))
     return root
 
 
@@ -50,6 +54,14 @@ CASES = {
     "tokenizer eos only": (
         dict(tokenizer_eos="<|im_end|>"),
         {EOT: ["tokenizer:<|endoftext|>"], IM_END: ["tokenizer_config.json:eos_token=<|im_end|>", "tokenizer:<|im_end|>"]}),
+    "special_tokens_map eos only": (
+        dict(special_map_eos={"content": "<|im_end|>", "special": True}),
+        {EOT: ["tokenizer:<|endoftext|>"],
+         IM_END: ["special_tokens_map.json:eos_token=<|im_end|>", "tokenizer:<|im_end|>"]}),
+    "tokenizer_config eos wins over special_tokens_map": (
+        dict(tokenizer_eos="<|endoftext|>", special_map_eos="<|im_end|>"),
+        {EOT: ["tokenizer_config.json:eos_token=<|endoftext|>", "tokenizer:<|endoftext|>"],
+         IM_END: ["tokenizer:<|im_end|>"]}),
     "nothing declared": (dict(), PAIR),
     "chat template end of turn": (
         dict(config={"eos_token_id": EOT}, template=QWEN_TEMPLATE),
@@ -78,6 +90,21 @@ def test_non_qwen_tokenizer_only_declared_ids(tmp_path):
 def test_nothing_at_all_is_empty(tmp_path):
     stop = resolve_stop_set(write_dir(tmp_path / "m", added={}))
     assert stop.ids == ()
+
+
+@pytest.mark.parametrize("name,text,why", [
+    ("config.json", "{not json", "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 "
+                                 "(char 1)"),
+    ("config.json", "[248044]", "not a JSON object"),
+    ("generation_config.json", "", "JSONDecodeError: Expecting value: line 1 column 1 (char 0)"),
+    ("tokenizer_config.json", "null", "not a JSON object"),
+])
+def test_unreadable_file_fails_naming_it(tmp_path, name, text, why):
+    root = write_dir(tmp_path / "m", config={"eos_token_id": EOT})
+    (root / name).write_text(text)
+    with pytest.raises(ModelError) as caught:
+        resolve_stop_set(root)
+    assert (caught.value.message, caught.value.source) == (f"cannot read {name}: {why}", str(root / name))
 
 
 def test_without_drops_ids():
