@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from .hooks import pause_at
 from .record import Record, record_from_dict
 from .sinks import CsvSink, JsonDirSink, JsonlSink
 from .verdict import final
+
+# Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).
+TEST_PAUSE_ENV = "EXTRACTOR_BATCH_TEST_PAUSE"
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
             records.append(record)
             if on_record is not None:
                 on_record(record, skipped)
+            pause_at(TEST_PAUSE_ENV, str(len(records)))
     finally:
         for sink in sinks:
             sink.close()

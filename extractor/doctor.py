@@ -34,6 +34,7 @@ from .modelfiles import (
     ModelFiles,
     as_id_list,
     read_model_files,
+    resolve_model_dir,
 )
 from .prompt import ENABLE_THINKING
 from .stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
@@ -662,7 +663,6 @@ def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
     Raises:
         ModelError: the model cannot be found, fixed or (with ``smoke``) loaded.
     """
-    from .runners.mlx import resolve_model_dir  # the module imports mlx only inside functions
 
     model_dir = resolve_model_dir(model)
     checks: list[Check] = []

@@ -60,14 +60,15 @@ def records_table(records: Sequence[Record]):
     from rich.table import Table
 
     table = Table(title=f"{len(records)} document(s)", width=TABLE_WIDTH, box=None, pad_edge=False)
-    widths = {"source": 22, "status": 9, "pages": 5, "tokens": 6, "s": 5, "detail": None}
+    widths = {"source": 22, "status": 9, "pages": 5, "tokens": 6, "s": 5}
+    widths["detail"] = TABLE_WIDTH - sum(widths.values()) - 2 * len(widths)  # two spaces between columns
     for col, width in widths.items():
-        table.add_column(col, no_wrap=True, overflow="ellipsis", max_width=width,
+        table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=width, max_width=width,
                          justify="right" if col in ("pages", "tokens", "s") else "left")
     for r in records:
         table.add_row(shorten_middle(Path(r.source).name or r.source, widths["source"]),
                       f"[{STATUS_STYLE.get(r.status, '')}]{r.status}[/]", str(r.pages), str(r.usage.generated_tokens),
-                      f"{r.timings.get('total_s', 0):.1f}", cut(detail(r), 40))
+                      f"{r.timings.get('total_s', 0):.1f}", cut(detail(r), widths["detail"]))
     return table
 
 

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Callable, Optional, Union
 
 from .errors import UsageError
+from .hooks import pause_at
 from .ledger import TERMINAL, Entry, Ledger, parse_timestamp
 from .record import Record
 from .sinks import write_atomic
@@ -397,12 +398,7 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _pause_for_tests(step: str) -> None:
-    """The test hook (see ``TEST_PAUSE_ENV``): touch the marker file and hang at the named step."""
-    spec = os.environ.get(TEST_PAUSE_ENV)
-    if spec and spec.partition(":")[0] == step:
-        Path(spec.partition(":")[2]).touch()
-        while True:
-            time.sleep(3600)
+    pause_at(TEST_PAUSE_ENV, step)
 
 
 def _retryable(record: Record) -> bool:

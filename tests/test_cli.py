@@ -101,3 +101,93 @@ def test_usage_errors_exit_2(args, needle):
     result = run(*args, "--model", "/nonexistent-model-dir")
     assert result.exit_code == 2
     assert needle in result.output.lower()
+
+
+# --------------------------------------------------------------------------------------- what a person sees
+
+
+def test_with_an_output_option_each_file_and_the_totals_go_to_stderr(small, tmp_path):
+    """Not a terminal and --out: stdout stays empty (it is for --json), stderr logs one line per file and the
+    totals, so a piped or scheduled batch still says what it did."""
+    model, schema = small
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n%broken\n")
+    result = run(ROOT / "samples" / "invoice-jp-yen.pdf", tmp_path / "broken.pdf", "--model", model.path,
+                 "--schema", schema, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert [line.split()[0] for line in lines[:2]] == ["ok", "error"]
+    assert lines[0].split()[1] == str(ROOT / "samples" / "invoice-jp-yen.pdf")
+    assert "broken.pdf" in lines[1]
+    assert lines[2:] == ["2 document(s): 1 error, 1 ok"]
+
+
+def test_the_summary_table_fits_80_columns(small, tmp_path):
+    model, schema = small
+    long_name = tmp_path / ("quarterly-statement-of-accounts-for-the-supplier-number-" + "9" * 40 + ".pdf")
+    shutil.copy(ROOT / "samples" / "invoice-jp-yen.pdf", long_name)
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n%broken\n")
+    result = run(long_name, tmp_path / "broken.pdf", "--model", model.path, "--schema", schema)
+    table = result.stdout.splitlines()
+    assert table and max(len(line) for line in table) <= 80, table
+    name = next(line for line in table if line.startswith("quarterly-")).split()[0]
+    assert "…" in name and name.endswith("999.pdf")  # cut in the middle
+    assert any(line.rstrip().endswith("…") for line in table if "broken.pdf" in line)  # long detail cut
+
+
+# ----------------------------------------------------------------------------------------- a batch resumes
+
+
+def _six_inputs(folder: Path) -> list[Path]:
+    folder.mkdir()
+    samples = sorted((ROOT / "samples").glob("*.pdf"))[:3] + sorted((ROOT / "samples").glob("*.png"))[:1]
+    paths = []
+    for i in range(6):  # six distinct contents: the copies differ by a trailing comment / byte
+        source = samples[i % len(samples)]
+        target = folder / f"doc{i}{source.suffix}"
+        target.write_bytes(source.read_bytes() + (b"\n%" + str(i).encode() if source.suffix == ".pdf" else b""))
+        paths.append(target)
+    return paths
+
+
+def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
+    """kill -9 after 3 of 6 records: the same command again extracts only the other 3 (and says so), --force
+    all 6; a changed setting is another fingerprint, so nothing is reused."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from extractor.batch import TEST_PAUSE_ENV
+
+    model, schema = small
+    inputs = _six_inputs(tmp_path / "in")
+    out = tmp_path / "out"
+    args = [*map(str, inputs), "--model", str(model.path), "--schema", schema, "--out", str(out), "--no-isolate"]
+    marker = tmp_path / "three-written"
+    env = dict(os.environ, **{TEST_PAUSE_ENV: f"3:{marker}"})
+    proc = subprocess.Popen([sys.executable, "-m", "extractor.cli", *args], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the batch ended or hung before 3 records"
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    first = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.glob("*.json")}
+    assert sorted(first) == ["doc0.json", "doc1.json", "doc2.json"]
+
+    again = run(*args)
+    assert again.exit_code == 0, again.output
+    assert again.stderr.splitlines()[-1] == "6 document(s): 6 ok (3 skipped: already done)"
+    assert [line.split()[-1] for line in again.stderr.splitlines()[:3]] == ["done)"] * 3
+    assert {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.glob("doc[012].json")} == first
+    assert sorted(p.name for p in out.glob("*.json")) == [f"doc{i}.json" for i in range(6)]
+
+    assert run(*args, "--force").stderr.splitlines()[-1] == "6 document(s): 6 ok"
+    assert run(*args, "--max-tokens", "100").stderr.splitlines()[-1] == "6 document(s): 6 ok"
+    inputs[0].write_bytes(inputs[0].read_bytes() + b"\n%changed")  # new content: extracted again
+    assert run(*args).stderr.splitlines()[-1] == "6 document(s): 6 ok (5 skipped: already done)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 
 import pytest
 
@@ -23,6 +22,7 @@ from extractor.constrain import (
 from extractor.errors import ModelError, SchemaError
 from extractor.pipeline import extract_document
 from extractor.settings import Settings
+from helpers import settings_for
 from extractor.stopping import StopSet
 from extractor.testing import ENDOFTEXT, IM_END
 from extractor.validate import Schema, load_schema, validate_data
@@ -134,7 +134,7 @@ def invoice() -> Schema:
 
 
 def _settings(runner, **changes) -> Settings:
-    return replace(Settings(model=runner.model_id, temperature=1.0, max_tokens=MAX_TOKENS), **changes)
+    return settings_for(runner.model_id, **{"temperature": 1.0, "max_tokens": MAX_TOKENS, **changes})
 
 
 @pytest.mark.parametrize("seeds", SEED_BLOCKS)

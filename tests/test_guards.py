@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from dataclasses import fields, replace
+from dataclasses import replace
 
 import pytest
 
@@ -19,6 +19,7 @@ from extractor.guards import GUARD_NAMES, GuardSettings, ValueScanner, run_guard
 from extractor.parse import parse_answer
 from extractor.testing import IM_END, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
 from extractor.verdict import decide
+from helpers import settings_for
 
 _VOCAB: dict[str, int] = {}
 _TOKEN = re.compile(r"<\|[a-z_]+\|>|</s>|<end_of_turn>|\n|[ \t]+|\w+|[^\w\s]")
@@ -208,20 +209,12 @@ def page():
     return Image.new("RGB", (64, 64), "white")
 
 
-def _settings(model, schema, **options):
-    from extractor.settings import Settings
-
-    if "constrained" in {f.name for f in fields(Settings)}:
-        options.setdefault("constrained", False)  # the guards are measured alone, without a grammar
-    options.setdefault("max_tokens", 96)
-    return Settings(model=str(model.path), schema=schema, **options)
-
-
 def _extract(model, schema, page, **options):
     from extractor import Extractor
 
-    extractor = Extractor(settings=_settings(model, schema, **options))
-    return extractor.extract(page)
+    # the guards are measured alone: a grammar would end every answer on a stop token before any guard could fire
+    options = {"constrained": False, "max_tokens": 96, **options}
+    return Extractor(settings_for(model, schema=schema, **options)).extract(page)
 
 
 E2E = {

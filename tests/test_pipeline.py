@@ -7,6 +7,7 @@ import pytest
 from PIL import Image
 
 from extractor import Extractor
+from helpers import settings_for
 from extractor.guards import GuardSettings
 from extractor.testing import ENDOFTEXT, IM_END
 
@@ -57,7 +58,7 @@ def test_extract_stops_on_first_im_end(bug_model, bug_extractor):
 
 def test_without_im_end_in_stop_set_is_runaway(bug_model, bug_extractor):
     """Diagnosis option: drop 248046 (and the guards, and constraints) and the waste is flagged, data kept."""
-    ex = Extractor(settings=_settings(bug_model, drop_stop_ids=(IM_END,), guards=NO_GUARDS, constrained=False,
+    ex = Extractor(settings=settings_for(bug_model, drop_stop_ids=(IM_END,), guards=NO_GUARDS, constrained=False,
                                       max_tokens=400), runner=bug_extractor.runner)
     record = ex.extract(SAMPLE)
     assert record.status == "runaway"
@@ -68,7 +69,7 @@ def test_without_im_end_in_stop_set_is_runaway(bug_model, bug_extractor):
 
 
 def test_max_tokens_below_answer_is_truncated(bug_extractor, bug_model):
-    ex = Extractor(settings=_settings(bug_model, max_tokens=40), runner=bug_extractor.runner)
+    ex = Extractor(settings=settings_for(bug_model, max_tokens=40), runner=bug_extractor.runner)
     record = ex.extract(SAMPLE)
     assert (record.status, record.data, record.finish_reason) == ("truncated", None, "length")
     assert record.usage.generated_tokens == 40
@@ -76,22 +77,16 @@ def test_max_tokens_below_answer_is_truncated(bug_extractor, bug_model):
 
 def test_nonconforming_json_is_invalid_with_pointers(model_factory):
     tiny = model_factory.scripted(answer=json.dumps(BAD_INVOICE), then="im_end")
-    record = Extractor(settings=_settings(tiny, constrained=False)).extract(SAMPLE)
+    record = Extractor(settings=settings_for(tiny, constrained=False)).extract(SAMPLE)
     assert record.status == "invalid"
     assert record.data == BAD_INVOICE
     paths = {e["path"] for e in record.errors}
     assert {"/invoice_number", "/issue_date", "/currency", ""} <= paths
 
 
-def _settings(tiny, **changes):
-    from extractor.settings import Settings
-
-    return Settings(model=str(tiny.path), **changes)
-
-
 def test_random_model_api_reports_stop_set_and_usage(model_factory):
     tiny = model_factory.random()
-    record = Extractor(settings=_settings(tiny, max_tokens=24)).extract(SAMPLE)
+    record = Extractor(settings=settings_for(tiny, max_tokens=24)).extract(SAMPLE)
     assert {ENDOFTEXT, IM_END} <= set(record.stop_token_ids)
     assert record.usage.generated_tokens > 0 and record.usage.prompt_tokens > 0
     assert record.status in ("ok", "invalid", "truncated", "runaway")

@@ -11,6 +11,7 @@ import pytest
 
 from extractor.guards import GuardSettings
 from extractor.record import Record, Usage
+from helpers import forcing, settings_for, token_ids
 from extractor.retry import (CAP_FACTOR, Attempt, combine, first_attempt, invalid_feedback, next_attempt,
                              runaway_feedback, tighten)
 from extractor.testing import IM_END
@@ -138,11 +139,13 @@ def test_combine_sums_costs_and_lists_attempts():
 # -- through the pipeline --------------------------------------------------------------------------------------------
 
 SAMPLE = "samples/invoice-de-einfach.pdf"
+# "not" is a keyword the grammar cannot express (constraint_partial): a constrained answer can still break it, so
+# the invalid -> retry path runs with constraints on, the default.
 SMALL_SCHEMA = {"title": "voucher", "type": "object", "additionalProperties": False,
                 "required": ["number", "total"],
-                "properties": {"number": {"type": "string"}, "total": {"type": "number"}}}
+                "properties": {"number": {"type": "string", "not": {"const": "17"}}, "total": {"type": "number"}}}
 ANSWER = {"number": "V-2026-00042", "total": 12.5}
-INVALID = '{"number":17}'  # a number where a string belongs, and no total
+INVALID = '{"number":"17","total":1}'  # grammatical, but "not" forbids this number
 
 
 @pytest.fixture(scope="module")
@@ -159,30 +162,8 @@ def voucher_model(model_factory):
 
 def _extract(tiny, schema_path, **changes):
     from extractor import Extractor
-    from extractor.settings import Settings
 
-    # constrained=False: the schema constraint is being reworked (it mangled scripted answers when this was written)
-    settings = Settings(model=str(tiny.path), schema=str(schema_path), constrained=False, **changes)
-    return Extractor(settings=settings).extract(SAMPLE)
-
-
-def _forcing(token_ids, cycle=(IM_END,)):
-    """A logits processor that makes the model emit ``token_ids``, then ``cycle`` repeated."""
-    import mlx.core as mx
-
-    def processor(tokens, logits):
-        i = tokens.size - 1  # mlx-vlm passes the prompt's last token, then every generated one
-        target = token_ids[i] if i < len(token_ids) else cycle[(i - len(token_ids)) % len(cycle)]
-        hot = mx.arange(logits.shape[-1]) == target
-        return mx.where(hot[None], 0.0, -float("inf"))
-
-    return processor
-
-
-def _ids(tiny, text):
-    from tokenizers import Tokenizer
-
-    return tuple(Tokenizer.from_file(str(tiny.path / "tokenizer.json")).encode(text, add_special_tokens=False).ids)
+    return Extractor(settings_for(tiny, schema=str(schema_path), **changes)).extract(SAMPLE)
 
 
 def _summary(record):
@@ -213,35 +194,37 @@ def test_retries_bound_the_attempts(voucher_model, schema_path):
 
 def test_invalid_then_valid(voucher_model, schema_path):
     """Attempt 1 is forced to a schema-breaking answer; attempt 2 (with the errors as feedback) is the model's own."""
-    forced = _ids(voucher_model, INVALID)
+    forced = token_ids(voucher_model, INVALID)
 
     def processors(attempt):
-        return (_forcing(forced),) if attempt == 1 else ()
+        return (forcing(forced, (IM_END,)),) if attempt == 1 else ()
 
     record = _extract(voucher_model, schema_path, max_tokens=64, retries=1, extra_processors=processors)
     assert record.status == "ok", record.errors
     assert record.data == ANSWER
     assert _summary(record) == [(1, None, "invalid", 64), (2, "invalid", "ok", 64)]
-    assert record.extra["attempts"][0]["errors"] == ["schema", "schema"]
+    assert record.extra["attempts"][0]["errors"] == ["schema"]
     assert record.extra["attempts"][0]["generated_tokens"] == len(forced) + 1
     assert record.usage.generated_tokens == len(forced) + 1 + len(voucher_model.answer_token_ids) + 1
 
 
 def test_invalid_without_retries_stays_invalid(voucher_model, schema_path):
-    forced = _ids(voucher_model, INVALID)
-    record = _extract(voucher_model, schema_path, max_tokens=64, extra_processors=lambda n: (_forcing(forced),))
-    assert (record.status, record.data) == ("invalid", {"number": 17})
-    assert {e["path"] for e in record.errors} == {"/number", ""}
+    forced = token_ids(voucher_model, INVALID)
+    record = _extract(voucher_model, schema_path, max_tokens=64,
+                      extra_processors=lambda n: (forcing(forced, (IM_END,)),))
+    assert (record.status, record.data) == ("invalid", {"number": "17", "total": 1})
+    assert [(e["code"], e["path"]) for e in record.errors] == [("schema", "/number")]
+    assert [w["code"] for w in record.warnings if w["code"] == "constraint_partial"] == ["constraint_partial"]
     assert _summary(record) == [(1, None, "invalid", 64)]
 
 
 def test_runaway_then_valid_with_tighter_guards(voucher_model, schema_path):
     """Attempt 1 is forced into a string that repeats forever: the loop guard stops it (runaway); attempt 2 runs
     with tighter guards and is the model's own answer."""
-    prefix, unit = _ids(voucher_model, '{"number":"'), _ids(voucher_model, "ab")
+    prefix, unit = token_ids(voucher_model, '{"number":"'), token_ids(voucher_model, "ab")
 
     def processors(attempt):
-        return (_forcing(prefix, cycle=unit),) if attempt == 1 else ()
+        return (forcing(prefix, unit),) if attempt == 1 else ()
 
     record = _extract(voucher_model, schema_path, max_tokens=200, retries=1, extra_processors=processors)
     assert record.status == "ok", record.errors

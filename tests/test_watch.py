@@ -31,7 +31,7 @@ from extractor import Extractor, Settings
 from extractor.watch import (TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name,
                              watch)
 
-ANSWER = '{"n": "x"}'
+ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
 HANG_GUARD_S = 150  # only stops a hung test; no test asserts on time
 
@@ -116,7 +116,7 @@ def model_dir(model_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def extractor(model_dir, note_schema) -> Extractor:
-    with Extractor(settings=Settings(model=str(model_dir), schema=str(note_schema), constrained=False)) as ex:
+    with Extractor(Settings(model=str(model_dir), schema=str(note_schema))) as ex:
         yield ex
 
 
@@ -129,7 +129,7 @@ def dirs(tmp_path) -> tuple[Path, Path]:
 
 def cli_args(inbox: Path, out: Path, model_dir: Path, schema: Path, *extra: str) -> list[str]:
     return ["watch", str(inbox), "--out", str(out), "--model", str(model_dir), "--schema", str(schema),
-            "--no-constrained", "--no-isolate", "--settle", "0.1", *extra]
+            "--no-isolate", "--settle", "0.1", *extra]
 
 
 def start_cli(args: list[str], tmp_path: Path, tag: str, *, pause: str = "") -> subprocess.Popen:
@@ -189,11 +189,14 @@ def test_bad_settings_are_usage_errors(options):
         WatchSettings(**options)
 
 
-def test_the_watch_api_is_importable_without_mlx():
-    from extractor import WatchSummary
-    from extractor.watch import watch
-
-    assert callable(watch) and WatchSummary.__module__ == "extractor.watch"
+def test_the_watch_api_and_the_cli_import_without_mlx():
+    """In a fresh interpreter (this one has loaded mlx long ago): importing the watcher, the CLI and the API
+    loads neither mlx nor mlx_vlm; only loading a model does."""
+    code = ("import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.watch import watch; "
+            "import extractor.cli, extractor.doctor, extractor.batch, extractor.pipeline; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mlx', 'mlx_vlm', 'transformers')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
 
 
 # --------------------------------------------------------------------------------------------------- acceptance
@@ -508,3 +511,69 @@ def test_a_restart_removes_the_temporary_file_a_kill_left_behind(dirs, extractor
     summary = watch(inbox, out, extractor=extractor, once=True, settle=0.1)
     assert (summary.recovered, summary.extracted) == (1, 1)
     assert sorted(p.name for p in out.iterdir()) == [".extractor", result.name]
+
+
+# ------------------------------------------------------------------------ the watcher does what a batch does
+
+
+def _attempts(record: dict) -> list:
+    return [(a["number"], a["reason"], a["status"]) for a in record["attempts"]]
+
+
+def test_an_invalid_answer_is_asked_again_as_extract_does(dirs, model_dir, tmp_path):
+    """The first answer is forced to break the schema (its "not" keyword, which the grammar cannot express); the
+    re-ask with the errors as feedback is the model's own: ok with two attempts, in the watcher as in extract."""
+    from helpers import forcing, token_ids
+
+    schema = tmp_path / "strict-note.json"
+    schema.write_text(json.dumps({**NOTE_SCHEMA, "properties": {"n": {"type": "string", "not": {"const": "bad"}}}}))
+    tiny = type("Tiny", (), {"path": model_dir})
+    forced = token_ids(tiny, '{"n":"bad"}')
+
+    def processors(attempt):
+        return (forcing(forced, (248046,)),) if attempt == 1 else ()
+
+    inbox, out = dirs
+    (inbox / "note.pdf").write_bytes(pdf("note"))
+    settings = Settings(model=str(model_dir), schema=str(schema), retries=1, extra_processors=processors)
+    with Extractor(settings) as ex:
+        direct = ex.extract(str(inbox / "note.pdf")).to_dict()
+        summary = watch(inbox, out, extractor=ex, once=True, settle=0.1)
+    assert (summary.extracted, summary.failed) == (1, 0)
+    (watched,) = records_in(out).values()
+    assert _attempts(direct) == _attempts(watched) == [(1, None, "invalid"), (2, "invalid", "ok")]
+    assert (watched["status"], watched["data"]) == (direct["status"], direct["data"]) == ("ok", {"n": "x"})
+
+
+def test_watch_cli_honours_answer_retries_embedded_and_cross_check(dirs, model_factory, note_schema, tmp_path):
+    """The watch command builds its Settings as the batch does: --retries re-asks a truncated answer (the bug:
+    it used to be ignored), --embedded / --no-embedded and --cross-check reach the pipeline."""
+    from helpers import einvoice_pdf
+
+    tiny = model_factory.scripted(answer='{"n":"read by the folder watcher"}', then="im_end")
+    model_dir, first = tiny.path, -(-(len(tiny.answer_token_ids) + 1) // 2)  # one doubling fits the answer
+    assert first < len(tiny.answer_token_ids)
+    inbox, out = dirs
+    (inbox / "note.pdf").write_bytes(pdf("note"))
+    runner = CliRunner()
+    for retries, expected in (("1", [(1, None, "truncated"), (2, "truncated", "ok")]), ("0", [(1, None, "truncated")])):
+        target = tmp_path / f"out-retries-{retries}"
+        args = cli_args(inbox, target, model_dir, note_schema, "--once", "--keep-inputs", "--max-tokens", str(first),
+                        "--retries", retries)
+        assert runner.invoke(app, dispatch_args(args)).exit_code == 0
+        (watched,) = records_in(target).values()
+        batch = runner.invoke(app, dispatch_args(["--json", str(inbox / "note.pdf"), "--model", str(model_dir),
+                                                  "--schema", str(note_schema), "--no-isolate", "--max-tokens",
+                                                  str(first), "--retries", retries]))
+        (extracted,) = json.loads(batch.stdout)
+        assert _attempts(watched) == _attempts(extracted) == expected
+
+    einvoice_pdf(inbox / "einvoice.pdf")
+    for flags, source, cross in ((), "embedded_xml", False), (("--no-embedded",), "model", False), \
+            (("--cross-check",), "embedded_xml", True):
+        target = tmp_path / f"out-{'-'.join(flags) or 'default'}"
+        args = ["watch", str(inbox), "--out", str(target), "--model", str(model_dir), "--schema", "invoice",
+                "--no-isolate", "--settle", "0.1", "--once", "--keep-inputs", "--max-tokens", "4", *flags]
+        assert runner.invoke(app, dispatch_args(args)).exit_code == 0
+        record = next(r for r in records_in(target).values() if r["source"].endswith("einvoice.pdf"))
+        assert (record["data_source"], "cross_check" in record) == (source, cross)

@@ -12,51 +12,15 @@ from __future__ import annotations
 import os
 import threading
 import time
-from pathlib import Path
 from typing import Optional
 
 from ..errors import ModelError
+from ..modelfiles import resolve_model_dir
 from ..prompt import template_options
 from ..runner import GenerationRequest, GenerationResult, GuardHit
 from ..stopping import StopSet, resolve_stop_set
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-MODEL_FILES = ["*.json", "*.safetensors", "*.jinja", "*.txt", "*.model", "*.tiktoken", "*.py"]
-
-
-def resolve_model_dir(model: str) -> Path:
-    """Find a model's local directory: a path as given, or a hub id already in the local cache.
-
-    Args:
-        model: a directory or a hub id such as ``mlx-community/lift-oQ3``.
-
-    Returns:
-        The directory.
-
-    Raises:
-        ModelError: not a directory and not in the local hub cache.
-    """
-    path = Path(model).expanduser()
-    if path.is_dir():
-        return path
-    if path.exists() or model.startswith((".", "/", "~")):
-        raise ModelError(f"model directory {model} does not exist or is not a directory", source=model)
-    try:
-        from huggingface_hub import snapshot_download
-
-        # the local cache first; download only where the hub is allowed (HF_HUB_OFFLINE unset)
-        try:
-            return Path(snapshot_download(repo_id=model, local_files_only=True))
-        except Exception:  # noqa: BLE001 - not cached: fall through to a download
-            if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
-                raise
-        return Path(snapshot_download(repo_id=model, allow_patterns=MODEL_FILES))
-    except Exception as exc:  # noqa: BLE001 - any hub failure means "not available"
-        raise ModelError(
-            f"model {model!r} is neither a local directory nor in the local Hugging Face cache, and could not be "
-            f"downloaded (pass --model DIR for a local model): {type(exc).__name__}: {exc}",
-            source=model,
-        ) from exc
 
 
 class MlxRunner:
