@@ -1,6 +1,6 @@
 """Grounding: is each extracted value printed in the PDF's text layer?
 
-Every scalar in the data (flattened to JSON pointers; nulls, booleans and empty strings skipped) is looked up in the
+Every scalar in the data (``leaves.leaves``: JSON pointers; nulls, booleans and empty strings skipped) is looked up in the
 page texts after normalising both sides:
 
 * text: Unicode NFKD with accents dropped, casefolded, whitespace collapsed; a string is found as a whole word
@@ -29,10 +29,10 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
+from .leaves import leaves
 from .record import issue
-from .validate import json_pointer
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
 RECEIPT_KEY_FIELDS = ("/total", "/merchant/vat_id")
@@ -152,15 +152,15 @@ def ground(data: Any, page_texts: Sequence[Optional[str]], *, key_fields: Sequen
     text_layer = any(p is not None for p in pages)
     some_missing = any(p is None for p in pages)
     fields = []
-    for path, value in _scalars(data, ()):
-        pointer = json_pointer(path)
+    for pointer, value, parts in leaves(data, booleans=False):
         weight = _weight(value)
         if not text_layer:
             fields.append(FieldGrounding(pointer, value, None, None, weight))
             continue
+        key = str(parts[-1]) if parts else ""
         found = None
         for i, page in enumerate(pages):
-            if page is not None and _found(value, path, page):
+            if page is not None and _found(value, key, page):
                 found = i
                 break
         if found is not None:
@@ -240,21 +240,6 @@ class _PageText:
         self.dates = " ".join(re.sub(r"[\s.,/\-年月日]+", " ", dates).split())
 
 
-def _scalars(value: Any, path: tuple) -> Iterator[tuple[tuple, Any]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _scalars(item, path + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _scalars(item, path + (i,))
-    elif value is None or isinstance(value, bool):
-        return
-    elif isinstance(value, str) and not value.strip():
-        return
-    else:
-        yield path, value
-
-
 def _weight(value: Any) -> float:
     if isinstance(value, (int, float)):
         sig = str(abs(_decimal(value) or 0)).replace(".", "").lstrip("0") or "0"
@@ -272,12 +257,11 @@ def _decimal(value: Any) -> Optional[Decimal]:
     return d.normalize() if d.is_finite() else None
 
 
-def _found(value: Any, path: tuple, page: _PageText) -> bool:
+def _found(value: Any, key: str, page: _PageText) -> bool:
     if isinstance(value, (int, float)):
         d = _decimal(value)
         return d is not None and abs(d) in page.numbers
     text = str(value)
-    key = str(path[-1]) if path else ""
     if _string_found(text, page):
         return True
     m = _ISO_DATE.match(text.strip())
