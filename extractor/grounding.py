@@ -215,7 +215,8 @@ _WORD_RUN = re.compile(r"\w+(?: \w+)*")  # words separated by single spaces
 _NUMERIC_DATE = re.compile(r"(?<!\w)(?=([0-9]{1,4}) ([0-9]{1,2}) ([0-9]{2,4})(?!\w))")
 _ORDINAL = re.compile(r"(\d)(st|nd|rd|th|er)\b")
 # 年月日 (Chinese, Japanese) and 년월일 (Korean, which fold decomposes into letters) glue to the numbers they follow
-_DATE_SEPARATORS = re.compile(r"[\s.,/\-'年月日" + unicodedata.normalize("NFKD", "년월일") + "]+")
+_HANGUL_DATE = unicodedata.normalize("NFKD", "년월일")
+_DATE_SEPARATORS = re.compile(r"[\s.,/\-'年月日" + _HANGUL_DATE + "]+")
 
 
 class _PageText:
