@@ -7,12 +7,12 @@ missed) and is listed in ``missing_pred``; predictions with no gold are listed i
 
 Scores (as in Donut, Kim et al. 2022):
 
-* **Field F1** (micro): each document is flattened to ``(path, value)`` pairs, list items by index
-  (``line_items[0].amount``), values normalised (strings casefolded with whitespace collapsed, numbers as normalised
+* **Field F1** (micro): each document is flattened to ``(JSON pointer, value)`` pairs, list items by index
+  (``/line_items/0/amount``), values normalised (strings casefolded with whitespace collapsed, numbers as normalised
   decimals so ``19``, ``19.0`` and ``19.00`` agree; nulls and empty strings are no value). TP = predicted pairs in
   the gold, FP = predicted pairs not in the gold, FN = gold pairs not predicted; P = TP / (TP + FP),
-  R = TP / (TP + FN), F1 = 2PR / (P + R), summed over all documents. The per-field table groups paths with the list
-  indexes dropped (``line_items[].amount``).
+  R = TP / (TP + FN), F1 = 2PR / (P + R), summed over all documents. The per-field table groups pointers with the
+  list indexes written ``*`` (``/line_items/*/amount``).
 * **nTED accuracy**: ``max(0, 1 - TED(pred, gold) / TED(empty, gold))`` per document, averaged; trees as Donut
   builds them (sorted keys as nodes, ``<subtree>`` per list object, values as leaves), Zhang-Shasha tree edit
   distance with Donut's costs (a leaf costs its length, a value change its character edit distance).
@@ -24,11 +24,11 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Optional
 
 from .errors import UsageError
+from .leaves import field_path, leaves, normalize_value
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class EvalReport:
 
     Attributes:
         documents: per gold document, sorted by stem.
-        fields: per field path (list indexes dropped), sorted by path.
+        fields: per field path (a JSON pointer with list indexes written ``*``), sorted by path.
         missing_pred: gold stems with no prediction (scored as empty predictions).
         missing_gold: prediction files with no gold (not scored).
         unreadable: ``{"file", "error"}`` for files that are not JSON.
@@ -186,14 +186,14 @@ def evaluate(pred: Path, gold: Path) -> EvalReport:
         gold_pairs = flatten(g.data)
         pred_pairs = flatten(p.data) if p is not None else {}
         tp = fp = fn = 0
-        for path, value in pred_pairs.items():
-            hit = gold_pairs.get(path) == value
+        for pointer, pair in pred_pairs.items():
+            hit = gold_pairs.get(pointer) == pair
             tp, fp = tp + hit, fp + (not hit)
-            _bump(per_field, path, tp=hit, fp=not hit)
-        for path, value in gold_pairs.items():
-            if pred_pairs.get(path) != value:
+            _bump(per_field, pair[0], tp=hit, fp=not hit)
+        for pointer, pair in gold_pairs.items():
+            if pred_pairs.get(pointer) != pair:
                 fn += 1
-                _bump(per_field, path, fn=True)
+                _bump(per_field, pair[0], fn=True)
         nted = nted_accuracy(p.data if p is not None else {}, g.data)
         documents.append(DocumentScore(stem=g.stem, pred=p.file if p is not None else "", gold=g.file,
                                        counts=Counts(tp, fp, fn), nted=nted))
@@ -207,63 +207,18 @@ def evaluate(pred: Path, gold: Path) -> EvalReport:
     )
 
 
-def flatten(data: Any) -> dict[str, str]:
-    """Flatten JSON to ``{path: normalised value}``; nulls and empty strings give no entry.
+def flatten(data: Any) -> dict[str, tuple[str, str]]:
+    """Flatten JSON for scoring; nulls and empty strings give no entry.
 
     Args:
         data: any JSON value.
 
     Returns:
-        E.g. ``{"invoice_number": "re-1", "line_items[0].amount": "1156"}``.
+        ``{JSON pointer: (field path, normalised value)}``, e.g. ``{"/invoice_number": ("/invoice_number", "re-1"),
+        "/line_items/0/amount": ("/line_items/*/amount", "1156")}``. The field path keeps a list item apart from an
+        object key of the same digits, so ``{"a": [1]}`` and ``{"a": {"0": 1}}`` do not agree.
     """
-    out: dict[str, str] = {}
-
-    def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk(item, f"{path}.{key}" if path else str(key))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                walk(item, f"{path}[{i}]")
-        else:
-            norm = normalize_value(value)
-            if norm is not None:
-                out[path] = norm
-
-    walk(data, "")
-    return out
-
-
-def normalize_value(value: Any) -> Optional[str]:
-    """Normalise a scalar for comparison.
-
-    Args:
-        value: a JSON scalar.
-
-    Returns:
-        Strings casefolded with whitespace collapsed; numbers as plain normalised decimals (``19.0`` → ``19``);
-        booleans ``true`` / ``false``; None for null and empty strings.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        try:
-            d = Decimal(str(value))
-        except InvalidOperation:
-            return str(value)
-        if not d.is_finite():
-            return str(value)
-        text = format(d.normalize(), "f")
-        return "0" if text in ("-0", "0") else text
-    text = " ".join(str(value).split()).casefold()
-    return text or None
-
-
-def field_path(path: str) -> str:
-    """Drop list indexes from a flattened path: ``line_items[3].amount`` → ``line_items[].amount``."""
-    return re.sub(r"\[\d+\]", "[]", path)
+    return {leaf.pointer: (field_path(leaf.parts), normalize_value(leaf.value)) for leaf in leaves(data)}
 
 
 def nted_accuracy(pred: Any, gold: Any) -> float:
@@ -499,8 +454,8 @@ def _match(stem: str, preds: list[_Doc], used: set[str]) -> Optional[_Doc]:
     return None
 
 
-def _bump(table: dict, path: str, *, tp: bool = False, fp: bool = False, fn: bool = False) -> None:
-    row = table.setdefault(field_path(path), [0, 0, 0])
+def _bump(table: dict, field: str, *, tp: bool = False, fp: bool = False, fn: bool = False) -> None:
+    row = table.setdefault(field, [0, 0, 0])
     row[0] += tp
     row[1] += fp
     row[2] += fn

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .checks import run_checks
-from .evaluate import normalize_value
 from .grounding import GroundingReport, ground, key_fields_for
+from .leaves import leaves, normalize_value
 from .record import Record
-from .validate import json_pointer
 from .verdict import review_status, reviewed
 
 
@@ -112,23 +111,11 @@ def disagreements(embedded: Any, model: Any) -> list[dict]:
         ``{"path": JSON pointer, "embedded": value or None, "model": value or None}`` per differing leaf, in the
         embedded data's order, then the fields only the model has.
     """
-    ours = dict(_leaves(embedded, ()))
-    theirs = dict(_leaves(model, ()))
+    ours = {leaf.pointer: leaf.value for leaf in leaves(embedded)}
+    theirs = {leaf.pointer: leaf.value for leaf in leaves(model)}
     out = []
     for pointer in list(ours) + [p for p in theirs if p not in ours]:
         a, b = ours.get(pointer), theirs.get(pointer)
         if normalize_value(a) != normalize_value(b):
             out.append({"path": pointer, "embedded": a, "model": b})
     return out
-
-
-def _leaves(value: Any, path: tuple) -> Iterator[tuple[str, Any]]:
-    """(pointer, scalar) for every non-null scalar; an empty container is no value."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _leaves(item, path + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _leaves(item, path + (i,))
-    elif normalize_value(value) is not None:
-        yield json_pointer(path), value

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import SchemaError
+from .leaves import json_pointer
 
 BUILTIN_SCHEMAS = ("invoice", "receipt")
 
@@ -96,11 +97,6 @@ def _load_schema_file(path: str, name: str) -> Schema:
     except JsError as exc:
         raise SchemaError(f"not a valid JSON Schema: {exc.message}", source=path) from exc
     return Schema(name=name, source=path, schema=schema)
-
-
-def json_pointer(parts) -> str:
-    """Return an RFC 6901 JSON pointer for a path of keys / indexes (``""`` for the root)."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def validate_data(data: Any, schema: Schema) -> list[dict]:

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.evaluate import (Counts, evaluate, field_path, flatten, normalize_value, nted_accuracy,
-                                tree_edit_distance, _Node)
+from extractor.evaluate import Counts, evaluate, flatten, nted_accuracy, tree_edit_distance, _Node
 
 EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
@@ -25,19 +24,10 @@ def write(path, obj):
     return path
 
 
-@pytest.mark.parametrize("value,norm", [
-    ("  Kanzlei  Weber\n& SÖHNE ", "kanzlei weber & söhne"),
-    (19, "19"), (19.0, "19"), (19.5, "19.5"), (1e-7, "0.0000001"), (-0.0, "0"), (1156.00, "1156"),
-    (True, "true"), (None, None), ("", None), ("   ", None),
-])
-def test_normalize_value(value, norm):
-    assert normalize_value(value) == norm
-
-
 def test_flatten():
-    data = {"a": {"b": "X"}, "items": [{"q": 2, "u": None}, {"q": 3.50}], "tags": ["x", ""], "n": None}
-    assert flatten(data) == {"a.b": "x", "items[0].q": "2", "items[1].q": "3.5", "tags[0]": "x"}
-    assert field_path("items[12].q") == "items[].q"
+    data = {"a": {"b": "X"}, "items": [{"q": 2, "u": None}, {"q": 3.50}], "tags": ["x", ""], "n": None, "k/1": 0}
+    assert flatten(data) == {"/a/b": ("/a/b", "x"), "/items/0/q": ("/items/*/q", "2"),
+                             "/items/1/q": ("/items/*/q", "3.5"), "/tags/0": ("/tags/*", "x"), "/k~11": ("/k~11", "0")}
 
 
 def test_counts():
@@ -53,7 +43,7 @@ def test_tiny_case_by_hand(tmp_path):
     write(tmp_path / "gold" / "doc.json", GOLD)
     write(tmp_path / "pred" / "doc.json", PRED)
     report = evaluate(tmp_path / "pred", tmp_path / "gold")
-    # gold pairs: a, b, items[0].q, items[1].q; predicted: a, b, items[0].q (all right) and c (wrong)
+    # gold pairs: /a, /b, /items/0/q, /items/1/q; predicted: /a, /b, /items/0/q (all right) and /c (wrong)
     # TP 3, FP 1, FN 1 -> P = R = F1 = 3/4.
     # Trees (keys sorted, one leaf per value): TED(empty, gold) = 11 nodes; pred -> gold deletes c and its leaf
     # "extra" (1 + 5) and inserts the second <subtree>, q and leaf "3" (3) = 9 -> nTED = 1 - 9/11 = 2/11.
@@ -61,10 +51,10 @@ def test_tiny_case_by_hand(tmp_path):
         "documents": 1, "tp": 3, "fp": 1, "fn": 1, "precision": 0.75, "recall": 0.75, "f1": 0.75,
         "nted": round(2 / 11, 6),
         "fields": [
-            {"path": "a", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
-            {"path": "b", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
-            {"path": "c", "tp": 0, "fp": 1, "fn": 0, "precision": 0.0, "recall": 1.0, "f1": 0.0},
-            {"path": "items[].q", "tp": 1, "fp": 0, "fn": 1, "precision": 1.0, "recall": 0.5,
+            {"path": "/a", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
+            {"path": "/b", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
+            {"path": "/c", "tp": 0, "fp": 1, "fn": 0, "precision": 0.0, "recall": 1.0, "f1": 0.0},
+            {"path": "/items/*/q", "tp": 1, "fp": 0, "fn": 1, "precision": 1.0, "recall": 0.5,
              "f1": round(2 / 3, 6)},
         ],
         "per_document": [{"stem": "doc", "pred": str(tmp_path / "pred" / "doc.json"),
@@ -72,6 +62,29 @@ def test_tiny_case_by_hand(tmp_path):
                           "precision": 0.75, "recall": 0.75, "f1": 0.75, "nted": round(2 / 11, 6)}],
         "missing_pred": [], "missing_gold": [], "unreadable": [],
     }
+
+
+def test_tiny_case_as_text(tmp_path):
+    write(tmp_path / "gold" / "doc.json", GOLD)
+    write(tmp_path / "pred" / "doc.json", PRED)
+    assert evaluate(tmp_path / "pred", tmp_path / "gold").to_text().splitlines() == [
+        "documents 1  precision 0.7500  recall 0.7500  F1 0.7500  nTED accuracy 0.1818  (TP 3, FP 1, FN 1)",
+        "",
+        "field            P       R      F1     TP     FP     FN",
+        "/a           1.000   1.000   1.000      1      0      0",
+        "/b           1.000   1.000   1.000      1      0      0",
+        "/c           0.000   1.000   0.000      0      1      0",
+        "/items/*/q   1.000   0.500   0.667      1      0      1",
+    ]
+
+
+def test_list_item_and_digit_key_do_not_agree(tmp_path):
+    """Both are the pointer /a/0; the field path tells the list index from the object key."""
+    write(tmp_path / "gold.json", {"a": [1]})
+    write(tmp_path / "pred.json", {"a": {"0": 1}})
+    d = evaluate(tmp_path / "pred.json", tmp_path / "gold.json").to_dict()
+    assert (d["tp"], d["fp"], d["fn"]) == (0, 1, 1)
+    assert [(f["path"], f["tp"], f["fp"], f["fn"]) for f in d["fields"]] == [("/a/*", 0, 0, 1), ("/a/0", 0, 1, 0)]
 
 
 @pytest.mark.parametrize("pred,gold,accuracy", [
@@ -178,9 +191,11 @@ def test_samples_with_planted_errors(tmp_path):
     assert c.f1 == 2 * tp / (2 * tp + fp + fn)
     rows = dict(report.fields)
     with_total = sum(1 for g in golds.values() if g.get("total") is not None)
-    assert rows["total"] == Counts(with_total - 1, 1, 1)
-    assert rows["buyer.vat_id"].fp == 1 and rows["payment_terms"].fn == 1
+    assert rows["/total"] == Counts(with_total - 1, 1, 1)
+    assert rows["/buyer/vat_id"].fp == 1 and rows["/payment_terms"].fn == 1
+    amounts = sum(1 for g in golds.values() for item in g.get("line_items") or [] if item.get("amount") is not None)
+    assert amounts > 10 and rows["/line_items/*/amount"] == Counts(amounts, 0, 0)
     per_doc = {d.stem: d for d in report.documents}
     assert per_doc["invoice-de-einfach"].nted < 1 and per_doc["invoice-ch-chf"].nted == 1.0
     assert report.missing_pred == () and report.missing_gold == ()
-    assert "total" in report.to_text()
+    assert "\n/total " in report.to_text()

@@ -109,6 +109,74 @@ def test_ground_one_field(value, text, grounded):
     assert [(f.path, f.grounded) for f in report.fields] == [(f"/{key}", grounded)]
 
 
+# Reach from CLDR (Babel): number conventions, month names and the words between date parts, country and currency
+# names of every locale. (key, value, page text, grounded)
+CLDR_CASES = [
+    ("v", 123456.78, "Total ₹1,23,456.78", True),  # Indian grouping
+    ("v", 1234567, "Rs. 12,34,567", True),
+    ("v", 1234.56, "Total 1\u202f234,56\u00a0€", True),  # narrow no-break space
+    ("v", 1234.56, "Montant 1\u00a0234,56", True),
+    ("v", 1234.56, "Total CHF 1'234.56", True),
+    ("v", 1234.56, "المجموع ١٬٢٣٤٫٥٦", True),  # Arabic-Indic digits and separators
+    ("v", 1234.5, "Razem 1.234,50 zł", True),
+    ("v", 40555, "Tel. 040 555 0192", False),
+    ("v", "2026-01-31", "Fecha: 31 de enero de 2026", True),  # Spanish
+    ("v", "2026-01-31", "31-ene-2026", True),
+    ("v", "2026-09-05", "5 sept. 2026", True),
+    ("v", "2026-01-31", "31 de febrero de 2026", False),
+    ("v", "2026-01-31", "Milano, 31 gennaio 2026", True),  # Italian
+    ("v", "2026-02-03", "3 febbraio 2026", True),
+    ("v", "2026-01-31", "30 gennaio 2026", False),
+    ("v", "2026-01-31", "Kraków, 31 stycznia 2026 r.", True),  # Polish, genitive (format) and nominative (stand-alone)
+    ("v", "2026-01-31", "31 styczeń 2026", True),
+    ("v", "2026-10-31", "31 października 2026", True),
+    ("v", "2026-01-31", "31 marca 2026", False),
+    ("v", "2026-01-31", "31 de janeiro de 2026", True),  # Portuguese
+    ("v", "2026-04-01", "1 d’abril de 2026", True),  # Catalan
+    ("v", "2026-01-31", "2026 m. sausio 31 d.", True),  # Lithuanian
+    ("v", "2026-01-31", "2026. január 31.", True),  # Hungarian
+    ("v", "2026-01-31", "31. tammikuuta 2026", True),  # Finnish
+    ("v", "2026-01-31", "31 Ocak 2026", True),  # Turkish
+    ("v", "2026-01-31", "31 января 2026 г.", True),  # Russian
+    ("v", "2026-01-31", "31 Ιανουαρίου 2026", True),  # Greek
+    ("v", "2026-01-31", "31 जनवरी 2026", True),  # Hindi: vowel signs inside the month name
+    ("v", "2026-01-31", "2026年1月31日", True),
+    ("v", "2026-01-31", "2026년 1월 31일", True),  # Korean
+    ("v", "2026-01-31", "Datum:31.01.2026", True),
+    ("v", "2026-03-31", "31 Mrz 2026", True),  # not in CLDR, kept from the old table
+    ("country", "ES", "28001 Madrid, España", True),
+    ("country", "IT", "20121 Milano, Italia", True),
+    ("country", "PL", "31-000 Kraków, Polska", True),
+    ("country", "JP", "東京都 日本", True),
+    ("country", "DE", "Bundesrepublik Deutschland", True),  # pycountry's official name, in German
+    ("country", "PL", "31-000 Kraków", False),
+    ("currency", "PLN", "Razem 100,00 zł", True),
+    ("currency", "BRL", "Total R$ 10,00", True),
+    ("currency", "INR", "Total Rs. 500", True),
+    ("currency", "CHF", "Total Fr. 12.50", True),
+    ("currency", "USD", "Total 10 dólares estadounidenses", True),
+    ("currency", "SEK", "Summa 100 kr", True),
+    ("currency", "PLN", "Razem 100,00", False),
+]
+
+
+@pytest.mark.parametrize("key,value,text,grounded", CLDR_CASES)
+def test_ground_with_cldr(key, value, text, grounded):
+    assert [(f.path, f.grounded) for f in ground({key: value}, [text]).fields] == [(f"/{key}", grounded)]
+
+
+@pytest.mark.parametrize("text,values,absent", [
+    ("₹1,23,456.78", {"123456.78"}, {"1.23", "23", "456.78"}),
+    ("12,34,567", {"1234567"}, {"12.34", "34"}),  # one whole reading: no digit groups
+    ("1\u202f234\u202f567,89", {"1234567.89", "1234"}, {"1234567", "123456789"}),
+    ("١٬٢٣٤٫٥٦", {"1234.56"}, {"1.234"}),
+])
+def test_numbers_in_cldr_conventions(text, values, absent):
+    found = numbers_in(fold(text))
+    assert {Decimal(v) for v in values} <= found
+    assert not {Decimal(v) for v in absent} & found
+
+
 def test_no_text_layer_is_unknown():
     report = ground({"invoice_number": "X-1", "total": 10}, [None, "  \n"])
     assert (report.text_layer, report.ratio, report.warnings) == (False, None, ())

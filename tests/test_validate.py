@@ -5,7 +5,7 @@ import json
 import pytest
 
 from extractor.errors import SchemaError
-from extractor.validate import json_pointer, load_schema, validate_data
+from extractor.validate import load_schema, validate_data
 
 
 def test_builtin_schemas_load():
@@ -42,8 +42,3 @@ def test_invoice_errors_are_pointers():
     assert "/issue_date" in paths  # format checking for dates is on
     assert "/line_items/0/amount" in paths
     assert "" in paths  # missing required keys are reported at the root
-
-
-@pytest.mark.parametrize("parts,pointer", [([], ""), (["a", 0, "b"], "/a/0/b"), (["x/y", "m~n"], "/x~1y/m~0n")])
-def test_json_pointer(parts, pointer):
-    assert json_pointer(parts) == pointer
