@@ -75,17 +75,7 @@ def check_invoice(data: dict) -> list[dict]:
     out: list[dict] = []
     lines = [x for x in _list(data.get("line_items")) if isinstance(x, dict)]
 
-    for i, line in enumerate(lines):
-        q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
-        if q is None or p is None or a is None:
-            continue
-        # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
-        price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
-        tol = half + abs(q) * price_half
-        expected = q * p
-        if abs(expected - a) > tol:
-            out.append(issue("line_amount", f"line {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = "
-                             f"{_fmt(expected)}, but the amount is {_fmt(a)}", f"/line_items/{i}/amount"))
+    out.extend(_line_amounts(lines, unit, code="line_amount", word="line", path="/line_items"))
 
     subtotal = _num(data.get("subtotal"))
     amounts = [_num(x.get("amount")) for x in lines]
@@ -174,14 +164,7 @@ def check_receipt(data: dict) -> list[dict]:
     half = unit / 2
     out: list[dict] = []
     items = [x for x in _list(data.get("items")) if isinstance(x, dict)]
-    for i, item in enumerate(items):
-        q, p, a = _num(item.get("quantity")), _num(item.get("unit_price")), _num(item.get("amount"))
-        if q is None or p is None or a is None:
-            continue
-        price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
-        if abs(q * p - a) > half + abs(q) * price_half:
-            out.append(issue("item_amount", f"item {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = "
-                             f"{_fmt(q * p)}, but the amount is {_fmt(a)}", f"/items/{i}/amount"))
+    out.extend(_line_amounts(items, unit, code="item_amount", word="item", path="/items"))
 
     subtotal, total = _num(data.get("subtotal")), _num(data.get("total"))
     amounts = [_num(x.get("amount")) for x in items]
@@ -280,33 +263,43 @@ def vat_id_known(value: str, country: Optional[str] = None) -> Optional[bool]:
     return None
 
 
+def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, path: str) -> list[dict]:
+    """Each line's amount against quantity x unit price."""
+    out = []
+    for i, line in enumerate(lines):
+        q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
+        if q is None or p is None or a is None:
+            continue
+        # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
+        price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
+        if abs(q * p - a) > unit / 2 + abs(q) * price_half:
+            out.append(issue(code, f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = {_fmt(q * p)}, but "
+                                   f"the amount is {_fmt(a)}", f"{path}/{i}/amount"))
+    return out
+
+
 def _vat_id(value: Any, path: str, country: Optional[str]) -> list[dict]:
-    if not isinstance(value, str) or not value.strip():
-        return []
-    if vat_id_known(value, country) is False:
-        return [issue("vat_id_invalid", f"VAT id {value!r} fails the format / check-digit test for its country",
-                      path)]
-    return []
+    return _identifier(value, path, lambda v: vat_id_known(v, country) is not False, "vat_id_invalid",
+                       "VAT id {!r} fails the format / check-digit test for its country")
 
 
 def _iban(value: Any, path: str) -> list[dict]:
-    if not isinstance(value, str) or not value.strip():
-        return []
     from stdnum import iban
 
-    if not iban.is_valid(value):
-        return [issue("iban_invalid", f"IBAN {value!r} has a wrong length or checksum", path)]
-    return []
+    return _identifier(value, path, iban.is_valid, "iban_invalid", "IBAN {!r} has a wrong length or checksum")
 
 
 def _bic(value: Any, path: str) -> list[dict]:
-    if not isinstance(value, str) or not value.strip():
-        return []
     from stdnum import bic
 
-    if not bic.is_valid(value):
-        return [issue("bic_invalid", f"BIC {value!r} is not a well-formed BIC", path)]
-    return []
+    return _identifier(value, path, bic.is_valid, "bic_invalid", "BIC {!r} is not a well-formed BIC")
+
+
+def _identifier(value: Any, path: str, valid, code: str, message: str) -> list[dict]:
+    """One failed check when a non-blank identifier fails its test; blank or missing values are not judged."""
+    if not isinstance(value, str) or not value.strip() or valid(value):
+        return []
+    return [issue(code, message.format(value), path)]
 
 
 def _currency(value: Any) -> list[dict]:

@@ -64,6 +64,14 @@ def dispatch_args(args: List[str]) -> List[str]:
     return [BATCH, *args]
 
 
+def size_text(size: int) -> str:
+    """A byte count the way --max-bytes is written (``209715200`` -> ``200M``)."""
+    for unit, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if size % factor == 0:
+            return f"{size // factor}{unit}"
+    return str(size)
+
+
 # The options of every extraction setting, one definition each: ``extract`` and ``extract watch`` both get them
 # through @settings_options and receive one Settings (``settings.command_line_settings``).
 SETTINGS_OPTIONS = {
@@ -106,7 +114,7 @@ SETTINGS_OPTIONS = {
                                          "timeout).")),
     "max_pages": (int, typer.Option(default("max_pages"), "--max-pages", min=1,
                                     help="Pages read per document at most; the rest are skipped with a warning.")),
-    "max_bytes": (str, typer.Option("200M", "--max-bytes", metavar="SIZE",
+    "max_bytes": (str, typer.Option(size_text(default("max_bytes")), "--max-bytes", metavar="SIZE",
                                     help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
     "workers": (Optional[int], typer.Option(None, "--workers", min=1,
                                             help="Render worker processes (default: the cores, at most 4).")),

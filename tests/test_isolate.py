@@ -6,7 +6,6 @@ followed by a file-name substring), set before the pool starts its workers.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import struct

@@ -1,0 +1,37 @@
+"""Print one of README.md's two set-up commands, so CI runs exactly what the README says.
+
+    python3 .ci/readme.py install   # the first command (install + main job)
+    python3 .ci/readme.py demo      # the first command with the main job reduced to two samples (CI's time)
+    python3 .ci/readme.py test      # the second command (the tests)
+"""
+
+import re
+import sys
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+DEMO_INPUTS = "samples/invoice-de-einfach.pdf samples/invoice-us.png"
+
+
+def commands() -> list[str]:
+    """The ```bash blocks above README.md's first horizontal rule."""
+    head = README.read_text(encoding="utf-8").split("\n---\n", 1)[0]
+    return re.findall(r"```bash\n(.*?)\n```", head, re.S)
+
+
+def main(which: str) -> str:
+    install, test = commands()
+    if which == "install":
+        return install
+    if which == "demo":
+        reduced = install.replace("extract samples/ ", f"extract {DEMO_INPUTS} ")
+        if reduced == install:
+            raise SystemExit("README's first command no longer runs `extract samples/ ...`: update .ci/readme.py")
+        return reduced
+    if which == "test":
+        return test
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    print(main(sys.argv[1] if len(sys.argv) > 1 else ""))
