@@ -67,7 +67,7 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
             raise SystemExit(f"constraints could not be built: {plan.warnings}")
         request = GenerationRequest(messages=build_messages(schema, pages=1), images=(page,), max_tokens=max_tokens,
                                     stop=runner.stop_set, temperature=1.0, seed=seed,
-                                    logits_processors=plan.processors)
+                                    constraint=plan.factory(jump_forward=False))
         result = runner.generate(request)
         parsed = parse_answer(result.text)
         invalid = parsed.found and bool(validate_data(parsed.value, schema))

@@ -1,7 +1,8 @@
 """Constrained decoding: JSON-Schema-guided generation with llguidance, masks applied with plain ``mx`` ops.
 
 Every step, llguidance computes which tokens may come next under the schema's grammar; we set all others to
-``-inf``. mlx-vlm's JSON mode, outlines' MLX path and ``llguidance.mlx`` all apply the mask with
+``-inf``. Where the grammar forces text (keys, quotes, commas), :meth:`ConstraintState.forced` hands the runner
+those tokens so it feeds them in one forward pass (jump-forward) instead of sampling each. mlx-vlm's JSON mode, outlines' MLX path and ``llguidance.mlx`` all apply the mask with
 ``mx.fast.metal_kernel``, which fails off the Mac ("No Metal back-end"); here the packed bitmask is unpacked with
 shifts into ``±inf`` bounds and applied with ``mx.minimum`` (:func:`apply_bitmask`), which runs on CPU, CUDA and
 Metal alike.
@@ -25,8 +26,11 @@ the *original* schema, so the grammar only has to be a subset of it):
   distribution). :class:`TokenIndex` widens each such mask to every token whose bytes are a prefix of the forced
   bytes, plus tokens that run past them and that the matcher accepts: no grammar-valid token is ever masked.
 * The end: llguidance's tokenizer is built with the request's stop-set ids as its end tokens, so once the value
-  closes *only* stop tokens are allowed, and no stop token is allowed before. A processor checks at start that
+  closes *only* stop tokens are allowed, and no stop token is allowed before. :func:`plan_constraint` checks that
   the grammar's end tokens are in the request's stop set (:class:`~extractor.errors.ModelError` if not).
+* Jump-forward feeds llguidance's ``compute_ff_tokens()``: the canonical tokenization of the forced text, without
+  the last tokens that could still merge with what follows (e.g. ``":`` before a value that may open with ``"``);
+  those the model samples itself, under the widened mask. Stop tokens are never forced.
 * Schema keywords llguidance cannot express (``not``, ``if``/``then``/``else``, ``uniqueItems``, ``contains``,
   ``dependentRequired``, ``propertyNames``, ``unevaluatedProperties``, unknown formats): :func:`compile_schema`
   with ``lenient=False`` raises :class:`~extractor.errors.SchemaError` naming them. The pipeline compiles
@@ -39,7 +43,8 @@ the *original* schema, so the grammar only has to be a subset of it):
 Costs (``bench/constrained.py``, 2 CPU cores, vocabulary 248,320): once per process, llguidance's tokenizer
 ~1.7-2.3 s (per stop set) and the token index ~0.9 s; a grammar ~10-20 ms (cached per schema and stop set); per
 token, the mask ~0.1 ms to compute (median; p95 ~0.8 ms) and ~0.7 ms to apply with mx ops (0.85 ms in all,
-median). A matcher per generation is a deep copy of a cached one.
+median); the runner computes it on the host while the model's forward pass runs. A matcher per generation is a deep
+copy of a cached one.
 
 mlx, numpy and llguidance are imported lazily (inside functions), so importing this module costs nothing.
 """
@@ -158,44 +163,55 @@ class TokenIndex:
         pairs.sort()
         self._sorted_bytes = [data for data, _ in pairs]
         self._sorted_ids = [token for _, token in pairs]
+        self._widening: dict[bytes, tuple] = {}
 
-    def widen(self, matcher, words) -> int:
+    def widen(self, matcher, words) -> None:
         """Allow, in a freshly computed mask, every valid token that spells the forced bytes differently.
+
+        The tokens that are prefixes of the forced bytes are looked up once per forced text (a cached array, set
+        with one numpy call); tokens that run past them are checked with the matcher, at most
+        ``MAX_EXTENSION_CHECKS`` per forced text.
 
         Args:
             matcher: the llguidance matcher in the state the mask was computed for.
             words: the mask as a numpy uint32 view (1, W), modified in place.
-
-        Returns:
-            How many tokens were added.
         """
         forced = matcher.compute_ff_bytes()
         if not forced:
-            return 0
-        added = 0
-        for end in range(1, len(forced) + 1):  # a prefix of forced bytes is always valid
-            for token in self.by_bytes.get(forced[:end], ()):
-                added += self._allow(words, token)
-        start = bisect.bisect_right(self._sorted_bytes, forced)
-        stop = min(start + MAX_EXTENSION_CHECKS, len(self._sorted_bytes))
-        for j in range(start, stop):  # tokens running past the forced bytes: the matcher decides
-            if not self._sorted_bytes[j].startswith(forced):
-                break
-            token = self._sorted_ids[j]
-            if not self._is_allowed(words, token) and matcher.validate_tokens([token]) == 1:
-                added += self._allow(words, token)
-        return added
+            return
+        import numpy as np
+
+        prefixes, extensions = self._candidates(forced)
+        limit = words.shape[1] * 32
+        if prefixes.size:
+            ids = prefixes[prefixes < limit]
+            np.bitwise_or.at(words[0], ids >> 5, np.left_shift(np.uint32(1), (ids & 31).astype(np.uint32)))
+        for token in extensions:  # tokens running past the forced bytes: the matcher decides
+            if token < limit and not self._is_allowed(words, token) and matcher.validate_tokens([token]) == 1:
+                words[0, token >> 5] |= np.uint32(1 << (token & 31))
+
+    def _candidates(self, forced: bytes):
+        """(ids spelling a prefix of ``forced``, ids that start with it and run on), cached per forced text."""
+        cached = self._widening.get(forced)
+        if cached is None:
+            import numpy as np
+
+            prefixes = [t for end in range(1, len(forced) + 1) for t in self.by_bytes.get(forced[:end], ())]
+            start = bisect.bisect_right(self._sorted_bytes, forced)
+            extensions = []
+            for j in range(start, min(start + MAX_EXTENSION_CHECKS, len(self._sorted_bytes))):
+                if not self._sorted_bytes[j].startswith(forced):
+                    break
+                extensions.append(self._sorted_ids[j])
+            cached = (np.array(prefixes, dtype=np.int64), tuple(extensions))
+            if len(self._widening) >= 4096:
+                self._widening.clear()  # forced texts come from a handful of schemas: a bound, not an LRU
+            self._widening[forced] = cached
+        return cached
 
     @staticmethod
     def _is_allowed(words, token: int) -> bool:
         return token < words.shape[1] * 32 and bool(words[0, token >> 5] >> (token & 31) & 1)
-
-    @staticmethod
-    def _allow(words, token: int) -> int:
-        if token >= words.shape[1] * 32 or TokenIndex._is_allowed(words, token):
-            return 0
-        words[0, token >> 5] |= 1 << (token & 31)
-        return 1
 
 
 @dataclass(frozen=True)
@@ -239,81 +255,85 @@ class CompiledSchema:
 
             self._index.widen(matcher, bitmask.view(np.uint32))
 
-    def processor(self, *, stop: StopSet) -> "SchemaLogitsProcessor":
-        """Return a fresh logits processor for one generation.
-
-        Args:
-            stop: the request's stop set.
-
-        Returns:
-            The processor.
-
-        Raises:
-            ModelError: an end token of the grammar is not in the stop set (generation would never stop on it).
-        """
+    def check_stop_set(self, stop: StopSet) -> None:
+        """Raise ModelError when an end token of the grammar is not in a request's stop set (generation would
+        never stop on it)."""
         missing = sorted(set(self._tokenizer.eos_tokens) - set(stop.ids))
         if missing or not stop.ids:
             raise ModelError(f"the grammar ends on token ids {sorted(self._tokenizer.eos_tokens)}, but the "
                              f"request's stop set is {list(stop.ids)} (missing {missing})")
-        return SchemaLogitsProcessor(self)
+
+    def start(self, *, jump_forward: bool = True) -> "ConstraintState":
+        """Return a fresh walk through the grammar for one generation."""
+        return ConstraintState(self, jump_forward=jump_forward)
 
 
-class SchemaLogitsProcessor:
-    """A logits processor ``(tokens, logits (1, V)) -> logits (1, V)`` that allows only grammar-conforming tokens.
+class ConstraintState:
+    """One generation's walk through the grammar; the runner drives it.
 
-    One per generation: the first call (the prompt's prefill, no sampled token yet) starts a fresh matcher; every
-    later call first feeds the token sampled last. A call whose token count does not continue the previous one
-    (the same processor reused for another prompt) starts over. After the value closes only the stop tokens stay.
+    Before each sampled token the runner takes :meth:`forced` (the tokens the grammar forces from here on; with
+    jump-forward they are fed to the model in one forward pass instead of one decode step each) and
+    :meth:`mask` (which tokens the next one may be); it reports every sampled token with :meth:`accept`. After the
+    value closes only the stop tokens are allowed.
     """
 
-    def __init__(self, compiled: CompiledSchema) -> None:
-        """Prepare the processor.
+    def __init__(self, compiled: CompiledSchema, *, jump_forward: bool) -> None:
+        """Start in the grammar's start state.
 
         Args:
             compiled: the compiled schema.
+            jump_forward: whether :meth:`forced` hands out forced tokens (False: it always returns ()).
         """
         import numpy as np
 
         self.compiled = compiled
-        self._matcher = None
-        self._seen = 0
+        self.jump_forward = jump_forward
+        self._matcher = compiled.new_matcher()
         words = (compiled.vocab_size + 31) // 32
-        self._bitmask = np.full((1, words), -1, dtype=np.int32)
+        self._bitmask = np.zeros((1, words), dtype=np.int32)
         self._stop_only = np.zeros((1, words), dtype=np.int32)
         for token in compiled.stop_ids:
             if token < words * 32:
                 self._stop_only.view(np.uint32)[0, token // 32] |= np.uint32(1 << (token % 32))
+        self._stops = frozenset(compiled.stop_ids)
 
-    def __call__(self, tokens, logits):
-        """Mask the logits for the next token.
+    def forced(self) -> tuple[int, ...]:
+        """The tokens the grammar forces now (llguidance's canonical tokenization of the forced text, without the
+        tokens that could still merge with what follows), already taken as if generated; () without jump-forward
+        or when nothing is forced. Stop tokens are never forced: the model samples its end."""
+        if not self.jump_forward:
+            return ()
+        taken: list[int] = []
+        while not self._matcher.is_stopped():
+            tokens = list(self._matcher.compute_ff_tokens())
+            cut = next((i for i, t in enumerate(tokens) if t in self._stops), len(tokens))
+            tokens = tokens[:cut]
+            if not tokens:
+                break
+            self._consume(tokens)
+            taken += tokens
+        return tuple(taken)
 
-        Args:
-            tokens: mx array of the prompt and the tokens generated so far (mlx-vlm's ``generate_step`` view).
-            logits: mx array (1, V).
-
-        Returns:
-            The logits with every token the grammar forbids set to ``-inf``; shape (1, V).
+    def accept(self, token: int) -> None:
+        """Take a sampled token.
 
         Raises:
-            ModelError: the grammar rejected the sampled token (cannot happen when this mask was applied).
+            ModelError: the grammar rejected it (cannot happen when the mask was applied).
         """
-        import mlx.core as mx
+        self._consume([token])
 
-        count = int(tokens.size)
-        if self._matcher is None or count != self._seen + 1:
-            self._matcher = self.compiled.new_matcher()
-        else:
-            token = int(tokens[-1].item())
-            if not self._matcher.consume_token(token):
-                raise ModelError(f"constrained decoding: the grammar rejected token {token}: "
-                                 f"{self._matcher.get_error()[:300]}")
-        self._seen = count
+    def mask(self):
+        """The allowed next tokens as llguidance's packed bitmask (numpy int32, (1, ceil(V / 32))): llguidance's
+        mask widened over forced text (``TokenIndex.widen``); only the stop tokens once the value is complete."""
         if self._matcher.is_stopped():
-            bitmask = self._stop_only  # the value closed and an end token was taken: keep the mask valid
-        else:
-            self.compiled.fill_mask(self._matcher, self._bitmask)
-            bitmask = self._bitmask
-        return apply_bitmask(logits, mx.array(bitmask))
+            return self._stop_only  # the value closed and an end token was taken: keep the mask valid
+        self.compiled.fill_mask(self._matcher, self._bitmask)
+        return self._bitmask
+
+    def _consume(self, tokens: list[int]) -> None:
+        if not self._matcher.consume_tokens(tokens):
+            raise ModelError(f"constrained decoding: the grammar rejected token(s) {tokens}: "
+                             f"{self._matcher.get_error()[:300]}")
 
 
 _BIT_TO_SIGN = None  # left shifts that move bit j of a word to bit 31
@@ -503,17 +523,24 @@ def constrainer_for(hf_tokenizer) -> Constrainer:
 
 @dataclass(frozen=True)
 class ConstraintPlan:
-    """What one generation gets: its logits processors and what the record says about them.
+    """How one generation is constrained, and what the record says about it.
 
     Attributes:
-        processors: the logits processors for the request (empty when unconstrained).
+        compiled: the grammar for this model's tokenizer and stop set (None: no token masks here).
         active: constraints are on for this generation.
         warnings: record warnings (``constraint_partial`` / ``unconstrained``), as issue dicts.
     """
 
-    processors: tuple = ()
+    compiled: Optional[CompiledSchema] = None
     active: bool = False
     warnings: tuple[dict, ...] = ()
+
+    def factory(self, *, jump_forward: bool):
+        """What a GenerationRequest carries: a callable starting one walk through the grammar (None: no masks)."""
+        if self.compiled is None:
+            return None
+        compiled = self.compiled
+        return lambda: compiled.start(jump_forward=jump_forward)
 
     @property
     def extra(self) -> dict:
@@ -542,19 +569,19 @@ def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled
         return ConstraintPlan(warnings=(_fallback(reason),))
     try:
         compiled = constrainer_for(tokenizer).compile(schema, stop_ids=stop.ids, lenient=True)
-        processor = compiled.processor(stop=stop)
+        compiled.check_stop_set(stop)
     except (SchemaError, ModelError) as exc:
         return ConstraintPlan(warnings=(_fallback(str(exc)),))
     warnings = ()
     if compiled.ignored:
         warnings = (issue("constraint_partial", "constrained decoding ignores what llguidance cannot express ("
                           + "; ".join(compiled.ignored) + "); validation still checks it"),)
-    return ConstraintPlan(processors=(processor,), active=True, warnings=warnings)
+    return ConstraintPlan(compiled=compiled, active=True, warnings=warnings)
 
 
 def _fallback(reason: str) -> dict:
     return issue("unconstrained", f"constrained decoding is off for this document: {reason}")
 
 
-__all__ = ["CompiledSchema", "ConstraintPlan", "Constrainer", "SchemaLogitsProcessor", "TokenIndex", "apply_bitmask",
+__all__ = ["CompiledSchema", "ConstraintPlan", "ConstraintState", "Constrainer", "TokenIndex", "apply_bitmask",
            "bounded_schema", "compile_schema", "constrainer_for", "plan_constraint"]

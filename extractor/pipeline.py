@@ -209,8 +209,9 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         temperature=settings.temperature,
         seed=settings.seed,
         monitor_factory=attempt.guards.factory(stop_texts=stop.texts),
-        logits_processors=constraint.processors + tuple(
-            settings.extra_processors(attempt.number) if settings.extra_processors else ()),
+        logits_processors=tuple(settings.extra_processors(attempt.number) if settings.extra_processors else ()),
+        constraint=constraint.factory(jump_forward=settings.jump_forward),
+        prefix_cache=settings.prefix_cache,
     )
     gen = runner.generate(request)
     parsed = parse_answer(gen.text)
@@ -231,7 +232,8 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         stop_token_ids=stop.ids,
         guard=gen.guard,
         usage=Usage(prompt_tokens=gen.prompt_tokens, image_tokens=gen.image_tokens,
-                    generated_tokens=gen.generated_tokens),
+                    generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
+                    decode_steps=gen.decode_steps),
         timings={k: round(v, 4) for k, v in timings.items()},
         extra={"stop_sources": stop.to_dict()["sources"], "peak_memory_gb": round(gen.peak_memory_gb, 3),
                "guards": attempt.guards.report(fired=gen.guard), **constraint.extra},

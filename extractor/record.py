@@ -14,11 +14,21 @@ RECORD_VERSION = 1
 
 @dataclass(frozen=True)
 class Usage:
-    """Token usage of the model call (zeros when no model ran)."""
+    """Token usage of the model calls (zeros when no model ran).
+
+    Attributes:
+        prompt_tokens: prompt tokens, the full count (a cached prefix included).
+        image_tokens: of those, the page images' tokens.
+        generated_tokens: tokens generated (the stop token and the tokens jump-forward fed included).
+        cached_prompt_tokens: prompt tokens a cached prefix covered (not prefilled again).
+        decode_steps: forward passes that sampled a token (fewer than generated_tokens with jump-forward).
+    """
 
     prompt_tokens: int = 0
     image_tokens: int = 0
     generated_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    decode_steps: int = 0
 
 
 @dataclass(frozen=True)

@@ -200,9 +200,7 @@ def combine(history: Sequence[Attempt], records: Sequence[Record]) -> Record:
         The Record.
     """
     final = records[-1]
-    usage = Usage(prompt_tokens=sum(r.usage.prompt_tokens for r in records),
-                  image_tokens=sum(r.usage.image_tokens for r in records),
-                  generated_tokens=sum(r.usage.generated_tokens for r in records))
+    usage = Usage(**{f.name: sum(getattr(r.usage, f.name) for r in records) for f in dataclasses.fields(Usage)})
     timings = dict(final.timings)
     for key in ("prefill_s", "decode_s"):
         if key in timings:

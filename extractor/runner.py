@@ -18,7 +18,7 @@ LogitsProcessor = Callable[[object, object], object]
 
 @dataclass(frozen=True)
 class Message:
-    """One chat message: plain text plus, for user turns, how many page images follow the text."""
+    """One chat message: plain text plus, for user turns, how many page images come before the text."""
 
     role: str
     text: str
@@ -51,8 +51,12 @@ class GenerationRequest:
         stop: the stop set owned by this call (never written into shared processor state).
         temperature: 0 for greedy.
         seed: sampling seed (None: leave the generator as is).
-        logits_processors: callables (tokens, logits (1, V)) -> logits (1, V).
+        logits_processors: callables (tokens, logits (1, V)) -> logits (1, V); ``tokens`` holds the prompt's last
+            token, then every generated one.
         monitor_factory: builds fresh monitors for this call (guards), or None.
+        constraint: starts this call's walk through the schema's grammar (``constrain.ConstraintState``): token
+            masks and, with jump-forward, the forced tokens; None: unconstrained.
+        prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
     """
 
     messages: tuple[Message, ...]
@@ -63,6 +67,8 @@ class GenerationRequest:
     seed: Optional[int] = None
     logits_processors: tuple[LogitsProcessor, ...] = ()
     monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
+    constraint: Optional[Callable[[], object]] = None
+    prefix_cache: bool = True
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,10 @@ class GenerationResult:
         finish_reason: ``stop`` (a stop-set token), ``length`` (max_tokens) or ``guard`` (a monitor fired).
         stop_token_id: the stop id hit, if any.
         guard: the guard that fired, if any.
-        prompt_tokens / image_tokens / generated_tokens: usage (generated includes the stop token).
+        prompt_tokens / image_tokens / generated_tokens: usage (generated includes the stop token, and the tokens
+            jump-forward fed).
+        cached_prompt_tokens: prompt tokens not prefilled again because a cached prefix covered them.
+        decode_steps: forward passes that ended in sampling a token (generated_tokens without jump-forward).
         prefill_s / decode_s: wall seconds for the prompt and for the generated tokens.
         peak_memory_gb: mlx peak memory during the call.
     """
@@ -88,6 +97,8 @@ class GenerationResult:
     prompt_tokens: int = 0
     image_tokens: int = 0
     generated_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    decode_steps: int = 0
     prefill_s: float = 0.0
     decode_s: float = 0.0
     peak_memory_gb: float = 0.0

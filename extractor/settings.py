@@ -58,6 +58,10 @@ class Settings:
         embedded: use the XML of a ZUGFeRD / Factur-X / XRechnung PDF as the answer when it is schema-valid
             (invoice schema only; zero tokens); False always asks the model.
         cross_check: with valid embedded XML, also run the model and list every field where the two disagree.
+        prefix_cache: reuse the model state after the prompt's shared prefix (the instruction and the schema,
+            before the first image): only the first document of a schema prefills it (exact; on by default).
+        jump_forward: with constraints, feed the tokens the grammar forces (keys, quotes, commas) in one forward
+            pass instead of one decode step each (on by default).
         extra_processors: called with the attempt number (1 = first) before each generation; the logits
             processors it returns run after the schema constraint's (logit biases, forced answers in tests).
     """
@@ -82,6 +86,8 @@ class Settings:
     retries: int = 0
     embedded: bool = True
     cross_check: bool = False
+    prefix_cache: bool = True
+    jump_forward: bool = True
     extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
 
     def __post_init__(self) -> None:
@@ -128,7 +134,8 @@ class Settings:
         Returns:
             16 hex digits; equal for two runs whose records can be reused for each other.
         """
-        ignored = {"isolate", "timeout", "workers", "extra_processors"}  # how, not what, is extracted
+        # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
+        ignored = {"isolate", "timeout", "workers", "prefix_cache", "extra_processors"}
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()

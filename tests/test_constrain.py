@@ -245,7 +245,7 @@ def test_after_the_value_only_stop_tokens_are_allowed(runner):
 def test_stop_set_without_the_grammars_end_token_is_refused(runner):
     compiled = constrainer_for(runner.tokenizer).compile({"type": "boolean"}, stop_ids=runner.stop_set.ids)
     with pytest.raises(ModelError, match="stop set"):
-        compiled.processor(stop=StopSet(ids=(IM_END,)))
+        compiled.check_stop_set(StopSet(ids=(IM_END,)))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,0 +1,137 @@
+"""Bench: documents per minute with the prefix cache and jump-forward, on a mid-size scripted qwen3_5 model.
+
+One command, one table::
+
+    LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 python bench/throughput.py \
+        [--size mid|small] [--repeat 1] [--json]
+
+The documents are the bundled samples (samples/*.pdf and *.png: 8 documents) through ``Extractor.extract_many``
+with constrained decoding on. The model is built once (``python -m extractor.testing DIR --size mid --schema
+invoice``: hidden 768 x 8 layers, float32, ~1.6 GB in /tmp) and scripted to answer ``invoice-de-einfach``'s data,
+so every row decodes the same tokens. Rows, each on the same loaded model with its prefix cache emptied first:
+
+* ``today``: no prefix cache, no jump-forward (every document prefills the whole prompt; one decode step per token);
+* ``+ prefix cache``: the instruction and schema are prefilled once, later documents prefill their images + suffix;
+* ``+ jump-forward``: forced tokens (keys, quotes, commas) fed in one pass with the sampled token before them;
+* ``+ both``.
+
+Columns: documents per minute (wall), prompt tokens prefilled per document (after the first), decode steps per
+document, and the records' agreement with the first row (data, status, finish_reason must be equal). A last line
+measures the constrained overhead: decode seconds per sampled token with constraints on vs off, jump-forward off so
+both decode the same tokens, prefix cache on. Use OpenBLAS (the LD_PRELOAD above): the mlx[cpu] wheel's reference
+BLAS is ~25x slower for float32 matmuls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS = (("today", False, False), ("+ prefix cache", True, False), ("+ jump-forward", False, True),
+        ("+ both", True, True))
+
+
+def documents() -> list[str]:
+    """The bundled samples, in name order."""
+    return sorted(str(p) for p in (ROOT / "samples").iterdir() if p.suffix in (".pdf", ".png"))
+
+
+def build_model(size: str) -> Path:
+    """The scripted model (built once per size into the temp dir, reused by later runs)."""
+    from extractor.testing import build_scripted_model, read_tiny_model
+
+    path = Path(tempfile.gettempdir()) / f"extractor-bench-throughput-{size}"
+    try:
+        read_tiny_model(path)
+        return path
+    except Exception:  # noqa: BLE001 - not built yet (or an older build): build it
+        pass
+    answer = (ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8")
+    answer = json.dumps(json.loads(answer), ensure_ascii=False, separators=(",", ":"))
+    started = time.perf_counter()
+    build_scripted_model(path, answer=answer, schema="invoice", size=size)
+    print(f"built the {size} scripted model in {time.perf_counter() - started:.1f} s: {path}", file=sys.stderr)
+    return path
+
+
+def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, constrained: bool = True) -> dict:
+    """Extract every document once on a loaded runner; return the figures and the records."""
+    from extractor import Extractor, Settings
+
+    runner._prefix_cache.clear()  # every row starts cold: its first document pays for the prefix
+    settings = Settings(model=str(runner.model_dir), prefix_cache=prefix_cache, jump_forward=jump_forward,
+                        constrained=constrained, max_tokens=1024)
+    started = time.perf_counter()
+    records = list(Extractor(settings, runner=runner).extract_many(docs))
+    wall = time.perf_counter() - started
+    later = records[1:] or records
+    return {
+        "docs_per_min": len(records) / wall * 60,
+        "prefilled": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens for r in later),
+        "prefilled_text": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens
+                                           - r.usage.image_tokens for r in later),
+        "decode_steps": statistics.fmean(r.usage.decode_steps for r in records),
+        "generated": statistics.fmean(r.usage.generated_tokens for r in records),
+        "decode_s_per_step": sum(r.timings.get("decode_s", 0) for r in records)
+        / max(1, sum(r.usage.decode_steps for r in records)),
+        "records": [(r.data, r.status, r.finish_reason) for r in records],
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", default="mid", choices=("mid", "small"))
+    parser.add_argument("--repeat", type=int, default=1, help="run the rows this many times, alternating")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    from extractor.runners.mlx import MlxRunner
+
+    docs = documents()
+    runner = MlxRunner(model=str(build_model(args.size)))
+    results: dict[str, list[dict]] = {name: [] for name, _, _ in ROWS}
+    overhead = {"on": [], "off": []}
+    for _ in range(args.repeat):
+        for name, cache, jump in ROWS:
+            results[name].append(run_row(runner, docs, prefix_cache=cache, jump_forward=jump))
+        for label, constrained in (("on", True), ("off", False)):
+            overhead[label].append(run_row(runner, docs, prefix_cache=True, jump_forward=False,
+                                           constrained=constrained)["decode_s_per_step"])
+    first = results[ROWS[0][0]][0]["records"]
+    table = []
+    for name, _, _ in ROWS:
+        runs = results[name]
+        table.append({"row": name, "docs_per_min": statistics.median(r["docs_per_min"] for r in runs),
+                      "prefilled": runs[0]["prefilled"], "prefilled_text": runs[0]["prefilled_text"],
+                      "decode_steps": runs[0]["decode_steps"], "generated": runs[0]["generated"],
+                      "same_records": all(r["records"] == first for r in runs)})
+    cost = statistics.median(overhead["on"]) / statistics.median(overhead["off"]) - 1
+    if args.json:
+        print(json.dumps({"documents": len(docs), "size": args.size, "rows": table, "constrained_overhead": cost},
+                         indent=2))
+        return 0
+    base = table[0]["docs_per_min"]
+    print(f"{len(docs)} documents, {args.size} scripted model, constrained decoding, median of {args.repeat} run(s)\n")
+    print("| row | docs/min | x today | prompt tokens prefilled / doc (text only) | decode steps / doc "
+          "(generated) | records = first row |")
+    print("|---|---:|---:|---:|---:|---|")
+    for row in table:
+        print(f"| {row['row']} | {row['docs_per_min']:.2f} | {row['docs_per_min'] / base:.2f} | "
+              f"{row['prefilled']:.0f} ({row['prefilled_text']:.0f}) | {row['decode_steps']:.0f} "
+              f"({row['generated']:.0f}) | {'yes' if row['same_records'] else 'NO'} |")
+    print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): {cost:+.1%}")
+    return 0 if all(row["same_records"] for row in table) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
