@@ -2,9 +2,13 @@
 
 The models built here are loadable by the real ``mlx_vlm.load`` (and ``python -m mlx_vlm.server``), use the
 real Qwen3.5 special-token ids (``<|endoftext|>`` 248044, ``<|im_start|>`` 248045, ``<|im_end|>`` 248046,
-``<|vision_start|>`` 248053, ``<|vision_end|>`` 248054, ``<|image_pad|>`` 248056), hidden size 64, a vocabulary
-of 248,320 and a preprocessor that keeps images tiny (at most 128 x 128 px, 16 image tokens). A directory is
-about 36 MB (random) or 67 MB (scripted) and builds in about a second.
+``<|vision_start|>`` 248053, ``<|vision_end|>`` 248054, ``<|image_pad|>`` 248056), a vocabulary of 248,320,
+float32 weights (bf16 matmuls are slow on CPUs), tied embeddings (as Qwen3.5's small models) and a preprocessor
+that keeps images tiny (at most 128 x 128 px, 16 image tokens). The default size is hidden 64 x 2 layers
+(linear attention, full attention): a directory is about 66 MB and builds in a second or two. ``size="mid"`` is
+hidden 768 x 8 layers (full attention every 4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128
+in the linear-attention layers, MLP 2,048), about 1.1 GB, for benchmarks: every layer computes, so prefill is
+dominated by matmuls and decoding by weight reads.
 
 Two kinds:
 
@@ -18,50 +22,86 @@ Two kinds:
   tokenizer ``eos_token`` ``<|endoftext|>``) mlx-vlm 0.7.10 does not stop on ``<|im_end|>``: plain
   ``generate`` runs to ``max_tokens``, which reproduces the never-stopping bug.
 
-How the scripted model works: the answer is cut into chunks of a few characters that are all distinct
-strings; each chunk replaces one unused filler entry of the byte-level BPE vocabulary, so every scripted token
-has exactly one successor. Every residual write (attention/linear-attention output and MLP down projection)
-is zeroed, so the last hidden state is the normalised embedding of the current token; each scripted token
-gets a random unit vector as embedding (all other tokens share one default vector, which leads to the first
-chunk), and the lm_head row of its successor holds that vector times a large scale. The minimum logit margin
-is checked at build time (:class:`~extractor.errors.ModelError` if too small); it is 200-400 for answers
-of 20 to 40,000 characters, so sampling at temperature 1 picks the scripted token with probability 1.
+The tokenizer: a byte-level BPE with Qwen's pre-tokenizer, trained once per process on a few sentences and on
+compact JSON in the shape of the builtin schemas (their property names and punctuation, :data:`SAMPLE_INVOICE`,
+the schemas themselves and, in a repository checkout, ``samples/expected/``). It has about 2,000 trained entries
+(the corpus saturates below the trainer's 4,000), so JSON structure tokenizes compactly as with Qwen's own
+tokenizer (``{"``, ``invoice`` ``_number``, ``":"``, ``","``, ``":{"``). Never-produced filler entries keep the
+vocabulary dense up to 248,043 (mlx-vlm's detokenizer indexes a list); the added tokens sit at their real ids.
 
-Each directory also holds ``program.json`` (what it was built to emit, and the build options);
-:func:`read_tiny_model` reads it back. :data:`SAMPLE_INVOICE` / :data:`SAMPLE_INVOICE_ANSWER` are a realistic
-invoice (valid against schemas/invoice.schema.json) and its compact JSON text, shared by tests and benchmarks.
+Scripts. Without a schema the answer is cut into chunks of about six characters, each a new vocabulary entry
+(never produced by the BPE). With ``schema=`` the script is exactly what a runtime with JSON-Schema-constrained,
+jump-forward decoding sees (llguidance via :mod:`extractor.constrain`, for the model's own tokenizer and resolved
+stop set): wherever ``matcher.compute_ff_tokens()`` (cut at the first stop id) is not empty, the script holds
+those tokens, *fed* (a jump-forward runtime feeds them in one forward pass; ``TinyModel.fed``); where forced bytes
+remain that llguidance holds back, the first token of their canonical tokenization (a prefix of the forced bytes,
+inside the widened mask); where nothing is forced, a new chunk token of a few answer characters, inside
+llguidance's own mask (a chunk never *starts* with forced bytes, so no capped "extension" widening is needed).
+The script is walked through a fresh matcher for the written tokenizer at build time. Greedy or temperature-1
+decoding, with or without constraints, with or without jump-forward, then emits the same tokens.
 
-Caveats: the successor depends only on the last token, so a prompt whose *last* token is itself a scripted
-token (e.g. a raw prompt ending in ``<|im_end|>`` with ``then="im_end"``, or in a character that a very short
-answer reuses as its own token) continues from there; every chat-template prompt ends in a newline and is
-fine. Every scripted token needs a text of its own, so a one-character answer and a one-character
-``repeat_line`` must differ.
+How a scripted model works. A bigram machine cannot know where it is after a run of structural tokens that
+occurs many times (``","quantity":`` once per line item), so the first linear-attention layer (Gated DeltaNet)
+is a *register* holding the most recent writer token: chunk tokens, continuation tokens and the one default
+embedding shared by every non-script token write; structural script tokens and image positions do not. Its
+conv1d looks at the current position only; q = k = one constant direction (every embedding, and every image
+feature, carries a constant "bias" component that the q/k rows read); beta = sigmoid(+-40) from a "writer flag"
+component; A_log = -30, so nothing decays. The layer's output at position t is then out_proj(rmsnorm(v_c) *
+silu(z_t)) for the register's token c: a feature of the pair (c, t). ``linear_num_value_heads`` is chosen so
+that there are at least 1.3 features per distinct (c, t) pair of the script, and out_proj is fitted by least
+squares (on features computed by the real mlx layer) so that embedding(t) + out_proj(...) equals the embedding
+of the pair's successor. Every other residual write is zero (other linear-attention layers, full attention,
+MLPs: they still compute). Script tokens get random directions, every other token one shared default
+direction; the final norm scales the logits (the scripted token scores ``LOGIT_SCALE`` x sqrt(hidden - 2),
+~790 at hidden 64). The minimum logit margin over the whole script, measured by a forward pass of the weights
+as written, must be at least :data:`MIN_LOGIT_MARGIN` (typically 300-450 at hidden 64), else
+:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. Answers of up to
+~20,000 characters fit (the fit solves one linear system per build; ~4,000 pairs take seconds).
+
+Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
+build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`SAMPLE_INVOICE` /
+:data:`SAMPLE_INVOICE_ANSWER` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
+JSON text, shared by tests and benchmarks.
+
+Caveats: the prompt's *last* token must be a non-script token (every chat-template prompt ends in a newline;
+a raw prompt ending in, say, ``<|im_end|>`` with ``then="im_end"`` continues from there). Structural script
+tokens are ordinary tokens and may occur anywhere else in a prompt: they do not write the register. Every chunk
+needs a text of its own, so a one-character answer and a one-character ``repeat_line`` must differ. With a
+schema, only the stop-token continuations (``im_end``, ``endoftext``) survive constrained decoding.
 
 Shell::
 
-    python -m extractor.testing DIR [--script FILE] [--then im_end|whitespace|repeat|endoftext|marker_text]
+    python -m extractor.testing DIR [--script FILE] [--schema NAME|FILE] [--size small|mid]
+                                    [--hidden-size N] [--layers L]
+                                    [--then im_end|whitespace|repeat|endoftext|marker_text]
                                     [--config-eos ID ...] [--text-eos ID ...] [--generation-eos ID ...]
                                     [--tokenizer-eos TOKEN] [--no-vision-ids] [--seed N]
 
 Without ``--script`` it builds a random model; ``--script FILE`` builds a scripted model whose answer is the
-file's text (UTF-8, trailing newlines dropped; a ``.json`` file is compacted). ``--config-eos``/``--text-eos`` take one or more ids, or
-``none`` to omit the key; ``--generation-eos`` writes generation_config.json (``none``: without an eos key;
-not given: no file). It prints the directory and a one-line summary.
+file's text (UTF-8, trailing newlines dropped; a ``.json`` file is compacted). ``--schema`` (``invoice``,
+``receipt`` or a schema file) makes the script schema-aware, as above. ``--size mid`` builds the benchmark size;
+``--hidden-size``/``--layers`` override the size's numbers (hidden 128 or more must be a multiple of 128).
+``--config-eos``/``--text-eos`` take one or more ids, or ``none`` to omit the key; ``--generation-eos`` writes
+generation_config.json (``none``: without an eos key; not given: no file). It prints the directory and a
+one-line summary.
 
-mlx, mlx_vlm, numpy and tokenizers are imported lazily, inside the functions that need them.
+mlx, mlx_vlm, numpy, tokenizers, transformers and llguidance are imported lazily, inside the functions that need
+them.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
+import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
-from extractor.errors import ExtractorError, ModelError, UsageError
+from extractor.errors import ExtractorError, ModelError, SchemaError, UsageError
 
 ENDOFTEXT = 248044
 IM_START = 248045
@@ -73,17 +113,32 @@ VIDEO_PAD = 248057
 
 VOCAB_SIZE = 248320  # real Qwen3.5 embedding rows
 HIDDEN_SIZE = 64
+SIZES: dict[str, tuple[int, int]] = {"small": (HIDDEN_SIZE, 2), "mid": (768, 8)}  # (hidden size, layers)
 FIRST_ADDED_ID = ENDOFTEXT  # the byte-level BPE vocabulary is dense over 0..248043
-CHUNK_BASE_ID = 1000  # scripted chunks take the filler ids 1000, 1001, ... (the trained BPE ends below 600)
-CHUNK_CHARS = 6  # preferred scripted chunk length: ~280 tokens for a 1,500-character answer
+TRAINED_VOCAB_LIMIT = 4000  # the BPE trainer's target; the corpus saturates near 2,000 entries
+CHUNK_BASE_ID = 5000  # scripted chunks take the filler ids 5000, 5001, ... (above every trained entry)
+CHUNK_CHARS = 6  # preferred scripted chunk length: ~280 tokens for a 1,700-character answer
 LOGIT_SCALE = 100.0
 MIN_LOGIT_MARGIN = 100.0  # exp(-100) per wrong token: temperature-1 sampling never leaves the script
+FEATURE_RATIO = 1.3  # register features per distinct (register, token) pair: keeps the fit well conditioned
 PROGRAM_FILE = "program.json"
 THEN_CHOICES = ("im_end", "endoftext", "whitespace", "repeat", "marker_text")
 WHITESPACE_TEXT = " "  # 'then="whitespace"' token; chat-template prompts end in "\n", never in " "
 MARKER_TEXT = "<|im_end|>"
 
+# The register layer (see the module docstring): embedding components and gains.
+_BIAS = 0  # constant component: q and k read it, so both are one fixed direction
+_FLAG = 1  # +1 for writer tokens, -1 for the others
+_QK_GAIN = 4.0
+_BETA_GAIN = 40.0  # beta = sigmoid(+-40): exactly 1.0 / ~4e-18 in float32
+_A_LOG = -30.0  # decay exp(-exp(A_log) * softplus(dt_bias)) == 1.0 in float32
+_IMAGE_GAIN = 10.0  # image features: bias +10, flag -10 (never write, keep q = k)
+_DEFAULT = -1  # the shared default embedding, in register sequences
+_MAX_RESTARTS = 50  # chunk-planning restarts (a chunk text another position needs is reserved for it)
+_MAX_REPLANS = 3  # plans against the written tokenizer until its llguidance walk agrees
+
 EosValue = Union[int, Sequence[int], None]
+SchemaValue = Union[str, Path, Mapping[str, Any], None]
 
 
 class _Missing:
@@ -246,10 +301,15 @@ class TinyModel:
     Attributes:
         path: the model directory (pass it to ``mlx_vlm.load``).
         answer: the scripted answer text; None for a random model.
-        answer_token_ids: the ids the answer is emitted as, in order (empty for a random model).
+        answer_token_ids: every token the answer is emitted as, in order, fed ones included (empty for a
+            random model).
         then: what follows the answer (one of ``THEN_CHOICES``); None for a random model.
         continuation_token_ids: the ids of one cycle of the continuation, repeated forever after the answer
             (e.g. ``(248046,)`` for ``then="im_end"``, the repeated line's ids for ``then="repeat"``).
+        fed: one flag per answer token: True where a jump-forward runtime feeds it (llguidance forces it) instead
+            of sampling it; all False without a schema.
+        schema_name: ``invoice``, ``receipt``, a schema file's path, ``inline`` (a dict), or None (no schema).
+        schema: the JSON Schema the script follows, or None.
     """
 
     path: Path
@@ -257,6 +317,14 @@ class TinyModel:
     answer_token_ids: tuple[int, ...]
     then: Optional[str]
     continuation_token_ids: tuple[int, ...]
+    fed: tuple[bool, ...] = ()
+    schema_name: Optional[str] = None
+    schema: Optional[Mapping[str, Any]] = field(default=None, hash=False)
+
+    @property
+    def fed_count(self) -> int:
+        """How many answer tokens a jump-forward runtime feeds rather than samples."""
+        return sum(self.fed)
 
     def expected_token_ids(self, count: int) -> tuple[int, ...]:
         """The first ``count`` ids the scripted model emits: the answer, then the continuation cycle.
@@ -296,16 +364,49 @@ def _byte_to_unicode() -> dict[int, str]:
     return {b: chr(c) for b, c in zip(keep, chars)}
 
 
-def _to_bytelevel(text: str) -> str:
+def _to_bytelevel(text: Union[str, bytes]) -> str:
     table = _byte_to_unicode()
-    return "".join(table[b] for b in text.encode("utf-8"))
+    return "".join(table[b] for b in (text.encode("utf-8") if isinstance(text, str) else text))
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _schema_skeleton(schema: Mapping[str, Any]) -> object:
+    """A value in the shape of a schema (two items per array): its keys and punctuation, for the BPE corpus."""
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else list(types)
+    if "object" in types:
+        return {key: _schema_skeleton(sub) for key, sub in (schema.get("properties") or {}).items()}
+    if "array" in types:
+        return [_schema_skeleton(schema.get("items") or {})] * 2
+    for kind, value in (("string", "text"), ("number", 1.5), ("integer", 1), ("boolean", True)):
+        if kind in types:
+            return value
+    return None
+
+
+def _tokenizer_corpus() -> list[str]:
+    """The BPE training texts: sentences, then compact JSON in the shape of the builtin schemas."""
+    from extractor.validate import BUILTIN_SCHEMAS, builtin_schema_dir
+
+    texts = list(_CORPUS)
+    for name in BUILTIN_SCHEMAS:
+        schema = json.loads((builtin_schema_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+        texts += [_compact(_schema_skeleton(schema)), _compact(schema)]
+    texts.append(SAMPLE_INVOICE_ANSWER)
+    samples = Path(__file__).resolve().parent.parent / "samples" / "expected"  # a repository checkout only
+    for sample in sorted(samples.glob("*.json")) if samples.is_dir() else ():
+        texts.append(_compact(json.loads(sample.read_text(encoding="utf-8"))))
+    return texts
 
 
 @functools.lru_cache(maxsize=1)
 def _base_tokenizer() -> dict:
     """The tokenizer.json dict shared by every tiny model (trained once per process; never mutate it).
 
-    A small byte-level BPE trained on a few sentences, padded with never-produced filler entries up to id
+    A byte-level BPE trained on :func:`_tokenizer_corpus`, padded with never-produced filler entries up to id
     248043 (the vocabulary must be dense: mlx-vlm's streaming detokenizer indexes a list), then the Qwen added
     tokens at their real ids and reserved added tokens up to the model's vocabulary size, so every id the
     model can emit decodes.
@@ -320,9 +421,9 @@ def _base_tokenizer() -> dict:
     ])
     tok.decoder = decoders.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)
     tok.post_processor = processors.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)
-    trainer = trainers.BpeTrainer(vocab_size=600, min_frequency=1, show_progress=False,
+    trainer = trainers.BpeTrainer(vocab_size=TRAINED_VOCAB_LIMIT, min_frequency=1, show_progress=False,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
-    tok.train_from_iterator(list(_CORPUS) * 4, trainer=trainer)
+    tok.train_from_iterator(_tokenizer_corpus() * 4, trainer=trainer)
     data = json.loads(tok.to_str())
     vocab: dict[str, int] = data["model"]["vocab"]
     trained = len(vocab)
@@ -418,6 +519,310 @@ def _cut_chunks(text: str, taken: set[str], base_vocab: dict[str, int]) -> list[
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Scripts: the tokens an answer is emitted as
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Piece:
+    """One answer token of a plan: a new chunk (``token`` None) or an existing, forced one."""
+
+    data: bytes
+    token: Optional[int] = None
+
+    @property
+    def text(self) -> str:
+        """The token's text (a forced token may hold part of a character: shown as U+FFFD)."""
+        return self.data.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class _Script:
+    """A scripted model's tokens: the answer's, then one cycle of the continuation.
+
+    ``writers`` marks the answer tokens that write the register (chunks); ``vocab`` is the tokenizer vocabulary
+    with every chunk in it.
+    """
+
+    texts: tuple[str, ...]
+    ids: tuple[int, ...]
+    writers: tuple[bool, ...]
+    fed: tuple[bool, ...]
+    continuation_texts: tuple[str, ...]
+    cycle: tuple[int, ...]
+    vocab: Mapping[str, int]
+
+
+class _Blocked(Exception):
+    """Every chunk that could start at ``pos`` is already used by an earlier position."""
+
+    def __init__(self, pos: int, texts: list[str]) -> None:
+        super().__init__(pos)
+        self.pos, self.texts = pos, texts
+
+
+def _cut_at_stop(tokens: Sequence[int], stop_ids: Sequence[int]) -> list[int]:
+    """Forced tokens up to the first stop id: a runtime samples the stop token, it never feeds it."""
+    out = []
+    for token in tokens:
+        if token in stop_ids:
+            break
+        out.append(token)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _planning_tokenizer(stop_ids: tuple[int, ...]):
+    """llguidance's tokenizer for the base vocabulary (no chunks yet), to plan scripts against (~1.5 s, cached)."""
+    import llguidance
+
+    return llguidance.LLTokenizer(json.dumps(_base_tokenizer()), eos_token=list(stop_ids))
+
+
+def _model_llg_tokenizer(path: Path, stop_ids: Sequence[int]):
+    """llguidance's tokenizer exactly as a runtime builds it: transformers' tokenizer of ``path``, our Constrainer."""
+    from transformers import AutoTokenizer
+
+    from extractor.constrain import constrainer_for
+
+    hf_tokenizer = AutoTokenizer.from_pretrained(str(path))  # held: the Constrainer keeps only a weak reference
+    return constrainer_for(hf_tokenizer).llg_tokenizer(stop_ids)
+
+
+class _ScriptPlanner:
+    """Cuts an answer into what a constrained, jump-forward runtime sees (see the module docstring)."""
+
+    def __init__(self, answer: str, *, compiled, tokenizer, stop_ids: Sequence[int], base_vocab: Mapping[str, int],
+                 reserved: Mapping[str, int]) -> None:
+        self.answer = answer
+        self.data = answer.encode("utf-8")
+        self.offsets = [0]  # byte offset of every character boundary
+        for char in answer:
+            self.offsets.append(self.offsets[-1] + len(char.encode("utf-8")))
+        self.char_at = {offset: i for i, offset in enumerate(self.offsets)}
+        self.compiled, self.tokenizer, self.stop_ids = compiled, tokenizer, stop_ids
+        self.base_vocab, self.reserved = base_vocab, reserved
+
+    def plan(self) -> list[_Piece]:
+        """The answer's pieces, in order.
+
+        Raises:
+            _Blocked: a chunk needed here is used earlier (the caller reserves it and plans again).
+            UsageError: the answer does not follow the schema.
+            ModelError: no new chunk text is left at some position.
+        """
+        matcher = self.compiled.new_matcher()
+        pieces, pos = self._forced_run(matcher, 0)
+        taken: set[str] = set()
+        while pos < len(self.data):
+            chunk, matcher, run, pos = self._next_chunk(matcher, pos, taken)
+            taken.add(chunk)
+            pieces += [_Piece(chunk.encode("utf-8")), *run]
+        if not matcher.is_accepting():
+            raise UsageError("the scripted answer ends before the schema's JSON value is complete")
+        return pieces
+
+    def _forced_run(self, matcher, pos: int) -> tuple[list[_Piece], int]:
+        """Consume what the grammar forces at ``pos``: fed tokens, then held-back forced bytes' first tokens."""
+        run: list[_Piece] = []
+        while True:
+            tokens = _cut_at_stop(matcher.compute_ff_tokens(), self.stop_ids)
+            if not tokens:
+                forced = matcher.compute_ff_bytes()
+                if not forced:
+                    return run, pos
+                tokens = self.tokenizer.tokenize_bytes(forced)[:1]  # canonical first token: a forced prefix
+            for token in tokens:
+                data = self.tokenizer.decode_bytes([token])
+                if self.data[pos:pos + len(data)] != data:
+                    where = self.char_at.get(pos, pos)
+                    raise UsageError(f"the scripted answer does not follow the schema at character {where}: the "
+                                     f"schema forces {data.decode(errors='replace')!r}")
+                if not matcher.consume_token(token):
+                    raise ModelError(f"llguidance rejected its own forced token {data!r}: {matcher.get_error()}")
+                run.append(_Piece(data, token))
+                pos += len(data)
+
+    def _free_chars(self, matcher, start: int) -> int:
+        """How many characters from ``start`` the grammar leaves free before it forces bytes again (at most 64)."""
+        probe = matcher.deep_copy()
+        end = start
+        while end < len(self.answer) and end - start < 64:
+            tokens = self.tokenizer.tokenize_bytes(self.answer[end].encode("utf-8"))
+            if probe.validate_tokens(tokens) != len(tokens):
+                return max(end - start, 1)
+            probe.consume_tokens(tokens)
+            end += 1
+            if probe.compute_ff_bytes() or _cut_at_stop(probe.compute_ff_tokens(), self.stop_ids):
+                break
+        return end - start
+
+    @staticmethod
+    def _lengths(free: int) -> list[int]:
+        """Chunk lengths to try: the whole free stretch when short, else even pieces of about CHUNK_CHARS; then
+        longer ones (absorbing forced bytes) and shorter ones."""
+        if free <= CHUNK_CHARS + 2:
+            return [free, *range(free + 1, free + 16), *range(free - 1, 0, -1)]
+        size = round(free / math.ceil(free / CHUNK_CHARS))
+        return [size, *(n for d in range(1, 16) for n in (size + d, size - d) if n >= 1)]
+
+    def _next_chunk(self, matcher, pos: int, taken: set[str]):
+        start = self.char_at[pos]
+        blocked = []
+        for length in self._lengths(self._free_chars(matcher, start)):
+            text = self.answer[start:start + length]
+            if (start + length > len(self.answer) or _to_bytelevel(text) in self.base_vocab
+                    or text in _added_contents() or self.reserved.get(text, pos) != pos):
+                continue
+            if text in taken:
+                blocked.append(text)
+                continue
+            probe = matcher.deep_copy()
+            tokens = self.tokenizer.tokenize_bytes(text.encode("utf-8"))
+            if probe.validate_tokens(tokens) != len(tokens):
+                continue
+            probe.consume_tokens(tokens)
+            run, end = self._forced_run(probe, self.offsets[start + length])
+            if len({piece.token for piece in run}) == len(run):  # a repeat: one (register, token) pair, 2 successors
+                return text, probe, run, end
+        if blocked:
+            raise _Blocked(pos, blocked)
+        tokens = self.tokenizer.tokenize_bytes(self.answer[start].encode("utf-8"))
+        if matcher.validate_tokens(tokens) != len(tokens):
+            raise UsageError(f"the scripted answer does not follow the schema at character {start} "
+                             f"({self.answer[max(0, start - 20):start + 20]!r})")
+        raise ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
+                         f"({self.answer[start:start + 20]!r})")
+
+
+def _plan_script(answer: str, *, compiled, tokenizer, stop_ids: Sequence[int],
+                 base_vocab: Mapping[str, int]) -> list[_Piece]:
+    """Plan the answer's pieces, reserving a chunk text for the position that cannot do without it."""
+    reserved: dict[str, int] = {}
+    for _ in range(_MAX_RESTARTS):
+        planner = _ScriptPlanner(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids,
+                                 base_vocab=base_vocab, reserved=reserved)
+        try:
+            return planner.plan()
+        except _Blocked as blocked:
+            for text in blocked.texts:
+                if reserved.setdefault(text, blocked.pos) != blocked.pos:
+                    raise ModelError(f"cannot script the answer: chunk {text!r} is needed at two places") from None
+    raise ModelError("cannot script the answer: too many chunk texts are needed at more than one place")
+
+
+def _in_widened_mask(matcher, token: int, tokenizer) -> bool:
+    """The runtime's widened mask: a prefix of the forced bytes, or llguidance's own mask."""
+    forced = matcher.compute_ff_bytes()
+    data = tokenizer.decode_bytes([token])
+    if forced and data and forced.startswith(data):
+        return True
+    mask = matcher.compute_bitmask()  # little-endian 32-bit words: token t is bit t % 8 of byte t // 8
+    return token < len(mask) * 8 and bool(mask[token >> 3] >> (token & 7) & 1)
+
+
+def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[int]) -> Optional[tuple[bool, ...]]:
+    """Walk a script through a fresh matcher as a jump-forward runtime would.
+
+    Returns:
+        One flag per token, True where it is fed (it is exactly what ``compute_ff_tokens()`` returns there); None
+        where the script breaks the runtime contract (a fed run differs from the script, a sampled token is
+        outside the widened mask, or the value is incomplete at the end).
+    """
+    matcher = compiled.new_matcher()
+    fed: list[bool] = []
+    while True:
+        forced = _cut_at_stop(matcher.compute_ff_tokens(), stop_ids)
+        if forced:
+            if list(ids[len(fed):len(fed) + len(forced)]) != forced or not matcher.consume_tokens(forced):
+                return None
+            fed += [True] * len(forced)
+            continue
+        if len(fed) == len(ids):
+            return tuple(fed) if matcher.is_accepting() else None
+        token = ids[len(fed)]
+        if not _in_widened_mask(matcher, token, tokenizer) or not matcher.consume_token(token):
+            return None
+        fed.append(False)
+
+
+def _resolve_schema(schema: SchemaValue) -> tuple[Optional[str], Optional[dict]]:
+    """(name, schema) of the ``schema`` option: None, a builtin name, a file path, or a dict (``inline``)."""
+    from extractor.validate import load_schema
+
+    if schema is None:
+        return None, None
+    if isinstance(schema, Mapping):
+        return "inline", json.loads(json.dumps(schema))  # a private, JSON-only copy
+    if not isinstance(schema, (str, Path)):
+        raise UsageError(f"schema: expected None, 'invoice', 'receipt', a file path or a dict, got {schema!r}")
+    return str(schema), dict(load_schema(str(schema)).schema)
+
+
+def _continuation_texts(then: str, repeat_line: str, taken: set[str], base_vocab: Mapping[str, int]) -> list[str]:
+    loop_text = {"repeat": repeat_line, "marker_text": MARKER_TEXT}.get(then)
+    return _cut_chunks(loop_text, taken, base_vocab) if loop_text else []
+
+
+def _make_script(pieces: Sequence[_Piece], *, then: str, repeat_line: str, base_vocab: Mapping[str, int]) -> _Script:
+    """Give every chunk an id (new filler ids, or its own entry where a short plain text reuses one)."""
+    taken = {_to_bytelevel(piece.data) for piece in pieces}  # forced tokens too: they must not write
+    loop = _continuation_texts(then, repeat_line, taken, base_vocab)
+    vocab = dict(base_vocab)  # the cached base stays untouched
+    ids = []
+    next_id = CHUNK_BASE_ID
+    for piece in [*pieces, *(_Piece(text.encode("utf-8")) for text in loop)]:
+        form = _to_bytelevel(piece.data)
+        if piece.token is not None or form in base_vocab:
+            ids.append(piece.token if piece.token is not None else base_vocab[form])
+            continue
+        del vocab[f"<|x{next_id}|>"]
+        vocab[form] = next_id
+        ids.append(next_id)
+        next_id += 1
+    cut = len(pieces)
+    cycle = {"im_end": (IM_END,), "endoftext": (ENDOFTEXT,),
+             "whitespace": (base_vocab.get(_to_bytelevel(WHITESPACE_TEXT)),)}.get(then, tuple(ids[cut:]))
+    return _Script(texts=tuple(piece.text for piece in pieces), ids=tuple(ids[:cut]),
+                   writers=tuple(piece.token is None for piece in pieces), fed=(False,) * cut,
+                   continuation_texts=tuple(loop), cycle=cycle, vocab=vocab)
+
+
+def _plain_script(answer: str, *, then: str, repeat_line: str, base_vocab: Mapping[str, int]) -> _Script:
+    """The answer as chunks only (no schema): every token writes the register."""
+    taken: set[str] = set()
+    pieces = [_Piece(text.encode("utf-8")) for text in _cut_chunks(answer, taken, base_vocab)]
+    return _make_script(pieces, then=then, repeat_line=repeat_line, base_vocab=base_vocab)
+
+
+def _schema_script(path: Path, answer: str, schema: Mapping[str, Any], *, then: str, repeat_line: str,
+                   base: dict, stop_ids: Sequence[int]) -> _Script:
+    """Plan the answer for a schema, write the tokenizer, and walk the plan through the written tokenizer.
+
+    Chunk entries can change what llguidance forces (it holds back forced tokens that a longer entry could
+    extend), so a plan made against the base vocabulary is planned again against the written one until the walk
+    agrees (:data:`_MAX_REPLANS` times at most).
+    """
+    from extractor.constrain import compile_schema
+
+    if not stop_ids:
+        raise ModelError("a schema-aware script needs the model's stop set, and it is empty", source=path)
+    base_vocab = base["model"]["vocab"]
+    tokenizer = _planning_tokenizer(tuple(stop_ids))
+    for _ in range(_MAX_REPLANS):
+        compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
+        pieces = _plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids,
+                              base_vocab=base_vocab)
+        script = _make_script(pieces, then=then, repeat_line=repeat_line, base_vocab=base_vocab)
+        _write_tokenizer(path, base, script.vocab)
+        tokenizer = _model_llg_tokenizer(path, stop_ids)
+        fed = _walk_script(script.ids, compiled=compile_schema(schema, tokenizer=tokenizer, lenient=True),
+                           tokenizer=tokenizer, stop_ids=stop_ids)
+        if fed is not None:
+            return dataclasses.replace(script, fed=fed)
+    raise ModelError(f"cannot script the answer for this schema: the plan and llguidance's forced tokens still "
+                     f"disagree after {_MAX_REPLANS} plans", source=path)
+
+
+# ---------------------------------------------------------------------------------------------------------
 # Config files
 # ---------------------------------------------------------------------------------------------------------
 def _eos_json(value: EosValue, what: str) -> Union[int, list[int], None]:
@@ -434,30 +839,67 @@ def _eos_json(value: EosValue, what: str) -> Union[int, list[int], None]:
     return ids
 
 
-def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool, tied: bool) -> dict:
+def _model_size(size: str, hidden_size: Optional[int], layers: Optional[int]) -> tuple[int, int]:
+    """(hidden size, layers) of a size preset with overrides; UsageError for a shape the builder cannot make."""
+    if size not in SIZES:
+        raise UsageError(f"size: expected one of {', '.join(SIZES)}, got {size!r}")
+    hidden = SIZES[size][0] if hidden_size is None else hidden_size
+    depth = SIZES[size][1] if layers is None else layers
+    if not isinstance(hidden, int) or isinstance(hidden, bool) or hidden < 8 or (hidden >= 128 and hidden % 128):
+        raise UsageError(f"hidden_size: expected 8 to 127, or a multiple of 128, got {hidden!r}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 2:
+        raise UsageError(f"layers: expected an integer of at least 2, got {depth!r}")
+    return hidden, depth
+
+
+def _text_dims(hidden_size: int) -> dict:
+    """Head counts and widths: the tiny test shape below hidden 128, Qwen3.5-like 128-wide heads above."""
+    if hidden_size < 128:
+        return {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32, "linear_num_key_heads": 1,
+                "linear_num_value_heads": 2, "linear_key_head_dim": 16, "linear_value_head_dim": 16,
+                "intermediate_size": 2 * hidden_size, "mrope_section": [2, 1, 1]}  # rotary 8 = 2 x (2+1+1)
+    heads = hidden_size // 128
+    return {"num_attention_heads": heads, "num_key_value_heads": 2 if heads % 2 == 0 else 1, "head_dim": 128,
+            "linear_num_key_heads": heads, "linear_num_value_heads": 2 * heads, "linear_key_head_dim": 128,
+            "linear_value_head_dim": 128, "intermediate_size": max(128, 8 * hidden_size // 3 // 64 * 64),
+            "mrope_section": [6, 5, 5]}  # rotary 32 = 2 x (6+5+5)
+
+
+def _value_heads(hidden_size: int, pairs: int) -> int:
+    """Linear-attention value heads: the size's own, or enough for FEATURE_RATIO features per register pair."""
+    dims = _text_dims(hidden_size)
+    group = dims["linear_num_key_heads"]  # value heads must be a multiple of the key heads
+    needed = math.ceil(FEATURE_RATIO * pairs / dims["linear_value_head_dim"])
+    return max(dims["linear_num_value_heads"], -(-needed // group) * group)
+
+
+def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool, hidden_size: int = HIDDEN_SIZE,
+                  layers: int = 2, value_heads: Optional[int] = None) -> dict:
+    dims = _text_dims(hidden_size)
     text = {
         "model_type": "qwen3_5_text",
-        "hidden_size": HIDDEN_SIZE,
-        "intermediate_size": 2 * HIDDEN_SIZE,
-        "num_hidden_layers": 2,
-        "full_attention_interval": 2,  # layer i is full attention iff (i+1) % 2 == 0: [linear, full]
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "linear_num_key_heads": 1,
-        "linear_num_value_heads": 2,
-        "linear_key_head_dim": 16,
-        "linear_value_head_dim": 16,
+        "hidden_size": hidden_size,
+        "intermediate_size": dims["intermediate_size"],
+        "num_hidden_layers": layers,
+        # layer i is full attention iff (i+1) % interval == 0: layer 0 is always linear (the register)
+        "full_attention_interval": 4 if layers >= 4 else 2,
+        "num_attention_heads": dims["num_attention_heads"],
+        "num_key_value_heads": dims["num_key_value_heads"],
+        "head_dim": dims["head_dim"],
+        "linear_num_key_heads": dims["linear_num_key_heads"],
+        "linear_num_value_heads": value_heads or dims["linear_num_value_heads"],
+        "linear_key_head_dim": dims["linear_key_head_dim"],
+        "linear_value_head_dim": dims["linear_value_head_dim"],
         "linear_conv_kernel_dim": 4,
         "rms_norm_eps": 1e-6,
         "vocab_size": VOCAB_SIZE,
-        "max_position_embeddings": 4096,
-        "tie_word_embeddings": tied,
+        "max_position_embeddings": 32768,
+        "tie_word_embeddings": True,
         "attention_bias": False,
         "hidden_act": "silu",
-        # rotary dim = head_dim * 0.25 = 8 -> 4 frequencies = sum(mrope_section)
+        # rotary dim = head_dim * 0.25 = 2 x sum(mrope_section)
         "rope_parameters": {"rope_type": "default", "rope_theta": 10000000, "partial_rotary_factor": 0.25,
-                            "mrope_interleaved": True, "mrope_section": [2, 1, 1]},
+                            "mrope_interleaved": True, "mrope_section": dims["mrope_section"]},
     }
     if text_eos is not None:
         text["eos_token_id"] = text_eos
@@ -467,7 +909,7 @@ def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool,
         "hidden_size": 32,
         "intermediate_size": 64,
         "num_heads": 2,
-        "out_hidden_size": HIDDEN_SIZE,
+        "out_hidden_size": hidden_size,
         "patch_size": 16,
         "spatial_merge_size": 2,
         "temporal_patch_size": 2,
@@ -487,7 +929,7 @@ def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool,
         # image positions are computed from the wrong tokens.
         cfg["vision_start_token_id"] = VISION_START
         cfg["vision_end_token_id"] = VISION_END
-    cfg.update({"tie_word_embeddings": tied, "vocab_size": VOCAB_SIZE, "text_config": text,
+    cfg.update({"tie_word_embeddings": True, "vocab_size": VOCAB_SIZE, "text_config": text,
                 "vision_config": vision})
     if config_eos is not None:
         cfg["eos_token_id"] = config_eos
@@ -560,89 +1002,203 @@ def _write_weights(model, path: Path) -> None:
     import mlx.core as mx
     from mlx.utils import tree_flatten
 
-    weights = {k: (v.astype(mx.bfloat16) if mx.issubdtype(v.dtype, mx.floating) else v)
-               for k, v in tree_flatten(model.parameters())}
+    weights = dict(tree_flatten(model.parameters()))  # float32 as built: bf16 matmuls are slow on CPUs
     mx.eval(weights)
     # mlx-native key names (language_model.model.*, vision_tower.*): mlx-vlm's sanitize() leaves them as they
     # are (no conv transpose, no +1 norm shift), so the saved weights are exactly the loaded ones.
     mx.save_safetensors(str(path / "model.safetensors"), weights, metadata={"format": "mlx"})
 
 
-def _program_weights(model, *, transitions: dict[int, int], first: int, rng) -> float:
-    """Turn ``model`` into a bigram machine (next id = ``transitions[id]``, any other id -> ``first``).
+def _register_pairs(sequence: Sequence[int], writers: Sequence[bool],
+                    texts: Mapping[int, str]) -> tuple[dict[tuple[int, int], int], list[int]]:
+    """Every (register, token) pair a script visits, with its successor, and the first position of each pair.
 
-    Returns:
-        The minimum logit margin (scripted successor minus the best other token) over every scripted id and
-        the default, computed from the bf16 weights exactly as written.
+    Args:
+        sequence: token ids, :data:`_DEFAULT` for the shared default embedding (the prompt's last tokens).
+        writers: per token, whether it writes the register.
+        texts: token texts, for error messages.
 
     Raises:
-        ModelError: the margin is below ``MIN_LOGIT_MARGIN`` (too many scripted tokens for hidden size 64).
+        ModelError: a pair has two successors, or a token both writes and does not.
+    """
+    pairs: dict[tuple[int, int], int] = {}
+    positions: list[int] = []
+    writes: dict[int, bool] = {}
+    register = _DEFAULT
+    for i, (token, writer) in enumerate(zip(sequence[:-1], writers)):
+        if writes.setdefault(token, writer) != writer:
+            raise ModelError(f"cannot script token {texts.get(token, token)!r}: it is both a chunk and forced text")
+        register = token if writer else register
+        successor = sequence[i + 1]
+        known = pairs.setdefault((register, token), successor)
+        if known != successor:
+            raise ModelError(f"cannot script the answer: after {texts.get(register, 'the prompt')!r}, token "
+                             f"{texts.get(token, token)!r} is followed by both {texts.get(known, known)!r} and "
+                             f"{texts.get(successor, successor)!r}")
+        if len(pairs) > len(positions):
+            positions.append(i)
+    return pairs, positions
+
+
+def _token_vectors(writers: Sequence[bool], hidden: int, rng):
+    """One embedding per script token (and the default, last): bias 1, writer flag +-1, a random direction.
+
+    Every row has RMS 1, so the input RMSNorm leaves it as it is.
+    """
+    import numpy as np
+
+    rows = np.zeros((len(writers), hidden), np.float32)
+    random = rng.standard_normal((len(writers), hidden - 2))
+    rows[:, 2:] = random * (np.sqrt(hidden - 2) / np.linalg.norm(random, axis=1, keepdims=True))
+    rows[:, _BIAS] = 1.0
+    rows[:, _FLAG] = np.where(np.asarray(writers), 1.0, -1.0)
+    return rows
+
+
+def _set_register(layer, rng) -> None:
+    """Make a Gated DeltaNet layer a register (see the module docstring); out_proj is fitted later."""
+    import mlx.core as mx
+    import numpy as np
+
+    attn = layer.linear_attn
+    hidden = layer.input_layernorm.weight.shape[0]
+    layer.input_layernorm.weight = mx.ones((hidden,))
+    key_dim, value_dim, head = attn.key_dim, attn.value_dim, attn.head_k_dim
+    qkv = np.zeros((2 * key_dim + value_dim, hidden), np.float32)
+    qkv[0:key_dim:head, _BIAS] = _QK_GAIN  # q: the first component of each key head
+    qkv[key_dim:2 * key_dim:head, _BIAS] = _QK_GAIN  # k: the same
+    qkv[2 * key_dim:] = rng.standard_normal((value_dim, hidden)) / np.sqrt(hidden)  # v: the token's features
+    attn.in_proj_qkv.weight = mx.array(qkv)
+    attn.in_proj_z.weight = mx.array((rng.standard_normal((value_dim, hidden)) / np.sqrt(hidden)).astype(np.float32))
+    gates = np.zeros((attn.num_v_heads, hidden), np.float32)
+    gates[:, _FLAG] = _BETA_GAIN
+    attn.in_proj_b.weight = mx.array(gates)
+    attn.in_proj_a.weight = mx.zeros_like(attn.in_proj_a.weight)
+    attn.A_log = mx.full(attn.A_log.shape, _A_LOG)
+    attn.dt_bias = mx.ones(attn.dt_bias.shape)
+    conv = np.zeros(attn.conv1d.weight.shape, np.float32)  # (channels, kernel, 1): the last tap is "now"
+    conv[:, -1, :] = 1.0
+    attn.conv1d.weight = mx.array(conv)
+    attn.norm.weight = mx.ones(attn.norm.weight.shape)
+
+
+def _quiet_everything_else(model) -> None:
+    """Zero every residual write but the register's, make image features non-writers, scale the logits."""
+    import mlx.core as mx
+    import numpy as np
+
+    text = model.language_model.model
+    for i, layer in enumerate(text.layers):
+        layer.mlp.down_proj.weight = mx.zeros_like(layer.mlp.down_proj.weight)
+        if not layer.is_linear:
+            layer.self_attn.o_proj.weight = mx.zeros_like(layer.self_attn.o_proj.weight)
+        elif i > 0:
+            layer.linear_attn.out_proj.weight = mx.zeros_like(layer.linear_attn.out_proj.weight)
+    hidden = text.norm.weight.shape[0]
+    # Vision features keep the bias component (q = k stay fixed) and a strongly negative writer flag: an image,
+    # however long, never touches the register.
+    merger = model.vision_tower.merger.linear_fc2
+    weight, bias = np.array(merger.weight), np.array(merger.bias)
+    weight[[_BIAS, _FLAG]] = 0.0
+    bias[_BIAS], bias[_FLAG] = _IMAGE_GAIN, -_IMAGE_GAIN
+    merger.weight, merger.bias = mx.array(weight), mx.array(bias)
+    # Logits read the random directions only (not bias/flag): the scripted token scores LOGIT_SCALE*sqrt(h-2).
+    scale = np.full((hidden,), LOGIT_SCALE / np.sqrt(hidden - 2), np.float32)
+    scale[[_BIAS, _FLAG]] = 0.0
+    text.norm.weight = mx.array(scale)
+
+
+def _register_features(layer, inputs):
+    """The register layer's features rmsnorm(v_c) * silu(z_t) at every position of ``inputs`` (L, hidden)."""
+    import mlx.core as mx
+    import mlx.nn as nn
+    import numpy as np
+
+    attn = layer.linear_attn
+    identity = nn.Linear(attn.value_dim, attn.value_dim, bias=False)
+    identity.weight = mx.eye(attn.value_dim)
+    fitted, attn.out_proj = attn.out_proj, identity  # the real layer, its output projection taken out
+    try:
+        return np.array(attn(layer.input_layernorm(mx.array(inputs)[None])))[0]
+    finally:
+        attn.out_proj = fitted
+
+
+def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool],
+                      pairs: Mapping[tuple[int, int], int], positions: Sequence[int], rng) -> float:
+    """Program a model so that every (register, token) pair of ``sequence`` predicts its successor.
+
+    Returns:
+        The minimum logit margin over the sequence (the successor minus the best other token), measured by a
+        forward pass of the weights as they will be written.
+
+    Raises:
+        ModelError: the margin is below ``MIN_LOGIT_MARGIN``, or the fit is singular.
     """
     import mlx.core as mx
     import numpy as np
 
     lm = model.language_model
-    for layer in lm.model.layers:  # zero every residual write: the last hidden state is the token embedding
-        proj = layer.linear_attn.out_proj if layer.is_linear else layer.self_attn.o_proj
-        proj.weight = mx.zeros_like(proj.weight)
-        layer.mlp.down_proj.weight = mx.zeros_like(layer.mlp.down_proj.weight)
-    lm.model.norm.weight = mx.ones_like(lm.model.norm.weight)
+    hidden = lm.args.hidden_size
+    tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
+    row = {token: i for i, token in enumerate(tokens)}
+    token_writes = dict(zip(sequence, writers))
+    vectors = _token_vectors([token_writes.get(t, True) for t in tokens], hidden, rng)
+    embedding = np.empty((VOCAB_SIZE, hidden), np.float32)
+    embedding[:] = vectors[-1]  # every non-script token shares the default (a writer)
+    embedding[np.array(tokens[:-1], dtype=np.int64)] = vectors[:-1]
+    lm.model.embed_tokens.weight = mx.array(embedding)
+    del embedding
+    _quiet_everything_else(model)
+    register = lm.model.layers[0]
+    _set_register(register, rng)
 
-    def bf16(a):
-        return np.array(mx.array(a).astype(mx.bfloat16).astype(mx.float32))
+    inputs = vectors[[row[t] for t in sequence]]  # (L, hidden): the sequence's embeddings
+    features = _register_features(register, inputs)[list(positions)].astype(np.float64)
+    successors = [pairs[key] for key in pairs]  # insertion order == positions order
+    targets = vectors[[row[t] for t in successors]] - inputs[list(positions)]
+    try:  # the minimum-norm exact fit: out_proj = Y^T (F F^T)^-1 F
+        solved = np.linalg.solve(features @ features.T, targets.astype(np.float64))
+    except np.linalg.LinAlgError as exc:
+        raise ModelError(f"cannot fit the register's output for {len(pairs)} pairs: {exc}") from exc
+    register.linear_attn.out_proj.weight = mx.array((features.T @ solved).T.astype(np.float32))
 
-    sources = list(transitions)
-    vectors = rng.standard_normal((len(sources) + 1, HIDDEN_SIZE)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    vectors = bf16(vectors)  # row -1: the shared default vector of every non-scripted id
-    targets = sorted({*transitions.values(), first})
-    row_of = {t: i for i, t in enumerate(targets)}
-    head_rows = np.zeros((len(targets), HIDDEN_SIZE), np.float32)
-    for k, src in enumerate(sources):
-        head_rows[row_of[transitions[src]]] += LOGIT_SCALE * vectors[k]
-    head_rows[row_of[first]] += LOGIT_SCALE * vectors[-1]
-    head_rows = bf16(head_rows)
-
-    # Exact check: final RMSNorm (weight 1) then lm_head; all other lm_head rows are 0.
-    eps = lm.args.rms_norm_eps
-    hidden = bf16(vectors / np.sqrt(np.mean(vectors**2, axis=1, keepdims=True) + eps))
-    logits = hidden @ head_rows.T  # (cases, targets)
-    wanted = np.array([row_of[transitions[s]] for s in sources] + [row_of[first]])
+    length = len(sequence)
+    positions_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
+    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
+                      cache=lm.make_cache(), position_ids=positions_ids)
+    logits = np.array(normed)[0][list(positions)] @ vectors.T  # all other tokens score like the default row
+    wanted = np.array([row[t] for t in successors])
     correct = logits[np.arange(len(wanted)), wanted]
     logits[np.arange(len(wanted)), wanted] = -np.inf
-    best_other = np.maximum(logits.max(axis=1), 0.0)
-    margin = float(np.min(correct - best_other))
-    if margin < MIN_LOGIT_MARGIN:
-        raise ModelError(f"scripted program of {len(sources)} tokens is too long for hidden size {HIDDEN_SIZE}: "
-                         f"logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try a shorter answer or another seed)")
-
-    emb = np.empty((VOCAB_SIZE, HIDDEN_SIZE), np.float32)
-    emb[:] = vectors[-1]
-    emb[np.array(sources)] = vectors[:-1]
-    head = np.zeros((VOCAB_SIZE, HIDDEN_SIZE), np.float32)
-    head[np.array(targets)] = head_rows
-    lm.model.embed_tokens.weight = mx.array(emb).astype(mx.bfloat16)
-    lm.lm_head.weight = mx.array(head).astype(mx.bfloat16)
+    margin = float(np.min(correct - logits.max(axis=1)))
+    if not margin >= MIN_LOGIT_MARGIN:  # NaN fails too
+        raise ModelError(f"scripted program of {len(pairs)} (register, token) pairs is unreliable at hidden size "
+                         f"{hidden}: logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try another seed)")
     return margin
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Builders
 # ---------------------------------------------------------------------------------------------------------
+def _write_tokenizer(path: Path, base: dict, vocab: Mapping[str, int]) -> None:
+    tokenizer = dict(base, model=dict(base["model"], vocab=dict(vocab)))  # the cached base stays untouched
+    (path / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf-8")
+
+
 def _write_common(path: Path, *, tokenizer: dict, config_eos: EosValue, text_eos: EosValue, generation_eos,
-                  tokenizer_eos: str, vision_ids: bool, tokenizer_ids_ok: bool, tied: bool) -> dict:
-    """Write every file but the weights and program.json; return the config.json dict."""
+                  tokenizer_eos: str, vision_ids: bool, tokenizer_ids_ok: bool) -> None:
+    """Write every file but the weights and program.json (config.json with the default text shape)."""
     config_eos = _eos_json(config_eos, "config_eos")
     text_eos = _eos_json(text_eos, "text_eos")
     path.mkdir(parents=True, exist_ok=True)
-    (path / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf-8")
+    _write_tokenizer(path, tokenizer, tokenizer["model"]["vocab"])
     _write_json(path / "tokenizer_config.json", _tokenizer_config(tokenizer_eos, ids_ok=tokenizer_ids_ok))
     (path / "chat_template.jinja").write_text(CHAT_TEMPLATE, encoding="utf-8")
     image, video = _preprocessor_configs()
     _write_json(path / "preprocessor_config.json", image)
     _write_json(path / "video_preprocessor_config.json", video)
-    cfg = _model_config(config_eos=config_eos, text_eos=text_eos, vision_ids=vision_ids, tied=tied)
-    _write_json(path / "config.json", cfg)
+    _write_json(path / "config.json", _model_config(config_eos=config_eos, text_eos=text_eos, vision_ids=vision_ids))
     gen_file = path / "generation_config.json"
     if generation_eos is MISSING:
         gen_file.unlink(missing_ok=True)  # rebuilding into an old directory must not keep a stale file
@@ -651,7 +1207,6 @@ def _write_common(path: Path, *, tokenizer: dict, config_eos: EosValue, text_eos
         if generation_eos is not None:
             gen["eos_token_id"] = _eos_json(generation_eos, "generation_eos")
         _write_json(gen_file, gen)
-    return cfg
 
 
 def _settings(*, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids, tokenizer_ids_ok, seed) -> dict:
@@ -676,7 +1231,7 @@ def build_random_model(
     tokenizer_ids_ok: bool = True,
     seed: int = 0,
 ) -> TinyModel:
-    """Write a tiny random-weight ``qwen3_5`` checkpoint (tied embeddings, ~36 MB) to ``path``.
+    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~66 MB) to ``path``.
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
@@ -704,14 +1259,15 @@ def build_random_model(
                          tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
                          seed=seed)  # validates the options before any work
     path = Path(path)
-    cfg = _write_common(path, tokenizer=_base_tokenizer(), config_eos=config_eos, text_eos=text_eos,
-                        generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
-                        tokenizer_ids_ok=tokenizer_ids_ok, tied=True)
-    model = _instantiate(cfg)
+    _write_common(path, tokenizer=_base_tokenizer(), config_eos=config_eos, text_eos=text_eos,
+                  generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
+                  tokenizer_ids_ok=tokenizer_ids_ok)
+    model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
     model.load_weights(_random_parameters(model, np.random.default_rng(seed)), strict=False)
     _write_weights(model, path)
-    program = {"kind": "random", "answer": None, "answer_chunks": [], "answer_token_ids": [], "then": None,
-               "continuation_chunks": [], "continuation_token_ids": [], **settings}
+    program = {"kind": "random", "answer": None, "answer_chunks": [], "answer_token_ids": [], "fed": [],
+               "then": None, "continuation_chunks": [], "continuation_token_ids": [], "schema_name": None,
+               "schema": None, "hidden_size": HIDDEN_SIZE, "layers": 2, **settings}
     _write_json(path / PROGRAM_FILE, program)
     return TinyModel(path=path, answer=None, answer_token_ids=(), then=None, continuation_token_ids=())
 
@@ -722,6 +1278,10 @@ def build_scripted_model(
     answer: str,
     then: str = "im_end",
     repeat_line: str = '\n{"note": "see above"}',
+    schema: SchemaValue = None,
+    size: str = "small",
+    hidden_size: Optional[int] = None,
+    layers: Optional[int] = None,
     config_eos: EosValue = ENDOFTEXT,
     text_eos: EosValue = ENDOFTEXT,
     generation_eos: Union[EosValue, _Missing] = MISSING,
@@ -730,21 +1290,27 @@ def build_scripted_model(
     tokenizer_ids_ok: bool = True,
     seed: int = 0,
 ) -> TinyModel:
-    """Write a tiny ``qwen3_5`` checkpoint (~67 MB) that emits ``answer`` exactly, then ``then`` forever.
+    """Write a ``qwen3_5`` checkpoint that emits ``answer`` exactly, then ``then`` forever.
 
-    Whatever the prompt and image, greedy decoding and sampling at temperature 1 emit the answer's chunk ids
+    Whatever the prompt and image, greedy decoding and sampling at temperature 1 emit the answer's tokens
     (``TinyModel.answer_token_ids``), then the continuation cycle (``TinyModel.continuation_token_ids``) until
-    something stops the generation. The eos options are the same as :func:`build_random_model`'s; with the
+    something stops the generation. With a ``schema`` the tokens are what a constrained runtime with jump-forward
+    decoding sees (``TinyModel.fed`` marks the ones it feeds), so records are the same with constraints on or
+    off, and with jump-forward on or off. The eos options are the same as :func:`build_random_model`'s; with the
     defaults nothing in the continuation ``"im_end"`` stops mlx-vlm 0.7.10 (the never-stopping bug).
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
-        answer: the text to emit (non-empty; 1,500 characters make ~270 tokens; answers of 40,000
-            characters / 4,000 tokens were checked to fit hidden size 64).
+        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones).
         then: what follows the answer, forever: ``"im_end"`` (token 248046), ``"endoftext"`` (248044),
             ``"whitespace"`` (the token ``" "``), ``"repeat"`` (the chunks of ``repeat_line``, cycled), or
             ``"marker_text"`` (the text ``<|im_end|>`` as ordinary, non-special vocabulary tokens).
         repeat_line: the line cycled by ``then="repeat"`` (ignored otherwise).
+        schema: None (plain chunks), ``"invoice"``, ``"receipt"``, a schema file's path, or a schema dict; the
+            answer must be valid JSON text for it in the grammar's compact form.
+        size: ``"small"`` (hidden 64, 2 layers) or ``"mid"`` (hidden 768, 8 layers, for benchmarks).
+        hidden_size: overrides the size's hidden size (8-127, or a multiple of 128).
+        layers: overrides the size's number of layers (at least 2; full attention every 4th from 4 layers on).
         config_eos: see :func:`build_random_model`.
         text_eos: see :func:`build_random_model`.
         generation_eos: see :func:`build_random_model`.
@@ -757,10 +1323,14 @@ def build_scripted_model(
         The :class:`TinyModel`.
 
     Raises:
-        UsageError: empty answer or repeat line, an unknown ``then``, or an option of the wrong type.
-        ModelError: the answer is too long for a reliable script (logit margin too small).
+        UsageError: empty answer or repeat line, an unknown ``then`` or size, an answer that does not follow the
+            schema, or an option of the wrong type.
+        SchemaError: the schema cannot be read or compiled.
+        ModelError: the answer cannot be scripted reliably (logit margin too small, chunks or pairs collide).
     """
     import numpy as np
+
+    from extractor.stopping import resolve_stop_set
 
     if not isinstance(answer, str) or not answer:
         raise UsageError("answer: the scripted answer must be a non-empty string")
@@ -768,61 +1338,49 @@ def build_scripted_model(
         raise UsageError(f"then: expected one of {', '.join(THEN_CHOICES)}, got {then!r}")
     if then == "repeat" and (not isinstance(repeat_line, str) or not repeat_line):
         raise UsageError("repeat_line: must be a non-empty string for then='repeat'")
+    hidden, depth = _model_size(size, hidden_size, layers)
     settings = _settings(config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
                          tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
                          seed=seed)  # validates the options before any work
+    schema_name, schema_json = _resolve_schema(schema)
     path = Path(path)
     base = _base_tokenizer()
-    base_vocab: dict[str, int] = base["model"]["vocab"]
-    taken: set[str] = set()
-    answer_chunks = _cut_chunks(answer, taken, base_vocab)
-    loop_text = {"repeat": repeat_line, "marker_text": MARKER_TEXT}.get(then)
-    loop_chunks = _cut_chunks(loop_text, taken, base_vocab) if loop_text else []
+    _write_common(path, tokenizer=base, config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
+                  tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok)
+    if schema_json is None:
+        script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])
+        _write_tokenizer(path, base, script.vocab)
+    else:  # the stop set comes from the files just written, as a runtime resolves it
+        script = _schema_script(path, answer, schema_json, then=then, repeat_line=repeat_line, base=base,
+                                stop_ids=resolve_stop_set(path).ids)
 
-    vocab = dict(base_vocab)  # the cached base stays untouched
-    ids = []
-    next_id = CHUNK_BASE_ID
-    for chunk in answer_chunks + loop_chunks:
-        form = _to_bytelevel(chunk)
-        if form in base_vocab:  # a reused entry (see _cut_chunks)
-            ids.append(base_vocab[form])
-            continue
-        del vocab[f"<|x{next_id}|>"]
-        vocab[form] = next_id
-        ids.append(next_id)
-        next_id += 1
-    answer_ids = tuple(ids[: len(answer_chunks)])
-    if then == "im_end":
-        cycle: tuple[int, ...] = (IM_END,)
-    elif then == "endoftext":
-        cycle = (ENDOFTEXT,)
-    elif then == "whitespace":
-        cycle = (base_vocab[_to_bytelevel(WHITESPACE_TEXT)],)
-    else:
-        cycle = tuple(ids[len(answer_chunks):])
-    transitions = dict(zip(answer_ids, answer_ids[1:]))
-    transitions[answer_ids[-1]] = cycle[0]
-    transitions.update(zip(cycle, cycle[1:]))
-    transitions[cycle[-1]] = cycle[0]
-
-    tokenizer = dict(base, model=dict(base["model"], vocab=vocab))
-    cfg = _write_common(path, tokenizer=tokenizer, config_eos=config_eos, text_eos=text_eos,
-                        generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
-                        tokenizer_ids_ok=tokenizer_ids_ok, tied=False)
+    # The register sequence: the prompt's last (default) token, the answer, one cycle and its first token again.
+    sequence = [_DEFAULT, *script.ids, *script.cycle, script.cycle[0]]
+    writers = [True, *script.writers, *(True,) * (len(script.cycle) + 1)]
+    texts = dict(zip(script.ids, script.texts)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
+    pairs, positions = _register_pairs(sequence, writers, texts)
+    cfg = _model_config(config_eos=_eos_json(config_eos, "config_eos"), text_eos=_eos_json(text_eos, "text_eos"),
+                        vision_ids=vision_ids, hidden_size=hidden, layers=depth,
+                        value_heads=_value_heads(hidden, len(pairs)))
+    _write_json(path / "config.json", cfg)
     model = _instantiate(cfg)
     rng = np.random.default_rng(seed)
-    # embed_tokens and lm_head are programmed below: drawing (and evaluating) 2 x 16M random values is waste
-    skip = ("language_model.model.embed_tokens.weight", "language_model.lm_head.weight")
-    model.load_weights(_random_parameters(model, rng, skip=skip), strict=False)
-    margin = _program_weights(model, transitions=transitions, first=answer_ids[0], rng=rng)
+    # embed_tokens is programmed below: drawing (and evaluating) 16M+ random values is waste
+    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)),
+                       strict=False)
+    margin = _program_register(model, sequence=sequence, writers=writers, pairs=pairs, positions=positions, rng=rng)
     _write_weights(model, path)
-    program = {"kind": "scripted", "answer": answer, "answer_chunks": answer_chunks,
-               "answer_token_ids": list(answer_ids), "then": then, "continuation_chunks": loop_chunks,
-               "continuation_token_ids": list(cycle), "repeat_line": repeat_line if then == "repeat" else None,
-               "transitions": {str(k): v for k, v in transitions.items()}, "first_token_id": answer_ids[0],
+    program = {"kind": "scripted", "answer": answer, "answer_chunks": list(script.texts),
+               "answer_token_ids": list(script.ids), "fed": list(script.fed), "fed_count": sum(script.fed),
+               "then": then, "continuation_chunks": list(script.continuation_texts),
+               "continuation_token_ids": list(script.cycle), "repeat_line": repeat_line if then == "repeat" else None,
+               "schema_name": schema_name, "schema": schema_json, "first_token_id": script.ids[0],
+               "hidden_size": hidden, "layers": depth, "register_pairs": len(pairs),
                "min_logit_margin": round(margin, 2), "logit_scale": LOGIT_SCALE, **settings}
     _write_json(path / PROGRAM_FILE, program)
-    return TinyModel(path=path, answer=answer, answer_token_ids=answer_ids, then=then, continuation_token_ids=cycle)
+    return TinyModel(path=path, answer=answer, answer_token_ids=script.ids, then=then,
+                     continuation_token_ids=script.cycle, fed=script.fed, schema_name=schema_name,
+                     schema=schema_json)
 
 
 def read_tiny_model(path: Union[str, Path]) -> TinyModel:
@@ -841,7 +1399,9 @@ def read_tiny_model(path: Union[str, Path]) -> TinyModel:
     try:
         program = json.loads((path / PROGRAM_FILE).read_text(encoding="utf-8"))
         return TinyModel(path=path, answer=program["answer"], answer_token_ids=tuple(program["answer_token_ids"]),
-                         then=program["then"], continuation_token_ids=tuple(program["continuation_token_ids"]))
+                         then=program["then"], continuation_token_ids=tuple(program["continuation_token_ids"]),
+                         fed=tuple(program.get("fed", ())), schema_name=program.get("schema_name"),
+                         schema=program.get("schema"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"not a tiny test model ({PROGRAM_FILE}: {exc})", source=path) from exc
 
@@ -900,6 +1460,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("dir", type=Path, help="directory to write")
     parser.add_argument("--script", type=Path, help="file whose text is the scripted answer (else: random model); "
                                                     "a .json file is compacted")
+    parser.add_argument("--schema", metavar="NAME|FILE",
+                        help="make the script schema-aware: invoice, receipt or a schema file (see the docstring)")
+    parser.add_argument("--size", choices=tuple(SIZES), default="small",
+                        help="small: hidden 64 x 2 layers; mid: hidden 768 x 8 layers (benchmarks)")
+    parser.add_argument("--hidden-size", type=int, metavar="N", help="override the size's hidden size")
+    parser.add_argument("--layers", type=int, metavar="L", help="override the size's number of layers")
     parser.add_argument("--then", choices=THEN_CHOICES, default="im_end", help="what follows the answer")
     parser.add_argument("--repeat-line", default='\n{"note": "see above"}', help="line cycled by --then repeat")
     parser.add_argument("--config-eos", nargs="+", metavar="ID", default=[str(ENDOFTEXT)],
@@ -920,6 +1486,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                "generation_eos": MISSING if args.generation_eos is None
                else _parse_eos(args.generation_eos, "--generation-eos")}
         if args.script is None:
+            if (args.schema, args.size, args.hidden_size, args.layers) != (None, "small", None, None):
+                raise UsageError("--schema, --size, --hidden-size and --layers need --script")
             tiny = build_random_model(args.dir, **eos, tokenizer_eos=args.tokenizer_eos,
                                       vision_ids=not args.no_vision_ids, seed=args.seed)
             summary = "random"
@@ -929,11 +1497,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             except (OSError, UnicodeDecodeError) as exc:
                 raise UsageError(f"cannot read the script: {exc}", source=args.script) from exc
             tiny = build_scripted_model(args.dir, answer=answer, then=args.then, repeat_line=args.repeat_line,
-                                        **eos, tokenizer_eos=args.tokenizer_eos,
+                                        schema=args.schema, size=args.size, hidden_size=args.hidden_size,
+                                        layers=args.layers, **eos, tokenizer_eos=args.tokenizer_eos,
                                         vision_ids=not args.no_vision_ids, seed=args.seed)
-            summary = (f"scripted: {len(answer)} characters as {len(tiny.answer_token_ids)} tokens, "
-                       f"then {args.then} {list(tiny.continuation_token_ids)}")
-    except UsageError as exc:
+            shape = json.loads((tiny.path / PROGRAM_FILE).read_text(encoding="utf-8"))
+            fed = f" ({tiny.fed_count} fed by jump-forward, schema {tiny.schema_name})" if tiny.schema_name else ""
+            summary = (f"scripted: {len(answer)} characters as {len(tiny.answer_token_ids)} tokens{fed}, "
+                       f"then {args.then} {list(tiny.continuation_token_ids)}; hidden {shape['hidden_size']} x "
+                       f"{shape['layers']} layers, logit margin {shape['min_logit_margin']}")
+    except (UsageError, SchemaError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ExtractorError as exc:

@@ -159,6 +159,58 @@ def test_too_small_logit_margin_raises(tmp_path, monkeypatch):
         build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER)
 
 
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ('{"invoice_number":"', ['{"', "invoice", "_number", '":"']),
+        ('","seller":{"name":"', ['","', "seller", '":{"', "name", '":"']),
+        ('"},"vat_id":', ['"},"', "vat", "_id", '":']),
+        (',"unit_price":', [',"', "unit", "_price", '":']),
+        ('}],"subtotal":', ['}],"', "subtotal", '":']),
+        ("null", ["null"]),
+    ],
+)
+def test_json_structure_tokenizes_compactly(model_factory, text, tokens):
+    _, processor = _load(model_factory.random())
+    ids = processor.tokenizer.encode(text, add_special_tokens=False)
+    assert processor.tokenizer.convert_ids_to_tokens(ids) == tokens
+
+
+def test_every_schema_key_is_one_or_two_tokens(model_factory):
+    from extractor.validate import BUILTIN_SCHEMAS, load_schema
+
+    def keys(node):
+        if isinstance(node, dict):
+            for key, sub in (node.get("properties") or {}).items():
+                yield key
+                yield from keys(sub)
+            yield from keys(node.get("items"))
+
+    _, processor = _load(model_factory.random())
+    names = {key for name in BUILTIN_SCHEMAS for key in keys(load_schema(name).schema)}
+    lengths = {key: len(processor.tokenizer.encode(key, add_special_tokens=False)) for key in names}
+    assert len(names) > 30 and max(lengths.values()) <= 2, lengths
+
+
+def test_base_vocabulary_is_trained_then_filled_densely():
+    vocab = testing._base_tokenizer()["model"]["vocab"]
+    trained = sorted(i for form, i in vocab.items() if not form.startswith("<|x"))
+    assert 1500 <= len(trained) <= testing.TRAINED_VOCAB_LIMIT < testing.CHUNK_BASE_ID
+    assert trained == list(range(len(trained)))
+    assert sorted(vocab.values()) == list(range(testing.FIRST_ADDED_ID))
+
+
+@pytest.mark.parametrize("kind", ["random", "scripted"])
+def test_weights_are_float32_and_tied(model_factory, kind):
+    import mlx.core as mx
+
+    tiny = getattr(model_factory, kind)()
+    weights = mx.load(str(tiny.path / "model.safetensors"))
+    assert {str(v.dtype) for v in weights.values() if mx.issubdtype(v.dtype, mx.floating)} == {"mlx.core.float32"}
+    assert "language_model.lm_head.weight" not in weights
+    assert _read(tiny.path / "config.json")["tie_word_embeddings"] is True
+
+
 # --- files written ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("options", "expected"),
@@ -220,6 +272,9 @@ def test_program_json_reads_back(model_factory):
     assert "".join(program["answer_chunks"]) == SHORT_ANSWER
     assert len(set(tiny.answer_token_ids)) == len(tiny.answer_token_ids)
     assert tiny.expected_token_ids(len(tiny.answer_token_ids) + 2) == (*tiny.answer_token_ids, IM_END, IM_END)
+    assert (tiny.fed, tiny.fed_count, tiny.schema_name, tiny.schema) == ((False,) * len(tiny.answer_token_ids), 0,
+                                                                         None, None)
+    assert program["min_logit_margin"] >= testing.MIN_LOGIT_MARGIN
     random = model_factory.random()
     assert read_tiny_model(random.path) == TinyModel(random.path, None, (), None, ())
 
@@ -349,6 +404,49 @@ def test_cli_rejects_a_bad_eos_id(tmp_path):
     assert done.returncode == 2
     assert "--config-eos" in done.stderr
     assert not (tmp_path / "m").exists()
+
+
+def test_cli_builds_the_readme_demo_with_a_schema(tmp_path):
+    sample = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
+    done = _cli(str(tmp_path / "m"), "--script", str(sample), "--schema", "invoice")
+    assert done.returncode == 0, done.stderr
+    tiny = read_tiny_model(tmp_path / "m")
+    compact = json.dumps(json.loads(sample.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
+    assert (tiny.answer, tiny.schema_name, tiny.then) == (compact, "invoice", "im_end")
+    assert 0 < tiny.fed_count < len(tiny.answer_token_ids)
+    assert f"{tiny.fed_count} fed by jump-forward, schema invoice" in done.stdout
+
+
+def test_cli_builds_a_mid_style_model_with_a_schema_file(tmp_path):
+    schema = tmp_path / "short.schema.json"
+    schema.write_text(json.dumps({"type": "object", "properties": {"total": {"type": "number"}},
+                                  "required": ["total"]}), encoding="utf-8")
+    script = tmp_path / "answer.json"
+    script.write_text('{"total": 12.5}\n', encoding="utf-8")
+    done = _cli(str(tmp_path / "m"), "--script", str(script), "--schema", str(schema), "--size", "mid",
+                "--hidden-size", "128", "--layers", "4")
+    assert done.returncode == 0, done.stderr
+    text = _read(tmp_path / "m" / "config.json")["text_config"]
+    assert (text["hidden_size"], text["num_hidden_layers"], text["full_attention_interval"]) == (128, 4, 4)
+    assert read_tiny_model(tmp_path / "m").schema_name == str(schema)
+    assert "hidden 128 x 4 layers" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--schema", "invoice"], "need --script"),
+        (["--script", "SCRIPT", "--schema", "missing.schema.json"], "schema file not found"),
+        (["--script", "SCRIPT", "--hidden-size", "200"], "hidden_size"),
+        (["--script", "SCRIPT", "--schema", "invoice"], "does not follow the schema at character 2"),
+    ],
+)
+def test_cli_rejects_bad_schema_and_size_options(tmp_path, args, message):
+    script = tmp_path / "answer.json"
+    script.write_text(SHORT_ANSWER, encoding="utf-8")
+    done = _cli(str(tmp_path / "m"), *[str(script) if a == "SCRIPT" else a for a in args])
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
 
 
 # --- mlx_vlm.server ---------------------------------------------------------------------------------------------
