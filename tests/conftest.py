@@ -76,16 +76,18 @@ class ModelFactory:
             config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
             vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
 
-    def scripted(self, *, answer: str = INVOICE_ANSWER, then: str = "im_end",
+    def scripted(self, *, answer: str = INVOICE_ANSWER, then: str = "im_end", schema=None,
                  repeat_line: str = '\n{"note": "see above"}', config_eos: _Eos = ENDOFTEXT,
                  text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING, tokenizer_eos: str = "<|endoftext|>",
                  vision_ids: bool = True, tokenizer_ids_ok: bool = True, seed: int = 0) -> TinyModel:
         """A scripted model (default answer :data:`INVOICE_ANSWER`); arguments as
-        :func:`extractor.testing.build_scripted_model`'s."""
+        :func:`extractor.testing.build_scripted_model`'s. Pass the ``schema`` (a name or a file path) whenever the
+        model answers through the pipeline with constraints on: then its script is what jump-forward decoding feeds
+        and samples."""
         return self._get("scripted", build_scripted_model, dict(
-            answer=answer, then=then, repeat_line=repeat_line, config_eos=config_eos, text_eos=text_eos,
-            generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
-            tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+            answer=answer, then=then, schema=None if schema is None else str(schema), repeat_line=repeat_line,
+            config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
+            vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
 
     @staticmethod
     def copy(model: TinyModel, dest: Path) -> TinyModel:

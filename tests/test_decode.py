@@ -62,14 +62,31 @@ def test_later_documents_prefill_only_their_images_and_suffix(runner):
     assert first.data == second.data == third.data == SAMPLE_INVOICE
 
 
+NOTE = {"title": "note", "type": "object", "required": ["n"], "additionalProperties": False,
+        "properties": {"n": {"type": "string", "not": {"const": "bad"}}}}
+
+
+def _retry_with_feedback(model_factory, tmp_path):
+    """A first answer forced to break the schema ("not", which the grammar cannot express): the retry's prompt
+    carries the errors as feedback after the images, so it still starts with the cached prefix."""
+    from helpers import forcing, token_ids
+
+    schema = tmp_path / "note.schema.json"
+    schema.write_text(json.dumps(NOTE))
+    tiny = model_factory.scripted(answer='{"n":"a fine note"}', schema=str(schema))
+    forced = token_ids(tiny, '{"n":"bad"}')
+    return tiny, {"schema": str(schema), "retries": 1, "max_tokens": 60,
+                  "extra_processors": lambda attempt: (forcing(forced, (248046,)),) if attempt == 1 else ()}
+
+
 @pytest.mark.parametrize("case", ["answer then <|im_end|>", "whitespace loop", "truncated", "retry with feedback"])
-def test_records_are_identical_with_and_without_the_cache(model_factory, case):
+def test_records_are_identical_with_and_without_the_cache(model_factory, tmp_path, case):
     if case == "whitespace loop":
         tiny, changes = model_factory.scripted(then="whitespace"), {"constrained": False, "max_tokens": 400}
     elif case == "truncated":
         tiny, changes = model_factory.scripted(schema="invoice"), {"max_tokens": 100}
     elif case == "retry with feedback":
-        tiny, changes = model_factory.scripted(schema="invoice"), {"max_tokens": 100, "retries": 2}
+        tiny, changes = _retry_with_feedback(model_factory, tmp_path)
     else:
         tiny, changes = model_factory.scripted(schema="invoice"), {"max_tokens": 600}
     records = {}
@@ -78,8 +95,9 @@ def test_records_are_identical_with_and_without_the_cache(model_factory, case):
         records[cache] = [extractor.extract(doc) for doc in DOCS[:2]]  # the second one reuses the prefix
     assert [outcome(r) for r in records[True]] == [outcome(r) for r in records[False]]
     assert records[True][1].usage.cached_prompt_tokens > 0 and records[False][1].usage.cached_prompt_tokens == 0
-    if case == "retry with feedback":  # the feedback sits after the images: the retries reuse the prefix too
-        assert [a["status"] for a in records[True][0].extra["attempts"]] == ["truncated", "truncated", "ok"]
+    if case == "retry with feedback":  # the feedback sits after the images: the retry reuses the prefix too
+        assert [a["status"] for a in records[True][0].extra["attempts"]] == ["invalid", "ok"]
+        assert records[True][0].usage.cached_prompt_tokens > 0  # the retry of the first document hit the cache
 
 
 def test_the_cache_is_exact_across_threads(runner):
