@@ -22,7 +22,7 @@ def small(model_factory, tmp_path_factory):
     """A scripted model answering a one-field schema (fast), and that schema's file."""
     schema = tmp_path_factory.mktemp("schema") / "small.schema.json"
     schema.write_text(json.dumps(SCHEMA))
-    return model_factory.scripted(answer=ANSWER, then="im_end"), str(schema)
+    return model_factory.scripted(answer=ANSWER, then="im_end", schema=schema), str(schema)
 
 
 def run(*args):

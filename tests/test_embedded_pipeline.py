@@ -82,7 +82,8 @@ def test_cross_check_lists_disagreements(tmp_path, model_factory):
     answer = json.loads(json.dumps(DATA))
     answer["total"] = 1357.64
     answer["line_items"][0]["unit"] = None
-    tiny = model_factory.scripted(answer=json.dumps(answer, ensure_ascii=False, separators=(",", ":")), then="im_end")
+    tiny = model_factory.scripted(answer=json.dumps(answer, ensure_ascii=False, separators=(",", ":")), then="im_end",
+                                  schema="invoice")
     record = Extractor(settings_for(tiny, cross_check=True, max_tokens=400)).extract(str(_pdf(tmp_path, PRINTED)))
     assert record.status == "ok"
     assert record.data == DATA

@@ -23,7 +23,8 @@ NO_GUARDS = GuardSettings.without(["all"])
 @pytest.fixture(scope="module")
 def bug_model(model_factory):
     """Upstream's bug: config eos 248044 only, tokenizer eos <|endoftext|>; answers, then <|im_end|> forever."""
-    return model_factory.scripted(answer=ANSWER, then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>")
+    return model_factory.scripted(answer=ANSWER, then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>",
+                                  schema="invoice")
 
 
 @pytest.fixture(scope="module")

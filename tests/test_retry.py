@@ -156,8 +156,8 @@ def schema_path(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def voucher_model(model_factory):
-    return model_factory.scripted(answer=json.dumps(ANSWER, separators=(",", ":")), then="im_end")
+def voucher_model(model_factory, schema_path):
+    return model_factory.scripted(answer=json.dumps(ANSWER, separators=(",", ":")), then="im_end", schema=schema_path)
 
 
 def _extract(tiny, schema_path, **changes):

@@ -139,7 +139,7 @@ def _extract(model_factory, data):
     from extractor import Extractor
 
     answer = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    tiny = model_factory.scripted(answer=answer, then="im_end")
+    tiny = model_factory.scripted(answer=answer, then="im_end", schema="invoice")
     record = Extractor(settings_for(tiny, max_tokens=MAX_TOKENS)).extract(str(SAMPLES / f"{SAMPLE}.pdf"))
     assert record.to_dict()["constrained"] is True  # reviewed under the default, constrained decoding
     assert record.usage.generated_tokens == len(tiny.answer_token_ids) + 1  # the script, then <|im_end|>

@@ -110,8 +110,8 @@ def note_schema(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def model_dir(model_factory) -> Path:
-    return model_factory.scripted(answer=ANSWER, then="im_end").path
+def model_dir(model_factory, note_schema) -> Path:
+    return model_factory.scripted(answer=ANSWER, then="im_end", schema=note_schema).path
 
 
 @pytest.fixture(scope="module")
@@ -550,7 +550,7 @@ def test_watch_cli_honours_answer_retries_embedded_and_cross_check(dirs, model_f
     it used to be ignored), --embedded / --no-embedded and --cross-check reach the pipeline."""
     from helpers import einvoice_pdf
 
-    tiny = model_factory.scripted(answer='{"n":"read by the folder watcher"}', then="im_end")
+    tiny = model_factory.scripted(answer='{"n":"read by the folder watcher"}', then="im_end", schema=note_schema)
     model_dir, first = tiny.path, -(-(len(tiny.answer_token_ids) + 1) // 2)  # one doubling fits the answer
     assert first < len(tiny.answer_token_ids)
     inbox, out = dirs
