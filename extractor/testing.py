@@ -5,10 +5,11 @@ real Qwen3.5 special-token ids (``<|endoftext|>`` 248044, ``<|im_start|>`` 24804
 ``<|vision_start|>`` 248053, ``<|vision_end|>`` 248054, ``<|image_pad|>`` 248056), a vocabulary of 248,320,
 float32 weights (bf16 matmuls are slow on CPUs), tied embeddings (as Qwen3.5's small models) and a preprocessor
 that keeps images tiny (at most 128 x 128 px, 16 image tokens). The default size is hidden 64 x 2 layers
-(linear attention, full attention): a directory is about 66 MB and builds in a second or two. ``size="mid"`` is
-hidden 768 x 8 layers (full attention every 4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128
-in the linear-attention layers, MLP 2,048), about 1.1 GB, for benchmarks: every layer computes, so prefill is
-dominated by matmuls and decoding by weight reads.
+(linear attention, full attention): a directory is about 70 MB and builds in about a second (a schema-aware
+script: 3-5 s, mostly llguidance's tokenizers). ``size="mid"`` is hidden 768 x 8 layers (full attention every
+4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128 in the linear-attention layers, MLP 2,048),
+about 1 GB and ~10 s to build, for benchmarks: every layer computes, so prefill is dominated by matmuls and
+decoding by weight reads.
 
 Two kinds:
 
@@ -37,8 +38,11 @@ those tokens, *fed* (a jump-forward runtime feeds them in one forward pass; ``Ti
 remain that llguidance holds back, the first token of their canonical tokenization (a prefix of the forced bytes,
 inside the widened mask); where nothing is forced, a new chunk token of a few answer characters, inside
 llguidance's own mask (a chunk never *starts* with forced bytes, so no capped "extension" widening is needed).
-The script is walked through a fresh matcher for the written tokenizer at build time. Greedy or temperature-1
-decoding, with or without constraints, with or without jump-forward, then emits the same tokens.
+A chunk ends where the grammar starts forcing bytes, unless the forced run after it would repeat a token (one
+(register, token) pair with two successors, see below): then it absorbs more of the forced bytes. The script is
+walked through a fresh matcher for the tokenizer as written (chunk entries can change what llguidance holds
+back) and planned again against it until the walk agrees. Greedy or temperature-1 decoding, with or without
+constraints, with or without jump-forward, then emits the same tokens.
 
 How a scripted model works. A bigram machine cannot know where it is after a run of structural tokens that
 occurs many times (``","quantity":`` once per line item), so the first linear-attention layer (Gated DeltaNet)
@@ -55,8 +59,9 @@ MLPs: they still compute). Script tokens get random directions, every other toke
 direction; the final norm scales the logits (the scripted token scores ``LOGIT_SCALE`` x sqrt(hidden - 2),
 ~790 at hidden 64). The minimum logit margin over the whole script, measured by a forward pass of the weights
 as written, must be at least :data:`MIN_LOGIT_MARGIN` (typically 300-450 at hidden 64), else
-:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. Answers of up to
-~20,000 characters fit (the fit solves one linear system per build; ~4,000 pairs take seconds).
+:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. A 30,000-character
+answer (~4,200 pairs) still has a margin above 300, but takes a minute to build: the fit's linear system grows
+with the square of the pairs.
 
 Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
 build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`SAMPLE_INVOICE` /
@@ -665,6 +670,8 @@ class _ScriptPlanner:
         return [size, *(n for d in range(1, 16) for n in (size + d, size - d) if n >= 1)]
 
     def _next_chunk(self, matcher, pos: int, taken: set[str]):
+        if pos not in self.char_at:
+            raise ModelError(f"cannot script the answer: the schema's forced text ends inside a character at byte {pos}")
         start = self.char_at[pos]
         blocked = []
         for length in self._lengths(self._free_chars(matcher, start)):
@@ -1231,7 +1238,7 @@ def build_random_model(
     tokenizer_ids_ok: bool = True,
     seed: int = 0,
 ) -> TinyModel:
-    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~66 MB) to ``path``.
+    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~70 MB) to ``path``.
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
@@ -1301,7 +1308,8 @@ def build_scripted_model(
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
-        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones).
+        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones,
+            about half of those fed).
         then: what follows the answer, forever: ``"im_end"`` (token 248046), ``"endoftext"`` (248044),
             ``"whitespace"`` (the token ``" "``), ``"repeat"`` (the chunks of ``repeat_line``, cycled), or
             ``"marker_text"`` (the text ``<|im_end|>`` as ordinary, non-special vocabulary tokens).
