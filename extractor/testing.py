@@ -670,6 +670,7 @@ class _ScriptPlanner:
         return [size, *(n for d in range(1, 16) for n in (size + d, size - d) if n >= 1)]
 
     def _next_chunk(self, matcher, pos: int, taken: set[str]):
+        """The chunk at ``pos``: (text, matcher after it and its forced run, the run, the position after)."""
         if pos not in self.char_at:
             raise ModelError(f"cannot script the answer: the schema's forced text ends inside a character at byte {pos}")
         start = self.char_at[pos]
@@ -682,22 +683,31 @@ class _ScriptPlanner:
             if text in taken:
                 blocked.append(text)
                 continue
-            probe = matcher.deep_copy()
-            tokens = self.tokenizer.tokenize_bytes(text.encode("utf-8"))
-            if probe.validate_tokens(tokens) != len(tokens):
-                continue
-            probe.consume_tokens(tokens)
-            run, end = self._forced_run(probe, self.offsets[start + length])
-            if len({piece.token for piece in run}) == len(run):  # a repeat: one (register, token) pair, 2 successors
-                return text, probe, run, end
+            found = self._try_chunk(matcher, text, self.offsets[start + length])
+            if found is not None:
+                return (text, *found)
         if blocked:
             raise _Blocked(pos, blocked)
+        raise self._no_chunk(matcher, start)
+
+    def _try_chunk(self, matcher, text: str, end: int):
+        """(matcher, forced run, position) after ``text`` and what it forces; None if the grammar refuses the
+        text or the run repeats a token (one (register, token) pair would have two successors)."""
+        probe = matcher.deep_copy()
+        tokens = self.tokenizer.tokenize_bytes(text.encode("utf-8"))
+        if probe.validate_tokens(tokens) != len(tokens):
+            return None
+        probe.consume_tokens(tokens)
+        run, after = self._forced_run(probe, end)
+        return (probe, run, after) if len({piece.token for piece in run}) == len(run) else None
+
+    def _no_chunk(self, matcher, start: int) -> ExtractorError:
         tokens = self.tokenizer.tokenize_bytes(self.answer[start].encode("utf-8"))
         if matcher.validate_tokens(tokens) != len(tokens):
-            raise UsageError(f"the scripted answer does not follow the schema at character {start} "
-                             f"({self.answer[max(0, start - 20):start + 20]!r})")
-        raise ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
-                         f"({self.answer[start:start + 20]!r})")
+            return UsageError(f"the scripted answer does not follow the schema at character {start} "
+                              f"({self.answer[max(0, start - 20):start + 20]!r})")
+        return ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
+                          f"({self.answer[start:start + 20]!r})")
 
 
 def _plan_script(answer: str, *, compiled, tokenizer, stop_ids: Sequence[int],
@@ -1131,6 +1141,55 @@ def _register_features(layer, inputs):
         attn.out_proj = fitted
 
 
+def _embed_script(model, sequence: Sequence[int], writers: Sequence[bool], rng):
+    """Give every script token its own embedding row and every other token the default one.
+
+    Returns:
+        (rows, row of each token id with :data:`_DEFAULT` last): the embeddings of the script's tokens.
+    """
+    import mlx.core as mx
+    import numpy as np
+
+    text = model.language_model.model
+    tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
+    token_writes = dict(zip(sequence, writers))
+    rows = _token_vectors([token_writes.get(t, True) for t in tokens], text.norm.weight.shape[0], rng)
+    embedding = np.empty((VOCAB_SIZE, rows.shape[1]), np.float32)
+    embedding[:] = rows[-1]  # every non-script token shares the default (a writer)
+    embedding[np.array(tokens[:-1], dtype=np.int64)] = rows[:-1]
+    text.embed_tokens.weight = mx.array(embedding)
+    return rows, {token: i for i, token in enumerate(tokens)}
+
+
+def _fit_output(layer, features, targets) -> None:
+    """Set the register's out_proj to the minimum-norm exact solution of ``out_proj(features) == targets``."""
+    import mlx.core as mx
+    import numpy as np
+
+    try:  # out_proj = Y^T (F F^T)^-1 F: one (pairs x pairs) system, well conditioned at FEATURE_RATIO
+        solved = np.linalg.solve(features @ features.T, targets)
+    except np.linalg.LinAlgError as exc:
+        raise ModelError(f"cannot fit the register's output for {len(features)} pairs: {exc}") from exc
+    layer.linear_attn.out_proj.weight = mx.array((features.T @ solved).T.astype(np.float32))
+
+
+def _logit_margin(model, inputs, positions: Sequence[int], rows, wanted) -> float:
+    """The minimum margin (wanted token minus the best other) at ``positions`` of one forward pass over
+    ``inputs`` (embeddings, (L, hidden)); every non-script token scores like the default row (the last)."""
+    import mlx.core as mx
+    import numpy as np
+
+    lm = model.language_model
+    length = len(inputs)
+    position_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
+    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
+                      cache=lm.make_cache(), position_ids=position_ids)
+    logits = np.array(normed)[0][list(positions)] @ rows.T  # tied: the lm_head rows are the embeddings
+    correct = logits[np.arange(len(wanted)), wanted]
+    logits[np.arange(len(wanted)), wanted] = -np.inf
+    return float(np.min(correct - logits.max(axis=1)))
+
+
 def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool],
                       pairs: Mapping[tuple[int, int], int], positions: Sequence[int], rng) -> float:
     """Program a model so that every (register, token) pair of ``sequence`` predicts its successor.
@@ -1142,44 +1201,19 @@ def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool]
     Raises:
         ModelError: the margin is below ``MIN_LOGIT_MARGIN``, or the fit is singular.
     """
-    import mlx.core as mx
     import numpy as np
 
-    lm = model.language_model
-    hidden = lm.args.hidden_size
-    tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
-    row = {token: i for i, token in enumerate(tokens)}
-    token_writes = dict(zip(sequence, writers))
-    vectors = _token_vectors([token_writes.get(t, True) for t in tokens], hidden, rng)
-    embedding = np.empty((VOCAB_SIZE, hidden), np.float32)
-    embedding[:] = vectors[-1]  # every non-script token shares the default (a writer)
-    embedding[np.array(tokens[:-1], dtype=np.int64)] = vectors[:-1]
-    lm.model.embed_tokens.weight = mx.array(embedding)
-    del embedding
+    rows, row = _embed_script(model, sequence, writers, rng)
     _quiet_everything_else(model)
-    register = lm.model.layers[0]
+    register = model.language_model.model.layers[0]
     _set_register(register, rng)
-
-    inputs = vectors[[row[t] for t in sequence]]  # (L, hidden): the sequence's embeddings
+    inputs = rows[[row[t] for t in sequence]]  # (L, hidden): the sequence's embeddings
+    wanted = np.array([row[successor] for successor in pairs.values()])  # insertion order == positions order
     features = _register_features(register, inputs)[list(positions)].astype(np.float64)
-    successors = [pairs[key] for key in pairs]  # insertion order == positions order
-    targets = vectors[[row[t] for t in successors]] - inputs[list(positions)]
-    try:  # the minimum-norm exact fit: out_proj = Y^T (F F^T)^-1 F
-        solved = np.linalg.solve(features @ features.T, targets.astype(np.float64))
-    except np.linalg.LinAlgError as exc:
-        raise ModelError(f"cannot fit the register's output for {len(pairs)} pairs: {exc}") from exc
-    register.linear_attn.out_proj.weight = mx.array((features.T @ solved).T.astype(np.float32))
-
-    length = len(sequence)
-    positions_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
-    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
-                      cache=lm.make_cache(), position_ids=positions_ids)
-    logits = np.array(normed)[0][list(positions)] @ vectors.T  # all other tokens score like the default row
-    wanted = np.array([row[t] for t in successors])
-    correct = logits[np.arange(len(wanted)), wanted]
-    logits[np.arange(len(wanted)), wanted] = -np.inf
-    margin = float(np.min(correct - logits.max(axis=1)))
+    _fit_output(register, features, (rows[wanted] - inputs[list(positions)]).astype(np.float64))
+    margin = _logit_margin(model, inputs, positions, rows, wanted)
     if not margin >= MIN_LOGIT_MARGIN:  # NaN fails too
+        hidden = rows.shape[1]
         raise ModelError(f"scripted program of {len(pairs)} (register, token) pairs is unreliable at hidden size "
                          f"{hidden}: logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try another seed)")
     return margin
