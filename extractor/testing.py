@@ -5,10 +5,11 @@ real Qwen3.5 special-token ids (``<|endoftext|>`` 248044, ``<|im_start|>`` 24804
 ``<|vision_start|>`` 248053, ``<|vision_end|>`` 248054, ``<|image_pad|>`` 248056), a vocabulary of 248,320,
 float32 weights (bf16 matmuls are slow on CPUs), tied embeddings (as Qwen3.5's small models) and a preprocessor
 that keeps images tiny (at most 128 x 128 px, 16 image tokens). The default size is hidden 64 x 2 layers
-(linear attention, full attention): a directory is about 66 MB and builds in a second or two. ``size="mid"`` is
-hidden 768 x 8 layers (full attention every 4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128
-in the linear-attention layers, MLP 2,048), about 1.1 GB, for benchmarks: every layer computes, so prefill is
-dominated by matmuls and decoding by weight reads.
+(linear attention, full attention): a directory is about 70 MB and builds in about a second (a schema-aware
+script: 3-5 s, mostly llguidance's tokenizers). ``size="mid"`` is hidden 768 x 8 layers (full attention every
+4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128 in the linear-attention layers, MLP 2,048),
+about 1 GB and ~10 s to build, for benchmarks: every layer computes, so prefill is dominated by matmuls and
+decoding by weight reads.
 
 Two kinds:
 
@@ -37,8 +38,11 @@ those tokens, *fed* (a jump-forward runtime feeds them in one forward pass; ``Ti
 remain that llguidance holds back, the first token of their canonical tokenization (a prefix of the forced bytes,
 inside the widened mask); where nothing is forced, a new chunk token of a few answer characters, inside
 llguidance's own mask (a chunk never *starts* with forced bytes, so no capped "extension" widening is needed).
-The script is walked through a fresh matcher for the written tokenizer at build time. Greedy or temperature-1
-decoding, with or without constraints, with or without jump-forward, then emits the same tokens.
+A chunk ends where the grammar starts forcing bytes, unless the forced run after it would repeat a token (one
+(register, token) pair with two successors, see below): then it absorbs more of the forced bytes. The script is
+walked through a fresh matcher for the tokenizer as written (chunk entries can change what llguidance holds
+back) and planned again against it until the walk agrees. Greedy or temperature-1 decoding, with or without
+constraints, with or without jump-forward, then emits the same tokens.
 
 How a scripted model works. A bigram machine cannot know where it is after a run of structural tokens that
 occurs many times (``","quantity":`` once per line item), so the first linear-attention layer (Gated DeltaNet)
@@ -55,8 +59,9 @@ MLPs: they still compute). Script tokens get random directions, every other toke
 direction; the final norm scales the logits (the scripted token scores ``LOGIT_SCALE`` x sqrt(hidden - 2),
 ~790 at hidden 64). The minimum logit margin over the whole script, measured by a forward pass of the weights
 as written, must be at least :data:`MIN_LOGIT_MARGIN` (typically 300-450 at hidden 64), else
-:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. Answers of up to
-~20,000 characters fit (the fit solves one linear system per build; ~4,000 pairs take seconds).
+:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. A 30,000-character
+answer (~4,200 pairs) still has a margin above 300, but takes a minute to build: the fit's linear system grows
+with the square of the pairs.
 
 Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
 build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`SAMPLE_INVOICE` /
@@ -665,6 +670,9 @@ class _ScriptPlanner:
         return [size, *(n for d in range(1, 16) for n in (size + d, size - d) if n >= 1)]
 
     def _next_chunk(self, matcher, pos: int, taken: set[str]):
+        """The chunk at ``pos``: (text, matcher after it and its forced run, the run, the position after)."""
+        if pos not in self.char_at:
+            raise ModelError(f"cannot script the answer: the schema's forced text ends inside a character at byte {pos}")
         start = self.char_at[pos]
         blocked = []
         for length in self._lengths(self._free_chars(matcher, start)):
@@ -675,22 +683,31 @@ class _ScriptPlanner:
             if text in taken:
                 blocked.append(text)
                 continue
-            probe = matcher.deep_copy()
-            tokens = self.tokenizer.tokenize_bytes(text.encode("utf-8"))
-            if probe.validate_tokens(tokens) != len(tokens):
-                continue
-            probe.consume_tokens(tokens)
-            run, end = self._forced_run(probe, self.offsets[start + length])
-            if len({piece.token for piece in run}) == len(run):  # a repeat: one (register, token) pair, 2 successors
-                return text, probe, run, end
+            found = self._try_chunk(matcher, text, self.offsets[start + length])
+            if found is not None:
+                return (text, *found)
         if blocked:
             raise _Blocked(pos, blocked)
+        raise self._no_chunk(matcher, start)
+
+    def _try_chunk(self, matcher, text: str, end: int):
+        """(matcher, forced run, position) after ``text`` and what it forces; None if the grammar refuses the
+        text or the run repeats a token (one (register, token) pair would have two successors)."""
+        probe = matcher.deep_copy()
+        tokens = self.tokenizer.tokenize_bytes(text.encode("utf-8"))
+        if probe.validate_tokens(tokens) != len(tokens):
+            return None
+        probe.consume_tokens(tokens)
+        run, after = self._forced_run(probe, end)
+        return (probe, run, after) if len({piece.token for piece in run}) == len(run) else None
+
+    def _no_chunk(self, matcher, start: int) -> ExtractorError:
         tokens = self.tokenizer.tokenize_bytes(self.answer[start].encode("utf-8"))
         if matcher.validate_tokens(tokens) != len(tokens):
-            raise UsageError(f"the scripted answer does not follow the schema at character {start} "
-                             f"({self.answer[max(0, start - 20):start + 20]!r})")
-        raise ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
-                         f"({self.answer[start:start + 20]!r})")
+            return UsageError(f"the scripted answer does not follow the schema at character {start} "
+                              f"({self.answer[max(0, start - 20):start + 20]!r})")
+        return ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
+                          f"({self.answer[start:start + 20]!r})")
 
 
 def _plan_script(answer: str, *, compiled, tokenizer, stop_ids: Sequence[int],
@@ -1124,6 +1141,55 @@ def _register_features(layer, inputs):
         attn.out_proj = fitted
 
 
+def _embed_script(model, sequence: Sequence[int], writers: Sequence[bool], rng):
+    """Give every script token its own embedding row and every other token the default one.
+
+    Returns:
+        (rows, row of each token id with :data:`_DEFAULT` last): the embeddings of the script's tokens.
+    """
+    import mlx.core as mx
+    import numpy as np
+
+    text = model.language_model.model
+    tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
+    token_writes = dict(zip(sequence, writers))
+    rows = _token_vectors([token_writes.get(t, True) for t in tokens], text.norm.weight.shape[0], rng)
+    embedding = np.empty((VOCAB_SIZE, rows.shape[1]), np.float32)
+    embedding[:] = rows[-1]  # every non-script token shares the default (a writer)
+    embedding[np.array(tokens[:-1], dtype=np.int64)] = rows[:-1]
+    text.embed_tokens.weight = mx.array(embedding)
+    return rows, {token: i for i, token in enumerate(tokens)}
+
+
+def _fit_output(layer, features, targets) -> None:
+    """Set the register's out_proj to the minimum-norm exact solution of ``out_proj(features) == targets``."""
+    import mlx.core as mx
+    import numpy as np
+
+    try:  # out_proj = Y^T (F F^T)^-1 F: one (pairs x pairs) system, well conditioned at FEATURE_RATIO
+        solved = np.linalg.solve(features @ features.T, targets)
+    except np.linalg.LinAlgError as exc:
+        raise ModelError(f"cannot fit the register's output for {len(features)} pairs: {exc}") from exc
+    layer.linear_attn.out_proj.weight = mx.array((features.T @ solved).T.astype(np.float32))
+
+
+def _logit_margin(model, inputs, positions: Sequence[int], rows, wanted) -> float:
+    """The minimum margin (wanted token minus the best other) at ``positions`` of one forward pass over
+    ``inputs`` (embeddings, (L, hidden)); every non-script token scores like the default row (the last)."""
+    import mlx.core as mx
+    import numpy as np
+
+    lm = model.language_model
+    length = len(inputs)
+    position_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
+    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
+                      cache=lm.make_cache(), position_ids=position_ids)
+    logits = np.array(normed)[0][list(positions)] @ rows.T  # tied: the lm_head rows are the embeddings
+    correct = logits[np.arange(len(wanted)), wanted]
+    logits[np.arange(len(wanted)), wanted] = -np.inf
+    return float(np.min(correct - logits.max(axis=1)))
+
+
 def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool],
                       pairs: Mapping[tuple[int, int], int], positions: Sequence[int], rng) -> float:
     """Program a model so that every (register, token) pair of ``sequence`` predicts its successor.
@@ -1135,44 +1201,19 @@ def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool]
     Raises:
         ModelError: the margin is below ``MIN_LOGIT_MARGIN``, or the fit is singular.
     """
-    import mlx.core as mx
     import numpy as np
 
-    lm = model.language_model
-    hidden = lm.args.hidden_size
-    tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
-    row = {token: i for i, token in enumerate(tokens)}
-    token_writes = dict(zip(sequence, writers))
-    vectors = _token_vectors([token_writes.get(t, True) for t in tokens], hidden, rng)
-    embedding = np.empty((VOCAB_SIZE, hidden), np.float32)
-    embedding[:] = vectors[-1]  # every non-script token shares the default (a writer)
-    embedding[np.array(tokens[:-1], dtype=np.int64)] = vectors[:-1]
-    lm.model.embed_tokens.weight = mx.array(embedding)
-    del embedding
+    rows, row = _embed_script(model, sequence, writers, rng)
     _quiet_everything_else(model)
-    register = lm.model.layers[0]
+    register = model.language_model.model.layers[0]
     _set_register(register, rng)
-
-    inputs = vectors[[row[t] for t in sequence]]  # (L, hidden): the sequence's embeddings
+    inputs = rows[[row[t] for t in sequence]]  # (L, hidden): the sequence's embeddings
+    wanted = np.array([row[successor] for successor in pairs.values()])  # insertion order == positions order
     features = _register_features(register, inputs)[list(positions)].astype(np.float64)
-    successors = [pairs[key] for key in pairs]  # insertion order == positions order
-    targets = vectors[[row[t] for t in successors]] - inputs[list(positions)]
-    try:  # the minimum-norm exact fit: out_proj = Y^T (F F^T)^-1 F
-        solved = np.linalg.solve(features @ features.T, targets.astype(np.float64))
-    except np.linalg.LinAlgError as exc:
-        raise ModelError(f"cannot fit the register's output for {len(pairs)} pairs: {exc}") from exc
-    register.linear_attn.out_proj.weight = mx.array((features.T @ solved).T.astype(np.float32))
-
-    length = len(sequence)
-    positions_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
-    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
-                      cache=lm.make_cache(), position_ids=positions_ids)
-    logits = np.array(normed)[0][list(positions)] @ vectors.T  # all other tokens score like the default row
-    wanted = np.array([row[t] for t in successors])
-    correct = logits[np.arange(len(wanted)), wanted]
-    logits[np.arange(len(wanted)), wanted] = -np.inf
-    margin = float(np.min(correct - logits.max(axis=1)))
+    _fit_output(register, features, (rows[wanted] - inputs[list(positions)]).astype(np.float64))
+    margin = _logit_margin(model, inputs, positions, rows, wanted)
     if not margin >= MIN_LOGIT_MARGIN:  # NaN fails too
+        hidden = rows.shape[1]
         raise ModelError(f"scripted program of {len(pairs)} (register, token) pairs is unreliable at hidden size "
                          f"{hidden}: logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try another seed)")
     return margin
@@ -1231,7 +1272,7 @@ def build_random_model(
     tokenizer_ids_ok: bool = True,
     seed: int = 0,
 ) -> TinyModel:
-    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~66 MB) to ``path``.
+    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~70 MB) to ``path``.
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
@@ -1301,7 +1342,8 @@ def build_scripted_model(
 
     Args:
         path: the directory to write (created; existing model files in it are overwritten).
-        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones).
+        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones,
+            about half of those fed).
         then: what follows the answer, forever: ``"im_end"`` (token 248046), ``"endoftext"`` (248044),
             ``"whitespace"`` (the token ``" "``), ``"repeat"`` (the chunks of ``repeat_line``, cycled), or
             ``"marker_text"`` (the text ``<|im_end|>`` as ordinary, non-special vocabulary tokens).
