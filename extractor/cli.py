@@ -96,6 +96,12 @@ SETTINGS_OPTIONS = {
     "constrained": (bool, typer.Option(default("constrained"), "--constrained/--no-constrained",
                                        help="Constrain decoding to the JSON Schema (the answer always parses and "
                                             "ends).")),
+    "prefix_cache": (bool, typer.Option(default("prefix_cache"), "--prefix-cache/--no-prefix-cache",
+                                        help="Prefill the instruction and schema once and reuse them for every "
+                                             "document (exact).")),
+    "jump_forward": (bool, typer.Option(default("jump_forward"), "--jump-forward/--no-jump-forward",
+                                        help="With constraints, feed the text the schema forces (keys, quotes) in "
+                                             "one pass instead of one decode step per token.")),
     "no_guard": (List[str], typer.Option([], "--no-guard", metavar="NAME",
                                          help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
                                               "(repeatable; all guards are on by default).")),

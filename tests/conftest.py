@@ -22,6 +22,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
+import json  # noqa: E402
 import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Callable, Sequence, Union  # noqa: E402
@@ -49,9 +50,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _frozen(value: object) -> object:
-    """A hashable form of an option value (lists become tuples)."""
+    """A hashable form of an option value (lists become tuples, dicts their sorted JSON)."""
     if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
     return value
 
 
@@ -85,7 +88,8 @@ class ModelFactory:
         model answers through the pipeline with constraints on: then its script is what jump-forward decoding feeds
         and samples."""
         return self._get("scripted", build_scripted_model, dict(
-            answer=answer, then=then, schema=None if schema is None else str(schema), repeat_line=repeat_line,
+            answer=answer, then=then, schema=schema if schema is None or isinstance(schema, dict) else str(schema),
+            repeat_line=repeat_line,
             config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
             vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
 
