@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-DEMO_INPUTS = "samples/invoice-de-einfach.pdf samples/invoice-us.png"
+# One right answer (ok) and one answer to another invoice with a text layer to check it against (review).
+DEMO_INPUTS = "samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf"
 
 
 def commands() -> list[str]:

@@ -3,12 +3,13 @@
 One command, one table::
 
     LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 python bench/throughput.py \
-        [--size mid|small] [--repeat 1] [--json]
+        [--size mid|small] [--docs N] [--repeat 1] [--json]
 
 The documents are the bundled samples (samples/*.pdf and *.png: 8 documents) through ``Extractor.extract_many``
 with constrained decoding on. The model is built once (``python -m extractor.testing DIR --size mid --schema
 invoice``: hidden 768 x 8 layers, float32, ~1.6 GB in /tmp) and scripted to answer ``invoice-de-einfach``'s data,
-so every row decodes the same tokens. Rows, each on the same loaded model with its prefix cache emptied first:
+so every row decodes the same tokens (``--docs N``: the first N samples only; the mid model on 2 CPU cores takes
+~2 minutes a document). Rows, each on the same loaded model with its prefix cache emptied first:
 
 * ``today``: no prefix cache, no jump-forward (every document prefills the whole prompt; one decode step per token);
 * ``+ prefix cache``: the instruction and schema are prefilled once, later documents prefill their images + suffix;
@@ -91,19 +92,21 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", default="mid", choices=("mid", "small"))
+    parser.add_argument("--docs", type=int, default=0, help="only the first N samples (0: all)")
     parser.add_argument("--repeat", type=int, default=1, help="run the rows this many times, alternating")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     from extractor.runners.mlx import MlxRunner
 
-    docs = documents()
+    docs = documents()[: args.docs or None]
     runner = MlxRunner(model=str(build_model(args.size)))
     results: dict[str, list[dict]] = {name: [] for name, _, _ in ROWS}
     overhead = {"on": [], "off": []}
     for _ in range(args.repeat):
         for name, cache, jump in ROWS:
             results[name].append(run_row(runner, docs, prefix_cache=cache, jump_forward=jump))
+            print(f"{name}: {results[name][-1]['docs_per_min']:.2f} docs/min", file=sys.stderr, flush=True)
         for label, constrained in (("on", True), ("off", False)):
             overhead[label].append(run_row(runner, docs, prefix_cache=True, jump_forward=False,
                                            constrained=constrained)["decode_s_per_step"])

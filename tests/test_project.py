@@ -37,7 +37,7 @@ def test_ci_runs_exactly_the_readme_commands():
     assert ci_readme("test") == test
     assert ci_readme("install") == install
     demo = ci_readme("demo")  # the first command with the main job on two samples instead of samples/
-    assert demo != install and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-us.png", "samples/") \
+    assert demo != install and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf", "samples/") \
         == install
     ci = (ROOT / ".ci" / "run").read_text()
     assert 'bash -c "$(python3 .ci/readme.py demo)"' in ci and 'bash -c "$(python3 .ci/readme.py test)"' in ci
