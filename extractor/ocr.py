@@ -10,11 +10,14 @@ sample, rotated JPEG photos; rapidocr 3 found every key value the text layer has
   default: on a busy 2-core machine one thread was faster and ~35 % cheaper than two) and one inter-op thread.
 * **When** (``reason_to_read``): ``never``; ``always`` (every page that is not blank); ``auto``, the default, reads
   a page that has no text layer, whose text layer is garbled (mostly replacement, private-use or control
-  characters: a font without a ToUnicode map) or sparse (far fewer characters than the page's ink suggests: a
-  scan with a stamp or a page number as its only text). A blank page (almost no ink) is never read: rapidocr
-  spends ~3 CPU-s finding nothing on it.
+  characters: a font without a ToUnicode map), invisible (a scanner's own OCR under the page image: on our
+  receipt scans it held 28 of 50 values) or sparse (far fewer characters than the page's ink suggests: a scan
+  with a stamp or a page number as its only text). A blank page (almost no ink) is never read: rapidocr spends
+  ~3 CPU-s finding nothing on it.
 * **Which text grounding uses** (``page_text``): the text layer when it is readable, unless OCR ran and found more
-  than twice as many letters and digits; otherwise the OCR text; ``none`` when neither is usable.
+  than twice as many letters and digits, or the two disagree (under 90 % of OCR's words are in the text layer:
+  97-100 % on digital pages, 0-76 % on the scanners' layers); otherwise the OCR text; ``none`` when neither is
+  usable.
 * **Resolution.** OCR gets its own render of the page: the longest side at most ``max_side`` px (2,000, ~170 DPI on
   A4) and at most 200 DPI, not the model's pixel budget (small print needs the pixels; more than 2,000 px gained
   nothing and cost 1.7x). Image inputs use the source image shrunk the same way.
@@ -37,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
+import re
 import sys
 import threading
 import time
@@ -49,7 +53,7 @@ from typing import Any, Optional, Sequence
 from PIL import Image, ImageChops, ImageFilter
 
 from .errors import UsageError
-from .grounding import PageText
+from .grounding import PageText, fold
 
 MODES = ("auto", "always", "never")
 DEFAULT_MODE = "auto"
@@ -61,16 +65,18 @@ CACHE_SIZE = 64  # pages
 MODEL_FILES = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
                "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx"}
 
-# Ink: pixels darker than their neighbourhood by STROKE levels, counted on the model's page image. On our digital
-# invoices at the default budget (~1.33 MP) a character of the text layer comes with ~40 such pixels (22-83):
-# INK_CHARS turns the ink share into "characters the ink suggests".
+# Ink: pixels darker than their neighbourhood by STROKE levels, counted on the model's page image and turned into
+# page area. On our 27 digital invoices and 7 receipt scans a character of the text layer comes with ~15 pt² of such
+# pixels (0.4-1.7x that at the default budget); images, whose size in points is unknown, count as A4 pages.
 STROKE = 48
-INK_CHARS = 33_000
+INK_PT2_PER_CHAR = 15.0
+A4_PT2 = 595.28 * 841.89
 BLANK_CHARS = 3  # less ink than ~3 characters: a blank page
 SPARSE_FACTOR = 8  # a text layer with under 1/8 of the characters the ink suggests is sparse
 SPARSE_MIN_CHARS = 100  # ... when the ink suggests at least this many
 GARBLED_SHARE = 0.3  # more than this share of unreadable characters: a garbled text layer
 OCR_FINDS_MORE = 2.0  # OCR text with over 2x the letters and digits of the text layer replaces it
+AGREEMENT = 0.9  # ... and so does OCR text whose words are less often in the text layer than this
 # Seconds per megapixel of OCR image before a worker has timed one (measured: ~5 CPU-s per 2.8-MP A4 page), and the
 # safety factor on every estimate.
 SECONDS_PER_MP = 2.0
@@ -84,9 +90,11 @@ TOO_ELONGATED = f"not read by OCR: the page is more than {MAX_OCR_ASPECT:g} time
 
 NO_TEXT_LAYER = "no_text_layer"
 GARBLED = "garbled_text_layer"
+INVISIBLE = "invisible_text_layer"
 SPARSE = "sparse_text_layer"
 ALWAYS = "always"
 
+_WORDS = re.compile(r"\w{3,}")
 _UNREADABLE = {"Cc", "Co", "Cn", "Cs"}  # control, private use, unassigned, surrogate (and U+FFFD, below)
 _log = logging.getLogger(__name__)
 
@@ -246,15 +254,20 @@ def resolve_mode(mode: str) -> str:
     return "never"
 
 
-def ink_chars(image: Image.Image) -> float:
+def ink_chars(image: Image.Image, *, area_pt2: Optional[float] = None) -> float:
     """How many characters the ink on a page image suggests (strokes darker than their surroundings, so uneven
-    lighting and grey paper do not count)."""
+    lighting and grey paper do not count).
+
+    Args:
+        image: the page image.
+        area_pt2: the area the image shows, in square points (None: an image of unknown size, taken as A4).
+    """
     gray = image.convert("L")
     while gray.width * gray.height > 2_000_000:  # the measure is calibrated at ~1.3 MP
         gray = gray.reduce(2)
     background = gray.filter(ImageFilter.BoxBlur(6))
-    strokes = ImageChops.subtract(background, gray).histogram()[STROKE:]
-    return sum(strokes) / (gray.width * gray.height) * INK_CHARS
+    strokes = sum(ImageChops.subtract(background, gray).histogram()[STROKE:])
+    return strokes / (gray.width * gray.height) * (area_pt2 or A4_PT2) / INK_PT2_PER_CHAR
 
 
 def garbled(text: str) -> bool:
@@ -269,20 +282,24 @@ def _letters(text: Optional[str]) -> int:
     return sum(1 for c in text or "" if c.isalnum())
 
 
-def reason_to_read(text: Optional[str], image: Image.Image, settings: OcrSettings) -> Optional[str]:
+def reason_to_read(text: Optional[str], image: Image.Image, settings: OcrSettings, *,
+                   area_pt2: Optional[float] = None, invisible: bool = False) -> Optional[str]:
     """Why a page should be read by OCR, or None when it should not.
 
     Args:
         text: the page's text layer (None or "" when it has none).
         image: the page as rendered for the model (its ink is measured).
         settings: the OCR settings (``mode`` resolved).
+        area_pt2: the area the page image shows, in square points (None for images).
+        invisible: whether the text layer is invisible text (a scanner's OCR under the page image).
 
     Returns:
-        ``always``, ``no_text_layer``, ``garbled_text_layer``, ``sparse_text_layer``, or None.
+        ``always``, ``no_text_layer``, ``garbled_text_layer``, ``invisible_text_layer``, ``sparse_text_layer``,
+        or None.
     """
     if settings.mode == "never":
         return None
-    ink = ink_chars(image)
+    ink = ink_chars(image, area_pt2=area_pt2)
     if ink < BLANK_CHARS:
         return None
     if settings.mode == "always":
@@ -291,10 +308,19 @@ def reason_to_read(text: Optional[str], image: Image.Image, settings: OcrSetting
         return NO_TEXT_LAYER
     if garbled(text):
         return GARBLED
+    if invisible:
+        return INVISIBLE
     layer = sum(1 for c in text if not c.isspace())
     if ink >= SPARSE_MIN_CHARS and layer * SPARSE_FACTOR < ink:
         return SPARSE
     return None
+
+
+def agreement(ocr_text: str, layer: str) -> float:
+    """The share of OCR's words (3+ letters or digits, folded as grounding folds) that are in the text layer."""
+    words = _WORDS.findall(fold(ocr_text))
+    present = set(_WORDS.findall(fold(layer)))
+    return sum(1 for word in words if word in present) / len(words) if words else 1.0
 
 
 def page_text(text: Optional[str], ocr: Optional[OcrPage]) -> PageText:
@@ -309,7 +335,8 @@ def page_text(text: Optional[str], ocr: Optional[OcrPage]) -> PageText:
     """
     layer_ok = bool(text and text.strip()) and not garbled(text)
     read = ocr is not None and _letters(ocr.text) > 0
-    if read and (not layer_ok or _letters(ocr.text) > OCR_FINDS_MORE * _letters(text)):
+    if read and (not layer_ok or _letters(ocr.text) > OCR_FINDS_MORE * _letters(text)
+                 or agreement(ocr.text, text) < AGREEMENT):
         return PageText(text=ocr.text, source="ocr", lines=ocr.lines, confidence=ocr.confidence)
     if layer_ok:
         return PageText(text=text, source="text_layer")
@@ -545,5 +572,5 @@ def clear_cache() -> None:
 
 
 __all__ = ["DEFAULT_MODE", "DEFAULT_THREADS", "MODES", "OcrBudget", "OcrLine", "OcrPage", "OcrSettings", "OcrWord",
-           "check_mode", "clear_cache", "engine_available", "garbled", "image_size", "ink_chars", "page_text", "pdf_scale", "read",
+           "agreement", "check_mode", "clear_cache", "engine_available", "garbled", "image_size", "ink_chars", "page_text", "pdf_scale", "read",
            "read_page", "reason_to_read", "resolve_mode", "tile_boxes", "work_pixels"]

@@ -686,10 +686,13 @@ def _read_pdf_page(page: pdfium.PdfPage, size: tuple[float, float], crop: tuple[
                    image: Image.Image, text: Optional[str], settings: ocr.OcrSettings,
                    budget: ocr.OcrBudget) -> tuple[Optional[ocr.OcrPage], list[str]]:
     """OCR for a PDF page that needs it: the page image's region rendered again at OCR resolution, then read."""
-    reason = ocr.reason_to_read(text, image, settings)
-    if reason is None:
+    if settings.mode == "never":
         return None, []
     region = (size[0] - crop[0] - crop[2], size[1] - crop[1] - crop[3])
+    reason = ocr.reason_to_read(text, image, settings, area_pt2=region[0] * region[1],
+                                invisible=bool(text and text.strip()) and _invisible_text(page))
+    if reason is None:
+        return None, []
     scale = ocr.pdf_scale(*region, settings)
     if scale is None:
         return None, [ocr.TOO_ELONGATED]
@@ -698,6 +701,17 @@ def _read_pdf_page(page: pdfium.PdfPage, size: tuple[float, float], crop: tuple[
     except _PageFailed:
         return None, ["not read by OCR: pdfium cannot render the page at OCR resolution"]
     return ocr.read_page(ocr_image, reason=reason, settings=settings, budget=budget)
+
+
+def _invisible_text(page: pdfium.PdfPage) -> bool:
+    """Whether the page's text is (nearly) all drawn invisibly: a scanner's OCR layer under the page image."""
+    try:
+        modes = [pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw)
+                 for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=3)]
+    except Exception:  # noqa: BLE001 - optional evidence on a page that rendered: never fail the page for it
+        return False
+    hidden = sum(1 for mode in modes if mode == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
+    return bool(modes) and hidden >= 0.9 * len(modes)
 
 
 def _page_text(page: pdfium.PdfPage) -> tuple[Optional[str], list[str]]:
