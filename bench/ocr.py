@@ -183,13 +183,15 @@ def digital_run(shared: Path, threads: int) -> dict:
     rows = []
     for set_name, pdf, values in digital_documents(shared):
         layer = [p.text for p in load_document(pdf, settings=RasterSettings()).pages]
-        ocr_pages, seconds = [], []
+        ocr_pages, seconds, cpu = [], [], []
         for png in _page_pngs(pdf):
+            start = time.process_time()
             page = load_document(png, settings=settings).pages[0]
+            cpu.append(time.process_time() - start)
             ocr_pages.append(page_text(page.text, page.ocr))
             seconds.append(page.ocr.seconds if page.ocr is not None else 0.0)
         on_layer, on_ocr = _found(values, layer), _found(values, ocr_pages)
-        rows.append({"set": set_name, "document": pdf.stem, "pages": len(layer), "seconds": seconds,
+        rows.append({"set": set_name, "document": pdf.stem, "pages": len(layer), "seconds": seconds, "cpu": cpu,
                      "values": {p: {"kind": _kind(p), "layer": on_layer[p], "ocr": on_ocr[p]} for p in values}})
         print(f"  {pdf.name}: {sum(v['ocr'] is True for v in rows[-1]['values'].values())}/"
               f"{sum(v['layer'] is True for v in rows[-1]['values'].values())}", file=sys.stderr)
@@ -207,6 +209,7 @@ def digital_table(result: dict) -> list[dict]:
         values = [v for row in rows for v in row["values"].values()]
         in_layer = [v for v in values if v["layer"] is True]
         seconds = [s for row in rows for s in row["seconds"]]
+        cpu = [s for row in rows for s in row["cpu"]]
         kinds = {kind: (sum(1 for v in in_layer if v["kind"] == kind and v["ocr"] is True),
                         sum(1 for v in in_layer if v["kind"] == kind)) for kind in ("id", "date", "amount")}
         out.append({"set": name, "documents": len(rows), "pages": sum(row["pages"] for row in rows),
@@ -214,7 +217,8 @@ def digital_table(result: dict) -> list[dict]:
                     "ocr_found": sum(1 for v in in_layer if v["ocr"] is True),
                     "ocr_only": sum(1 for v in values if v["ocr"] is True and v["layer"] is not True),
                     "kinds": kinds, "seconds_median": round(statistics.median(seconds), 2),
-                    "seconds_max": round(max(seconds), 2)})
+                    "seconds_max": round(max(seconds), 2), "cpu_median": round(statistics.median(cpu), 2),
+                    "cpu_max": round(max(cpu), 2)})
     return out
 
 
@@ -267,13 +271,14 @@ def show(table: list[dict], scanned: list[dict], threads: int) -> None:
     """Print both parts as Markdown tables."""
     print(f"Part 1: digital invoices rendered at {DPI} DPI, OCR (rapidocr 3, {threads} thread(s)) vs text layer\n")
     print("| set | docs | pages | key values | in text layer | found on OCR text | share | id | date | amount "
-          "| OCR s/page median (max) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|")
+          "| OCR s/page median (max) | CPU s/page median (max) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|")
     for row in table:
         share = row["ocr_found"] / row["in_layer"] if row["in_layer"] else 0.0
         kinds = " | ".join(f"{found}/{total}" for found, total in row["kinds"].values())
         print(f"| {row['set']} | {row['documents']} | {row['pages']} | {row['values']} | {row['in_layer']} | "
-              f"{row['ocr_found']} | {share:.1%} | {kinds} | {row['seconds_median']} ({row['seconds_max']}) |")
+              f"{row['ocr_found']} | {share:.1%} | {kinds} | {row['seconds_median']} ({row['seconds_max']}) | "
+              f"{row['cpu_median']} ({row['cpu_max']}) |")
     print("\nPart 2: scans and photos, values grounded (cannot tell) with --ocr never / auto / always\n")
     print("| document | values | never (text layer) | auto | always | auto: text used | auto s |")
     print("|---|---:|---:|---:|---:|---|---:|")

@@ -180,8 +180,8 @@ def test_tiles_of_a_strip_overlap_and_split_the_overlaps(size, boxes, keeps):
 
 
 def test_ocr_page_round_trips_through_json():
-    page = OcrPage(lines=(OcrLine("Total 5,00 €", (0.1, 0.2, 0.4, 0.25), 0.97,
-                                  (OcrWord("Total", (0.1, 0.2, 0.2, 0.25), 0.99), OcrWord("5,00", (0.22, 0.2, 0.3, 0.25), 0.95))),
+    words = (OcrWord("Total", (0.1, 0.2, 0.2, 0.25), 0.99), OcrWord("5,00", (0.22, 0.2, 0.3, 0.25), 0.95))
+    page = OcrPage(lines=(OcrLine("Total 5,00 €", (0.1, 0.2, 0.4, 0.25), 0.97, words),
                           OcrLine("唐炖小馆", (0.5, 0.5, 0.6, 0.52), 0.8)),
                    reason="no_text_layer", size=(1414, 2000), seconds=4.2)
     data = json.loads(json.dumps(page.to_dict()))
