@@ -124,6 +124,9 @@ SETTINGS_OPTIONS = {
                                     help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
     "workers": (Optional[int], typer.Option(None, "--workers", min=1,
                                             help="Render worker processes (default: the cores, at most 4).")),
+    "ocr": (str, typer.Option(default("ocr"), "--ocr", metavar="MODE",
+                              help="Read pages by OCR to check values against their text: auto (pages without a "
+                                   "usable text layer: scans, photos, images), always, or never.")),
     "isolate": (bool, typer.Option(default("isolate"), "--isolate/--no-isolate",
                                    help="Open and render each file in a worker process, so a crash or a hang costs "
                                         "only that file.")),

@@ -1,6 +1,8 @@
-"""Grounding: is each extracted value printed in the PDF's text layer?
+"""Grounding: is each extracted value printed on the document's pages?
 
-Every scalar in the data (``leaves.leaves``: JSON pointers; nulls, booleans and empty strings skipped) is looked up
+Each page is searched in one text (``PageText``): its text layer, or its OCR text where the page has no usable
+text layer (``ocr.page_text`` decides; ``source`` says which, ``none`` when a page has neither). Every scalar in the
+data (``leaves.leaves``: JSON pointers; nulls, booleans and empty strings skipped) is looked up
 in the page texts after normalising both sides:
 
 * text: Unicode NFKD with accents dropped, casefolded, whitespace collapsed; a string is found as a whole word
@@ -17,13 +19,22 @@ in the page texts after normalising both sides:
 * country codes also match the country's name in any CLDR locale (and pycountry's official names); currency codes
   also match the currency's symbols and names in any CLDR locale.
 
+On OCR text, the confusions OCR really makes are tolerated for identifiers (strings with a digit and 5+ letters /
+digits, compared with punctuation and spaces ignored): ``O``/``o`` = ``0``, ``I``/``l``/``i`` = ``1``, ``S`` = ``5``,
+``B`` = ``8`` on both sides, so ``DEB9 37O4`` grounds ``DE89370400...``; no two digits are ever confused, and
+numbers (amounts) are matched exactly as on a text layer. Dates whose parts OCR glued together (``August3,2014``) are
+read with the parts apart.
+
+Where a value is found on an OCR page, its line (or two adjacent lines) gives the box and the recognizer's
+confidence (``FieldGrounding.box`` / ``confidence``); text-layer pages give the page only (a box is left for later).
+
 The CLDR tables are read once per process from Babel's locale files (about half a second; see ``_cldr``).
 
 Short values are weak evidence (a quantity of 1 is printed on almost every page), so each field counts in the
 ratio with a weight of ``min(1, significant characters / 4)``: ``1`` weighs 0.25, ``19`` 0.5, an IBAN 1.
 
-``grounded`` is True (found), False (not found), or None when it cannot be told: no page has a text layer, or the
-value was not found and some page has no text layer (it may be printed on that page).
+``grounded`` is True (found), False (not found), or None when it cannot be told: no page has a usable text, or the
+value was not found and some page has none (it may be printed on that page).
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from .leaves import leaves
 from .record import issue
@@ -47,6 +58,34 @@ MIN_COMPACT = 5  # strings this long (letters + digits) may also match with punc
 _EXTRA_CURRENCY_SIGNS = {"CHF": ("fr.", "sfr"), "JPY": ("円",), "PLN": ("zl",), "HKD": ("$",)}
 _EXTRA_MONTHS = {"mrz": 3}  # German "Mrz" (März): common, not in CLDR
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+SOURCES = ("text_layer", "ocr", "none")
+# What OCR mistakes for what (casefolded): letters that look like digits in identifiers, mapped on both sides.
+_OCR_CONFUSIONS = str.maketrans({"o": "0", "i": "1", "l": "1", "s": "5", "b": "8"})
+_GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")  # "august3" -> "august 3"
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class PageText:
+    """The text grounding searches on one page, and where it came from.
+
+    Attributes:
+        text: the page's text (None when it has none usable).
+        source: ``text_layer``, ``ocr`` or ``none``.
+        lines: for OCR text, its lines (``ocr.OcrLine``: ``text``, ``box``, ``confidence``), to say where a value is.
+        confidence: for OCR text, the recognizer's mean confidence.
+    """
+
+    text: Optional[str]
+    source: str = "text_layer"
+    lines: tuple = ()
+    confidence: Optional[float] = None
+
+    @property
+    def usable(self) -> bool:
+        """Whether there is text to search."""
+        return self.source != "none" and bool(self.text and self.text.strip())
 
 
 @dataclass(frozen=True)
@@ -59,6 +98,10 @@ class FieldGrounding:
         grounded: True / False, or None when it cannot be told.
         page: 0-based index into the page texts where it was first found.
         weight: its weight in the ratio (0.25 .. 1).
+        source: the text it was found in (``text_layer`` or ``ocr``).
+        box: on OCR text, the box of the line(s) it was found in (0..1 of the page image), when one line (or two
+            adjacent ones) holds it.
+        confidence: on OCR text, the lowest recognizer confidence of those lines.
     """
 
     path: str
@@ -66,6 +109,14 @@ class FieldGrounding:
     grounded: Optional[bool]
     page: Optional[int]
     weight: float
+    source: Optional[str] = None
+    box: Optional[Box] = None
+    confidence: Optional[float] = None
+
+    def where(self) -> dict:
+        """Where it was found, for the record: page (1-based), source, box and confidence."""
+        return {"page": None if self.page is None else self.page + 1, "source": self.source,
+                "box": None if self.box is None else list(self.box), "confidence": self.confidence}
 
 
 @dataclass(frozen=True)
@@ -74,13 +125,17 @@ class GroundingReport:
 
     Attributes:
         fields: one entry per non-null scalar, in document order.
-        text_layer: whether any page has a text layer.
+        text_layer: whether any page was searched in its text layer.
         warnings: ``ungrounded`` warnings for key fields not found in the text.
+        sources: per page, the text searched: ``text_layer``, ``ocr`` or ``none``.
+        confidences: per page, the OCR confidence of the text searched (None unless it is OCR text).
     """
 
     fields: tuple[FieldGrounding, ...]
     text_layer: bool
     warnings: tuple[dict, ...] = ()
+    sources: tuple[str, ...] = ()
+    confidences: tuple[Optional[float], ...] = ()
 
     @property
     def ratio(self) -> Optional[float]:
@@ -97,15 +152,19 @@ class GroundingReport:
         return tuple(f.path for f in self.fields if f.grounded is False)
 
     def to_dict(self) -> dict:
-        """Return the report for the record: ratio, counts, per-field verdicts and the ungrounded paths."""
+        """Return the report for the record: the text searched per page, ratio, counts, per-field verdicts, the
+        ungrounded paths and where each grounded value was found."""
         ratio = self.ratio
         return {
             "text_layer": self.text_layer,
+            "source": list(self.sources),
+            "ocr_confidence": [None if c is None else round(c, 4) for c in self.confidences],
             "ratio": None if ratio is None else round(ratio, 4),
             "grounded": sum(1 for f in self.fields if f.grounded is True),
             "checked": sum(1 for f in self.fields if f.grounded is not None),
             "fields": {f.path: f.grounded for f in self.fields},
             "ungrounded": list(self.ungrounded),
+            "where": {f.path: f.where() for f in self.fields if f.grounded},
         }
 
 
@@ -121,42 +180,59 @@ def key_fields_for(schema_name: str) -> tuple[str, ...]:
     return {"invoice": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
 
 
-def ground(data: Any, page_texts: Sequence[Optional[str]], *, key_fields: Sequence[str] = KEY_FIELDS
+def ground(data: Any, page_texts: Sequence[Union[PageText, str, None]], *, key_fields: Sequence[str] = KEY_FIELDS
            ) -> GroundingReport:
     """Look for every extracted scalar in the page texts.
 
     Args:
         data: the extracted data (any JSON value).
-        page_texts: each page's text layer (``Page.text``): a string, or None / blank when the page has none.
+        page_texts: per page, a ``PageText`` (text layer or OCR text), or the text layer itself (``Page.text``: a
+            string, or None / blank when the page has none).
         key_fields: JSON pointers whose absence from the text is a warning (``KEY_FIELDS`` for invoices).
 
     Returns:
         The GroundingReport; its ``warnings`` hold one ``ungrounded`` warning per key field not found.
     """
-    pages = [_PageText(t) if isinstance(t, str) and t.strip() else None for t in page_texts]
-    text_layer = any(p is not None for p in pages)
-    some_missing = any(p is None for p in pages)
+    pages = [_page(t) for t in page_texts]
+    prepared = [_PageText(p.text, ocr=p.source == "ocr", lines=p.lines) if p.usable else None for p in pages]
+    searchable = any(p is not None for p in prepared)
+    some_missing = any(p is None for p in prepared)
     fields = []
     for pointer, value, parts in leaves(data, booleans=False):
         weight = _weight(value)
-        if not text_layer:
+        if not searchable:
             fields.append(FieldGrounding(pointer, value, None, None, weight))
             continue
         key = str(parts[-1]) if parts else ""
-        found = None
-        for i, page in enumerate(pages):
-            if page is not None and _found(value, key, page):
-                found = i
-                break
-        if found is not None:
-            grounded: Optional[bool] = True
-        else:
-            grounded = None if some_missing else False
-        fields.append(FieldGrounding(pointer, value, grounded, found, weight))
+        found = next((i for i, page in enumerate(prepared) if page is not None and _found(value, key, page)), None)
+        if found is None:
+            fields.append(FieldGrounding(pointer, value, None if some_missing else False, None, weight))
+            continue
+        box, confidence = _locate(value, key, prepared[found])
+        fields.append(FieldGrounding(pointer, value, True, found, weight, pages[found].source, box, confidence))
     keys = set(key_fields)
-    warnings = tuple(issue("ungrounded", f"{f.path} = {f.value!r} is not printed in the document's text layer",
-                           f.path) for f in fields if f.grounded is False and f.path in keys)
-    return GroundingReport(fields=tuple(fields), text_layer=text_layer, warnings=warnings)
+    warnings = tuple(issue("ungrounded", f"{f.path} = {f.value!r} is not found in the document's text (its text "
+                                         "layer, or OCR text where a page has none)", f.path)
+                     for f in fields if f.grounded is False and f.path in keys)
+    return GroundingReport(fields=tuple(fields), text_layer=any(p.usable and p.source == "text_layer" for p in pages),
+                           warnings=warnings, sources=tuple(p.source if p.usable else "none" for p in pages),
+                           confidences=tuple(p.confidence if p.usable and p.source == "ocr" else None
+                                             for p in pages))
+
+
+def _page(text: Union[PageText, str, None]) -> PageText:
+    """A page's text as a PageText (a bare string is a text layer)."""
+    if isinstance(text, PageText):
+        return text
+    return PageText(text=text, source="text_layer" if isinstance(text, str) and text.strip() else "none")
+
+
+def _locate(value: Any, key: str, page: "_PageText") -> tuple[Optional[Box], Optional[float]]:
+    """The box and confidence of the OCR line (or two adjacent lines) holding a value found on the page."""
+    for group in page.line_groups():
+        if _found(value, key, group.text):
+            return group.box, group.confidence
+    return None, None
 
 
 def fold(text: str) -> str:
@@ -220,13 +296,35 @@ _DATE_SEPARATORS = re.compile(r"[\s.,/\-'年月日" + _HANGUL_DATE + "]+")
 
 
 class _PageText:
-    """One page's text, prepared once for every lookup."""
+    """One page's text, prepared once for every lookup (OCR text also with OCR's confusions folded)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, *, ocr: bool = False, lines: tuple = ()):
+        self.ocr = ocr
+        self.lines = lines
         self.folded = fold(text)
         self.compact = re.sub(r"[\W_]+", "", self.folded)
+        self.confused = self.compact.translate(_OCR_CONFUSIONS) if ocr else ""
         self.numbers = numbers_in(self.folded)
-        self.dates = _dates_in(_date_text(self.folded))
+        self.dates = _dates_in(_date_text(_GLUED.sub(" ", self.folded) if ocr else self.folded))
+        self._groups: Optional[list[_LineGroup]] = None
+
+    def line_groups(self) -> list["_LineGroup"]:
+        """Each OCR line, then each pair of adjacent lines, prepared for lookups (built on first use)."""
+        if self._groups is None:
+            singles = [(line,) for line in self.lines]
+            pairs = [(a, b) for a, b in zip(self.lines, self.lines[1:])]
+            self._groups = [_LineGroup(group) for group in singles + pairs]
+        return self._groups
+
+
+class _LineGroup:
+    """One or two OCR lines: their text prepared for lookups, their joint box and lowest confidence."""
+
+    def __init__(self, lines: tuple):
+        self.text = _PageText(" ".join(line.text for line in lines), ocr=True)
+        self.box = (min(line.box[0] for line in lines), min(line.box[1] for line in lines),
+                    max(line.box[2] for line in lines), max(line.box[3] for line in lines))
+        self.confidence = min(line.confidence for line in lines)
 
 
 def _weight(value: Any) -> float:
@@ -267,7 +365,12 @@ def _string_found(text: str, page: _PageText) -> bool:
     if _word_in(folded, page.folded):
         return True
     compact = re.sub(r"[\W_]+", "", folded)
-    return len(compact) >= MIN_COMPACT and compact in page.compact
+    if len(compact) < MIN_COMPACT:
+        return False
+    if compact in page.compact:
+        return True
+    # an identifier on OCR text: letters OCR reads for digits (and back) count as the same on both sides
+    return page.ocr and any(c.isdigit() for c in compact) and compact.translate(_OCR_CONFUSIONS) in page.confused
 
 
 def _word_in(needle: str, hay: str) -> bool:

@@ -29,6 +29,11 @@ Decisions, in one place:
 * **Orphans**: a worker exits when its parent goes away (stdin closes, or a watchdog thread sees the parent pid
   change while native code is stuck). Workers ignore SIGINT; the parent stops them.
 * **Not isolated**: PIL images passed to the API (already decoded; only resized) are rendered in the caller.
+* **OCR** (``ocr``) runs in the worker, page by page while it renders, under the same time and memory limits: a
+  crash or a hang in the engine costs one record. The worker starts OCR on a page only while its estimated cost
+  still fits in ``OCR_SHARE`` of the time limit (the rest is for sending the pixels back); pages left unread
+  get a warning, so OCR alone never turns a document into a ``timeout``. The OCR result (lines, words, boxes)
+  travels in the frame's JSON header.
 
 Test hook (not an option; for tests only): the environment variable ``EXTRACTOR_TEST_FAULT`` holds
 comma-separated ``ACTION:SUBSTRING`` pairs; a worker about to render a file whose name contains SUBSTRING then
@@ -59,6 +64,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from PIL import Image
 
 from .errors import ExtractorError, InputError, UsageError, WorkerError
+from .ocr import OcrPage, OcrSettings
 from .rasterize import Document, Page, PageSelection, RasterSettings, display_name, load_document
 
 DEFAULT_TIMEOUT = 60.0  # seconds to open and render one document
@@ -67,6 +73,7 @@ MAX_DEFAULT_WORKERS = 4  # generation is serial and slower than rendering; more 
 FAULT_ENV = "EXTRACTOR_TEST_FAULT"
 START_TIMEOUT = 60.0  # seconds for a fresh worker to import pypdfium2 and Pillow and say ready
 DRAIN_STALL = 30.0  # seconds a worker may pause in the middle of sending a result
+OCR_SHARE = 0.8  # of the time limit, for rendering and OCR; the rest is for sending the result
 
 _FRAME = struct.Struct(">QQ")
 _MAX_HEADER = 256 * 1024**2  # page texts of a 50-page document are far below this
@@ -248,19 +255,22 @@ class _FrameReader:
 def _settings_to_json(settings: RasterSettings) -> dict:
     return {"max_pixels": settings.max_pixels, "passwords": list(settings.passwords),
             "pages": None if settings.pages is None else [list(r) for r in settings.pages.ranges],
-            "max_pages": settings.max_pages, "max_bytes": settings.max_bytes, "min_side": settings.min_side}
+            "max_pages": settings.max_pages, "max_bytes": settings.max_bytes, "min_side": settings.min_side,
+            "ocr": settings.ocr.to_dict()}
 
 
 def _settings_from_json(data: dict) -> RasterSettings:
     pages = None if data["pages"] is None else PageSelection(tuple((a, b) for a, b in data["pages"]))
     return RasterSettings(max_pixels=data["max_pixels"], pages=pages, passwords=tuple(data["passwords"]),
-                          max_pages=data["max_pages"], max_bytes=data["max_bytes"], min_side=data["min_side"])
+                          max_pages=data["max_pages"], max_bytes=data["max_bytes"], min_side=data["min_side"],
+                          ocr=OcrSettings.from_dict(data["ocr"]))
 
 
 def _document_to_frame(document: Document) -> tuple[dict, list, int]:
     """The frame for a document: header, one callable per page returning its RGB bytes, and their total size."""
     pages = [{"index": page.index, "size": list(page.image.size), "width_pt": page.width_pt,
-              "height_pt": page.height_pt, "text": page.text, "warnings": list(page.warnings)}
+              "height_pt": page.height_pt, "text": page.text, "warnings": list(page.warnings),
+              "ocr": None if page.ocr is None else page.ocr.to_dict()}
              for page in document.pages]
     header = {"type": "document", "source": document.source, "sha256": document.sha256, "kind": document.kind,
               "page_count": document.page_count, "warnings": list(document.warnings), "pages": pages}
@@ -284,8 +294,9 @@ def _document_from_frame(header: dict, payload: memoryview, *, max_pixels: int) 
             raise ValueError("the pixel data is shorter than the page sizes say")
         image = Image.frombytes("RGB", (width, height), payload[offset:offset + size])
         offset += size
+        read = None if item.get("ocr") is None else OcrPage.from_dict(item["ocr"])
         pages.append(Page(index=int(item["index"]), image=image, width_pt=item["width_pt"],
-                          height_pt=item["height_pt"], text=item["text"], warnings=tuple(item["warnings"])))
+                          height_pt=item["height_pt"], text=item["text"], warnings=tuple(item["warnings"]), ocr=read))
     if offset != len(payload):
         raise ValueError("the pixel data is longer than the page sizes say")
     return Document(source=header["source"], sha256=header["sha256"], kind=header["kind"],
@@ -361,6 +372,8 @@ def _follow_cwd(cwd: Optional[str]) -> None:
 def _run_job(header: dict, payload: bytes, memory_limit: int) -> tuple[dict, list, int]:
     name = header["name"]
     start = time.perf_counter()
+    timeout = header.get("timeout")
+    deadline = None if timeout is None else time.monotonic() + OCR_SHARE * float(timeout)
     reply: dict
     data: list = []
     size = 0
@@ -368,7 +381,7 @@ def _run_job(header: dict, payload: bytes, memory_limit: int) -> tuple[dict, lis
         _inject_fault(name)
         _follow_cwd(header.get("cwd"))
         source = payload if header["source"] is None else Path(header["source"])
-        document = load_document(source, settings=_settings_from_json(header["settings"]))
+        document = load_document(source, settings=_settings_from_json(header["settings"]), deadline=deadline)
         reply, data, size = _document_to_frame(document)
     except InputError as exc:
         reply = {"type": "error", "code": exc.code, "message": str(exc)}
@@ -633,7 +646,7 @@ class RenderPool:
         worker.reader.max_payload = settings.max_pages * settings.max_pixels * 3
         is_path = isinstance(item.source, (str, os.PathLike))
         header = {"type": "job", "name": item.name, "source": os.fspath(item.source) if is_path else None,
-                  "cwd": _cwd(), "settings": _settings_to_json(settings)}
+                  "cwd": _cwd(), "settings": _settings_to_json(settings), "timeout": self.timeout}
         worker.item = item
         worker.dispatched = time.perf_counter()
         worker.deadline = time.monotonic() + self.timeout

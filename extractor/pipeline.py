@@ -19,6 +19,7 @@ from .constrain import plan_constraint
 from .einvoice import EmbeddedInvoice, read_embedded_invoice
 from .errors import InputError, ModelError
 from .isolate import Rendered, RenderPool, render_here
+from .ocr import page_text
 from .parse import parse_answer
 from .prompt import build_messages
 from .rasterize import Document, display_name
@@ -97,6 +98,8 @@ def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, sett
     timings = {"render_s": rendered.render_s}
     if rendered.wait_s is not None:
         timings["render_wait_s"] = rendered.wait_s
+    if any(p.ocr is not None for p in document.pages):
+        timings["ocr_s"] = sum(p.ocr.seconds for p in document.pages if p.ocr is not None)  # part of render_s
     try:
         return _answer_record(rendered.source, document, base=base, runner=runner, schema=schema,
                               settings=settings, timings=timings, start=start)
@@ -108,7 +111,7 @@ def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, sett
 def _answer_record(source: Source, document: Document, *, base: dict, runner: Runner, schema: Schema,
                    settings: Settings, timings: dict, start: float) -> Record:
     """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries; reviewed."""
-    texts = [p.text for p in document.pages]
+    texts = [page_text(p.text, p.ocr) for p in document.pages]  # each page's text layer or OCR text
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids  # every record reports it, XML answers too
     embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
     use_xml = embedded is not None and embedded.valid
@@ -186,8 +189,16 @@ def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dic
         stop_token_ids=stop_ids,
         warnings=_document_warnings(document),
         timings={k: round(v, 4) for k, v in timings.items()},
-        extra={"data_source": "embedded_xml", "embedded": embedded.to_dict(), "attempts": []},
+        extra={"data_source": "embedded_xml", "embedded": embedded.to_dict(), "attempts": [], **_ocr_extra(document)},
     )
+
+
+def _ocr_extra(document: Document) -> dict:
+    """The record's ``ocr`` entry: per page, why OCR read it, its mean confidence, lines and seconds (null for
+    pages it did not read); absent when it read none."""
+    if all(p.ocr is None for p in document.pages):
+        return {}
+    return {"ocr": [None if p.ocr is None else p.ocr.summary() for p in document.pages]}
 
 
 def _document_warnings(document: Document) -> tuple[dict, ...]:
@@ -236,7 +247,7 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
                     decode_steps=gen.decode_steps),
         timings={k: round(v, 4) for k, v in timings.items()},
         extra={"stop_sources": stop.to_dict()["sources"], "peak_memory_gb": round(gen.peak_memory_gb, 3),
-               "guards": attempt.guards.report(fired=gen.guard), **constraint.extra},
+               "guards": attempt.guards.report(fired=gen.guard), **constraint.extra, **_ocr_extra(document)},
     )
 
 

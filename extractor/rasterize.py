@@ -20,6 +20,10 @@ Decisions, in one place:
   AES-256 PDFs need it and pdfium does not normalise).
 * **Text layer.** ``Page.text`` is pdfium's text for the page ("" when the page has none, ``\\r\\n`` turned
   into ``\\n``), or None (with a page warning) when extraction fails; images have None.
+* **OCR** (``ocr``; off unless ``RasterSettings.ocr`` asks): a page that needs it (no usable text layer) is
+  rendered a second time at OCR resolution, covering the same region as its page image, and read page by page
+  while the document is rendered; ``Page.ocr`` holds the result (lines and words with boxes). Within a time budget
+  (``deadline``) pages are read only while their estimated cost still fits.
 
 pdfium is not thread-safe: call ``load_document`` from one thread at a time.
 """
@@ -45,6 +49,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
+from . import ocr
 from .errors import InputError, UsageError
 
 # pdfium is not thread-safe (concurrent renders from Extractor.extract in threads segfaulted): every in-process use
@@ -175,6 +180,7 @@ class RasterSettings:
         max_pages: pages rendered at most per document (default 50); the rest are skipped with a warning.
         max_bytes: larger inputs fail with ``too_large`` (default 200 MiB).
         min_side: no page image side is smaller than this.
+        ocr: which pages are read by OCR, and how (default: none).
     """
 
     max_pixels: int = max_pixels_for()
@@ -183,6 +189,7 @@ class RasterSettings:
     max_pages: int = DEFAULT_MAX_PAGES
     max_bytes: int = DEFAULT_MAX_BYTES
     min_side: int = 32
+    ocr: ocr.OcrSettings = ocr.OcrSettings()
 
     def __post_init__(self) -> None:
         if self.min_side < 1 or self.max_pixels < self.min_side ** 2:
@@ -202,6 +209,7 @@ class Page:
         height_pt: the displayed page height in points; None for images.
         text: the page's text layer ("" if none); None for images or when extraction failed.
         warnings: plain-words notes about this page (without a "page N:" prefix).
+        ocr: what OCR read on the page (boxes relative to ``image``), or None when it was not read.
     """
 
     index: int
@@ -210,6 +218,7 @@ class Page:
     height_pt: Optional[float]
     text: Optional[str]
     warnings: tuple[str, ...] = ()
+    ocr: Optional[ocr.OcrPage] = None
 
 
 @dataclass(frozen=True)
@@ -429,21 +438,24 @@ def _check_bytes(name: str, size: int, max_bytes: int) -> None:
 # ---------------------------------------------------------------------------------------------------- load_document
 
 
-def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings()) -> Document:
+def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings(),
+                  deadline: Optional[float] = None) -> Document:
     """Read a PDF or image and render its selected pages (thread-safe: pdfium calls take ``PDFIUM_LOCK``).
 
     See ``_load_document`` for arguments, return value and errors.
     """
     with PDFIUM_LOCK:
-        return _load_document(source, settings=settings)
+        return _load_document(source, settings=settings, budget=ocr.OcrBudget(deadline))
 
 
-def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings()) -> Document:
+def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings,
+                   budget: ocr.OcrBudget) -> Document:
     """Read a PDF or image and render its selected pages.
 
     Args:
         source: a path, the file's bytes, or a PIL image.
-        settings: budget, page selection, passwords and limits.
+        settings: budget, page selection, passwords, limits and OCR.
+        budget: OCR starts on a page only while its estimated cost fits before this budget's deadline.
 
     Returns:
         The Document.
@@ -454,7 +466,7 @@ def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterS
             reason.
     """
     if isinstance(source, Image.Image):
-        return _load_pil(source, settings)
+        return _load_pil(source, settings, budget)
     if isinstance(source, (bytes, bytearray, memoryview)):
         name, suffix, data = "<bytes>", "", bytes(source)
         _check_bytes(name, len(data), settings.max_bytes)
@@ -466,9 +478,9 @@ def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterS
     kind = _content_kind(data, name, suffix)
     warnings = _kind_warnings(kind, suffix)
     if kind == "pdf":
-        page_count, pages, more = _load_pdf(data, name, settings)
+        page_count, pages, more = _load_pdf(data, name, settings, budget)
     else:
-        page_count, pages, more = _load_image(data, kind, name, settings)
+        page_count, pages, more = _load_image(data, kind, name, settings, budget)
     return Document(source=name, sha256=hashlib.sha256(data).hexdigest(), kind="pdf" if kind == "pdf" else "image",
                     page_count=page_count, pages=pages, warnings=tuple(warnings + more))
 
@@ -518,7 +530,8 @@ class _PageFailed(Exception):
         self.message, self.code = message, code
 
 
-def _load_pdf(data: bytes, name: str, settings: RasterSettings) -> tuple[int, tuple[Page, ...], list[str]]:
+def _load_pdf(data: bytes, name: str, settings: RasterSettings,
+              budget: ocr.OcrBudget) -> tuple[int, tuple[Page, ...], list[str]]:
     pdf = _open_pdf(data, name, settings.passwords)
     try:
         form_warnings = _init_forms(pdf)
@@ -530,7 +543,7 @@ def _load_pdf(data: bytes, name: str, settings: RasterSettings) -> tuple[int, tu
         pages, failures = [], []
         for index in indices:
             try:
-                pages.append(_render_pdf_page(pdf, index, settings))
+                pages.append(_render_pdf_page(pdf, index, settings, budget))
             except _PageFailed as failure:
                 failures.append(failure)
     finally:
@@ -615,7 +628,7 @@ def _init_forms(pdf: pdfium.PdfDocument) -> list[str]:
     return []
 
 
-def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettings) -> Page:
+def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettings, budget: ocr.OcrBudget) -> Page:
     try:
         page = pdf[index]
     except _PDFIUM_FAILURES:
@@ -624,17 +637,19 @@ def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettin
         width, height = page.get_size()  # displayed size: pdfium applies /Rotate
         if not all(math.isfinite(v) and v > 0 for v in (width, height)):
             raise _PageFailed(f"page {index + 1}: the page box is {width:g} x {height:g} pt; skipped")
-        image, warnings = _render_page_image(page, width, height, index, settings)
+        image, crop, warnings = _render_page_image(page, width, height, index, settings)
         text, text_warnings = _page_text(page)
+        read, ocr_warnings = _read_pdf_page(page, (width, height), crop, image, text, settings.ocr, budget)
         return Page(index=index, image=image, width_pt=width, height_pt=height, text=text,
-                    warnings=tuple(warnings + text_warnings))
+                    warnings=tuple(warnings + text_warnings + ocr_warnings), ocr=read)
     finally:
         page.close()
 
 
 def _render_page_image(page: pdfium.PdfPage, width: float, height: float, index: int,
-                       settings: RasterSettings) -> tuple[Image.Image, list[str]]:
-    """Render at the scale that fills the budget box; the part beyond the box (absurd aspect only) is cropped."""
+                       settings: RasterSettings) -> tuple[Image.Image, tuple[float, float, float, float], list[str]]:
+    """Render at the scale that fills the budget box; the part beyond the box (absurd aspect only) is cropped.
+    Returns the image, the crop (left, bottom, right, top, in points) and warnings."""
     box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
     # The margin keeps pypdfium2's ceil() from adding a pixel past the box.
     scale = max(box_w / width, box_h / height) * (1 - 1e-9)
@@ -643,23 +658,60 @@ def _render_page_image(page: pdfium.PdfPage, width: float, height: float, index:
         raise _PageFailed(f"page {index + 1}: the page is {width:,.0f} x {height:,.0f} pt, too large to render; "
                           "skipped", code="too_large")
     crop = (0.0, max(0, full_h - box_h) / scale, max(0, full_w - box_w) / scale, 0.0)  # left, bottom, right, top
+    image = _render_region(page, scale, crop, index)
+    warnings = []
+    if _elongated(width, height, settings):
+        part = "top" if height > width else "left"
+        warnings.append(f"the page is {width:,.0f} x {height:,.0f} pt, too elongated to render whole; "
+                        f"only its {part} part was rendered")
+    return image, crop, warnings
+
+
+def _render_region(page: pdfium.PdfPage, scale: float, crop: tuple[float, float, float, float],
+                   index: int) -> Image.Image:
     try:
         # 3-byte RGB forced: Pillow then copies the pixels (it shares only 4-byte and grey buffers), so the
         # bitmap can be freed right away.
         bitmap = page.render(scale=scale, crop=crop, force_bitmap_format=pdfium_c.FPDFBitmap_BGR,
                              rev_byteorder=True)
         try:
-            image = bitmap.to_pil()
+            return bitmap.to_pil()
         finally:
             bitmap.close()
     except _PDFIUM_FAILURES:
         raise _PageFailed(f"page {index + 1}: pdfium cannot render the page; skipped") from None
-    warnings = []
-    if _elongated(width, height, settings):
-        part = "top" if height > width else "left"
-        warnings.append(f"the page is {width:,.0f} x {height:,.0f} pt, too elongated to render whole; "
-                        f"only its {part} part was rendered")
-    return image, warnings
+
+
+def _read_pdf_page(page: pdfium.PdfPage, size: tuple[float, float], crop: tuple[float, float, float, float],
+                   image: Image.Image, text: Optional[str], settings: ocr.OcrSettings,
+                   budget: ocr.OcrBudget) -> tuple[Optional[ocr.OcrPage], list[str]]:
+    """OCR for a PDF page that needs it: the page image's region rendered again at OCR resolution, then read."""
+    if settings.mode == "never":
+        return None, []
+    region = (size[0] - crop[0] - crop[2], size[1] - crop[1] - crop[3])
+    reason = ocr.reason_to_read(text, image, settings, area_pt2=region[0] * region[1],
+                                invisible=bool(text and text.strip()) and _invisible_text(page))
+    if reason is None:
+        return None, []
+    scale = ocr.pdf_scale(*region, settings)
+    if scale is None:
+        return None, [ocr.TOO_ELONGATED]
+    try:
+        ocr_image = _render_region(page, scale, crop, -1)
+    except _PageFailed:
+        return None, ["not read by OCR: pdfium cannot render the page at OCR resolution"]
+    return ocr.read_page(ocr_image, reason=reason, settings=settings, budget=budget)
+
+
+def _invisible_text(page: pdfium.PdfPage) -> bool:
+    """Whether the page's text is (nearly) all drawn invisibly: a scanner's OCR layer under the page image."""
+    try:
+        modes = [pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw)
+                 for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=3)]
+    except Exception:  # noqa: BLE001 - optional evidence on a page that rendered: never fail the page for it
+        return False
+    hidden = sum(1 for mode in modes if mode == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
+    return bool(modes) and hidden >= 0.9 * len(modes)
 
 
 def _page_text(page: pdfium.PdfPage) -> tuple[Optional[str], list[str]]:
@@ -678,12 +730,13 @@ def _page_text(page: pdfium.PdfPage) -> tuple[Optional[str], list[str]]:
 # --------------------------------------------------------------------------------------------------------- images
 
 
-def _load_image(data: bytes, kind: str, name: str, settings: RasterSettings) -> tuple[int, tuple[Page, ...], list[str]]:
+def _load_image(data: bytes, kind: str, name: str, settings: RasterSettings,
+                budget: ocr.OcrBudget) -> tuple[int, tuple[Page, ...], list[str]]:
     try:
         with Image.open(io.BytesIO(data), formats=[_PIL_FORMAT[kind]]) as img:
             page_count = getattr(img, "n_frames", 1) if kind == "tiff" else 1
             indices, warnings = _select_pages(page_count, name, settings)
-            pages = tuple(_image_page(img, index, name, settings) for index in indices)
+            pages = tuple(_image_page(img, index, name, settings, budget) for index in indices)
     except Image.DecompressionBombError:
         raise InputError(f"{name}: the image's pixel dimensions are too large to decode safely",
                          source=name, code="too_large") from None
@@ -693,21 +746,26 @@ def _load_image(data: bytes, kind: str, name: str, settings: RasterSettings) -> 
     return page_count, pages, warnings
 
 
-def _image_page(img: Image.Image, index: int, name: str, settings: RasterSettings) -> Page:
+def _image_page(img: Image.Image, index: int, name: str, settings: RasterSettings, budget: ocr.OcrBudget) -> Page:
     if index:
         img.seek(index)
     _check_pixels(name, *img.size)
     box = target_size(*img.size, max_pixels=settings.max_pixels, min_side=settings.min_side)
     if img.format in ("JPEG", "MPO"):
-        img.draft("RGB", box)  # decode at 1/2, 1/4 or 1/8 scale when that still covers the box
+        # decode at 1/2, 1/4 or 1/8 scale when that still covers the box (and the OCR image, when OCR may read it)
+        ocr_box = ocr.image_size(*img.size, settings.ocr) if settings.ocr.mode != "never" else None
+        img.draft("RGB", (max(box[0], ocr_box[0]), max(box[1], ocr_box[1])) if ocr_box else box)
     try:
         orientation = int(img.getexif().get(0x0112, 1))
     except _PILLOW_FAILURES:
         orientation = 1  # a broken EXIF block only costs the orientation
-    image, warnings = _fit(_to_rgb(img), settings)
+    rgb = _to_rgb(img)
+    image, warnings = _fit(rgb, settings)
+    read, ocr_warnings = _read_image(rgb, image, orientation, settings, budget)
     if orientation in _EXIF_TRANSPOSE:
         image = image.transpose(_EXIF_TRANSPOSE[orientation])
-    return Page(index=index, image=image, width_pt=None, height_pt=None, text=None, warnings=tuple(warnings))
+    return Page(index=index, image=image, width_pt=None, height_pt=None, text=None,
+                warnings=tuple(warnings + ocr_warnings), ocr=read)
 
 
 def _check_pixels(name: str, width: int, height: int) -> None:
@@ -736,14 +794,22 @@ def _to_rgb(img: Image.Image) -> Image.Image:
     return img.convert("RGB")
 
 
+def _kept(width: int, height: int, settings: RasterSettings) -> tuple[int, int]:
+    """The top/left part of an image that is used: all of it, unless its aspect ratio is absurd."""
+    if not _elongated(width, height, settings):
+        return width, height
+    box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
+    keep = (width, round(width * box_h / box_w)) if height > width else (round(height * box_w / box_h), height)
+    return max(1, keep[0]), max(1, keep[1])
+
+
 def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, list[str]]:
     """Shrink to the budget (never enlarge, except up to min_side); crop absurd aspect ratios to their top/left."""
     width, height = image.size
     box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
     warnings = []
     if _elongated(width, height, settings):
-        keep = (width, round(width * box_h / box_w)) if height > width else (round(height * box_w / box_h), height)
-        image = image.crop((0, 0, max(1, keep[0]), max(1, keep[1])))
+        image = image.crop((0, 0, *_kept(width, height, settings)))
         warnings.append(f"the image is {width:,} x {height:,} px, too elongated to use whole; "
                         f"only its {'top' if height > width else 'left'} part was kept")
         width, height = image.size
@@ -757,12 +823,32 @@ def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, lis
     return image, warnings
 
 
-def _load_pil(img: Image.Image, settings: RasterSettings) -> Document:
+def _read_image(rgb: Image.Image, image: Image.Image, orientation: int, settings: RasterSettings,
+                budget: ocr.OcrBudget) -> tuple[Optional[ocr.OcrPage], list[str]]:
+    """OCR for an image page: the part of the source the page image shows, shrunk to OCR size and turned by its
+    EXIF orientation (as the page image is), then read."""
+    reason = ocr.reason_to_read(None, image, settings.ocr)
+    if reason is None:
+        return None, []
+    kept = _kept(*rgb.size, settings)
+    size = ocr.image_size(*kept, settings.ocr)
+    if size is None:
+        return None, [ocr.TOO_ELONGATED]
+    region = rgb.crop((0, 0, *kept)) if kept != rgb.size else rgb
+    ocr_image = region.resize(size, Image.Resampling.LANCZOS) if size != kept else region
+    if orientation in _EXIF_TRANSPOSE:
+        ocr_image = ocr_image.transpose(_EXIF_TRANSPOSE[orientation])
+    return ocr.read_page(ocr_image, reason=reason, settings=settings.ocr, budget=budget)
+
+
+def _load_pil(img: Image.Image, settings: RasterSettings, budget: ocr.OcrBudget) -> Document:
     name = "<image>"
     _check_pixels(name, *img.size)
     _select_pages(1, name, settings)
     rgb = _to_rgb(img)
     digest = hashlib.sha256(rgb.tobytes()).hexdigest()
     image, warnings = _fit(rgb, settings)
-    page = Page(index=0, image=image, width_pt=None, height_pt=None, text=None, warnings=tuple(warnings))
+    read, ocr_warnings = _read_image(rgb, image, 1, settings, budget)
+    page = Page(index=0, image=image, width_pt=None, height_pt=None, text=None,
+                warnings=tuple(warnings + ocr_warnings), ocr=read)
     return Document(source=name, sha256=digest, kind="image", page_count=1, pages=(page,))

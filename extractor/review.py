@@ -5,9 +5,11 @@ an embedded e-invoice) goes through :func:`apply_review`:
 
 * the schema's checks (:func:`extractor.checks.run_checks`: arithmetic, dates, currency, IBAN / BIC / VAT id; none
   for custom schemas), and
-* grounding in the text layer (:func:`extractor.grounding.ground`): a key field (invoice: number, total, IBAN, seller
-  and buyer VAT id; receipt: total, merchant VAT id) whose value is not printed on any page gives an ``ungrounded``
-  warning. Only pages with a text layer can tell: scans and images are never ``review`` for grounding alone.
+* grounding in the page text (:func:`extractor.grounding.ground`): each page's text layer, or its OCR text where
+  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocr.page_text``). A key field
+  (invoice: number, total, IBAN, seller and buyer VAT id; receipt: total, merchant VAT id) whose value is not found
+  on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
+  failed) never makes a record ``review`` for grounding alone.
 
 Each failure is a warning ``{"code", "message", "path"}`` with a stable code (the checks' codes, listed in
 ``extractor.checks``, and ``ungrounded``) and a JSON pointer into ``data``; one or more turn ``ok`` into ``review``.
@@ -21,10 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Sequence, Union
 
 from .checks import run_checks
-from .grounding import GroundingReport, ground, key_fields_for
+from .grounding import GroundingReport, PageText, ground, key_fields_for
 from .leaves import leaves, normalize_value
 from .record import Record
 from .verdict import review_status, reviewed
@@ -36,7 +38,7 @@ class Review:
 
     Attributes:
         checks: the failed checks' warnings (empty when every check passed).
-        grounding: where each value was found in the text layer.
+        grounding: where each value was found in the page text (text layer or OCR).
     """
 
     checks: tuple[dict, ...]
@@ -57,13 +59,17 @@ class Review:
         return {"checks": list(self.checks), "grounding": self.grounding.to_dict()}
 
 
-def review_data(schema_name: str, data: Any, page_texts: Sequence[Optional[str]]) -> Review:
+PageTexts = Sequence[Union[PageText, str, None]]
+
+
+def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
     """Run the checks and the grounding on one answer.
 
     Args:
         schema_name: ``invoice``, ``receipt`` or a custom schema's name (no checks, no key fields).
         data: the schema-valid data.
-        page_texts: each page's text layer (``Page.text``; None or blank when the page has none).
+        page_texts: each page's text: a ``PageText`` (``ocr.page_text``: text layer or OCR text), or the text
+            layer itself (``Page.text``; None or blank when the page has none).
 
     Returns:
         The Review.
@@ -73,14 +79,14 @@ def review_data(schema_name: str, data: Any, page_texts: Sequence[Optional[str]]
     return Review(checks=checks, grounding=grounding)
 
 
-def apply_review(record: Record, page_texts: Sequence[Optional[str]]) -> Record:
+def apply_review(record: Record, page_texts: PageTexts) -> Record:
     """Review an ``ok`` record: add its checks and grounding, and make it ``review`` when anything failed.
 
     Records with any other status are returned unchanged (their data is not trusted in the first place).
 
     Args:
         record: the record as decided from the generation (or built from embedded data).
-        page_texts: each page's text layer.
+        page_texts: each page's text (as for ``review_data``).
 
     Returns:
         The record with ``checks`` and ``grounding`` in ``extra``, the failures appended to ``warnings``, and

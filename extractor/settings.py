@@ -16,6 +16,10 @@ from typing import Callable, Optional, Sequence
 from .errors import UsageError
 from .guards import GuardSettings
 from .isolate import DEFAULT_TIMEOUT
+from .ocr import DEFAULT_MODE as DEFAULT_OCR
+from .ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
+from .ocr import OcrSettings, resolve_mode
+from .ocr import check_mode as check_ocr_mode
 from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
 from .runner import LogitsProcessor
 
@@ -62,6 +66,10 @@ class Settings:
             before the first image): only the first document of a schema prefills it (exact; on by default).
         jump_forward: with constraints, feed the tokens the grammar forces (keys, quotes, commas) in one forward
             pass instead of one decode step each (on by default).
+        ocr: which pages are read by OCR for grounding (``ocr``): ``auto`` (pages without a usable text layer:
+            scans, photos, garbled or sparse text layers), ``always`` (every page that is not blank) or ``never``.
+            ``auto`` without the engine installed reads nothing (a one-line warning says so).
+        ocr_threads: onnxruntime threads per OCR call (1: on a busy machine one thread was faster and cheaper).
         extra_processors: called with the attempt number (1 = first) before each generation; the logits
             processors it returns run after the schema constraint's (logit biases, forced answers in tests).
     """
@@ -88,6 +96,8 @@ class Settings:
     cross_check: bool = False
     prefix_cache: bool = True
     jump_forward: bool = True
+    ocr: str = DEFAULT_OCR
+    ocr_threads: int = DEFAULT_OCR_THREADS
     extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
 
     def __post_init__(self) -> None:
@@ -95,7 +105,7 @@ class Settings:
         for name in ("passwords", "drop_stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name, low in (("max_tokens", 1), ("vision_tokens", 4), ("max_pages", 1), ("max_bytes", 1),
-                          ("retries", 0)):
+                          ("retries", 0), ("ocr_threads", 1)):
             if getattr(self, name) < low:
                 raise UsageError(f"{name} must be at least {low}, got {getattr(self, name)}")
         if self.max_pixels is not None and self.max_pixels < 1024:
@@ -106,6 +116,7 @@ class Settings:
             raise UsageError(f"workers must be at least 1, got {self.workers}")
         if self.pages:
             parse_pages(self.pages)  # raises UsageError for a bad selection
+        check_ocr_mode(self.ocr)  # raises UsageError for an unknown mode, or "always" without the engine
 
     def replace(self, **changes) -> "Settings":
         """Return a copy with some settings changed.
@@ -123,7 +134,8 @@ class Settings:
         max_pixels = self.max_pixels or self.vision_tokens * pixels_per_token
         pages = parse_pages(self.pages) if self.pages else None
         return RasterSettings(max_pixels=max_pixels, pages=pages, passwords=self.passwords,
-                              max_pages=self.max_pages, max_bytes=self.max_bytes)
+                              max_pages=self.max_pages, max_bytes=self.max_bytes,
+                              ocr=OcrSettings(mode=resolve_mode(self.ocr), threads=self.ocr_threads))
 
     def fingerprint(self, *, schema_text: str) -> str:
         """A short hash of everything that can change a document's answer, for resuming a batch.
@@ -135,7 +147,7 @@ class Settings:
             16 hex digits; equal for two runs whose records can be reused for each other.
         """
         # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
-        ignored = {"isolate", "timeout", "workers", "prefix_cache", "extra_processors"}
+        ignored = {"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors"}
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()

@@ -104,6 +104,78 @@ def png(size=(120, 80), color="red") -> bytes:
     return image_bytes(Image.new("RGB", size, color), "PNG")
 
 
+def text_pdf(lines: Sequence[str], *, size=(595.28, 841.89), image_only: bool = False, font_size: int = 14,
+             hidden: Sequence[str] = ()) -> bytes:
+    """A one-page PDF printing ``lines`` from its top left; ``image_only``: the page is a picture of them (a scan:
+    no text layer), drawn with Pillow's built-in font at 200 DPI; ``hidden``: lines written as invisible text over
+    the picture (a scanner's OCR layer)."""
+    from fpdf import FPDF
+    from fpdf.enums import TextMode
+    from PIL import Image, ImageDraw, ImageFont
+
+    pdf = FPDF(unit="pt", format=size)
+    pdf.add_page()
+    if not image_only:
+        pdf.set_font("Helvetica", size=font_size)
+        for i, line in enumerate(lines):
+            pdf.text(20, 30 + i * font_size * 1.6, line)
+        return bytes(pdf.output())
+    scale = 200 / 72
+    picture = Image.new("RGB", (round(size[0] * scale), round(size[1] * scale)), "white")
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.load_default(size=round(font_size * scale))
+    for i, line in enumerate(lines):
+        draw.text((20 * scale, (18 + i * font_size * 1.6) * scale), line, fill="black", font=font)
+    pdf.image(picture, x=0, y=0, w=size[0], h=size[1])
+    pdf.set_font("Helvetica", size=font_size)
+    pdf.text_mode = TextMode.INVISIBLE
+    for i, line in enumerate(hidden):
+        pdf.text(20, 30 + i * font_size * 1.6, line)
+    return bytes(pdf.output())
+
+
+def garbled_pdf(path: Path, lines: Sequence[str]) -> Path:
+    """Write a one-page PDF printing ASCII ``lines`` in an embedded TrueType font without a ToUnicode map: the page
+    looks right, its text layer is control characters (glyph ids). The font is Pillow's built-in one (no system
+    font needed)."""
+    from fpdf import FPDF
+    from PIL import ImageFont
+
+    font = path.with_suffix(".ttf")
+    font.write_bytes(ImageFont.load_default(size=12).font_bytes)
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.add_font("Plain", fname=str(font))
+    pdf.set_font("Plain", size=14)
+    for line in lines:
+        pdf.cell(0, 10, line, new_x="LMARGIN", new_y="NEXT")
+    data = bytes(pdf.output())
+    assert data.count(b"/ToUnicode") == 1
+    path.write_bytes(data.replace(b"/ToUnicode", b"/ToUnicodX"))  # same length: the xref offsets stay right
+    return path
+
+
+def photo_like(pdf: Path, *, dpi: int = 150, turn: int = 90, quality: int = 60, seed: int = 0) -> bytes:
+    """A phone-photo imitation of a PDF's first page as PNG bytes: grey, unevenly lit paper with noise, turned by
+    ``turn`` degrees (counter-clockwise) and JPEG-compressed at ``quality`` before it was saved."""
+    import numpy as np
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = np.asarray(document[0].render(scale=dpi / 72).to_pil().convert("L"), dtype=np.float32)
+    finally:
+        document.close()
+    height, width = page.shape
+    light = np.linspace(0.72, 0.92, width)[None, :] * np.linspace(0.9, 1.0, height)[:, None]  # lit from one side
+    noise = np.random.default_rng(seed).normal(0, 6, page.shape)
+    grey = np.clip(page * light + noise, 0, 255).astype(np.uint8)
+    photo = Image.fromarray(grey).convert("RGB").rotate(turn, expand=True, fillcolor=(60, 60, 60))
+    jpeg = Image.open(io.BytesIO(image_bytes(photo, "JPEG", quality=quality)))
+    return image_bytes(jpeg.convert("RGB"), "PNG")
+
+
 # ------------------------------------------------------------------------------------------- an EN 16931 e-invoice
 
 CII = """<?xml version="1.0" encoding="UTF-8"?>

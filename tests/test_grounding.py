@@ -207,14 +207,18 @@ def test_ungrounded_key_fields_warn():
             "bank_account": {"iban": "DE89370400440532013000"}}
     report = ground(data, ["Rechnung RE-9\nSumme 100,50 €\nUSt-IdNr. DE 136 695 976"])
     assert report.warnings == ({"code": "ungrounded", "path": "/bank_account/iban",
-                                "message": "/bank_account/iban = 'DE89370400440532013000' is not printed in the "
-                                           "document's text layer"},)
+                                "message": "/bank_account/iban = 'DE89370400440532013000' is not found in the "
+                                           "document's text (its text layer, or OCR text where a page has none)"},)
+    text_layer = {"source": "text_layer", "box": None, "confidence": None, "page": 1}
     assert report.to_dict() == {
         # weights: RE-9 0.75, 100.5 1, EUR 0.75, VAT id 1, IBAN 1 -> 3.5 / 4.5
-        "text_layer": True, "ratio": 0.7778, "grounded": 4, "checked": 5,
+        "text_layer": True, "source": ["text_layer"], "ocr_confidence": [None],
+        "ratio": 0.7778, "grounded": 4, "checked": 5,
         "fields": {"/invoice_number": True, "/total": True, "/currency": True, "/seller/vat_id": True,
                    "/bank_account/iban": False},
         "ungrounded": ["/bank_account/iban"],
+        "where": {"/invoice_number": text_layer, "/total": text_layer, "/currency": text_layer,
+                  "/seller/vat_id": text_layer},
     }
 
 

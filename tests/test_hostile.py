@@ -1,9 +1,11 @@
 """Hostile inputs through the real CLI (a subprocess) with a tiny scripted model: every file gets a record with a
 documented code, and nothing brings the batch down.
 
-Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT``. Peak memory is the CLI process's
-``ru_maxrss`` from ``os.wait4``, which on Linux and macOS also covers the render workers (direct children it
-reaps): the largest single process of the run.
+Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT``. Peak memory is the largest single
+process of the run: on Linux each process's own ``VmHWM`` (counted from its ``exec``), sampled from /proc over the
+CLI and its render workers; elsewhere the CLI's ``ru_maxrss`` from ``os.wait4`` (which also covers the workers it
+reaps). ``ru_maxrss`` alone is not used on Linux: a child starts with the resident size of the process that
+forked it (here pytest, which may have run OCR and models in-process), so it measures the test runner too.
 """
 
 from __future__ import annotations
@@ -45,8 +47,47 @@ class Run:
         return {r["source"]: r["errors"][0]["code"] if r["status"] == "error" else "rendered" for r in self.records}
 
 
+class PeakSampler:
+    """The largest own peak resident memory (``VmHWM``) of a process and its descendants, sampled every 20 ms
+    (Linux); ``peak`` stays None where /proc is missing."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak: Optional[int] = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "PeakSampler":
+        if os.path.isdir(f"/proc/{self.pid}"):
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _tree(self, pid: int) -> list[int]:
+        try:
+            children = [int(c) for task in os.listdir(f"/proc/{pid}/task")
+                        for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        except (OSError, ValueError):
+            return [pid]
+        return [pid] + [p for child in children for p in self._tree(child)]
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.02):
+            for pid in self._tree(self.pid):
+                try:
+                    status = Path(f"/proc/{pid}/status").read_text()
+                    hwm = int(status.split("VmHWM:")[1].split()[0]) * 1024
+                except (OSError, IndexError, ValueError):  # gone meanwhile, or a zombie
+                    continue
+                self.peak = max(self.peak or 0, hwm)
+
+
 def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: tuple = ()) -> Run:
-    """Run ``extract ARGS`` in a subprocess, records to a JSONL file, and measure it with ``os.wait4``."""
+    """Run ``extract ARGS`` in a subprocess, records to a JSONL file, and measure its largest process."""
     jsonl = cwd.parent / f"{cwd.name}-records.jsonl"
     with open(cwd.parent / f"{cwd.name}-stderr.txt", "w+b") as err, open(os.devnull, "wb") as out:
         proc = subprocess.Popen([*prefix, sys.executable, "-m", "extractor.cli", "--jsonl", str(jsonl), *args],
@@ -54,14 +95,18 @@ def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: t
         killer = threading.Timer(CLI_LIMIT_S, proc.kill)
         killer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            with PeakSampler(proc.pid) as sampler:
+                _, status, usage = os.wait4(proc.pid, 0)
         finally:
             killer.cancel()
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen from waiting again
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()] if jsonl.exists() else []
-    peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
+    if sampler.peak is not None:
+        peak = sampler.peak
+    else:
+        peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
     return Run(proc.returncode, records, peak, stderr)
 
 

@@ -30,8 +30,9 @@ from extractor.isolate import (
     default_workers,
     render_here,
 )
+from extractor.ocr import OcrSettings, engine_available
 from extractor.rasterize import RasterSettings, parse_pages
-from helpers import make_pdf, png
+from helpers import make_pdf, png, text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = RasterSettings(max_pixels=200_000)  # small pages keep the pipe traffic of these tests low
@@ -185,13 +186,52 @@ def test_pool_options_are_checked(options):
         RenderPool(**options)
 
 
+# --------------------------------------------------------------------------------------------------------- OCR
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="rapidocr / onnxruntime not installed")
+
+
+@needs_engine
+def test_ocr_runs_in_the_worker_and_its_lines_come_back(tmp_path):
+    """An image-only page (no text layer) is read in the worker; lines, words and boxes cross the pipe intact."""
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True))
+    settings = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
+    with RenderPool(workers=1, timeout=60) as pool:
+        rendered = pool.render(str(scan), settings=settings)
+    here = render_here(str(scan), settings=settings)
+    page = rendered.document.pages[0]
+    assert (page.text, page.warnings) == ("", ())
+    assert [line.text for line in page.ocr.lines] == ["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"]
+    assert page.ocr.reason == "no_text_layer"
+    assert abs(page.ocr.size[0] - 833) <= 1 and abs(page.ocr.size[1] - 556) <= 1  # 300 x 200 pt at 200 DPI
+    assert page.ocr.lines == here.document.pages[0].ocr.lines  # the same result as in this process
+    assert rendered.render_s >= page.ocr.seconds > 0
+
+
+@needs_engine
+def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
+    """A page whose OCR would not fit in the time limit is left unread, with a warning: the document still renders."""
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes((ROOT / "samples" / "invoice-scan.pdf").read_bytes())
+    settings = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
+    with RenderPool(workers=1, timeout=3) as pool:  # an A4 page needs ~5 s of OCR here; 0.8 x 3 s is the budget
+        rendered = pool.render(str(scan), settings=settings)
+    assert rendered.error is None
+    page = rendered.document.pages[0]
+    assert page.ocr is None
+    assert page.warnings == ("not read by OCR: the time limit to open and render this document was nearly used up "
+                             "(raise --timeout to read every page)",)
+    assert pool.stats.timed_out == 0
+
+
 # ---------------------------------------------------------------------------------------------------- protocol
 
 
 @pytest.mark.parametrize("settings", [
     RasterSettings(),
     RasterSettings(max_pixels=5000, pages=parse_pages("2-,1"), passwords=("hôtel", "a\udcff", ""), max_pages=3,
-                   max_bytes=10, min_side=8),
+                   max_bytes=10, min_side=8, ocr=OcrSettings(mode="auto", threads=2, max_side=1000)),
 ])
 def test_settings_survive_the_wire(settings):
     assert _settings_from_json(json.loads(json.dumps(_settings_to_json(settings)))) == settings
@@ -231,6 +271,9 @@ PAGE = {"index": 0, "size": [2, 2], "width_pt": None, "height_pt": None, "text":
 
 @pytest.mark.parametrize("page, payload, words", [
     ({**PAGE, "size": [2000, 2000]}, b"", "outside the budget"),
+    ({**PAGE, "ocr": {"reason": "always", "size": [2, 2], "seconds": 0, "cached": False,
+                      "lines": [{"text": "x", "box": [0, 0, 2, 1], "confidence": 1, "words": []}]}},
+     b"\x00" * 12, "not a normalised box"),
     ({**PAGE, "size": [0, 5]}, b"", "outside the budget"),
     (PAGE, b"\x00" * 11, "shorter"),
     (PAGE, b"\x00" * 13, "longer"),

@@ -14,7 +14,7 @@ from fpdf.enums import EncryptionMethod
 from PIL import Image
 
 from extractor.errors import InputError, UsageError
-from helpers import image_bytes, make_pdf, raw_pdf, shared_path
+from helpers import image_bytes, make_pdf, raw_pdf, shared_path, text_pdf
 from extractor.rasterize import (
     DEFAULT_VISION_TOKENS,
     MAX_ASPECT,
@@ -463,3 +463,81 @@ def test_corpus_real_invoice_has_text():
     folder = shared_path("corpus", "invoices", "zugferd-corpus")
     doc = load_document(sorted(folder.glob("*.pdf"))[0], settings=RasterSettings(max_pages=1))
     assert doc.pages[0].text and doc.pages[0].image.size[0] * doc.pages[0].image.size[1] <= BUDGET
+
+
+# ------------------------------------------------------------------------------------------------------------ OCR
+
+def _ocr_settings(mode="auto"):
+    from extractor.ocr import OcrSettings
+
+    return RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode=mode))
+
+
+def _needs_engine():
+    from extractor.ocr import engine_available
+
+    if not engine_available():
+        pytest.skip("rapidocr / onnxruntime not installed")
+
+
+def test_ocr_is_off_by_default_and_skips_blank_and_text_pages():
+    scan = text_pdf(["Rechnung RE-2026-0117"], size=(300, 200), image_only=True)
+    assert load_document(scan, settings=RasterSettings(max_pixels=200_000)).pages[0].ocr is None
+    blank = load_document(image_bytes(Image.new("RGB", (800, 600), "white"), "PNG"), settings=_ocr_settings())
+    assert (blank.pages[0].ocr, blank.pages[0].warnings) == (None, ())
+    digital = load_document(text_pdf(["Rechnung RE-2026-0117"], size=(300, 200)), settings=_ocr_settings())
+    assert (digital.pages[0].text.strip(), digital.pages[0].ocr) == ("Rechnung RE-2026-0117", None)
+
+
+def test_ocr_reads_a_scan_under_its_invisible_text_layer_and_prefers_what_it_reads():
+    """A scanner's own OCR layer (invisible text over the picture) is read again; a poor one loses to ours."""
+    _needs_engine()
+    from extractor.ocr import page_text
+
+    scan = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True,
+                    hidden=["Rcchnunq RE-2O26-O1l7", "Gcsamt 1.375,84 EUR"])
+    page = load_document(scan, settings=_ocr_settings()).pages[0]
+    assert page.text.split() == ["Rcchnunq", "RE-2O26-O1l7", "Gcsamt", "1.375,84", "EUR"]
+    assert page.ocr.reason == "invisible_text_layer"
+    assert page_text(page.text, page.ocr).source == "ocr"
+    visible = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200))
+    assert load_document(visible, settings=_ocr_settings()).pages[0].ocr is None  # ordinary text is not
+
+
+def test_ocr_refuses_absurdly_elongated_pages():
+    from extractor.ocr import TOO_ELONGATED
+    from PIL import ImageDraw
+
+    strip = Image.new("RGB", (60, 3000), "white")
+    for y in range(0, 3000, 40):
+        ImageDraw.Draw(strip).text((5, y), "12,50", fill="black")
+    page = load_document(image_bytes(strip, "PNG"), settings=_ocr_settings()).pages[0]
+    assert (page.ocr, page.warnings) == (None, (TOO_ELONGATED,))
+
+
+def test_ocr_boxes_are_relative_to_the_page_image():
+    """The OCR render covers the page image's region: a line printed 20 pt from the left and ~18 pt from the top
+    of a 300 x 200 pt page has its box there."""
+    _needs_engine()
+    scan = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True)
+    page = load_document(scan, settings=_ocr_settings()).pages[0]
+    first = page.ocr.lines[0]
+    assert first.text == "Rechnung RE-2026-0117"
+    assert abs(first.box[0] - 20 / 300) < 0.02 and abs(first.box[1] - 18 / 200) < 0.03
+
+
+def test_ocr_of_an_image_follows_its_exif_orientation():
+    """A JPEG stored on its side with EXIF orientation 6: the page image and the OCR boxes are upright."""
+    _needs_engine()
+    from PIL import ImageDraw, ImageFont
+
+    upright = Image.new("RGB", (600, 800), "white")
+    ImageDraw.Draw(upright).text((60, 80), "Total 1.375,64 EUR", fill="black", font=ImageFont.load_default(size=36))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise for display
+    stored = upright.rotate(90, expand=True)  # 800 x 600, lying on its side
+    page = load_document(image_bytes(stored, "JPEG", exif=exif, quality=90), settings=_ocr_settings()).pages[0]
+    assert page.image.height > page.image.width
+    line = page.ocr.lines[0]
+    assert line.text == "Total 1.375,64 EUR"
+    assert abs(line.box[0] - 60 / 600) < 0.03 and abs(line.box[1] - 80 / 800) < 0.03
