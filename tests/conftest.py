@@ -21,6 +21,9 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # Under `pytest -n N` the workers share the cores: OpenBLAS's spinning threads would only fight each other.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import json  # noqa: E402
 import shutil  # noqa: E402
