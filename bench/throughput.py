@@ -16,7 +16,8 @@ so every row decodes the same tokens (``--docs N``: the first N samples only; th
 * ``+ jump-forward``: forced tokens (keys, quotes, commas) fed in one pass with the sampled token before them;
 * ``+ both``.
 
-Columns: documents per minute (wall), prompt tokens prefilled per document (after the first), decode steps per
+Columns: documents per minute (wall) and CPU seconds per document (this process, all threads: less sensitive
+to other jobs on a shared machine than wall time), prompt tokens prefilled per document (after the first), decode steps per
 document, and the records' agreement with the first row (data, status, finish_reason must be equal). A last line
 measures the constrained overhead: decode seconds per sampled token with constraints on vs off, jump-forward off so
 both decode the same tokens, prefix cache on. Use OpenBLAS (the LD_PRELOAD above): the mlx[cpu] wheel's reference
@@ -72,12 +73,13 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
     runner._prefix_cache.clear()  # every row starts cold: its first document pays for the prefix
     settings = Settings(model=str(runner.model_dir), prefix_cache=prefix_cache, jump_forward=jump_forward,
                         constrained=constrained, max_tokens=1024)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     records = list(Extractor(settings, runner=runner).extract_many(docs))
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     later = records[1:] or records
     return {
         "docs_per_min": len(records) / wall * 60,
+        "cpu_s_per_doc": cpu / len(records),
         "prefilled": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens for r in later),
         "prefilled_text": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens
                                            - r.usage.image_tokens for r in later),
@@ -115,6 +117,7 @@ def main(argv=None) -> int:
     for name, _, _ in ROWS:
         runs = results[name]
         table.append({"row": name, "docs_per_min": statistics.median(r["docs_per_min"] for r in runs),
+                      "cpu_s_per_doc": statistics.median(r["cpu_s_per_doc"] for r in runs),
                       "prefilled": runs[0]["prefilled"], "prefilled_text": runs[0]["prefilled_text"],
                       "decode_steps": runs[0]["decode_steps"], "generated": runs[0]["generated"],
                       "same_records": all(r["records"] == first for r in runs)})
@@ -125,11 +128,13 @@ def main(argv=None) -> int:
         return 0
     base = table[0]["docs_per_min"]
     print(f"{len(docs)} documents, {args.size} scripted model, constrained decoding, median of {args.repeat} run(s)\n")
-    print("| row | docs/min | x today | prompt tokens prefilled / doc (text only) | decode steps / doc "
-          "(generated) | records = first row |")
-    print("|---|---:|---:|---:|---:|---|")
+    cpu_base = table[0]["cpu_s_per_doc"]
+    print("| row | docs/min | x today | CPU s / doc | x today (CPU) | prompt tokens prefilled / doc (text only) | "
+          "decode steps / doc (generated) | records = first row |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     for row in table:
         print(f"| {row['row']} | {row['docs_per_min']:.2f} | {row['docs_per_min'] / base:.2f} | "
+              f"{row['cpu_s_per_doc']:.1f} | {cpu_base / row['cpu_s_per_doc']:.2f} | "
               f"{row['prefilled']:.0f} ({row['prefilled_text']:.0f}) | {row['decode_steps']:.0f} "
               f"({row['generated']:.0f}) | {'yes' if row['same_records'] else 'NO'} |")
     print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): {cost:+.1%}")
