@@ -764,7 +764,8 @@ def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
     tokens = f"{result.generated_tokens} tokens"
     if result.finish_reason == "stop":
         named = f" on {result.stop_token_id}" if result.stop_token_id is not None else ""
-        return Check("smoke", "pass", f"stopped on its own{named} after {tokens} (stop token included)", None)
+        how = "stopped" if stop else "stopped on its own"
+        return Check("smoke", "pass", f"{how}{named} after {tokens} (stop token included)", None)
     if result.guard == "end_marker":
         return Check("smoke", "fail", f"does not stop: it streamed an end marker as text after {tokens} (the "
                                       "model's end token is missing from the server's stop set)", None)

@@ -277,6 +277,39 @@ def test_request_body_seed_and_no_schema():
         7, 0.5, False, False)
 
 
+@pytest.mark.parametrize("changes, message", [
+    ({"endpoint": "gpu1:8000"}, "endpoint 'gpu1:8000': expected a URL such as http://host:8000/v1"),
+    ({"endpoint": ["http://a:1", "ftp://b"]}, "endpoint 'ftp://b': expected a URL such as http://host:8000/v1"),
+    ({"concurrency": 0}, "concurrency must be at least 1, got 0"),
+    ({"server_kind": "tgi"}, "server kind 'tgi': expected one of vllm, sglang, mlx, openai"),
+    ({"image_format": "gif"}, "image format 'gif': expected one of png, jpeg"),
+    ({"read_timeout": 0}, "read timeout must be positive, got 0"),
+])
+def test_bad_remote_settings_are_usage_errors(changes, message):
+    from extractor.errors import UsageError
+    from extractor.settings import Settings
+
+    with pytest.raises(UsageError) as caught:
+        Settings(**changes)
+    assert str(caught.value) == message
+
+
+def test_a_string_endpoint_is_one_url_and_remote_settings_only_touch_remote_fingerprints():
+    from extractor.settings import Settings
+
+    local = Settings()
+    assert Settings(endpoint="http://a:1").endpoint == ("http://a:1",)
+    # without endpoints the server settings change nothing (local fingerprints stay what they were)
+    assert local.replace(server_kind="vllm", image_format="jpeg", concurrency=9).fingerprint(schema_text="s") == \
+        local.fingerprint(schema_text="s")
+    remote = local.replace(endpoint=("http://a:1",))
+    assert remote.fingerprint(schema_text="s") != local.fingerprint(schema_text="s")
+    # which hosts and how many at once do not change an answer; what the servers are told does
+    assert remote.replace(endpoint=("http://b:2", "http://c:3"), concurrency=8, api_key_env="K",
+                          read_timeout=5).fingerprint(schema_text="s") == remote.fingerprint(schema_text="s")
+    assert remote.replace(stop_ids=(248046,)).fingerprint(schema_text="s") != remote.fingerprint(schema_text="s")
+
+
 # ------------------------------------------------------------------------------------------ the endpoint pool
 
 
