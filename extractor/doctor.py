@@ -712,12 +712,21 @@ def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optio
         ``endpoint`` (reachable, kind, models), then ``smoke`` (stops on its own?) and, when that fails on a
         server that takes per-request stop ids, ``smoke_stop_ids`` (do ours stop it?).
     """
+    from .runners.openai import OpenAIRunner
+
+    runner = OpenAIRunner(endpoints=[url], model=model or "", server_kind=server_kind, api_key=api_key, probe=False)
+    try:
+        return _endpoint_checks(runner, url=url, model=model, smoke_tokens=smoke_tokens)
+    finally:
+        runner.close()
+
+
+def _endpoint_checks(runner, *, url: str, model: Optional[str], smoke_tokens: int) -> tuple[Check, ...]:
+    """``endpoint_checks`` with the runner made (and closed by the caller)."""
     from .runners.endpoints import EndpointFailure
-    from .runners.openai import KINDS, OpenAIRunner, choose_model, remote_stop_set
+    from .runners.openai import KINDS, choose_model, remote_stop_set
 
     try:
-        runner = OpenAIRunner(endpoints=[url], model=model or "", server_kind=server_kind, api_key=api_key,
-                              probe=False)
         info = runner.describe(runner.pool.endpoints[0])
         served = choose_model(model or "", info.models, url=url)
     except EndpointFailure as exc:

@@ -31,9 +31,10 @@ watcher's thread, one document at a time, while up to ``concurrency`` step-3 ext
 content is in flight at most once (a copy dropped meanwhile waits, then counts as a duplicate), so the ledger's
 exactly-once holds as before.
 
-Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With ``handle_signals`` (the CLI), SIGINT /
-SIGTERM set it and, if a document is being extracted, abandon it after ``stop_timeout`` seconds (a second
-SIGINT: at once): its row goes back to ``queued`` (the attempt is not counted), the input stays in the inbox.
+Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With
+``handle_signals`` (the CLI), SIGINT / SIGTERM set it and, if a document is being extracted, abandon it after
+``stop_timeout`` seconds (a second SIGINT: at once): its row goes back to ``queued`` (the attempt is not counted),
+the input stays in the inbox.
 
 One watcher per inbox and per ledger: ``fcntl.flock`` on ``<ledger>.lock`` and on ``INBOX/.extractor-watch.lock``.
 """

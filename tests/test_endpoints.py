@@ -91,6 +91,7 @@ def test_bug_config_a_guard_ends_the_stream_and_the_server_stops(setup, tmp_path
     assert record["server"] == {"endpoint": server.url, "kind": "mlx", "model": server.model_dir, "usage": "stream"}
     assert record["stop_token_ids"] == [ENDOFTEXT, IM_END] and record["constrained"] is False
     assert [w["code"] for w in record["warnings"]] == ["unconstrained", "guard_end_marker"]
+    assert KEY not in result.output  # the key went to the server (A wants it) and nowhere else
     after_answer = record["usage"]["generated_tokens"] - answer_tokens
     assert 0 < after_answer <= 16
     # the server saw the stream close and stopped: its own count, far below max_tokens

@@ -211,9 +211,15 @@ def test_finish_reasons_that_are_failures(outcome, raised):
         finish_reason(outcome)
 
 
-def test_an_error_event_is_a_model_error():
-    with pytest.raises(ModelError, match=r"failed while generating: \[metal_kernel\] No Metal back-end\."):
-        read_stream(['data: {"error": "[metal_kernel] No Metal back-end."}', ""])
+@pytest.mark.parametrize("data, message", [
+    ('{"error": "[metal_kernel] No Metal back-end."}',
+     r"failed while generating: \[metal_kernel\] No Metal back-end\."),
+    ("[1, 2]", r"a chunk that is not a JSON object: '\[1, 2\]'"),
+    ("{oops", r"a chunk that is not JSON: '\{oops'"),
+])
+def test_a_bad_or_error_event_is_a_model_error(data, message):
+    with pytest.raises(ModelError, match=message):
+        read_stream([f"data: {data}", ""])
 
 
 def page():
@@ -392,12 +398,13 @@ def test_the_pool_does_not_retry_other_errors_and_counts_concurrency():
 
 class Recorder:
     """A local HTTP server answering /v1/models and streaming /v1/chat/completions from a script; it keeps every
-    chat request's body. ``script`` is a list of answers, one per chat request (the last one repeats): a list of
-    SSE lines, an int status (with ``Retry-After`` from ``retry``), or ``"cut"`` (half a stream, then the
-    connection drops)."""
+    chat request's body and ``Authorization`` header. ``script`` is a list of answers, one per chat request (the
+    last one repeats): a list of SSE lines, an int status (with ``Retry-After: 0.3``), or ``"cut"`` (half a stream,
+    then the connection drops). ``gate(body)``, when given, runs before each answer (it may hold it back)."""
 
-    def __init__(self, *, owned_by="vllm", script=None, models=(QWEN,)):
-        self.bodies, self.owned_by, self.models = [], owned_by, models
+    def __init__(self, *, owned_by="vllm", script=None, models=(QWEN,), gate=None):
+        self.bodies, self.auth, self.owned_by, self.models, self.gate = [], [], owned_by, models, gate
+        self.answered_at = []  # when each stream was sent in full
         self.script = list(script or [vllm_chunks(['{"', "n", '":"', 'x"', "}"])])
         recorder = self
 
@@ -420,7 +427,10 @@ class Recorder:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 recorder.bodies.append(body)
+                recorder.auth.append(self.headers.get("authorization"))
                 answer = recorder.script[min(len(recorder.bodies), len(recorder.script)) - 1]
+                if recorder.gate is not None:
+                    recorder.gate(body)
                 if isinstance(answer, int):
                     data = b'{"error": {"message": "busy"}}'
                     self.send_response(answer)
@@ -437,11 +447,12 @@ class Recorder:
                 for line in lines:
                     self.wfile.write((line + "\n").encode())
                     self.wfile.flush()
+                recorder.answered_at.append(time.monotonic())
                 self.close_connection = True
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
     def close(self):
         self.server.shutdown()
@@ -524,3 +535,105 @@ def test_429_honours_retry_after(recorders, pdf, schema_file):
     result, [record] = extract(pdf, schema_file, server.url)
     assert result.exit_code == 0, result.output
     assert len(server.bodies) == 2 and time.monotonic() - start >= 0.3
+
+
+@pytest.mark.parametrize("kind, fix", [
+    ("vllm", "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
+             "is [248044, 248046]"),
+    ("sglang", "fix the model's generation_config.json (`extract doctor MODEL_DIR --fix` on the directory the server "
+               "loads: eos_token_id [248044, 248046]) and restart SGLang"),
+    ("openai", "this server takes no per-request stop ids"),
+])
+def test_doctor_endpoint_gives_the_fix_for_each_kind_and_tries_our_stop_ids(recorders, kind, fix):
+    """The seed's bug on a server that hides special tokens (vLLM, SGLang): clean JSON, then empty deltas to
+    max_tokens without our stop ids; with them (the second request) it stops on 248046."""
+    bug = vllm_chunks(['{"', "n", '":"', 'x"', "}"] + [""] * 40, finish="length", stop_reason=None)
+    owner = "organization_owner" if kind == "openai" else kind
+    server = recorders(owned_by=owner, script=[bug, vllm_chunks(["{}"])])
+    result = CliRunner().invoke(app, dispatch_args(["doctor", "--endpoint", server.url, "--json"]))
+    assert result.exit_code == 1, result.output
+    checks = json.loads(result.stdout)
+    expected = [("endpoint", "pass"), ("smoke", "fail")] + ([] if kind == "openai" else [("smoke_stop_ids", "pass")])
+    assert [(c["name"], c["status"]) for c in checks] == expected
+    assert checks[0]["detail"] == f"{kind} server (detected); serves {QWEN}; checking {QWEN}"
+    assert checks[1]["detail"].startswith("does not stop: it went on generating after the JSON closed")
+    assert fix in checks[1]["detail"]
+    assert ["stop_token_ids" in body for body in server.bodies] == [False, True][:len(expected) - 1]
+    if kind != "openai":
+        assert checks[2]["detail"] == ("with stop_token_ids [248044, 248046] (what extract sends): stopped on 248046 "
+                                       "after 2 tokens (stop token included)")
+
+
+def pictures(folder):
+    """doc0 a portrait page, doc1 a landscape one: the server tells their requests apart by the image's shape."""
+    from PIL import Image
+
+    paths = []
+    for name, size in (("doc0.png", (200, 300)), ("doc1.png", (300, 200))):
+        Image.new("RGB", size, "white").save(folder / name)
+        paths.append(folder / name)
+    return paths
+
+
+def hold_doc0(until, *, timeout=20.0):
+    """A Recorder gate: doc0's answer (the portrait page) waits until ``until()`` is true, doc1's goes at once.
+    Returns the gate and a list that gets True if doc0 was let go by the time-out instead."""
+    from PIL import Image
+
+    timed_out = []
+
+    def gate(body):
+        url = body["messages"][1]["content"][0]["image_url"]["url"]
+        image = Image.open(io.BytesIO(base64.b64decode(url.partition(",")[2])))
+        if image.height <= image.width:
+            return
+        deadline = time.monotonic() + timeout
+        while not until():
+            if time.monotonic() > deadline:
+                timed_out.append(True)
+                return
+            time.sleep(0.02)
+
+    return gate, timed_out
+
+
+def test_the_python_api_keeps_documents_in_flight_and_yields_them_in_input_order(recorders, schema_file, tmp_path):
+    from extractor import Extractor
+
+    paths = [str(p) for p in pictures(tmp_path)]
+    released = threading.Event()
+    gate, timed_out = hold_doc0(released.is_set)
+    server = recorders(gate=gate)
+    with Extractor(endpoint=server.url, concurrency=2, model=QWEN, schema=str(schema_file), isolate=False) as ex:
+        assert ex.concurrency == 2
+        finished = []
+        for index, record in ex.extract_as_done(paths):
+            finished.append((index, record.source, record.status))
+            released.set()  # doc1 is done while doc0 is still held: now let doc0 go
+        assert finished == [(1, paths[1], "ok"), (0, paths[0], "ok")]
+        # extract_many: doc0 is held until doc1's answer went out (and had half a second to become a record)
+        released.clear()
+        gate, timed_out = hold_doc0(lambda: len(server.answered_at) >= 3
+                                    and time.monotonic() > server.answered_at[2] + 0.5)
+        server.gate = gate
+        assert [(r.source, r.status) for r in ex.extract_many(paths)] == [(paths[0], "ok"), (paths[1], "ok")]
+    assert timed_out == [] and len(server.bodies) == 4
+
+
+def test_out_files_are_written_as_documents_finish_and_jsonl_keeps_input_order(recorders, schema_file, tmp_path):
+    """doc0's answer is held until doc1's --out file exists: written as soon as doc1 was done, not after doc0. The
+    API key goes to the server as a bearer token and nowhere else."""
+    paths = pictures(tmp_path)
+    out, jsonl = tmp_path / "out", tmp_path / "all.jsonl"
+    gate, timed_out = hold_doc0(lambda: (out / "doc1.json").exists())
+    server = recorders(gate=gate)
+    args = [*map(str, paths), "--model", QWEN, "--schema", str(schema_file), "--no-isolate", "--endpoint", server.url,
+            "--out", str(out), "--jsonl", str(jsonl), "--api-key-env", "EXTRACT_TEST_KEY"]
+    result = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_TEST_KEY": "sesame-1234"})
+    assert result.exit_code == 0, result.output
+    assert timed_out == []
+    assert [json.loads(line)["source"] for line in jsonl.read_text().splitlines()] == [str(p) for p in paths]
+    assert sorted(p.name for p in out.iterdir()) == ["doc0.json", "doc1.json"]
+    assert server.auth == ["Bearer sesame-1234"] * 2
+    written = result.output + jsonl.read_text() + "".join(p.read_text() for p in out.iterdir())
+    assert "sesame-1234" not in written

@@ -439,7 +439,9 @@ def read_stream(lines: Iterable[str], *, monitors: Sequence[object] = ()) -> Str
             event = json.loads(data)
         except ValueError:
             raise ModelError(f"the server sent a chunk that is not JSON: {data[:200]!r}") from None
-        if isinstance(event, dict) and event.get("error"):
+        if not isinstance(event, dict):
+            raise ModelError(f"the server sent a chunk that is not a JSON object: {data[:200]!r}")
+        if event.get("error"):
             raise ModelError(f"the server failed while generating: {server_message(data)}")
         if isinstance(event.get("usage"), dict):
             out.usage = event["usage"]
@@ -685,5 +687,5 @@ def fetch_server_info(client, endpoint: Endpoint, *, kind: Optional[str], timeou
 
 __all__ = ["KINDS", "Kind", "OpenAIRunner", "ServerInfo", "StreamOutcome", "check_status", "choose_model",
            "detect_kind", "error_message", "fetch_server_info", "finish_reason", "image_url", "local_model_dir",
-           "pixels_per_token", "read_stream", "remote_stop_set", "request_body", "retry_after", "server_message", "sse_data",
-           "transport_reason"]
+           "pixels_per_token", "read_stream", "remote_stop_set", "request_body", "retry_after", "server_message",
+           "sse_data", "transport_reason"]
