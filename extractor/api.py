@@ -1,23 +1,76 @@
-"""The Python API: ``Extractor`` loads a model once and extracts many documents through the one core
-(``pipeline``)."""
+"""The Python API: ``Extractor`` loads a model once (or connects to the servers that run it) and extracts many
+documents through the one core (``pipeline``)."""
 
 from __future__ import annotations
 
+import os
 import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Iterable, Iterator, Optional
 
 from .isolate import RenderPool
 from .pipeline import Source, document_record, extract_document, settings_fingerprint
 from .record import Record
 from .runner import Runner
+from .errors import UsageError
 from .settings import Settings
 from .validate import load_schema
 
+PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
+
+
+def load_runner(settings: Settings) -> Runner:
+    """The runner the settings ask for: the model's servers (``settings.endpoint``) or mlx-vlm in this process.
+
+    Args:
+        settings: the settings (``model``, ``endpoint`` and the server options).
+
+    Returns:
+        The runner.
+
+    Raises:
+        UsageError: ``api_key_env`` names a variable that is not set.
+        ModelError: the model cannot be loaded (or a server does not serve it).
+        ExtractorError: (code ``auth``) a server refused the API key.
+    """
+    if not settings.endpoint:
+        from .runners.mlx import MlxRunner
+
+        return MlxRunner(model=settings.model)
+    from .runners.openai import OpenAIRunner
+
+    return OpenAIRunner(endpoints=settings.endpoint, model=settings.model, server_kind=settings.server_kind,
+                        api_key=api_key(settings.api_key_env), stop_ids=settings.stop_ids,
+                        image_format=settings.image_format, read_timeout=settings.read_timeout)
+
+
+def api_key(variable: Optional[str]) -> Optional[str]:
+    """The API key from the environment variable named ``variable`` (None: no key).
+
+    Raises:
+        UsageError: the variable is not set or empty (its name is said, never a value).
+    """
+    if variable is None:
+        return None
+    key = os.environ.get(variable, "")
+    if not key:
+        raise UsageError(f"--api-key-env {variable}: the environment variable {variable} is not set")
+    return key
+
+
+def concurrency_for(settings: Settings, runner: Runner) -> int:
+    """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a runner whose
+    generations overlap, 1 for one that serializes them (the in-process model)."""
+    if not getattr(runner, "concurrent", False):
+        return 1
+    return settings.concurrency or PER_ENDPOINT * max(1, len(settings.endpoint))
+
 
 class Extractor:
-    """Load a model once, extract many documents.
+    """Load a model once (or connect to the servers that run it), extract many documents.
 
-    Thread-safe: ``extract`` may be called from several threads; model calls are serialized inside the runner.
+    Thread-safe: ``extract`` may be called from several threads; the in-process model serializes its calls, a
+    remote runner runs them at once. ``extract_many`` keeps ``concurrency`` documents in flight with a remote runner.
 
     Example:
         >>> ex = Extractor(model="path/to/model", schema="invoice")       # doctest: +SKIP
@@ -31,22 +84,21 @@ class Extractor:
 
         Args:
             settings: every option (``settings.Settings``); None: the defaults.
-            runner: an already loaded runner to reuse (default: load ``settings.model`` with mlx-vlm).
+            runner: an already loaded runner to reuse (default: ``load_runner(settings)``: the endpoints' servers,
+                or ``settings.model`` with mlx-vlm here).
             overrides: single settings changed from ``settings``, by name (``Extractor(model=DIR, retries=1)``).
 
         Raises:
             UsageError: an unknown setting or a bad value (e.g. the page selection).
             SchemaError: the schema cannot be loaded.
             ModelError: the model cannot be loaded.
+            ExtractorError: (code ``auth``) a server refused the API key.
         """
         self.settings = (settings or Settings()).replace(**overrides)
         self.schema = load_schema(self.settings.schema)
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
-        if runner is None:
-            from .runners.mlx import MlxRunner
-
-            runner = MlxRunner(model=self.settings.model)
-        self.runner = runner
+        self.runner = runner if runner is not None else load_runner(self.settings)
+        self.concurrency = concurrency_for(self.settings, self.runner)
         self._pool: Optional[RenderPool] = None
         self._pool_lock = threading.Lock()
 
@@ -70,9 +122,10 @@ class Extractor:
                                 pool=self._render_pool())
 
     def extract_many(self, sources: Iterable[Source]) -> Iterator[Record]:
-        """Extract documents one after another; one bad file never stops the rest.
+        """Extract documents; one bad file never stops the rest.
 
-        When isolated, the next documents render in the workers while the model generates for the current one.
+        When isolated, the next documents render in the workers while the model generates for the current one;
+        with a remote runner ``concurrency`` documents are in flight at once.
 
         Args:
             sources: paths, bytes or images.
@@ -80,16 +133,55 @@ class Extractor:
         Yields:
             One Record per source, in order.
         """
+        waiting: dict[int, Record] = {}
+        position = 0
+        for index, record in self.extract_as_done(sources):
+            waiting[index] = record
+            while position in waiting:
+                yield waiting.pop(position)
+                position += 1
+
+    def extract_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, Record]]:
+        """Extract documents, ``concurrency`` at a time, and yield each record as soon as it is done.
+
+        Args:
+            sources: paths, bytes or images.
+
+        Yields:
+            ``(index of the source, record)``, in the order the documents finish (input order when one at a time).
+        """
+        if self.concurrency == 1:
+            yield from enumerate(work() for work in self._work(sources))
+            return
+        executor = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="extract")
+        running: dict[Future, int] = {}
+        try:
+            for index, work in enumerate(self._work(sources)):
+                running[executor.submit(work)] = index
+                if len(running) >= self.concurrency:
+                    yield from _finished(running)
+            while running:
+                yield from _finished(running)
+        finally:
+            # an error or an early stop: documents not started are dropped (running ones end on their own)
+            executor.shutdown(wait=not running, cancel_futures=True)
+
+    def _work(self, sources: Iterable[Source]):
+        """One callable per source, which extracts it: rendered ahead in the pool when isolated (in input order,
+        while earlier documents generate), else rendered by the callable itself."""
         pool = self._render_pool()
         if pool is None:
             for source in sources:
-                yield self.extract(source)
+                yield lambda source=source: self.extract(source)
             return
-        for rendered in pool.render_many(sources, settings=self.settings.raster(self.runner.pixels_per_token)):
-            yield document_record(rendered, runner=self.runner, schema=self.schema, settings=self.settings)
+        raster = self.settings.raster(self.runner.pixels_per_token)
+        for rendered in pool.render_many(sources, settings=raster):
+            yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
+                                                            settings=self.settings)
 
     def close(self) -> None:
-        """Stop the render workers, if any (the model stays loaded; a later call starts new workers)."""
+        """Stop the render workers, if any (the model stays loaded, the servers' connections stay open; a later
+        call starts new workers)."""
         with self._pool_lock:
             pool, self._pool = self._pool, None
         if pool is not None:
@@ -102,4 +194,12 @@ class Extractor:
         self.close()
 
 
-__all__ = ["Extractor", "Source"]
+def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
+    """Wait for at least one running document; take the finished ones out of ``running`` and yield them (in input
+    order among themselves). A document's unexpected exception is raised here."""
+    done, _ = wait(running, return_when=FIRST_COMPLETED)
+    for future in sorted(done, key=running.get):
+        yield running.pop(future), future.result()
+
+
+__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "load_runner"]

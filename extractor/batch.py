@@ -1,6 +1,11 @@
 """A batch: every input through one Extractor, each record written to the chosen sinks as soon as it is done, and a
 resumed batch that skips what an earlier run already finished.
 
+With a remote runner several documents are in flight at once (``Extractor.concurrency``): each ``--out`` file is
+written the moment its document is done, while ``--jsonl`` / ``--csv`` rows and ``on_record`` follow the input order
+(a record that finishes early waits for the ones before it). ``--out`` names are given out in input order before
+anything runs, so they do not depend on which document finishes first.
+
 Resuming (``--out DIR``, unless ``force``): an input is skipped when ``DIR`` already holds its record with the same
 content hash (sha256 of the file), the same settings fingerprint (``Settings.fingerprint``: model, schema, prompt
 version and every option that can change the answer) and a final status (``verdict.final``: anything but a
@@ -60,15 +65,27 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
                          CsvSink(csv_path, columns=extractor.schema.top_level_scalars()) if csv_path else None) if s]
     fingerprint = extractor.fingerprint
     done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint)
+    if json_dir is not None:
+        for source in sources:
+            json_dir.path_for(source)  # names in input order, whatever finishes first
+    todo = [s for s in sources if s not in done]
     records: list[Record] = []
+    fresh: dict[int, Record] = {}  # finished, waiting for the records before them
+    results = extractor.extract_as_done(todo)
     try:
-        todo = [s for s in sources if s not in done]
-        fresh = extractor.extract_many(todo)
+        position = 0  # in todo
         for source in sources:
             skipped = source in done
-            record = done[source] if skipped else next(fresh)
-            if json_dir is not None and not skipped:
-                json_dir.write(record)
+            if skipped:
+                record = done[source]
+            else:
+                while position not in fresh:
+                    index, finished = next(results)
+                    if json_dir is not None:
+                        json_dir.write(finished)
+                    fresh[index] = finished
+                record = fresh.pop(position)
+                position += 1
             for sink in sinks:
                 sink.write(record)
             records.append(record)
@@ -76,6 +93,7 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
                 on_record(record, skipped)
             pause_at(TEST_PAUSE_ENV, str(len(records)))
     finally:
+        results.close()  # an error or an early end: documents not started are dropped
         for sink in sinks:
             sink.close()
     return BatchResult(records=tuple(records), skipped=len(done))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -14,7 +15,7 @@ from typing import List, Optional
 import typer
 
 from . import doctor, render
-from .api import Extractor
+from .api import Extractor, api_key
 from .batch import run_batch
 from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
@@ -130,11 +131,33 @@ SETTINGS_OPTIONS = {
     "isolate": (bool, typer.Option(default("isolate"), "--isolate/--no-isolate",
                                    help="Open and render each file in a worker process, so a crash or a hang costs "
                                         "only that file.")),
+    "endpoints": (List[str], typer.Option([], "--endpoint", metavar="URL", envvar="EXTRACT_ENDPOINTS",
+                                          help="Run the model on this OpenAI-compatible server (vLLM, SGLang, "
+                                               "mlx_vlm.server, LM Studio), e.g. http://gpu1:8000/v1; repeatable "
+                                               "(or EXTRACT_ENDPOINTS, separated by spaces or commas).")),
+    "concurrency": (Optional[int], typer.Option(None, "--concurrency", min=1, metavar="N",
+                                                help="With --endpoint: documents in flight at once, in total "
+                                                     "(default: 2 per endpoint).")),
+    "server_kind": (Optional[str], typer.Option(None, "--server-kind", metavar="KIND",
+                                                help="vllm, sglang, mlx (mlx_vlm.server) or openai (any other); "
+                                                     "default: detected.")),
+    "api_key_env": (Optional[str], typer.Option(None, "--api-key-env", metavar="NAME",
+                                                help="The environment variable holding the servers' API key.")),
+    "stop_id": (List[int], typer.Option([], "--stop-id", metavar="ID",
+                                        help="With --endpoint: a token id that ends generation, sent to the servers "
+                                             "instead of the resolved stop set (repeatable).")),
+    "image_format": (str, typer.Option(default("image_format"), "--image-format", metavar="png|jpeg",
+                                       help="How page images travel to the servers: png (lossless) or jpeg "
+                                            "(quality 92, same pixels).")),
+    "read_timeout": (float, typer.Option(default("read_timeout"), "--read-timeout", min=0.1, metavar="SECONDS",
+                                         help="Seconds a server may stay silent before the request is tried on "
+                                              "another endpoint.")),
 }
 
 
 def settings_from_options(*, password: List[str], password_file: Optional[Path], drop_stop_id: List[int],
-                          no_guard: List[str], max_bytes: str, **settings) -> Settings:
+                          no_guard: List[str], max_bytes: str, endpoints: List[str], stop_id: List[int],
+                          **settings) -> Settings:
     """Turn the parsed SETTINGS_OPTIONS into one Settings (the options that are not spelled like their setting are
     converted here).
 
@@ -143,7 +166,13 @@ def settings_from_options(*, password: List[str], password_file: Optional[Path],
     """
     return command_line_settings(**settings, passwords=tuple(password) + _password_file(password_file),
                                  drop_stop_ids=tuple(drop_stop_id), guards=_guard_settings(no_guard),
-                                 max_bytes=_size(max_bytes, "--max-bytes"))
+                                 max_bytes=_size(max_bytes, "--max-bytes"), endpoint=_urls(endpoints),
+                                 stop_ids=tuple(stop_id))
+
+
+def _urls(values: List[str]) -> tuple[str, ...]:
+    """``--endpoint`` values (and EXTRACT_ENDPOINTS) split on commas and whitespace."""
+    return tuple(url for value in values for url in re.split(r"[\s,]+", value) if url)
 
 
 def settings_options(command):
@@ -227,22 +256,42 @@ def _guard_settings(no_guard: List[str]) -> GuardSettings:
         raise UsageError(f"--no-guard: {exc}") from exc
 
 
-@app.command("doctor", help="Check a model directory's stop configuration (and fix it with --fix).\n\n"
-                            "MODEL is a local directory or a hub id already in the local Hugging Face cache. "
+@app.command("doctor", help="Check a model directory's stop configuration (and fix it with --fix), or a running "
+                            "inference server (--endpoint URL): does it stop on its own?\n\n"
+                            "MODEL is a local directory or a hub id already in the local Hugging Face cache; with "
+                            "--endpoint it names the served model to check (default: the only one served). "
                             "Exit 0 when no check fails, 1 otherwise.")
 @handle_errors
 def doctor_command(
-    model: str = typer.Argument(..., help="Model directory or cached hub id."),
+    model: Optional[str] = typer.Argument(None, help="Model directory or cached hub id (with --endpoint: the served "
+                                                     "model's id)."),
     fix: bool = typer.Option(False, "--fix", help="Rewrite generation_config.json's eos_token_id to the full list "
                                                   "(original kept as generation_config.json.bak), then re-check."),
     smoke: bool = typer.Option(False, "--smoke", help="Also run one short real generation on a blank page: "
                                                       "does it stop?"),
     smoke_tokens: int = typer.Option(doctor.DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
-                                     help="max_tokens of the --smoke generation."),
+                                     help="max_tokens of the --smoke generation (and of the --endpoint requests)."),
+    endpoint: Optional[str] = typer.Option(None, "--endpoint", metavar="URL",
+                                           help="Check this OpenAI-compatible server instead of a directory: the "
+                                                "models it serves, and one smoke request without our stop ids."),
+    server_kind: Optional[str] = typer.Option(None, "--server-kind", metavar="KIND",
+                                              help="With --endpoint: vllm, sglang, mlx or openai (default: detected)."),
+    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", metavar="NAME",
+                                              help="With --endpoint: the environment variable holding the API key."),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as a JSON list instead of a table."),
 ) -> None:
     """Run the doctor's checks; exit 0 when nothing fails, 1 otherwise."""
-    report = doctor.run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
+    if endpoint is not None:
+        if fix or smoke:
+            raise UsageError("--fix and --smoke check a model directory; with --endpoint the server is smoke-tested")
+        settings = Settings(endpoint=endpoint, server_kind=server_kind)  # checks the URL and the kind
+        checks = doctor.endpoint_checks(settings.endpoint[0], model=model, server_kind=server_kind,
+                                        api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
+        report = doctor.DoctorReport(model_dir=endpoint, checks=checks)
+    elif model is None:
+        raise UsageError("doctor: name a MODEL directory, or a server with --endpoint URL")
+    else:
+        report = doctor.run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
     render.show_checks(report.to_list(), title=f"doctor: {report.model_dir}", as_json=as_json)
     raise typer.Exit(ExitCode.NOT_OK if report.failed else ExitCode.OK)
 

@@ -527,13 +527,15 @@ class ConstraintPlan:
 
     Attributes:
         compiled: the grammar for this model's tokenizer and stop set (None: no token masks here).
-        active: constraints are on for this generation.
+        active: constraints are on for this generation (for a server-side schema the runner says, per call).
         warnings: record warnings (``constraint_partial`` / ``unconstrained``), as issue dicts.
+        server_schema: the bounded schema for a runner that has it enforced on its server (None: not asked).
     """
 
     compiled: Optional[CompiledSchema] = None
     active: bool = False
     warnings: tuple[dict, ...] = ()
+    server_schema: Optional[dict] = None
 
     def factory(self, *, jump_forward: bool):
         """What a GenerationRequest carries: a callable starting one walk through the grammar (None: no masks)."""
@@ -541,11 +543,6 @@ class ConstraintPlan:
             return None
         compiled = self.compiled
         return lambda: compiled.start(jump_forward=jump_forward)
-
-    @property
-    def extra(self) -> dict:
-        """The record's ``extra`` entries: ``{"constrained": bool}``."""
-        return {"constrained": self.active}
 
 
 def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled: bool) -> ConstraintPlan:
@@ -559,19 +556,23 @@ def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled
 
     Returns:
         The ConstraintPlan (never raises for a schema, tokenizer or stop-set problem: those become an
-        ``unconstrained`` warning).
+        ``unconstrained`` warning). A runner without a tokenizer that can have a schema enforced on its server
+        (``server_constraints``) gets the bounded schema to send; whether it was enforced is the runner's to say
+        (``GenerationResult.constrained``), per call.
     """
     if not enabled:
         return ConstraintPlan()
     tokenizer = runner.tokenizer
+    if tokenizer is None and getattr(runner, "server_constraints", False):
+        return ConstraintPlan(server_schema=bounded_schema(schema))
     if tokenizer is None:
         reason = f"runner {type(runner).__name__} has no tokenizer to build a grammar for"
-        return ConstraintPlan(warnings=(_fallback(reason),))
+        return ConstraintPlan(warnings=(unconstrained_warning(reason),))
     try:
         compiled = constrainer_for(tokenizer).compile(schema, stop_ids=stop.ids, lenient=True)
         compiled.check_stop_set(stop)
     except (SchemaError, ModelError) as exc:
-        return ConstraintPlan(warnings=(_fallback(str(exc)),))
+        return ConstraintPlan(warnings=(unconstrained_warning(str(exc)),))
     warnings = ()
     if compiled.ignored:
         warnings = (issue("constraint_partial", "constrained decoding ignores what llguidance cannot express ("
@@ -579,9 +580,10 @@ def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled
     return ConstraintPlan(compiled=compiled, active=True, warnings=warnings)
 
 
-def _fallback(reason: str) -> dict:
+def unconstrained_warning(reason: str) -> dict:
+    """The record's ``unconstrained`` warning: constrained decoding was off for this document, and why."""
     return issue("unconstrained", f"constrained decoding is off for this document: {reason}")
 
 
 __all__ = ["CompiledSchema", "ConstraintPlan", "ConstraintState", "Constrainer", "TokenIndex", "apply_bitmask",
-           "bounded_schema", "compile_schema", "constrainer_for", "plan_constraint"]
+           "bounded_schema", "compile_schema", "constrainer_for", "plan_constraint", "unconstrained_warning"]

@@ -14,6 +14,12 @@ never-stopping bug back. The doctor runs six checks, each a small function retur
 ``fix_generation_config`` rewrites generation_config.json so ``eos_token_id`` is the full list (keeping every other
 key, backing the original up once, writing atomically, changing nothing when already right); ``smoke_check`` runs one
 short real generation on a blank page. Only ``smoke_check`` imports mlx (through ``runners.mlx``, lazily).
+
+``extract doctor --endpoint URL`` checks a running inference server instead (``endpoint_checks``): what it serves and
+what kind it is, then one smoke request on a blank page *without* our stop ids, as any other client would send it:
+does the server stop on its own after the answer? When it does not (it streams ``<|im_end|>`` as text, or keeps
+generating hidden tokens after the JSON closed: the seed's bug on the server), the check fails with the fix for that
+kind of server, and for kinds that take per-request ``stop_token_ids`` a second request says whether ours stop it.
 The files are read by ``modelfiles`` and the stop set is ``stopping.stop_set_of``, exactly as at run time; where the
 runtime refuses an unreadable file, the check about that file fails.
 """
@@ -25,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from .errors import ModelError
+from .errors import ExtractorError, ModelError
 from .modelfiles import (
     CHAT_TEMPLATE_JINJA,
     CHAT_TEMPLATE_JSON,
@@ -625,16 +631,33 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS) -> C
                                   f"{result.finish_reason}){guard}", None)
 
 
+# What to do when a server does not stop on its own, per kind (``{ids}``: the stop set, ``{hint}``: the fix).
+SERVER_FIXES = {
+    "vllm": "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
+            "is {ids} (or fix the model's own file: {hint}, then restart); extract's own requests carry "
+            "stop_token_ids and stop anyway",
+    "sglang": "fix the model's generation_config.json ({hint}: eos_token_id {ids}) and restart SGLang; extract's own "
+              "requests carry stop_token_ids and stop anyway",
+    "mlx": "mlx_vlm.server ignores per-request stop ids: fix the model directory it loads ({hint}: eos_token_id "
+           "{ids}) and restart it; until then extract's guards cut every answer at the first end marker "
+           "(finish guard)",
+    "openai": "this server takes no per-request stop ids: fix the model's end tokens ({hint}: eos_token_id {ids}, "
+              "or the server's model settings) and reload it; until then extract's guards cut every answer",
+}
+ENDPOINT_HINT = "`extract doctor MODEL_DIR --fix` on the directory the server loads"
+
+
 @dataclass(frozen=True)
 class DoctorReport:
-    """The doctor's findings for one model directory.
+    """The doctor's findings for one model directory (or one inference server).
 
     Attributes:
-        model_dir: the directory checked.
-        checks: the fix (when asked), the six checks, the smoke test (when asked), in that order.
+        model_dir: the directory checked (for a server: its URL).
+        checks: the fix (when asked), the six checks, the smoke test (when asked), in that order; for a server:
+            the endpoint check, then the smoke checks.
     """
 
-    model_dir: Path
+    model_dir: Path | str
     checks: tuple[Check, ...]
 
     @property
@@ -674,7 +697,94 @@ def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
     return DoctorReport(model_dir=model_dir, checks=tuple(checks))
 
 
+def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optional[str] = None,
+                    api_key: Optional[str] = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> tuple[Check, ...]:
+    """Check a running OpenAI-compatible server: what it serves, and whether it stops on its own.
+
+    Args:
+        url: the endpoint.
+        model: the served model to check (its id, or a local copy of its directory); None: the only one served.
+        server_kind: a kind of ``runners.openai.KINDS``; None: detected.
+        api_key: the bearer token, if the server wants one.
+        smoke_tokens: ``max_tokens`` of the smoke requests.
+
+    Returns:
+        ``endpoint`` (reachable, kind, models), then ``smoke`` (stops on its own?) and, when that fails on a
+        server that takes per-request stop ids, ``smoke_stop_ids`` (do ours stop it?).
+    """
+    from .runners.openai import OpenAIRunner
+
+    runner = OpenAIRunner(endpoints=[url], model=model or "", server_kind=server_kind, api_key=api_key, probe=False)
+    try:
+        return _endpoint_checks(runner, url=url, model=model, smoke_tokens=smoke_tokens)
+    finally:
+        runner.close()
+
+
+def _endpoint_checks(runner, *, url: str, model: Optional[str], smoke_tokens: int) -> tuple[Check, ...]:
+    """``endpoint_checks`` with the runner made (and closed by the caller)."""
+    from .runners.endpoints import EndpointFailure
+    from .runners.openai import KINDS, choose_model, remote_stop_set
+
+    try:
+        info = runner.describe(runner.pool.endpoints[0])
+        served = choose_model(model or "", info.models, url=url)
+    except EndpointFailure as exc:
+        return (Check("endpoint", "fail", f"{url}: {exc.reason}", None),)
+    except ExtractorError as exc:
+        return (Check("endpoint", "fail", str(exc), None),)
+    how = "detected" if info.detected else "given"
+    found = Check("endpoint", "pass", f"{info.kind} server ({how}); serves {', '.join(info.models) or '(no list)'}; "
+                                      f"checking {served}", None)
+    stop = remote_stop_set(model or served)
+    smoke = _server_smoke(runner, stop=None, max_tokens=smoke_tokens)
+    if smoke.status == "pass":
+        return found, smoke
+    fix = SERVER_FIXES[info.kind].format(ids=list(stop.ids) or "[the model's end tokens]", hint=ENDPOINT_HINT)
+    smoke = Check("smoke", "fail", f"{smoke.detail}. Fix: {fix}", None)
+    if not KINDS[info.kind].stop_token_ids or not stop.ids:
+        return found, smoke
+    again = _server_smoke(runner, stop=stop, max_tokens=smoke_tokens)
+    return found, smoke, Check("smoke_stop_ids", again.status, f"with stop_token_ids {list(stop.ids)} (what "
+                                                               f"extract sends): {again.detail}", None)
+
+
+def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
+    """One request on a blank page (the invoice prompt, no schema) watched by the end-marker and JSON-closed
+    guards: ``pass`` when the server stops on its own, ``fail`` when it streams an end marker as text, goes on after
+    the JSON closed, or runs to ``max_tokens``."""
+    from PIL import Image
+
+    from .guards import GuardSettings
+    from .prompt import build_messages
+    from .runner import GenerationRequest
+    from .stopping import StopSet
+    from .validate import load_schema
+
+    page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
+    guards = GuardSettings(loop=False)
+    request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
+                                max_tokens=max_tokens, stop=stop or StopSet(ids=()), temperature=0.0,
+                                monitor_factory=guards.factory())
+    try:
+        result = runner.generate(request)
+    except ExtractorError as exc:
+        return Check("smoke", "fail", f"the request failed: {exc}", None)
+    tokens = f"{result.generated_tokens} tokens"
+    if result.finish_reason == "stop":
+        named = f" on {result.stop_token_id}" if result.stop_token_id is not None else ""
+        how = "stopped" if stop else "stopped on its own"
+        return Check("smoke", "pass", f"{how}{named} after {tokens} (stop token included)", None)
+    if result.guard == "end_marker":
+        return Check("smoke", "fail", f"does not stop: it streamed an end marker as text after {tokens} (the "
+                                      "model's end token is missing from the server's stop set)", None)
+    if result.guard == "json_closed":
+        return Check("smoke", "fail", f"does not stop: it went on generating after the JSON closed ({tokens}; a "
+                                      "server that hides special tokens streams them as empty text)", None)
+    return Check("smoke", "fail", f"no stop within {tokens} (finish length): it ran to max_tokens", None)
+
+
 __all__ = ["Check", "DoctorReport", "FixResult", "ModelFacts", "check_chat_template",
            "check_config_eos", "check_generation_config", "check_thinking", "check_tokenizer_ids",
-           "check_vision_ids", "fix_generation_config", "mlx_vlm_stop_ids", "read_facts", "required_end_ids",
-           "run_checks", "run_doctor", "smoke_check"]
+           "check_vision_ids", "endpoint_checks", "fix_generation_config", "mlx_vlm_stop_ids", "read_facts",
+           "required_end_ids", "run_checks", "run_doctor", "smoke_check"]

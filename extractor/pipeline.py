@@ -223,6 +223,7 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         logits_processors=tuple(settings.extra_processors(attempt.number) if settings.extra_processors else ()),
         constraint=constraint.factory(jump_forward=settings.jump_forward),
         prefix_cache=settings.prefix_cache,
+        json_schema=constraint.server_schema,
     )
     gen = runner.generate(request)
     parsed = parse_answer(gen.text)
@@ -237,7 +238,7 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         pages=len(document.pages),
         data=verdict.data,
         errors=verdict.errors,
-        warnings=warnings + constraint.warnings + verdict.warnings,
+        warnings=warnings + constraint.warnings + gen.warnings + verdict.warnings,
         finish_reason=gen.finish_reason,
         stop_token_id=gen.stop_token_id,
         stop_token_ids=stop.ids,
@@ -246,9 +247,19 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
                     generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
                     decode_steps=gen.decode_steps),
         timings={k: round(v, 4) for k, v in timings.items()},
-        extra={"stop_sources": stop.to_dict()["sources"], "peak_memory_gb": round(gen.peak_memory_gb, 3),
-               "guards": attempt.guards.report(fired=gen.guard), **constraint.extra, **_ocr_extra(document)},
+        extra={"stop_sources": stop.to_dict()["sources"], **_runner_extra(gen),
+               "guards": attempt.guards.report(fired=gen.guard),
+               "constrained": constraint.active if gen.constrained is None else gen.constrained,
+               **_ocr_extra(document)},
     )
+
+
+def _runner_extra(gen) -> dict:
+    """The record's facts about where the answer was generated: this process's peak memory, or the server that
+    answered (its memory is not ours to report)."""
+    if gen.server is None:
+        return {"peak_memory_gb": round(gen.peak_memory_gb, 3)}
+    return {"server": dict(gen.server)}
 
 
 __all__ = ["document_record", "extract_document", "source_name"]

@@ -1,14 +1,18 @@
 """The runner protocol: one generation method, plus the request and result types it speaks.
 
 The pipeline depends on this protocol only; the implementations live in ``extractor.runners`` (``runners.mlx``:
-mlx-vlm in this process). mlx is imported by the backends, by ``constrain`` (to apply token masks) and by the testing
-kit, each lazily, inside functions.
+mlx-vlm in this process; ``runners.openai``: OpenAI-compatible inference servers). mlx is imported by the backends,
+by ``constrain`` (to apply token masks) and by the testing kit, each lazily, inside functions.
+
+A remote runner cannot apply logits processors or constraint states (``tokenizer`` is None): it sends the stop set
+and, where its server enforces one, the JSON schema (``GenerationRequest.json_schema``), feeds the monitors with
+each streamed piece of text, and says in ``GenerationResult.constrained`` whether the schema was enforced.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Protocol, Sequence
+from typing import Callable, Mapping, Optional, Protocol, Sequence
 
 from .stopping import StopSet
 
@@ -57,6 +61,8 @@ class GenerationRequest:
         constraint: starts this call's walk through the schema's grammar (``constrain.ConstraintState``): token
             masks and, with jump-forward, the forced tokens; None: unconstrained.
         prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
+        json_schema: for a runner that constrains on its server (``Runner.server_constraints``): the schema to
+            enforce there (``constrain.bounded_schema`` of the user's); None: not asked.
     """
 
     messages: tuple[Message, ...]
@@ -69,6 +75,7 @@ class GenerationRequest:
     monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
     constraint: Optional[Callable[[], object]] = None
     prefix_cache: bool = True
+    json_schema: Optional[Mapping] = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,10 @@ class GenerationResult:
         decode_steps: forward passes that ended in sampling a token (generated_tokens without jump-forward).
         prefill_s / decode_s: wall seconds for the prompt and for the generated tokens.
         peak_memory_gb: mlx peak memory during the call.
+        constrained: whether ``request.json_schema`` was enforced (a remote runner says, per call: it depends on
+            the server that answered); None: the runner does not decide it (the pipeline's plan does).
+        warnings: the runner's notes for the record (issue dicts), e.g. a schema the server could not enforce.
+        server: a remote runner's facts for the record (``{"endpoint", "kind", "model", "usage"}``); None locally.
     """
 
     text: str
@@ -102,10 +113,13 @@ class GenerationResult:
     prefill_s: float = 0.0
     decode_s: float = 0.0
     peak_memory_gb: float = 0.0
+    constrained: Optional[bool] = None
+    warnings: tuple[dict, ...] = ()
+    server: Optional[Mapping] = None
 
 
 class Runner(Protocol):
-    """A loaded model that can generate. Implementations: ``runners.mlx.MlxRunner``.
+    """A loaded model that can generate. Implementations: ``runners.mlx.MlxRunner``, ``runners.openai.OpenAIRunner``.
 
     Attributes:
         model_id: the model as the user named it (records report it).
@@ -113,12 +127,20 @@ class Runner(Protocol):
         pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
         tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
             it; None for a runner that cannot apply logits processors.
+        concurrent: generations may run from several threads at once and overlap (a remote runner); False: they
+            are serialized inside the runner, so extracting documents in parallel gains nothing. Optional: a runner
+            without the attribute counts as False.
+        server_constraints: the runner can have a JSON schema enforced where it generates (a server's structured
+            output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Optional:
+            False when absent.
     """
 
     model_id: str
     stop_set: StopSet
     pixels_per_token: int
     tokenizer: Optional[object]
+    concurrent: bool
+    server_constraints: bool
 
     def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one generation.

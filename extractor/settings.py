@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
@@ -26,6 +27,11 @@ from .runner import LogitsProcessor
 DEFAULT_MODEL = "mlx-community/lift-oQ3"
 DEFAULT_SCHEMA = "invoice"
 DEFAULT_MAX_TOKENS = 2048
+DEFAULT_READ_TIMEOUT = 300.0  # seconds a server may stay silent (a long prefill of many pages on a busy server)
+SERVER_KINDS = ("vllm", "sglang", "mlx", "openai")
+IMAGE_FORMATS = ("png", "jpeg")
+# The settings that only matter with endpoints (``Settings.fingerprint`` adds them only then).
+REMOTE_FIELDS = ("endpoint", "concurrency", "server_kind", "api_key_env", "stop_ids", "image_format", "read_timeout")
 # Bump when the prompt's wording or layout changes: records made with another prompt are not reused by a resumed
 # batch (``Settings.fingerprint``).
 PROMPT_VERSION = 2
@@ -72,6 +78,23 @@ class Settings:
         ocr_threads: onnxruntime threads per OCR call (1: on a busy machine one thread was faster and cheaper).
         extra_processors: called with the attempt number (1 = first) before each generation; the logits
             processors it returns run after the schema constraint's (logit biases, forced answers in tests).
+        endpoint: OpenAI-compatible inference servers to run the model on instead of this process (base URLs such
+            as ``http://gpu1:8000/v1``; a string is one URL). Empty: the model runs here (mlx-vlm). With endpoints,
+            ``model`` names the served model (its id in ``/v1/models``, or a local copy of its directory, which
+            also gives the stop set); with one served model it may be left as it is.
+        concurrency: documents in flight at once, in total over every endpoint (None: 2 per endpoint; the
+            in-process model always runs one at a time).
+        server_kind: ``vllm``, ``sglang``, ``mlx`` (mlx_vlm.server) or ``openai`` (any other, e.g. LM Studio);
+            None: detected from ``/v1/models`` and the response headers. Says which request fields the servers
+            honour (``runners.openai.KINDS``).
+        api_key_env: the name of the environment variable holding the servers' API key (sent as a bearer token;
+            the key itself is never stored, printed or written into a record).
+        stop_ids: with endpoints, the stop set sent to the servers, replacing the resolved one (for a served
+            model whose directory is not here and whose id is not a Qwen-family one).
+        image_format: how page images travel to a server: ``png`` (lossless) or ``jpeg`` (quality 92, same
+            pixels; smaller requests).
+        read_timeout: with endpoints, seconds a server may stay silent (before the first token, or between two
+            chunks of the stream) before the request is given up and tried on another endpoint.
     """
 
     model: str = DEFAULT_MODEL
@@ -99,10 +122,19 @@ class Settings:
     ocr: str = DEFAULT_OCR
     ocr_threads: int = DEFAULT_OCR_THREADS
     extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
+    endpoint: tuple[str, ...] = ()
+    concurrency: Optional[int] = None
+    server_kind: Optional[str] = None
+    api_key_env: Optional[str] = None
+    stop_ids: tuple[int, ...] = ()
+    image_format: str = "png"
+    read_timeout: float = DEFAULT_READ_TIMEOUT
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
-        for name in ("passwords", "drop_stop_ids"):
+        if isinstance(self.endpoint, str):
+            object.__setattr__(self, "endpoint", (self.endpoint,))
+        for name in ("passwords", "drop_stop_ids", "endpoint", "stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name, low in (("max_tokens", 1), ("vision_tokens", 4), ("max_pages", 1), ("max_bytes", 1),
                           ("retries", 0), ("ocr_threads", 1)):
@@ -117,6 +149,21 @@ class Settings:
         if self.pages:
             parse_pages(self.pages)  # raises UsageError for a bad selection
         check_ocr_mode(self.ocr)  # raises UsageError for an unknown mode, or "always" without the engine
+        self._check_remote()
+
+    def _check_remote(self) -> None:
+        """Check the endpoint settings (URLs, kind, counts) without contacting any server."""
+        for url in self.endpoint:
+            if not re.match(r"^https?://[^/\s]+", url):
+                raise UsageError(f"endpoint {url!r}: expected a URL such as http://host:8000/v1")
+        if self.concurrency is not None and self.concurrency < 1:
+            raise UsageError(f"concurrency must be at least 1, got {self.concurrency}")
+        if self.server_kind is not None and self.server_kind not in SERVER_KINDS:
+            raise UsageError(f"server kind {self.server_kind!r}: expected one of {', '.join(SERVER_KINDS)}")
+        if self.image_format not in IMAGE_FORMATS:
+            raise UsageError(f"image format {self.image_format!r}: expected one of {', '.join(IMAGE_FORMATS)}")
+        if not self.read_timeout > 0:
+            raise UsageError(f"read timeout must be positive, got {self.read_timeout}")
 
     def replace(self, **changes) -> "Settings":
         """Return a copy with some settings changed.
@@ -147,8 +194,14 @@ class Settings:
             16 hex digits; equal for two runs whose records can be reused for each other.
         """
         # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
-        ignored = {"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors"}
+        ignored = {"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors"} | set(REMOTE_FIELDS)
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
+        if self.endpoint:
+            # servers decode differently from this process (their own constraints, no jump-forward): that counts,
+            # and so do the kind, the stop ids and the image format; which hosts, how many at once and the key do
+            # not. (Without endpoints nothing is added, so local fingerprints stay what they were.)
+            values["remote"] = {"server_kind": self.server_kind, "stop_ids": self.stop_ids,
+                                "image_format": self.image_format}
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
         values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()
@@ -186,5 +239,5 @@ def default(name: str):
     return next(f.default for f in dataclasses.fields(Settings) if f.name == name)
 
 
-__all__ = ["COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_SCHEMA", "PROMPT_VERSION",
-           "Settings", "command_line_settings", "default"]
+__all__ = ["COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT", "DEFAULT_SCHEMA",
+           "IMAGE_FORMATS", "PROMPT_VERSION", "SERVER_KINDS", "Settings", "command_line_settings", "default"]

@@ -26,9 +26,15 @@ path (the path depends only on the content and was fixed in step 2), so no secon
 content is already finished, so the input is only moved. A document whose extraction keeps killing the process
 is failed with code ``crashed`` after ``error_retries + 3`` starts.
 
-Stopping: ``stop_event`` ends the loop after the current document. With ``handle_signals`` (the CLI), SIGINT /
-SIGTERM set it and, if a document is being extracted, abandon it after ``stop_timeout`` seconds (a second
-SIGINT: at once): its row goes back to ``queued`` (the attempt is not counted), the input stays in the inbox.
+Several documents at once: with a remote runner (``Extractor.concurrency`` > 1) steps 1-2 and 4-6 still run on the
+watcher's thread, one document at a time, while up to ``concurrency`` step-3 extractions run in worker threads. A
+content is in flight at most once (a copy dropped meanwhile waits, then counts as a duplicate), so the ledger's
+exactly-once holds as before.
+
+Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With
+``handle_signals`` (the CLI), SIGINT / SIGTERM set it and, if a document is being extracted, abandon it after
+``stop_timeout`` seconds (a second SIGINT: at once): its row goes back to ``queued`` (the attempt is not counted),
+the input stays in the inbox.
 
 One watcher per inbox and per ledger: ``fcntl.flock`` on ``<ledger>.lock`` and on ``INBOX/.extractor-watch.lock``.
 """
@@ -47,6 +53,7 @@ import stat
 import threading
 import time
 import warnings
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
@@ -266,8 +273,10 @@ def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
           stop_timeout: float = 10.0, handle_signals: bool = False, retries: Optional[int] = None) -> WatchSummary:
     """Watch a folder and extract every new document exactly once, until stopped (or, with ``once``, done).
 
-    Documents are extracted on the calling thread, one at a time; call it from the thread that created the
-    extractor (mlx keeps GPU streams per thread).
+    With the in-process model, documents are extracted on the calling thread, one at a time; call it from the
+    thread that created the extractor (mlx keeps GPU streams per thread). With a remote runner, up to
+    ``extractor.concurrency`` documents are extracted at once in worker threads; the ledger, the record files and
+    the moves stay on the calling thread.
 
     Args:
         inbox: the folder to watch.
@@ -315,6 +324,17 @@ def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
 
 class _Abandon(BaseException):
     """Raised into a running extraction by the stop timer; BaseException so no ``except Exception`` swallows it."""
+
+
+@dataclass
+class _Job:
+    """A claimed document (steps 1-2 done) whose extraction is running or done."""
+
+    name: str
+    seen: "_Pending"
+    entry: Entry
+    path: Path
+    key: tuple[int, int, int]
 
 
 @dataclass
@@ -423,7 +443,11 @@ class _Watcher:
         self.counts = dict.fromkeys((f.name for f in dataclasses.fields(WatchSummary)), 0)
         self.dropped = 0  # --once: files given up because they do not open
         self.in_extract = False
+        self.abandoning = False  # the stop's time-out passed (set by _Signals)
         self.max_attempts = settings.error_retries + 1
+        self.concurrency = max(1, int(getattr(extractor, "concurrency", 1)))
+        self.executor: Optional[ThreadPoolExecutor] = None  # only with concurrency > 1
+        self.in_flight: dict[Future, _Job] = {}
         excluded = [paths.processed, paths.failed, paths.out, paths.ledger.parent]
         self.excluded = tuple(p for p in excluded if _inside(p, paths.inbox))
 
@@ -444,11 +468,14 @@ class _Watcher:
         scan_every = settings.poll or (RESCAN_S if observer is not None else FALLBACK_POLL_S)
         log.info("watching %s -> %s (ledger %s)%s", paths.inbox, paths.out, paths.ledger,
                  " once" if settings.once else f", polling every {settings.poll:g} s" if settings.poll else "")
+        if self.concurrency > 1:
+            self.executor = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="watch-extract")
         try:
             self._scan(paths.inbox)
             next_scan = time.monotonic() + scan_every
             while not self.stop.is_set():
                 self._drain_events()
+                self._collect()
                 if not settings.once and time.monotonic() >= next_scan:
                     self._scan(paths.inbox)
                     next_scan = time.monotonic() + scan_every
@@ -456,7 +483,10 @@ class _Watcher:
                 if settings.once and not self.pending:
                     break
                 self._wait(min(self._next_due(), next_scan) - time.monotonic())
+            self._finish_in_flight()
         finally:
+            if self.executor is not None:
+                self.executor.shutdown(wait=False, cancel_futures=True)
             if observer is not None:
                 observer.stop()
                 observer.join(timeout=5)
@@ -484,7 +514,8 @@ class _Watcher:
 
     def _next_due(self) -> float:
         now = time.monotonic()
-        due = [max(p.since + self.settings.settle, p.not_before) for p in self.pending.values()]
+        busy = {job.name for job in self.in_flight.values()}  # a finished one wakes the loop itself
+        due = [max(p.since + self.settings.settle, p.not_before) for n, p in self.pending.items() if n not in busy]
         return min(due, default=now + 1.0)
 
     def _start_observer(self):
@@ -582,10 +613,14 @@ class _Watcher:
             log.info("skipping %s: %s", name, why)
 
     def _take_ready(self) -> None:
-        """Process every settled file, oldest first, one at a time; stop early when asked."""
+        """Process every settled file, oldest first, one at a time; stop early when asked (or when ``concurrency``
+        documents are in flight)."""
+        busy = {job.name for job in self.in_flight.values()}
         for name in sorted(self.pending, key=lambda n: (self.pending[n].since, n)):
-            if self.stop.is_set():
+            if self.stop.is_set() or len(self.in_flight) >= self.concurrency:
                 return
+            if name in busy:
+                continue
             self._drain_events()  # a file touched meanwhile restarts its settle timer
             seen = self.pending.get(name)
             if seen is None:
@@ -626,6 +661,9 @@ class _Watcher:
         if key != seen.key:
             seen.key, seen.since = key, time.monotonic()
             return
+        if any(job.entry.sha256 == sha for job in self.in_flight.values()):
+            seen.not_before = time.monotonic() + self.settings.settle  # a copy of a document in flight: wait for it
+            return
         known = self.ledger.get(sha)
         entry = self.ledger.see(sha, name=name)  # step 1
         if entry.state in TERMINAL:
@@ -643,12 +681,20 @@ class _Watcher:
             return
         entry = self.ledger.claim(sha, result_path=str(result_path))  # step 2
         _pause_for_tests("claimed")
-        record = self._extract(path)  # step 3
+        job = _Job(name=name, seen=seen, entry=entry, path=path, key=key)
+        if self.executor is not None:
+            future = self.executor.submit(self._extract_document, path)  # step 3, in a worker thread
+            self.in_flight[future] = job
+            future.add_done_callback(lambda _: self.events.put(None))  # wake the loop
+            return
+        self._conclude(job, self._extract(path))  # step 3
+
+    def _conclude(self, job: _Job, record: Optional[Record]) -> None:
+        """After step 3: abandon, re-queue or retry later, or steps 4-6."""
+        name, seen, entry, path, key, sha = job.name, job.seen, job.entry, job.path, job.key, job.entry.sha256
         # a retryable failure during a stop may be the stop's doing (e.g. SIGTERM reached the render workers)
         if record is None or (self.stop.is_set() and _retryable(record)):
-            self.ledger.release(sha)
-            self.counts["abandoned"] += 1
-            log.info("%s: abandoned (stopping); it stays queued for the next start", name)
+            self._abandon(job)
             return
         if (record.sha256 and record.sha256 != sha) or not self._unchanged(path, key):
             self.ledger.release(sha)
@@ -667,22 +713,56 @@ class _Watcher:
             return
         self._complete(name, entry, record, key=key)
 
+    def _abandon(self, job: _Job) -> None:
+        """Give a claimed document back to the queue (the attempt is not counted; the input stays)."""
+        self.ledger.release(job.entry.sha256)
+        self.counts["abandoned"] += 1
+        log.info("%s: abandoned (stopping); it stays queued for the next start", job.name)
+
+    def _collect(self) -> None:
+        """Conclude the extractions that finished in the worker threads (steps 4-6 on this thread)."""
+        for future in [f for f in self.in_flight if f.done()]:
+            self._conclude(self.in_flight.pop(future), future.result())
+
+    def _finish_in_flight(self) -> None:
+        """On a stop: wait for the documents in flight and conclude them; a stop's time-out (``_Signals``)
+        abandons those still running."""
+        try:
+            while self.in_flight:
+                if self.abandoning:
+                    raise _Abandon()
+                self.in_extract = True  # the stop timer may abandon while we wait here
+                try:
+                    wait(list(self.in_flight), timeout=0.25, return_when=FIRST_COMPLETED)
+                finally:
+                    self.in_extract = False
+                self._collect()
+        except _Abandon:
+            for job in self.in_flight.values():
+                self._abandon(job)
+            self.in_flight.clear()
+
     def _extract(self, path: Path) -> Optional[Record]:
-        """Extract one document; None when a stop abandoned it. Never raises for a bad document."""
+        """Extract one document on the watcher's thread; None when a stop abandoned it."""
         try:
             self.in_extract = True
             try:
                 if self.stop.is_set():
                     return None  # a stop arrived just before: do not start a document it would have to abandon
-                _pause_for_tests("extracting")
-                return self.extractor.extract(str(path))
-            except Exception as exc:  # noqa: BLE001 - one document's unexpected failure must not end the watcher
-                log.exception("%s: unexpected failure while extracting", path)
-                return error_record(source=str(path), code="internal", message=f"{path}: {type(exc).__name__}: {exc}")
+                return self._extract_document(path)
             finally:
                 self.in_extract = False
         except _Abandon:
             return None
+
+    def _extract_document(self, path: Path) -> Record:
+        """Step 3 itself (on the watcher's thread, or a worker thread). Never raises for a bad document."""
+        _pause_for_tests("extracting")
+        try:
+            return self.extractor.extract(str(path))
+        except Exception as exc:  # noqa: BLE001 - one document's unexpected failure must not end the watcher
+            log.exception("%s: unexpected failure while extracting", path)
+            return error_record(source=str(path), code="internal", message=f"{path}: {type(exc).__name__}: {exc}")
 
     def _unchanged(self, path: Path, key: tuple[int, int, int]) -> bool:
         try:
@@ -789,13 +869,16 @@ class _Signals:
         again = watcher.stop.is_set()
         watcher.stop.set()
         watcher.events.put(None)  # wake the loop (SimpleQueue.put is safe in a signal handler)
-        if again and signum == signal.SIGINT and watcher.in_extract:
-            raise _Abandon()
+        if again and signum == signal.SIGINT:
+            watcher.abandoning = True
+            if watcher.in_extract:
+                raise _Abandon()
         if not again:
             # setitimer(0) would disarm the timer, so a zero bound becomes one millisecond
             signal.setitimer(signal.ITIMER_REAL, max(watcher.settings.stop_timeout, 0.001))
 
     def _alarm(self, signum, frame) -> None:
+        self.watcher.abandoning = True
         if self.watcher.in_extract:
             raise _Abandon()
 

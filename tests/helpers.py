@@ -313,3 +313,68 @@ def forcing(ids: Sequence[int], cycle: Sequence[int]):
         return mx.where(hot[None], 0.0, -float("inf"))
 
     return processor
+
+
+# ------------------------------------------------------------------------------------------- inference servers
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (now)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class MlxServer:
+    """A real ``python -m mlx_vlm.server`` process on 127.0.0.1 serving one model directory, its log in a file.
+
+    Start several at once (``MlxServer(...)`` returns at once), then ``wait_ready()`` each: they load in parallel.
+    """
+
+    def __init__(self, model_dir, log_path: Path, *, api_key: str | None = None) -> None:
+        import subprocess
+        import sys
+
+        self.model_dir = str(model_dir)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = Path(log_path)
+        self.api_key = api_key
+        env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1", TOKENIZERS_PARALLELISM="false")
+        args = [sys.executable, "-m", "mlx_vlm.server", "--model", self.model_dir, "--host", "127.0.0.1",
+                "--port", str(self.port), "--log-progress-interval", "0"]
+        if api_key:
+            args += ["--api-key", api_key]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 120.0) -> "MlxServer":
+        """Wait until ``/health`` answers (fails the test with the log when the server dies or never answers)."""
+        import time
+
+        import httpx
+
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"mlx_vlm.server exited ({self.proc.returncode}):\n{self.log()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/health", headers=headers, timeout=2).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        pytest.fail(f"mlx_vlm.server did not start within {timeout:g} s:\n{self.log()[-3000:]}")
+
+    def log(self) -> str:
+        """Everything the server logged so far."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def stop(self) -> None:
+        """Kill the server (SIGKILL: as a crashed host would go) and reap it."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=30)

@@ -96,11 +96,35 @@ def test_random_model_record_reports_stop_set_and_usage(model_factory, tmp_path)
     (["x.pdf", "--schema", "nope.json"], "schema file not found"),
     (["x.pdf", "--pages", "3-1"], "pages"),
     (["x.pdf", "--max-tokens", "0"], "max-tokens"),
+    (["x.pdf", "--endpoint", "gpu1:8000"], "expected a url"),
+    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--server-kind", "tgi"], "server kind 'tgi'"),
+    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--image-format", "gif"], "image format 'gif'"),
+    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "EXTRACT_TEST_UNSET_KEY"],
+     "the environment variable extract_test_unset_key is not set"),
+    (["doctor"], "name a model directory, or a server with --endpoint"),
+    (["doctor", "--endpoint", "http://127.0.0.1:9", "--fix"], "--fix and --smoke check a model directory"),
 ])
-def test_usage_errors_exit_2(args, needle):
-    result = run(*args, "--model", "/nonexistent-model-dir")
+def test_usage_errors_exit_2(args, needle, monkeypatch):
+    monkeypatch.delenv("EXTRACT_TEST_UNSET_KEY", raising=False)
+    result = run(*args, *([] if args[0] == "doctor" else ["--model", "/nonexistent-model-dir"]))
     assert result.exit_code == 2
-    assert needle in result.output.lower()
+    assert needle in " ".join(result.output.lower().split())
+
+
+def test_extract_endpoints_from_the_environment(tmp_path):
+    """EXTRACT_ENDPOINTS names the servers when --endpoint is not given (spaces or commas between them); nobody
+    listens on these ports, so each document is an error record naming both."""
+    from helpers import free_port
+
+    urls = [f"http://127.0.0.1:{free_port()}", f"http://127.0.0.1:{free_port()}"]
+    result = CliRunner().invoke(app, dispatch_args([str(ROOT / "samples" / "invoice-us.png"), "--json",
+                                                    "--no-isolate", "--model", "Qwen/Qwen3.5-2B"]),
+                                env={"EXTRACT_ENDPOINTS": f"{urls[0]}, {urls[1]}"})
+    assert result.exit_code == 1
+    [record] = json.loads(result.stdout)
+    assert [e["code"] for e in record["errors"]] == ["model_error"]
+    assert all(f"{url}: connection refused" in record["errors"][0]["message"] for url in urls)
+    assert record["stop_token_ids"] == [ENDOFTEXT, IM_END]
 
 
 # --------------------------------------------------------------------------------------- what a person sees

@@ -217,7 +217,7 @@ def test_schema_the_grammar_cannot_express_falls_back_to_unconstrained(runner, p
 
 def test_constraints_off_means_no_processor_and_no_warning(runner, invoice):
     plan = plan_constraint(runner, schema=invoice.schema, stop=runner.stop_set, enabled=False)
-    assert (plan.compiled, plan.active, plan.warnings, plan.extra) == (None, False, (), {"constrained": False})
+    assert (plan.compiled, plan.active, plan.warnings) == (None, False, ())
     assert plan.factory(jump_forward=True) is None
 
 
