@@ -49,11 +49,14 @@ MIB = 1024**2
 
 
 class TreeSampler:
-    """Samples the resident memory of a process and all its descendants (Linux /proc), keeping the peak sum."""
+    """Samples the resident memory of a process and all its descendants (Linux /proc): ``peak`` is the largest sum
+    of their resident sizes seen, ``largest`` the largest own peak (``VmHWM``, counted from its ``exec``) of any one
+    of them (tests/test_hostile.py uses it too)."""
 
     def __init__(self, pid: int, interval: float = 0.05) -> None:
         self.pid, self.interval = pid, interval
         self.peak = 0
+        self.largest = 0
         self.processes = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -77,7 +80,8 @@ class TreeSampler:
         while not self._stop.wait(self.interval):
             tree = self._tree()
             self.processes = max(self.processes, len(tree))
-            self.peak = max(self.peak, sum(_rss(pid) for pid in tree))
+            self.peak = max(self.peak, sum(_status(pid, b"VmRSS:") for pid in tree))
+            self.largest = max([self.largest] + [_status(pid, b"VmHWM:") for pid in tree])
 
     def _tree(self) -> list[int]:
         children = collections.defaultdict(list)
@@ -97,11 +101,12 @@ class TreeSampler:
         return tree
 
 
-def _rss(pid: int) -> int:
+def _status(pid: int, field: bytes) -> int:
+    """A size field of /proc/PID/status in bytes (0 when the process is gone)."""
     try:
         with open(f"/proc/{pid}/status", "rb") as status:
             for line in status:
-                if line.startswith(b"VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass

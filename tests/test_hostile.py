@@ -10,6 +10,7 @@ forked it (here pytest, which may have run OCR and models in-process), so it mea
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -26,6 +27,12 @@ from PIL import Image
 
 from extractor.isolate import FAULT_ENV
 from helpers import make_pdf, raw_pdf
+
+# bench/hostile.py's process-tree sampler: one way to measure a run's memory, for the bench and this test
+_BENCH = importlib.util.spec_from_file_location("bench_hostile", Path(__file__).parents[1] / "bench" / "hostile.py")
+_bench = importlib.util.module_from_spec(_BENCH)
+_BENCH.loader.exec_module(_bench)
+TreeSampler = _bench.TreeSampler
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
@@ -47,45 +54,6 @@ class Run:
         return {r["source"]: r["errors"][0]["code"] if r["status"] == "error" else "rendered" for r in self.records}
 
 
-class PeakSampler:
-    """The largest own peak resident memory (``VmHWM``) of a process and its descendants, sampled every 20 ms
-    (Linux); ``peak`` stays None where /proc is missing."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.peak: Optional[int] = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> "PeakSampler":
-        if os.path.isdir(f"/proc/{self.pid}"):
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
-
-    def _tree(self, pid: int) -> list[int]:
-        try:
-            children = [int(c) for task in os.listdir(f"/proc/{pid}/task")
-                        for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
-        except (OSError, ValueError):
-            return [pid]
-        return [pid] + [p for child in children for p in self._tree(child)]
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.02):
-            for pid in self._tree(self.pid):
-                try:
-                    status = Path(f"/proc/{pid}/status").read_text()
-                    hwm = int(status.split("VmHWM:")[1].split()[0]) * 1024
-                except (OSError, IndexError, ValueError):  # gone meanwhile, or a zombie
-                    continue
-                self.peak = max(self.peak or 0, hwm)
-
-
 def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: tuple = ()) -> Run:
     """Run ``extract ARGS`` in a subprocess, records to a JSONL file, and measure its largest process."""
     jsonl = cwd.parent / f"{cwd.name}-records.jsonl"
@@ -95,7 +63,7 @@ def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: t
         killer = threading.Timer(CLI_LIMIT_S, proc.kill)
         killer.start()
         try:
-            with PeakSampler(proc.pid) as sampler:
+            with TreeSampler(proc.pid, interval=0.02) as sampler:
                 _, status, usage = os.wait4(proc.pid, 0)
         finally:
             killer.cancel()
@@ -103,8 +71,8 @@ def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: t
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()] if jsonl.exists() else []
-    if sampler.peak is not None:
-        peak = sampler.peak
+    if sampler.largest:
+        peak = sampler.largest
     else:
         peak = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
     return Run(proc.returncode, records, peak, stderr)
