@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from .record import issue
 
@@ -86,10 +86,7 @@ def check_invoice(data: dict) -> list[dict]:
                              f"subtotal is {_fmt(subtotal)}", "/subtotal"))
 
     taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
-    for i, tax in enumerate(taxes):
-        rate, base, amount = _num(tax.get("rate")), _num(tax.get("base")), _num(tax.get("amount"))
-        if rate is None or base is None or amount is None:
-            continue
+    for i, rate, base, amount in _rated(taxes):
         expected = base * rate / 100
         # tax computed per line and then summed may be off by half a unit per line at that rate
         n = sum(1 for x in lines if _num(x.get("tax_rate")) == rate) or 1
@@ -177,10 +174,7 @@ def check_receipt(data: dict) -> list[dict]:
                              f"{_fmt(total)}", "/total"))
 
     taxes = [x for x in _list(data.get("taxes")) if isinstance(x, dict)]
-    for i, tax in enumerate(taxes):
-        rate, base, amount = _num(tax.get("rate")), _num(tax.get("base")), _num(tax.get("amount"))
-        if rate is None or base is None or amount is None:
-            continue
+    for i, rate, base, amount in _rated(taxes):
         n = len(items) or 1
         net_ok = abs(base * rate / 100 - amount) <= n * half
         gross_ok = abs(base * rate / (100 + rate) - amount) <= n * half
@@ -327,6 +321,14 @@ def _date(data: dict, key: str, out: list[dict]) -> Optional[dt.date]:
 
 def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
+
+
+def _rated(taxes: list) -> Iterator[tuple]:
+    """(index, rate, base, amount) of each tax row that states all three as numbers."""
+    for i, tax in enumerate(taxes):
+        rate, base, amount = _num(tax.get("rate")), _num(tax.get("base")), _num(tax.get("amount"))
+        if rate is not None and base is not None and amount is not None:
+            yield i, rate, base, amount
 
 
 def _num(value: Any) -> Optional[Decimal]:

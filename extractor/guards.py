@@ -254,13 +254,8 @@ class EndMarkerGuard:
     def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
         """Look for a marker in the new text (and the few characters before it a marker could straddle).
 
-        Args:
-            step: the token just fed.
-            text: the whole text so far.
-            scanner: where the stream stands relative to the JSON value.
-
-        Returns:
-            A hit keeping the text before the marker, or None.
+        ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit keeping the text before
+        the marker, or None.
         """
         lo = max(0, step.start - self._overlap)
         window = text[lo:step.end]
@@ -283,13 +278,8 @@ class JsonClosedGuard:
     def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
         """Stop on anything but whitespace after the close, or when the grace tokens are used up.
 
-        Args:
-            step: the token just fed.
-            text: the whole text so far.
-            scanner: where the stream stands relative to the JSON value.
-
-        Returns:
-            A hit keeping the text up to the close, or None.
+        ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit keeping the text up to the
+        close, or None.
         """
         if not scanner.closed:
             return None
@@ -330,14 +320,9 @@ class LoopGuard:
     def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
         """Run the whitespace, number, line and n-gram checks on the new token.
 
-        Args:
-            step: the token just fed.
-            text: the whole text so far.
-            scanner: where the stream stands relative to the JSON value.
-
-        Returns:
-            A hit (after the value closed it keeps the text up to the close; elsewhere one copy of the repeating
-            unit, or the text before a whitespace run), or None.
+        ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit (after the value closed it
+        keeps the text up to the close; elsewhere one copy of the repeating unit, or the text before a
+        whitespace run), or None.
         """
         new = text[step.start:step.end]
         return (self._whitespace(step, new) or self._number(new, scanner) or self._lines(step, text, scanner)
