@@ -118,10 +118,10 @@ def test_the_cache_is_exact_across_threads(runner):
     assert [results[i] for i in range(len(DOCS))] == serial
 
 
-def test_jump_forward_feeds_forced_tokens_and_keeps_the_record(invoice_model):
+def test_jump_forward_feeds_forced_tokens_and_keeps_the_record(invoice_model, runner):
     records = {}
     for jump in (True, False):
-        extractor = Extractor(settings_for(invoice_model, jump_forward=jump, max_tokens=600))
+        extractor = Extractor(settings_for(invoice_model, jump_forward=jump, max_tokens=600), runner=runner)
         records[jump] = extractor.extract(DOCS[0])
     on, off = records[True], records[False]
     assert outcome(on) == outcome(off)
@@ -133,11 +133,11 @@ def test_jump_forward_feeds_forced_tokens_and_keeps_the_record(invoice_model):
     assert on.usage.decode_steps <= 0.75 * generated
 
 
-def test_jump_forward_respects_max_tokens_and_guards(invoice_model):
+def test_jump_forward_respects_max_tokens_and_guards(invoice_model, runner):
     """Forced tokens count against max_tokens exactly as sampled ones (the same truncated record either way)."""
     for limit in (3, 37, 150):
-        got = [outcome(Extractor(settings_for(invoice_model, jump_forward=jump, max_tokens=limit, retries=0))
-                       .extract(DOCS[0])) for jump in (True, False)]
+        got = [outcome(Extractor(settings_for(invoice_model, jump_forward=jump, max_tokens=limit, retries=0),
+                                 runner=runner).extract(DOCS[0])) for jump in (True, False)]
         assert got[0] == got[1] and got[0][5] == limit, (limit, got)
 
 
