@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.grounding import KEY_FIELDS, fold, ground, key_fields_for, numbers_in
+from extractor.grounding import KEY_FIELDS, PageText, fold, ground, key_fields_for, numbers_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -293,3 +293,34 @@ def test_sample_with_a_value_not_printed(sample_texts):
     report = ground(data, sample_texts[stem])
     assert [(w["code"], w["path"]) for w in report.warnings] == [("ungrounded", "/seller/vat_id"),
                                                                   ("ungrounded", "/total")]
+
+
+# ------------------------------------------------------------------------------------------- boxes on a text layer
+
+
+@pytest.mark.parametrize("data, printed", [
+    ({"invoice_number": "FA-2026-042"}, "FA-2026-042"),
+    ({"total": 7089.6}, "7 089,60"),  # the first line printing it: "Total TTC 7 089,60 €"
+    ({"iban": "FR7630006000011234567890189"}, "FR76 3000 6000 0112 3456 7890 189"),
+    ({"issue_date": "2026-02-27"}, "27/02/2026"),
+])
+def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed):
+    """Where a value is on a text layer: the box of the words holding it, checked against pdfium's own search."""
+    import pypdfium2 as pdfium
+
+    from extractor.rasterize import text_lines
+
+    pdf = pdfium.PdfDocument(SAMPLES / "invoice-fr-services.pdf")
+    page = pdf[0]
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    start, count = textpage.search(printed).get_next()
+    chars = [textpage.get_charbox(i) for i in range(start, start + count)]
+    expected = (min(c[0] for c in chars) / width, 1 - max(c[3] for c in chars) / height,
+                max(c[2] for c in chars) / width, 1 - min(c[1] for c in chars) / height)
+    layer = PageText(textpage.get_text_range(), source="text_layer", lines=text_lines(page))
+    where = ground(data, [layer]).to_dict()["where"]
+    pdf.close()
+    (pointer, found), = where.items()
+    assert (found["page"], found["source"], found["confidence"]) == (1, "text_layer", None)
+    assert found["box"] == pytest.approx(list(expected), abs=2e-4)

@@ -63,7 +63,8 @@ class Review:
         names = [e.name for e in self.store.entries()]
         at = names.index(entry.name) if entry.name in names else 0
         return {
-            "name": entry.name, "record": entry.record, "schema": None if schema is None else schema.schema,
+            "name": entry.name, "file": Path(str(entry.record.get("source") or entry.name)).name,
+            "record": entry.record, "schema": None if schema is None else schema.schema,
             "schema_error": schema_error, "reviewed": reviewed, "data": data,
             "pages": [p.to_dict() for p in pages.pages], "pages_error": pages.error,
             "pages_warnings": list(pages.warnings),

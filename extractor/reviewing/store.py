@@ -92,14 +92,16 @@ class RecordStore:
 
     def source(self, entry: Entry) -> Optional[Path]:
         """The source file the record names, when it still has the record's content (also after a watcher moved
-        it to ``processed/`` or ``failed/`` beside it); None otherwise."""
+        it to ``processed/`` or ``failed/`` beside it; any content for an error record, which has no sha256);
+        None otherwise."""
         named = Path(str(entry.record.get("source") or ""))
-        if not named.name or not entry.record.get("sha256"):
+        if not named.name:
             return None
+        sha = entry.record.get("sha256")
         bases = [named] if named.is_absolute() else [Path.cwd() / named, self.out.parent / named]
         for base in bases:
             for candidate in (base, base.parent / "processed" / base.name, base.parent / "failed" / base.name):
-                if candidate.is_file() and _sha256(candidate) == entry.record["sha256"]:
+                if candidate.is_file() and (not sha or _sha256(candidate) == sha):
                     return candidate
         return None
 
