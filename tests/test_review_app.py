@@ -55,6 +55,11 @@ def out(tmp_path_factory, model_factory) -> Path:
         record = extractor.extract(str(sources / name))
         text = json.dumps(record.to_dict(), ensure_ascii=False)
         (folder / f"{Path(name).stem}.json").write_text(text, encoding="utf-8")
+    # an answer that breaks the schema every way the form can meet: wrong types where objects, lists and numbers go
+    wrong = dict(json.loads((folder / f"{SAMPLE}.json").read_text(encoding="utf-8")), status="invalid")
+    wrong["data"] = {"invoice_number": 5, "seller": ["x"], "line_items": [None, 3, {"amount": {"x": 1}}],
+                     "total": "abc", "tax_lines": "none"}
+    (folder / "wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
     return folder
 
 
@@ -119,8 +124,14 @@ def test_list_and_error_records_over_http(out):
         listing = json.loads(body)
         assert status == 200
         assert [(r["name"], r["status"]) for r in listing["records"]] == [
-            (SAMPLE, "review"), ("broken", "error"), ("locked", "error"), ("nopages", "error")]
-        assert {k: v for k, v in listing["counts"].items() if v} == {"review": 1, "error": 3}
+            (SAMPLE, "review"), ("wrong", "invalid"), ("broken", "error"), ("locked", "error"), ("nopages", "error")]
+        assert {k: v for k, v in listing["counts"].items() if v} == {"review": 1, "invalid": 1, "error": 3}
+        status, body, _ = get(host, "/api/records/wrong")
+        state = json.loads(body)["state"]
+        assert status == 200 and not state["valid"]
+        assert {e["path"] for e in state["errors"]} == {  # "": the required fields it lacks
+            "", "/invoice_number", "/seller", "/line_items/0", "/line_items/1", "/line_items/2",
+            "/line_items/2/amount", "/total", "/tax_lines"}
         status, page, _ = get(host, "/")
         assert status == 200 and f'href="/r/{SAMPLE}"' in page
         for name, code in (("locked", "encrypted"), ("broken", "corrupt"), ("nopages", "corrupt")):
@@ -151,6 +162,27 @@ def test_traversal_and_anything_outside_out_is_404(out, tmp_path):
             assert "leak" not in names
     finally:
         (out / "leak.json").unlink()
+
+
+def test_a_non_loopback_bind_prints_a_token_and_refuses_requests_without_it(out):
+    import subprocess
+    import sys
+
+    server = subprocess.Popen([sys.executable, "-m", "extractor.cli", "review", str(out), "--host", "0.0.0.0",
+                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("review: http://0.0.0.0:") and "?token=" in line, line
+        url = line.split()[1]
+        port, token = url.split(":")[2].split("/")[0], url.split("?token=")[1]
+        host = f"127.0.0.1:{port}"
+        assert get(host, "/")[0] == 403 and get(host, f"/r/{SAMPLE}")[0] == 403
+        assert get(host, "/api/records")[0] == 403 and get(host, "/?token=not-it")[0] == 403
+        assert get(host, f"/?token={token}")[0] == 200
+        assert get(host, "/api/records", headers={"X-Review-Token": token})[0] == 200
+    finally:
+        server.terminate()
+        server.wait(20)
 
 
 def test_a_token_is_required_when_one_is_set(out):
@@ -270,6 +302,13 @@ def test_review_in_a_browser(out, browser, tmp_path):
         field.send_keys(Keys.ESCAPE)
         browser.find_element(By.TAG_NAME, "body").send_keys("a")
         wait.until(lambda d: "Approved" in d.find_element(By.ID, "message").text)
+
+        # the next document (j): the answer that breaks the schema still shows as a form, its errors marked
+        browser.find_element(By.TAG_NAME, "body").send_keys("j")
+        wait.until(lambda d: d.current_url.endswith("/r/wrong"))
+        total = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'input[data-ptr="/total"]'))
+        assert total.find_element(By.XPATH, "..").get_attribute("data-state") == "failed"
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
     reviewed = json.loads((out / f"{SAMPLE}.reviewed.json").read_text(encoding="utf-8"))
     assert validate_data(reviewed["data"], load_schema("invoice")) == []

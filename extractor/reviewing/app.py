@@ -305,7 +305,8 @@ def serve(out: Path, *, host: str = "127.0.0.1", port: int = 8000, reviewer: Opt
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))  # bound here, so port 0 can be printed as the real one
+    sock.bind((host, port))  # bound and listening here: port 0 is printed as the real one, and a browser opened
+    sock.listen(128)  # at once waits in the backlog until the server accepts
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
     echo(f"review: {url}  (records in {app.state.review.store.out}; Ctrl-C stops)")

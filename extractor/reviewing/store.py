@@ -68,16 +68,26 @@ class RecordStore:
             raise UsageError(f"not a folder of records: {out}", source=out)
         self.out = Path(out).resolve()
         self.reviewer = reviewer or _os_user()
+        self._read: dict[Path, tuple[tuple[int, int], Any]] = {}  # file -> ((mtime_ns, size), its JSON)
 
     def entries(self) -> list[Entry]:
-        """Every record in the folder, ``review`` and ``invalid`` first, then by name."""
-        found = []
+        """Every record in the folder, ``review`` and ``invalid`` first, then by name (files are parsed again only
+        when they change, so a folder of thousands of records lists quickly)."""
+        found, seen = [], {}
         for path in self.out.iterdir():
             if path.name.endswith(REVIEWED_SUFFIX) or path.suffix != ".json" or not self._inside(path):
                 continue
-            record = _read_json(path)
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            stamp = (info.st_mtime_ns, info.st_size)
+            cached = self._read.get(path)
+            record = cached[1] if cached is not None and cached[0] == stamp else _read_json(path)
+            seen[path] = (stamp, record)
             if isinstance(record, dict) and {"status", "source"} <= set(record):
                 found.append(Entry(name=path.stem, path=path, record=record))
+        self._read = seen
         rank = {status: i for i, status in enumerate(STATUS_ORDER)}
         return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), e.name))
 

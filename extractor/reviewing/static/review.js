@@ -51,8 +51,10 @@
   // -- form ------------------------------------------------------------------------------------------------------
   function render() {
     fields = new Map();
-    form.replaceChildren();
-    if (data !== null) build(view.schema || {}, data, "", "", form);
+    if (data !== null) {
+      form.replaceChildren();
+      build(view.schema || {}, data, "", "", form);
+    }
     applyState();
   }
 
