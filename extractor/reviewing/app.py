@@ -43,6 +43,7 @@ class Review:
         self.store = store
         self.cache = cache
         self._pages: dict[str, SourcePages] = {}
+        self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     def listing(self) -> dict:
@@ -84,7 +85,9 @@ class Review:
     def pages(self, entry: Entry) -> SourcePages:
         """The record's source pages, rendered on first use (an error when the source is gone or unreadable)."""
         key = f"{entry.name}-{entry.record.get('sha256')}"
-        with self._lock:
+        with self._lock:  # one render per source at a time; a slow source does not hold up the others
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
             if key not in self._pages:
                 self._pages[key] = self._render(entry, key)
             return self._pages[key]
@@ -160,24 +163,29 @@ class _Handlers:
         self.templates = templates
 
     def index(self, request):
+        """GET /: the list page."""
         return self.templates.TemplateResponse(request, "index.html", {"listing": self.review.listing()})
 
     def record_page(self, request):
+        """GET /r/NAME: the record page (its data as JSON inside, for the form)."""
         entry = self._entry(request)
         view = self.review.record(entry)
         return self.templates.TemplateResponse(request, "record.html", {"view": view, "view_json": _script_json(view)})
 
     def records(self, request):
+        """GET /api/records: the listing."""
         from starlette.responses import JSONResponse
 
         return JSONResponse(self.review.listing())
 
     def record(self, request):
+        """GET /api/records/NAME: everything the record page shows."""
         from starlette.responses import JSONResponse
 
         return JSONResponse(self.review.record(self._entry(request)))
 
     def page_image(self, request):
+        """GET /api/records/NAME/pages/N: the page as PNG."""
         from starlette.exceptions import HTTPException
         from starlette.responses import FileResponse
 
@@ -188,6 +196,7 @@ class _Handlers:
         return FileResponse(page.image, media_type="image/png")
 
     async def check(self, request):
+        """POST /api/records/NAME/check: the field states of the posted data."""
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import JSONResponse
 
@@ -196,6 +205,7 @@ class _Handlers:
         return JSONResponse(await run_in_threadpool(self.review.states, entry, data.get("data")))
 
     async def save(self, request):
+        """POST /api/records/NAME/save: write the reviewed file (422 with the states when invalid)."""
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import JSONResponse
 
