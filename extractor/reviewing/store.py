@@ -19,7 +19,9 @@ from ..errors import UsageError
 from ..evaluate import REVIEWED_SUFFIX
 from ..review import disagreements
 from ..sinks import write_atomic
-STATUS_ORDER = ("review", "invalid", "runaway", "truncated", "error", "ok")  # what needs a person first
+from ..verdict import INVALID, REVIEW, STATUSES
+# what needs a person first: review and invalid, then the failures, ok last
+STATUS_ORDER = (REVIEW, INVALID) + tuple(s for s in reversed(STATUSES) if s not in (REVIEW, INVALID))
 
 
 @dataclass(frozen=True)
