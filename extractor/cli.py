@@ -1,6 +1,6 @@
 """The ``extract`` command line: parse options, call the core, render. No extraction logic lives here.
 
-``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval ...`` are subcommands.
+``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|review ...`` are subcommands.
 """
 
 from __future__ import annotations
@@ -366,21 +366,50 @@ SUBCOMMANDS.update({"watch", "status"})
 
 
 @app.command("eval", help="Score predictions against ground truth: field precision / recall / F1 and nTED.\n\n"
-                          "PRED and GOLD are JSON files or directories (our records or plain JSON), matched by stem.")
+                          "PRED and GOLD are JSON files or directories (our records or plain JSON), matched by stem. "
+                          "`extract eval OUT --gold reviewed` scores the records in OUT against the corrections "
+                          "`extract review` saved beside them.")
 @handle_errors
 def eval_command(
     pred: Path = typer.Argument(..., help="Predicted records / JSON (file or directory)."),
-    gold: Path = typer.Argument(..., help="Ground-truth JSON (file or directory)."),
+    gold: Optional[Path] = typer.Argument(None, help="Ground-truth JSON (file or directory)."),
+    gold_kind: Optional[str] = typer.Option(None, "--gold", help="`reviewed`: the gold is PRED's *.reviewed.json "
+                                                                 "files (instead of a GOLD argument)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
-    """Evaluate PRED against GOLD and print the report."""
-    from .evaluate import evaluate
+    """Evaluate PRED against GOLD (or against the reviewed files in PRED) and print the report."""
+    from .evaluate import evaluate, evaluate_reviewed
 
-    report = evaluate(pred, gold)
+    if gold_kind not in (None, "reviewed"):
+        raise UsageError(f"--gold takes `reviewed`, not {gold_kind!r} (give a GOLD path as the second argument)")
+    if (gold is None) == (gold_kind is None):
+        raise UsageError("give either GOLD or --gold reviewed")
+    report = evaluate(pred, gold) if gold is not None else evaluate_reviewed(pred)
     render.show_eval(report, as_json=as_json)
 
 
 SUBCOMMANDS.add("eval")
+
+
+@app.command("review", help="Review the records in OUT in a browser: each beside its pages, values boxed where they "
+                            "are printed; corrections go to OUT/<name>.reviewed.json.")
+@handle_errors
+def review_command(
+    out: Path = typer.Argument(..., help="The folder of records (a batch's --out or a watcher's OUT)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires the "
+                                                        "token printed at start."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
+    reviewer: Optional[str] = typer.Option(None, "--reviewer", help="Your name in the reviewed files (default: "
+                                                                    "the OS user)."),
+) -> None:
+    """Serve the review page until Ctrl-C."""
+    from .reviewing.app import serve
+
+    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo)
+
+
+SUBCOMMANDS.add("review")
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -4,6 +4,8 @@ Either side is a JSON file or a directory of them, holding our records (the ``da
 Documents are matched by file stem; a record is also matched by the stem of its ``source`` and a record file named
 ``<stem>-<hash>.json`` by ``<stem>``. A gold document with no prediction counts as predicted empty (all its fields
 missed) and is listed in ``missing_pred``; predictions with no gold are listed in ``missing_gold`` and not scored.
+In a folder, ``<name>.reviewed.json`` files (corrections saved by ``extract review``) are not predictions; with
+``extract eval OUT --gold reviewed`` (``evaluate_reviewed``) they are the gold for the records beside them.
 
 Scores (as in Donut, Kim et al. 2022):
 
@@ -29,6 +31,8 @@ from typing import Any, Optional
 
 from .errors import UsageError
 from .leaves import field_path, leaves, normalize_value
+
+REVIEWED_SUFFIX = ".reviewed.json"  # corrections saved by ``extract review`` (gold for ``--gold reviewed``)
 
 
 @dataclass(frozen=True)
@@ -168,11 +172,15 @@ def evaluate(pred: Path, gold: Path) -> EvalReport:
         if not path.exists():
             raise UsageError(f"{side} not found: {path}", source=path)
     unreadable: list[dict] = []
-    preds = _load(pred, unreadable)
-    golds = _load(gold, unreadable)
+    return _score(_load(pred, unreadable), _load(gold, unreadable), unreadable,
+                  pair_files=pred.is_file() and gold.is_file())
+
+
+def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, pair_files: bool) -> EvalReport:
+    """Match predictions to gold documents (by stem; two single files with each other) and score them."""
     pairs: list[tuple[_Doc, Optional[_Doc]]] = []
     used: set[str] = set()
-    if pred.is_file() and gold.is_file() and preds and golds:
+    if pair_files and preds and golds:
         pairs.append((golds[0], preds[0]))
         used.add(preds[0].file)
     else:
@@ -205,6 +213,30 @@ def evaluate(pred: Path, gold: Path) -> EvalReport:
         missing_gold=tuple(sorted(p.file for p in preds if p.file not in used)),
         unreadable=tuple(sorted(unreadable, key=lambda e: e["file"])),
     )
+
+
+def evaluate_reviewed(out: Path) -> EvalReport:
+    """Score the records in a folder against the reviewed files ``extract review`` saved beside them.
+
+    Args:
+        out: the folder holding ``<name>.json`` records and ``<name>.reviewed.json`` files (their ``data`` is the
+            gold); records nobody reviewed are not scored.
+
+    Returns:
+        The EvalReport (document stems are the record names).
+
+    Raises:
+        UsageError: the folder does not exist or holds no reviewed file.
+    """
+    out = Path(out)
+    if not out.is_dir():
+        raise UsageError(f"not a folder: {out}", source=out)
+    unreadable: list[dict] = []
+    golds = _load(out, unreadable, reviewed=True)
+    if not golds and not unreadable:
+        raise UsageError(f"no reviewed files (*{REVIEWED_SUFFIX}) in {out}: review some with `extract review`",
+                         source=out)
+    return _score(_load(out, unreadable), golds, unreadable, pair_files=False)
 
 
 def flatten(data: Any) -> dict[str, tuple[str, str]]:
@@ -422,8 +454,13 @@ class _Node:
         self.cost = len(label) if leaf else 1
 
 
-def _load(path: Path, unreadable: list[dict]) -> list[_Doc]:
-    files = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file())
+def _load(path: Path, unreadable: list[dict], *, reviewed: bool = False) -> list[_Doc]:
+    """The documents of a file or folder: in a folder the reviewed files (``reviewed``), or everything else."""
+    if path.is_file():
+        files = [path]
+    else:
+        files = sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file()
+                       and p.name.endswith(REVIEWED_SUFFIX) == reviewed)
     docs = []
     for file in files:
         try:
@@ -431,11 +468,12 @@ def _load(path: Path, unreadable: list[dict]) -> list[_Doc]:
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             unreadable.append({"file": str(file), "error": str(exc)})
             continue
-        source_stem = ""
-        if _is_record(obj):
+        source_stem, stem = "", file.stem
+        if _is_record(obj) or (file.name.endswith(REVIEWED_SUFFIX) and isinstance(obj, dict) and "data" in obj):
             source_stem = Path(str(obj.get("source") or "")).stem
             obj = obj.get("data")
-        docs.append(_Doc(file=str(file), stem=file.stem, source_stem=source_stem, data=obj))
+        stem = file.name.removesuffix(REVIEWED_SUFFIX) if file.name.endswith(REVIEWED_SUFFIX) else stem
+        docs.append(_Doc(file=str(file), stem=stem, source_stem=source_stem, data=obj))
     return docs
 
 

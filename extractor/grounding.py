@@ -25,8 +25,10 @@ digits, compared with punctuation and spaces ignored): ``O``/``o`` = ``0``, ``I`
 numbers (amounts) are matched exactly as on a text layer. Dates whose parts OCR glued together (``August3,2014``) are
 read with the parts apart.
 
-Where a value is found on an OCR page, its line (or two adjacent lines) gives the box and the recognizer's
-confidence (``FieldGrounding.box`` / ``confidence``); text-layer pages give the page only (a box is left for later).
+Where a value is found on a page whose ``PageText`` has lines with boxes (OCR's, or a text layer's character boxes:
+``rasterize.text_lines``), the line (or two adjacent lines) holding it gives the box, narrowed to the fewest
+consecutive words that still hold it, and OCR's recognizer confidence (``FieldGrounding.box`` / ``confidence``);
+pages without lines give the page only.
 
 The CLDR tables are read once per process from Babel's locale files (about half a second; see ``_cldr``).
 
@@ -73,7 +75,8 @@ class PageText:
     Attributes:
         text: the page's text (None when it has none usable).
         source: ``text_layer``, ``ocr`` or ``none``.
-        lines: for OCR text, its lines (``ocr.OcrLine``: ``text``, ``box``, ``confidence``), to say where a value is.
+        lines: its lines with boxes, to say where a value is: OCR's (``ocr.OcrLine``) or the text layer's
+            (``rasterize.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
         confidence: for OCR text, the recognizer's mean confidence.
     """
 
@@ -99,8 +102,8 @@ class FieldGrounding:
         page: 0-based index into the page texts where it was first found.
         weight: its weight in the ratio (0.25 .. 1).
         source: the text it was found in (``text_layer`` or ``ocr``).
-        box: on OCR text, the box of the line(s) it was found in (0..1 of the page image), when one line (or two
-            adjacent ones) holds it.
+        box: where the page text has lines with boxes, the box of the words it was found in (0..1 of the page
+            image), when one line (or two adjacent ones) holds it.
         confidence: on OCR text, the lowest recognizer confidence of those lines.
     """
 
@@ -228,10 +231,11 @@ def _page(text: Union[PageText, str, None]) -> PageText:
 
 
 def _locate(value: Any, key: str, page: "_PageText") -> tuple[Optional[Box], Optional[float]]:
-    """The box and confidence of the OCR line (or two adjacent lines) holding a value found on the page."""
+    """The box and confidence of the line (or two adjacent lines) holding a value found on the page, narrowed to
+    the fewest consecutive words that still hold it when the lines have word boxes."""
     for group in page.line_groups():
         if _found(value, key, group.text):
-            return group.box, group.confidence
+            return group.narrow(value, key) or group.box, group.confidence
     return None, None
 
 
@@ -313,18 +317,36 @@ class _PageText:
         if self._groups is None:
             singles = [(line,) for line in self.lines]
             pairs = [(a, b) for a, b in zip(self.lines, self.lines[1:])]
-            self._groups = [_LineGroup(group) for group in singles + pairs]
+            self._groups = [_LineGroup(group, ocr=self.ocr) for group in singles + pairs]
         return self._groups
 
 
 class _LineGroup:
-    """One or two OCR lines: their text prepared for lookups, their joint box and lowest confidence."""
+    """One or two lines (OCR's, or a text layer's with character boxes): their text prepared for lookups, their
+    joint box and lowest confidence (None on a text layer)."""
 
-    def __init__(self, lines: tuple):
-        self.text = _PageText(" ".join(line.text for line in lines), ocr=True)
-        self.box = (min(line.box[0] for line in lines), min(line.box[1] for line in lines),
-                    max(line.box[2] for line in lines), max(line.box[3] for line in lines))
-        self.confidence = min(line.confidence for line in lines)
+    def __init__(self, lines: tuple, *, ocr: bool = True):
+        self.ocr = ocr
+        self.text = _PageText(" ".join(line.text for line in lines), ocr=ocr)
+        self.box = _joint_box(lines)
+        confidences = [line.confidence for line in lines if line.confidence is not None]
+        self.confidence = min(confidences) if confidences else None
+        self.words = tuple(word for line in lines for word in getattr(line, "words", ()))
+
+    def narrow(self, value: Any, key: str) -> Optional[Box]:
+        """The joint box of the fewest consecutive words that hold the value (None without word boxes)."""
+        for size in range(1, len(self.words) + 1):
+            for start in range(len(self.words) - size + 1):
+                window = self.words[start:start + size]
+                if _found(value, key, _PageText(" ".join(w.text for w in window), ocr=self.ocr)):
+                    return _joint_box(window)
+        return None
+
+
+def _joint_box(items: Sequence) -> Box:
+    """The box around the boxes of some lines or words."""
+    return (min(i.box[0] for i in items), min(i.box[1] for i in items),
+            max(i.box[2] for i in items), max(i.box[3] for i in items))
 
 
 def _weight(value: Any) -> float:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.evaluate import Counts, evaluate, flatten, nted_accuracy, tree_edit_distance, _Node
+from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten, nted_accuracy, tree_edit_distance, _Node
 
 EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
@@ -199,3 +199,43 @@ def test_samples_with_planted_errors(tmp_path):
     assert per_doc["invoice-de-einfach"].nted < 1 and per_doc["invoice-ch-chf"].nted == 1.0
     assert report.missing_pred == () and report.missing_gold == ()
     assert "\n/total " in report.to_text()
+
+
+def reviewed(record_name, data):
+    """A reviewed file's content, as ``extract review`` writes it (only ``data`` is read for scoring)."""
+    return {"version": 1, "record": record_name, "source": "in/a.pdf", "sha256": "", "schema": "invoice",
+            "data": data, "reviewer": "me", "reviewed_at": "2026-01-01T00:00:00+00:00",
+            "original_status": "review", "approved": True, "changed": ["/a"]}
+
+
+def test_reviewed_files_are_the_gold_for_the_records_beside_them(tmp_path):
+    write(tmp_path / "a.json", record("in/a.pdf", {"a": "x", "b": 1}, status="review"))
+    write(tmp_path / "a.reviewed.json", reviewed("a.json", {"a": "y", "b": 1}))
+    write(tmp_path / "b.json", record("in/b.pdf", {"a": "z"}))  # nobody reviewed it
+    report = evaluate_reviewed(tmp_path).to_dict()
+    assert (report["documents"], report["tp"], report["fp"], report["fn"]) == (1, 1, 1, 1)
+    assert report["per_document"] == [{"stem": "a", "pred": str(tmp_path / "a.json"),
+                                       "gold": str(tmp_path / "a.reviewed.json"), "tp": 1, "fp": 1, "fn": 1,
+                                       "precision": 0.5, "recall": 0.5, "f1": 0.5,
+                                       "nted": 0.75}]  # one character changed of the gold's 4 nodes
+    assert report["missing_gold"] == [str(tmp_path / "b.json")] and report["missing_pred"] == []
+    # any other evaluation never takes a reviewed file for a prediction
+    gold = write(tmp_path / "gold" / "a.json", {"a": "y", "b": 1})
+    other = evaluate(tmp_path, gold.parent).to_dict()
+    assert (other["tp"], other["fp"], other["fn"], other["missing_gold"]) == (1, 1, 1, [str(tmp_path / "b.json")])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["eval", "{out}"], "give either GOLD or --gold reviewed"),
+    (["eval", "{out}", "{out}", "--gold", "reviewed"], "give either GOLD or --gold reviewed"),
+    (["eval", "{out}", "--gold", "mine"], "--gold takes `reviewed`"),
+    (["eval", "{out}", "--gold", "reviewed"], "no reviewed files"),
+])
+def test_eval_gold_option_usage(tmp_path, args, message):
+    from typer.testing import CliRunner
+
+    from extractor.cli import app
+
+    write(tmp_path / "a.json", record("in/a.pdf", {"a": "x"}))
+    result = CliRunner().invoke(app, [a.format(out=tmp_path) for a in args])
+    assert result.exit_code == 2 and message in result.output, result.output

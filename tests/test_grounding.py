@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.grounding import KEY_FIELDS, fold, ground, key_fields_for, numbers_in
+from extractor.grounding import KEY_FIELDS, PageText, fold, ground, key_fields_for, numbers_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -293,3 +293,59 @@ def test_sample_with_a_value_not_printed(sample_texts):
     report = ground(data, sample_texts[stem])
     assert [(w["code"], w["path"]) for w in report.warnings] == [("ungrounded", "/seller/vat_id"),
                                                                   ("ungrounded", "/total")]
+
+
+# ------------------------------------------------------------------------------------------- boxes on a text layer
+
+
+@pytest.mark.parametrize("data, printed", [
+    ({"invoice_number": "FA-2026-042"}, "FA-2026-042"),
+    ({"total": 7089.6}, "7 089,60"),  # the first line printing it: "Total TTC 7 089,60 €"
+    ({"iban": "FR7630006000011234567890189"}, "FR76 3000 6000 0112 3456 7890 189"),
+    ({"issue_date": "2026-02-27"}, "27/02/2026"),
+])
+def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed):
+    """Where a value is on a text layer: the box of the words holding it, checked against pdfium's own search."""
+    import pypdfium2 as pdfium
+
+    from extractor.rasterize import text_lines
+
+    pdf = pdfium.PdfDocument(SAMPLES / "invoice-fr-services.pdf")
+    page = pdf[0]
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    start, count = textpage.search(printed).get_next()
+    chars = [textpage.get_charbox(i) for i in range(start, start + count)]
+    expected = (min(c[0] for c in chars) / width, 1 - max(c[3] for c in chars) / height,
+                max(c[2] for c in chars) / width, 1 - min(c[1] for c in chars) / height)
+    layer = PageText(textpage.get_text_range(), source="text_layer", lines=text_lines(page))
+    where = ground(data, [layer]).to_dict()["where"]
+    pdf.close()
+    (pointer, found), = where.items()
+    assert (found["page"], found["source"], found["confidence"]) == (1, "text_layer", None)
+    assert found["box"] == pytest.approx(list(expected), abs=2e-4)
+
+
+def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
+    from extractor.ocr import OcrLine, OcrWord
+
+    def line(words, top, bottom, confidence):  # words: (text, left, right)
+        boxes = [OcrWord(text, (left, top, right, bottom), confidence) for text, left, right in words]
+        return OcrLine(" ".join(w.text for w in boxes), (boxes[0].box[0], top, boxes[-1].box[2], bottom),
+                       confidence, tuple(boxes))
+
+    lines = (line([("Rechnung", 0.1, 0.2), ("Nr.", 0.25, 0.3), ("RE-2026-0117", 0.4, 0.5)], 0.1, 0.12, 0.97),
+             line([("Gesamt", 0.1, 0.2), ("1.375,64", 0.5, 0.6), ("EUR", 0.65, 0.7)], 0.8, 0.82, 0.95),
+             line([("IBAN", 0.1, 0.2), ("DE89", 0.25, 0.35), ("3704", 0.4, 0.5)], 0.9, 0.92, 0.93),  # 2 lines
+             line([("0044", 0.1, 0.2), ("0532", 0.25, 0.35), ("0130", 0.4, 0.5), ("00", 0.55, 0.65)], 0.92, 0.94,
+                  0.91),
+             OcrLine("Zahlbar sofort", (0.1, 0.95, 0.4, 0.97), 0.99))  # no words: the line's box
+    page = PageText("\n".join(l.text for l in lines), source="ocr", lines=lines, confidence=0.95)
+    data = {"invoice_number": "RE-2026-0117", "total": 1375.64, "iban": "DE89370400440532013000",
+            "terms": "sofort"}
+    assert ground(data, [page]).to_dict()["where"] == {
+        "/invoice_number": {"page": 1, "source": "ocr", "box": [0.4, 0.1, 0.5, 0.12], "confidence": 0.97},
+        "/total": {"page": 1, "source": "ocr", "box": [0.5, 0.8, 0.6, 0.82], "confidence": 0.95},
+        "/iban": {"page": 1, "source": "ocr", "box": [0.1, 0.9, 0.65, 0.94], "confidence": 0.91},
+        "/terms": {"page": 1, "source": "ocr", "box": [0.1, 0.95, 0.4, 0.97], "confidence": 0.99},
+    }

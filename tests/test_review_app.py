@@ -1,0 +1,331 @@
+"""``extract review``: the app over real records (made by the README demo's scripted model), over HTTP and in Chromium.
+
+One record folder per module: the demo model (it answers invoice-de-einfach's data for every document) on
+invoice-fr-services.pdf gives a ``review`` record; an encrypted, a corrupt and a page-less PDF give ``error``
+records. One server and one headless Chromium session for the browser test.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, in_ci, make_pdf, raw_pdf
+
+from extractor.cli import app
+from extractor.evaluate import evaluate_reviewed
+from extractor.reviewing.app import create_app, needs_token
+from extractor.reviewing.store import changed_fields
+from extractor.validate import load_schema, validate_data
+
+SAMPLE = "invoice-fr-services"
+DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
+TRUE_NUMBER = json.loads((ROOT / "samples" / "expected" / f"{SAMPLE}.json").read_text(encoding="utf-8"))[
+    "invoice_number"]
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+SCREENSHOT_ENV = "EXTRACTOR_REVIEW_SCREENSHOT"  # where to keep the record view's screenshot (README's docs/review.png)
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory, model_factory) -> Path:
+    """A folder of records: the demo's ``review`` record and three ``error`` records, with their sources."""
+    from extractor import Extractor
+
+    base = tmp_path_factory.mktemp("review")
+    sources, folder = base / "inbox", base / "out"
+    sources.mkdir()
+    folder.mkdir()
+    shutil.copy(ROOT / "samples" / f"{SAMPLE}.pdf", sources)
+    (sources / "locked.pdf").write_bytes(make_pdf(["Rechnung 7"], user_password="secret"))
+    (sources / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R >>\nendobj\ntrailer\n")
+    (sources / "nopages.pdf").write_bytes(raw_pdf())
+    answer = json.dumps(DEMO_ANSWER, ensure_ascii=False, separators=(",", ":"))  # as the demo compacts its script
+    model = model_factory.scripted(answer=answer, schema="invoice")
+    extractor = Extractor(model=str(model.path), schema="invoice")
+    for name in (f"{SAMPLE}.pdf", "locked.pdf", "broken.pdf", "nopages.pdf"):
+        record = extractor.extract(str(sources / name))
+        text = json.dumps(record.to_dict(), ensure_ascii=False)
+        (folder / f"{Path(name).stem}.json").write_text(text, encoding="utf-8")
+    # an answer that breaks the schema every way the form can meet: wrong types where objects, lists and numbers go
+    wrong = dict(json.loads((folder / f"{SAMPLE}.json").read_text(encoding="utf-8")), status="invalid")
+    wrong["data"] = {"invoice_number": 5, "seller": ["x"], "line_items": [None, 3, {"amount": {"x": 1}}],
+                     "total": "abc", "tax_lines": "none"}
+    (folder / "wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
+    return folder
+
+
+@contextmanager
+def serving(folder: Path, *, token=None):
+    """The app on a free loopback port in a thread; yields its base URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(folder, reviewer="tester", token=token), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def get(host: str, path: str, headers=None) -> tuple[int, str, dict]:
+    """A raw GET (the path is sent exactly as written, no normalisation)."""
+    conn = http.client.HTTPConnection(host, timeout=120)
+    conn.request("GET", path, headers=headers or {})
+    response = conn.getresponse()
+    body = response.read().decode("utf-8", "replace")
+    conn.close()
+    return response.status, body, dict(response.getheaders())
+
+
+# ------------------------------------------------------------------------------------------------------ pure parts
+
+
+@pytest.mark.parametrize("host, needed", [("127.0.0.1", False), ("localhost", False), ("::1", False),
+                                          ("127.0.0.2", False), ("0.0.0.0", True), ("192.168.1.5", True),
+                                          ("::", True), ("review.example", True)])
+def test_only_loopback_binds_go_without_a_token(host, needed):
+    assert needs_token(host) is needed
+
+
+@pytest.mark.parametrize("original, corrected, changed", [
+    ({"a": 1, "b": "x"}, {"a": 1, "b": "x"}, []),
+    ({"a": 1, "b": "x"}, {"a": 1.0, "b": " X "}, []),  # compared as extract eval does
+    ({"a": 1, "b": "x"}, {"a": 2, "b": "x"}, ["/a"]),
+    ({"items": [{"q": 1}, {"q": 2}]}, {"items": [{"q": 1}]}, ["/items/1/q"]),
+    ({"items": [{"q": 1}]}, {"items": [{"q": 1}, {"q": 3}]}, ["/items/1/q"]),
+    ({"a": None}, {"a": "new"}, ["/a"]),
+])
+def test_changed_fields(original, corrected, changed):
+    assert changed_fields(original, corrected) == changed
+
+
+# ------------------------------------------------------------------------------------------------------------ HTTP
+
+
+def test_list_and_error_records_over_http(out):
+    with serving(out) as host:
+        status, body, _ = get(host, "/api/records")
+        listing = json.loads(body)
+        assert status == 200
+        assert [(r["name"], r["status"]) for r in listing["records"]] == [
+            (SAMPLE, "review"), ("wrong", "invalid"), ("broken", "error"), ("locked", "error"), ("nopages", "error")]
+        assert {k: v for k, v in listing["counts"].items() if v} == {"review": 1, "invalid": 1, "error": 3}
+        status, body, _ = get(host, "/api/records/wrong")
+        state = json.loads(body)["state"]
+        assert status == 200 and not state["valid"]
+        assert {e["path"] for e in state["errors"]} == {  # "": the required fields it lacks
+            "", "/invoice_number", "/seller", "/line_items/0", "/line_items/1", "/line_items/2",
+            "/line_items/2/amount", "/total", "/tax_lines"}
+        status, page, _ = get(host, "/")
+        assert status == 200 and f'href="/r/{SAMPLE}"' in page
+        for name, code in (("locked", "encrypted"), ("broken", "corrupt"), ("nopages", "corrupt")):
+            record = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+            assert record["errors"][0]["code"] == code
+            status, body, _ = get(host, f"/api/records/{name}")
+            view = json.loads(body)
+            assert status == 200 and (view["data"], view["pages"]) == (None, [])
+            assert view["pages_error"]["code"] == code  # the page renderer met the same problem, and said so
+            status, page, _ = get(host, f"/r/{name}")
+            assert status == 200 and 'id="record-errors"' in page and f"<strong>{code}</strong>" in page
+
+
+def test_traversal_and_anything_outside_out_is_404(out, tmp_path):
+    outside = tmp_path / "secret.json"
+    outside.write_text(json.dumps({"version": 1, "source": "x.pdf", "status": "ok", "data": {"secret": 1}}))
+    (out / "leak.json").symlink_to(outside)
+    try:
+        with serving(out) as host:
+            for path in ("/api/records/..%2F..%2Fetc%2Fpasswd", "/api/records/../../etc/passwd",
+                         "/r/%2Fetc%2Fpasswd", "/api/records/%2e%2e", "/api/records/..%252Fsecret",
+                         f"/api/records/{outside}", "/api/records/leak", "/r/leak",
+                         f"/api/records/{SAMPLE}%2F..%2Fleak", f"/api/records/{SAMPLE}/pages/9",
+                         "/static/..%2F..%2Fapp.py", "/static/../app.py", "/api/records/locked/pages/1"):
+                status, _, _ = get(host, path)
+                assert status == 404, path
+            names = [r["name"] for r in json.loads(get(host, "/api/records")[1])["records"]]
+            assert "leak" not in names
+    finally:
+        (out / "leak.json").unlink()
+
+
+def test_a_non_loopback_bind_prints_a_token_and_refuses_requests_without_it(out):
+    import subprocess
+    import sys
+
+    server = subprocess.Popen([sys.executable, "-m", "extractor.cli", "review", str(out), "--host", "0.0.0.0",
+                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("review: http://0.0.0.0:") and "?token=" in line, line
+        url = line.split()[1]
+        port, token = url.split(":")[2].split("/")[0], url.split("?token=")[1]
+        host = f"127.0.0.1:{port}"
+        assert get(host, "/")[0] == 403 and get(host, f"/r/{SAMPLE}")[0] == 403
+        assert get(host, "/api/records")[0] == 403 and get(host, "/?token=not-it")[0] == 403
+        assert get(host, f"/?token={token}")[0] == 200
+        assert get(host, "/api/records", headers={"X-Review-Token": token})[0] == 200
+    finally:
+        server.terminate()
+        server.wait(20)
+
+
+def test_a_token_is_required_when_one_is_set(out):
+    with serving(out, token="s3cret-token") as host:
+        assert get(host, "/api/records")[0] == 403
+        assert get(host, "/api/records?token=wrong")[0] == 403
+        assert get(host, f"/r/{SAMPLE}", headers={"X-Review-Token": "wrong"})[0] == 403
+        assert get(host, "/api/records", headers={"X-Review-Token": "s3cret-token"})[0] == 200
+        status, _, headers = get(host, "/?token=s3cret-token")
+        assert status == 200 and "review_token=s3cret-token" in headers["set-cookie"]
+        assert get(host, "/api/records", headers={"Cookie": "review_token=s3cret-token"})[0] == 200
+
+
+# --------------------------------------------------------------------------------------------------------- browser
+
+
+def printed_boxes(pdf: Path, text: str) -> list[tuple[float, float, float, float]]:
+    """Where pdfium's own search finds ``text`` on page 1, as fractions of the page (top left 0, 0)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    page = document[0]
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    found, searcher = [], textpage.search(text)
+    while (hit := searcher.get_next()) is not None:
+        start, count = hit
+        boxes = [textpage.get_charbox(i) for i in range(start, start + count)]
+        left, bottom = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, top = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        found.append((left / width, 1 - top / height, right / width, 1 - bottom / height))
+    document.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the module (skipped without it, failed under CI)."""
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        message = f"Chromium is not installed ({CHROMIUM}, {CHROMEDRIVER}; apt-get install chromium chromium-driver)"
+        if in_ci():
+            pytest.fail(message + ": CI must install it")
+        pytest.skip(message)
+    import tempfile
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="review-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,800"):
+        options.add_argument(flag)
+    # CI preloads OpenBLAS for mlx (LD_PRELOAD); Chromium crashes with it, so its processes start without it
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER), env=env), options=options)
+    driver.set_window_size(1280, 800)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def box_centre(driver, ptr: str) -> tuple[float, float]:
+    """The centre of the selected box of ``ptr`` as a fraction of its page image."""
+    return tuple(driver.execute_script("""
+        const box = document.querySelector('.box.selected[data-ptr="' + arguments[0] + '"]');
+        const img = box.closest('.page').querySelector('img').getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        return [(b.left + b.width / 2 - img.left) / img.width, (b.top + b.height / 2 - img.top) / img.height];
+    """, ptr))
+
+
+def inside(point, boxes) -> bool:
+    return any(x0 <= point[0] <= x1 and y0 <= point[1] <= y1 for x0, y0, x1, y1 in boxes)
+
+
+def test_review_in_a_browser(out, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(browser, 30)
+    source = json.loads((out / f"{SAMPLE}.json").read_text(encoding="utf-8"))
+    pdf = Path(source["source"])
+    with serving(out) as host:
+        browser.get(f"http://{host}/r/{SAMPLE}")
+        field = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'input[data-ptr="/invoice_number"]'))
+        row = field.find_element(By.XPATH, "..")
+        assert row.get_attribute("data-state") == "ungrounded" and "not found" in row.text  # the demo's wrong value
+        wait.until(lambda d: d.execute_script("return document.querySelector('.page img').complete"))
+
+        # a grounded value: its box over the place the page prints it (EUR, printed as €)
+        browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/currency"]').click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.box.selected[data-ptr="/currency"]'))
+        assert inside(box_centre(browser, "/currency"), printed_boxes(pdf, "€"))
+        shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "review.png")
+        browser.save_screenshot(str(shot))
+
+        # keyboard: leave the field, jump to the next flagged field
+        browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+        browser.find_element(By.TAG_NAME, "body").send_keys("n")
+        assert browser.switch_to.active_element.get_attribute("data-ptr") == "/invoice_number"
+
+        # correct it: re-checked as typed, grounded now, and boxed where the page prints it
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(TRUE_NUMBER)
+        wait.until(lambda d: row.get_attribute("data-state") == "grounded")
+        field.click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.box.selected[data-ptr="/invoice_number"]'))
+        assert inside(box_centre(browser, "/invoice_number"), printed_boxes(pdf, TRUE_NUMBER))
+
+        # approve with its key
+        field.send_keys(Keys.ESCAPE)
+        browser.find_element(By.TAG_NAME, "body").send_keys("a")
+        wait.until(lambda d: "Approved" in d.find_element(By.ID, "message").text)
+
+        # the next document (j): the answer that breaks the schema still shows as a form, its errors marked
+        browser.find_element(By.TAG_NAME, "body").send_keys("j")
+        wait.until(lambda d: d.current_url.endswith("/r/wrong"))
+        total = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'input[data-ptr="/total"]'))
+        assert total.find_element(By.XPATH, "..").get_attribute("data-state") == "failed"
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+    reviewed = json.loads((out / f"{SAMPLE}.reviewed.json").read_text(encoding="utf-8"))
+    assert validate_data(reviewed["data"], load_schema("invoice")) == []
+    assert reviewed["data"] == {**DEMO_ANSWER, "invoice_number": TRUE_NUMBER}
+    assert {k: reviewed[k] for k in ("record", "reviewer", "original_status", "approved", "changed")} == {
+        "record": f"{SAMPLE}.json", "reviewer": "tester", "original_status": "review", "approved": True,
+        "changed": ["/invoice_number"]}
+    assert json.loads((out / f"{SAMPLE}.json").read_text(encoding="utf-8")) == source  # the model's record stays
+
+    # extract eval OUT --gold reviewed: the model's record against the correction
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["eval", str(out), "--gold", "reviewed", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    number = next(f for f in report["fields"] if f["path"] == "/invoice_number")
+    assert number == {"path": "/invoice_number", "tp": 0, "fp": 1, "fn": 1, "precision": 0.0, "recall": 0.0,
+                      "f1": 0.0}
+    assert report["per_document"][0]["stem"] == SAMPLE and report["per_document"][0]["fp"] == 1
+    assert report == evaluate_reviewed(out).to_dict()
