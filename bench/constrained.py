@@ -154,6 +154,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from extractor.constrain import Constrainer, compile_schema
+    from extractor.modelfiles import read_model_files
     from extractor.runners.mlx import MlxRunner
     from extractor.validate import load_schema
 
@@ -166,12 +167,12 @@ def main(argv=None) -> int:
             model_dir = str(build_random_model(Path(tmp) / "tiny-random").path)
         runner = MlxRunner(model=model_dir)
         stop_ids = runner.stop_set.ids
-        vocab = int(runner._model.config.text_config.vocab_size) if hasattr(runner._model.config, "text_config") \
-            else int(runner._model.config.vocab_size)
+        files = read_model_files(runner.model_dir)
+        vocab = int(files.text_config.get("vocab_size") or (files.config or {}).get("vocab_size"))
 
         builds = []
         for _ in range(3):  # a fresh Constrainer each time: no cache
-            constrainer = Constrainer(runner._tokenizer)
+            constrainer = Constrainer(runner.tokenizer)
             start = time.perf_counter()
             tokenizer = constrainer.llg_tokenizer(stop_ids)
             builds.append(time.perf_counter() - start)

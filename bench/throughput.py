@@ -70,7 +70,7 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
     """Extract every document once on a loaded runner; return the figures and the records."""
     from extractor import Extractor, Settings
 
-    runner._prefix_cache.clear()  # every row starts cold: its first document pays for the prefix
+    runner.clear_prefix_cache()  # every row starts cold: its first document pays for the prefix
     settings = Settings(model=str(runner.model_dir), prefix_cache=prefix_cache, jump_forward=jump_forward,
                         constrained=constrained, max_tokens=1024)
     started, cpu = time.perf_counter(), time.process_time()

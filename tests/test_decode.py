@@ -50,7 +50,7 @@ def shared_prefix_length(runner) -> int:
 
 def test_later_documents_prefill_only_their_images_and_suffix(runner):
     extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
-    runner._prefix_cache.clear()
+    runner.clear_prefix_cache()
     first, second, third = (extractor.extract(doc) for doc in DOCS)
     prefix = shared_prefix_length(runner)
     assert prefix > 1000  # the instruction and the whole schema
@@ -102,10 +102,10 @@ def test_records_are_identical_with_and_without_the_cache(model_factory, tmp_pat
 
 def test_the_cache_is_exact_across_threads(runner):
     extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
-    runner._prefix_cache.clear()
+    runner.clear_prefix_cache()
     docs = DOCS[:2]  # two threads, two different documents
     serial = [outcome(extractor.extract(doc)) for doc in docs]
-    runner._prefix_cache.clear()
+    runner.clear_prefix_cache()
     results: dict[int, tuple] = {}
 
     def work(i: int) -> None:

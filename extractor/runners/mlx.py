@@ -76,6 +76,12 @@ class MlxRunner:
                                                          getattr(config, "image_token_id", None)) if i is not None)
         self._prefix_cache = PrefixCache()
 
+    def clear_prefix_cache(self) -> None:
+        """Forget every cached prompt prefix (the next document prefills its whole prompt again): for benches and
+        tests that time or check a cold start."""
+        with self._lock:
+            self._prefix_cache.clear()
+
     def _chat_template_source(self) -> str:
         template = getattr(self._processor, "chat_template", None) or getattr(self.tokenizer, "chat_template", "")
         return template if isinstance(template, str) else ""
