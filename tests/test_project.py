@@ -39,8 +39,9 @@ def test_ci_runs_exactly_the_readme_commands():
     demo = ci_readme("demo")  # the first command with the main job on two samples instead of samples/
     assert demo != install and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf", "samples/") \
         == install
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert 'bash -c "$(python3 .ci/readme.py demo)"' in ci and 'bash -c "$(python3 .ci/readme.py test)"' in ci
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert 'bash -c "$(python3 .ci/readme.py demo)" || demo_status=$?' in ci
+    assert test in ci  # README's test command, verbatim, as a line of its own
 
 
 def test_every_package_and_the_schemas_are_in_the_wheel():
