@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from .isolate import RenderPool
 from .pipeline import Source, document_record, extract_document, settings_fingerprint
@@ -133,13 +133,7 @@ class Extractor:
         Yields:
             One Record per source, in order.
         """
-        waiting: dict[int, Record] = {}
-        position = 0
-        for index, record in self.extract_as_done(sources):
-            waiting[index] = record
-            while position in waiting:
-                yield waiting.pop(position)
-                position += 1
+        return in_input_order(self.extract_as_done(sources))
 
     def extract_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, Record]]:
         """Extract documents, ``concurrency`` at a time, and yield each record as soon as it is done.
@@ -194,6 +188,24 @@ class Extractor:
         self.close()
 
 
+def in_input_order(results: Iterator[tuple[int, Record]], *,
+                   on_arrival: Optional[Callable[[Record], None]] = None) -> Iterator[Record]:
+    """The records of ``Extractor.extract_as_done`` in input order (one that finishes early waits for the ones
+    before it); ``on_arrival`` sees each record the moment it is done. Closing this closes ``results``."""
+    waiting: dict[int, Record] = {}
+    position = 0
+    try:
+        for index, record in results:
+            if on_arrival is not None:
+                on_arrival(record)
+            waiting[index] = record
+            while position in waiting:
+                yield waiting.pop(position)
+                position += 1
+    finally:
+        results.close()  # an error or an early stop: documents not started are dropped
+
+
 def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
     """Wait for at least one running document; take the finished ones out of ``running`` and yield them (in input
     order among themselves). A document's unexpected exception is raised here."""
@@ -202,4 +214,4 @@ def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
         yield running.pop(future), future.result()
 
 
-__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "load_runner"]
+__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "in_input_order", "load_runner"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from .api import in_input_order
 from .hooks import pause_at
 from .record import Record, record_from_dict
 from .sinks import CsvSink, JsonDirSink, JsonlSink
@@ -70,22 +71,12 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
             json_dir.path_for(source)  # names in input order, whatever finishes first
     todo = [s for s in sources if s not in done]
     records: list[Record] = []
-    fresh: dict[int, Record] = {}  # finished, waiting for the records before them
-    results = extractor.extract_as_done(todo)
+    # --out files as each document finishes; everything else in input order
+    fresh = in_input_order(extractor.extract_as_done(todo), on_arrival=json_dir.write if json_dir is not None else None)
     try:
-        position = 0  # in todo
         for source in sources:
             skipped = source in done
-            if skipped:
-                record = done[source]
-            else:
-                while position not in fresh:
-                    index, finished = next(results)
-                    if json_dir is not None:
-                        json_dir.write(finished)
-                    fresh[index] = finished
-                record = fresh.pop(position)
-                position += 1
+            record = done[source] if skipped else next(fresh)
             for sink in sinks:
                 sink.write(record)
             records.append(record)
@@ -93,7 +84,7 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
                 on_record(record, skipped)
             pause_at(TEST_PAUSE_ENV, str(len(records)))
     finally:
-        results.close()  # an error or an early end: documents not started are dropped
+        fresh.close()  # an error or an early end: documents not started are dropped
         for sink in sinks:
             sink.close()
     return BatchResult(records=tuple(records), skipped=len(done))
