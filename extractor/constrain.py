@@ -2,10 +2,10 @@
 
 Every step, llguidance computes which tokens may come next under the schema's grammar; we set all others to
 ``-inf``. Where the grammar forces text (keys, quotes, commas), :meth:`ConstraintState.forced` hands the runner
-those tokens so it feeds them in one forward pass (jump-forward) instead of sampling each. mlx-vlm's JSON mode, outlines' MLX path and ``llguidance.mlx`` all apply the mask with
-``mx.fast.metal_kernel``, which fails off the Mac ("No Metal back-end"); here the packed bitmask is unpacked with
-shifts into ``±inf`` bounds and applied with ``mx.minimum`` (:func:`apply_bitmask`), which runs on CPU, CUDA and
-Metal alike.
+those tokens so it feeds them in one forward pass (jump-forward) instead of sampling each. mlx-vlm's JSON mode,
+outlines' MLX path and ``llguidance.mlx`` all apply the mask with ``mx.fast.metal_kernel``, which fails off the
+Mac ("No Metal back-end"); here the packed bitmask is unpacked with shifts into ``±inf`` bounds and applied with
+``mx.minimum`` (:func:`apply_bitmask`), which runs on CPU, CUDA and Metal alike.
 
 Decisions (each one keeps a weak model from breaking or looping; the answer is still validated afterwards against
 the *original* schema, so the grammar only has to be a subset of it):

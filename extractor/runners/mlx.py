@@ -207,8 +207,12 @@ class _Prompt:
     positions: object  # mx array: mRoPE position ids of the whole prompt
     rope_deltas: object
     image_tokens: int
-    prefix: int  # tokens before the first image: the part every document shares
+    prefix_ids: tuple[int, ...]  # the tokens before the first image: the part every document shares
     cached: int = 0
+
+    @property
+    def prefix(self) -> int:
+        return len(self.prefix_ids)
 
     @property
     def length(self) -> int:
@@ -224,11 +228,11 @@ class _Prompt:
         extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values", "attention_mask")}
         embedded = runner._model.get_input_embeddings(ids, inputs.get("pixel_values"), **extra)
         flat = ids[0].tolist()
-        starts = [i for i, t in enumerate(flat) if t in runner._image_boundary_ids]
-        prefix = starts[0] if starts else 0
+        prefix = next((i for i, t in enumerate(flat) if t in runner._image_boundary_ids), 0)
         mx.eval(embedded.inputs_embeds)
         return cls(ids=ids, embeddings=embedded.inputs_embeds, positions=embedded.position_ids,
-                   rope_deltas=embedded.rope_deltas, image_tokens=runner._count_image_tokens(extra), prefix=prefix)
+                   rope_deltas=embedded.rope_deltas, image_tokens=runner._count_image_tokens(extra),
+                   prefix_ids=tuple(flat[:prefix]))
 
 
 class _Decoder:
@@ -260,7 +264,7 @@ class _Decoder:
         self.last_prompt_token = int(prompt.ids[0, -1].item())
         start = 0
         if self.request.prefix_cache and prompt.prefix >= MIN_PREFIX_TOKENS:
-            key = prompt.ids[0, :prompt.prefix].tolist()
+            key = prompt.prefix_ids
             self.cache = runner._prefix_cache.restore(key, lm.make_cache)
             if self.cache is not None:
                 start = prompt.cached = prompt.prefix
@@ -286,11 +290,11 @@ class _Decoder:
         """Sample until a stop token, a guard or max_tokens; the results stay on this object."""
         import mlx.core as mx
 
+        from ..constrain import apply_bitmask
+
         max_tokens = self.request.max_tokens
         while len(self.tokens) < max_tokens and self.hit is None:
             if self.constraint is not None:  # computed while the forward pass for ``logits`` runs
-                from ..constrain import apply_bitmask
-
                 logits = apply_bitmask(logits, mx.array(self.constraint.mask()))
             for processor in self.request.logits_processors:
                 logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
