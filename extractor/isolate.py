@@ -65,7 +65,7 @@ from PIL import Image
 
 from .errors import ExtractorError, InputError, UsageError, WorkerError
 from .ocr import OcrPage, OcrSettings
-from .rasterize import Document, Page, PageSelection, RasterSettings, display_name, load_document
+from .rasterize import Document, Page, PageSelection, RasterSettings, TextLine, display_name, load_document
 
 DEFAULT_TIMEOUT = 60.0  # seconds to open and render one document
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3  # address space per worker (Linux); a rendered page is ~4 MB, a worker ~40 MB
@@ -256,21 +256,21 @@ def _settings_to_json(settings: RasterSettings) -> dict:
     return {"max_pixels": settings.max_pixels, "passwords": list(settings.passwords),
             "pages": None if settings.pages is None else [list(r) for r in settings.pages.ranges],
             "max_pages": settings.max_pages, "max_bytes": settings.max_bytes, "min_side": settings.min_side,
-            "ocr": settings.ocr.to_dict()}
+            "ocr": settings.ocr.to_dict(), "text_boxes": settings.text_boxes}
 
 
 def _settings_from_json(data: dict) -> RasterSettings:
     pages = None if data["pages"] is None else PageSelection(tuple((a, b) for a, b in data["pages"]))
     return RasterSettings(max_pixels=data["max_pixels"], pages=pages, passwords=tuple(data["passwords"]),
                           max_pages=data["max_pages"], max_bytes=data["max_bytes"], min_side=data["min_side"],
-                          ocr=OcrSettings.from_dict(data["ocr"]))
+                          ocr=OcrSettings.from_dict(data["ocr"]), text_boxes=data["text_boxes"])
 
 
 def _document_to_frame(document: Document) -> tuple[dict, list, int]:
     """The frame for a document: header, one callable per page returning its RGB bytes, and their total size."""
     pages = [{"index": page.index, "size": list(page.image.size), "width_pt": page.width_pt,
               "height_pt": page.height_pt, "text": page.text, "warnings": list(page.warnings),
-              "ocr": None if page.ocr is None else page.ocr.to_dict()}
+              "ocr": None if page.ocr is None else page.ocr.to_dict(), "lines": [line.to_dict() for line in page.lines]}
              for page in document.pages]
     header = {"type": "document", "source": document.source, "sha256": document.sha256, "kind": document.kind,
               "page_count": document.page_count, "warnings": list(document.warnings), "pages": pages}
@@ -295,8 +295,10 @@ def _document_from_frame(header: dict, payload: memoryview, *, max_pixels: int) 
         image = Image.frombytes("RGB", (width, height), payload[offset:offset + size])
         offset += size
         read = None if item.get("ocr") is None else OcrPage.from_dict(item["ocr"])
+        lines = tuple(TextLine.from_dict(line) for line in item.get("lines", ()))
         pages.append(Page(index=int(item["index"]), image=image, width_pt=item["width_pt"],
-                          height_pt=item["height_pt"], text=item["text"], warnings=tuple(item["warnings"]), ocr=read))
+                          height_pt=item["height_pt"], text=item["text"], warnings=tuple(item["warnings"]), ocr=read,
+                          lines=lines))
     if offset != len(payload):
         raise ValueError("the pixel data is longer than the page sizes say")
     return Document(source=header["source"], sha256=header["sha256"], kind=header["kind"],

@@ -181,6 +181,8 @@ class RasterSettings:
         max_bytes: larger inputs fail with ``too_large`` (default 200 MiB).
         min_side: no page image side is smaller than this.
         ocr: which pages are read by OCR, and how (default: none).
+        text_boxes: also read each PDF page's text layer as lines of words with their boxes (``Page.lines``; the
+            review page draws them), off for the batch.
     """
 
     max_pixels: int = max_pixels_for()
@@ -190,6 +192,7 @@ class RasterSettings:
     max_bytes: int = DEFAULT_MAX_BYTES
     min_side: int = 32
     ocr: ocr.OcrSettings = ocr.OcrSettings()
+    text_boxes: bool = False
 
     def __post_init__(self) -> None:
         if self.min_side < 1 or self.max_pixels < self.min_side ** 2:
@@ -210,6 +213,7 @@ class Page:
         text: the page's text layer ("" if none); None for images or when extraction failed.
         warnings: plain-words notes about this page (without a "page N:" prefix).
         ocr: what OCR read on the page (boxes relative to ``image``), or None when it was not read.
+        lines: the text layer's lines with word boxes (``text_lines``) when ``RasterSettings.text_boxes`` asked.
     """
 
     index: int
@@ -219,6 +223,7 @@ class Page:
     text: Optional[str]
     warnings: tuple[str, ...] = ()
     ocr: Optional[ocr.OcrPage] = None
+    lines: tuple["TextLine", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -640,8 +645,9 @@ def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettin
         image, crop, warnings = _render_page_image(page, width, height, index, settings)
         text, text_warnings = _page_text(page)
         read, ocr_warnings = _read_pdf_page(page, (width, height), crop, image, text, settings.ocr, budget)
+        lines = _text_boxes(page) if settings.text_boxes and text else ()
         return Page(index=index, image=image, width_pt=width, height_pt=height, text=text,
-                    warnings=tuple(warnings + text_warnings + ocr_warnings), ocr=read)
+                    warnings=tuple(warnings + text_warnings + ocr_warnings), ocr=read, lines=lines)
     finally:
         page.close()
 
@@ -712,6 +718,14 @@ def _invisible_text(page: pdfium.PdfPage) -> bool:
         return False
     hidden = sum(1 for mode in modes if mode == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
     return bool(modes) and hidden >= 0.9 * len(modes)
+
+
+def _text_boxes(page: pdfium.PdfPage) -> tuple["TextLine", ...]:
+    """The page's text-layer lines with boxes; none when pdfium cannot give them (boxes are optional evidence)."""
+    try:
+        return text_lines(page)
+    except Exception:  # noqa: BLE001 - the page still renders and is searched, only without boxes
+        return ()
 
 
 def _page_text(page: pdfium.PdfPage) -> tuple[Optional[str], list[str]]:
@@ -874,6 +888,16 @@ class TextLine:
     box: tuple[float, float, float, float]
     words: tuple[TextWord, ...]
     confidence: Optional[float] = None
+
+    def to_dict(self) -> dict:
+        """The line as JSON (a render worker's frame)."""
+        return {"text": self.text, "box": list(self.box), "words": [[w.text, list(w.box)] for w in self.words]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TextLine":
+        """The line from ``to_dict``'s JSON."""
+        return cls(text=data["text"], box=tuple(data["box"]),
+                   words=tuple(TextWord(text, tuple(box)) for text, box in data["words"]))
 
 
 def text_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:

@@ -27,7 +27,7 @@ from typing import Any, Optional
 from ..errors import ExtractorError
 from ..validate import Schema, load_schema
 from .check import field_states
-from .pages import SourcePages, read_pages
+from .pages import SourcePages, read_pages, render_pool
 from .store import STATUS_ORDER, Entry, RecordStore
 
 HERE = Path(__file__).resolve().parent
@@ -42,6 +42,7 @@ class Review:
         """Serve a store, keeping rendered pages under ``cache``."""
         self.store = store
         self.cache = cache
+        self._pool = render_pool()  # workers start on the first page view
         self._pages: dict[str, SourcePages] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -109,7 +110,11 @@ class Review:
                                       "source file is not found (or its content changed since the extraction)"})
         folder = self.cache / key
         folder.mkdir(parents=True, exist_ok=True)
-        return read_pages(source, cache=folder)
+        return read_pages(source, cache=folder, pool=self._pool)
+
+    def close(self) -> None:
+        """Stop the render workers."""
+        self._pool.close()
 
 
 def create_app(out: Path, *, reviewer: Optional[str] = None, token: Optional[str] = None):
@@ -121,7 +126,8 @@ def create_app(out: Path, *, reviewer: Optional[str] = None, token: Optional[str
         token: when set, every request must carry it.
 
     Returns:
-        The ASGI app (its ``state.review`` is the ``Review``; its cache folder goes when the app shuts down).
+        The ASGI app (its ``state.review`` is the ``Review``; its render workers and cache folder go when the app shuts
+        down).
     """
     from contextlib import asynccontextmanager
 
@@ -139,6 +145,7 @@ def create_app(out: Path, *, reviewer: Optional[str] = None, token: Optional[str
     @asynccontextmanager
     async def lifespan(app):
         yield
+        review.close()
         shutil.rmtree(cache, ignore_errors=True)
 
     routes = [
