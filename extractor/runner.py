@@ -98,6 +98,8 @@ class GenerationResult:
             the server that answered); None: the runner does not decide it (the pipeline's plan does).
         warnings: the runner's notes for the record (issue dicts), e.g. a schema the server could not enforce.
         server: a remote runner's facts for the record (``{"endpoint", "kind", "model", "usage"}``); None locally.
+        decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
+            "prefix_cache", "jump_forward", "reasons"}``, ``runners.decoding``); None for a remote runner.
     """
 
     text: str
@@ -116,6 +118,7 @@ class GenerationResult:
     constrained: Optional[bool] = None
     warnings: tuple[dict, ...] = ()
     server: Optional[Mapping] = None
+    decoding: Optional[Mapping] = None
 
 
 class Runner(Protocol):

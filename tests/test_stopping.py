@@ -83,8 +83,9 @@ def test_non_qwen_tokenizer_only_declared_ids(tmp_path):
     added = {"<|begin_of_text|>": 1, "<|eot_id|>": 9}
     stop = resolve_stop_set(write_dir(tmp_path / "m", config={"eos_token_id": 9}, added=added,
                                       template="{{ m.content }}<|eot_id|>"))
+    # the template renders no marker turn (it never loops over messages): the backup table finds its end token
     assert stop.to_dict() == {"ids": [9], "sources": {"9": ["config.json:eos_token_id",
-                                                             "chat_template:end_of_turn=<|eot_id|>"]}}
+                                                             "chat_template:end_of_turn=<|eot_id|> (table)"]}}
 
 
 def test_nothing_at_all_is_empty(tmp_path):
