@@ -5,6 +5,10 @@ Modules:
 * :mod:`~extractor.testing.qwen35` — ``qwen3_5`` checkpoints: :func:`build_random_model` (random weights) and
   :func:`build_scripted_model` (weights programmed to emit a chosen answer, then a chosen continuation forever),
   :func:`read_tiny_model`, :class:`TinyModel`.
+* :mod:`~extractor.testing.families` — :func:`build_family_model`: tiny random checkpoints of every model family
+  the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, idefics3, smolvlm, ...; and qwen3_5), each with its
+  real special tokens and chat template, and its typical eos bug as an option (``config_bug=True``).
+  Per-family configs: :mod:`~extractor.testing.family_configs`; templates: :mod:`~extractor.testing.templates`.
 * :mod:`~extractor.testing.tokenizer` — the kit's byte-level BPE and the Qwen3.5 added-token block.
 * :mod:`~extractor.testing.script` — the tokens a scripted model emits (plain chunks, or what a constrained
   jump-forward runtime sees for a schema).
@@ -19,6 +23,13 @@ functions that need it: importing this package is cheap.
 
 from extractor.testing.checkpoint import EosValue
 from extractor.testing.cli import main
+from extractor.testing.families import (
+    FAMILIES,
+    FamilyModel,
+    build_family_model,
+    family_names,
+    read_family_model,
+)
 from extractor.testing.qwen35 import (
     CHAT_TEMPLATE,
     HIDDEN_SIZE,
@@ -57,5 +68,5 @@ __all__ = [
     "PROGRAM_FILE", "SAMPLE_INVOICE", "SAMPLE_INVOICE_ANSWER", "SIZES", "THEN_CHOICES", "TOKEN_IDS",
     "TRAINED_VOCAB_LIMIT", "VIDEO_PAD", "VISION_END", "VISION_START", "VOCAB_SIZE", "WHITESPACE_TEXT", "EosValue",
     "SchemaValue", "TinyModel", "build_random_model", "build_scripted_model", "main", "read_tiny_model",
-    "scripted_answer_ids",
+    "scripted_answer_ids", "FAMILIES", "FamilyModel", "build_family_model", "family_names", "read_family_model",
 ]
