@@ -6,7 +6,8 @@ Modules:
   :func:`build_scripted_model` (weights programmed to emit a chosen answer, then a chosen continuation forever),
   :func:`read_tiny_model`, :class:`TinyModel`.
 * :mod:`~extractor.testing.families` — :func:`build_family_model`: tiny random checkpoints of every model family
-  the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, idefics3, smolvlm, ...; and qwen3_5), each with its
+  the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, gemma4, idefics3, smolvlm, mistral3, paddleocr_vl,
+  glm4v; and qwen3_5), each with its
   real special tokens and chat template, and its typical eos bug as an option (``config_bug=True``).
   Per-family configs: :mod:`~extractor.testing.family_configs`; templates: :mod:`~extractor.testing.templates`.
 * :mod:`~extractor.testing.tokenizer` — the kit's byte-level BPE and the Qwen3.5 added-token block.

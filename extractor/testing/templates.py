@@ -213,3 +213,32 @@ GLM4V = r"""[gMASK]<sop>
 {%- if add_generation_prompt -%}<|assistant|>
 {%- if enable_thinking is defined and not enable_thinking -%}{{ '\n<think></think>\n' }}{%- else -%}{{ '\n' }}{%- endif -%}
 {%- endif -%}"""
+
+# PaddleOCR-VL (PaddlePaddle/PaddleOCR-VL chat_template.jinja): "User: ...\nAssistant: ...<|end_of_sentence|>", the
+# image before the text of its turn.
+PADDLEOCR_VL = r"""{%- if not add_generation_prompt is defined -%}{%- set add_generation_prompt = true -%}{%- endif -%}
+{%- if not cls_token is defined -%}{%- set cls_token = "<|begin_of_sentence|>" -%}{%- endif -%}
+{%- if not sep_token is defined -%}{%- set sep_token = "<|end_of_sentence|>" -%}{%- endif -%}
+{{- cls_token -}}
+{%- for message in messages -%}
+{%- if message["role"] == "user" -%}
+{{- "User: " -}}
+{%- if message["content"] is string -%}{{- message["content"] -}}
+{%- else -%}
+{%- for content in message["content"] -%}{%- if content["type"] == "image" -%}{{ "<|IMAGE_START|><|IMAGE_PLACEHOLDER|><|IMAGE_END|>" }}{%- endif -%}{%- endfor -%}
+{%- for content in message["content"] -%}{%- if content["type"] == "text" -%}{{ content["text"] }}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{{ "\n" -}}
+{%- elif message["role"] == "assistant" -%}
+{{- "Assistant: " -}}
+{%- if message["content"] is string -%}{{- message["content"] -}}
+{%- else -%}{%- for content in message["content"] -%}{%- if content["type"] == "text" -%}{{ content["text"] }}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{{ sep_token -}}
+{%- elif message["role"] == "system" -%}
+{%- if message["content"] is string -%}{{- message["content"] + "\n" -}}
+{%- else -%}{%- for content in message["content"] -%}{%- if content["type"] == "text" -%}{{ content["text"] + "\n" }}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{%- endif -%}
+{%- endfor -%}
+{%- if add_generation_prompt -%}{{- "Assistant: " -}}{%- endif -%}"""
