@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from extractor import testing
+from extractor.testing import register as kit_register
+from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
     ENDOFTEXT,
@@ -129,10 +131,10 @@ def test_bad_options_raise_usage_error(tmp_path, options):
 @pytest.mark.parametrize("text", ["x", "{}", "ü", "a" * 300, "\n" + " " * 200, "0" * 120, "ab" * 200,
                                   json.dumps(SAMPLE_INVOICE, indent=4)])
 def test_chunks_are_distinct_and_rebuild_the_text(text):
-    base_vocab = testing._base_tokenizer()["model"]["vocab"]
+    base_vocab = kit_tokenizer._base_tokenizer()["model"]["vocab"]
     taken = {"aaaaaa"}  # as if another text of the same model already used "aaaaaa"
-    chunks = testing._cut_chunks(text, taken, base_vocab)
-    forms = [testing._to_bytelevel(chunk) for chunk in chunks]
+    chunks = kit_tokenizer._cut_chunks(text, taken, base_vocab)
+    forms = [kit_tokenizer._to_bytelevel(chunk) for chunk in chunks]
     assert "".join(chunks) == text
     assert len(set(forms)) == len(forms) and "aaaaaa" not in forms
     assert set(forms) <= taken
@@ -154,7 +156,7 @@ def test_a_lone_newline_cannot_be_scripted(tmp_path):
 
 
 def test_too_small_logit_margin_raises(tmp_path, monkeypatch):
-    monkeypatch.setattr(testing, "MIN_LOGIT_MARGIN", 1e6)
+    monkeypatch.setattr(kit_register, "MIN_LOGIT_MARGIN", 1e6)
     with pytest.raises(ModelError, match="logit margin"):
         build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER)
 
@@ -193,7 +195,7 @@ def test_every_schema_key_is_one_or_two_tokens(model_factory):
 
 
 def test_base_vocabulary_is_trained_then_filled_densely():
-    vocab = testing._base_tokenizer()["model"]["vocab"]
+    vocab = kit_tokenizer._base_tokenizer()["model"]["vocab"]
     trained = sorted(i for form, i in vocab.items() if not form.startswith("<|x"))
     assert 1500 <= len(trained) <= testing.TRAINED_VOCAB_LIMIT < testing.CHUNK_BASE_ID
     assert trained == list(range(len(trained)))
