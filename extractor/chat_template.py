@@ -16,8 +16,10 @@ from typing import Iterable, Optional
 MARKER = "ZQXJ-ANSWER-7"  # an assistant turn no template changes and no tokenizer merges with its neighbours
 
 
-def render(template: str, messages: list, *, add_generation_prompt: bool, **variables) -> str:
-    """Render a chat template for ``messages`` (sandboxed Jinja, transformers' globals).
+def render(template: str, messages: list, *, add_generation_prompt: bool, bos_token: str = "", eos_token: str = "",
+           **variables) -> str:
+    """Render a chat template for ``messages`` (sandboxed Jinja, transformers' globals; Mistral-style templates
+    close assistant turns with ``eos_token``).
 
     Raises:
         Exception: whatever Jinja (or the template's ``raise_exception``) raises.
@@ -32,7 +34,7 @@ def render(template: str, messages: list, *, add_generation_prompt: bool, **vari
     env.globals["raise_exception"] = raise_exception
     env.globals["strftime_now"] = lambda fmt: "01 Jan 2026"
     return env.from_string(template).render(messages=messages, add_generation_prompt=add_generation_prompt,
-                                            bos_token="", eos_token="", **variables)
+                                            bos_token=bos_token, eos_token=eos_token, **variables)
 
 
 def _conversations():
@@ -42,12 +44,14 @@ def _conversations():
                {"role": "user", "content": content("again")}]
 
 
-def rendered_turn_end(template: Optional[str], special_texts: Iterable[str]) -> Optional[str]:
+def rendered_turn_end(template: Optional[str], special_texts: Iterable[str], *,
+                      eos_token: Optional[str] = None) -> Optional[str]:
     """The first special token a template renders after an assistant turn's text.
 
     Args:
         template: the Jinja source, or None.
         special_texts: the tokenizer's special / added token texts.
+        eos_token: the tokenizer's eos text (the template's ``eos_token`` variable).
 
     Returns:
         The token text, or None when the template cannot be rendered or renders no special token there.
@@ -57,7 +61,7 @@ def rendered_turn_end(template: Optional[str], special_texts: Iterable[str]) -> 
     specials = sorted({t for t in special_texts if t and t.strip()}, key=len, reverse=True)
     for messages in _conversations():
         try:
-            text = render(template, messages, add_generation_prompt=False)
+            text = render(template, messages, add_generation_prompt=False, eos_token=eos_token or "")
         except Exception:  # noqa: BLE001 - try the next content shape
             continue
         at = text.find(MARKER)

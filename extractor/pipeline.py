@@ -60,7 +60,7 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
     Returns:
         The Record.
     """
-    raster = settings.raster(runner.pixels_per_token)
+    raster = settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
     if pool is not None:
         rendered = pool.render(source, settings=raster)
     else:

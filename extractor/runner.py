@@ -128,6 +128,8 @@ class Runner(Protocol):
         model_id: the model as the user named it (records report it).
         stop_set: the resolved stop set (``stopping``); every request carries its own copy.
         pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
+        max_page_pixels: optional; the most pixels a page is worth (a processor that resizes every image to one
+            size); absent or None: the budget alone decides.
         tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
             it; None for a runner that cannot apply logits processors.
         concurrent: generations may run from several threads at once and overlap (a remote runner); False: they

@@ -103,23 +103,26 @@ _ASSISTANT_END = re.compile(r"assistant.{0,400}?(<\|im_end\|>|<end_of_turn>|<\|e
                             r"<end_of_utterance>|<turn\|>|</s>)", re.S)
 
 
-def template_end_token(template: Optional[str], special_texts: Iterable[str] = ()) -> Optional[str]:
+def template_end_token(template: Optional[str], special_texts: Iterable[str] = (), *,
+                       eos_token: Optional[str] = None) -> Optional[str]:
     """Find the token that ends an assistant turn in a chat template.
 
     Args:
         template: the Jinja source, or None.
         special_texts: the tokenizer's added token texts (the rendered template is searched for them).
+        eos_token: the tokenizer's eos text (templates that close turns with ``{{ eos_token }}``).
 
     Returns:
         The end-of-turn token text (e.g. ``<|im_end|>``, GLM's ``<|user|>``), or None when the template names none.
     """
-    return turn_end(template, special_texts)[0]
+    return turn_end(template, special_texts, eos_token=eos_token)[0]
 
 
-def turn_end(template: Optional[str], special_texts: Iterable[str] = ()) -> tuple[Optional[str], str]:
+def turn_end(template: Optional[str], special_texts: Iterable[str] = (), *,
+             eos_token: Optional[str] = None) -> tuple[Optional[str], str]:
     """The end-of-turn token and how it was found: ``rendered`` (from the template's output) or ``table`` (the
     backup: the template's source searched for known end tokens); ``(None, "")`` when neither finds one."""
-    rendered = rendered_turn_end(template, special_texts)
+    rendered = rendered_turn_end(template, special_texts, eos_token=eos_token)
     if rendered is not None:
         return rendered, "rendered"
     found = _table_end_token(template)
@@ -178,7 +181,7 @@ def stop_set_of(files: ModelFiles) -> StopSet:
     ids = files.token_ids
     if files.eos_token in ids:
         add([ids[files.eos_token]], f"{files.eos_token_file}:eos_token={files.eos_token}")
-    end, how = turn_end(files.template, ids)
+    end, how = turn_end(files.template, ids, eos_token=files.eos_token)
     if end in ids:
         add([ids[end]], f"chat_template:end_of_turn={end}" + ("" if how == "rendered" else " (table)"))
     if all(ids.get(text) == i for text, i in ALWAYS_PAIR.items()):

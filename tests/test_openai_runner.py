@@ -61,7 +61,8 @@ def test_choose_model(tmp_path):
 
 
 @pytest.mark.parametrize("model, stop_ids, ids, sources", [
-    (QWEN, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",), 248046: ("qwen-family id:<|im_end|>",)}),
+    (QWEN, (), (), {}),  # a Qwen name is no stop set: Qwen2.5-VL ends on 151645, Qwen3.5 on 248046
+    ("google/gemma-3-4b-it", (), (), {}),  # never Qwen ids for a Gemma model
     (DEFAULT_MODEL, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",),
                                            248046: ("qwen-family id:<|im_end|>",)}),
     ("meta-llama/Llama-3.2-11B-Vision", (), (), {}),

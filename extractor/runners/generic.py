@@ -44,6 +44,21 @@ class ConstraintProcessor:
         return apply_bitmask(logits, mx.array(self.state.mask()))
 
 
+class FromLastPromptToken:
+    """Shows a logits processor the tokens as our runner's contract says (the prompt's last token, then every
+    generated one): ``generate_step`` hands its processors every token it has fed, which is the whole prompt
+    when the model forbids chunked prefill, or only the last prompt token after a chunked one."""
+
+    def __init__(self, processor) -> None:
+        self.processor = processor
+        self.skip: Optional[int] = None
+
+    def __call__(self, tokens, logits):
+        if self.skip is None:
+            self.skip = int(tokens.shape[0]) - 1  # the first call: every prompt token fed so far
+        return self.processor(tokens[self.skip:], logits)
+
+
 class GenericDecoder:
     """One generation through ``generate_step``; ``tokens``, ``finish``, ``stop_id``, ``hit`` and ``steps`` hold
     the outcome, as on ``decode.Decoder``."""
@@ -74,6 +89,7 @@ class GenericDecoder:
         if self.request.constraint is not None:
             # the constraint masks first, as on the fast loop; a walk without jump-forward: one token per step
             processors.insert(0, ConstraintProcessor(_no_jump(self.request.constraint()), self.stop_ids))
+        processors = [FromLastPromptToken(p) for p in processors]
         temperature = self.request.temperature
         reset_call_state(self.model.language_model)
         steps = generate_step(ids, self.model, pixels, mask, max_tokens=self.request.max_tokens,

@@ -17,7 +17,6 @@ The record's ``usage.decoding`` says which path and features each call used.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from typing import Optional
@@ -25,6 +24,7 @@ from typing import Optional
 from ..errors import ModelError
 from ..modelfiles import resolve_model_dir
 from ..prompt import template_options
+from ..quiet import quiet_imports
 from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
 from .decode import Decoder, Forward, Prompt, build_prompt, embed, prepare_inputs
@@ -34,7 +34,7 @@ from .prefix_cache import PrefixCache
 from .templates import render_messages
 from .vision import VisionBudget, measure_vision_budget
 
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+quiet_imports()
 
 
 class MlxRunner:
@@ -89,6 +89,12 @@ class MlxRunner:
     def pixels_per_token(self) -> int:
         """Page pixels per vision token, as measured for this model's processor (the page budget's unit)."""
         return self.vision.pixels_per_token
+
+    @property
+    def max_page_pixels(self) -> Optional[int]:
+        """The most page pixels worth rendering: a processor that resizes every image itself (``vision.fixed``)
+        gets pages no larger than the probe's; None: the budget alone decides."""
+        return self.vision.max_pixels
 
     def clear_prefix_cache(self) -> None:
         """Forget every cached prompt prefix (the next document prefills its whole prompt again): for benches and

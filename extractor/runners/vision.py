@@ -33,6 +33,11 @@ class VisionBudget:
     fixed: bool = False
     method: str = "probe"
 
+    @property
+    def max_pixels(self):
+        """Pixels worth rendering a page at: the larger probe's for a fixed-count processor, else None."""
+        return PROBE_SIDES[-1] ** 2 if self.fixed else None
+
     def to_dict(self) -> dict:
         """For doctor and the families bench."""
         return {"pixels_per_token": self.pixels_per_token, "method": self.method,

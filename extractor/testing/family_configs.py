@@ -297,7 +297,10 @@ def _gemma4_config(spec: Family, ids: Mapping[str, int]) -> dict:
             "num_kv_shared_layers": 0, "sliding_window": 512, "sliding_window_pattern": 2,
             "layer_types": ["sliding_attention", "full_attention"], "rope_parameters": rope,
             "final_logit_softcapping": 30.0, "use_double_wide_mlp": False, "tie_word_embeddings": True,
-            "hidden_activation": "gelu_pytorch_tanh", "pad_token_id": ids["<pad>"]}
+            "hidden_activation": "gelu_pytorch_tanh", "pad_token_id": ids["<pad>"],
+            # as the released checkpoints: image tokens attend to each other both ways, so the model forbids
+            # chunked prefill of a prompt with images (mlx-vlm's chunked_prefill_policy)
+            "use_bidirectional_attention": "vision"}
     vision = {"model_type": "gemma4_vision", "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
               "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 16, "global_head_dim": 16,
               "patch_size": 16, "pooling_kernel_size": 2, "position_embedding_size": 64, "default_output_length": 4,
