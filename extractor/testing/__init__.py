@@ -7,9 +7,11 @@ Modules:
   :func:`read_tiny_model`, :class:`TinyModel`.
 * :mod:`~extractor.testing.families` — :func:`build_family_model`: tiny random checkpoints of every model family
   the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, gemma4, idefics3, smolvlm, mistral3, paddleocr_vl,
-  glm4v; and qwen3_5), each with its
-  real special tokens and chat template, and its typical eos bug as an option (``config_bug=True``).
+  glm4v; and qwen3_5), each with its real special tokens and chat template, and its typical eos bug as an option
+  (``config_bug=True``).
   Per-family configs: :mod:`~extractor.testing.family_configs`; templates: :mod:`~extractor.testing.templates`.
+* :mod:`~extractor.testing.forcing` — :func:`force_answer`: a logits processor forcing an answer's tokens, then an
+  end token forever, on any family (random weights included).
 * :mod:`~extractor.testing.tokenizer` — the kit's byte-level BPE and the Qwen3.5 added-token block.
 * :mod:`~extractor.testing.script` — the tokens a scripted model emits (plain chunks, or what a constrained
   jump-forward runtime sees for a schema).
@@ -31,6 +33,7 @@ from extractor.testing.families import (
     family_names,
     read_family_model,
 )
+from extractor.testing.forcing import ForcedAnswer, force_answer
 from extractor.testing.qwen35 import (
     CHAT_TEMPLATE,
     HIDDEN_SIZE,
@@ -70,4 +73,5 @@ __all__ = [
     "TRAINED_VOCAB_LIMIT", "VIDEO_PAD", "VISION_END", "VISION_START", "VOCAB_SIZE", "WHITESPACE_TEXT", "EosValue",
     "SchemaValue", "TinyModel", "build_random_model", "build_scripted_model", "main", "read_tiny_model",
     "scripted_answer_ids", "FAMILIES", "FamilyModel", "build_family_model", "family_names", "read_family_model",
+    "ForcedAnswer", "force_answer",
 ]

@@ -132,9 +132,17 @@ def _random_weights(model, seed: int) -> list:
 
 
 def write_family_weights(path: Path, module_name: str, config: dict, *, seed: int) -> None:
-    """Instantiate the family's real mlx-vlm model from ``config``, draw its weights, write model.safetensors."""
+    """Instantiate the family's real mlx-vlm model from ``config``, draw its weights, write model.safetensors.
+
+    The file is then loaded back through mlx-vlm's own ``load_model`` (its ``sanitize`` steps: Gemma 3 ties its
+    head to the embeddings whatever the file holds) and rewritten from what loaded, so that the weights a test reads
+    from the file are exactly the model's.
+    """
+    from mlx_vlm.utils import load_model
+
     from extractor.testing.checkpoint import _write_weights
 
     model = _instantiate(module_name, config)
     model.load_weights(_random_weights(model, seed), strict=False)
     _write_weights(model, path)
+    _write_weights(load_model(path), path)
