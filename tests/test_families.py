@@ -177,3 +177,23 @@ def test_doctor_fails_the_bug_fixes_it_and_the_smoke_check_passes(runner, tmp_pa
     smoke = smoke_check(model, max_tokens=40, logits_processors=(forced,))
     assert smoke.status == "pass", smoke.detail
     assert "bare mlx-vlm stops on it too" in smoke.detail and "path" in smoke.detail
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_prompt_holds_the_instruction_verbatim_once_before_the_pages(runner, name):
+    from extractor.prompt import build_messages
+    from extractor.runner import GenerationRequest
+    from extractor.validate import load_schema
+
+    from PIL import Image
+
+    from extractor.runners.decode import prepare_inputs
+
+    _, loaded = runner(name)
+    messages = build_messages(load_schema("invoice"), pages=2)
+    pages = (Image.new("RGB", (120, 160), "white"),) * 2
+    prompt = loaded.render_prompt(GenerationRequest(messages=messages, images=pages))
+    assert prompt.count(messages[0].text) == 1  # as written: no list repr, no second copy
+    ids = prepare_inputs(loaded._model, loaded._processor, prompt, pages)["input_ids"][0].tolist()
+    first_image = next(i for i, t in enumerate(ids) if t in loaded._boundary_ids)
+    assert first_image >= len(loaded.tokenizer.encode(messages[0].text, add_special_tokens=False))  # prefix first

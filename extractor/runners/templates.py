@@ -1,10 +1,15 @@
 """Render our messages through a model's own chat template, whatever the family's template accepts.
 
-mlx-vlm's ``apply_chat_template`` places each family's image markers (before or after the text, one per page) and
-passes template switches (``enable_thinking``). What it does not do is cope with a template that has no system role:
-some raise on one (strict alternation), some drop it silently. Our instruction and schema live in the system message
-(the shared prefix, ``prompt.build_messages``), so where the rendered prompt does not hold the system text, it goes
-at the start of the first user turn instead: the model always sees the instruction.
+mlx-vlm builds each family's messages (where the image markers go, one per page; text parts as a list where the
+family's template wants one) and passes template switches (``enable_thinking``). Two things it does not do:
+
+* a system message as plain text: it hands some families' system content over as a list of parts, and a template
+  that prints ``{{ message.content }}`` for the system turn (GLM's) then writes the list's Python repr into the
+  prompt; so the system content goes in as a string first, as a list only where the string does not render;
+* a template without a system role: some raise on one (strict alternation), some drop it silently.
+
+Our instruction and schema live in the system message (the shared prefix, ``prompt.build_messages``). Whatever
+renders, the prompt must hold the system text verbatim; where no form does, the text leads the first user turn.
 """
 
 from __future__ import annotations
@@ -27,17 +32,25 @@ def render_messages(processor, config, messages: Sequence[Message], *, num_image
     Returns:
         The prompt text.
     """
-    from mlx_vlm.prompt_utils import apply_chat_template
+    from mlx_vlm.prompt_utils import apply_chat_template, get_chat_template
 
     chat = [{"role": m.role, "content": m.text} for m in messages]
     system = next((m.text for m in messages if m.role == "system"), None)
-    try:
-        text = apply_chat_template(processor, config, chat, num_images=num_images, **options)
-        if system is None or _holds(text, system):
-            return text
-    except Exception:  # noqa: BLE001 - a template without a system role may raise on one; fold it below
-        pass
+    built = apply_chat_template(processor, config, chat, num_images=num_images, return_messages=True, **options)
+    if system is not None and isinstance(built, list):
+        for candidate in (_plain_system(built, system), built):
+            try:
+                text = get_chat_template(processor, candidate, True, **options)
+            except Exception:  # noqa: BLE001 - a template without a system role may raise on one
+                continue
+            if holds(text, system):
+                return text
     return apply_chat_template(processor, config, fold_system(chat), num_images=num_images, **options)
+
+
+def _plain_system(messages: list, system: str) -> list:
+    """mlx-vlm's messages with the system turn's content as the plain string."""
+    return [{**m, "content": system} if isinstance(m, dict) and m.get("role") == "system" else m for m in messages]
 
 
 def fold_system(chat: list[dict]) -> list[dict]:
@@ -51,7 +64,7 @@ def fold_system(chat: list[dict]) -> list[dict]:
     return [{"role": "user", "content": system}, *rest]
 
 
-def _holds(text: str, system: str) -> bool:
-    # templates may trim or re-space; the schema line is long and distinctive enough to look for
-    probe = system.strip().splitlines()[0][:80]
-    return probe in text
+def holds(text: str, system: str) -> bool:
+    """Whether a rendered prompt holds the system text verbatim, its line breaks included (a Python repr of a
+    list of parts escapes them)."""
+    return system.strip() in text
