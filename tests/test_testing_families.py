@@ -231,3 +231,38 @@ def test_image_embeddings_carry_the_family_specific_fields(loaded, name, fields)
                                           **extra)
     present = {key for key, value in vars(features).items() if value is not None}
     assert fields <= present, present
+
+
+# --- shell entry point -------------------------------------------------------------------------------------------
+def _cli(*args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
+    return subprocess.run([sys.executable, "-m", "extractor.testing", *args], cwd=Path(__file__).resolve().parents[1],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_cli_builds_a_family_model_with_its_config_bug(tmp_path):
+    done = _cli(str(tmp_path / "g"), "--family", "gemma3", "--config-bug", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    family = read_family_model(tmp_path / "g")
+    assert (family.family, family.config_bug, family.seed, family.declared_eos_ids) == ("gemma3", True, 3, (1,))
+    assert done.stdout.splitlines() == [
+        str(tmp_path / "g"),
+        "gemma3 (gemma3), random: end of turn <end_of_turn> 106, tokenizer eos <eos> 1, declared eos [1] (the "
+        "typical config bug); vocabulary 2176 (special ids not all real)"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--family", "llava"], "family: expected one of qwen3_5"),
+    (["--family", "gemma3", "--schema", "invoice"], "--schema cannot be used with it"),
+    (["--family", "gemma3", "--size", "mid"], "--size/--then cannot be used"),
+    (["--config-bug"], "--config-bug needs --family"),
+])
+def test_cli_rejects_family_option_mixes(tmp_path, args, message):
+    done = _cli(str(tmp_path / "m"), *args)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "m").exists()

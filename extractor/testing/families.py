@@ -4,15 +4,18 @@
 ``mlx_vlm.generate`` runs, with an image or text only: random float32 weights of the family's real mlx-vlm
 architecture at a tiny size (hidden 64, 2 layers, a one- or two-layer vision tower, images kept to a few tokens by
 the preprocessor configs), the family's chat template (:mod:`extractor.testing.templates`), a tokenizer holding
-the family's special tokens as added, special tokens (the kit's byte-level BPE for everything else), and the eos
+the family's special tokens as added special tokens (the kit's byte-level BPE for everything else), and the eos
 ids the family's official checkpoints declare — or, with ``config_bug=True``, the family's typical bug: config.json
 and generation_config.json name only the tokenizer's eos, while the template still ends every turn with the
 end-of-turn token (so a runner that trusts the config never stops).
 
-The family table is :data:`FAMILIES` (one :class:`Family` per family, its per-family config and processor files
-in :mod:`extractor.testing.family_configs`). Special-token ids are the real ones where ``Family.real_ids``
-(Qwen's 151,936-row vocabulary, SmolVLM's 49,280; Gemma's and Mistral's low ids 0-1000 are real, their image
-tokens moved next to the BPE); Idefics3's Llama-3 ids (128k) are not kept: its specials follow the BPE.
+The family table is :data:`~extractor.testing.family_configs.FAMILIES` (one ``Family`` per family: its special
+tokens, eos declarations, config.json and processor files); qwen3_5 is built by the kit's own
+:func:`~extractor.testing.qwen35.build_random_model`. Special-token ids are the real ones where ``real_ids``
+(Qwen's and GLM's ~151k-row vocabularies, SmolVLM's 49,280, Mistral's Tekken ids 0-999); Gemma 3/4 keep their real
+low ids (<eos> 1, the turn markers 105/106) with the image tokens moved next to the BPE; Idefics3's Llama-3 ids
+(128k) and PaddleOCR-VL's ERNIE ids (103k) are not kept: their specials follow the BPE. Writing the files:
+:mod:`extractor.testing.family_files`.
 
 Each directory holds ``family.json`` (what was built: family, end-of-turn token and id, declared eos ids, ...);
 :func:`read_family_model` reads it back as a :class:`FamilyModel`.

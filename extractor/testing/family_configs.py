@@ -286,7 +286,7 @@ _add(Family(
 GEMMA4_SPECIALS = ((0, "<pad>"), (1, "<eos>"), (2, "<bos>"), (3, "<unk>"), (4, "<mask>"), (105, "<|turn>"),
                    (106, "<turn|>"),
                    *_after(2100, ("<|image>", "<|image|>", "<image|>", "<|audio>", "<|audio|>", "<audio|>",
-                                  "<|video|>")))
+                                  "<|video|>", "<|channel>", "<channel|>", "<|think|>")))
 
 
 def _gemma4_config(spec: Family, ids: Mapping[str, int]) -> dict:
@@ -370,7 +370,7 @@ _add(Family(
                                               "eoi_token": "<image|>", "audio_token": "<|audio|>",
                                               "boa_token": "<|audio>", "eoa_token": "<audio|>",
                                               "video_token": "<|video|>"}},
-    note="ids 0-106 real; image/audio tokens moved to 2100-2106; vocabulary 2,176 (real 262,144)"))
+    note="ids 0-106 real; image/audio/channel tokens moved to 2100-2109; vocabulary 2,176 (real 262,144)"))
 _add(Family(
     name="mistral3", module="mistral3", specials=MISTRAL3_SPECIALS, vocab_size=3072, real_ids=True,
     end_of_turn="</s>", eos_token="</s>", bug_eos_token="</s>", bos_token="<s>", pad_token="<pad>",

@@ -21,22 +21,15 @@ Two kinds:
   end-of-turn token), ``<|endoftext|>``, a whitespace token, a repeated line, or the *text* ``<|im_end|>``
   spelled with ordinary tokens. With the default eos settings (config.json ``eos_token_id`` 248044 only,
   tokenizer ``eos_token`` ``<|endoftext|>``) mlx-vlm 0.7.10 does not stop on ``<|im_end|>``: plain
-  ``generate`` runs to ``max_tokens``, which reproduces the never-stopping bug.
-
+  ``generate`` runs to ``max_tokens``, which reproduces the never-stopping bug. How answers become tokens:
+  :mod:`extractor.testing.script`; how the weights follow them: :mod:`extractor.testing.register`.
 
 Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
-build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`SAMPLE_INVOICE` /
-:data:`SAMPLE_INVOICE_ANSWER` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
+build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`~extractor.testing.samples.SAMPLE_INVOICE`
+and ``SAMPLE_INVOICE_ANSWER`` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
 JSON text, shared by tests and benchmarks.
 
-Without ``--script`` it builds a random model; ``--script FILE`` builds a scripted model whose answer is the
-file's text (UTF-8, trailing newlines dropped; a ``.json`` file is compacted). ``--schema`` (``invoice``,
-``receipt`` or a schema file) makes the script schema-aware, as above. ``--size mid`` builds the benchmark size;
-``--hidden-size``/``--layers`` override the size's numbers (hidden 128 or more must be a multiple of 128).
-``--config-eos``/``--text-eos`` take one or more ids, or ``none`` to omit the key; ``--generation-eos`` writes
-generation_config.json (``none``: without an eos key; not given: no file). It prints the directory and a
-one-line summary.
-
+The shell entry point: :mod:`extractor.testing.cli` (``python -m extractor.testing``).
 """
 
 from __future__ import annotations

@@ -113,18 +113,25 @@ GEMMA3 = r"""{{ bos_token }}
 {%- endif -%}
 """
 
-# Gemma 4 (google/gemma-4-*-it), without its tool and thinking branches: turns open with <|turn>, close with
-# <turn|>; a system turn is allowed; images are <|image|> placeholders; the assistant is "model".
+# Gemma 4 (google/gemma-4-*-it), without its tool branches: turns open with <|turn>, close with <turn|>; a system
+# turn (with <|think|> when thinking is on); images are <|image|> placeholders; the assistant is "model"; with
+# thinking off (the default) the generation prompt closes an empty thought channel.
 GEMMA4 = r"""{{- bos_token -}}
+{%- set thinking = enable_thinking is defined and enable_thinking -%}
 {%- if messages and messages[0]['role'] in ['system', 'developer'] -%}
-{{- '<|turn>system\n' -}}
-{%- if messages[0]['content'] is string -%}{{- messages[0]['content'] | trim -}}
-{%- else -%}{%- for item in messages[0]['content'] -%}{%- if item['type'] == 'text' -%}{{- item['text'] | trim -}}{%- endif -%}{%- endfor -%}
-{%- endif -%}
-{{- '<turn|>\n' -}}
 {%- set loop_messages = messages[1:] -%}
 {%- else -%}
 {%- set loop_messages = messages -%}
+{%- endif -%}
+{%- if thinking or loop_messages | length < messages | length -%}
+{{- '<|turn>system\n' -}}
+{%- if thinking -%}{{- '<|think|>\n' -}}{%- endif -%}
+{%- if loop_messages | length < messages | length -%}
+{%- if messages[0]['content'] is string -%}{{- messages[0]['content'] | trim -}}
+{%- else -%}{%- for item in messages[0]['content'] -%}{%- if item['type'] == 'text' -%}{{- item['text'] | trim -}}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{%- endif -%}
+{{- '<turn|>\n' -}}
 {%- endif -%}
 {%- for message in loop_messages -%}
 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
@@ -132,14 +139,19 @@ GEMMA4 = r"""{{- bos_token -}}
 {%- if message['content'] is string -%}{{- message['content'] | trim -}}
 {%- else -%}
 {%- for item in message['content'] -%}
-{%- if item['type'] == 'image' -%}{{- '\n\n<|image|>\n\n' -}}
-{%- elif item['type'] == 'text' -%}{{- item['text'] | trim -}}
+{%- if item['type'] == 'text' -%}{{- item['text'] | trim -}}
+{%- elif item['type'] == 'image' -%}{{- '<|image|>' -}}
+{%- elif item['type'] == 'audio' -%}{{- '<|audio|>' -}}
+{%- elif item['type'] == 'video' -%}{{- '<|video|>' -}}
 {%- endif -%}
 {%- endfor -%}
 {%- endif -%}
 {{- '<turn|>\n' -}}
 {%- endfor -%}
-{%- if add_generation_prompt -%}{{- '<|turn>model\n' -}}{%- endif -%}"""
+{%- if add_generation_prompt -%}
+{{- '<|turn>model\n' -}}
+{%- if not thinking -%}{{- '<|channel>thought\n<channel|>' -}}{%- endif -%}
+{%- endif -%}"""
 
 _IDEFICS_TURNS = (
     "{% for message in messages %}{{message['role'] | capitalize}}{% if message['content'][0]['type'] == 'image' %}"
