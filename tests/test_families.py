@@ -198,3 +198,59 @@ def test_prompt_holds_the_instruction_verbatim_once_before_the_pages(runner, nam
     ids = prepare_inputs(loaded._model, loaded._processor, prompt, pages)["input_ids"][0].tolist()
     first_image = next(i for i, t in enumerate(ids) if t in loaded._boundary_ids)
     assert first_image >= len(loaded.tokenizer.encode(messages[0].text, add_special_tokens=False))  # prefix first
+
+
+def test_generic_path_keeps_guards_limits_retries_and_seeds(runner, files):
+    """Everything a caller passes works on generate_step too (gemma4 with images): guards, max_tokens, retries,
+    temperature and seed."""
+    from extractor.testing import force_answer
+
+    family, loaded = runner("gemma4")
+    space = loaded.tokenizer.encode(" ", add_special_tokens=False)[-1]
+    assert space not in loaded.stop_set.ids
+    spaces = force_answer(loaded.tokenizer, ANSWER_TEXT, end_token_id=space)  # the answer, then spaces forever
+    guarded = extract(loaded, files, constrained=False, extra_processors=lambda attempt: (spaces,))
+    assert (guarded.status, guarded.finish_reason, guarded.guard, guarded.data) == ("ok", "guard", "json_closed",
+                                                                                   ANSWER)
+    assert guarded.usage.decoding["path"] == "generic"
+    short = extract(loaded, files, constrained=False, max_tokens=5, extra_processors=lambda attempt: (spaces,))
+    assert (short.status, short.finish_reason, short.usage.generated_tokens) == ("truncated", "length", 5)
+    wrong = force_answer(loaded.tokenizer, '{"number":"RE-2026-42"}', end_token_id=family.end_of_turn_id)
+    right = force_answer(loaded.tokenizer, ANSWER_TEXT, end_token_id=family.end_of_turn_id)
+    retried = extract(loaded, files, constrained=False, retries=1,
+                      extra_processors=lambda attempt: (wrong if attempt == 1 else right,))
+    assert (retried.status, retried.data) == ("ok", ANSWER)
+    assert [a["status"] for a in retried.extra["attempts"]] == ["invalid", "ok"]
+    sampled = [extract(loaded, files, temperature=1.0, seed=11).to_dict() for _ in range(2)]
+    assert sampled[0]["data"] == sampled[1]["data"] and sampled[0]["status"] == "ok"
+
+
+def test_a_hidden_state_hook_that_is_not_the_head_fails_the_probe(runner, monkeypatch):
+    """A model whose shortcut our loop would take gives other logits than generate_step: the generic path."""
+    from extractor.runners.decoding import decide
+
+    _, loaded = runner("qwen3_5")
+    lm = loaded._model.language_model
+    head = lm.speculative_logits_from_hidden
+    monkeypatch.setattr(lm, "speculative_logits_from_hidden", lambda hidden: head(hidden) * 0.5, raising=False)
+    plan = decide(loaded._model, loaded._processor, render=loaded._render_user)
+    assert (plan.path, plan.prefix_cache, plan.jump_forward) == ("generic", False, False)
+    assert plan.reasons[-1].startswith("fast loop differs from generate_step") and plan.probe["cold"] > 0.01
+
+
+def test_a_cache_that_does_not_restore_turns_the_prefix_cache_off(runner, monkeypatch):
+    from mlx_vlm.models.cache import KVCache
+
+    from extractor.runners.decoding import decide
+
+    _, loaded = runner("qwen2_5_vl")
+    restore = KVCache.prefix_cache_restore
+
+    def forgetful(self, payload):  # restores the keys and values, loses the offset: positions restart at 0
+        restore(self, payload)
+        self.offset = 0
+
+    monkeypatch.setattr(KVCache, "prefix_cache_restore", forgetful)
+    plan = decide(loaded._model, loaded._processor, render=loaded._render_user)
+    assert (plan.path, plan.prefix_cache, plan.jump_forward) == ("fast", False, True)
+    assert plan.reasons[0].startswith("prefix cache differs from a cold prefill")
