@@ -55,6 +55,13 @@ class Prompt:
         return int(self.ids.shape[1])
 
 
+def media_ids(config) -> set[int]:
+    """The ids of image (and video) placeholders in a prompt, from the model's config (mlx-vlm's own list)."""
+    from mlx_vlm.apc import multimodal_token_ids_from_config
+
+    return {i for i in multimodal_token_ids_from_config(config) if i >= 0}
+
+
 def prepare_inputs(model, processor, prompt: str, images) -> dict:
     """Tokenize the prompt and preprocess the images with mlx-vlm's processor (as ``generate`` does)."""
     from mlx_vlm.utils import prepare_inputs as mlx_prepare, should_add_special_tokens

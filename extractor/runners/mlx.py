@@ -27,7 +27,7 @@ from ..prompt import template_options
 from ..quiet import quiet_imports
 from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
-from .decode import Decoder, Forward, Prompt, build_prompt, embed, prepare_inputs
+from .decode import Decoder, Forward, build_prompt, embed, media_ids, prepare_inputs
 from .decoding import FAST, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
 from .prefix_cache import PrefixCache
@@ -71,7 +71,7 @@ class MlxRunner:
             _processor_eos_ids(self._processor), "processor:additional_eos_token_ids", self.tokenizer)
         self.template_text = self._chat_template_source()
         config = self._model.config
-        self._media_ids = frozenset(_media_ids(config))
+        self._media_ids = frozenset(media_ids(config))
         # the shared prefix ends where the first image starts (its start marker or, without one, its placeholder)
         self._boundary_ids = self._media_ids | frozenset(
             i for i in (getattr(config, "vision_start_token_id", None), getattr(config, "boi_token_index", None),
@@ -210,13 +210,6 @@ class MlxRunner:
             # guards measure positions on the piecewise text; cut that, it equals the decode for whole tokens
             text = pieced[: hit.keep_chars]
         return text
-
-
-def _media_ids(config) -> set[int]:
-    """The ids of image (and video) placeholders in a prompt, from the model's config."""
-    from mlx_vlm.apc import multimodal_token_ids_from_config
-
-    return {i for i in multimodal_token_ids_from_config(config) if i >= 0}
 
 
 def _processor_eos_ids(processor) -> list[int]:

@@ -57,14 +57,13 @@ def measure_vision_budget(model, processor, render) -> VisionBudget:
     """
     from PIL import Image
 
-    from .decode import prepare_inputs
-    from .mlx import _media_ids
+    from .decode import media_ids, prepare_inputs
 
     image_processor = getattr(processor, "image_processor", None)
     patch, merge = getattr(image_processor, "patch_size", None), getattr(image_processor, "merge_size", None)
     if isinstance(patch, int) and isinstance(merge, int) and patch > 0 and merge > 0:
         return VisionBudget(pixels_per_token=(patch * merge) ** 2, tokens={}, method="patch x merge")
-    media = _media_ids(model.config)
+    media = media_ids(model.config)
     counts = {}
     for side in PROBE_SIDES:
         page = Image.new("RGB", (side, side), "white")
