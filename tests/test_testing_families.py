@@ -108,6 +108,9 @@ def test_family_json_matches_the_directory(model_factory, name):
         assert (added[text]["id"], added[text]["special"]) == (tid, True), text
     assert _read(family.path / "tokenizer_config.json")["eos_token"] == family.eos_token
     assert _read(family.path / "config.json")["model_type"] == family.model_type
+    assert family.token_id(family.end_of_turn) == family.end_of_turn_id
+    with pytest.raises(UsageError, match="not a special token"):
+        family.token_id("<no such token>")
 
 
 @pytest.mark.parametrize("name", FAMILY_NAMES)
