@@ -108,6 +108,9 @@ def test_family_json_matches_the_directory(model_factory, name):
         assert (added[text]["id"], added[text]["special"]) == (tid, True), text
     assert _read(family.path / "tokenizer_config.json")["eos_token"] == family.eos_token
     assert _read(family.path / "config.json")["model_type"] == family.model_type
+    assert family.token_id(family.end_of_turn) == family.end_of_turn_id
+    with pytest.raises(UsageError, match="not a special token"):
+        family.token_id("<no such token>")
 
 
 @pytest.mark.parametrize("name", FAMILY_NAMES)
@@ -266,3 +269,29 @@ def test_cli_rejects_family_option_mixes(tmp_path, args, message):
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert not (tmp_path / "m").exists()
+
+
+# mlx-vlm's own stop set: the official declarations stop a forced answer; the bug runs on past the end-of-turn token
+# (except where mlx-vlm itself adds the token: idefics3's processor, and mistral3 whose tokenizer eos is </s>)
+MLX_VLM_STOPS_ANYWAY = {"idefics3", "mistral3"}
+
+
+@pytest.mark.parametrize("name", FAMILY_NAMES)
+def test_mlx_vlm_generate_stops_with_official_eos_and_runs_on_with_the_bug(loaded, model_factory, name):
+    from mlx_vlm import generate, load
+    from mlx_vlm.prompt_utils import apply_chat_template
+
+    runs = {}
+    for bug in (False, True):
+        if bug:
+            family = model_factory.family(name, config_bug=True)
+            model, processor = load(str(family.path))
+        else:
+            family, model, processor = loaded(name)
+        forced = force_answer(family.path, ANSWER, end_token_id=family.end_of_turn_id)
+        prompt = apply_chat_template(processor, model.config, "Read it.", num_images=0)
+        out = generate(model, processor, prompt, max_tokens=len(forced.answer_ids) + 4, verbose=False,
+                       logits_processors=[forced])
+        runs[bug] = (out.text.startswith(ANSWER), out.generation_tokens - len(forced.answer_ids))
+    stops_anyway = name in MLX_VLM_STOPS_ANYWAY
+    assert runs == {False: (True, 1), True: (True, 1 if stops_anyway else 4)}

@@ -79,7 +79,12 @@ class FamilyModel:
         Raises:
             UsageError: ``text`` is not one of the family's special tokens.
         """
-        ids = dict((content, tid) for tid, content in FAMILIES[self.family].specials) if self.family in FAMILIES else {}
+        if self.family == "qwen3_5":
+            from extractor.testing.tokenizer import TOKEN_IDS
+
+            ids = TOKEN_IDS
+        else:
+            ids = {content: tid for tid, content in FAMILIES[self.family].specials}
         if text not in ids:
             raise UsageError(f"{text!r} is not a special token of family {self.family}", source=self.path)
         return ids[text]

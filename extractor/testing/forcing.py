@@ -15,6 +15,10 @@ reads how much of the answer ``tokens[1:]`` already holds. Where those tokens ar
 own tokenization it emits the next one; where a runner fed a different tokenization of the same text (a grammar
 forcing ``":"`` as one token where the answer has ``":`` + ``"``), it compares bytes and emits the first token of
 the rest of the answer; once the whole answer is out (or the tokens left the answer), it emits ``end_token_id``.
+
+Under constrained decoding the runner's grammar mask still applies: the answer must be valid for the schema in
+the grammar's compact form (``json.dumps(data, separators=(",", ":"), ensure_ascii=False)``), else the mask
+can remove the forced token (a runner that applies it after the forcing processor then sees only ``-inf``).
 """
 
 from __future__ import annotations
