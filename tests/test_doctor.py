@@ -193,7 +193,7 @@ def test_smoke_on_a_model_that_stops(model_factory):
     assert (code, checks[-1]) == (0, {
         "name": "smoke", "status": "pass", "source": None,
         "detail": f"stopped on 248046 <|im_end|> after {n} tokens (stop token included); bare mlx-vlm stops on "
-                  f"it too"})
+                  f"it too; decodes on the fast path (prefix cache, jump-forward)"})
 
 
 def test_smoke_on_a_model_that_never_stops(model_factory):

@@ -213,10 +213,10 @@ AGREE = {
         {**QWEN, "tokenizer_config.json": tokenizer_config({**QWEN_IDS, "<|im_end|>": 248047},
                                                            eos_token="<|endoftext|>"),
          "chat_template.jinja": QWEN_TEMPLATE},
+        # <|im_end|> is not 248046 here: Qwen3.5's pair rule stays out; the template's end token still stops
         {"ids": [248044, 248047], "sources": {
-            "248044": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=<|endoftext|>",
-                       "tokenizer:<|endoftext|>"],
-            "248047": ["chat_template:end_of_turn=<|im_end|>", "tokenizer:<|im_end|>"]}},
+            "248044": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=<|endoftext|>"],
+            "248047": ["chat_template:end_of_turn=<|im_end|>"]}},
         [248044, 248047],
         {"tokenizer_ids": {"name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
                            "detail": "<|im_end|> is 248047 in tokenizer_config.json but 248046 in tokenizer.json"},
