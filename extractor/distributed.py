@@ -54,6 +54,9 @@ FORWARDED_PREFIX = "EXTRACTOR_"
 # FILE and hang (once). Unset, they cost two environment lookups per input.
 TEST_EXIT_ENV = "EXTRACTOR_RAY_TEST_EXIT"
 TEST_PAUSE_ENV = "EXTRACTOR_RAY_TEST_PAUSE"
+# A new local cluster's raylet gives its Python agent 15 s to start (not configurable in 2.60): on busy cores it can
+# take longer, and the start fails. It is tried this many times.
+LOCAL_STARTS = 3
 
 
 @dataclass(frozen=True)
@@ -143,12 +146,19 @@ class RayEngine:
         if self.options.address is None:
             kwargs.update(num_cpus=os.cpu_count() or 1, include_dashboard=False,
                           object_store_memory=self.options.object_store_mb * 1024**2)
-        try:
-            ray.init(address=self.options.address, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - Ray raises many kinds (connection, auth, config): one clear line
-            where = f"the Ray cluster at {self.options.address}" if self.options.address else "a local Ray cluster"
-            raise ExtractorError(f"cannot start or join {where}: {_first_line(exc)} (a cluster with token auth "
-                                 "needs its token: RAY_AUTH_TOKEN or ~/.ray/auth_token)", code="ray") from None
+        tries = 1 if self.options.address else LOCAL_STARTS
+        for attempt in range(1, tries + 1):
+            try:
+                ray.init(address=self.options.address, **kwargs)
+                break
+            except Exception as exc:  # noqa: BLE001 - Ray raises many kinds (connection, auth, config): one line
+                ray.shutdown()  # whatever half started
+                if attempt == tries:
+                    where = f"the Ray cluster at {self.options.address}" if self.options.address else \
+                        "a local Ray cluster"
+                    raise ExtractorError(f"cannot start or join {where}: {_first_line(exc)} (a cluster with token "
+                                         "auth needs its token: RAY_AUTH_TOKEN or ~/.ray/auth_token)",
+                                         code="ray") from None
         self._started = True
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False  # the driver shows its own progress, as the local batch does
@@ -188,10 +198,11 @@ class RayEngine:
         ledger.mkdir(exist_ok=True)
         for path in paths:  # a new run gives every input its full attempts again
             (ledger / path.name).unlink(missing_ok=True)
-        dataset = self._dataset(sources, paths, ledger)
-        for row in dataset.iter_rows():
-            yield int(row["index"]), record_from_dict(json.loads(row["record"]))
-        shutil.rmtree(ledger, ignore_errors=True)
+        try:
+            for row in self._dataset(sources, paths, ledger).iter_rows():
+                yield int(row["index"]), record_from_dict(json.loads(row["record"]))
+        finally:  # also when the batch stops reading after the last record (it closes this generator)
+            shutil.rmtree(ledger, ignore_errors=True)
 
     def _dataset(self, sources: Sequence[str], paths: Sequence[Path], ledger: Path):
         """One block per input, mapped by a fixed pool of extraction actors."""
