@@ -140,11 +140,21 @@ class RayEngine:
 
     def __enter__(self) -> "RayEngine":
         ray = self._ray
-        if ray.is_initialized():
-            return self  # the caller's own ray.init: theirs to end
+        if not ray.is_initialized():  # else the caller's own ray.init: theirs to end
+            self._start()
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = False  # the driver shows its own progress, as the local batch does
+        context.print_on_execution_start = False
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)  # "progress bars disabled": yes
+        return self
+
+    def _start(self) -> None:
+        """Join the cluster at ``options.address``, or start a local one of this machine's cores."""
+        ray = self._ray
         kwargs = dict(logging_level=logging.WARNING, log_to_driver=False, runtime_env=self._runtime_env())
         if self.options.address is None:
-            kwargs.update(num_cpus=os.cpu_count() or 1, include_dashboard=False,
+            kwargs.update(num_cpus=len(os.sched_getaffinity(0)), include_dashboard=False,
                           object_store_memory=self.options.object_store_mb * 1024**2)
         tries = 1 if self.options.address else LOCAL_STARTS
         for attempt in range(1, tries + 1):
@@ -160,11 +170,6 @@ class RayEngine:
                                          "auth needs its token: RAY_AUTH_TOKEN or ~/.ray/auth_token)",
                                          code="ray") from None
         self._started = True
-        context = ray.data.DataContext.get_current()
-        context.enable_progress_bars = False  # the driver shows its own progress, as the local batch does
-        context.print_on_execution_start = False
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
-        return self
 
     def __exit__(self, *exc) -> None:
         if self._started:
@@ -210,7 +215,8 @@ class RayEngine:
         actors = min(len(sources), self.options.actors or max(1, int(ray.cluster_resources().get("CPU", 1))))
         cpus = actor_cpus(ray.cluster_resources().get("CPU", 1.0), actors, most=self.options.actor_cpus)
         threads = max(1, int(cpus))
-        settings = self.settings.replace(workers=threads, ocr_threads=threads)
+        # isolated whatever the caller chose: a native crash in rendering costs a record, never the actor
+        settings = self.settings.replace(isolate=True, workers=threads, ocr_threads=threads)
         rows = [{"index": i, "source": os.fsencode(s), "path": os.fsencode(str(Path(p).resolve()))}
                 for i, (s, p) in enumerate(zip(sources, paths))]
         attempts = self.options.attempts
