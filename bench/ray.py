@@ -4,9 +4,10 @@ One command, one table::
 
     LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 python bench/ray.py [--docs N] [--json]
 
-The documents are copies of ``samples/invoice-scan.pdf``, each made its own file by a comment after ``%%EOF`` (one A4 page with no text layer: every page is read by OCR
-for grounding, ~5 CPU-seconds each), through ``batch.run_batch`` with the command line's settings (isolated render
-workers, one retry) and the invoice schema. The model is ``bench/throughput.py``'s small scripted one (the
+The documents are copies of ``samples/invoice-scan.pdf``, each its own file (a comment after ``%%EOF``: no OCR
+cache hit on identical bytes): one A4 page with no text layer, read by OCR for grounding (~5 CPU-seconds),
+through ``batch.run_batch`` with the command line's settings (isolated render workers, one retry) and the invoice
+schema. The model is ``bench/throughput.py``'s small scripted one (the
 invoice-de-einfach answer, ~280 tokens), served by one local ``python -m mlx_vlm.server`` (warmed up first). Rows:
 
 * ``local, 1 at a time``: ``--engine local --concurrency 1 --workers 1``: one document at a time, like one actor;

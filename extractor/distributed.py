@@ -206,6 +206,9 @@ class RayEngine:
         try:
             for row in self._dataset(sources, paths, ledger).iter_rows():
                 yield int(row["index"]), record_from_dict(json.loads(row["record"]))
+        except self._ray.exceptions.RayError as exc:  # e.g. actors that cannot start: no server, no shared storage
+            raise ExtractorError(f"the Ray job stopped: {_innermost(exc)} (the records written so far stay in "
+                                 "--out; a re-run resumes)", code="ray") from None
         finally:  # also when the batch stops reading after the last record (it closes this generator)
             shutil.rmtree(ledger, ignore_errors=True)
 
@@ -329,6 +332,15 @@ def _claim(marker: str, *, text: str = "") -> bool:
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
     return True
+
+
+def _innermost(exc: BaseException) -> str:
+    """The first line of the error at the bottom of Ray's wrappers (a task error's cause, its cause, ...)."""
+    seen = {id(exc)}
+    while (inner := getattr(exc, "cause", None) or exc.__cause__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        exc = inner
+    return _first_line(exc)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -25,7 +25,7 @@ from helpers import ROOT, MlxServer, in_ci, make_pdf, text_pdf
 from typer.testing import CliRunner
 
 from extractor.cli import app, dispatch_args
-from extractor.distributed import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for
+from extractor.distributed import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for, extract_on_ray
 from extractor.errors import UsageError
 from extractor.settings import Settings
 from extractor.testing import ENDOFTEXT, IM_END
@@ -216,6 +216,20 @@ def test_a_poison_input_ends_as_one_crashed_record(setup):
     assert len(list((folder / "out").iterdir())) == 3
 
 
+def test_python_api_on_the_callers_cluster(setup, tmp_path):
+    """``extract_on_ray`` in a process that already called ray.init: it uses that cluster and leaves it running."""
+    import ray
+
+    url, model, schema = setup["base"][1], setup["base"][3], setup["base"][5]
+    docs = [setup["docs"][1], setup["docs"][7]]  # not a PDF, a good one
+    settings = Settings(endpoint=(url,), model=model, schema=schema, retries=1)
+    result = extract_on_ray(docs, out=tmp_path / "out", settings=settings, options=RaySettings(actors=1))
+    local = {r["source"]: essentials(r) for r in jsonl(setup["local"] / "all.jsonl")}
+    assert [essentials(r.to_dict()) for r in result.records] == [local[str(d)] for d in docs]
+    assert result.skipped == 0 and ray.is_initialized()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a-notpdf.json", "doc01.json"]
+
+
 BLOCK_RAY = """
 import sys
 class Blocker:
@@ -254,3 +268,22 @@ def test_engine_usage_errors(name, settings, out, options, message):
 ])
 def test_actor_cpus_leave_one_cpu(cpus, actors, expected):
     assert actor_cpus(cpus, actors, most=0.5) == expected
+
+
+class _Wrapped(Exception):
+    """Like Ray's task errors: a long first line, the real error in ``cause``."""
+
+    def __init__(self, cause):
+        super().__init__("ray::MapWorker(MapBatches(ExtractStage)) (pid=1, ip=10.0.0.1)\n  more")
+        self.cause = cause
+
+
+@pytest.mark.parametrize("error, reason", [
+    (_Wrapped(UsageError("no server at http://gpu1:8000/v1")), "no server at http://gpu1:8000/v1"),
+    (_Wrapped(_Wrapped(ValueError("deep\nsecond line"))), "deep"),
+    (RuntimeError("plain"), "plain"),
+])
+def test_a_stopped_job_names_the_innermost_error(error, reason):
+    from extractor.distributed import _innermost
+
+    assert _innermost(error) == reason
