@@ -287,3 +287,16 @@ def test_a_stopped_job_names_the_innermost_error(error, reason):
     from extractor.distributed import _innermost
 
     assert _innermost(error) == reason
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--engine", "ray", "--out", "o"], "--engine ray needs --endpoint url"),
+    (["--engine", "ray", "--endpoint", "http://127.0.0.1:9/v1"], "--engine ray needs --out dir"),
+    (["--actors", "2"], "--address and --actors need --engine ray"),
+])
+def test_cli_usage_errors_before_anything_loads(args, needle, tmp_path):
+    (tmp_path / "a.pdf").write_bytes(make_pdf())
+    result = CliRunner().invoke(app, dispatch_args([str(tmp_path / "a.pdf"), "--model", "/nonexistent-model-dir",
+                                                    *args]))
+    assert result.exit_code == 2
+    assert needle in " ".join(result.output.lower().split())
