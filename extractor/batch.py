@@ -15,7 +15,6 @@ gives the same outputs as one that was never interrupted.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Callable, Optional, Sequence
 
 from .api import in_input_order
 from .hooks import pause_at
+from .pipeline import content_sha256
 from .record import Record, record_from_dict
 from .sinks import CsvSink, JsonDirSink, JsonlSink
 from .verdict import final
@@ -46,7 +46,7 @@ class BatchResult:
 
 def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, jsonl: Optional[Path] = None,
               csv_path: Optional[Path] = None, force: bool = False,
-              on_record: Optional[Callable[[Record, bool], None]] = None) -> BatchResult:
+              on_record: Optional[Callable[[Record, bool], None]] = None, engine=None) -> BatchResult:
     """Extract every source and write each record to the chosen sinks as soon as it is done.
 
     Args:
@@ -57,6 +57,9 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
         csv_path: CSV file (rewritten by this batch).
         force: extract every input again, even when ``out`` holds its final record.
         on_record: called with each record and whether it was skipped, in input order (progress, logs).
+        engine: extracts the inputs elsewhere (``distributed.RayEngine``): ``engine.extract_as_done(todo, paths)``
+            writes each input's record to its path itself (``out`` is required) and yields ``(index, record)`` as
+            each is done; None: ``extractor`` here.
 
     Returns:
         The BatchResult.
@@ -72,7 +75,11 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     todo = [s for s in sources if s not in done]
     records: list[Record] = []
     # --out files as each document finishes; everything else in input order
-    fresh = in_input_order(extractor.extract_as_done(todo), on_arrival=json_dir.write if json_dir is not None else None)
+    if engine is not None:  # it writes the --out files itself, to the names given here
+        fresh = in_input_order(engine.extract_as_done(todo, [json_dir.path_for(s) for s in todo]))
+    else:
+        fresh = in_input_order(extractor.extract_as_done(todo),
+                               on_arrival=json_dir.write if json_dir is not None else None)
     try:
         for source in sources:
             skipped = source in done
@@ -97,7 +104,7 @@ def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str) -
         record = _earlier(json_dir.path_for(source), source)
         if record is None or record.extra.get("fingerprint") != fingerprint or not final(record):
             continue
-        if record.sha256 and record.sha256 == _sha256(source):
+        if record.sha256 and record.sha256 == content_sha256(source):
             found[source] = record
     return found
 
@@ -108,17 +115,6 @@ def _earlier(path: Path, source: str) -> Optional[Record]:
     except (OSError, ValueError):
         return None  # no record, or a damaged one: extract again
     return record if record.source == source else None
-
-
-def _sha256(path: str) -> Optional[str]:
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-    except OSError:
-        return None  # unreadable now: extract it, so the record says why
-    return digest.hexdigest()
 
 
 __all__ = ["BatchResult", "run_batch"]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import re
@@ -17,6 +18,7 @@ import typer
 from . import doctor, render
 from .api import Extractor, api_key
 from .batch import run_batch
+from .distributed import RaySettings, engine_for
 from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
 from .quiet import configure
@@ -208,16 +210,29 @@ def run_batch_command(
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON instead of a table."),
     force: bool = typer.Option(False, "--force", help="Extract every input again, even when --out already holds "
                                                       "its final record."),
+    engine: str = typer.Option("local", "--engine", metavar="local|ray",
+                               help="Where the batch runs: local (this machine) or ray (a Ray cluster; pip install "
+                                    "\"extractor[ray]\"; needs --endpoint and --out on shared storage: the "
+                                    "in-process MLX model stays on one machine)."),
+    address: Optional[str] = typer.Option(None, "--address", metavar="ADDR",
+                                          help="With --engine ray: the cluster to join (head host:port, "
+                                               "ray://host:10001 or auto; default: a local cluster of this "
+                                               "machine's cores)."),
+    actors: Optional[int] = typer.Option(None, "--actors", min=1, metavar="N",
+                                         help="With --engine ray: extraction actors, one document each at a time "
+                                              "(default: one per CPU of the cluster)."),
     settings: Settings = None,
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
+    remote = engine_for(engine, settings=settings, out=out, options=RaySettings(address=address, actors=actors))
     logged = bool(out or jsonl or csv_path) and not as_json
-    with Extractor(settings) as extractor, render.BatchProgress(len(paths), log_lines=logged) as progress:
+    with Extractor(settings) as extractor, remote or contextlib.nullcontext(), \
+            render.BatchProgress(len(paths), log_lines=logged) as progress:
         result = run_batch(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path, force=force,
-                           on_record=progress.advance)
+                           on_record=progress.advance, engine=remote)
     render.show_batch(result, as_json=as_json, table=not logged)
     raise typer.Exit(ExitCode.OK if trusted(result.records) else ExitCode.NOT_OK)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Optional, Union
@@ -39,6 +40,37 @@ def source_name(source: Source) -> str:
     if isinstance(source, (str, Path)):
         return display_name(source)  # the path as given; bytes of a non-UTF-8 file name as \xNN
     return "<bytes>" if isinstance(source, (bytes, bytearray)) else "<image>"
+
+
+# Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
+# (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
+READ_ERROR_CODES = frozenset({"empty", "not_a_pdf", "unsupported_type", "corrupt", "encrypted", "wrong_password",
+                              "too_large"})
+
+
+def content_sha256(path: Union[str, Path], *, max_bytes: Optional[int] = None) -> Optional[str]:
+    """The sha256 of a file's bytes, read in chunks; None when it cannot be read (or is over ``max_bytes``)."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            if max_bytes is not None and os.fstat(handle.fileno()).st_size > max_bytes:
+                return None  # too large to read: not hashed either
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _error_sha256(source: Source, code: str, *, max_bytes: int) -> str:
+    """The hash an ``error`` record carries: its bytes' when the error was found after reading them, else ""."""
+    if code not in READ_ERROR_CODES:
+        return ""
+    if isinstance(source, (bytes, bytearray)):
+        return hashlib.sha256(source).hexdigest()
+    if isinstance(source, (str, Path)):
+        return content_sha256(source, max_bytes=max_bytes) or ""
+    return ""
 
 
 def settings_fingerprint(settings: Settings, schema: Schema) -> str:
@@ -93,6 +125,7 @@ def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, sett
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids
     if rendered.error is not None:
         return error_record(**base, code=rendered.error.code, message=str(rendered.error), stop_token_ids=stop_ids,
+                            sha256=_error_sha256(rendered.source, rendered.error.code, max_bytes=settings.max_bytes),
                             timings={"total_s": round(rendered.render_s, 4)})
     document = rendered.document
     timings = {"render_s": rendered.render_s}
@@ -262,4 +295,4 @@ def _runner_extra(gen) -> dict:
     return {"server": dict(gen.server)}
 
 
-__all__ = ["document_record", "extract_document", "source_name"]
+__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "source_name"]

@@ -234,4 +234,7 @@ def show_eval(report, *, as_json: bool) -> None:
 
 def error(message: str) -> None:
     """Print an error message on stderr."""
-    console(stderr=True).print(f"[red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor[ray]"' is not markup
+    console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)

@@ -36,6 +36,11 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def write_record(path: Path, record: Record) -> None:
+    """Write one record file atomically (the ``--out`` format: indented JSON and a newline)."""
+    write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+
+
 class JsonDirSink:
     """One ``<stem>.json`` per input in a directory; same stems from different folders never collide."""
 
@@ -68,7 +73,7 @@ class JsonDirSink:
     def write(self, record: Record) -> Path:
         """Write a record atomically and return its path."""
         path = self.path_for(record.source)
-        write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+        write_record(path, record)
         return path
 
     def close(self) -> None:
