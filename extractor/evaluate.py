@@ -18,6 +18,10 @@ Scores (as in Donut, Kim et al. 2022):
 * **nTED accuracy**: ``max(0, 1 - TED(pred, gold) / TED(empty, gold))`` per document, averaged; trees as Donut
   builds them (sorted keys as nodes, ``<subtree>`` per list object, values as leaves), Zhang-Shasha tree edit
   distance with Donut's costs (a leaf costs its length, a value change its character edit distance).
+* **Grounding precision** (when predictions are records with ``grounding``): of the fields the record marks found
+  on the page (``grounding.fields[ptr]`` true), how many hold the gold value at that path; of those marked not
+  found, how many do anyway (grounding's misses); and how many were not checkable (null). A green box on a wrong
+  value is what this counts.
 """
 
 from __future__ import annotations
@@ -95,6 +99,39 @@ class DocumentScore:
 
 
 @dataclass(frozen=True)
+class GroundingScore:
+    """How far the records' grounding verdicts agree with the gold.
+
+    Attributes:
+        records: matched predictions that carry a grounding report.
+        grounded: fields marked found.
+        grounded_correct: of those, the ones holding the gold value.
+        ungrounded: fields marked not found.
+        ungrounded_correct: of those, the ones holding the gold value anyway.
+        unchecked: fields marked not checkable.
+    """
+
+    records: int = 0
+    grounded: int = 0
+    grounded_correct: int = 0
+    ungrounded: int = 0
+    ungrounded_correct: int = 0
+    unchecked: int = 0
+
+    @property
+    def precision(self) -> Optional[float]:
+        """grounded_correct / grounded (None when nothing was marked found)."""
+        return self.grounded_correct / self.grounded if self.grounded else None
+
+    def to_dict(self) -> dict:
+        """The score as a dict (precision rounded to 6 places)."""
+        precision = self.precision
+        return {"records": self.records, "grounded": self.grounded, "grounded_correct": self.grounded_correct,
+                "precision": None if precision is None else round(precision, 6), "ungrounded": self.ungrounded,
+                "ungrounded_correct": self.ungrounded_correct, "unchecked": self.unchecked}
+
+
+@dataclass(frozen=True)
 class EvalReport:
     """The evaluation of a prediction set against ground truth.
 
@@ -104,6 +141,7 @@ class EvalReport:
         missing_pred: gold stems with no prediction (scored as empty predictions).
         missing_gold: prediction files with no gold (not scored).
         unreadable: ``{"file", "error"}`` for files that are not JSON.
+        grounding: the grounding precision, when some prediction is a record with a grounding report.
     """
 
     documents: tuple[DocumentScore, ...]
@@ -111,6 +149,7 @@ class EvalReport:
     missing_pred: tuple[str, ...] = ()
     missing_gold: tuple[str, ...] = ()
     unreadable: tuple[dict, ...] = ()
+    grounding: Optional[GroundingScore] = None
 
     @property
     def counts(self) -> Counts:
@@ -124,8 +163,8 @@ class EvalReport:
         return sum(d.nted for d in self.documents) / len(self.documents) if self.documents else 0.0
 
     def to_dict(self) -> dict:
-        """Return the report in the stable ``--json`` shape."""
-        return {
+        """Return the report in the stable ``--json`` shape (``grounding`` only when the predictions carry it)."""
+        out = {
             "documents": len(self.documents),
             **self.counts.scores(),
             "nted": round(self.nted, 6),
@@ -135,6 +174,9 @@ class EvalReport:
             "missing_gold": list(self.missing_gold),
             "unreadable": list(self.unreadable),
         }
+        if self.grounding is not None:
+            out["grounding"] = self.grounding.to_dict()
+        return out
 
     def to_text(self) -> str:
         """Return a plain-text summary and per-field table."""
@@ -151,6 +193,12 @@ class EvalReport:
                 lines.append(f"{label}: {', '.join(items)}")
         for entry in self.unreadable:
             lines.append(f"unreadable: {entry['file']}: {entry['error']}")
+        g = self.grounding
+        if g is not None:
+            precision = "-" if g.precision is None else f"{g.precision:.4f}"
+            lines.append(f"grounding ({g.records} records): {g.grounded_correct} of {g.grounded} fields marked found "
+                         f"hold the gold value (precision {precision}); {g.ungrounded_correct} of {g.ungrounded} "
+                         f"marked not found do; {g.unchecked} not checkable")
         return "\n".join(lines)
 
 
@@ -189,7 +237,7 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
             if match is not None:
                 used.add(match.file)
             pairs.append((g, match))
-    documents, per_field = [], {}
+    documents, per_field, grounding = [], {}, []
     for g, p in pairs:
         gold_pairs = flatten(g.data)
         pred_pairs = flatten(p.data) if p is not None else {}
@@ -202,6 +250,8 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
             if pred_pairs.get(pointer) != pair:
                 fn += 1
                 _bump(per_field, pair[0], fn=True)
+        if p is not None and p.grounding is not None:
+            grounding.append(_grounding_score(p, gold_pairs))
         nted = nted_accuracy(p.data if p is not None else {}, g.data)
         documents.append(DocumentScore(stem=g.stem, pred=p.file if p is not None else "", gold=g.file,
                                        counts=Counts(tp, fp, fn), nted=nted))
@@ -212,7 +262,25 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
         missing_pred=tuple(sorted(g.stem for g, p in pairs if p is None)),
         missing_gold=tuple(sorted(p.file for p in preds if p.file not in used)),
         unreadable=tuple(sorted(unreadable, key=lambda e: e["file"])),
+        grounding=_sum_grounding(grounding) if grounding else None,
     )
+
+
+def _grounding_score(pred: "_Doc", gold_pairs: dict[str, tuple[str, str]]) -> GroundingScore:
+    """One record's grounding verdicts against the gold values at the same paths."""
+    values = flatten(pred.data)
+    verdicts = pred.grounding or {}
+    correct = {p: p in values and gold_pairs.get(p) == values[p] for p in verdicts}
+    return GroundingScore(records=1, grounded=sum(1 for v in verdicts.values() if v is True),
+                          grounded_correct=sum(1 for p, v in verdicts.items() if v is True and correct[p]),
+                          ungrounded=sum(1 for v in verdicts.values() if v is False),
+                          ungrounded_correct=sum(1 for p, v in verdicts.items() if v is False and correct[p]),
+                          unchecked=sum(1 for v in verdicts.values() if v is None))
+
+
+def _sum_grounding(scores: list[GroundingScore]) -> GroundingScore:
+    return GroundingScore(*(sum(getattr(s, f) for s in scores) for f in (
+        "records", "grounded", "grounded_correct", "ungrounded", "ungrounded_correct", "unchecked")))
 
 
 def evaluate_reviewed(out: Path) -> EvalReport:
@@ -444,6 +512,7 @@ class _Doc:
     stem: str
     source_stem: str
     data: Any
+    grounding: Optional[dict] = None  # a record's grounding.fields: pointer -> true / false / null
 
 
 class _Node:
@@ -468,12 +537,15 @@ def _load(path: Path, unreadable: list[dict], *, reviewed: bool = False) -> list
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             unreadable.append({"file": str(file), "error": str(exc)})
             continue
-        source_stem, stem = "", file.stem
+        source_stem, stem, grounding = "", file.stem, None
+        if _is_record(obj) and not reviewed:
+            verdicts = obj.get("grounding", {}).get("fields") if isinstance(obj.get("grounding"), dict) else None
+            grounding = verdicts if isinstance(verdicts, dict) else None
         if _is_record(obj) or (file.name.endswith(REVIEWED_SUFFIX) and isinstance(obj, dict) and "data" in obj):
             source_stem = Path(str(obj.get("source") or "")).stem
             obj = obj.get("data")
         stem = file.name.removesuffix(REVIEWED_SUFFIX) if file.name.endswith(REVIEWED_SUFFIX) else stem
-        docs.append(_Doc(file=str(file), stem=stem, source_stem=source_stem, data=obj))
+        docs.append(_Doc(file=str(file), stem=stem, source_stem=source_stem, data=obj, grounding=grounding))
     return docs
 
 
