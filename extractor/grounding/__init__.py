@@ -277,6 +277,7 @@ class _Search:
         self.some_missing = any(p is None for p in self.pages)
         self._items: Optional[dict[tuple, list[Block]]] = None
         self._taxes: dict[tuple, list[Block]] = {}
+        self._tax_bands: Optional[list[Block]] = None
 
     def field(self, pointer: str, value: Any, parts: tuple) -> FieldGrounding:
         """Ground one scalar."""
@@ -337,10 +338,12 @@ class _Search:
         return self._taxes[context.parts]
 
     def tax_bands(self) -> list[Block]:
-        """The bands of every tax line of the record (where its amount or base is printed)."""
-        contexts = {c.parts: c for c in (context_of(self.data, parts) for _, _, parts in leaves(self.data))
-                    if c is not None and c.kind == "tax"}
-        return [block for context in contexts.values() for block in self.blocks(context)]
+        """The bands of every tax line of the record (where its amount or base is printed; found on first use)."""
+        if self._tax_bands is None:
+            contexts = {c.parts: c for c in (context_of(self.data, parts) for _, _, parts in leaves(self.data))
+                        if c is not None and c.kind == "tax"}
+            self._tax_bands = [block for context in contexts.values() for block in self.blocks(context)]
+        return self._tax_bands
 
     def _found(self, pointer: str, value: Any, index: int, hits: list[Hit]) -> FieldGrounding:
         page = self.pages[index]

@@ -109,11 +109,22 @@ class Page:
         self.compact, self.starts, self.ends = compact(self.folded)
         self.confused = self.compact.translate(OCR_CONFUSIONS) if ocr else ""
         self.bands = _bands(self.lines)
+        self._band_keys: Optional[list[tuple[list[tuple[int, int]], list[str], str]]] = None
         self.numbers: dict[Decimal, list[Hit]] = {}
         for i, line in enumerate(self.lines):
             for number in line.numbers:
                 for value in number.values:
                     self.numbers.setdefault(value, []).append(Hit(i, number.start, number.end))
+
+    def band_keys(self, band: int) -> tuple[list[tuple[int, int]], list[str], str]:
+        """A band's tokens as ``(line, token)`` places, their keys (``keys``) and the keys joined (built once)."""
+        if self._band_keys is None:
+            self._band_keys = []
+            for lines in self.bands:
+                places = [(line, t) for line in lines for t in range(len(self.lines[line].tokens))]
+                keys = [key for line in lines for key in self.keys(line)]
+                self._band_keys.append((places, keys, "".join(keys)))
+        return self._band_keys[band]
 
     def keys(self, line: int, indexes: Optional[Sequence[int]] = None) -> list[str]:
         """A line's token keys (of some tokens), with OCR's confusions folded on OCR text."""

@@ -192,8 +192,8 @@ def _split_match(words: list[str], page: Page, bands: list[int]) -> Optional[lis
 
 def _band_spans(page: Page, band: int, needle: str) -> Optional[list[Hit]]:
     """The first run of tokens of a band (its lines left to right) spelling ``needle``, as hits (one per line)."""
-    places = [(line, t) for line in page.bands[band] for t in range(len(page.lines[line].tokens))]
-    spans = key_spans([key for line in page.bands[band] for key in page.keys(line)], needle)
+    places, keys, joined = page.band_keys(band)
+    spans = key_spans(keys, needle) if needle in joined else []
     if not spans:
         return None
     start, end = spans[0]
