@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten, nted_accuracy, tree_edit_distance, _Node
+from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten
+from extractor.ted import _Node, nted_accuracy, tree_edit_distance
 
 EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
