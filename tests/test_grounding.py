@@ -540,3 +540,11 @@ def test_document_decimal_mark():
     page = "Postcards 2,500 ea 0.084 210.00\nSubtotal $1,489.00\nTotal $1,611.84"
     assert _fields({"a": 2500, "b": 2.5}, [[(line, 0.05)] for line in page.splitlines()], "text") == {
         "/a": True, "/b": False}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_line_item_without_description_is_anchored_by_its_amount(reading):
+    item = {"quantity": 4, "unit_price": 289, "amount": 1156}
+    assert _fields({"line_items": [item]}, TABLE, reading) == {f"/line_items/0/{k}": True for k in item}
+    fields = _fields({"line_items": [{**item, "quantity": 6, "unit_price": 54.9}]}, TABLE, reading)
+    assert (fields["/line_items/0/quantity"], fields["/line_items/0/unit_price"]) == (False, False)

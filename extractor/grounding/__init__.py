@@ -49,7 +49,8 @@ from ..record import issue
 from .cldr import country_names, currency_words, date_text, dates_in, fold
 from .page import (OCR_CONFUSIONS, Hit, Page, Token, compact, compact_in, decimal_marks, key_of, key_spans,
                    number_values, word_in)
-from .rows import ITEM_TAX_RATES, TAX_ANCHORS, Block, Context, anchor_key, context_of, item_blocks, runs, tax_blocks
+from .rows import (ITEM_AMOUNTS, ITEM_TAX_RATES, TAX_ANCHORS, Block, Context, anchor_key, context_of, item_blocks,
+                   number_blocks, runs)
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
 RECEIPT_KEY_FIELDS = ("/total", "/merchant/vat_id")
@@ -276,7 +277,7 @@ class _Search:
         self.searchable = any(p is not None for p in self.pages)
         self.some_missing = any(p is None for p in self.pages)
         self._items: Optional[dict[tuple, list[Block]]] = None
-        self._taxes: dict[tuple, list[Block]] = {}
+        self._taxes: dict[tuple, list[Block]] = {}  # rows anchored by numbers: tax lines, undescribed items
         self._tax_bands: Optional[list[Block]] = None
 
     def field(self, pointer: str, value: Any, parts: tuple) -> FieldGrounding:
@@ -324,17 +325,17 @@ class _Search:
 
     def blocks(self, context: Context) -> list[Block]:
         """Where the row of a line item or tax line is printed."""
-        if context.kind == "item":
+        if context.kind == "item" and anchor_key(context.node) is not None:
             return self.item_blocks().get(context.parts, [])
         if context.parts not in self._taxes:
             anchors = []
-            for key in TAX_ANCHORS:
+            for key in TAX_ANCHORS if context.kind == "tax" else ITEM_AMOUNTS:
                 value = context.node.get(key)
                 number = _decimal(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
                 if number is not None and checkable(value, key):
                     anchors.append([(i, hit) for i, page in enumerate(self.pages) if page is not None
                                     for hit in page.numbers.get(abs(number), [])])
-            self._taxes[context.parts] = tax_blocks(anchors, self.pages)
+            self._taxes[context.parts] = number_blocks(anchors, self.pages)
         return self._taxes[context.parts]
 
     def tax_bands(self) -> list[Block]:

@@ -6,7 +6,8 @@
   unit, prices, tax rate) are found only in that **block**: the description's bands without the description's own
   tokens (``box of 50`` does not ground a quantity 50), plus the band just above and just below when it is no
   other item's description and does not look like a row of its own (a word and two numbers): a receipt prints
-  ``2 x 4,20`` above ``Wiener Melange 8,40``, a table its ``SKU ... unit: box`` below the row.
+  ``2 x 4,20`` above ``Wiener Melange 8,40``, a table its ``SKU ... unit: box`` below the row. An item without a
+  description to anchor it (none, or under three letters) is anchored by its amount: the bands printing it.
 * A **tax line** (an object in a list with a ``rate``) is anchored by its amount and base: its rate is found only
   on a band where one of them is printed (``zzgl. 19 % USt. auf 1.819,20 € 345,65 €``). A line item's tax rate
   not printed on its row may be printed there (``TVA 20 % 1 181,60 €`` under a table without a rate column).
@@ -21,6 +22,8 @@ from .cldr import fold
 from .page import Hit, Page, Token, key_of, key_spans
 
 ITEM_ANCHORS = ("description", "name")
+ITEM_KEYS = (*ITEM_ANCHORS, "quantity", "unit_price")  # an object in a list with one of these is a line item
+ITEM_AMOUNTS = ("amount", "total")  # anchor a line item without a description: the bands printing its amount
 ITEM_TAX_RATES = ("tax_rate", "vat_rate")  # also found on a tax line's band: one rate printed for the whole table
 TAX_ANCHORS = ("amount", "base")
 MAX_WRAP = 3  # bands a description may wrap over
@@ -70,7 +73,7 @@ def context_of(data: Any, parts: Sequence) -> Optional[Context]:
     for depth, part in enumerate(parts[:-1]):
         node = node[part]
         if isinstance(part, int) and isinstance(node, dict):
-            if anchor_key(node) is not None:
+            if anchor_key(node) is not None or any(k in node for k in ITEM_KEYS):
                 found = Context("item", tuple(parts[:depth + 1]), node)
             elif "rate" in node:
                 found = Context("tax", tuple(parts[:depth + 1]), node)
@@ -115,8 +118,9 @@ def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Optional[Page]])
     return out
 
 
-def tax_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Optional[Page]]) -> list[Block]:
-    """The bands where a tax line's amount or base is printed.
+def number_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Optional[Page]]) -> list[Block]:
+    """The bands where a row's anchoring numbers are printed (a tax line's amount or base, an undescribed line
+    item's amount).
 
     Args:
         anchors: per anchor value, where it was found: ``(page index, hit)``.
