@@ -182,7 +182,6 @@ def key_fields_for(schema_name: str) -> tuple[str, ...]:
     return {"invoice": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
 
 
-
 def ground(data: Any, page_texts: Sequence[Union[PageText, str, None]], *, key_fields: Sequence[str] = KEY_FIELDS
            ) -> GroundingReport:
     """Look for every extracted scalar in the page texts, line items on their rows.
