@@ -134,6 +134,12 @@ def test_list_and_error_records_over_http(out):
             "/line_items/2/amount", "/total", "/tax_lines"}
         status, page, _ = get(host, "/")
         assert status == 200 and f'href="/r/{SAMPLE}"' in page
+        # the demo's answer on the French page: three states, each field in one of them
+        state = json.loads(get(host, f"/api/records/{SAMPLE}")[1])["state"]
+        assert "/line_items/0/quantity" in state["unchecked"] and "/line_items/0/unit_price" in state["ungrounded"]
+        assert state["grounded"] == ["/currency"]  # EUR, printed as €: the one value the demo has right
+        kinds = [set(state[k]) for k in ("grounded", "ungrounded", "unchecked")]
+        assert not (kinds[0] & kinds[1] or kinds[0] & kinds[2] or kinds[1] & kinds[2])
         for name, code in (("locked", "encrypted"), ("broken", "corrupt"), ("nopages", "corrupt")):
             record = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
             assert record["errors"][0]["code"] == code
