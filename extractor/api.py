@@ -168,7 +168,8 @@ class Extractor:
             for source in sources:
                 yield lambda source=source: self.extract(source)
             return
-        raster = self.settings.raster(self.runner.pixels_per_token)
+        raster = self.settings.raster(self.runner.pixels_per_token,
+                                      page_pixels=getattr(self.runner, "max_page_pixels", None))
         for rendered in pool.render_many(sources, settings=raster):
             yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
                                                             settings=self.settings)

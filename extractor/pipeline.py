@@ -60,7 +60,7 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
     Returns:
         The Record.
     """
-    raster = settings.raster(runner.pixels_per_token)
+    raster = settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
     if pool is not None:
         rendered = pool.render(source, settings=raster)
     else:
@@ -245,7 +245,7 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         guard=gen.guard,
         usage=Usage(prompt_tokens=gen.prompt_tokens, image_tokens=gen.image_tokens,
                     generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
-                    decode_steps=gen.decode_steps),
+                    decode_steps=gen.decode_steps, decoding=dict(gen.decoding) if gen.decoding else None),
         timings={k: round(v, 4) for k, v in timings.items()},
         extra={"stop_sources": stop.to_dict()["sources"], **_runner_extra(gen),
                "guards": attempt.guards.report(fired=gen.guard),
