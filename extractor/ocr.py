@@ -324,12 +324,14 @@ def agreement(ocr_text: str, layer: str) -> float:
     return sum(1 for word in words if word in present) / len(words) if words else 1.0
 
 
-def page_text(text: Optional[str], ocr: Optional[OcrPage]) -> PageText:
-    """The text grounding uses for a page: its text layer or its OCR text, and which.
+def page_text(text: Optional[str], ocr: Optional[OcrPage], *, lines: tuple = ()) -> PageText:
+    """The text grounding uses for a page: its text layer or its OCR text, and which, with its lines' boxes.
 
     Args:
         text: the page's text layer (None / "" when none).
         ocr: what OCR read on the page (None when it was not read).
+        lines: the text layer's lines with word boxes (``Page.lines``; empty when not read): grounding then finds
+            rows by position, and gives boxes.
 
     Returns:
         A ``PageText`` with source ``text_layer``, ``ocr`` or ``none``.
@@ -340,7 +342,7 @@ def page_text(text: Optional[str], ocr: Optional[OcrPage]) -> PageText:
                  or agreement(ocr.text, text) < AGREEMENT):
         return PageText(text=ocr.text, source="ocr", lines=ocr.lines, confidence=ocr.confidence)
     if layer_ok:
-        return PageText(text=text, source="text_layer")
+        return PageText(text=text, source="text_layer", lines=tuple(lines))
     return PageText(text=None, source="none")
 
 

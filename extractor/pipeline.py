@@ -144,7 +144,7 @@ def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, sett
 def _answer_record(source: Source, document: Document, *, base: dict, runner: Runner, schema: Schema,
                    settings: Settings, timings: dict, start: float) -> Record:
     """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries; reviewed."""
-    texts = [page_text(p.text, p.ocr) for p in document.pages]  # each page's text layer or OCR text
+    texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids  # every record reports it, XML answers too
     embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
     use_xml = embedded is not None and embedded.valid

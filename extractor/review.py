@@ -6,7 +6,8 @@ an embedded e-invoice) goes through :func:`apply_review`:
 * the schema's checks (:func:`extractor.checks.run_checks`: arithmetic, dates, currency, IBAN / BIC / VAT id; none
   for custom schemas), and
 * grounding in the page text (:func:`extractor.grounding.ground`): each page's text layer, or its OCR text where
-  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocr.page_text``). A key field
+  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocr.page_text``); values as
+  whole tokens of their type, a line item's on its printed row. A key field
   (invoice: number, total, IBAN, seller and buyer VAT id; receipt: total, merchant VAT id) whose value is not found
   on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
   failed) never makes a record ``review`` for grounding alone.
@@ -14,7 +15,8 @@ an embedded e-invoice) goes through :func:`apply_review`:
 Each failure is a warning ``{"code", "message", "path"}`` with a stable code (the checks' codes, listed in
 ``extractor.checks``, and ``ungrounded``) and a JSON pointer into ``data``; one or more turn ``ok`` into ``review``.
 The record also carries ``checks`` (the failed checks, ``[]`` when all passed) and ``grounding``
-(``GroundingReport.to_dict()``: ratio, per-field verdicts, ungrounded paths).
+(``GroundingReport.to_dict()``: per-field verdicts true / false / null, null where a value is too short or common
+to prove anything; the ungrounded and unchecked paths; the ratio over checkable fields).
 
 :func:`disagreements` compares embedded e-invoice data with a model's answer for ``--cross-check``.
 """

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten, nted_accuracy, tree_edit_distance, _Node
+from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten
+from extractor.ted import _Node, nted_accuracy, tree_edit_distance
 
 EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
@@ -239,3 +240,23 @@ def test_eval_gold_option_usage(tmp_path, args, message):
     write(tmp_path / "a.json", record("in/a.pdf", {"a": "x"}))
     result = CliRunner().invoke(app, [a.format(out=tmp_path) for a in args])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_grounding_precision_against_gold(tmp_path):
+    """Of the fields a record marks found on the page, how many hold the gold value: a wrong total marked found
+    is what grounding must not do."""
+    data = {"invoice_number": "A-1", "total": 99.5, "currency": "EUR", "line_items": [{"quantity": 1}]}
+    rec = record("in/a.pdf", data, status="review")
+    rec["grounding"] = {"fields": {"/invoice_number": True, "/total": True, "/currency": False,
+                                   "/line_items/0/quantity": None}}
+    write(tmp_path / "pred" / "a.json", rec)
+    write(tmp_path / "pred" / "b.json", {"invoice_number": "B-2"})  # plain JSON: no grounding to score
+    write(tmp_path / "gold" / "a.json", {"invoice_number": "A-1", "total": 100.5, "currency": "EUR",
+                                         "line_items": [{"quantity": 1}]})
+    write(tmp_path / "gold" / "b.json", {"invoice_number": "B-2"})
+    report = evaluate(tmp_path / "pred", tmp_path / "gold")
+    assert report.to_dict()["grounding"] == {"records": 1, "grounded": 2, "grounded_correct": 1, "precision": 0.5,
+                                             "ungrounded": 1, "ungrounded_correct": 1, "unchecked": 1}
+    assert ("grounding (1 records): 1 of 2 fields marked found hold the gold value (precision 0.5000); 1 of 1 "
+            "marked not found do; 1 not checkable") in report.to_text()
+    assert "grounding" not in evaluate(tmp_path / "pred" / "b.json", tmp_path / "gold" / "b.json").to_dict()

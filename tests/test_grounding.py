@@ -39,7 +39,6 @@ def test_numbers_in_finds(text, value):
     ("1.234", "1234"),  # ambiguous: both readings
     ("1.234", "1.234"),
     ("1,234", "1.234"),
-    ("31.01.2026", "2026"),  # a date is not one number, but its parts are
 ])
 def test_numbers_in_ambiguous(text, value):
     assert Decimal(value) in numbers_in(fold(text))
@@ -50,6 +49,16 @@ def test_numbers_in_ambiguous(text, value):
     ("1.234,56", "123456"),
     ("31.01.2026", "31.01"),
     ("Tel. 040 555 0192", "40555"),
+    # whole tokens only: no part of a date, identifier, phone number or IBAN is a number
+    ("31.01.2026", "2026"),
+    ("Vervaldatum 19-03-2026", "19"),
+    ("Tel. 040 555 0192", "555"),
+    ("(512) 555-0147", "512"),
+    ("IBAN DE89 3704 0044 0532 0130 00", "3704"),
+    ("IBAN DE89 3704 0044 0532 0130 00", "89"),
+    ("VAT Reg. No. GB 314 1500 17", "314"),
+    ("Kundennummer: K-10482", "10482"),
+    ("Kopierpapier 80gsm", "80"),
 ])
 def test_numbers_in_rejects(text, value):
     assert Decimal(value) not in numbers_in(fold(text))
@@ -184,22 +193,29 @@ def test_no_text_layer_is_unknown():
 
 
 def test_value_on_a_page_without_text_is_unknown():
-    report = ground({"invoice_number": "X-1", "total": 10}, ["Invoice X-1", None])
+    report = ground({"invoice_number": "X-100", "total": 10}, ["Invoice X-100", None])
     assert [(f.path, f.grounded, f.page) for f in report.fields] == [("/invoice_number", True, 0),
                                                                       ("/total", None, None)]
     assert report.warnings == ()
 
 
 def test_nulls_booleans_and_empty_strings_are_skipped():
-    report = ground({"a": None, "b": True, "c": "", "d": [None], "e": {"f": "x1"}}, ["x1"])
+    report = ground({"a": None, "b": True, "c": "", "d": [None], "e": {"f": "x12"}}, ["x12"])
     assert [(f.path, f.grounded) for f in report.fields] == [("/e/f", True)]
 
 
-def test_short_values_weigh_less():
-    report = ground({"quantity": 1, "unit_price": 289, "description": "Chair"}, ["Office chair 289,00"])
-    assert [(f.path, f.grounded, f.weight) for f in report.fields] == [
-        ("/quantity", False, 0.25), ("/unit_price", True, 0.75), ("/description", True, 1.0)]
-    assert report.ratio == pytest.approx(1.75 / 2.0)
+def test_short_values_are_not_checkable():
+    """0 and 1, one digit outside a row and one-letter texts prove nothing: null, left out of the ratio."""
+    data = {"quantity": 1, "discount": 0, "days": 7, "unit_price": 289, "description": "Chair", "mark": "x",
+            "missing": "Table"}
+    report = ground(data, ["Office chair 289,00 7 1 0 x"])
+    assert [(f.path, f.grounded) for f in report.fields] == [
+        ("/quantity", None), ("/discount", None), ("/days", None), ("/unit_price", True), ("/description", True),
+        ("/mark", None), ("/missing", False)]
+    result = report.to_dict()
+    assert (result["ratio"], result["grounded"], result["checked"]) == (0.6667, 2, 3)
+    assert result["unchecked"] == ["/quantity", "/discount", "/days", "/mark"]
+    assert result["ungrounded"] == ["/missing"]
 
 
 def test_ungrounded_key_fields_warn():
@@ -211,12 +227,12 @@ def test_ungrounded_key_fields_warn():
                                            "document's text (its text layer, or OCR text where a page has none)"},)
     text_layer = {"source": "text_layer", "box": None, "confidence": None, "page": 1}
     assert report.to_dict() == {
-        # weights: RE-9 0.75, 100.5 1, EUR 0.75, VAT id 1, IBAN 1 -> 3.5 / 4.5
         "text_layer": True, "source": ["text_layer"], "ocr_confidence": [None],
-        "ratio": 0.7778, "grounded": 4, "checked": 5,
+        "ratio": 0.8, "grounded": 4, "checked": 5,
         "fields": {"/invoice_number": True, "/total": True, "/currency": True, "/seller/vat_id": True,
                    "/bank_account/iban": False},
         "ungrounded": ["/bank_account/iban"],
+        "unchecked": [],
         "where": {"/invoice_number": text_layer, "/total": text_layer, "/currency": text_layer,
                   "/seller/vat_id": text_layer},
     }
@@ -349,3 +365,186 @@ def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
         "/iban": {"page": 1, "source": "ocr", "box": [0.1, 0.9, 0.65, 0.94], "confidence": 0.91},
         "/terms": {"page": 1, "source": "ocr", "box": [0.1, 0.95, 0.4, 0.97], "confidence": 0.99},
     }
+
+
+# ------------------------------------------------------------------------- typed tokens and rows (issue 21)
+#
+# A page is given as printed rows of cells ``(text, left)``; each test runs on the three forms grounding meets:
+# a text layer's text (the batch: one text line per row), a text layer with word boxes (``rasterize.TextLine``,
+# the review page) and OCR lines (``ocr.OcrLine``: one per cell, as OCR reads a table).
+
+READINGS = ("text", "boxes", "ocr")
+ROW_HEIGHT = 0.02
+
+
+def _words(text: str, left: float, top: float, cls, *confidence):
+    out, x = [], left
+    for word in text.split():
+        width = 0.008 * len(word)
+        out.append(cls(word, (x, top, x + width, top + ROW_HEIGHT), *confidence))
+        x += width + 0.005
+    return tuple(out)
+
+
+def printed(rows: list, reading: str) -> PageText:
+    """A page printing ``rows`` (each a list of ``(text, left)`` cells, or a ``(text, left, top)`` cell placed
+    off its row's band), read as ``reading``."""
+    from extractor.ocr import OcrLine, OcrWord
+    from extractor.rasterize import TextLine, TextWord
+
+    cells = [[(c[0], c[1], c[2] if len(c) > 2 else 0.1 + 0.05 * r) for c in row] for r, row in enumerate(rows)]
+    text = "\n".join(" ".join(c[0] for c in row) for row in cells)
+    if reading == "text":
+        return PageText(text, source="text_layer")
+    if reading == "boxes":
+        lines = []
+        for row in cells:
+            words = tuple(w for t, left, top in row for w in _words(t, left, top, TextWord))
+            lines.append(TextLine(" ".join(w.text for w in words), _box(words), words))
+        return PageText(text, source="text_layer", lines=tuple(lines))
+    lines = []
+    for row in cells:
+        for t, left, top in row:
+            words = _words(t, left, top, OcrWord, 0.99)
+            lines.append(OcrLine(t, _box(words), 0.99, words))
+    return PageText("\n".join(line.text for line in lines), source="ocr", lines=tuple(lines), confidence=0.99)
+
+
+def _box(words):
+    return (min(w.box[0] for w in words), min(w.box[1] for w in words), max(w.box[2] for w in words),
+            max(w.box[3] for w in words))
+
+
+TABLE = [
+    [("Pos.", 0.05), ("Beschreibung", 0.1), ("Menge", 0.5), ("Einzelpreis", 0.65), ("USt.", 0.75), ("Betrag", 0.85)],
+    [("1", 0.05), ("Bürostuhl ErgoFlex Pro, schwarz", 0.1), ("4 Stk.", 0.5), ("289,00", 0.65), ("19 %", 0.75),
+     ("1.156,00", 0.85)],
+    [("2", 0.05), ("Schreibtischleuchte LED, dimmbar", 0.1), ("6 Stk.", 0.5), ("54,90", 0.65), ("19 %", 0.75),
+     ("329,40", 0.85)],
+    [("zzgl. 19 % USt. auf 1.485,40 €", 0.5), ("282,23 €", 0.85)],
+    [("Fällig am 19-03-2026", 0.05)],
+]
+CHAIR = {"description": "Bürostuhl ErgoFlex Pro, schwarz", "quantity": 4, "unit": "Stk.", "unit_price": 289,
+         "tax_rate": 19, "amount": 1156}
+LAMP = {"description": "Schreibtischleuchte LED, dimmbar", "quantity": 6, "unit": "Stk.", "unit_price": 54.9,
+        "tax_rate": 19, "amount": 329.4}
+
+
+def _fields(data, rows, reading):
+    return ground(data, [printed(rows, reading)]).to_dict()["fields"]
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_line_items_grounded_on_their_rows(reading):
+    fields = _fields({"line_items": [CHAIR, LAMP]}, TABLE, reading)
+    assert fields == {f"/line_items/{i}/{k}": True for i in (0, 1) for k in CHAIR}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_quantity_printed_only_on_another_row_is_not_grounded(reading):
+    """The chair's row prints 4, the lamp's 6: a chair with quantity 6 is not grounded (nor a price from the lamp's
+    row), whether or not the lamp is in the answer."""
+    wrong = {**CHAIR, "quantity": 6, "unit_price": 54.9}
+    for items in ([wrong, LAMP], [wrong]):
+        fields = _fields({"line_items": items}, TABLE, reading)
+        assert (fields["/line_items/0/quantity"], fields["/line_items/0/unit_price"]) == (False, False)
+        assert fields["/line_items/0/amount"] is True
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_line_item_whose_row_is_not_printed(reading):
+    """A line item whose description is printed nowhere: its values are not found (a one-digit quantity: no row to
+    anchor it, not checkable), even where they are printed on other rows."""
+    ghost = {"description": "Konferenztisch Eiche", "quantity": 4, "unit_price": 289, "amount": 1156}
+    fields = _fields({"line_items": [ghost]}, TABLE, reading)
+    assert fields == {"/line_items/0/description": False, "/line_items/0/quantity": None,
+                      "/line_items/0/unit_price": False, "/line_items/0/amount": False}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_tax_rate_inside_a_date_is_not_grounded(reading):
+    """19 is printed in the date 19-03-2026 only: not a tax rate, nor as a number anywhere."""
+    rows = [[("Fällig am 19-03-2026", 0.05)], [("zzgl. 21 % USt. auf 1.485,40 €", 0.5), ("311,93 €", 0.85)]]
+    data = {"tax_lines": [{"rate": 19, "base": 1485.4, "amount": 311.93}], "tax_rate": 19}
+    assert _fields(data, rows, reading) == {"/tax_lines/0/rate": False, "/tax_lines/0/base": True,
+                                            "/tax_lines/0/amount": True, "/tax_rate": False}
+    rows[1][0] = ("zzgl. 19 % USt. auf 1.485,40 €", 0.5)
+    assert _fields(data, rows, reading) == {"/tax_lines/0/rate": True, "/tax_lines/0/base": True,
+                                            "/tax_lines/0/amount": True, "/tax_rate": True}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_tax_rate_only_on_another_tax_line_is_not_grounded(reading):
+    data = {"tax_lines": [{"rate": 7, "base": 1485.4, "amount": 282.23}]}
+    assert _fields(data, TABLE, reading)["/tax_lines/0/rate"] is False
+    data = {"tax_lines": [{"rate": 19, "base": 1485.4, "amount": 282.23}]}
+    assert _fields(data, TABLE, reading)["/tax_lines/0/rate"] is True
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_country_code_is_a_word_in_its_case(reading):
+    rows = [[("De Vries Installatietechniek B.V.", 0.05)], [("Kanaalweg 31, 3526 KL Utrecht", 0.05)]]
+    data = {"seller": {"name": "De Vries Installatietechniek B.V.", "address": {"country": "DE"}}}
+    assert _fields(data, rows, reading)["/seller/address/country"] is False
+    rows.append([("USt-IdNr. DE 271 828 180", 0.05)])
+    assert _fields(data, rows, reading)["/seller/address/country"] is True
+    assert _fields({"country": "NL"}, rows[:2] + [[("Nederland", 0.05)]], reading) == {"/country": True}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_wrapped_description_grounds_its_row(reading):
+    """The description wraps to a second line, the numbers are on the first: the item is grounded, the second
+    line's number (3. Auflage) is the description's own and grounds no quantity 3."""
+    rows = [[("4", 0.05), ('Fachbuch "Ergonomie im', 0.1), ("5 Stk.", 0.5), ("39,80", 0.65), ("7 %", 0.75),
+             ("199,00", 0.85)],
+            [('Büro", 3. Auflage', 0.1)],
+            [("5", 0.05), ("Kopierpapier A4, 500 Blatt", 0.1), ("20 Pack", 0.5), ("4,79", 0.65), ("19 %", 0.75),
+             ("95,80", 0.85)]]
+    book = {"description": 'Fachbuch "Ergonomie im Büro", 3. Auflage', "quantity": 5, "unit": "Stk.",
+            "unit_price": 39.8, "tax_rate": 7, "amount": 199}
+    report = ground({"line_items": [book]}, [printed(rows, reading)]).to_dict()
+    assert report["fields"] == {f"/line_items/0/{k}": True for k in book}
+    if reading != "text":  # boxes: the quantity on the first line, the description over both
+        assert report["where"]["/line_items/0/quantity"]["box"][1] == pytest.approx(0.1)
+        assert report["where"]["/line_items/0/description"]["box"][1:4:2] == pytest.approx([0.1, 0.15 + ROW_HEIGHT])
+    fields = _fields({"line_items": [{**book, "quantity": 3}]}, rows, reading)
+    assert fields["/line_items/0/quantity"] is False
+
+
+@pytest.mark.parametrize("reading", ("boxes", "ocr"))
+def test_a_line_items_box_lies_on_its_row(reading):
+    where = ground({"line_items": [CHAIR, LAMP]}, [printed(TABLE, reading)]).to_dict()["where"]
+    for i, top in ((0, 0.15), (1, 0.2)):
+        for key in CHAIR:
+            box = where[f"/line_items/{i}/{key}"]["box"]
+            assert (box[1], box[3]) == pytest.approx((top, top + ROW_HEIGHT)), key
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_receipt_quantity_line_above_its_item(reading):
+    """A till receipt prints ``2 x 4,20`` above the item: part of its row (no word, one number), while the
+    next item's line is not."""
+    rows = [[("2 x 4,20", 0.05)], [("Wiener Melange", 0.05), ("8,40 A", 0.7)], [("Espresso", 0.05), ("2,90 A", 0.7)],
+            [("3 x 2,60", 0.05)], [("Croissant", 0.05), ("7,80 B", 0.7)]]
+    items = [{"description": "Wiener Melange", "quantity": 2, "unit_price": 4.2, "amount": 8.4},
+             {"description": "Espresso", "quantity": 1, "unit_price": 2.9, "amount": 2.9},
+             {"description": "Croissant", "quantity": 3, "unit_price": 2.6, "amount": 7.8}]
+    fields = _fields({"items": items}, rows, reading)
+    assert fields == {**{f"/items/{i}/{k}": True for i in range(3) for k in items[0]}, "/items/1/quantity": None}
+    fields = _fields({"items": [{**items[1], "unit_price": 4.2}]}, rows, reading)
+    assert fields["/items/0/unit_price"] is False  # 4,20 is above Wiener Melange, not Espresso
+
+
+def test_document_decimal_mark():
+    """On a page writing 1,489.00, 2,500 is 2500, not 2.5."""
+    page = "Postcards 2,500 ea 0.084 210.00\nSubtotal $1,489.00\nTotal $1,611.84"
+    assert _fields({"a": 2500, "b": 2.5}, [[(line, 0.05)] for line in page.splitlines()], "text") == {
+        "/a": True, "/b": False}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_line_item_without_description_is_anchored_by_its_amount(reading):
+    item = {"quantity": 4, "unit_price": 289, "amount": 1156}
+    assert _fields({"line_items": [item]}, TABLE, reading) == {f"/line_items/0/{k}": True for k in item}
+    fields = _fields({"line_items": [{**item, "quantity": 6, "unit_price": 54.9}]}, TABLE, reading)
+    assert (fields["/line_items/0/quantity"], fields["/line_items/0/unit_price"]) == (False, False)

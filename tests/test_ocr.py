@@ -126,6 +126,20 @@ def test_page_text_chooses_the_source(layer, read, source):
     assert chosen.confidence == (pytest.approx(0.9) if source == "ocr" else None)
 
 
+def test_page_text_keeps_the_text_layers_boxes_and_grounding_uses_them():
+    """The text layer's word boxes (``Page.lines``) come with it, so grounding boxes the words on a text layer as on
+    OCR text; the OCR text brings its own lines."""
+    from extractor.rasterize import TextLine, TextWord
+
+    words = (TextWord("Total", (0.1, 0.5, 0.2, 0.52)), TextWord("1.156,00", (0.6, 0.5, 0.7, 0.52)))
+    lines = (TextLine("Total 1.156,00", (0.1, 0.5, 0.7, 0.52), words),)
+    chosen = ocr.page_text("Total 1.156,00", None, lines=lines)
+    assert (chosen.source, chosen.lines) == ("text_layer", lines)
+    assert ground({"total": 1156}, [chosen]).to_dict()["where"]["/total"]["box"] == [0.6, 0.5, 0.7, 0.52]
+    read = ocr.page_text(None, _ocr_page("Total 1.156,00"), lines=lines)
+    assert read.source == "ocr" and read.lines == _ocr_page("Total 1.156,00").lines
+
+
 # ------------------------------------------------------------------------------------------------------- sizes
 
 

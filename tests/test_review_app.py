@@ -29,8 +29,8 @@ from extractor.validate import load_schema, validate_data
 
 SAMPLE = "invoice-fr-services"
 DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
-TRUE_NUMBER = json.loads((ROOT / "samples" / "expected" / f"{SAMPLE}.json").read_text(encoding="utf-8"))[
-    "invoice_number"]
+TRUE_DATA = json.loads((ROOT / "samples" / "expected" / f"{SAMPLE}.json").read_text(encoding="utf-8"))
+TRUE_NUMBER, TRUE_ITEM = TRUE_DATA["invoice_number"], TRUE_DATA["line_items"][0]
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 SCREENSHOT_ENV = "EXTRACTOR_REVIEW_SCREENSHOT"  # where to keep the record view's screenshot (README's docs/review.png)
 
@@ -134,6 +134,12 @@ def test_list_and_error_records_over_http(out):
             "/line_items/2/amount", "/total", "/tax_lines"}
         status, page, _ = get(host, "/")
         assert status == 200 and f'href="/r/{SAMPLE}"' in page
+        # the demo's answer on the French page: three states, each field in one of them
+        state = json.loads(get(host, f"/api/records/{SAMPLE}")[1])["state"]
+        assert "/line_items/0/quantity" in state["unchecked"] and "/line_items/0/unit_price" in state["ungrounded"]
+        assert state["grounded"] == ["/currency"]  # EUR, printed as €: the one value the demo has right
+        kinds = [set(state[k]) for k in ("grounded", "ungrounded", "unchecked")]
+        assert not (kinds[0] & kinds[1] or kinds[0] & kinds[2] or kinds[1] & kinds[2])
         for name, code in (("locked", "encrypted"), ("broken", "corrupt"), ("nopages", "corrupt")):
             record = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
             assert record["errors"][0]["code"] == code
@@ -259,6 +265,12 @@ def box_centre(driver, ptr: str) -> tuple[float, float]:
     """, ptr))
 
 
+def style_of(node) -> list:
+    """A form field's left border (colour, style): how the page marks its state."""
+    return node.parent.execute_script("const s = getComputedStyle(arguments[0]); return [s.borderLeftColor, "
+                                      "s.borderLeftStyle]", node)
+
+
 def inside(point, boxes) -> bool:
     return any(x0 <= point[0] <= x1 and y0 <= point[1] <= y1 for x0, y0, x1, y1 in boxes)
 
@@ -302,6 +314,30 @@ def test_review_in_a_browser(out, browser, tmp_path):
         field.send_keys(Keys.ESCAPE)
         browser.find_element(By.TAG_NAME, "body").send_keys("a")
         wait.until(lambda d: "Approved" in d.find_element(By.ID, "message").text)
+
+        # not checkable, in its own style: the demo's quantity 4, a digit on a row this page does not print
+        quantity = browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/line_items/0/quantity"]')
+        cell = quantity.find_element(By.XPATH, "..")
+        assert cell.get_attribute("data-state") == "unchecked" and "not checkable" in cell.get_attribute("title")
+        price = browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/line_items/0/unit_price"]')
+        assert price.find_element(By.XPATH, "..").get_attribute("data-state") == "ungrounded"
+        styles = [style_of(price.find_element(By.XPATH, "..")), style_of(cell)]
+        assert styles[0] != styles[1] and styles[1][1] == "dotted"
+
+        # a line item typed as the page prints it: grounded, its quantity's box on the description's row (the
+        # page prints 3 elsewhere too: "3 fois le taux")
+        description = browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/line_items/0/description"]')
+        description.send_keys(Keys.CONTROL, "a")
+        description.send_keys(TRUE_ITEM["description"])
+        quantity.send_keys(Keys.CONTROL, "a")
+        quantity.send_keys(str(TRUE_ITEM["quantity"]))
+        wait.until(lambda d: cell.get_attribute("data-state") == "grounded")
+        quantity.click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.box.selected[data-ptr="/line_items/0/quantity"]'))
+        (_, top, _, bottom), = printed_boxes(pdf, TRUE_ITEM["description"])
+        x, y = box_centre(browser, "/line_items/0/quantity")
+        assert top <= y <= bottom and not inside((x, y), printed_boxes(pdf, TRUE_ITEM["description"]))
+        quantity.send_keys(Keys.ESCAPE)  # not saved: the record approved above stays as it was
 
         # the next document (j): the answer that breaks the schema still shows as a form, its errors marked
         browser.find_element(By.TAG_NAME, "body").send_keys("j")

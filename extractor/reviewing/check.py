@@ -27,14 +27,16 @@ def field_states(data: Any, *, schema: Optional[Schema], schema_name: str, origi
         page_texts: per page, its grounding text (with boxes where known); empty when the pages are unavailable.
 
     Returns:
-        ``{"valid", "errors", "checks", "grounded", "ungrounded", "where", "changed"}``: schema errors and failed
-        checks (``{"code", "path", "message"}``), the grounded and ungrounded pointers, where each grounded value
-        is (page, source, box) and the changed pointers.
+        ``{"valid", "errors", "checks", "grounded", "ungrounded", "unchecked", "key_ungrounded", "where",
+        "changed"}``: schema errors and failed checks (``{"code", "path", "message"}``), the grounded, ungrounded
+        and not checkable pointers (too short or common to prove anything, or no page text), the key fields not
+        found, where each grounded value is (page, source, box) and the changed pointers.
     """
     errors = validate_data(data, schema) if schema is not None else []
     result = review_data(schema_name, data, page_texts)
     grounding = result.grounding.to_dict()
     return {"valid": not errors, "errors": errors, "checks": list(result.checks),
             "grounded": [path for path, ok in grounding["fields"].items() if ok],
-            "ungrounded": grounding["ungrounded"], "key_ungrounded": [w["path"] for w in result.grounding.warnings],
+            "ungrounded": grounding["ungrounded"], "unchecked": grounding["unchecked"],
+            "key_ungrounded": [w["path"] for w in result.grounding.warnings],
             "where": grounding["where"], "changed": changed_fields(original, data)}

@@ -85,9 +85,7 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool) -> SourcePages:
     for page in rendered.document.pages:
         image = cache / f"page-{page.index + 1}.png"
         page.image.save(image)
-        text = ocr.page_text(page.text, page.ocr)
-        if text.source == "text_layer":
-            text = PageText(text=text.text, source="text_layer", lines=page.lines)
+        text = ocr.page_text(page.text, page.ocr, lines=page.lines)
         pages.append(PageView(number=page.index + 1, image=image, size=page.image.size, text=text,
                               warnings=page.warnings))
     return SourcePages(pages=tuple(pages), warnings=rendered.document.warnings)

@@ -4,7 +4,7 @@
   const form = document.getElementById("form");
   const api = "/api/records/" + encodeURIComponent(view.name);
   let data = view.data === null ? null : JSON.parse(JSON.stringify(view.data));
-  let state = view.state || {errors: [], checks: [], grounded: [], ungrounded: [], key_ungrounded: [], where: {}, changed: []};
+  let state = view.state || {errors: [], checks: [], grounded: [], ungrounded: [], unchecked: [], key_ungrounded: [], where: {}, changed: []};
   let fields = new Map();  // JSON pointer -> {node: the element that shows its state, input}
   let selected = null;
   let timer = null;
@@ -182,6 +182,7 @@
 
   function applyState() {
     const grounded = new Set(state.grounded), ungrounded = new Set(state.ungrounded);
+    const unchecked = new Set(state.unchecked || []);  // too short or common to prove anything: not green, not orange
     const keys = new Set(state.key_ungrounded), edited = new Set(state.changed);
     const messages = new Map();
     for (const p of problems()) if (!p.text.startsWith("ungrounded")) messages.set(p.path, (messages.get(p.path) || []).concat(p.text));
@@ -190,11 +191,13 @@
       const n = f.node;
       n.classList.toggle("grounded", grounded.has(ptr));
       n.classList.toggle("ungrounded", ungrounded.has(ptr));
+      n.classList.toggle("unchecked", unchecked.has(ptr));
+      n.title = unchecked.has(ptr) ? "not checkable: too short or common to prove anything, or no text to search" : "";
       n.classList.toggle("key", keys.has(ptr));
       n.classList.toggle("failed", messages.has(ptr));
       f.input.classList.toggle("edited", edited.has(ptr));
       n.dataset.state = messages.has(ptr) ? "failed" : keys.has(ptr) ? "ungrounded" : grounded.has(ptr) ? "grounded"
-        : ungrounded.has(ptr) ? "ungrounded" : "unknown";
+        : ungrounded.has(ptr) ? "ungrounded" : unchecked.has(ptr) ? "unchecked" : "unknown";
       const msg = n.querySelector(":scope > .msg");
       if (msg) msg.textContent = (messages.get(ptr) || []).join("; ") || (keys.has(ptr) ? "not found on the pages" : "");
     }
