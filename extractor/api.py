@@ -9,7 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
 from .isolate import RenderPool
-from .pipeline import Source, document_record, extract_document, settings_fingerprint
+from .pipeline import Source, document_record, extract_document, first_raster, settings_fingerprint
 from .record import Record
 from .runner import Runner
 from .errors import UsageError
@@ -168,10 +168,10 @@ class Extractor:
             for source in sources:
                 yield lambda source=source: self.extract(source)
             return
-        raster = self.settings.raster(self.runner.pixels_per_token)
+        raster = first_raster(self.settings, self.runner)  # a long document: its first window (``windows``)
         for rendered in pool.render_many(sources, settings=raster):
             yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
-                                                            settings=self.settings)
+                                                            settings=self.settings, pool=pool)
 
     def close(self) -> None:
         """Stop the render workers, if any (the model stays loaded, the servers' connections stay open; a later
