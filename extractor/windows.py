@@ -46,7 +46,7 @@ from .retry import Attempt, run_with_retries
 from .runner import Message
 from .settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
 from .validate import Schema, validate_data
-from .verdict import INVALID, OK, REVIEW
+from .verdict import OK, review_status, reviewed, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.
 LINE_FIELDS = {"invoice": ("line_items",), "receipt": ("items",)}
@@ -381,9 +381,10 @@ def _named(windows: Sequence[int], spans: Sequence[list[int]]) -> str:
 
 def reviewed_merge(record: Record) -> Record:
     """Make an ``ok`` record ``review`` when its merge did not add up (``merge_warnings`` in its warnings)."""
-    if record.status == OK and any(w.get("code") in MERGE_CODES for w in record.warnings):
-        return dataclasses.replace(record, status=REVIEW)
-    return record
+    if not reviewed(record.status):
+        return record
+    failures = sum(1 for w in record.warnings if w.get("code") in MERGE_CODES)
+    return dataclasses.replace(record, status=review_status(failures=failures)) if failures else record
 
 
 # ---------------------------------------------------------------------------------------------- the whole document
@@ -478,12 +479,11 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]
-    data, errors, warnings, status = None, (), [], OK
+    data, errors, warnings = None, (), []
     for r, (first_page, last_page) in zip(records, spans):
         warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
     if failed is not None:
         i = records.index(failed)
-        status = failed.status
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)
     else:
         data, kept = merge_answers(schema, answers)
@@ -491,11 +491,11 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
             entry["kept"] = n
         errors = tuple(validate_data(data, schema))
         if errors:
-            status, data = INVALID, None
+            data = None
         else:
             warnings += merge_warnings(schema, data, answers, spans, texts)
     return Record(
-        **base, status=status, sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
+        **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)), sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
         finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
         stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
         extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")}, "attempts": attempts,
