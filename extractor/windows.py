@@ -130,8 +130,8 @@ def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -
     raster = settings.raster(pixels_per_token)
     selection = raster.pages or PageSelection(((1, None),))
     selected = selection.count(document.page_count)
-    if document.kind != "pdf" or selected <= size:
-        return None
+    if min(selected, settings.max_pages) <= size:
+        return None  # one window holds them (the first render's own warning names a max_pages cut)
     indices = tuple(itertools.islice(selection.indices(document.page_count), settings.max_pages))
     warnings = ()
     if selected > settings.max_pages:

@@ -5,6 +5,7 @@ Import from here, never copy: ``from helpers import make_pdf, settings_for`` (te
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from pathlib import Path
@@ -380,6 +381,14 @@ class MlxServer:
         self.proc.wait(timeout=30)
 
 
+@functools.lru_cache(maxsize=8)
+def _tokenizer(model_dir: str):
+    """A tiny model's tokenizer, loaded once per directory (a second load costs ~1 s)."""
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
+
+
 def following(tiny, text: str, *, end: int):
     """A logits processor that makes the model write ``text``, then the token ``end``, whatever the runner feeds
     in between (jump-forward tokens of a schema constraint): at each step it picks the allowed token (finite
@@ -389,9 +398,8 @@ def following(tiny, text: str, *, end: int):
 
     import mlx.core as mx
     import numpy as np
-    from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_file(str(getattr(tiny, "path", tiny) / "tokenizer.json"))
+    tokenizer = _tokenizer(str(getattr(tiny, "path", tiny)))
     pieces: dict[int, str] = {}
 
     def piece(token: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -221,3 +222,27 @@ def test_only_the_truncated_window_is_asked_again(model_factory, runner, tmp_pat
     attempts = [(a["pages"], a["number"], a["status"], a["max_tokens"]) for a in record.extra["attempts"]]
     assert attempts == [([1, 4], 1, "ok", 500), ([4, 5], 1, "truncated", 500), ([4, 5], 2, "ok", 1000)]
     assert record.usage.generated_tokens == sum(a["generated_tokens"] for a in record.extra["attempts"])
+
+
+def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
+    """Hostile size, at the rendering level (no generation): the first render holds one window's pages, the plan
+    covers max_pages of them in windows, and the cut is named with its limit."""
+    from extractor.isolate import render_here
+    from extractor.windows import first_raster, plan_for, window_raster
+    from helpers import raw_pdf
+
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(raw_pdf(*["/MediaBox [0 0 200 300]"] * 5000))
+    settings = Settings(vision_tokens=64)
+    raster = settings.raster(1024)
+    start = time.perf_counter()
+    rendered = render_here(path, settings=first_raster(raster, settings, pixels_per_token=1024))
+    assert rendered.error is None and len(rendered.document.pages) == 4 and rendered.document.page_count == 5000
+    plan = plan_for(rendered.document, settings=settings, pixels_per_token=1024)
+    assert len(plan.indices) == 500 and plan.spans[0] == (0, 3) and plan.spans[-1][1] == 499
+    assert len(plan.spans) == 167 and all(b - a + 1 <= 4 for a, b in plan.spans)
+    assert plan.warnings == ("only the first 500 of 5000 selected pages were extracted (max_pages 500; "
+                             "--max-pages raises it)",)
+    last = render_here(path, settings=window_raster(plan, plan.spans[-1], raster))
+    assert [p.index for p in last.document.pages] == [498, 499]
+    assert time.perf_counter() - start < 30
