@@ -369,7 +369,8 @@ def _culprits(difference: Decimal, answers: Sequence[dict], texts: Sequence[Sequ
         theirs = [_dec(x.get("amount")) for x in answer.get("line_items") or [] if isinstance(x, dict)]
         if difference > 0 and amount in theirs:
             found.append(i)
-        elif difference < 0 and amount not in theirs and any(_printed(amount, getattr(t, "text", t) or "") for t in texts[i]):
+        elif difference < 0 and amount not in theirs and any(_printed(amount, getattr(t, "text", t) or "")
+                                                             for t in texts[i]):
             found.append(i)
     return found or list(range(len(answers)))
 
@@ -495,7 +496,8 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
         else:
             warnings += merge_warnings(schema, data, answers, spans, texts)
     return Record(
-        **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)), sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
+        **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)),
+        sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
         finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
         stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
         extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")}, "attempts": attempts,

@@ -128,6 +128,12 @@ def test_batch_gives_one_record_per_invoice_and_resumes(code_extractor, tmp_path
     rows = list(csv.DictReader(table.open()))
     assert [(r["source"], r["part"]) for r in rows] == [(str(path), f"{i}/5") for i in range(1, 6)] + [
         (str(single), "")]
+    # the review page lists the parts, each with its pages
+    from extractor.reviewing.store import RecordStore
+
+    files = sorted(e.summary(None)["file"] for e in RecordStore(out).entries())
+    assert files[:2] == ["bundle.pdf (invoice 1 of 5, pages 1-1)", "bundle.pdf (invoice 2 of 5, pages 2-4)"]
+    assert files[-1] == "one.pdf"
     # resumed: nothing extracted again, the same five (and one) records
     again = run_batch(code_extractor, [str(path), str(single)], out=out, jsonl=jsonl)
     assert again.skipped == 2
@@ -186,3 +192,14 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
     assert len(parts.pages) == 300 and parts.pages[-1] == (300,)
     assert parts.warnings == ()
     assert time.perf_counter() - start < 30
+
+
+def test_the_review_page_shows_only_the_parts_pages(tmp_path):
+    from extractor.reviewing.pages import read_pages, render_pool
+
+    path = bundle(tmp_path / "bundle.pdf")
+    (tmp_path / "cache").mkdir()
+    with render_pool() as pool:
+        shown = read_pages(path, cache=tmp_path / "cache", pool=pool, part={"index": 2, "of": 5, "pages": [2, 4]})
+    assert shown.error is None
+    assert [p.number for p in shown.pages] == [2, 3, 4]
