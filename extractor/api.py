@@ -221,7 +221,7 @@ class Extractor:
         """One callable per source, which extracts it: rendered ahead in the pool when isolated (in input order,
         while earlier documents generate), else rendered by the callable itself."""
         pool = self._render_pool()
-        if pool is None:
+        if pool is None or self.settings.split == "auto":  # split: each file's text pass comes first
             for source in sources:
                 yield lambda source=source: self.extract(source)
             return

@@ -193,7 +193,7 @@ def test_thirty_pages_three_hundred_lines(model_factory, runner, tmp_path):
         assert w["usage"]["image_tokens"] == pages * per_page
         assert w["usage"]["prompt_tokens"] <= record.extra["windows"][0]["usage"]["prompt_tokens"]
     assert record.usage.generated_tokens == sum(w["usage"]["generated_tokens"] for w in record.extra["windows"])
-    assert record.usage.image_tokens == 38 * per_page  # 30 pages, 4 of them shown twice
+    assert record.usage.image_tokens == 34 * per_page  # 30 pages, 4 of them shown twice
     assert record.extra["checks"] == [] and record.extra["grounding"]["ungrounded"] == []
 
 
