@@ -119,7 +119,9 @@ class Extractor:
             source: a path, the file's bytes, or a PIL image.
 
         Returns:
-            The Record (``error`` records for unreadable inputs; never raises for a bad document).
+            The Record (``error`` records for unreadable inputs; never raises for a bad document). With
+            ``settings.split == "auto"`` and a file of several invoices: the first invoice's record, with a
+            ``split`` warning naming every part (``extract_parts`` returns them all).
         """
         if self.settings.split == "auto":
             records = self.extract_parts(source)
