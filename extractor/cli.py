@@ -19,6 +19,7 @@ from .api import Extractor, api_key
 from .batch import run_batch
 from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
+from .quiet import configure
 from .rasterize import expand_inputs
 from .settings import Settings, command_line_settings, default
 from .verdict import trusted
@@ -27,8 +28,10 @@ from .watch import WatchSettings
 WATCH = WatchSettings()  # the watcher's defaults, named once there
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Invoices and business PDFs to schema-valid JSON with a local vision-language model.")
+                  help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
+                       "Add --verbose to any command to see third-party notes too.")
 BATCH = "run"
+VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
 SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
 
 
@@ -421,10 +424,18 @@ SUBCOMMANDS.add("review")
 def main(argv: Optional[List[str]] = None) -> None:
     """Console-script entry point (exits with the command's exit code).
 
+    ``--verbose`` (anywhere before ``--``, any command) also shows third-party notes (``quiet``).
+
     Args:
         argv: arguments (default: ``sys.argv[1:]``).
     """
-    app(dispatch_args(list(sys.argv[1:] if argv is None else argv)), prog_name="extract")
+    args = list(sys.argv[1:] if argv is None else argv)
+    options = args[:args.index("--")] if "--" in args else args
+    verbose = VERBOSE in options
+    if verbose:
+        args.remove(VERBOSE)
+    configure(verbose=verbose)
+    app(dispatch_args(args), prog_name="extract")
 
 
 if __name__ == "__main__":

@@ -119,8 +119,15 @@ def required_end_ids(facts: ModelFacts) -> list[int]:
         The ids, sorted.
     """
     names = facts.token_names
+    return [i for i in stop_set_of(facts).ids if i not in names or names[i] in end_texts(facts)]
+
+
+def end_texts(facts: ModelFacts) -> set[str]:
+    """Token texts that may end generation for this directory: the known end tokens, the tokenizer's eos and the
+    template's own end-of-turn token (GLM's ``<|user|>`` included)."""
     ends = set(END_TOKEN_TEXTS) | ({facts.eos_token} if facts.eos_token else set())
-    return [i for i in stop_set_of(facts).ids if i not in names or names[i] in ends]
+    turn = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
+    return ends | ({turn} if turn else set())
 
 
 def mlx_vlm_stop_ids(facts: ModelFacts) -> tuple[list[int], str]:
@@ -166,7 +173,7 @@ def id_conflicts(facts: ModelFacts) -> list[str]:
         One sentence per conflicting token (empty when they agree).
     """
     out = []
-    for text in dict.fromkeys(CHATML_TOKENS + tuple(END_TOKEN_TEXTS)):
+    for text in dict.fromkeys(CHATML_TOKENS + tuple(END_TOKEN_TEXTS) + tuple(sorted(end_texts(facts)))):
         a, b = facts.tokenizer_config_ids.get(text), facts.tokenizer_json_ids.get(text)
         if a is not None and b is not None and a != b:
             out.append(f"{text} is {a} in tokenizer_config.json but {b} in tokenizer.json")
@@ -246,9 +253,9 @@ def check_config_eos(facts: ModelFacts) -> Check:
 
 
 def check_tokenizer_ids(facts: ModelFacts) -> Check:
-    """Check 3: ``<|endoftext|>`` / ``<|im_start|>`` / ``<|im_end|>`` ids agree between tokenizer_config.json's
-    ``added_tokens_decoder`` and tokenizer.json, every eos id in the configs names an end token, and the tokenizer's
-    ``eos_token`` exists.
+    """Check 3: the special tokens that end or open turns (ChatML's, the template's end-of-turn token, the eos) have
+    the same ids in tokenizer_config.json's ``added_tokens_decoder`` and tokenizer.json, every eos id in the configs
+    names an end token, and the tokenizer's ``eos_token`` exists.
 
     Args:
         facts: the model directory's facts.
@@ -263,7 +270,9 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
             problems.append(f"{file} unreadable ({facts.errors[file]})")
     problems.extend(id_conflicts(facts))
     chatml = [t for t in CHATML_TOKENS if t in facts.token_ids]
-    for text in chatml:
+    turn = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
+    family = [t for t in dict.fromkeys(chatml + ([turn] if turn in facts.token_ids else []))]
+    for text in family:
         a, b = facts.tokenizer_config_ids.get(text), facts.tokenizer_json_ids.get(text)
         if a is not None and b is not None and a != b:
             continue  # reported above
@@ -272,14 +281,14 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
         else:
             notes.append(f"{text}={a}")
     names = facts.token_names
-    ends = set(END_TOKEN_TEXTS) | ({facts.eos_token} if facts.eos_token else set())
+    ends = end_texts(facts)
     declared = [("config.json eos_token_id", (facts.config or {}).get("eos_token_id")),
                 ("config.json text_config.eos_token_id", facts.text_config.get("eos_token_id")),
                 ("generation_config.json eos_token_id", (facts.generation or {}).get("eos_token_id"))]
     for where, value in declared:
         for i in as_id_list(value):
             if i not in names:
-                (problems if chatml else warns).append(f"{where} {i} is not a token the tokenizer defines")
+                (problems if family else warns).append(f"{where} {i} is not a token the tokenizer defines")
             elif names[i] not in ends:
                 problems.append(f"{where} {i} is {names[i]} in the tokenizer, not an end token")
     if facts.eos_token is None:
@@ -288,8 +297,8 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
         problems.append(f"eos_token {facts.eos_token} is not a token the tokenizer defines")
     else:
         notes.append(f"eos_token {facts.eos_token}={facts.token_ids[facts.eos_token]}")
-    if not chatml:
-        warns.append("no ChatML tokens (<|endoftext|>, <|im_start|>, <|im_end|>): checked the eos ids only")
+    if not family:
+        warns.append("no ChatML tokens and no end-of-turn token in the template: checked the eos ids only")
     status = "fail" if problems else "warn" if warns else "pass"
     detail = "; ".join(problems + warns) if status != "pass" else "ids agree: " + ", ".join(notes)
     return Check(name, status, detail, src)
@@ -313,7 +322,7 @@ def check_chat_template(facts: ModelFacts) -> Check:
         return Check(name, "warn", "no chat template (chat_template.jinja, chat_template.json or "
                                    "tokenizer_config.json chat_template): prompts fall back to a generic format", None)
     src = facts.template_file
-    end = template_end_token(facts.template)
+    end = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
     if end is None:
         return Check(name, "warn", "the template names no end-of-turn token", src)
     if end not in facts.token_ids:
@@ -343,8 +352,9 @@ def check_vision_ids(facts: ModelFacts) -> Check:
     """
     name, src = "vision_ids", "config.json"
     config = facts.config or {}
-    if not any(k in config for k in VISION_KEYS) and not any(t in facts.token_ids for t in VISION_KEYS.values()):
-        return Check(name, "pass", "no Qwen-style vision tokens in config or tokenizer (not applicable)", src)
+    if not any(t in facts.token_ids for t in VISION_KEYS.values()):
+        return Check(name, "pass", "no Qwen-style vision tokens in the tokenizer (not applicable: the family's "
+                                   "processor places its own image tokens)", src)
     defaults = VISION_DEFAULTS.get(facts.model_type or "", {})
     names = facts.token_names
     statuses, parts = [], []
@@ -589,12 +599,15 @@ class _Watch:
         return None
 
 
-def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS) -> Check:
-    """One short real generation with our runner (stop set only, no guards) on a blank page: does it stop?
+def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
+                logits_processors: Sequence = ()) -> Check:
+    """One short real generation with our runner (stop set only, no guards) on a blank page, through the family's
+    own chat template: does it stop?
 
     Args:
         model_dir: the model directory.
         max_tokens: generation cap.
+        logits_processors: passed to the generation (tests force an answer on random weights with one).
 
     Returns:
         A Check named ``smoke``: ``pass`` when it ended on a stop token, ``fail`` when it ran to ``max_tokens``.
@@ -614,7 +627,7 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS) -> C
     page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
     request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
                                 max_tokens=max_tokens, stop=runner.stop_set, temperature=0.0,
-                                monitor_factory=lambda: [watch])
+                                monitor_factory=lambda: [watch], logits_processors=tuple(logits_processors))
     result = runner.generate(request)
     facts = read_facts(model_dir)
     names = facts.token_names
@@ -624,11 +637,19 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS) -> C
         also = "bare mlx-vlm stops on it too" if tid in bare else f"bare mlx-vlm would not stop on it ({FIX_HINT})"
         token = f"{tid} {names[tid]}" if tid in names else str(tid)
         return Check("smoke", "pass", f"stopped on {token} after {result.generated_tokens} tokens (stop token "
-                                      f"included); {also}", None)
+                                      f"included); {also}; {_decoding_words(runner)}", None)
     guard = (f"; the runaway guards would have stopped it ({watch.would_fire[0]}) after {watch.would_fire[1]} tokens"
              if watch.would_fire else "; the runaway guards would not have stopped it either")
     return Check("smoke", "fail", f"no stop token within {result.generated_tokens} tokens (finish: "
                                   f"{result.finish_reason}){guard}", None)
+
+
+def _decoding_words(runner) -> str:
+    """The load-time decoding plan in words, for the smoke check."""
+    plan = runner.decoding
+    features = [f for f, on in (("prefix cache", plan.prefix_cache), ("jump-forward", plan.jump_forward)) if on]
+    words = f"decodes on the {plan.path} path" + (f" ({', '.join(features)})" if features else "")
+    return words + (f"; {'; '.join(plan.reasons)}" if plan.reasons else "")
 
 
 # What to do when a server does not stop on its own, per kind (``{ids}``: the stop set, ``{hint}``: the fix).

@@ -69,8 +69,13 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
 def first_raster(settings: Settings, runner: Runner):
     """The rasterizer settings of a document's first render: all its pages, or its first window's when it is long
     (``windows``: the later windows are rendered one by one as their turn comes)."""
-    return windows.first_raster(settings.raster(runner.pixels_per_token), settings,
+    return windows.first_raster(document_raster(settings, runner), settings,
                                 pixels_per_token=runner.pixels_per_token)
+
+
+def document_raster(settings: Settings, runner: Runner):
+    """The rasterizer settings of a document for this runner (its pixel budget, capped by the model's own)."""
+    return settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
 
 
 def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
@@ -134,7 +139,7 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
     if plan is not None:
         document = dataclasses.replace(document, warnings=windows.first_warnings(
             document, settings, pixels_per_token=runner.pixels_per_token) + plan.warnings)
-        long = _Long(plan, document, render=render, raster=settings.raster(runner.pixels_per_token))
+        long = _Long(plan, document, render=render, raster=document_raster(settings, runner))
     embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
     use_xml = embedded is not None and embedded.valid
     if use_xml and not settings.cross_check:
@@ -281,7 +286,7 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         guard=gen.guard,
         usage=Usage(prompt_tokens=gen.prompt_tokens, image_tokens=gen.image_tokens,
                     generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
-                    decode_steps=gen.decode_steps),
+                    decode_steps=gen.decode_steps, decoding=dict(gen.decoding) if gen.decoding else None),
         timings={k: round(v, 4) for k, v in timings.items()},
         extra={"stop_sources": stop.to_dict()["sources"], **_runner_extra(gen),
                "guards": attempt.guards.report(fired=gen.guard),

@@ -22,6 +22,8 @@ class Usage:
         generated_tokens: tokens generated (the stop token and the tokens jump-forward fed included).
         cached_prompt_tokens: prompt tokens a cached prefix covered (not prefilled again).
         decode_steps: forward passes that sampled a token (fewer than generated_tokens with jump-forward).
+        decoding: how the in-process model decoded (the last call's): ``{"path": "fast"|"generic",
+            "prefix_cache", "jump_forward", "reasons"}``; None when no local model ran (servers, embedded XML).
     """
 
     prompt_tokens: int = 0
@@ -29,6 +31,12 @@ class Usage:
     generated_tokens: int = 0
     cached_prompt_tokens: int = 0
     decode_steps: int = 0
+    decoding: Optional[dict] = None
+
+    def __add__(self, other: "Usage") -> "Usage":
+        """The sum of two usages (counts added; ``decoding`` the later call's)."""
+        counts = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "decoding"}
+        return Usage(**counts, decoding=other.decoding if other.decoding is not None else self.decoding)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ attempt listed in ``extra["attempts"]`` (``{"number", "reason", "status", "finis
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
@@ -200,7 +201,7 @@ def combine(history: Sequence[Attempt], records: Sequence[Record]) -> Record:
         The Record.
     """
     final = records[-1]
-    usage = Usage(**{f.name: sum(getattr(r.usage, f.name) for r in records) for f in dataclasses.fields(Usage)})
+    usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
     timings = dict(final.timings)
     for key in ("prefill_s", "decode_s"):
         if key in timings:

@@ -98,6 +98,8 @@ class GenerationResult:
             the server that answered); None: the runner does not decide it (the pipeline's plan does).
         warnings: the runner's notes for the record (issue dicts), e.g. a schema the server could not enforce.
         server: a remote runner's facts for the record (``{"endpoint", "kind", "model", "usage"}``); None locally.
+        decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
+            "prefix_cache", "jump_forward", "reasons"}``, ``runners.decoding``); None for a remote runner.
     """
 
     text: str
@@ -116,6 +118,7 @@ class GenerationResult:
     constrained: Optional[bool] = None
     warnings: tuple[dict, ...] = ()
     server: Optional[Mapping] = None
+    decoding: Optional[Mapping] = None
 
 
 class Runner(Protocol):
@@ -125,6 +128,8 @@ class Runner(Protocol):
         model_id: the model as the user named it (records report it).
         stop_set: the resolved stop set (``stopping``); every request carries its own copy.
         pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
+        max_page_pixels: optional; the most pixels a page is worth (a processor that resizes every image to one
+            size); absent or None: the budget alone decides.
         tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
             it; None for a runner that cannot apply logits processors.
         concurrent: generations may run from several threads at once and overlap (a remote runner); False: they

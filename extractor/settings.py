@@ -211,9 +211,16 @@ class Settings:
             raise UsageError(f"unknown setting(s): {', '.join(unknown)}")
         return dataclasses.replace(self, **changes)
 
-    def raster(self, pixels_per_token: int) -> RasterSettings:
-        """Return the rasterizer settings for a model with the given pixels per vision token."""
-        max_pixels = self.max_pixels or self.vision_tokens * pixels_per_token
+    def raster(self, pixels_per_token: int, *, page_pixels: Optional[int] = None) -> RasterSettings:
+        """Return the rasterizer settings for a model with the given pixels per vision token.
+
+        Args:
+            pixels_per_token: the model's page pixels per vision token.
+            page_pixels: the most pixels a page can use (a processor that resizes every image to one size); the
+                budget never renders larger. ``max_pixels`` set explicitly still wins.
+        """
+        budget = self.vision_tokens * pixels_per_token
+        max_pixels = self.max_pixels or (min(budget, page_pixels) if page_pixels else budget)
         pages = parse_pages(self.pages) if self.pages else None
         return RasterSettings(max_pixels=max_pixels, pages=pages, passwords=self.passwords,
                               max_pages=self.max_pages, max_bytes=self.max_bytes,

@@ -1,9 +1,18 @@
-"""Resolve the stop set of a model directory: every end token the directory declares, with where each came from.
+"""Resolve the stop set of a model directory: every end token the model really emits, with where each came from.
 
-Qwen-family chat models end a turn with ``<|im_end|>`` while ``config.json`` often names only ``<|endoftext|>``.
-A runner that trusts one file never stops, so the stop set is the union of every declaration we can find:
-``config.json`` (top level and ``text_config``), ``generation_config.json``, the tokenizer's eos token
-(``tokenizer_config.json``, else ``special_tokens_map.json``) and the chat template's end-of-turn token; when the tokenizer knows both ``<|endoftext|>`` and ``<|im_end|>`` both are always in.
+Chat models end a turn with their template's end-of-turn token, and many directories do not declare it as eos:
+Qwen ``<|im_end|>`` while ``config.json`` names ``<|endoftext|>``, Gemma ``<end_of_turn>`` / ``<turn|>`` versus
+``<eos>``, Idefics3 / SmolVLM ``<end_of_utterance>``, GLM the next turn's ``<|user|>``. A runner that trusts one
+file never stops, so the stop set is the union of:
+
+* ``config.json`` (top level and ``text_config``) and ``generation_config.json`` ``eos_token_id``;
+* the tokenizer's eos token (``tokenizer_config.json``, else ``special_tokens_map.json``);
+* the chat template's end-of-turn token, found by *rendering* the template (``chat_template.rendered_turn_end``:
+  the first special token after an assistant turn), backed up by a table of known end tokens where the template
+  cannot be rendered;
+* Qwen3.5's ``<|endoftext|>`` 248044 and ``<|im_end|>`` 248046, both, where the tokenizer maps those ids to them;
+* at load, the processor's own ``additional_eos_token_ids`` (``StopSet.plus``, by the runner).
+
 The files are read by ``modelfiles`` (the one reader ``extract doctor`` uses too). No mlx, no transformers.
 """
 
@@ -14,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
+from .chat_template import rendered_turn_end
 from .modelfiles import ModelFiles, as_id_list, read_model_files
 
-# Tokens that end a turn / a sequence across the model families we know of.
+# Tokens that end a turn / a sequence across the model families we know of: the backup for templates that cannot be
+# rendered, and the texts the end-marker guard looks for in decoded text.
 END_TOKEN_TEXTS = (
     "<|im_end|>",
     "<|endoftext|>",
@@ -27,9 +38,11 @@ END_TOKEN_TEXTS = (
     "<|end|>",
     "<|eot|>",
     "<|return|>",
+    "<end_of_utterance>",
+    "<turn|>",
 )
-# Qwen-style pairs that must both stop whenever the tokenizer defines them.
-ALWAYS_PAIR = ("<|endoftext|>", "<|im_end|>")
+# Qwen3.5's pair, both stopping wherever the tokenizer maps exactly these ids to these tokens.
+ALWAYS_PAIR = {"<|endoftext|>": 248044, "<|im_end|>": 248046}
 
 
 @dataclass(frozen=True)
@@ -62,23 +75,62 @@ class StopSet:
             texts=self.texts,
         )
 
+    def plus(self, ids: Iterable[int], source: str, tokenizer=None) -> "StopSet":
+        """Return a copy with more ids (e.g. a processor's own end ids), each also credited to ``source``.
+
+        Args:
+            ids: the ids to add.
+            source: where they come from (``processor:additional_eos_token_ids``).
+            tokenizer: decodes an id's text for ``texts`` (optional).
+        """
+        added = [int(i) for i in ids]
+        if not added:
+            return self
+        sources = {i: tuple(s) for i, s in self.sources.items()}
+        texts = set(self.texts)
+        for i in added:
+            sources[i] = tuple(dict.fromkeys(sources.get(i, ()) + (source,)))
+            if tokenizer is not None:
+                texts.add(tokenizer.decode([i], skip_special_tokens=False))
+        return StopSet(ids=tuple(sorted(sources)), sources=sources, texts=tuple(sorted(t for t in texts if t)))
+
     def to_dict(self) -> dict:
         """Return a JSON-ready view: ``{"ids": [...], "sources": {"248046": [...]}}``."""
         return {"ids": list(self.ids), "sources": {str(i): list(s) for i, s in sorted(self.sources.items())}}
 
 
-_ASSISTANT_END = re.compile(r"assistant.{0,400}?(<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|end\|>|</s>)", re.S)
+_ASSISTANT_END = re.compile(r"assistant.{0,400}?(<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|end\|>|"
+                            r"<end_of_utterance>|<turn\|>|</s>)", re.S)
 
 
-def template_end_token(template: Optional[str]) -> Optional[str]:
+def template_end_token(template: Optional[str], special_texts: Iterable[str] = (), *,
+                       eos_token: Optional[str] = None) -> Optional[str]:
     """Find the token that ends an assistant turn in a chat template.
 
     Args:
         template: the Jinja source, or None.
+        special_texts: the tokenizer's added token texts (the rendered template is searched for them).
+        eos_token: the tokenizer's eos text (templates that close turns with ``{{ eos_token }}``).
 
     Returns:
-        The end-of-turn token text (e.g. ``<|im_end|>``), or None when the template names none.
+        The end-of-turn token text (e.g. ``<|im_end|>``, GLM's ``<|user|>``), or None when the template names none.
     """
+    return turn_end(template, special_texts, eos_token=eos_token)[0]
+
+
+def turn_end(template: Optional[str], special_texts: Iterable[str] = (), *,
+             eos_token: Optional[str] = None) -> tuple[Optional[str], str]:
+    """The end-of-turn token and how it was found: ``rendered`` (from the template's output) or ``table`` (the
+    backup: the template's source searched for known end tokens); ``(None, "")`` when neither finds one."""
+    rendered = rendered_turn_end(template, special_texts, eos_token=eos_token)
+    if rendered is not None:
+        return rendered, "rendered"
+    found = _table_end_token(template)
+    return (found, "table") if found else (None, "")
+
+
+def _table_end_token(template: Optional[str]) -> Optional[str]:
+    """The backup: a known end token the template's source names after ``assistant`` (or anywhere)."""
     if not template:
         return None
     match = _ASSISTANT_END.search(template)
@@ -129,10 +181,10 @@ def stop_set_of(files: ModelFiles) -> StopSet:
     ids = files.token_ids
     if files.eos_token in ids:
         add([ids[files.eos_token]], f"{files.eos_token_file}:eos_token={files.eos_token}")
-    end = template_end_token(files.template)
+    end, how = turn_end(files.template, ids, eos_token=files.eos_token)
     if end in ids:
-        add([ids[end]], f"chat_template:end_of_turn={end}")
-    if all(t in ids for t in ALWAYS_PAIR):
+        add([ids[end]], f"chat_template:end_of_turn={end}" + ("" if how == "rendered" else " (table)"))
+    if all(ids.get(text) == i for text, i in ALWAYS_PAIR.items()):
         for text in ALWAYS_PAIR:
             add([ids[text]], f"tokenizer:{text}")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -111,6 +112,21 @@ def validate_data(data: Any, schema: Schema) -> list[dict]:
     """
     from jsonschema import Draft202012Validator
 
-    validator = Draft202012Validator(schema.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    validator = _validator_class()(schema.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
     errors = sorted(validator.iter_errors(data), key=lambda e: (json_pointer(e.absolute_path), e.message))
     return [{"code": "schema", "path": json_pointer(e.absolute_path), "message": e.message} for e in errors]
+
+
+def _validator_class():
+    """Draft 2020-12 with an exact ``multipleOf``: jsonschema divides floats, so 4.35 is "not a multiple of 0.01";
+    here both numbers are read as the decimals they print as."""
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    def multiple_of(validator, divisor, instance, schema):
+        if not validator.is_type(instance, "number") or isinstance(instance, bool):
+            return
+        quotient = Decimal(repr(instance)) / Decimal(repr(divisor))
+        if quotient != quotient.to_integral_value():
+            yield ValidationError(f"{instance!r} is not a multiple of {divisor!r}")
+
+    return validators.extend(Draft202012Validator, {"multipleOf": multiple_of})

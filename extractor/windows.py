@@ -30,6 +30,7 @@ Decisions, in one place:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -476,7 +477,7 @@ def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[
 def _merged_record(records: Sequence[Record], entries: list[dict], attempts: list[dict], answers: list[dict],
                    spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict, pages: int) -> Record:
     """The document's record from its windows' records (before review)."""
-    usage = Usage(**{f.name: sum(getattr(r.usage, f.name) for r in records) for f in dataclasses.fields(Usage)})
+    usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]

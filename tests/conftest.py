@@ -1,8 +1,9 @@
 """Shared test setup: offline settings, a session-wide tiny-model factory, ../shared, the sample invoice.
 
 Fixtures:
-    model_factory: ``model_factory.random(...)`` / ``model_factory.scripted(answer=..., ...)`` build tiny
-        mlx-vlm models (see :mod:`extractor.testing`) once per session, cached by their arguments. The returned
+    model_factory: ``model_factory.random(...)`` / ``model_factory.scripted(answer=..., ...)`` /
+        ``model_factory.family(name, config_bug=...)`` build tiny mlx-vlm models (see :mod:`extractor.testing`)
+        once per session, cached by their arguments. The returned
         directories are shared by every test: never change files in them; use ``model_factory.copy(model,
         dest)`` to get a private copy first.
     shared_dir: ``../shared`` (data and references); skips the test when it is absent (fails under ``CI=true``).
@@ -37,7 +38,9 @@ from extractor.testing import (  # noqa: E402
     ENDOFTEXT,
     MISSING,
     SAMPLE_INVOICE_ANSWER,
+    FamilyModel,
     TinyModel,
+    build_family_model,
     build_random_model,
     build_scripted_model,
     read_tiny_model,
@@ -95,6 +98,10 @@ class ModelFactory:
             repeat_line=repeat_line,
             config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
             vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+
+    def family(self, name: str, *, config_bug: bool = False, seed: int = 0) -> FamilyModel:
+        """A tiny random checkpoint of a model family; arguments as :func:`extractor.testing.build_family_model`'s."""
+        return self._get(f"family-{name}", build_family_model, dict(family=name, config_bug=config_bug, seed=seed))
 
     @staticmethod
     def copy(model: TinyModel, dest: Path) -> TinyModel:

@@ -215,3 +215,44 @@ def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
     assert run(*args, "--max-tokens", "100").stderr.splitlines()[-1] == "6 document(s): 6 ok"
     inputs[0].write_bytes(inputs[0].read_bytes() + b"\n%changed")  # new content: extracted again
     assert run(*args, "--max-tokens", "100").stderr.splitlines()[-1] == "6 document(s): 6 ok (5 skipped: already done)"
+
+
+def test_a_run_prints_no_third_party_notes(small):
+    """transformers' "PyTorch was not found" and its like say nothing about the documents: not on a normal run."""
+    import os
+    import subprocess
+    import sys
+
+    tiny, schema = small
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRANSFORMERS_", "TOKENIZERS_"))}
+    args = [sys.executable, "-m", "extractor.cli", "--model", str(tiny.path), "--schema", schema, "--json",
+            "--no-isolate", str(ROOT / "samples" / "invoice-us.png")]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert json.loads(done.stdout)[0]["data"] == json.loads(ANSWER), done.stderr
+    assert done.stderr == "1 document(s): 1 ok\n"
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_verbose_lets_third_party_notes_through(verbose):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRANSFORMERS_", "TOKENIZERS_"))}
+    code = f"from extractor.quiet import configure; configure(verbose={verbose}); import transformers"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert ("PyTorch was not found" in done.stderr) == verbose, done.stderr
+
+
+def test_verbose_is_taken_out_before_the_command_parses(monkeypatch):
+    import os
+
+    from extractor import cli
+
+    seen = []
+    monkeypatch.setattr(cli, "app", lambda args, prog_name: seen.append(args))
+    monkeypatch.setenv("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    cli.main(["doctor", "--verbose", "some/dir"])
+    assert seen == [["doctor", "some/dir"]] and os.environ["TRANSFORMERS_NO_ADVISORY_WARNINGS"] == ""
+    cli.main(["x.pdf", "--", "--verbose"])  # after --, a file name
+    assert seen[-1][-2:] == ["--", "--verbose"]

@@ -195,4 +195,6 @@ def test_records_report_the_cache_and_the_steps(runner):
     extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
     record = json.loads(extractor.extract(DOCS[0]).to_json())
     assert set(record["usage"]) == {"prompt_tokens", "image_tokens", "generated_tokens", "cached_prompt_tokens",
-                                    "decode_steps"}
+                                    "decode_steps", "decoding"}
+    # qwen3_5 passes the load-time probe: our loop with every feature
+    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True, "reasons": []}

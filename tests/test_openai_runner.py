@@ -62,6 +62,8 @@ def test_choose_model(tmp_path):
 
 @pytest.mark.parametrize("model, stop_ids, ids, sources", [
     (QWEN, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",), 248046: ("qwen-family id:<|im_end|>",)}),
+    ("Qwen/Qwen2.5-VL-7B-Instruct", (), (), {}),  # another Qwen vocabulary: 151645, not 248046; unknown here
+    ("google/gemma-3-4b-it", (), (), {}),  # never Qwen ids for a Gemma model
     (DEFAULT_MODEL, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",),
                                            248046: ("qwen-family id:<|im_end|>",)}),
     ("meta-llama/Llama-3.2-11B-Vision", (), (), {}),
@@ -519,6 +521,22 @@ def test_a_kind_without_stop_ids_gets_none_and_detection_reads_owned_by(recorder
     assert result.exit_code == 0, result.output
     assert "stop_token_ids" not in server.bodies[0] and "response_format" in server.bodies[0]
     assert record["server"]["kind"] == "openai" and record["constrained"] is True
+
+
+def test_a_model_whose_stop_set_is_unknown_sends_none_and_says_so(recorders, pdf, schema_file):
+    gemma = "google/gemma-3-4b-it"  # no local directory: its stop set cannot be resolved here
+    server = recorders(models=(gemma,))
+    result, [record] = extract(pdf, schema_file, server.url, extra=("--model", gemma, "--server-kind", "vllm"))
+    assert result.exit_code == 0, result.output
+    assert "stop_token_ids" not in server.bodies[0]
+    [warning] = [w for w in record["warnings"] if w["code"] == "stop_set_unknown"]
+    assert gemma in warning["message"] and "--stop-id" in warning["message"]
+    assert record["stop_token_ids"] == []
+    with_ids = recorders(models=(gemma,))
+    _, [record] = extract(pdf, schema_file, with_ids.url,
+                          extra=("--model", gemma, "--server-kind", "vllm", "--stop-id", "106", "--stop-id", "1"))
+    assert with_ids.bodies[0]["stop_token_ids"] == [1, 106]
+    assert not any(w["code"] == "stop_set_unknown" for w in record["warnings"])
 
 
 def test_5xx_and_a_cut_stream_are_retried_on_the_other_endpoint(recorders, pdf, schema_file):

@@ -83,8 +83,9 @@ def test_non_qwen_tokenizer_only_declared_ids(tmp_path):
     added = {"<|begin_of_text|>": 1, "<|eot_id|>": 9}
     stop = resolve_stop_set(write_dir(tmp_path / "m", config={"eos_token_id": 9}, added=added,
                                       template="{{ m.content }}<|eot_id|>"))
+    # the template renders no marker turn (it never loops over messages): the backup table finds its end token
     assert stop.to_dict() == {"ids": [9], "sources": {"9": ["config.json:eos_token_id",
-                                                             "chat_template:end_of_turn=<|eot_id|>"]}}
+                                                             "chat_template:end_of_turn=<|eot_id|> (table)"]}}
 
 
 def test_nothing_at_all_is_empty(tmp_path):
@@ -121,3 +122,45 @@ def test_without_drops_ids():
 ])
 def test_template_end_token(template, expected):
     assert template_end_token(template) == expected
+
+
+def _family_case(name: str):
+    from extractor.testing import FAMILIES
+
+    family = FAMILIES[name]
+    return family.chat_template, [text for _, text in family.specials]
+
+
+@pytest.mark.parametrize("name, eos, expected", [
+    ("qwen2_5_vl", "<|endoftext|>", "<|im_end|>"),
+    ("qwen3_vl", "<|endoftext|>", "<|im_end|>"),
+    ("gemma3", "<eos>", "<end_of_turn>"),
+    ("gemma4", "<eos>", "<turn|>"),
+    ("idefics3", "<|end_of_text|>", "<end_of_utterance>"),
+    ("smolvlm", "<|im_end|>", "<end_of_utterance>"),
+    ("mistral3", "</s>", "</s>"),  # closed with {{ eos_token }}: the variable must be the tokenizer's eos
+    ("paddleocr_vl", "</s>", "<|end_of_sentence|>"),
+    ("glm4v", "<|endoftext|>", "<|user|>"),  # no closing token: the next turn's opener is what GLM emits
+])
+def test_the_rendered_template_names_each_familys_end_of_turn_token(name, eos, expected):
+    """Rendering, not a list of names, finds the end token (the templates are the families' public ones)."""
+    from extractor.chat_template import rendered_turn_end
+    from extractor.stopping import turn_end
+
+    template, specials = _family_case(name)
+    assert rendered_turn_end(template, specials, eos_token=eos) == expected
+    assert turn_end(template, specials, eos_token=eos) == (expected, "rendered")
+
+
+@pytest.mark.parametrize("template, expected", [
+    ("{% for m in messages %}{{ m['content'] | bad_filter }}{% endfor %}", "</s>"),  # cannot render: the table
+    ("{{ undefined_macro() }}<end_of_utterance>", "<end_of_utterance>"),
+    ("{% for m in messages %}{{ m['content'] }}{% endfor %}", None),  # renders, but no special token, no table hit
+])
+def test_templates_that_cannot_be_rendered_fall_back_to_the_table(template, expected):
+    from extractor.stopping import turn_end
+
+    specials = ["</s>", "<end_of_utterance>", "<s>"]
+    template = template if expected != "</s>" else template + "</s>"
+    got = turn_end(template, specials)
+    assert got == ((expected, "table") if expected else (None, ""))

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from extractor import testing
+from extractor.testing import register as kit_register
+from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
     ENDOFTEXT,
@@ -129,10 +131,10 @@ def test_bad_options_raise_usage_error(tmp_path, options):
 @pytest.mark.parametrize("text", ["x", "{}", "ü", "a" * 300, "\n" + " " * 200, "0" * 120, "ab" * 200,
                                   json.dumps(SAMPLE_INVOICE, indent=4)])
 def test_chunks_are_distinct_and_rebuild_the_text(text):
-    base_vocab = testing._base_tokenizer()["model"]["vocab"]
+    base_vocab = kit_tokenizer._base_tokenizer()["model"]["vocab"]
     taken = {"aaaaaa"}  # as if another text of the same model already used "aaaaaa"
-    chunks = testing._cut_chunks(text, taken, base_vocab)
-    forms = [testing._to_bytelevel(chunk) for chunk in chunks]
+    chunks = kit_tokenizer._cut_chunks(text, taken, base_vocab)
+    forms = [kit_tokenizer._to_bytelevel(chunk) for chunk in chunks]
     assert "".join(chunks) == text
     assert len(set(forms)) == len(forms) and "aaaaaa" not in forms
     assert set(forms) <= taken
@@ -154,7 +156,7 @@ def test_a_lone_newline_cannot_be_scripted(tmp_path):
 
 
 def test_too_small_logit_margin_raises(tmp_path, monkeypatch):
-    monkeypatch.setattr(testing, "MIN_LOGIT_MARGIN", 1e6)
+    monkeypatch.setattr(kit_register, "MIN_LOGIT_MARGIN", 1e6)
     with pytest.raises(ModelError, match="logit margin"):
         build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER)
 
@@ -193,7 +195,7 @@ def test_every_schema_key_is_one_or_two_tokens(model_factory):
 
 
 def test_base_vocabulary_is_trained_then_filled_densely():
-    vocab = testing._base_tokenizer()["model"]["vocab"]
+    vocab = kit_tokenizer._base_tokenizer()["model"]["vocab"]
     trained = sorted(i for form, i in vocab.items() if not form.startswith("<|x"))
     assert 1500 <= len(trained) <= testing.TRAINED_VOCAB_LIMIT < testing.CHUNK_BASE_ID
     assert trained == list(range(len(trained)))
@@ -373,8 +375,9 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_builds_a_scripted_model(tmp_path):
     script = tmp_path / "answer.json"
     script.write_text(SHORT_ANSWER + "\n", encoding="utf-8")
-    done = _cli(str(tmp_path / "m"), "--script", str(script), "--then", "im_end")
+    done = _cli(str(tmp_path / "m"), "--script", str(script), "--then", "im_end", "--plain")
     assert done.returncode == 0, done.stderr
+    assert "(plain: no schema)" in done.stdout
     assert done.stdout.splitlines()[0] == str(tmp_path / "m")
     tiny = read_tiny_model(tmp_path / "m")
     compact = json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False, separators=(",", ":"))
@@ -437,7 +440,7 @@ def test_cli_builds_a_mid_style_model_with_a_schema_file(tmp_path):
     [
         (["--schema", "invoice"], "need --script"),
         (["--script", "SCRIPT", "--schema", "missing.schema.json"], "schema file not found"),
-        (["--script", "SCRIPT", "--hidden-size", "200"], "hidden_size"),
+        (["--script", "SCRIPT", "--hidden-size", "200", "--plain"], "hidden_size"),
         (["--script", "SCRIPT", "--schema", "invoice"], "does not follow the schema at character 2"),
     ],
 )
@@ -447,6 +450,48 @@ def test_cli_rejects_bad_schema_and_size_options(tmp_path, args, message):
     done = _cli(str(tmp_path / "m"), *[str(script) if a == "SCRIPT" else a for a in args])
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
+
+
+@pytest.mark.parametrize(("content", "hint"), [
+    (None, "--schema invoice (the answer is valid against it)"),  # README's demo answer
+    ('{"total": 12.5}', "--schema FILE (your schema; it matches no builtin one)"),
+])
+def test_cli_refuses_a_json_script_without_a_schema(tmp_path, content, hint):
+    sample = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
+    script = tmp_path / "answer.json"
+    script.write_text(content if content is not None else sample.read_text(encoding="utf-8"), encoding="utf-8")
+    done = _cli(str(tmp_path / "m"), "--script", str(script))
+    assert done.returncode == 2, done.stderr
+    assert hint in done.stderr and "--plain" in done.stderr and "jump-forward" in done.stderr
+    assert not (tmp_path / "m").exists()
+
+
+def test_cli_schema_none_builds_the_plain_script(tmp_path):
+    script = tmp_path / "answer.json"
+    script.write_text(SHORT_ANSWER, encoding="utf-8")
+    done = _cli(str(tmp_path / "m"), "--script", str(script), "--schema", "none")
+    assert done.returncode == 0, done.stderr
+    assert read_tiny_model(tmp_path / "m").schema_name is None
+
+
+def test_a_plain_json_script_breaks_jump_forward_decoding(model_factory):
+    """Why the CLI refuses: a plain script of a JSON answer is not what constrained jump-forward decoding produces
+    (the grammar forces tokens the script does not hold); a schema-aware script is (its build walks it, and
+    test_testing_kit_schema checks the records)."""
+    from extractor.constrain import compile_schema
+    from extractor.stopping import resolve_stop_set
+    from extractor.testing import script as kit_script
+
+    schema = {"type": "object", "properties": {"total": {"type": "number"}, "note": {"type": "string"}},
+              "required": ["total", "note"], "additionalProperties": False}
+    tiny = model_factory.scripted(answer=json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False,
+                                                    separators=(",", ":")))
+    stop = resolve_stop_set(tiny.path).ids
+    tokenizer = kit_script._model_llg_tokenizer(tiny.path, stop)
+    compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
+    assert compiled.new_matcher().compute_ff_tokens(), "the grammar forces the opening of the object"
+    assert kit_script._walk_script(tiny.answer_token_ids, compiled=compiled, tokenizer=tokenizer,
+                                   stop_ids=stop) is None
 
 
 # --- mlx_vlm.server ---------------------------------------------------------------------------------------------

@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 
 from extractor import testing
+from extractor.testing import qwen35 as kit_qwen35
+from extractor.testing import register as kit_register
+from extractor.testing import script as kit_script
+from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
     ENDOFTEXT,
@@ -301,26 +305,26 @@ def test_every_sample_can_be_scripted_for_its_schema(tmp_path):
     from extractor.constrain import compile_schema
     from extractor.validate import load_schema
 
-    base = testing._base_tokenizer()
-    tokenizer = testing._planning_tokenizer((ENDOFTEXT, IM_END))
+    base = kit_tokenizer._base_tokenizer()
+    tokenizer = kit_script._planning_tokenizer((ENDOFTEXT, IM_END))
     counts = {}
     for sample in sorted((ROOT / "samples" / "expected").glob("*.json")):
         answer = json.dumps(json.loads(sample.read_text(encoding="utf-8")), ensure_ascii=False,
                             separators=(",", ":"))
         schema = load_schema("receipt" if sample.name.startswith("receipt") else "invoice").schema
         compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
-        pieces = testing._plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=(ENDOFTEXT, IM_END),
+        pieces = kit_script._plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=(ENDOFTEXT, IM_END),
                                       base_vocab=base["model"]["vocab"])
         chunks = [piece.text for piece in pieces if piece.token is None]
         assert b"".join(piece.data for piece in pieces).decode("utf-8") == answer, sample.name
         assert len(set(chunks)) == len(chunks), sample.name
-        assert not {testing._to_bytelevel(c) for c in chunks} & set(base["model"]["vocab"]), sample.name
+        assert not {kit_tokenizer._to_bytelevel(c) for c in chunks} & set(base["model"]["vocab"]), sample.name
         counts[sample.name] = len(pieces)
     assert len(counts) == 8
 
 
 # --- pure parts ----------------------------------------------------------------------------------------------------
-D = testing._DEFAULT
+D = kit_register._DEFAULT
 
 
 @pytest.mark.parametrize(
@@ -338,7 +342,7 @@ D = testing._DEFAULT
     ],
 )
 def test_register_pairs(sequence, writers, expected, positions):
-    assert testing._register_pairs(sequence, [bool(w) for w in writers], {}) == (expected, positions)
+    assert kit_register._register_pairs(sequence, [bool(w) for w in writers], {}) == (expected, positions)
 
 
 @pytest.mark.parametrize(
@@ -350,7 +354,7 @@ def test_register_pairs(sequence, writers, expected, positions):
 )
 def test_register_pairs_refuse_ambiguous_scripts(sequence, writers, match):
     with pytest.raises(ModelError, match=match):
-        testing._register_pairs(sequence, [bool(w) for w in writers], {})
+        kit_register._register_pairs(sequence, [bool(w) for w in writers], {})
 
 
 @pytest.mark.parametrize(
@@ -358,7 +362,7 @@ def test_register_pairs_refuse_ambiguous_scripts(sequence, writers, match):
     [([1, 2, 3], (9,), [1, 2, 3]), ([1, 9, 3], (9,), [1]), ([9, 1], (8, 9), []), ([], (9,), [])],
 )
 def test_forced_tokens_are_cut_at_the_first_stop_id(tokens, stop, expected):
-    assert testing._cut_at_stop(tokens, stop) == expected
+    assert kit_script._cut_at_stop(tokens, stop) == expected
 
 
 @pytest.mark.parametrize(
@@ -367,14 +371,14 @@ def test_forced_tokens_are_cut_at_the_first_stop_id(tokens, stop, expected):
      ("small", 32, 3, (32, 3))],
 )
 def test_model_sizes(size, hidden, layers, expected):
-    assert testing._model_size(size, hidden, layers) == expected
+    assert kit_qwen35._model_size(size, hidden, layers) == expected
 
 
 @pytest.mark.parametrize(("size", "hidden", "layers"), [("large", None, None), ("mid", 200, None),
                                                         ("small", None, 1), ("small", 4, None)])
 def test_bad_model_sizes_are_usage_errors(size, hidden, layers):
     with pytest.raises(UsageError):
-        testing._model_size(size, hidden, layers)
+        kit_qwen35._model_size(size, hidden, layers)
 
 
 # --- mid-style models ----------------------------------------------------------------------------------------------

@@ -42,3 +42,18 @@ def test_invoice_errors_are_pointers():
     assert "/issue_date" in paths  # format checking for dates is on
     assert "/line_items/0/amount" in paths
     assert "" in paths  # missing required keys are reported at the root
+
+
+@pytest.mark.parametrize("value, divisor, valid", [
+    (4.35, 0.01, True),  # jsonschema's float division says 434.99999999999994
+    (1234.56, 0.01, True),
+    (0.3, 0.1, True),
+    (4.355, 0.01, False),
+    (7, 2, False),
+    (8, 2, True),
+])
+def test_multiple_of_is_decimal_exact(tmp_path, value, divisor, valid):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"type": "object", "properties": {"x": {"type": "number", "multipleOf": divisor}}}))
+    errors = validate_data({"x": value}, load_schema(str(path)))
+    assert (errors == []) == valid, errors

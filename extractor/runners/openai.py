@@ -44,12 +44,14 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from ..constrain import unconstrained_warning
+from ..record import issue
 from ..errors import ExtractorError, ModelError
 from ..runner import GenerationRequest, GenerationResult, GuardHit
 from ..settings import DEFAULT_MODEL, DEFAULT_READ_TIMEOUT
@@ -61,8 +63,10 @@ WRITE_TIMEOUT = 60.0  # sending a request (a document of many pages is a few MB)
 PROBE_TIMEOUT = 5.0  # the look at /v1/models when the runner starts
 JPEG_QUALITY = 92
 ERROR_BODY_LIMIT = 2000  # characters of an error body quoted in a message
+STOP_SET_UNKNOWN = "stop_set_unknown"  # warning code: no stop ids could be resolved for the served model
 QWEN_STOP_IDS = {248044: "<|endoftext|>", 248046: "<|im_end|>"}
 KNOWN_QWEN_MODELS = frozenset({DEFAULT_MODEL})  # Qwen3.5-based, whatever their names say
+QWEN35_NAME = re.compile(r"qwen3[._-]?5", re.I)  # Qwen3.5 ids, not Qwen2.5-VL's 151645 or Qwen3-VL's
 DEFAULT_PIXELS_PER_TOKEN = (16 * 2) ** 2  # Qwen-VL: 16-px patches merged 2x2
 RETRYABLE_STATUS = frozenset({408, 500, 502, 503, 504})
 
@@ -170,8 +174,10 @@ def _same_directory(a: str, b: str) -> bool:
 
 def remote_stop_set(model: str, *, stop_ids: Sequence[int] = ()) -> StopSet:
     """The stop set sent to the servers: ``stop_ids`` when given, else the local model directory's (when ``model``
-    names one, or a hub id in the local cache), else <|endoftext|> and <|im_end|> for a Qwen-family id, else empty
-    (the guards still watch the text).
+    names one, or a hub id in the local cache), resolved exactly as in-process (``stopping``), else Qwen3.5's
+    <|endoftext|> and <|im_end|> for a Qwen3.5 model (the default model, or an id naming Qwen3.5: every Qwen3.5
+    checkpoint shares that vocabulary), else empty: the served model's stop set is unknown, and no other family's
+    ids are guessed from a name (each record says so: ``stop_set_unknown``; the guards still watch the text).
 
     Args:
         model: the ``model`` setting.
@@ -189,7 +195,7 @@ def remote_stop_set(model: str, *, stop_ids: Sequence[int] = ()) -> StopSet:
     directory = local_model_dir(model)
     if directory is not None:
         return resolve_stop_set(directory)
-    if model and model in KNOWN_QWEN_MODELS or "qwen" in model.lower():
+    if model in KNOWN_QWEN_MODELS or QWEN35_NAME.search(model or ""):
         return StopSet(ids=tuple(sorted(QWEN_STOP_IDS)),
                        sources={i: (f"qwen-family id:{t}",) for i, t in QWEN_STOP_IDS.items()}, texts=END_TOKEN_TEXTS)
     return StopSet(ids=(), texts=END_TOKEN_TEXTS)
@@ -606,6 +612,10 @@ class OpenAIRunner:
         if asked and not spec.json_schema:
             warnings = (unconstrained_warning(f"the server at {endpoint.url} ({info.kind}) does not enforce a JSON "
                                               "schema; the answer is validated afterwards"),)
+        if not request.stop.ids:
+            warnings += (issue(STOP_SET_UNKNOWN, f"the stop set of {model!r} is unknown here (no local model "
+                                                 "directory): no stop ids were sent, so the server's own end tokens "
+                                                 "decide; pass --stop-id ID or a local model directory as --model"),)
         return GenerationResult(
             text=outcome.text, token_ids=(), finish_reason=finish,
             stop_token_id=outcome.stop_token_id if finish == "stop" else None,

@@ -1,0 +1,296 @@
+"""Our own decode loop, written against the contract every mlx-vlm 0.7.10 family shares (the one ``generate_step``
+relies on), so one loop serves qwen3_5, qwen2_5_vl, gemma3, idefics3, mistral3 and the rest alike:
+
+* caches from ``mlx_vlm.models.cache.make_prompt_cache(language_model)`` (a model's own ``make_cache`` when it has
+  one, else one ``KVCache`` per layer);
+* ``model.get_input_embeddings(ids, pixel_values, mask=..., **processor extras)``, and every non-empty field of its
+  result (mRoPE positions, deepstack features, per-layer inputs, ...) passed with the processor's extras to each
+  prefill pass, exactly as ``generate_step`` passes them (the models slice sequence-aligned ones by cache offset);
+  decode passes get token ids only;
+* tokens the grammar forces (jump-forward) and every sampled token fed as ids, so each model embeds and scales them
+  itself (Gemma's ``embed_scale``);
+* logits from ``out.logits``; only where a model has the hidden-state hook (``speculative_logits_from_hidden``,
+  qwen3_5) is the lm_head applied to the last position alone.
+
+What makes it faster than ``generate_step`` (and where it is exact is decided at load, ``runners.decoding``):
+
+* prefix cache: the prompt's shared prefix (everything before the first image) is prefilled once per process and
+  restored for every later document (``prefix_cache.PrefixCache``);
+* jump-forward: the forced tokens go into the model in the same forward pass as the token before them;
+* constraint masks computed on the host while the model's forward pass runs (mlx evaluates lazily).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..runner import GenerationRequest, GuardHit
+from .prefix_cache import MIN_PREFIX_TOKENS
+
+PREFILL_STEP = 2048  # prompt tokens per forward pass while prefilling (bounds the attention's memory)
+# prepare_inputs' outputs that are not processor extras: the ids, the pixels and the padding mask go their own way
+_NOT_EXTRAS = ("input_ids", "pixel_values", "attention_mask")
+
+
+@dataclass
+class Prompt:
+    """A request's prompt as the model sees it: ids, embeddings (images merged in), the keyword arguments every
+    prefill pass gets, and how much of it a cached prefix covers."""
+
+    ids: object  # mx array (1, L)
+    embeddings: object  # mx array (1, L, H)
+    prefill_kwargs: dict  # processor extras + the embedding step's fields, for the language model's prefill passes
+    image_tokens: int
+    prefix_ids: tuple[int, ...]  # the tokens before the first image: the part every document shares
+    last_is_text: bool  # the prompt's last token is text (it can be fed as an id with the forced tokens)
+    cached: int = 0
+
+    @property
+    def prefix(self) -> int:
+        return len(self.prefix_ids)
+
+    @property
+    def length(self) -> int:
+        return int(self.ids.shape[1])
+
+
+def media_ids(config) -> set[int]:
+    """The ids of image (and video) placeholders in a prompt, from the model's config (mlx-vlm's own list)."""
+    from mlx_vlm.apc import multimodal_token_ids_from_config
+
+    return {i for i in multimodal_token_ids_from_config(config) if i >= 0}
+
+
+def prepare_inputs(model, processor, prompt: str, images) -> dict:
+    """Tokenize the prompt and preprocess the images with mlx-vlm's processor (as ``generate`` does)."""
+    from mlx_vlm.utils import prepare_inputs as mlx_prepare, should_add_special_tokens
+
+    return mlx_prepare(
+        processor,
+        images=list(images) or None,
+        prompts=prompt,
+        image_token_index=getattr(model.config, "image_token_index", None),
+        add_special_tokens=should_add_special_tokens(model.config.model_type, processor),
+    )
+
+
+def split_inputs(inputs: dict) -> tuple[object, object, object, dict]:
+    """``prepare_inputs``' result as (ids, pixel values, attention mask, processor extras)."""
+    extras = {k: v for k, v in inputs.items() if k not in _NOT_EXTRAS}
+    return inputs["input_ids"], inputs.get("pixel_values"), inputs.get("attention_mask"), extras
+
+
+def embed(model, inputs: dict) -> tuple[object, dict]:
+    """Run the embedding step (the vision tower runs here) as ``generate_step`` does.
+
+    Returns:
+        (inputs_embeds, the keyword arguments for the language model's prefill passes).
+    """
+    ids, pixels, mask, extras = split_inputs(inputs)
+    embedded = model.get_input_embeddings(ids, pixels, mask=mask, **extras)
+    kwargs = dict(extras)
+    kwargs.update({k: v for k, v in embedded.to_dict().items() if k != "inputs_embeds" and v is not None})
+    return embedded.inputs_embeds, kwargs
+
+
+def build_prompt(inputs: dict, embedded: tuple, *, media_ids: frozenset, boundary_ids: frozenset) -> Prompt:
+    """A prepared and embedded prompt, with its shared prefix found.
+
+    Args:
+        inputs: ``prepare_inputs``' result.
+        embedded: ``embed``'s result for it.
+        media_ids: the image placeholder ids (counted as image tokens).
+        boundary_ids: ids where the shared prefix ends (the first image's start marker or placeholder).
+    """
+    import mlx.core as mx
+
+    embeddings, kwargs = embedded
+    ids = inputs["input_ids"]
+    flat = ids[0].tolist()
+    prefix = next((i for i, t in enumerate(flat) if t in boundary_ids), 0)
+    mx.eval(embeddings)
+    return Prompt(ids=ids, embeddings=embeddings, prefill_kwargs=kwargs,
+                  image_tokens=sum(1 for t in flat if t in media_ids), prefix_ids=tuple(flat[:prefix]),
+                  last_is_text=flat[-1] not in media_ids)
+
+
+def reset_call_state(lm) -> None:
+    """Forget the per-call mRoPE state a Qwen-style language model keeps from its last call."""
+    for name in ("_position_ids", "_rope_deltas"):
+        if hasattr(lm, name):
+            setattr(lm, name, None)
+
+
+def make_cache(lm) -> list:
+    """An empty model cache for the language model (its own layout, or one KVCache per layer)."""
+    from mlx_vlm.models.cache import make_prompt_cache
+
+    return make_prompt_cache(lm)
+
+
+class Forward:
+    """The language model's forward passes, as the fast loop uses them (one object per loaded model)."""
+
+    def __init__(self, lm, *, hidden_head: bool) -> None:
+        """Args: lm: the language model; hidden_head: apply the lm_head to the last hidden state only
+        (``speculative_logits_from_hidden``; qwen3_5)."""
+        self.lm = lm
+        self.hidden_head = hidden_head
+
+    def prefill(self, ids, embeddings, cache, kwargs: dict) -> None:
+        """Run prompt tokens into the cache; their logits are never evaluated."""
+        import mlx.core as mx
+
+        extra = {"skip_logits": True} if self.hidden_head else {}
+        self.lm(ids, inputs_embeds=embeddings, cache=cache, **kwargs, **extra)
+        mx.eval([c.state for c in cache])
+
+    def logits(self, ids, cache, *, embeddings=None, kwargs: Optional[dict] = None):
+        """One forward pass over ``ids``; the (1, V) logits of its last position (evaluation started, not awaited)."""
+        import mlx.core as mx
+
+        kwargs = kwargs or {}
+        if self.hidden_head:
+            out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
+            logits = self.lm.speculative_logits_from_hidden(out.hidden_states[-1][:, -1, :])
+        else:
+            out = self.lm(ids, inputs_embeds=embeddings, cache=cache, **kwargs)
+            logits = out.logits[:, -1, :]
+        mx.async_eval(logits)
+        return logits
+
+
+def sample(logits, temperature: float):
+    """Greedy (temperature 0) or categorical sampling at ``temperature``."""
+    import mlx.core as mx
+
+    if temperature <= 0:
+        return mx.argmax(logits, axis=-1)
+    return mx.random.categorical(logits * (1.0 / temperature))
+
+
+class Decoder:
+    """One generation on the fast loop: prefill (reusing a cached prefix), then sample under the constraint's
+    masks, feeding the tokens the grammar forces in one forward pass (jump-forward), until a stop token, a guard or
+    max_tokens. ``tokens``, ``finish``, ``stop_id``, ``hit`` and ``steps`` hold the outcome."""
+
+    def __init__(self, *, forward: Forward, request: GenerationRequest, piece, prefix_cache, use_prefix: bool,
+                 jump_forward: bool) -> None:
+        """Args:
+            forward: the model's passes.
+            request: the generation request.
+            piece: token id -> its text (for the monitors).
+            prefix_cache: the runner's ``PrefixCache``.
+            use_prefix: whether the prefix cache may be used for this request (exact for this model and request).
+            jump_forward: whether forced tokens may share a forward pass (exact for this model).
+        """
+        self.forward, self.request, self.piece = forward, request, piece
+        self.prefix_cache, self.use_prefix = prefix_cache, use_prefix and request.prefix_cache
+        self.constraint = request.constraint() if request.constraint else None
+        self.jump_forward = jump_forward and bool(getattr(self.constraint, "jump_forward", False))
+        self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
+        self.stop_ids = frozenset(request.stop.ids)
+        self.tokens: list[int] = []  # generated, fed ones included
+        self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
+        self.finish, self.stop_id, self.hit = "length", None, None
+        self.steps = 0  # forward passes that ended in sampling a token
+        self.cache = None
+        self.last_prompt_token = 0
+
+    def prefill(self, prompt: Prompt):
+        """Run the prompt (after any cached prefix) and the tokens forced at the start; return the next logits."""
+        import mlx.core as mx
+
+        reset_call_state(self.forward.lm)
+        self.last_prompt_token = int(prompt.ids[0, -1].item())
+        start = self._restore_prefix(prompt)
+        end = prompt.length - 1  # the last prompt token goes in the pass that gives logits
+        for chunk in range(start, end, PREFILL_STEP):
+            stop = min(chunk + PREFILL_STEP, end)
+            self.forward.prefill(prompt.ids[:, chunk:stop], prompt.embeddings[:, chunk:stop], self.cache,
+                                 prompt.prefill_kwargs)
+        forced = self._take_forced() if prompt.last_is_text else []
+        if not forced:
+            return self.forward.logits(prompt.ids[:, -1:], self.cache, embeddings=prompt.embeddings[:, -1:],
+                                       kwargs=prompt.prefill_kwargs)
+        ids = mx.array([[self.last_prompt_token, *forced]], dtype=prompt.ids.dtype)
+        return self.forward.logits(ids, self.cache)
+
+    def _restore_prefix(self, prompt: Prompt) -> int:
+        """Restore (or prefill and keep) the shared prefix; return the first prompt position still to prefill."""
+        lm = self.forward.lm
+        if not self.use_prefix or prompt.prefix < MIN_PREFIX_TOKENS or prompt.prefix >= prompt.length - 1:
+            self.cache = make_cache(lm)
+            return 0
+        key = prompt.prefix_ids
+        self.cache = self.prefix_cache.restore(key, lambda: make_cache(lm))
+        if self.cache is None:
+            self.cache = make_cache(lm)
+            self.forward.prefill(prompt.ids[:, :prompt.prefix], prompt.embeddings[:, :prompt.prefix], self.cache,
+                                 prompt.prefill_kwargs)
+            self.prefix_cache.keep(key, self.cache)
+        else:
+            prompt.cached = prompt.prefix
+        return prompt.prefix
+
+    def run(self, logits) -> None:
+        """Sample until a stop token, a guard or max_tokens; the results stay on this object."""
+        import mlx.core as mx
+
+        from ..constrain import apply_bitmask
+
+        max_tokens = self.request.max_tokens
+        while len(self.tokens) < max_tokens and self.hit is None:
+            if self.constraint is not None:  # computed while the forward pass for ``logits`` runs
+                logits = apply_bitmask(logits, mx.array(self.constraint.mask()))
+            for processor in self.request.logits_processors:
+                logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
+            token = int(sample(logits, self.request.temperature).item())
+            self.steps += 1
+            if self._take(token):
+                return
+            if self.constraint is not None:
+                self.constraint.accept(token)
+            forced = self._take_forced()
+            if self.hit is not None or len(self.tokens) >= max_tokens:
+                return
+            logits = self.forward.logits(mx.array([[token, *forced]]), self.cache)
+
+    def _take(self, token: int) -> bool:
+        """Record a sampled token; True when it ends the generation (a stop token or a guard)."""
+        self.tokens.append(token)
+        if token in self.stop_ids:
+            self.finish, self.stop_id = "stop", token
+            return True
+        self._watch(token)
+        return self.hit is not None
+
+    def _take_forced(self) -> list[int]:
+        """The tokens the grammar forces now (jump-forward), cut to max_tokens and at a guard, recorded."""
+        if self.constraint is None or not self.jump_forward:
+            return []
+        forced = list(self.constraint.forced())[: self.request.max_tokens - len(self.tokens)]
+        taken = []
+        for token in forced:
+            self.tokens.append(token)
+            taken.append(token)
+            self._watch(token)
+            if self.hit is not None:
+                break
+        return taken
+
+    def _watch(self, token: int) -> None:
+        self.text += self.piece(token)
+        hit = check_monitors(self.monitors, token, self.text)
+        if hit is not None:
+            self.hit, self.finish = hit, "guard"
+
+
+def check_monitors(monitors, token: int, text: str) -> Optional[GuardHit]:
+    """Feed one token to the guards; the first hit, or None."""
+    for monitor in monitors:
+        hit = monitor.feed(token, text)
+        if hit is not None:
+            return hit
+    return None

@@ -1,0 +1,219 @@
+"""Decide at load, per model, which decode path and which of its features are exact.
+
+Never silently wrong: our fast loop (``runners.decode``) is used only where it reproduces mlx-vlm's own
+``generate_step``, which is what ``mlx_vlm.generate`` runs for the family. The decision, in order:
+
+1. the model's own flags: an encoder-decoder or cross-attention model (``decoder_inputs_embeds`` /
+   ``cross_attention_states``, ``no_chunked_prefill``) takes the generic path;
+2. a short text-only probe: greedy ``generate_step`` against the fast loop on the same prompt, float32 logits
+   compared step by step: cold prefill (the fast path), a prefix restored from a snapshot (the prefix cache) and
+   two tokens fed in one pass (jump-forward). A step that differs turns its feature off, a cold mismatch the whole
+   fast path;
+3. the cache layout: a prefix snapshot is kept only where every cache layer can be snapshotted;
+4. per request (``request_path``): a model that forbids chunked prefill for the prompt at hand (Gemma 4 and
+   PaliGemma with images) runs that request on the generic path.
+
+The plan is reported in every record's ``usage.decoding`` (path and features of that call) and by ``doctor``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+FAST = "fast"
+GENERIC = "generic"
+PROBE_TEXT = "Extract the invoice number and the total of this document. Reply in JSON."
+PROBE_STEPS = 4  # generated tokens compared
+# max |difference| of log-probabilities over the reference's top tokens: float32 noise from other matmul shapes is
+# ~1e-5; a wrong embedding scale, a dropped input or a wrong position is > 0.1
+FLOAT32_TOLERANCE = 1e-3
+HALF_TOLERANCE = 0.1  # bf16 / fp16 / quantized weights: rounding differs between chunkings
+TOP_COMPARED = 10
+
+
+@dataclass(frozen=True)
+class DecodingPlan:
+    """Which path a model decodes on and what it may use there.
+
+    Attributes:
+        path: ``fast`` (our loop) or ``generic`` (mlx-vlm's ``generate_step``).
+        prefix_cache: the shared prompt prefix may be restored from a snapshot.
+        jump_forward: forced tokens may share a forward pass.
+        hidden_head: the lm_head runs on the last hidden state only (``speculative_logits_from_hidden``).
+        reasons: why a path or a feature is off, in words.
+        probe: the probe's measurements (max |difference| per check), for ``doctor``.
+    """
+
+    path: str
+    prefix_cache: bool
+    jump_forward: bool
+    hidden_head: bool = False
+    reasons: tuple[str, ...] = ()
+    probe: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The plan as the record and doctor report it."""
+        return {"path": self.path, "prefix_cache": self.prefix_cache, "jump_forward": self.jump_forward,
+                "reasons": list(self.reasons)}
+
+    def generic(self, reason: str) -> "DecodingPlan":
+        """This plan moved to the generic path (no prefix cache, no jump-forward) for ``reason``."""
+        return replace(self, path=GENERIC, prefix_cache=False, jump_forward=False,
+                       reasons=self.reasons + (reason,))
+
+
+def flag_reason(model) -> Optional[str]:
+    """Why the model's own flags rule our loop out, or None."""
+    lm = model.language_model
+    for candidate in (model, lm):
+        if getattr(candidate, "no_chunked_prefill", False):
+            return f"{type(candidate).__module__.split('.')[-2]} forbids chunked prefill"
+    model_type = getattr(model.config, "model_type", "")
+    if model_type in ("florence2", "nemotron_parse", "mllama"):
+        return f"{model_type} is an encoder-decoder / cross-attention model"
+    return None
+
+
+def layout_reason(lm) -> Optional[str]:
+    """Why the cache layout cannot be snapshotted for a prefix cache, or None."""
+    from mlx_vlm.apc import validate_prompt_cache_layout
+
+    from .decode import make_cache
+
+    result = validate_prompt_cache_layout(make_cache(lm))
+    if result.ok:
+        return None
+    kinds = sorted({getattr(layer, "type_name", "?") for layer in result.unsupported})
+    return f"cache layers {', '.join(kinds)} cannot be snapshotted"
+
+
+def decide(model, processor, *, render) -> DecodingPlan:
+    """Decide the plan for a loaded model (flags, cache layout, probe).
+
+    Args:
+        model: the mlx-vlm model.
+        processor: its processor.
+        render: renders a text-only user message through the model's chat template (the runner's).
+
+    Returns:
+        The DecodingPlan.
+    """
+    lm = model.language_model
+    hidden = hasattr(lm, "speculative_logits_from_hidden")
+    plan = DecodingPlan(path=FAST, prefix_cache=True, jump_forward=True, hidden_head=hidden)
+    reason = flag_reason(model)
+    if reason:
+        return plan.generic(reason)
+    try:
+        measured = probe(model, processor, render=render, hidden_head=hidden)
+    except Exception as exc:  # noqa: BLE001 - a loop that cannot even run the probe is not ours to use
+        return plan.generic(f"the probe failed on the fast loop: {type(exc).__name__}: {exc}")
+    plan = replace(plan, probe=measured)
+    tolerance = tolerance_for(model)
+    if measured["cold"] > tolerance:
+        return plan.generic(f"fast loop differs from generate_step (max |dlogprob| {measured['cold']:.3g})")
+    reasons = list(plan.reasons)
+    prefix_ok, jump_ok = measured["prefix"] <= tolerance, measured["jump"] <= tolerance
+    if not prefix_ok:
+        reasons.append(f"prefix cache differs from a cold prefill (max |dlogprob| {measured['prefix']:.3g})")
+    layout = layout_reason(lm)
+    if layout:
+        reasons.append(layout)
+    if not jump_ok:
+        reasons.append(f"jump-forward differs from one token per step (max |dlogprob| {measured['jump']:.3g})")
+    return replace(plan, prefix_cache=prefix_ok and layout is None, jump_forward=jump_ok, reasons=tuple(reasons))
+
+
+def tolerance_for(model) -> float:
+    """The probe's tolerance for the model's weights: tight for float32, looser for half precision."""
+    import mlx.core as mx
+    from mlx.utils import tree_flatten
+
+    dtypes = {v.dtype for _, v in tree_flatten(model.language_model.parameters()) if hasattr(v, "dtype")}
+    return FLOAT32_TOLERANCE if dtypes <= {mx.float32, mx.int32, mx.uint32} else HALF_TOLERANCE
+
+
+def probe(model, processor, *, render, hidden_head: bool) -> dict:
+    """Compare the fast loop with ``generate_step`` on a short text-only prompt (greedy, float32 logprobs).
+
+    Returns:
+        ``{"cold", "prefix", "jump"}``: the largest |difference| of log-probabilities (over generate_step's top
+        tokens) for a cold prefill, for a prefix restored from a snapshot, and for two tokens fed in one pass.
+    """
+    import mlx.core as mx
+    from mlx_vlm.generate import generate_step
+
+    from .decode import Forward, embed, make_cache, prepare_inputs, reset_call_state
+    from .prefix_cache import PrefixCache
+
+    inputs = prepare_inputs(model, processor, render(PROBE_TEXT), ())
+    ids = inputs["input_ids"]
+    lm = model.language_model
+    reset_call_state(lm)
+    reference, tokens = [], []
+    steps = generate_step(ids, model, None, inputs.get("attention_mask"), max_tokens=PROBE_STEPS, temperature=0.0,
+                          sampler=lambda lp: mx.argmax(lp, axis=-1),
+                          **{k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values",
+                                                                         "attention_mask")})
+    for token, logprobs in steps:
+        reference.append(mx.array(logprobs.astype(mx.float32)).reshape(-1))
+        tokens.append(int(token))
+    steps.close()
+
+    forward = Forward(lm, hidden_head=hidden_head)
+    embeddings, kwargs = embed(model, inputs)
+    length = ids.shape[1]
+
+    def run(prefix: int, *, jump: bool) -> list:
+        reset_call_state(lm)
+        cache = make_cache(lm)
+        if prefix:
+            forward.prefill(ids[:, :prefix], embeddings[:, :prefix], cache, kwargs)
+            snapshots = PrefixCache()
+            snapshots.keep(tuple(ids[0, :prefix].tolist()), cache)
+            cache = snapshots.restore(tuple(ids[0, :prefix].tolist()), lambda: make_cache(lm))
+        if length - 1 > prefix:
+            forward.prefill(ids[:, prefix:length - 1], embeddings[:, prefix:length - 1], cache, kwargs)
+        out = [forward.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)]
+        out.append(forward.logits(mx.array([[tokens[0]]]), cache))
+        if jump:  # tokens 2 and 3 in one pass: its last logits are the reference's fourth step
+            out.append(forward.logits(mx.array([[tokens[1], tokens[2]]]), cache))
+        else:
+            out.append(forward.logits(mx.array([[tokens[1]]]), cache))
+            out.append(forward.logits(mx.array([[tokens[2]]]), cache))
+        return out
+
+    def gap(got: list, want: list) -> float:
+        worst = 0.0
+        for logits, ref in zip(got, want):
+            lp = logits.astype(mx.float32).reshape(-1)
+            lp = lp - mx.logsumexp(lp)
+            top = mx.argsort(-ref)[:TOP_COMPARED]
+            worst = max(worst, float(mx.max(mx.abs(lp[top] - ref[top])).item()))
+        return worst
+
+    cold = gap(run(0, jump=False), reference)
+    prefix = gap(run(max(1, (length - 1) // 2), jump=False), reference)
+    jump = gap(run(0, jump=True), [reference[0], reference[1], reference[3]])
+    reset_call_state(lm)
+    return {"cold": round(cold, 6), "prefix": round(prefix, 6), "jump": round(jump, 6)}
+
+
+def request_path(model, plan: DecodingPlan, *, inputs: dict, embeddings, kwargs: dict) -> DecodingPlan:
+    """The plan for one request: the generic path where the model forbids chunked prefill for this prompt.
+
+    Args:
+        model: the mlx-vlm model.
+        plan: the load-time plan.
+        inputs: the prepared prompt.
+        embeddings / kwargs: its embedding step's result (``decode.embed``).
+    """
+    if plan.path != FAST:
+        return plan
+    from mlx_vlm.generate.common import _chunked_prefill_enabled
+
+    if _chunked_prefill_enabled(model, input_ids=inputs["input_ids"], inputs_embeds=embeddings, prompt_cache=None,
+                                prefill_kwargs=kwargs):
+        return plan
+    return plan.generic("the model forbids chunked prefill for this prompt (images)")

@@ -1,0 +1,550 @@
+"""Tiny, offline checkpoints of the real mlx-vlm ``qwen3_5`` architecture, for tests without weights.
+
+The models built here are loadable by the real ``mlx_vlm.load`` (and ``python -m mlx_vlm.server``), use the
+real Qwen3.5 special-token ids (``<|endoftext|>`` 248044, ``<|im_start|>`` 248045, ``<|im_end|>`` 248046,
+``<|vision_start|>`` 248053, ``<|vision_end|>`` 248054, ``<|image_pad|>`` 248056), a vocabulary of 248,320,
+float32 weights (bf16 matmuls are slow on CPUs), tied embeddings (as Qwen3.5's small models) and a preprocessor
+that keeps images tiny (at most 128 x 128 px, 16 image tokens). The default size is hidden 64 x 2 layers
+(linear attention, full attention): a directory is about 70 MB and builds in about a second (a schema-aware
+script: 3-5 s, mostly llguidance's tokenizers). ``size="mid"`` is hidden 768 x 8 layers (full attention every
+4th layer, 6 attention heads of 128, 6 key / 12+ value heads of 128 in the linear-attention layers, MLP 2,048),
+about 1 GB and ~10 s to build, for benchmarks: every layer computes, so prefill is dominated by matmuls and
+decoding by weight reads.
+
+Two kinds:
+
+* :func:`build_random_model` — random weights: generates arbitrary tokens (for plumbing, timing of a pipeline,
+  constrained decoding).
+* :func:`build_scripted_model` — weights programmed so that *any* prompt (and any image), decoded greedily or
+  sampled at temperature 1 through ``mlx_vlm.generate`` / ``stream_generate`` / ``generate_step``, emits a
+  chosen answer text exactly, then a chosen continuation forever (``then``): ``<|im_end|>`` (the real
+  end-of-turn token), ``<|endoftext|>``, a whitespace token, a repeated line, or the *text* ``<|im_end|>``
+  spelled with ordinary tokens. With the default eos settings (config.json ``eos_token_id`` 248044 only,
+  tokenizer ``eos_token`` ``<|endoftext|>``) mlx-vlm 0.7.10 does not stop on ``<|im_end|>``: plain
+  ``generate`` runs to ``max_tokens``, which reproduces the never-stopping bug. How answers become tokens:
+  :mod:`extractor.testing.script`; how the weights follow them: :mod:`extractor.testing.register`.
+
+Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
+build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`~extractor.testing.samples.SAMPLE_INVOICE`
+and ``SAMPLE_INVOICE_ANSWER`` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
+JSON text, shared by tests and benchmarks.
+
+The shell entry point: :mod:`extractor.testing.cli` (``python -m extractor.testing``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+from extractor.errors import ModelError, UsageError
+from extractor.testing.checkpoint import EosValue, _eos_json, _random_parameters, _write_json, _write_weights
+from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, _DEFAULT, _program_register, _register_pairs
+from extractor.testing.script import THEN_CHOICES, SchemaValue, _plain_script, _resolve_schema, _schema_script
+from extractor.testing.tokenizer import (
+    ENDOFTEXT,
+    IM_END,
+    IMAGE_PAD,
+    VIDEO_PAD,
+    VISION_END,
+    VISION_START,
+    VOCAB_SIZE,
+    _base_tokenizer,
+    _tokenizer_config,
+    _write_tokenizer,
+)
+
+HIDDEN_SIZE = 64
+SIZES: dict[str, tuple[int, int]] = {"small": (HIDDEN_SIZE, 2), "mid": (768, 8)}  # (hidden size, layers)
+PROGRAM_FILE = "program.json"
+
+class _Missing:
+    """Type of :data:`MISSING`: "do not write this file at all"."""
+
+    _instance: Optional["_Missing"] = None
+
+    def __new__(cls) -> "_Missing":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+"""Sentinel for ``generation_eos``: write no generation_config.json."""
+
+CHAT_TEMPLATE = r"""{%- macro render_content(content) -%}
+{%- if content is string -%}{{- content -}}
+{%- elif content is not none -%}
+{%- for item in content -%}
+{%- if item.type == 'image' or item.type == 'image_url' or item.type == 'input_image' -%}<|vision_start|><|image_pad|><|vision_end|>
+{%- elif item.type == 'video' or item.type == 'video_url' -%}<|vision_start|><|video_pad|><|vision_end|>
+{%- elif item.text is defined and item.text -%}{{- item.text -}}
+{%- endif -%}
+{%- endfor -%}
+{%- endif -%}
+{%- endmacro -%}
+{%- for message in messages -%}
+{%- if message.role == 'assistant' -%}
+{{- '<|im_start|>assistant\n' + render_content(message.content) -}}
+{%- if message.tool_calls is defined and message.tool_calls -%}
+{%- for tc in message.tool_calls -%}
+{%- set fn = tc.function if tc.function is defined else tc -%}
+{{- '\n<tool_call>\n{"name": "' + fn.name + '", "arguments": ' + (fn.arguments if fn.arguments is string else fn.arguments | tojson) + '}\n</tool_call>' -}}
+{%- endfor -%}
+{%- endif -%}
+{{- '<|im_end|>\n' -}}
+{%- elif message.role == 'tool' -%}
+{{- '<|im_start|>user\n<tool_response>\n' + render_content(message.content) + '\n</tool_response><|im_end|>\n' -}}
+{%- else -%}
+{{- '<|im_start|>' + message.role + '\n' + render_content(message.content) + '<|im_end|>\n' -}}
+{%- endif -%}
+{%- endfor -%}
+{%- if add_generation_prompt -%}
+{{- '<|im_start|>assistant\n' -}}
+{%- if enable_thinking is defined and enable_thinking is false -%}
+{{- '<think>\n\n</think>\n\n' -}}
+{%- else -%}
+{{- '<think>\n' -}}
+{%- endif -%}
+{%- endif -%}"""
+
+
+@dataclass(frozen=True)
+class TinyModel:
+    """A tiny model directory and what it was built to emit.
+
+    Attributes:
+        path: the model directory (pass it to ``mlx_vlm.load``).
+        answer: the scripted answer text; None for a random model.
+        answer_token_ids: every token the answer is emitted as, in order, fed ones included (empty for a
+            random model).
+        then: what follows the answer (one of ``THEN_CHOICES``); None for a random model.
+        continuation_token_ids: the ids of one cycle of the continuation, repeated forever after the answer
+            (e.g. ``(248046,)`` for ``then="im_end"``, the repeated line's ids for ``then="repeat"``).
+        fed: one flag per answer token: True where a jump-forward runtime feeds it (llguidance forces it) instead
+            of sampling it; all False without a schema.
+        schema_name: ``invoice``, ``receipt``, a schema file's path, ``inline`` (a dict), or None (no schema).
+        schema: the JSON Schema the script follows, or None.
+    """
+
+    path: Path
+    answer: Optional[str]
+    answer_token_ids: tuple[int, ...]
+    then: Optional[str]
+    continuation_token_ids: tuple[int, ...]
+    fed: tuple[bool, ...] = ()
+    schema_name: Optional[str] = None
+    schema: Optional[Mapping[str, Any]] = field(default=None, hash=False)
+
+    @property
+    def fed_count(self) -> int:
+        """How many answer tokens a jump-forward runtime feeds rather than samples."""
+        return sum(self.fed)
+
+    def expected_token_ids(self, count: int) -> tuple[int, ...]:
+        """The first ``count`` ids the scripted model emits: the answer, then the continuation cycle.
+
+        Args:
+            count: how many ids (e.g. the ``max_tokens`` of a generation).
+
+        Returns:
+            The ids, in order.
+
+        Raises:
+            UsageError: the model is a random model (it has no script).
+        """
+        if self.answer is None:
+            raise UsageError("a random tiny model has no scripted output", source=self.path)
+        ids = list(self.answer_token_ids[:count])
+        cycle = self.continuation_token_ids
+        while len(ids) < count:
+            ids.append(cycle[(len(ids) - len(self.answer_token_ids)) % len(cycle)])
+        return tuple(ids)
+
+
+
+def _model_size(size: str, hidden_size: Optional[int], layers: Optional[int]) -> tuple[int, int]:
+    """(hidden size, layers) of a size preset with overrides; UsageError for a shape the builder cannot make."""
+    if size not in SIZES:
+        raise UsageError(f"size: expected one of {', '.join(SIZES)}, got {size!r}")
+    hidden = SIZES[size][0] if hidden_size is None else hidden_size
+    depth = SIZES[size][1] if layers is None else layers
+    if not isinstance(hidden, int) or isinstance(hidden, bool) or hidden < 8 or (hidden >= 128 and hidden % 128):
+        raise UsageError(f"hidden_size: expected 8 to 127, or a multiple of 128, got {hidden!r}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 2:
+        raise UsageError(f"layers: expected an integer of at least 2, got {depth!r}")
+    return hidden, depth
+
+
+def _text_dims(hidden_size: int) -> dict:
+    """Head counts and widths: the tiny test shape below hidden 128, Qwen3.5-like 128-wide heads above."""
+    if hidden_size < 128:
+        return {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32, "linear_num_key_heads": 1,
+                "linear_num_value_heads": 2, "linear_key_head_dim": 16, "linear_value_head_dim": 16,
+                "intermediate_size": 2 * hidden_size, "mrope_section": [2, 1, 1]}  # rotary 8 = 2 x (2+1+1)
+    heads = hidden_size // 128
+    return {"num_attention_heads": heads, "num_key_value_heads": 2 if heads % 2 == 0 else 1, "head_dim": 128,
+            "linear_num_key_heads": heads, "linear_num_value_heads": 2 * heads, "linear_key_head_dim": 128,
+            "linear_value_head_dim": 128, "intermediate_size": max(128, 8 * hidden_size // 3 // 64 * 64),
+            "mrope_section": [6, 5, 5]}  # rotary 32 = 2 x (6+5+5)
+
+
+def _value_heads(hidden_size: int, pairs: int) -> int:
+    """Linear-attention value heads: the size's own, or enough for FEATURE_RATIO features per register pair."""
+    dims = _text_dims(hidden_size)
+    group = dims["linear_num_key_heads"]  # value heads must be a multiple of the key heads
+    needed = math.ceil(FEATURE_RATIO * pairs / dims["linear_value_head_dim"])
+    return max(dims["linear_num_value_heads"], -(-needed // group) * group)
+
+
+def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool, hidden_size: int = HIDDEN_SIZE,
+                  layers: int = 2, value_heads: Optional[int] = None) -> dict:
+    dims = _text_dims(hidden_size)
+    text = {
+        "model_type": "qwen3_5_text",
+        "hidden_size": hidden_size,
+        "intermediate_size": dims["intermediate_size"],
+        "num_hidden_layers": layers,
+        # layer i is full attention iff (i+1) % interval == 0: layer 0 is always linear (the register)
+        "full_attention_interval": 4 if layers >= 4 else 2,
+        "num_attention_heads": dims["num_attention_heads"],
+        "num_key_value_heads": dims["num_key_value_heads"],
+        "head_dim": dims["head_dim"],
+        "linear_num_key_heads": dims["linear_num_key_heads"],
+        "linear_num_value_heads": value_heads or dims["linear_num_value_heads"],
+        "linear_key_head_dim": dims["linear_key_head_dim"],
+        "linear_value_head_dim": dims["linear_value_head_dim"],
+        "linear_conv_kernel_dim": 4,
+        "rms_norm_eps": 1e-6,
+        "vocab_size": VOCAB_SIZE,
+        "max_position_embeddings": 32768,
+        "tie_word_embeddings": True,
+        "attention_bias": False,
+        "hidden_act": "silu",
+        # rotary dim = head_dim * 0.25 = 2 x sum(mrope_section)
+        "rope_parameters": {"rope_type": "default", "rope_theta": 10000000, "partial_rotary_factor": 0.25,
+                            "mrope_interleaved": True, "mrope_section": dims["mrope_section"]},
+    }
+    if text_eos is not None:
+        text["eos_token_id"] = text_eos
+    vision = {
+        "model_type": "qwen3_5",
+        "depth": 1,
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_heads": 2,
+        "out_hidden_size": hidden_size,
+        "patch_size": 16,
+        "spatial_merge_size": 2,
+        "temporal_patch_size": 2,
+        "in_channels": 3,
+        "num_position_embeddings": 64,  # a perfect square (8 x 8 grid)
+        "deepstack_visual_indexes": [],  # qwen3_5 rejects deepstack
+        "hidden_act": "gelu_pytorch_tanh",
+    }
+    cfg: dict = {
+        "architectures": ["Qwen3_5ForConditionalGeneration"],
+        "model_type": "qwen3_5",
+        "image_token_id": IMAGE_PAD,
+        "video_token_id": VIDEO_PAD,
+    }
+    if vision_ids:
+        # mlx-vlm's defaults are 248045/248046 (== <|im_start|>/<|im_end|>): without these keys the mRoPE
+        # image positions are computed from the wrong tokens.
+        cfg["vision_start_token_id"] = VISION_START
+        cfg["vision_end_token_id"] = VISION_END
+    cfg.update({"tie_word_embeddings": True, "vocab_size": VOCAB_SIZE, "text_config": text,
+                "vision_config": vision})
+    if config_eos is not None:
+        cfg["eos_token_id"] = config_eos
+    return cfg
+
+
+def _preprocessor_configs() -> tuple[dict, dict]:
+    image = {
+        "processor_class": "Qwen3VLProcessor",
+        "image_processor_type": "Qwen2VLImageProcessorFast",
+        "patch_size": 16,
+        "temporal_patch_size": 2,
+        "merge_size": 2,
+        "image_mean": [0.5, 0.5, 0.5],
+        "image_std": [0.5, 0.5, 0.5],
+        "do_rescale": True,
+        "rescale_factor": 1 / 255,
+        "do_normalize": True,
+        "do_convert_rgb": True,
+        # at most 128 x 128 px -> 8 x 8 patches -> 16 image tokens, whatever the input image size
+        "size": {"shortest_edge": 32 * 32, "longest_edge": 128 * 128},
+    }
+    video = dict(image, video_processor_type="Qwen3VLVideoProcessor", fps=2, min_frames=2, max_frames=4)
+    return image, video
+
+
+
+def _instantiate(cfg: dict):
+    from mlx_vlm.models import qwen3_5
+    from mlx_vlm.utils import update_module_configs
+
+    model_config = qwen3_5.ModelConfig.from_dict(cfg)
+    model_config = update_module_configs(model_config, qwen3_5, cfg, ["text", "vision", "perceiver", "projector",
+                                                                      "audio"])
+    return qwen3_5.Model(model_config)
+
+
+
+def _write_common(path: Path, *, tokenizer: dict, config_eos: EosValue, text_eos: EosValue, generation_eos,
+                  tokenizer_eos: str, vision_ids: bool, tokenizer_ids_ok: bool) -> None:
+    """Write every file but the weights and program.json (config.json with the default text shape)."""
+    config_eos = _eos_json(config_eos, "config_eos")
+    text_eos = _eos_json(text_eos, "text_eos")
+    path.mkdir(parents=True, exist_ok=True)
+    _write_tokenizer(path, tokenizer, tokenizer["model"]["vocab"])
+    _write_json(path / "tokenizer_config.json", _tokenizer_config(tokenizer_eos, ids_ok=tokenizer_ids_ok))
+    (path / "chat_template.jinja").write_text(CHAT_TEMPLATE, encoding="utf-8")
+    image, video = _preprocessor_configs()
+    _write_json(path / "preprocessor_config.json", image)
+    _write_json(path / "video_preprocessor_config.json", video)
+    _write_json(path / "config.json", _model_config(config_eos=config_eos, text_eos=text_eos, vision_ids=vision_ids))
+    gen_file = path / "generation_config.json"
+    if generation_eos is MISSING:
+        gen_file.unlink(missing_ok=True)  # rebuilding into an old directory must not keep a stale file
+    else:
+        gen: dict = {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT}
+        if generation_eos is not None:
+            gen["eos_token_id"] = _eos_json(generation_eos, "generation_eos")
+        _write_json(gen_file, gen)
+
+
+def _settings(*, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids, tokenizer_ids_ok, seed) -> dict:
+    """The build options as program.json records them; raises UsageError for a malformed one."""
+    if not isinstance(tokenizer_eos, str) or not tokenizer_eos:
+        raise UsageError(f"tokenizer_eos: expected a token string such as '<|im_end|>', got {tokenizer_eos!r}")
+    return {"config_eos": _eos_json(config_eos, "config_eos"), "text_eos": _eos_json(text_eos, "text_eos"),
+            "generation_config": generation_eos is not MISSING,
+            "generation_eos": None if generation_eos is MISSING else _eos_json(generation_eos, "generation_eos"),
+            "tokenizer_eos": tokenizer_eos, "vision_ids": vision_ids, "tokenizer_ids_ok": tokenizer_ids_ok,
+            "seed": seed}
+
+
+def build_random_model(
+    path: Union[str, Path],
+    *,
+    config_eos: EosValue = ENDOFTEXT,
+    text_eos: EosValue = ENDOFTEXT,
+    generation_eos: Union[EosValue, _Missing] = MISSING,
+    tokenizer_eos: str = "<|endoftext|>",
+    vision_ids: bool = True,
+    tokenizer_ids_ok: bool = True,
+    seed: int = 0,
+) -> TinyModel:
+    """Write a tiny random-weight ``qwen3_5`` checkpoint (hidden 64, float32, ~70 MB) to ``path``.
+
+    Args:
+        path: the directory to write (created; existing model files in it are overwritten).
+        config_eos: config.json top-level ``eos_token_id``: an id, a list of ids, or None to omit the key.
+        text_eos: config.json ``text_config.eos_token_id``: an id, a list of ids, or None to omit the key.
+        generation_eos: :data:`MISSING` writes no generation_config.json; None writes one without an
+            ``eos_token_id``; an id or a list of ids writes that value.
+        tokenizer_eos: tokenizer_config.json ``eos_token`` (a token string, e.g. ``"<|im_end|>"``).
+        vision_ids: False omits ``vision_start_token_id``/``vision_end_token_id`` from config.json, so
+            mlx-vlm falls back to its defaults, which collide with ``<|im_start|>``/``<|im_end|>``.
+        tokenizer_ids_ok: False writes a tokenizer_config.json whose ``added_tokens_decoder`` swaps the ids of
+            ``<|im_end|>`` and ``<|object_ref_start|>`` (248046/248047), disagreeing with tokenizer.json. The
+            model still loads; transformers then maps ``<|im_end|>`` to 248047.
+        seed: seed of the weights (numpy; mlx's global random state is not reseeded).
+
+    Returns:
+        The :class:`TinyModel` (``answer`` None, no token ids).
+
+    Raises:
+        UsageError: an option has the wrong type.
+    """
+    import numpy as np
+
+    settings = _settings(config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
+                         tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
+                         seed=seed)  # validates the options before any work
+    path = Path(path)
+    _write_common(path, tokenizer=_base_tokenizer(), config_eos=config_eos, text_eos=text_eos,
+                  generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
+                  tokenizer_ids_ok=tokenizer_ids_ok)
+    model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
+    model.load_weights(_random_parameters(model, np.random.default_rng(seed)), strict=False)
+    _write_weights(model, path)
+    program = {"kind": "random", "answer": None, "answer_chunks": [], "answer_token_ids": [], "fed": [],
+               "then": None, "continuation_chunks": [], "continuation_token_ids": [], "schema_name": None,
+               "schema": None, "hidden_size": HIDDEN_SIZE, "layers": 2, **settings}
+    _write_json(path / PROGRAM_FILE, program)
+    return TinyModel(path=path, answer=None, answer_token_ids=(), then=None, continuation_token_ids=())
+
+
+def build_scripted_model(
+    path: Union[str, Path],
+    *,
+    answer: str,
+    then: str = "im_end",
+    repeat_line: str = '\n{"note": "see above"}',
+    schema: SchemaValue = None,
+    size: str = "small",
+    hidden_size: Optional[int] = None,
+    layers: Optional[int] = None,
+    config_eos: EosValue = ENDOFTEXT,
+    text_eos: EosValue = ENDOFTEXT,
+    generation_eos: Union[EosValue, _Missing] = MISSING,
+    tokenizer_eos: str = "<|endoftext|>",
+    vision_ids: bool = True,
+    tokenizer_ids_ok: bool = True,
+    seed: int = 0,
+) -> TinyModel:
+    """Write a ``qwen3_5`` checkpoint that emits ``answer`` exactly, then ``then`` forever.
+
+    Whatever the prompt and image, greedy decoding and sampling at temperature 1 emit the answer's tokens
+    (``TinyModel.answer_token_ids``), then the continuation cycle (``TinyModel.continuation_token_ids``) until
+    something stops the generation. With a ``schema`` the tokens are what a constrained runtime with jump-forward
+    decoding sees (``TinyModel.fed`` marks the ones it feeds), so records are the same with constraints on or
+    off, and with jump-forward on or off. The eos options are the same as :func:`build_random_model`'s; with the
+    defaults nothing in the continuation ``"im_end"`` stops mlx-vlm 0.7.10 (the never-stopping bug).
+
+    Args:
+        path: the directory to write (created; existing model files in it are overwritten).
+        answer: the text to emit (non-empty; 1,700 characters make ~280 plain tokens or ~420 schema-aware ones,
+            about half of those fed).
+        then: what follows the answer, forever: ``"im_end"`` (token 248046), ``"endoftext"`` (248044),
+            ``"whitespace"`` (the token ``" "``), ``"repeat"`` (the chunks of ``repeat_line``, cycled), or
+            ``"marker_text"`` (the text ``<|im_end|>`` as ordinary, non-special vocabulary tokens).
+        repeat_line: the line cycled by ``then="repeat"`` (ignored otherwise).
+        schema: None (plain chunks), ``"invoice"``, ``"receipt"``, a schema file's path, or a schema dict; the
+            answer must be valid JSON text for it in the grammar's compact form.
+        size: ``"small"`` (hidden 64, 2 layers) or ``"mid"`` (hidden 768, 8 layers, for benchmarks).
+        hidden_size: overrides the size's hidden size (8-127, or a multiple of 128).
+        layers: overrides the size's number of layers (at least 2; full attention every 4th from 4 layers on).
+        config_eos: see :func:`build_random_model`.
+        text_eos: see :func:`build_random_model`.
+        generation_eos: see :func:`build_random_model`.
+        tokenizer_eos: see :func:`build_random_model`.
+        vision_ids: see :func:`build_random_model`.
+        tokenizer_ids_ok: see :func:`build_random_model`.
+        seed: seed of the weights and of the scripted vectors.
+
+    Returns:
+        The :class:`TinyModel`.
+
+    Raises:
+        UsageError: empty answer or repeat line, an unknown ``then`` or size, an answer that does not follow the
+            schema, or an option of the wrong type.
+        SchemaError: the schema cannot be read or compiled.
+        ModelError: the answer cannot be scripted reliably (logit margin too small, chunks or pairs collide).
+    """
+    import numpy as np
+
+    from extractor.stopping import resolve_stop_set
+
+    if not isinstance(answer, str) or not answer:
+        raise UsageError("answer: the scripted answer must be a non-empty string")
+    if then not in THEN_CHOICES:
+        raise UsageError(f"then: expected one of {', '.join(THEN_CHOICES)}, got {then!r}")
+    if then == "repeat" and (not isinstance(repeat_line, str) or not repeat_line):
+        raise UsageError("repeat_line: must be a non-empty string for then='repeat'")
+    hidden, depth = _model_size(size, hidden_size, layers)
+    settings = _settings(config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
+                         tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
+                         seed=seed)  # validates the options before any work
+    schema_name, schema_json = _resolve_schema(schema)
+    path = Path(path)
+    base = _base_tokenizer()
+    _write_common(path, tokenizer=base, config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
+                  tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok)
+    if schema_json is None:
+        script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])
+        _write_tokenizer(path, base, script.vocab)
+    else:  # the stop set comes from the files just written, as a runtime resolves it
+        script = _schema_script(path, answer, schema_json, then=then, repeat_line=repeat_line, base=base,
+                                stop_ids=resolve_stop_set(path).ids)
+
+    # The register sequence: the prompt's last (default) token, the answer, one cycle and its first token again.
+    sequence = [_DEFAULT, *script.ids, *script.cycle, script.cycle[0]]
+    writers = [True, *script.writers, *(True,) * (len(script.cycle) + 1)]
+    texts = dict(zip(script.ids, script.texts)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
+    pairs, positions = _register_pairs(sequence, writers, texts)
+    cfg = _model_config(config_eos=_eos_json(config_eos, "config_eos"), text_eos=_eos_json(text_eos, "text_eos"),
+                        vision_ids=vision_ids, hidden_size=hidden, layers=depth,
+                        value_heads=_value_heads(hidden, len(pairs)))
+    _write_json(path / "config.json", cfg)
+    model = _instantiate(cfg)
+    rng = np.random.default_rng(seed)
+    # embed_tokens is programmed below: drawing (and evaluating) 16M+ random values is waste
+    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)),
+                       strict=False)
+    margin = _program_register(model, sequence=sequence, writers=writers, pairs=pairs, positions=positions, rng=rng)
+    _write_weights(model, path)
+    program = {"kind": "scripted", "answer": answer, "answer_chunks": list(script.texts),
+               "answer_token_ids": list(script.ids), "fed": list(script.fed), "fed_count": sum(script.fed),
+               "then": then, "continuation_chunks": list(script.continuation_texts),
+               "continuation_token_ids": list(script.cycle), "repeat_line": repeat_line if then == "repeat" else None,
+               "schema_name": schema_name, "schema": schema_json, "first_token_id": script.ids[0],
+               "hidden_size": hidden, "layers": depth, "register_pairs": len(pairs),
+               "min_logit_margin": round(margin, 2), "logit_scale": LOGIT_SCALE, **settings}
+    _write_json(path / PROGRAM_FILE, program)
+    return TinyModel(path=path, answer=answer, answer_token_ids=script.ids, then=then,
+                     continuation_token_ids=script.cycle, fed=script.fed, schema_name=schema_name,
+                     schema=schema_json)
+
+
+def read_tiny_model(path: Union[str, Path]) -> TinyModel:
+    """Read back what a tiny model directory was built to emit (its ``program.json``).
+
+    Args:
+        path: a directory written by :func:`build_random_model` or :func:`build_scripted_model` (or the CLI).
+
+    Returns:
+        The :class:`TinyModel`.
+
+    Raises:
+        ModelError: the directory has no readable program.json.
+    """
+    path = Path(path)
+    try:
+        program = json.loads((path / PROGRAM_FILE).read_text(encoding="utf-8"))
+        return TinyModel(path=path, answer=program["answer"], answer_token_ids=tuple(program["answer_token_ids"]),
+                         then=program["then"], continuation_token_ids=tuple(program["continuation_token_ids"]),
+                         fed=tuple(program.get("fed", ())), schema_name=program.get("schema_name"),
+                         schema=program.get("schema"))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"not a tiny test model ({PROGRAM_FILE}: {exc})", source=path) from exc
+
+
+def _script_answer(path: Path) -> str:
+    """A script file's answer: its text, trailing newlines dropped; a ``.json`` file is compacted, the way a model
+    under constrained decoding writes JSON (so the README's demo answers the same with constraints on or off)."""
+    text = path.read_text(encoding="utf-8").rstrip("\r\n")
+    if path.suffix == ".json":
+        try:
+            return json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        except ValueError:
+            pass  # not JSON after all: script it verbatim
+    return text
+
+
+def scripted_answer_ids(path: Union[str, Path]) -> tuple[int, ...]:
+    """The ids a scripted tiny model emits its answer as (empty for a random model).
+
+    Args:
+        path: a tiny model directory.
+
+    Returns:
+        The answer's token ids, in order.
+
+    Raises:
+        ModelError: the directory has no readable program.json.
+    """
+    return read_tiny_model(path).answer_token_ids
+
