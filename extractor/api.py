@@ -3,14 +3,17 @@ documents through the one core (``pipeline``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
+from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
-from .isolate import RenderPool
-from .pipeline import Source, document_record, extract_document, settings_fingerprint
-from .record import Record
+from .isolate import RenderPool, render_here
+from .pipeline import Source, document_record, extract_document, first_raster, settings_fingerprint
+from .record import Record, issue
+from .split import find_parts, page_spec, part_entry
 from .runner import Runner
 from .errors import UsageError
 from .settings import Settings
@@ -116,10 +119,66 @@ class Extractor:
             source: a path, the file's bytes, or a PIL image.
 
         Returns:
-            The Record (``error`` records for unreadable inputs; never raises for a bad document).
+            The Record (``error`` records for unreadable inputs; never raises for a bad document). With
+            ``settings.split == "auto"`` and a file of several invoices: the first invoice's record, with a
+            ``split`` warning naming every part (``extract_parts`` returns them all).
         """
+        if self.settings.split == "auto":
+            records = self.extract_parts(source)
+            if len(records) > 1:  # one record was asked for: the first invoice's, saying there are more
+                first = records[0]
+                note = issue("split", f"{first.source} holds {len(records)} invoices (pages "
+                             f"{', '.join(_pages(r) for r in records)}); this record is the first; "
+                             "Extractor.extract_parts returns one record for each")
+                return dataclasses.replace(first, warnings=first.warnings + (note,))
+            return records[0]
         return extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
                                 pool=self._render_pool())
+
+    def extract_parts(self, source: Source) -> tuple[Record, ...]:
+        """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
+
+        Args:
+            source: a path or the file's bytes (a PIL image is one document).
+
+        Returns:
+            One record per invoice, in page order, each with ``part`` (``{"index", "of", "pages": [first,
+            last]}``); a file that holds one invoice (or ``split == "never"``) gives one record without ``part``,
+            the record ``extract`` would give.
+        """
+        pool = self._render_pool()
+
+        def render(raster):
+            return pool.render(source, settings=raster) if pool is not None else render_here(source, settings=raster)
+
+        parts = None
+        if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
+            parts = find_parts(source, render=render, raster=self.settings.raster(self.runner.pixels_per_token))
+        if parts is None:
+            return (extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
+                                     pool=pool),)
+        records = []
+        for index, numbers in enumerate(parts.pages, 1):
+            settings = self.settings.replace(pages=page_spec(numbers))
+            record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings, pool=pool)
+            part = part_entry(index, len(parts.pages), (numbers[0], numbers[-1]))
+            records.append(dataclasses.replace(record, warnings=record.warnings + parts.warnings, extra={
+                **record.extra, "part": part, "fingerprint": self.fingerprint}))  # the file's settings
+        return tuple(records)
+
+    def extract_parts_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, tuple[Record, ...]]]:
+        """Like ``extract_as_done``, with each file's records together (``extract_parts``; one record per file
+        unless ``settings.split == "auto"``, then the files are extracted one at a time).
+
+        Yields:
+            ``(index of the source, its records)``.
+        """
+        if self.settings.split != "auto":
+            for index, record in self.extract_as_done(sources):
+                yield index, (record,)
+            return
+        for index, source in enumerate(sources):
+            yield index, self.extract_parts(source)
 
     def extract_many(self, sources: Iterable[Source]) -> Iterator[Record]:
         """Extract documents; one bad file never stops the rest.
@@ -164,15 +223,14 @@ class Extractor:
         """One callable per source, which extracts it: rendered ahead in the pool when isolated (in input order,
         while earlier documents generate), else rendered by the callable itself."""
         pool = self._render_pool()
-        if pool is None:
+        if pool is None or self.settings.split == "auto":  # split: each file's text pass comes first
             for source in sources:
                 yield lambda source=source: self.extract(source)
             return
-        raster = self.settings.raster(self.runner.pixels_per_token,
-                                      page_pixels=getattr(self.runner, "max_page_pixels", None))
+        raster = first_raster(self.settings, self.runner)  # a long document: its first window (``windows``)
         for rendered in pool.render_many(sources, settings=raster):
             yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
-                                                            settings=self.settings)
+                                                            settings=self.settings, pool=pool)
 
     def close(self) -> None:
         """Stop the render workers, if any (the model stays loaded, the servers' connections stay open; a later
@@ -187,6 +245,11 @@ class Extractor:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _pages(record: Record) -> str:
+    first, last = record.extra["part"]["pages"]
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def in_input_order(results: Iterator[tuple[int, Record]], *,

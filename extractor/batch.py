@@ -36,7 +36,8 @@ class BatchResult:
     """What a batch did.
 
     Attributes:
-        records: one record per input, in input order (skipped inputs: their earlier record).
+        records: one record per input, in input order (skipped inputs: their earlier record); with ``--split
+            auto`` one per invoice of each input.
         skipped: how many inputs were not extracted again because ``--out`` already held their final record.
     """
 
@@ -65,31 +66,39 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
         The BatchResult.
     """
     json_dir = JsonDirSink(out) if out else None
+    split = extractor.settings.split == "auto"
     sinks = [s for s in (JsonlSink(jsonl) if jsonl else None,
-                         CsvSink(csv_path, columns=extractor.schema.top_level_scalars()) if csv_path else None) if s]
+                         CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split) if csv_path
+                         else None) if s]
     fingerprint = extractor.fingerprint
-    done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint)
+    done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint, split=split)
     if json_dir is not None:
         for source in sources:
             json_dir.path_for(source)  # names in input order, whatever finishes first
     todo = [s for s in sources if s not in done]
     records: list[Record] = []
-    # --out files as each document finishes; everything else in input order
-    if engine is not None:  # it writes the --out files itself, to the names given here
-        fresh = in_input_order(engine.extract_as_done(todo, [json_dir.path_for(s) for s in todo]))
+
+    def arrived(group: tuple[Record, ...]) -> None:
+        for record in group:
+            json_dir.write(record)
+
+    # --out files as each document finishes (every part of a split file); everything else in input order
+    if engine is not None:  # it writes the --out files itself, to the names given here (one record per input)
+        fresh = ((record,) for record in in_input_order(engine.extract_as_done(todo,
+                                                                               [json_dir.path_for(s) for s in todo])))
     else:
-        fresh = in_input_order(extractor.extract_as_done(todo),
-                               on_arrival=json_dir.write if json_dir is not None else None)
+        fresh = in_input_order(extractor.extract_parts_as_done(todo),
+                               on_arrival=arrived if json_dir is not None else None)
     try:
         for source in sources:
             skipped = source in done
-            record = done[source] if skipped else next(fresh)
-            for sink in sinks:
-                sink.write(record)
-            records.append(record)
-            if on_record is not None:
-                on_record(record, skipped)
-            pause_at(TEST_PAUSE_ENV, str(len(records)))
+            for record in done[source] if skipped else next(fresh):
+                for sink in sinks:
+                    sink.write(record)
+                records.append(record)
+                if on_record is not None:
+                    on_record(record, skipped)
+                pause_at(TEST_PAUSE_ENV, str(len(records)))
     finally:
         fresh.close()  # an error or an early end: documents not started are dropped
         for sink in sinks:
@@ -97,15 +106,24 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     return BatchResult(records=tuple(records), skipped=len(done))
 
 
-def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str) -> dict[str, Record]:
-    """The sources whose record in the output directory can be reused (same content, settings, final status)."""
+def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str, *,
+              split: bool = False) -> dict[str, tuple[Record, ...]]:
+    """The sources whose records in the output directory can be reused (same content, settings, final status):
+    the one record of the file or, with ``split``, every part of it (1 to n, all there)."""
     found = {}
     for source in sources:
-        record = _earlier(json_dir.path_for(source), source)
-        if record is None or record.extra.get("fingerprint") != fingerprint or not final(record):
+        group = [r for r in [_earlier(json_dir.path_for(source), source)] if r is not None]
+        if split and not group:
+            parts = [r for r in (_earlier(p, source) for p in json_dir.part_paths(source)) if r is not None]
+            of = {r.extra.get("part", {}).get("of") for r in parts}
+            indices = sorted(r.extra.get("part", {}).get("index") or 0 for r in parts)
+            if len(of) == 1 and indices == list(range(1, len(parts) + 1)) and len(parts) == of.pop():
+                group = sorted(parts, key=lambda r: r.extra["part"]["index"])
+        if not group or any(r.extra.get("fingerprint") != fingerprint or not final(r) for r in group):
             continue
-        if record.sha256 and record.sha256 == content_sha256(source):
-            found[source] = record
+        digest = content_sha256(source)
+        if all(r.sha256 and r.sha256 == digest for r in group):
+            found[source] = tuple(group)
     return found
 
 

@@ -126,6 +126,12 @@ SETTINGS_OPTIONS = {
                                          "timeout).")),
     "max_pages": (int, typer.Option(default("max_pages"), "--max-pages", min=1,
                                     help="Pages read per document at most; the rest are skipped with a warning.")),
+    "window_pages": (int, typer.Option(default("window_pages"), "--window-pages", min=2, max=8, metavar="N",
+                                       help="Read a longer document in windows of N pages (overlapping by one), "
+                                            "one generation each, merged.")),
+    "split": (str, typer.Option(default("split"), "--split", metavar="auto|never",
+                                help="auto: a file holding several invoices gives one record per invoice (found "
+                                     "from the page text); never: one record per file.")),
     "max_bytes": (str, typer.Option(size_text(default("max_bytes")), "--max-bytes", metavar="SIZE",
                                     help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
     "workers": (Optional[int], typer.Option(None, "--workers", min=1,

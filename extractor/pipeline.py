@@ -31,6 +31,7 @@ from .runner import GenerationRequest, Runner
 from .settings import Settings
 from .validate import Schema, validate_data
 from .verdict import decide, embedded_status, error_record
+from . import windows
 
 Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
 
@@ -92,15 +93,25 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
     Returns:
         The Record.
     """
-    raster = settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
-    if pool is not None:
-        rendered = pool.render(source, settings=raster)
-    else:
-        rendered = render_here(source, settings=raster)
-    return document_record(rendered, runner=runner, schema=schema, settings=settings)
+    raster = first_raster(settings, runner)
+    rendered = pool.render(source, settings=raster) if pool is not None else render_here(source, settings=raster)
+    return document_record(rendered, runner=runner, schema=schema, settings=settings, pool=pool)
 
 
-def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings) -> Record:
+def first_raster(settings: Settings, runner: Runner):
+    """The rasterizer settings of a document's first render: all its pages, or its first window's when it is long
+    (``windows``: the later windows are rendered one by one as their turn comes)."""
+    return windows.first_raster(document_raster(settings, runner), settings,
+                                pixels_per_token=runner.pixels_per_token)
+
+
+def document_raster(settings: Settings, runner: Runner):
+    """The rasterizer settings of a document for this runner (its pixel budget, capped by the model's own)."""
+    return settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
+
+
+def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
+                    pool: Optional[RenderPool] = None) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
 
@@ -109,17 +120,19 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
+        pool: where a long document's later windows are rendered (None: in this process).
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
         ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead); ``fingerprint``
         the settings fingerprint (a resumed batch reuses records that carry the same one).
     """
-    record = _document_record(rendered, runner=runner, schema=schema, settings=settings)
+    record = _document_record(rendered, runner=runner, schema=schema, settings=settings, pool=pool)
     return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})
 
 
-def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings) -> Record:
+def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
+                     pool: Optional[RenderPool]) -> Record:
     start = time.perf_counter() - rendered.render_s  # the document's own work: rendering, then generation
     base = {"source": source_name(rendered.source), "model": runner.model_id, "schema": schema.name}
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids
@@ -133,32 +146,56 @@ def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, sett
         timings["render_wait_s"] = rendered.wait_s
     if any(p.ocr is not None for p in document.pages):
         timings["ocr_s"] = sum(p.ocr.seconds for p in document.pages if p.ocr is not None)  # part of render_s
+    def render(raster):
+        return pool.render(rendered.source, settings=raster) if pool is not None else render_here(
+            rendered.source, settings=raster)
+
     try:
         return _answer_record(rendered.source, document, base=base, runner=runner, schema=schema,
-                              settings=settings, timings=timings, start=start)
+                              settings=settings, timings=timings, start=start, render=render)
+    except windows.WindowRenderError as exc:
+        return error_record(**base, code=exc.code, message=f"{base['source']}: {exc}", sha256=document.sha256,
+                            stop_token_ids=stop_ids, timings={"total_s": round(time.perf_counter() - start, 4)})
     except ModelError as exc:
         return error_record(**base, code=exc.code, message=str(exc), sha256=document.sha256, stop_token_ids=stop_ids,
                             pages=len(document.pages), timings={"total_s": round(time.perf_counter() - start, 4)})
 
 
 def _answer_record(source: Source, document: Document, *, base: dict, runner: Runner, schema: Schema,
-                   settings: Settings, timings: dict, start: float) -> Record:
-    """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries; reviewed."""
+                   settings: Settings, timings: dict, start: float, render: windows.Render) -> Record:
+    """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries (window by
+    window for a long document); reviewed."""
     texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
     stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids  # every record reports it, XML answers too
+    plan = windows.plan_for(document, settings=settings, pixels_per_token=runner.pixels_per_token)
+    long = None
+    if plan is not None:
+        document = dataclasses.replace(document, warnings=windows.first_warnings(
+            document, settings, pixels_per_token=runner.pixels_per_token) + plan.warnings)
+        long = _Long(plan, document, render=render, raster=document_raster(settings, runner))
     embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
     use_xml = embedded is not None and embedded.valid
     if use_xml and not settings.cross_check:
         record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
-        return apply_review(record, texts)
+        if long is not None:
+            texts, record = long.texts_only(record)
+        return windows.reviewed_merge(apply_review(record, texts))
 
     def generate(attempt: Attempt) -> Record:
         return _generate_record(document, base=base, runner=runner, schema=schema, settings=settings,
                                 timings=timings, start=start, attempt=attempt)
 
+    def generate_window(pages: Document, attempt: Attempt, messages) -> Record:
+        return _generate_record(pages, base=base, runner=runner, schema=schema, settings=settings,
+                                timings={}, start=start, attempt=attempt, messages=messages)
+
     try:
-        model = run_with_retries(generate, max_tokens=settings.max_tokens, guards=settings.guards,
-                                 retries=settings.retries)
+        if long is None:
+            model = run_with_retries(generate, max_tokens=settings.max_tokens, guards=settings.guards,
+                                     retries=settings.retries)
+        else:
+            texts, model = long.generate(generate_window, schema=schema, settings=settings, base=base,
+                                         timings=timings, start=start)
     except ModelError as exc:
         if not use_xml:
             raise
@@ -170,14 +207,15 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
         record = dataclasses.replace(model, status=embedded_status(), data=embedded.data, errors=(), extra={
             **model.extra, "data_source": "embedded_xml", "embedded": embedded.to_dict(),
             "cross_check": disagreements(embedded.data, model.data), "model_status": model.status})
-        return apply_review(record, texts)
+        return windows.reviewed_merge(apply_review(record, texts))
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
         notes += (issue("embedded_invalid", f"the embedded e-invoice XML ({embedded.attachment or 'attachment'}) "
                         f"does not fit the invoice schema ({len(embedded.schema_errors)} errors, see "
                         "embedded.schema_errors); the model read the pages instead"),)
-    return apply_review(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts)
+    return windows.reviewed_merge(apply_review(dataclasses.replace(model, warnings=model.warnings + notes,
+                                                                   extra=extra), texts))
 
 
 def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
@@ -242,11 +280,11 @@ def _document_warnings(document: Document) -> tuple[dict, ...]:
 
 
 def _generate_record(document: Document, *, base: dict, runner: Runner, schema: Schema, settings: Settings,
-                     timings: dict, start: float, attempt: Attempt) -> Record:
+                     timings: dict, start: float, attempt: Attempt, messages=None) -> Record:
     stop = runner.stop_set.without(settings.drop_stop_ids)
     constraint = plan_constraint(runner, schema=schema.schema, stop=stop, enabled=settings.constrained)
     request = GenerationRequest(
-        messages=build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
+        messages=messages or build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
         images=tuple(p.image for p in document.pages),
         max_tokens=attempt.max_tokens,
         stop=stop,
@@ -258,6 +296,9 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
         prefix_cache=settings.prefix_cache,
         json_schema=constraint.server_schema,
     )
+    if settings.request_processors is not None:  # they see the request (its pages, its budget) before it runs
+        request = dataclasses.replace(request, logits_processors=request.logits_processors + tuple(
+            settings.request_processors(request)))
     gen = runner.generate(request)
     parsed = parse_answer(gen.text)
     schema_errors = validate_data(parsed.value, schema) if parsed.found else []
@@ -287,6 +328,39 @@ def _generate_record(document: Document, *, base: dict, runner: Runner, schema: 
     )
 
 
+class _Long:
+    """A long document's windows (``windows``), as the pipeline runs them: generate, or read the texts only."""
+
+    def __init__(self, plan: windows.Plan, document: Document, *, render: windows.Render, raster) -> None:
+        self.plan, self.document, self.render, self.raster = plan, document, render, raster
+
+    def generate(self, generate_window, *, schema: Schema, settings: Settings, base: dict, timings: dict,
+                 start: float) -> tuple[list, Record]:
+        """Run every window; returns every page's text and the merged record (before review)."""
+        record, left = windows.run_windows(self.plan, self.document, render=self.render, raster=self.raster,
+                                           schema=schema, settings=settings, generate=generate_window, base=base)
+        return list(left.texts), self._finish(record, left, timings, start)
+
+    def texts_only(self, record: Record) -> tuple[list, Record]:
+        """Every page's text for reviewing an answer read from embedded XML (pages rendered, nothing generated)."""
+        left = windows.page_texts(self.plan, self.document, render=self.render, raster=self.raster)
+        return list(left.texts), self._finish(record, left, dict(record.timings), None)
+
+    def _finish(self, record: Record, left: windows.WindowedPages, timings: dict, start: Optional[float]) -> Record:
+        """The record with every page's warnings, OCR summaries, page count and the windows' render time."""
+        timings = {**timings, **record.timings}
+        timings["render_s"] = timings.get("render_s", 0.0) + left.render_s
+        if start is not None:
+            timings["total_s"] = time.perf_counter() - start
+        extra = dict(record.extra)
+        if any(o is not None for o in left.ocr):
+            extra["ocr"] = list(left.ocr)
+        warnings = tuple({"code": "input", "message": w} for w in self.document.warnings) + left.warnings
+        return dataclasses.replace(record, pages=len(left.texts), warnings=warnings + tuple(
+            w for w in record.warnings if w.get("code") not in ("input", "page")), extra=extra,
+            timings={k: round(v, 4) for k, v in timings.items()})
+
+
 def _runner_extra(gen) -> dict:
     """The record's facts about where the answer was generated: this process's peak memory, or the server that
     answered (its memory is not ours to report)."""
@@ -295,4 +369,4 @@ def _runner_extra(gen) -> dict:
     return {"server": dict(gen.server)}
 
 
-__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "source_name"]
+__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "first_raster", "source_name"]

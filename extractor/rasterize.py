@@ -508,6 +508,11 @@ def _kind_warnings(kind: str, suffix: str) -> list[str]:
     return [f"content is {kind.upper()}, not {expected.upper()} as the file name says; read as {kind.upper()}"]
 
 
+def page_cap_warning(max_pages: int, selected: int) -> str:
+    """The document warning when ``max_pages`` cuts a selection of ``selected`` pages (``windows`` matches it)."""
+    return f"only the first {max_pages} of {selected} selected pages were rendered"
+
+
 def _select_pages(page_count: int, name: str, settings: RasterSettings) -> tuple[list[int], list[str]]:
     """Apply the page selection, then the page cap; returns 0-based indices and warnings."""
     selection = settings.pages or PageSelection(((1, None),))
@@ -520,7 +525,7 @@ def _select_pages(page_count: int, name: str, settings: RasterSettings) -> tuple
         raise InputError(f"{name}: none of the selected pages ({selection}) exist; the document has {page_count}",
                          source=name, code="empty")
     if selected > settings.max_pages:
-        warnings.append(f"only the first {settings.max_pages} of {selected} selected pages were rendered")
+        warnings.append(page_cap_warning(settings.max_pages, selected))
     return list(itertools.islice(selection.indices(page_count), settings.max_pages)), warnings
 
 

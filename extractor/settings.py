@@ -21,7 +21,7 @@ from .ocr import DEFAULT_MODE as DEFAULT_OCR
 from .ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
 from .ocr import OcrSettings, resolve_mode
 from .ocr import check_mode as check_ocr_mode
-from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
+from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
 from .runner import LogitsProcessor
 
 DEFAULT_MODEL = "mlx-community/lift-oQ3"
@@ -35,6 +35,21 @@ REMOTE_FIELDS = ("endpoint", "concurrency", "server_kind", "api_key_env", "stop_
 # Bump when the prompt's wording or layout changes: records made with another prompt are not reused by a resumed
 # batch (``Settings.fingerprint``).
 PROMPT_VERSION = 2
+# Long documents (``windows``): pages per generation, measured with bench/long.py (README "Long documents"); a
+# window never exceeds MAX_WINDOW_PAGES, and the vision-token budget below may make it smaller.
+DEFAULT_WINDOW_PAGES = 4
+# Pages read per document: with windows, rendering and generation grow linearly (bench/long.py), so the limit is
+# about time (500 pages: ~170 windows of 4), not memory; a one-prompt document could hold ~50.
+DEFAULT_MAX_PAGES = 500
+MAX_WINDOW_PAGES = 8
+DEFAULT_WINDOW_VISION_TOKENS = 8 * 1300  # image tokens of one window at most (8 pages at the default 1,300)
+WINDOW_OVERLAP = 1  # pages a window shares with the one before it (a line split over two pages is seen whole)
+SPLIT_MODES = ("auto", "never")
+DEFAULT_SPLIT = "never"
+# The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
+LONG_FIELDS = ("window_pages", "window_vision_tokens", "split")
+LONG_DEFAULTS = {"window_pages": DEFAULT_WINDOW_PAGES, "window_vision_tokens": DEFAULT_WINDOW_VISION_TOKENS,
+                 "split": DEFAULT_SPLIT}
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,7 @@ class Settings:
             command line.
         timeout: seconds one document may take to open and render; enforced only when isolated.
         workers: render worker processes (None: the usable cores, at most 4).
-        max_pages: pages rendered per document at most; the rest are skipped with a warning.
+        max_pages: pages read per document at most; the rest are skipped with a warning that names the limit.
         max_bytes: larger input files fail with ``too_large``.
         retries: how many times a failed answer may be asked again in total (``retry``: ``invalid`` once with
             the errors as feedback, ``truncated`` with max_tokens doubled up to 4x, ``runaway`` once with tighter
@@ -95,6 +110,16 @@ class Settings:
             pixels; smaller requests).
         read_timeout: with endpoints, seconds a server may stay silent (before the first token, or between two
             chunks of the stream) before the request is given up and tried on another endpoint.
+        window_pages: a document with more pages is extracted in windows of this many pages (2 to
+            :data:`MAX_WINDOW_PAGES`, overlapping by one page): one generation each, merged (``windows``).
+        window_vision_tokens: the most image tokens one window may hold; makes windows smaller (never larger) when
+            pages are given more vision tokens.
+        request_processors: called with each generation's request (its messages say which pages a window covers,
+            ``max_tokens`` which budget the attempt has) before it runs; the logits processors it returns run after
+            ``extra_processors``' (forced answers per window in tests).
+        split: ``auto``: a file holding several invoices (found from its page text: a new invoice number, page
+            markers restarting, another seller) gives one record per invoice (``split``); ``never``: one record
+            per file.
     """
 
     model: str = DEFAULT_MODEL
@@ -129,6 +154,10 @@ class Settings:
     stop_ids: tuple[int, ...] = ()
     image_format: str = "png"
     read_timeout: float = DEFAULT_READ_TIMEOUT
+    window_pages: int = DEFAULT_WINDOW_PAGES
+    window_vision_tokens: int = DEFAULT_WINDOW_VISION_TOKENS
+    request_processors: Optional[Callable[[object], Sequence[LogitsProcessor]]] = None
+    split: str = DEFAULT_SPLIT
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -149,6 +178,12 @@ class Settings:
         if self.pages:
             parse_pages(self.pages)  # raises UsageError for a bad selection
         check_ocr_mode(self.ocr)  # raises UsageError for an unknown mode, or "always" without the engine
+        if not 2 <= self.window_pages <= MAX_WINDOW_PAGES:
+            raise UsageError(f"window_pages must be 2 to {MAX_WINDOW_PAGES}, got {self.window_pages}")
+        if self.window_vision_tokens < 1:
+            raise UsageError(f"window_vision_tokens must be positive, got {self.window_vision_tokens}")
+        if self.split not in SPLIT_MODES:
+            raise UsageError(f"split {self.split!r}: expected one of {', '.join(SPLIT_MODES)}")
         self._check_remote()
 
     def _check_remote(self) -> None:
@@ -201,7 +236,8 @@ class Settings:
             16 hex digits; equal for two runs whose records can be reused for each other.
         """
         # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
-        ignored = {"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors"} | set(REMOTE_FIELDS)
+        ignored = ({"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors",
+                    "request_processors"} | set(REMOTE_FIELDS) | set(LONG_FIELDS))
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         if self.endpoint:
             # servers decode differently from this process (their own constraints, no jump-forward): that counts,
@@ -213,8 +249,14 @@ class Settings:
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
         values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()
         values["prompt_version"] = PROMPT_VERSION
-        if self.extra_processors is not None:
-            values["extra_processors"] = getattr(self.extra_processors, "__qualname__", repr(self.extra_processors))
+        long = {name: getattr(self, name) for name in LONG_FIELDS}
+        if long != LONG_DEFAULTS:
+            # only a changed window or split setting counts, so records made before these settings existed (and
+            # every short document's) keep their fingerprints
+            values["long"] = long
+        for name in ("extra_processors", "request_processors"):
+            if getattr(self, name) is not None:
+                values[name] = getattr(getattr(self, name), "__qualname__", repr(getattr(self, name)))
         text = json.dumps(values, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

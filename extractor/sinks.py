@@ -50,11 +50,13 @@ class JsonDirSink:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._taken: dict[str, str] = {}  # file name -> source that owns it in this run
 
-    def path_for(self, source: str) -> Path:
+    def path_for(self, source: str, part: Optional[dict] = None) -> Path:
         """Return the output path for a source, disambiguating clashing stems with a hash of the source path.
 
         Args:
             source: the input as given.
+            part: the record's ``part`` for a file split into invoices: ``<stem>.part-<i>-of-<n>.json``, the index
+                zero-padded to the width of n (the names sort in page order).
 
         Returns:
             The JSON path in the output directory.
@@ -62,22 +64,36 @@ class JsonDirSink:
         stem = Path(source).name
         stem = Path(stem).stem if Path(stem).suffix else stem
         stem = stem or "document"
-        name = f"{stem}.json"
+        suffix = "" if not part else f".part-{part['index']:0{len(str(part['of']))}d}-of-{part['of']}"
+        name = f"{stem}{suffix}.json"
         owner = self._taken.get(name) or _existing_source(self.out_dir / name)
         if owner is not None and owner != source:
             digest = hashlib.sha256(os.path.abspath(source).encode()).hexdigest()[:8]
-            name = f"{stem}-{digest}.json"
+            name = f"{stem}-{digest}{suffix}.json"
         self._taken[name] = source
         return self.out_dir / name
 
+    def part_paths(self, source: str) -> list[Path]:
+        """The part files (``<stem>[-<hash>].part-*.json``) an earlier run may have written for a source."""
+        stem = Path(Path(source).name).stem or "document"
+        return sorted(set(self.out_dir.glob(f"{glob_escape(stem)}.part-*-of-*.json"))
+                      | set(self.out_dir.glob(f"{glob_escape(stem)}-????????.part-*-of-*.json")))
+
     def write(self, record: Record) -> Path:
         """Write a record atomically and return its path."""
-        path = self.path_for(record.source)
+        path = self.path_for(record.source, record.extra.get("part"))
         write_record(path, record)
         return path
 
     def close(self) -> None:
         """Nothing to flush; present for a uniform sink interface."""
+
+
+def glob_escape(text: str) -> str:
+    """A file name part with glob's special characters matched literally."""
+    import glob
+
+    return glob.escape(text)
 
 
 def _existing_source(path: Path) -> Optional[str]:
@@ -110,11 +126,13 @@ class JsonlSink:
 class CsvSink:
     """One row per document: source, status and the schema's top-level scalar fields."""
 
-    def __init__(self, path: Path, *, columns: Sequence[str]) -> None:
-        """Args: path: the CSV file (truncated); columns: the data fields to include."""
+    def __init__(self, path: Path, *, columns: Sequence[str], parts: bool = False) -> None:
+        """Args: path: the CSV file (truncated); columns: the data fields to include; parts: a ``part`` column
+        after ``source`` (``2/5``: the second of five invoices in the file; empty for a file of one)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.header = ["source", "status", *columns, "errors"]
+        self.parts = parts
+        self.header = ["source", *(["part"] if parts else []), "status", *columns, "errors"]
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
         os.write(self._fd, self._line(self.header))
 
@@ -127,8 +145,10 @@ class CsvSink:
     def write(self, record: Record) -> Path:
         """Append the record's row."""
         data = record.data if isinstance(record.data, dict) else {}
-        cells = [record.source, record.status]
-        cells += ["" if data.get(c) is None else data.get(c) for c in self.header[2:-1]]
+        part = record.extra.get("part")
+        cells = [record.source, *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
+                 record.status]
+        cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells):-1]]
         cells.append("; ".join(e.get("message", "") for e in record.errors))
         os.write(self._fd, self._line(cells))
         return self.path

@@ -8,7 +8,7 @@ tree edit distance with Donut's costs (a leaf costs its length, a value change i
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Optional
 
 from .leaves import normalize_value
 

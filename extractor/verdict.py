@@ -15,7 +15,7 @@ Status, exactly one per record:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 from .parse import ParseResult
 from .record import Record, issue
@@ -95,6 +95,16 @@ def reviewed(status: str) -> bool:
 def review_status(*, failures: int) -> str:
     """The status after review: ``review`` when any check or key-field grounding failed, else ``ok``."""
     return REVIEW if failures else OK
+
+
+def windowed_status(statuses: Sequence[str], *, schema_errors: int) -> str:
+    """The status of a document read in page windows (``windows``): the first window's status that is not ``ok``
+    (its answer is missing, so the document's is), else ``invalid`` when the merged data breaks the schema, else
+    ``ok`` (review follows)."""
+    failed = next((s for s in statuses if s != OK), None)
+    if failed is not None:
+        return failed
+    return INVALID if schema_errors else OK
 
 
 def trusted(records: Iterable[Record]) -> bool:

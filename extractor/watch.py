@@ -63,7 +63,7 @@ from .hooks import pause_at
 from .ledger import TERMINAL, Entry, Ledger, parse_timestamp
 from .record import Record
 from .sinks import write_atomic
-from .verdict import ERROR, TRANSIENT_ERROR_CODES, error_record
+from .verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
 
 log = logging.getLogger("extractor.watch")
 
@@ -448,6 +448,8 @@ class _Watcher:
         self.concurrency = max(1, int(getattr(extractor, "concurrency", 1)))
         self.executor: Optional[ThreadPoolExecutor] = None  # only with concurrency > 1
         self.in_flight: dict[Future, _Job] = {}
+        # a file split into invoices (``Settings.split``): its part records, by source, from step 3 to step 4
+        self.parts: dict[str, tuple[Record, ...]] = {}
         excluded = [paths.processed, paths.failed, paths.out, paths.ledger.parent]
         self.excluded = tuple(p for p in excluded if _inside(p, paths.inbox))
 
@@ -702,6 +704,7 @@ class _Watcher:
             log.info("%s: changed while it was being extracted; it will be taken again once settled", name)
             return
         if _retryable(record) and entry.attempts < self.max_attempts:
+            self.parts.pop(record.source, None)
             delay = min(self.settings.backoff * 2 ** (entry.attempts - 1), MAX_BACKOFF_S)
             error = record.errors[0]
             self.ledger.retry_later(sha, error_code=error.get("code", "error"), error=error.get("message", ""),
@@ -759,7 +762,12 @@ class _Watcher:
         """Step 3 itself (on the watcher's thread, or a worker thread). Never raises for a bad document."""
         _pause_for_tests("extracting")
         try:
-            return self.extractor.extract(str(path))
+            records = self.extractor.extract_parts(str(path))
+            if len(records) == 1:
+                return records[0]
+            self.parts[str(path)] = records  # step 4 writes every part before step 6 moves the file
+            # the file's outcome for the retry rules: a part's retryable error retries the whole file
+            return next((r for r in records if _retryable(r)), records[0])
         except Exception as exc:  # noqa: BLE001 - one document's unexpected failure must not end the watcher
             log.exception("%s: unexpected failure while extracting", path)
             return error_record(source=str(path), code="internal", message=f"{path}: {type(exc).__name__}: {exc}")
@@ -776,7 +784,17 @@ class _Watcher:
             record = dataclasses.replace(record, sha256=entry.sha256)
         result = Path(entry.result_path)
         result.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(result, (record.to_json() + "\n").encode("utf-8"))  # step 4
+        parts = self.parts.pop(record.source, None)
+        for part in parts or ():  # step 4 for a file of several invoices: one record per part, all of them
+            index, of = part.extra["part"]["index"], part.extra["part"]["of"]
+            part = part if part.sha256 else dataclasses.replace(part, sha256=entry.sha256)
+            write_atomic(result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json"),
+                         (part.to_json() + "\n").encode("utf-8"))
+        if parts:
+            record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK),
+                                                                         parts[0]))
+        else:
+            write_atomic(result, (record.to_json() + "\n").encode("utf-8"))  # step 4
         _fsync_dir(result.parent)
         _pause_for_tests("written")
         failed = record.status == ERROR

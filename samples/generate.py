@@ -1394,6 +1394,60 @@ def render_receipt(rc: dict, letters: list[str]) -> FPDF:
 # --------------------------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------------------------
+# Long invoices (tests and bench/long.py; not written by main)
+# --------------------------------------------------------------------------------------------------------------
+
+
+def invoice_long(pages: int, *, per_page: int = 10, number: str = "LNG-2026-0001") -> dict:
+    """A long invoice's data: ``per_page`` lines on each of ``pages`` pages, at 19 % and 7 %, every line amount
+    different (so a dropped or doubled line shows in the sums).
+
+    Args:
+        pages: pages of line items (the totals follow on the last page).
+        per_page: line items per page.
+        number: the invoice number.
+
+    Returns:
+        The invoice dict (Decimals; ``to_json`` for JSON).
+    """
+    seller = party(name="Longhaul Freight GmbH", street="Kaistrasse 5", postal_code="40221", city="Duesseldorf",
+                   country="DE", vat_id="DE271828180")
+    buyer = party(name="Weber Logistik AG", street="Ring 2", postal_code="50667", city="Koeln", country="DE")
+    items = [item(f"L{n:05d}", str(1 + n % 3), None, f"{10 + n * 0.37:.2f}", "19" if n % 4 else "7")
+             for n in range(1, pages * per_page + 1)]
+    return complete_invoice(invoice_number=number, issue_date="2026-02-27", due_date="2026-03-29", currency="EUR",
+                            seller=seller, buyer=buyer, items=items, prepaid_amount=None, payment_terms=None,
+                            bank_account=None)
+
+
+def render_long(inv: dict, *, per_page: int = 10) -> FPDF:
+    """One page per ``per_page`` lines, each headed with the invoice number and "Page k of N"; totals after the
+    last line, on the last page."""
+    num = lambda v: fmt_number(v, style="en", places=2)  # noqa: E731
+    s = inv["seller"]
+    lines = inv["line_items"]
+    count = -(-len(lines) // per_page)
+    pdf = new_pdf(title=f"Invoice {inv['invoice_number']}", author=s["name"])
+    for k in range(count):
+        pdf.add_page()
+        pdf.set_font("Helvetica", "", 10)
+        text_at(pdf, 15, 12, 180, f"{s['name']} (VAT ID {s['vat_id']}) - Invoice {inv['invoice_number']} - "
+                f"Page {k + 1} of {count}")
+        y = 24.0
+        for ln in lines[k * per_page:(k + 1) * per_page]:
+            text_at(pdf, 15, y, 180, f"{ln['description']}   {fmt_number(ln['quantity'], style='en')} x "
+                    f"{num(ln['unit_price'])}   VAT {fmt_number(ln['tax_rate'], style='en')}%   {num(ln['amount'])}")
+            y += 7
+    y += 6
+    text_at(pdf, 15, y, 180, f"Subtotal {num(inv['subtotal'])}")
+    for t in inv["tax_lines"]:
+        y += 6
+        text_at(pdf, 15, y, 180, f"VAT {fmt_number(t['rate'], style='en')}% on {num(t['base'])}: {num(t['amount'])}")
+    text_at(pdf, 15, y + 6, 180, f"Total EUR {num(inv['total'])}")
+    return pdf
+
+
 def main() -> int:
     """Write every sample document and its expected JSON.
 

@@ -5,6 +5,7 @@ Import from here, never copy: ``from helpers import make_pdf, settings_for`` (te
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from pathlib import Path
@@ -378,3 +379,61 @@ class MlxServer:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(timeout=30)
+
+
+@functools.lru_cache(maxsize=8)
+def _tokenizer(model_dir: str):
+    """A tiny model's tokenizer, loaded once per directory (a second load costs ~1 s)."""
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
+
+
+def following(tiny, text: str, *, end: int):
+    """A logits processor that makes the model write ``text``, then the token ``end``, whatever the runner feeds
+    in between (jump-forward tokens of a schema constraint): at each step it picks the allowed token (finite
+    logit) that continues the text, the tokenizer's own first token of the rest when allowed, else the longest
+    allowed token that is a prefix of the rest. Raises AssertionError when the text so far has left ``text``."""
+    import math
+
+    import mlx.core as mx
+    import numpy as np
+
+    tokenizer = _tokenizer(str(getattr(tiny, "path", tiny)))
+    pieces: dict[int, str] = {}
+
+    def piece(token: int) -> str:
+        if token not in pieces:
+            pieces[token] = tokenizer.decode([token], skip_special_tokens=False)
+        return pieces[token]
+
+    def processor(tokens, logits):
+        written = tokenizer.decode(tokens.tolist()[1:], skip_special_tokens=False)
+        assert text.startswith(written), f"the answer left the text at {len(written)}: {written[-40:]!r}"
+        rest = text[len(written):]
+        target = end
+        if rest:
+            target = tokenizer.encode(rest[:64], add_special_tokens=False).ids[0]
+            if not math.isfinite(logits[0, target].item()):  # the constraint holds it back: look for another
+                finite = np.isfinite(np.array(logits[0].astype(mx.float32)))
+                allowed = [int(i) for i in np.flatnonzero(finite)]
+                fits = [i for i in allowed if piece(i) and rest.startswith(piece(i))]
+                assert fits, f"no allowed token continues {rest[:20]!r}"
+                target = max(fits, key=lambda i: len(piece(i)))
+        hot = mx.arange(logits.shape[-1]) == target
+        return mx.where(hot[None], 0.0, -float("inf"))
+
+    return processor
+
+
+def sample_generator():
+    """samples/generate.py as a module (its builders: ``invoice_long``, ``render_long``, ``to_json``, ...)."""
+    import importlib.util
+    import sys
+
+    if "sample_generator" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("sample_generator", ROOT / "samples" / "generate.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["sample_generator"] = module  # dataclasses look their module up while it executes
+        spec.loader.exec_module(module)
+    return sys.modules["sample_generator"]

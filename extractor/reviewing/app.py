@@ -110,7 +110,7 @@ class Review:
                                       "source file is not found (or its content changed since the extraction)"})
         folder = self.cache / key
         folder.mkdir(parents=True, exist_ok=True)
-        return read_pages(source, cache=folder, pool=self._pool)
+        return read_pages(source, cache=folder, pool=self._pool, part=entry.record.get("part"))
 
     def close(self) -> None:
         """Stop the render workers."""

@@ -15,7 +15,7 @@ from typing import Optional
 from .. import ocr
 from ..grounding import PageText
 from ..isolate import RenderPool
-from ..rasterize import RasterSettings
+from ..rasterize import RasterSettings, parse_pages
 
 SCREEN_PIXELS = 1100 * 1560  # an A4 page about 1,100 px wide: sharp on a laptop screen, ~0.3 s to render
 TIMEOUT_S = 60.0
@@ -65,18 +65,20 @@ def render_pool() -> RenderPool:
     return RenderPool(workers=1, timeout=TIMEOUT_S)
 
 
-def read_pages(path: Path, *, cache: Path, pool: RenderPool) -> SourcePages:
+def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict] = None) -> SourcePages:
     """Render a source's pages in a render worker and write them as PNGs.
 
     Args:
         path: the source file (PDF or image).
         cache: an existing folder for this source's page images.
         pool: the render workers (``render_pool()``).
+        part: the record's ``part`` (a file split into invoices): only its pages are shown.
 
     Returns:
         The pages, or the error (``timeout``, ``crashed``, or the rasterizer's code: ``encrypted``, ``corrupt``...).
     """
-    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True,
+    selection = parse_pages("{}-{}".format(*part["pages"])) if part else None
+    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection,
                               ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"))
     rendered = pool.render(path, settings=settings)
     if rendered.error is not None:

@@ -43,7 +43,8 @@ class Entry:
         data = self.record.get("data") if isinstance(self.record.get("data"), dict) else {}
         party = data.get("seller") or data.get("merchant") or {}
         return {"name": self.name, "status": self.record.get("status"), "source": self.record.get("source"),
-                "file": Path(str(self.record.get("source") or self.name)).name,
+                "file": (Path(str(self.record.get("source") or self.name)).name
+                         + _part_label(self.record.get("part"))),
                 "supplier": party.get("name") if isinstance(party, dict) else None,
                 "invoice_number": data.get("invoice_number"), "total": data.get("total"),
                 "currency": data.get("currency"), "warnings": len(self.record.get("warnings") or ()),
@@ -51,6 +52,13 @@ class Entry:
                 "reviewed": None if reviewed is None else {"approved": reviewed.get("approved"),
                                                            "reviewer": reviewed.get("reviewer"),
                                                            "reviewed_at": reviewed.get("reviewed_at")}}
+
+
+def _part_label(part: Any) -> str:
+    """`` (invoice 2 of 5, pages 3-4)`` for a record of a split file (``part``), else ""."""
+    if not isinstance(part, dict) or not isinstance(part.get("pages"), list) or len(part["pages"]) != 2:
+        return ""
+    return f" (invoice {part.get('index')} of {part.get('of')}, pages {part['pages'][0]}-{part['pages'][1]})"
 
 
 class RecordStore:
