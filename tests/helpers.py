@@ -407,8 +407,19 @@ def following(tiny, text: str, *, end: int):
             pieces[token] = tokenizer.decode([token], skip_special_tokens=False)
         return pieces[token]
 
+    done = {"ids": [], "text": ""}  # the decoded prefix so far: decode only what is new (long answers)
+
+    def decoded(ids: list) -> str:
+        if ids[:len(done["ids"])] != done["ids"]:
+            done["ids"], done["text"] = [], ""
+        tail = tokenizer.decode(ids[len(done["ids"]):], skip_special_tokens=False)
+        if "\ufffd" in tail:  # a character split between tokens: keep it open
+            return done["text"] + tail
+        done["ids"], done["text"] = list(ids), done["text"] + tail
+        return done["text"]
+
     def processor(tokens, logits):
-        written = tokenizer.decode(tokens.tolist()[1:], skip_special_tokens=False)
+        written = decoded(tokens.tolist()[1:])
         assert text.startswith(written), f"the answer left the text at {len(written)}: {written[-40:]!r}"
         rest = text[len(written):]
         target = end
