@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from .chat_template import render
 from .errors import ExtractorError, ModelError
 from .modelfiles import (
     CHAT_TEMPLATE_JINJA,
@@ -388,7 +389,8 @@ def check_vision_ids(facts: ModelFacts) -> Check:
 
 
 def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] = None) -> str:
-    """Render a chat template's generation prompt for one user message, as transformers would (sandboxed Jinja).
+    """Render a chat template's generation prompt for one user message, as transformers would (sandboxed Jinja,
+    ``chat_template.render``).
 
     Args:
         template: the Jinja source.
@@ -400,21 +402,9 @@ def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] =
     Raises:
         Exception: whatever Jinja raises for a template it cannot render.
     """
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    def raise_exception(message):
-        raise ValueError(message)
-
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-    env.filters["tojson"] = lambda value, **kw: json.dumps(value, ensure_ascii=False, **kw)
-    env.globals["raise_exception"] = raise_exception
-    messages = [{"role": "user", "content": "Read this invoice."}]
-    variables = {"messages": messages, "add_generation_prompt": True}
-    if enable_thinking is not None:
-        variables["enable_thinking"] = enable_thinking
-    return env.from_string(template).render(**variables)
-
-
+    variables = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+    return render(template, [{"role": "user", "content": "Read this invoice."}], add_generation_prompt=True,
+                  **variables)
 
 
 def check_thinking(facts: ModelFacts) -> Check:

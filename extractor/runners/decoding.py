@@ -144,18 +144,16 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
     import mlx.core as mx
     from mlx_vlm.generate import generate_step
 
-    from .decode import Forward, embed, make_cache, prepare_inputs, reset_call_state
+    from .decode import Forward, embed, make_cache, prepare_inputs, reset_call_state, split_inputs
     from .prefix_cache import PrefixCache
 
     inputs = prepare_inputs(model, processor, render(PROBE_TEXT), ())
-    ids = inputs["input_ids"]
+    ids, _, mask, extras = split_inputs(inputs)
     lm = model.language_model
     reset_call_state(lm)
     reference, tokens = [], []
-    steps = generate_step(ids, model, None, inputs.get("attention_mask"), max_tokens=PROBE_STEPS, temperature=0.0,
-                          sampler=lambda lp: mx.argmax(lp, axis=-1),
-                          **{k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values",
-                                                                         "attention_mask")})
+    steps = generate_step(ids, model, None, mask, max_tokens=PROBE_STEPS, temperature=0.0,
+                          sampler=lambda lp: mx.argmax(lp, axis=-1), **extras)
     for token, logprobs in steps:
         reference.append(mx.array(logprobs.astype(mx.float32)).reshape(-1))
         tokens.append(int(token))
