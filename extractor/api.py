@@ -39,7 +39,7 @@ def load_runner(settings: Settings) -> Runner:
     if not settings.endpoint:
         from .runners.mlx import MlxRunner
 
-        return MlxRunner(model=settings.model)
+        return MlxRunner(model=settings.model, batch=settings.batch)
     from .runners.openai import OpenAIRunner
 
     return OpenAIRunner(endpoints=settings.endpoint, model=settings.model, server_kind=settings.server_kind,
@@ -62,10 +62,13 @@ def api_key(variable: Optional[str]) -> Optional[str]:
 
 
 def concurrency_for(settings: Settings, runner: Runner) -> int:
-    """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a runner whose
-    generations overlap, 1 for one that serializes them (the in-process model)."""
+    """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a remote runner, what a
+    batching in-process runner asks for (``in_flight``: its batch, and as many rendered ahead), 1 for one that
+    serializes its generations."""
     if not getattr(runner, "concurrent", False):
         return 1
+    if not settings.endpoint and getattr(runner, "in_flight", None):
+        return runner.in_flight
     return settings.concurrency or PER_ENDPOINT * max(1, len(settings.endpoint))
 
 
@@ -73,7 +76,8 @@ class Extractor:
     """Load a model once (or connect to the servers that run it), extract many documents.
 
     Thread-safe: ``extract`` may be called from several threads; the in-process model serializes its calls, a
-    remote runner runs them at once. ``extract_many`` keeps ``concurrency`` documents in flight with a remote runner.
+    remote runner (or a batching in-process one, ``Settings.batch``) runs them at once. ``extract_many`` keeps
+    ``concurrency`` documents in flight with such a runner.
 
     Example:
         >>> ex = Extractor(model="path/to/model", schema="invoice")       # doctest: +SKIP
@@ -184,7 +188,7 @@ class Extractor:
         """Extract documents; one bad file never stops the rest.
 
         When isolated, the next documents render in the workers while the model generates for the current one;
-        with a remote runner ``concurrency`` documents are in flight at once.
+        with a remote or batching runner ``concurrency`` documents are in flight at once.
 
         Args:
             sources: paths, bytes or images.

@@ -23,7 +23,7 @@ from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
 from .quiet import configure
 from .rasterize import expand_inputs
-from .settings import Settings, command_line_settings, default
+from .settings import MAX_BATCH, Settings, command_line_settings, default
 from .verdict import trusted
 from .watch import WatchSettings
 
@@ -129,6 +129,10 @@ SETTINGS_OPTIONS = {
     "window_pages": (int, typer.Option(default("window_pages"), "--window-pages", min=2, max=8, metavar="N",
                                        help="Read a longer document in windows of N pages (overlapping by one), "
                                             "one generation each, merged.")),
+    "batch": (int, typer.Option(default("batch"), "--batch", min=1, max=MAX_BATCH, metavar="N",
+                                help="In-process model: decode up to N documents together (the same tokens as one "
+                                     "at a time; where that is not exact for the model, one at a time, and the "
+                                     "record says why).")),
     "split": (str, typer.Option(default("split"), "--split", metavar="auto|never",
                                 help="auto: a file holding several invoices gives one record per invoice (found "
                                      "from the page text); never: one record per file.")),

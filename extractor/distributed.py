@@ -312,15 +312,21 @@ class ExtractStage:
 
 
 def _test_faults(source: str) -> None:
-    """The kill tests' hooks (``TEST_EXIT_ENV``, ``TEST_PAUSE_ENV``)."""
+    """The kill tests' hooks: ``TEST_EXIT_ENV`` and ``TEST_PAUSE_ENV`` each hold ``;``-separated ``NAME[:MARKER]``
+    entries (exit on NAME once per marker file, every time without one; pause on NAME, the pid in the marker)."""
     name = Path(source).name
-    target, _, marker = os.environ.get(TEST_EXIT_ENV, "").partition(":")
-    if target == name and (not marker or _claim(marker)):
-        os._exit(1)
-    target, _, marker = os.environ.get(TEST_PAUSE_ENV, "").partition(":")
-    if target == name and marker and _claim(marker, text=str(os.getpid())):
-        while True:
-            time.sleep(3600)
+    for target, marker in _fault_entries(TEST_EXIT_ENV):
+        if target == name and (not marker or _claim(marker)):
+            os._exit(1)
+    for target, marker in _fault_entries(TEST_PAUSE_ENV):
+        if target == name and marker and _claim(marker, text=str(os.getpid())):
+            while True:
+                time.sleep(3600)
+
+
+def _fault_entries(variable: str) -> list[tuple[str, str]]:
+    entries = [entry.partition(":") for entry in os.environ.get(variable, "").split(";") if entry]
+    return [(target, marker) for target, _, marker in entries]
 
 
 def _claim(marker: str, *, text: str = "") -> bool:

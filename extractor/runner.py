@@ -132,9 +132,12 @@ class Runner(Protocol):
             size); absent or None: the budget alone decides.
         tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
             it; None for a runner that cannot apply logits processors.
-        concurrent: generations may run from several threads at once and overlap (a remote runner); False: they
-            are serialized inside the runner, so extracting documents in parallel gains nothing. Optional: a runner
-            without the attribute counts as False.
+        concurrent: generations may run from several threads at once and overlap (a remote runner, or the
+            in-process one batching: ``MlxRunner(batch=N)``); False: they are serialized inside the runner, so
+            extracting documents in parallel gains nothing. Optional: a runner without the attribute counts as
+            False.
+        in_flight: optional; for an in-process concurrent runner, the documents worth keeping in flight (its
+            batch, and as many rendered ahead); ``api.concurrency_for`` uses it.
         server_constraints: the runner can have a JSON schema enforced where it generates (a server's structured
             output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Optional:
             False when absent.

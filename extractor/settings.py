@@ -44,6 +44,10 @@ DEFAULT_MAX_PAGES = 500
 MAX_WINDOW_PAGES = 8
 DEFAULT_WINDOW_VISION_TOKENS = 8 * 1300  # image tokens of one window at most (8 pages at the default 1,300)
 WINDOW_OVERLAP = 1  # pages a window shares with the one before it (a line split over two pages is seen whole)
+# In-process documents decoded together (``runners.batching``): measured with bench/throughput.py (README
+# "Throughput"); 1 decodes one document at a time.
+DEFAULT_BATCH = 1
+MAX_BATCH = 16
 SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -98,7 +102,7 @@ class Settings:
             ``model`` names the served model (its id in ``/v1/models``, or a local copy of its directory, which
             also gives the stop set); with one served model it may be left as it is.
         concurrency: documents in flight at once, in total over every endpoint (None: 2 per endpoint; the
-            in-process model always runs one at a time).
+            in-process model keeps ``2 * batch`` in flight when it batches, else one).
         server_kind: ``vllm``, ``sglang``, ``mlx`` (mlx_vlm.server) or ``openai`` (any other, e.g. LM Studio);
             None: detected from ``/v1/models`` and the response headers. Says which request fields the servers
             honour (``runners.openai.KINDS``).
@@ -117,6 +121,10 @@ class Settings:
         request_processors: called with each generation's request (its messages say which pages a window covers,
             ``max_tokens`` which budget the attempt has) before it runs; the logits processors it returns run after
             ``extra_processors``' (forced answers per window in tests).
+        batch: in-process (no endpoints), documents decoded together at most (1 to :data:`MAX_BATCH`): one
+            forward pass steps every active one, each with its own stop set, constraint, guards and limits, the same
+            tokens as alone (``runners.batching``); where that is not exact for the model, one at a time (the
+            record's ``usage.decoding`` says why).
         split: ``auto``: a file holding several invoices (found from its page text: a new invoice number, page
             markers restarting, another seller) gives one record per invoice (``split``); ``never``: one record
             per file.
@@ -158,6 +166,7 @@ class Settings:
     window_vision_tokens: int = DEFAULT_WINDOW_VISION_TOKENS
     request_processors: Optional[Callable[[object], Sequence[LogitsProcessor]]] = None
     split: str = DEFAULT_SPLIT
+    batch: int = DEFAULT_BATCH
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -182,6 +191,8 @@ class Settings:
             raise UsageError(f"window_pages must be 2 to {MAX_WINDOW_PAGES}, got {self.window_pages}")
         if self.window_vision_tokens < 1:
             raise UsageError(f"window_vision_tokens must be positive, got {self.window_vision_tokens}")
+        if not 1 <= self.batch <= MAX_BATCH:
+            raise UsageError(f"batch must be 1 to {MAX_BATCH}, got {self.batch}")
         if self.split not in SPLIT_MODES:
             raise UsageError(f"split {self.split!r}: expected one of {', '.join(SPLIT_MODES)}")
         self._check_remote()
@@ -191,6 +202,9 @@ class Settings:
         for url in self.endpoint:
             if not re.match(r"^https?://[^/\s]+", url):
                 raise UsageError(f"endpoint {url!r}: expected a URL such as http://host:8000/v1")
+        if self.endpoint and self.batch != 1:
+            raise UsageError("batch is for the in-process model; with endpoints, --concurrency sets the documents "
+                             "in flight (the servers batch them)")
         if self.concurrency is not None and self.concurrency < 1:
             raise UsageError(f"concurrency must be at least 1, got {self.concurrency}")
         if self.server_kind is not None and self.server_kind not in SERVER_KINDS:
@@ -237,7 +251,7 @@ class Settings:
         """
         # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
         ignored = ({"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors",
-                    "request_processors"} | set(REMOTE_FIELDS) | set(LONG_FIELDS))
+                    "request_processors", "batch"} | set(REMOTE_FIELDS) | set(LONG_FIELDS))
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         if self.endpoint:
             # servers decode differently from this process (their own constraints, no jump-forward): that counts,

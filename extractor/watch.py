@@ -26,8 +26,8 @@ path (the path depends only on the content and was fixed in step 2), so no secon
 content is already finished, so the input is only moved. A document whose extraction keeps killing the process
 is failed with code ``crashed`` after ``error_retries + 3`` starts.
 
-Several documents at once: with a remote runner (``Extractor.concurrency`` > 1) steps 1-2 and 4-6 still run on the
-watcher's thread, one document at a time, while up to ``concurrency`` step-3 extractions run in worker threads. A
+Several documents at once: with a remote or batching runner (``Extractor.concurrency`` > 1) steps 1-2 and 4-6
+still run on the watcher's thread, one document at a time, while up to ``concurrency`` step-3 extractions run in worker threads. A
 content is in flight at most once (a copy dropped meanwhile waits, then counts as a duplicate), so the ledger's
 exactly-once holds as before.
 
@@ -274,7 +274,7 @@ def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor,
     """Watch a folder and extract every new document exactly once, until stopped (or, with ``once``, done).
 
     With the in-process model, documents are extracted on the calling thread, one at a time; call it from the
-    thread that created the extractor (mlx keeps GPU streams per thread). With a remote runner, up to
+    thread that created the extractor (mlx keeps GPU streams per thread). With a remote or batching runner, up to
     ``extractor.concurrency`` documents are extracted at once in worker threads; the ledger, the record files and
     the moves stay on the calling thread.
 

@@ -55,6 +55,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes more than ~20 s (deselect with -m 'not slow')")
 
 
+# The modules that take longest (worker-seconds under `-n auto`), longest first: collected first, so xdist's
+# per-file scheduling starts them first instead of leaving one of them running alone at the end.
+LONGEST_FIRST = ("test_ray", "test_decode", "test_windows", "test_watch", "test_cli", "test_testing_kit",
+                 "test_testing_kit_schema", "test_hostile", "test_ocr", "test_pipeline", "test_families",
+                 "test_batching", "test_constrain", "test_guards")
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.module.__name__.rsplit(".", 1)[-1], len(rank)))  # stable
+
+
 def _frozen(value: object) -> object:
     """A hashable form of an option value (lists become tuples, dicts their sorted JSON)."""
     if isinstance(value, (list, tuple)):
@@ -65,7 +77,9 @@ def _frozen(value: object) -> object:
 
 
 class ModelFactory:
-    """Builds tiny models once per test session, cached by their arguments, under one temporary directory."""
+    """Builds tiny models once per test session, cached by their arguments, under one temporary directory that
+    every xdist worker of the session shares: the first worker to ask builds (under a file lock), the others wait
+    for it and read its result (a scripted model with a schema takes ~5 s to build)."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
@@ -74,8 +88,24 @@ class ModelFactory:
     def _get(self, kind: str, build: Callable[..., TinyModel], options: dict) -> TinyModel:
         key = (kind, *sorted((name, _frozen(value)) for name, value in options.items()))
         if key not in self._cache:
-            self._cache[key] = build(self._root / f"{kind}-{len(self._cache)}", **options)
+            self._cache[key] = self._built(key, kind, build, options)
         return self._cache[key]
+
+    def _built(self, key: tuple, kind: str, build: Callable[..., TinyModel], options: dict) -> TinyModel:
+        import fcntl
+        import hashlib
+        import pickle
+
+        name = f"{kind}-{hashlib.sha1(repr(key).encode()).hexdigest()[:12]}"
+        done = self._root / f"{name}.pickle"
+        self._root.mkdir(parents=True, exist_ok=True)
+        with open(self._root / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if not done.exists():
+                model = build(self._root / name, **options)
+                done.with_suffix(".tmp").write_bytes(pickle.dumps(model))
+                done.with_suffix(".tmp").replace(done)
+            return pickle.loads(done.read_bytes())
 
     def random(self, *, config_eos: _Eos = ENDOFTEXT, text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING,
                tokenizer_eos: str = "<|endoftext|>", vision_ids: bool = True, tokenizer_ids_ok: bool = True,
@@ -112,7 +142,10 @@ class ModelFactory:
 
 @pytest.fixture(scope="session")
 def model_factory(tmp_path_factory: pytest.TempPathFactory) -> ModelFactory:
-    return ModelFactory(tmp_path_factory.mktemp("tiny-models"))
+    base = tmp_path_factory.getbasetemp()
+    # under xdist each worker's base is <session>/popen-gwN: the session folder above them is shared
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return ModelFactory(shared / "tiny-models")
 
 
 @pytest.fixture(scope="session")
@@ -123,3 +156,40 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def invoice_answer() -> str:
     return INVOICE_ANSWER
+
+
+KEPT_RUNNERS = 4  # loaded tiny models a worker keeps for reuse (~150 MB each: the real vocabulary's head)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _reuse_loaded_models():
+    """Every ``Extractor`` that loads an in-process model for a directory the session has loaded before (the same
+    files, unchanged) gets that runner again, its prefix cache emptied, as a long-running process would: loading a
+    tiny model and its load-time probes cost ~3 s, and the CLI tests load the same few models again and again.
+    Changed, copied or broken directories load afresh (the key holds every file's size and mtime)."""
+    from collections import OrderedDict
+
+    from extractor import api
+
+    real = api.load_runner
+    kept: "OrderedDict[tuple, object]" = OrderedDict()
+
+    def load_runner(settings):
+        path = Path(settings.model)
+        if settings.endpoint or not path.is_dir():
+            return real(settings)
+        files = tuple(sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in path.iterdir() if p.is_file()))
+        key = (str(path.resolve()), settings.batch, files)
+        runner = kept.get(key)
+        if runner is None:
+            runner = kept[key] = real(settings)
+            while len(kept) > KEPT_RUNNERS:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+            runner.clear_prefix_cache()
+        return runner
+
+    api.load_runner = load_runner
+    yield
+    api.load_runner = real

@@ -197,4 +197,5 @@ def test_records_report_the_cache_and_the_steps(runner):
     assert set(record["usage"]) == {"prompt_tokens", "image_tokens", "generated_tokens", "cached_prompt_tokens",
                                     "decode_steps", "decoding"}
     # qwen3_5 passes the load-time probe: our loop with every feature
-    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True, "reasons": []}
+    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True, "batch": 1,
+                                         "reasons": []}

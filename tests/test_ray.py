@@ -152,68 +152,55 @@ def gone(pid: int, timeout: float = 60.0) -> None:
     pytest.fail(f"process {pid} still runs")
 
 
-def test_ray_gives_the_local_records_exactly_once_despite_killed_actors(setup):
-    """One actor dies by os._exit mid-task, another is killed with kill -9: still 20 records, none twice, equal to
-    the local batch's (statuses and data), in input order in --jsonl and --csv; error records carry sha256."""
-    exited, paused = setup["root"] / "exited", setup["root"] / "paused"
-    folder, proc = ray_batch(setup, "killed", env={"EXTRACTOR_RAY_TEST_EXIT": f"doc03.pdf:{exited}",
-                                                   "EXTRACTOR_RAY_TEST_PAUSE": f"doc09.pdf:{paused}"}, wait=False)
-    os.kill(int(wait_for(paused)), signal.SIGKILL)
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 1, err  # the bad files
-    assert exited.exists()
-    local, ray_lines = jsonl(setup["local"] / "all.jsonl"), jsonl(folder / "all.jsonl")
-    assert [r["source"] for r in ray_lines] == [str(p) for p in setup["docs"]]
-    assert [essentials(r) for r in ray_lines] == [essentials(r) for r in local]
-    assert (folder / "all.csv").read_text() == (setup["local"] / "all.csv").read_text()
-    files = sorted(p.name for p in (folder / "out").iterdir())
-    assert files == sorted(p.name for p in (setup["local"] / "out").iterdir())  # 20, no leftovers
-    assert len(files) == 20
-    by_name = {Path(r["source"]).name: r for r in ray_lines}
-    assert {n: by_name[n]["errors"][0]["code"] for n in by_name if by_name[n]["status"] == "error"} == {
-        "a-corrupt.pdf": "corrupt", "a-notpdf.pdf": "not_a_pdf", "a-encrypted.pdf": "encrypted",
-        "a-empty.pdf": "empty"}
-    for name in ("a-corrupt.pdf", "a-notpdf.pdf", "a-encrypted.pdf", "a-empty.pdf"):
-        data = (setup["docs"][0].parent / name).read_bytes()
-        assert by_name[name]["sha256"] == hashlib.sha256(data).hexdigest()
-    assert by_name["b-scan.pdf"]["ocr"][0] is not None  # read by OCR in the actor, as locally
-    assert "20 document(s)" in err
+def test_killed_job_resumes_exactly_once_through_dying_actors_and_a_poison_input(setup):
+    """Two jobs on one output folder (one job per case would start the actors four times).
 
-
-def test_killed_job_resumed_extracts_only_the_unfinished_inputs(setup):
-    """The driver killed while its one actor is on the 12th input; the re-run skips what was finished (error
-    records of bad files included: they carry their sha256) and extracts the rest once."""
-    paused = setup["root"] / "paused-resume"
-    folder, proc = ray_batch(setup, "resumed", actors=1,
-                             env={"EXTRACTOR_RAY_TEST_PAUSE": f"doc06.pdf:{paused}"}, wait=False)
+    The first job's driver is killed while its one actor is on the 7th input. The re-run skips what was finished
+    (error records of bad files included: they carry their sha256) while one actor dies by os._exit mid-task,
+    another is killed with kill -9 and a poison input (a 21st file) kills its actor every time: the 20 records equal
+    the local batch's (statuses and data), none twice, in input order in --jsonl and --csv; the poison input is one
+    crashed record and the job finishes."""
+    root, docs = setup["root"], setup["docs"]
+    paused = root / "paused-first"
+    folder, proc = ray_batch(setup, "resumed", actors=1, env={"EXTRACTOR_RAY_TEST_PAUSE": f"doc06.pdf:{paused}"},
+                             wait=False)
     actor = int(wait_for(paused))
     proc.kill()
     proc.communicate(timeout=60)
     gone(actor)  # the job's actors die with their driver
     before = {p.name: p.read_bytes() for p in (folder / "out").glob("*.json")}
-    assert 5 <= len(before) < 20
-    _, again = ray_batch(setup, "resumed", actors=2)
-    assert again.returncode == 1, again.stderr_text
-    assert f"({len(before)} skipped: already done)" in again.stderr_text
+    assert 5 <= len(before) < 20 and {"a-notpdf.json", "a-corrupt.json"} <= set(before)  # error records: done
+
+    poison = root / "docs" / "z-poison.pdf"
+    shutil.copy(docs[7], poison)
+    exited, killed = root / "exited", root / "paused-again"
+    _, again = ray_batch(setup, "resumed", [*docs, poison], actors=2, wait=False,
+                         env={"EXTRACTOR_RAY_TEST_EXIT": f"doc09.pdf:{exited};{poison.name}",
+                              "EXTRACTOR_RAY_TEST_PAUSE": f"doc12.pdf:{killed}"})
+    os.kill(int(wait_for(killed)), signal.SIGKILL)
+    _, err = again.communicate(timeout=300)
+    assert again.returncode == 1, err  # the bad files
+    assert exited.exists()
+    assert f"({len(before)} skipped: already done)" in err and "21 document(s)" in err
+
     after = {p.name: p.read_bytes() for p in (folder / "out").glob("*.json")}
-    assert len(after) == 20 and all(after[name] == data for name, data in before.items())
-    assert {"a-notpdf.json", "a-corrupt.json"} <= set(before)  # error records count as done
+    assert sorted(after) == sorted([*(p.name for p in (setup["local"] / "out").iterdir()), "z-poison.json"])
+    assert all(after[name] == data for name, data in before.items())  # finished ones are not redone
     lines = jsonl(folder / "all.jsonl")
-    assert [essentials(r) for r in lines] == [essentials(r) for r in jsonl(setup["local"] / "all.jsonl")]
-
-
-def test_a_poison_input_ends_as_one_crashed_record(setup):
-    """An input that kills its actor every time: after two deaths its record says crashed; the job finishes."""
-    docs = [setup["docs"][6], setup["docs"][7], setup["docs"][8]]
-    poison = docs[1].name
-    folder, proc = ray_batch(setup, "poison", docs, env={"EXTRACTOR_RAY_TEST_EXIT": poison})
-    assert proc.returncode == 1, proc.stderr_text
-    lines = jsonl(folder / "all.jsonl")
-    assert [(Path(r["source"]).name, r["status"]) for r in lines] == [(d.name, "ok" if d.name != poison else "error")
-                                                                      for d in docs]
-    crashed = lines[1]["errors"][0]
-    assert crashed["code"] == "crashed" and "died 2 time(s)" in crashed["message"]
-    assert len(list((folder / "out").iterdir())) == 3
+    assert [r["source"] for r in lines] == [*map(str, docs), str(poison)]
+    local = jsonl(setup["local"] / "all.jsonl")
+    assert [essentials(r) for r in lines[:20]] == [essentials(r) for r in local]
+    crashed = lines[20]["errors"][0]
+    assert (lines[20]["status"], crashed["code"]) == ("error", "crashed") and "died 2 time(s)" in crashed["message"]
+    assert (folder / "all.csv").read_text().splitlines()[:21] == (setup["local"] / "all.csv").read_text().splitlines()
+    by_name = {Path(r["source"]).name: r for r in lines}
+    assert {n: r["errors"][0]["code"] for n, r in by_name.items() if r["status"] == "error"} == {
+        "a-corrupt.pdf": "corrupt", "a-notpdf.pdf": "not_a_pdf", "a-encrypted.pdf": "encrypted",
+        "a-empty.pdf": "empty", "z-poison.pdf": "crashed"}
+    for name in ("a-corrupt.pdf", "a-notpdf.pdf", "a-encrypted.pdf", "a-empty.pdf"):
+        data = (docs[0].parent / name).read_bytes()
+        assert by_name[name]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert by_name["b-scan.pdf"]["ocr"][0] is not None  # read by OCR in the actor, as locally
 
 
 def test_python_api_on_the_callers_cluster(setup, tmp_path):

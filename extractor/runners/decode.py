@@ -115,11 +115,27 @@ def build_prompt(inputs: dict, embedded: tuple, *, media_ids: frozenset, boundar
                   last_is_text=flat[-1] not in media_ids)
 
 
+CALL_STATE = ("_position_ids", "_rope_deltas")  # per-call mRoPE state Qwen-style language models keep
+
+
 def reset_call_state(lm) -> None:
     """Forget the per-call mRoPE state a Qwen-style language model keeps from its last call."""
-    for name in ("_position_ids", "_rope_deltas"):
+    for name in CALL_STATE:
         if hasattr(lm, name):
             setattr(lm, name, None)
+
+
+def save_call_state(lm) -> dict:
+    """The language model's per-call state now (a batched sequence keeps its own between passes)."""
+    return {name: getattr(lm, name) for name in CALL_STATE if hasattr(lm, name)}
+
+
+def restore_call_state(lm, state: dict) -> None:
+    """Put a sequence's per-call state back before its pass (``{}``: a new sequence: reset)."""
+    if not state:
+        reset_call_state(lm)
+    for name, value in state.items():
+        setattr(lm, name, value)
 
 
 def make_cache(lm) -> list:
@@ -160,9 +176,88 @@ class Forward:
         mx.async_eval(logits)
         return logits
 
+    def can_split_head(self) -> bool:
+        """Whether the lm_head can run apart from the layers (``hidden`` + ``head``): the hidden-state hook, a
+        separate ``lm_head`` module, or tied embeddings' ``as_linear``, applied last (``runners.batching`` checks
+        that it is exact)."""
+        return self.hidden_head or self._head_site() is not None
+
+    def _head_site(self) -> Optional[tuple[object, str]]:
+        """Where the model's head lives: (lm, "lm_head") or (embed_tokens, "as_linear"), or None."""
+        if _is_module(getattr(self.lm, "lm_head", None)):
+            return self.lm, "lm_head"
+        embed_tokens = getattr(getattr(self.lm, "model", None), "embed_tokens", None)
+        if _is_module(embed_tokens) and callable(getattr(embed_tokens, "as_linear", None)):
+            return embed_tokens, "as_linear"
+        return None
+
+    def hidden(self, ids, cache, *, embeddings=None, kwargs: Optional[dict] = None):
+        """One forward pass over ``ids`` without the lm_head: the (1, H) hidden state its last position gives the
+        head (lazy). Only where ``can_split_head``."""
+        kwargs = kwargs or {}
+        if self.hidden_head:
+            out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
+            return out.hidden_states[-1][:, -1, :]
+        owner, name = self._head_site()
+        # the model applies its head last: with an identity in its place, its "logits" are the head's input
+        if name == "lm_head":
+            head, owner.lm_head = owner.lm_head, _Identity()
+        else:
+            object.__setattr__(owner, name, _Identity())  # an instance attribute over the method, removed below
+        try:
+            out = self.lm(ids, inputs_embeds=embeddings, cache=cache, **kwargs)
+        finally:
+            if name == "lm_head":
+                owner.lm_head = head
+            else:
+                object.__delattr__(owner, name)
+        return out.logits[:, -1, :]
+
+    def head(self, hidden):
+        """The lm_head over stacked hidden states (B, H): (B, V) logits."""
+        if self.hidden_head:
+            return self.lm.speculative_logits_from_hidden(hidden)
+        owner, name = self._head_site()
+        return getattr(owner, name)(hidden)
+
+
+def _is_module(value) -> bool:
+    import mlx.nn as nn
+
+    return isinstance(value, nn.Module)
+
+
+class _Identity:
+    """Stands in for a model's lm_head during ``Forward.hidden``."""
+
+    def __call__(self, x):
+        return x
+
+
+class Sampler:
+    """Greedy (temperature 0) or categorical sampling at ``temperature``; with a seed, from the sequence's own
+    random key (split once per token, as mlx's global generator does after ``mx.random.seed``), so a sequence
+    samples the same tokens alone or batched with others."""
+
+    def __init__(self, temperature: float, seed: Optional[int]) -> None:
+        import mlx.core as mx
+
+        self.temperature = temperature
+        self._key = mx.random.key(seed) if seed is not None and temperature > 0 else None
+
+    def __call__(self, logits):
+        import mlx.core as mx
+
+        if self.temperature <= 0:
+            return mx.argmax(logits, axis=-1)
+        if self._key is None:
+            return mx.random.categorical(logits * (1.0 / self.temperature))
+        self._key, key = mx.random.split(self._key)
+        return mx.random.categorical(logits * (1.0 / self.temperature), key=key)
+
 
 def sample(logits, temperature: float):
-    """Greedy (temperature 0) or categorical sampling at ``temperature``."""
+    """Greedy (temperature 0) or categorical sampling at ``temperature`` from mlx's global generator."""
     import mlx.core as mx
 
     if temperature <= 0:
@@ -171,9 +266,11 @@ def sample(logits, temperature: float):
 
 
 class Decoder:
-    """One generation on the fast loop: prefill (reusing a cached prefix), then sample under the constraint's
-    masks, feeding the tokens the grammar forces in one forward pass (jump-forward), until a stop token, a guard or
-    max_tokens. ``tokens``, ``finish``, ``stop_id``, ``hit`` and ``steps`` hold the outcome."""
+    """One generation on the fast loop, as a step machine the serial loop (``run``) and the batched one
+    (``runners.batching``) drive alike: prefill (reusing a cached prefix, in chunks: ``prefill_step``), then, per
+    forward pass over ``feed``, ``advance`` samples under the constraint's masks and feeds the tokens the grammar
+    forces in the next pass (jump-forward), until a stop token, a guard or max_tokens. ``tokens``, ``finish``,
+    ``stop_id``, ``hit`` and ``steps`` hold the outcome."""
 
     def __init__(self, *, forward: Forward, request: GenerationRequest, piece, prefix_cache, use_prefix: bool,
                  jump_forward: bool) -> None:
@@ -191,31 +288,56 @@ class Decoder:
         self.jump_forward = jump_forward and bool(getattr(self.constraint, "jump_forward", False))
         self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
         self.stop_ids = frozenset(request.stop.ids)
+        self.sampler = Sampler(request.temperature, request.seed)
         self.tokens: list[int] = []  # generated, fed ones included
         self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
         self.finish, self.stop_id, self.hit = "length", None, None
         self.steps = 0  # forward passes that ended in sampling a token
         self.cache = None
         self.last_prompt_token = 0
+        self.feed: Optional[tuple] = None  # the next pass: (ids, embeddings or None, prefill kwargs or None)
+        self._prompt: Optional[Prompt] = None
+        self._chunks: list[tuple[int, int]] = []
+
+    @property
+    def finished(self) -> bool:
+        """A stop token, a guard or max_tokens ended the generation."""
+        return self.stop_id is not None or self.hit is not None or len(self.tokens) >= self.request.max_tokens
 
     def prefill(self, prompt: Prompt):
-        """Run the prompt (after any cached prefix) and the tokens forced at the start; return the next logits."""
-        import mlx.core as mx
-
+        """Run the whole prompt (after any cached prefix) and the forced start; return the next logits."""
         reset_call_state(self.forward.lm)
+        self.begin(prompt)
+        while not self.prefill_step():
+            pass
+        return self.forward.logits(self.feed[0], self.cache, embeddings=self.feed[1], kwargs=self.feed[2])
+
+    def begin(self, prompt: Prompt) -> None:
+        """Restore the shared prefix and plan the rest of the prompt's prefill in chunks (``prefill_step``)."""
+        self._prompt = prompt
         self.last_prompt_token = int(prompt.ids[0, -1].item())
         start = self._restore_prefix(prompt)
         end = prompt.length - 1  # the last prompt token goes in the pass that gives logits
-        for chunk in range(start, end, PREFILL_STEP):
-            stop = min(chunk + PREFILL_STEP, end)
+        self._chunks = [(chunk, min(chunk + PREFILL_STEP, end)) for chunk in range(start, end, PREFILL_STEP)]
+
+    def prefill_step(self) -> bool:
+        """Prefill the next chunk; True when the prompt is in (``feed`` then holds the first logits pass)."""
+        import mlx.core as mx
+
+        prompt = self._prompt
+        if self._chunks:
+            chunk, stop = self._chunks.pop(0)
             self.forward.prefill(prompt.ids[:, chunk:stop], prompt.embeddings[:, chunk:stop], self.cache,
                                  prompt.prefill_kwargs)
+            if self._chunks:
+                return False
         forced = self._take_forced() if prompt.last_is_text else []
-        if not forced:
-            return self.forward.logits(prompt.ids[:, -1:], self.cache, embeddings=prompt.embeddings[:, -1:],
-                                       kwargs=prompt.prefill_kwargs)
-        ids = mx.array([[self.last_prompt_token, *forced]], dtype=prompt.ids.dtype)
-        return self.forward.logits(ids, self.cache)
+        if forced:
+            self.feed = (mx.array([[self.last_prompt_token, *forced]], dtype=prompt.ids.dtype), None, None)
+        else:
+            self.feed = (prompt.ids[:, -1:], prompt.embeddings[:, -1:], prompt.prefill_kwargs)
+        self._prompt = None  # the embeddings are no longer needed
+        return True
 
     def _restore_prefix(self, prompt: Prompt) -> int:
         """Restore (or prefill and keep) the shared prefix; return the first prompt position still to prefill."""
@@ -236,26 +358,40 @@ class Decoder:
 
     def run(self, logits) -> None:
         """Sample until a stop token, a guard or max_tokens; the results stay on this object."""
+        while not self.finished:
+            if self.advance(logits):
+                return
+            logits = self.forward.logits(self.feed[0], self.cache)
+
+    def mask(self):
+        """The constraint's token mask for the next token (computed on the host), or None without a constraint."""
+        import mlx.core as mx
+
+        return None if self.constraint is None else mx.array(self.constraint.mask())
+
+    def advance(self, logits, *, mask=None) -> bool:
+        """Sample from the (1, V) logits of the pass over ``feed`` (the constraint's mask is computed while that
+        pass runs, or passed in: ``mask()``), take the token and the tokens it forces; True when the generation is
+        over, else ``feed`` holds the next pass."""
         import mlx.core as mx
 
         from ..constrain import apply_bitmask
 
-        max_tokens = self.request.max_tokens
-        while len(self.tokens) < max_tokens and self.hit is None:
-            if self.constraint is not None:  # computed while the forward pass for ``logits`` runs
-                logits = apply_bitmask(logits, mx.array(self.constraint.mask()))
-            for processor in self.request.logits_processors:
-                logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
-            token = int(sample(logits, self.request.temperature).item())
-            self.steps += 1
-            if self._take(token):
-                return
-            if self.constraint is not None:
-                self.constraint.accept(token)
-            forced = self._take_forced()
-            if self.hit is not None or len(self.tokens) >= max_tokens:
-                return
-            logits = self.forward.logits(mx.array([[token, *forced]]), self.cache)
+        if self.constraint is not None:
+            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
+        for processor in self.request.logits_processors:
+            logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
+        token = int(self.sampler(logits).item())
+        self.steps += 1
+        if self._take(token):
+            return True
+        if self.constraint is not None:
+            self.constraint.accept(token)
+        forced = self._take_forced()
+        if self.finished:
+            return True
+        self.feed = (mx.array([[token, *forced]]), None, None)
+        return False
 
     def _take(self, token: int) -> bool:
         """Record a sampled token; True when it ends the generation (a stop token or a guard)."""

@@ -27,6 +27,7 @@ from ..prompt import template_options
 from ..quiet import quiet_imports
 from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
+from .batching import BatchLoop, batch_reason
 from .decode import Decoder, Forward, build_prompt, embed, media_ids, prepare_inputs
 from .decoding import FAST, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
@@ -40,18 +41,21 @@ quiet_imports()
 class MlxRunner:
     """A model loaded with ``mlx_vlm.load``, reused for every document.
 
-    Thread-safe: generations are serialized by a lock (mlx-vlm models keep per-call state such as mRoPE deltas).
+    Thread-safe: generations are serialized by a lock (mlx-vlm models keep per-call state such as mRoPE deltas),
+    or, with ``batch`` > 1, decoded together on one loop thread (``runners.batching``).
 
     Attributes:
         decoding: the load-time ``DecodingPlan`` (path and features; ``doctor`` and ``bench/families.py`` show it).
         vision: how the processor turns page pixels into vision tokens (``runners.vision``).
     """
 
-    def __init__(self, *, model: str) -> None:
+    def __init__(self, *, model: str, batch: int = 1) -> None:
         """Load the model and decide how to decode it.
 
         Args:
             model: local model directory or cached hub id.
+            batch: documents decoded together at most (``runners.batching``); 1: one at a time. Where batching
+                is not exact for the model, one at a time, and every record's ``usage.decoding`` says why.
 
         Raises:
             ModelError: the model cannot be found or loaded.
@@ -84,6 +88,24 @@ class MlxRunner:
         except Exception as exc:  # noqa: BLE001
             raise ModelError(f"cannot prepare model {model}: {type(exc).__name__}: {exc}", source=model) from exc
         self._forward = Forward(self._model.language_model, hidden_head=self.decoding.hidden_head)
+        self.batch, self._batch_reasons, self._loop = 1, (), None
+        if batch > 1:
+            reason = batch_reason(self._model, self._processor, self._forward, self.decoding,
+                                  render=self._render_user)
+            if reason is None:
+                self.batch, self._loop = batch, BatchLoop(self, size=batch)
+            else:
+                self._batch_reasons = (f"batching off: {reason}",)
+
+    @property
+    def concurrent(self) -> bool:
+        """Generations from several threads overlap: they decode together (batching on)."""
+        return self._loop is not None
+
+    @property
+    def in_flight(self) -> int:
+        """Documents worth keeping in flight: a batch decoding and as many rendered and waiting for a slot."""
+        return 2 * self.batch if self._loop is not None else 1
 
     @property
     def pixels_per_token(self) -> int:
@@ -146,45 +168,73 @@ class MlxRunner:
         Raises:
             ModelError: mlx-vlm failed.
         """
-        with self._lock:
-            try:
+        try:
+            if self._loop is not None:
+                return self._loop.submit(request, self.prepare(request))
+            with self._lock:
                 return self._generate(request)
-            except ModelError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a model failure becomes an error record
-                raise ModelError(f"generation failed: {type(exc).__name__}: {exc}", source=self.model_id) from exc
+        except ModelError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a model failure becomes an error record
+            raise ModelError(f"generation failed: {type(exc).__name__}: {exc}", source=self.model_id) from exc
 
     def _generate(self, request: GenerationRequest) -> GenerationResult:
         import mlx.core as mx
 
-        if request.seed is not None:
-            mx.random.seed(request.seed)
-        inputs = prepare_inputs(self._model, self._processor, self.render_prompt(request), request.images)
+        inputs = self.prepare(request)
         mx.reset_peak_memory()
-        start = time.perf_counter()
-        plan = self.decoding
-        embedded = None
-        if plan.path == FAST:
+        generation = self.start(request, inputs)
+        if generation.decoder is not None and not generation.done:
+            logits = generation.decoder.prefill(generation.prompt)
+            generation.first_at = time.perf_counter()
+            generation.decoder.run(logits)
+        return self.result(generation)
+
+    def prepare(self, request: GenerationRequest) -> dict:
+        """Render, tokenize and preprocess the request (no mlx: a batched caller runs it in its own thread)."""
+        return prepare_inputs(self._model, self._processor, self.render_prompt(request), request.images)
+
+    def start(self, request: GenerationRequest, inputs: dict) -> "Generation":
+        """Embed the prompt and choose the path for this request: a fast ``Decoder`` ready to prefill (the
+        caller drives it), or the generic path run to the end here."""
+        generation = Generation(request=request, inputs=inputs, plan=self.decoding, start=time.perf_counter())
+        if generation.plan.path == FAST:
             embedded = embed(self._model, inputs)
-            plan = request_path(self._model, plan, inputs=inputs, embeddings=embedded[0], kwargs=embedded[1])
-        if plan.path == FAST:
-            prompt = build_prompt(inputs, embedded, media_ids=self._media_ids, boundary_ids=self._boundary_ids)
-            decoder = Decoder(forward=self._forward, request=request, piece=self._piece,
-                              prefix_cache=self._prefix_cache, use_prefix=plan.prefix_cache,
-                              jump_forward=plan.jump_forward)
-            logits = decoder.prefill(prompt)
-            first_at = time.perf_counter()
-            decoder.run(logits)
-            prompt_tokens, image_tokens, cached = prompt.length, prompt.image_tokens, prompt.cached
-            jump = decoder.jump_forward
+            generation.plan = request_path(self._model, generation.plan, inputs=inputs, embeddings=embedded[0],
+                                           kwargs=embedded[1])
+        if generation.plan.path == FAST:
+            generation.prompt = build_prompt(inputs, embedded, media_ids=self._media_ids,
+                                             boundary_ids=self._boundary_ids)
+            generation.decoder = Decoder(forward=self._forward, request=request, piece=self._piece,
+                                         prefix_cache=self._prefix_cache, use_prefix=generation.plan.prefix_cache,
+                                         jump_forward=generation.plan.jump_forward)
+            return generation
+        if request.seed is not None:
+            import mlx.core as mx
+
+            mx.random.seed(request.seed)  # generate_step samples from mlx's global generator
+        decoder = GenericDecoder(model=self._model, request=request, piece=self._piece)
+        decoder.run(inputs, time.perf_counter)
+        generation.generic, generation.done = decoder, True
+        generation.first_at = decoder.first_token_at or time.perf_counter()
+        return generation
+
+    def result(self, generation: "Generation") -> GenerationResult:
+        """The finished generation as a GenerationResult."""
+        import mlx.core as mx
+
+        end = time.perf_counter()
+        plan, decoder = generation.plan, generation.decoder or generation.generic
+        if generation.decoder is not None:
+            prompt = generation.prompt_stats
+            prompt_tokens, image_tokens, cached = prompt
+            jump = generation.decoder.jump_forward
         else:
-            decoder = GenericDecoder(model=self._model, request=request, piece=self._piece)
-            decoder.run(inputs, time.perf_counter)
-            first_at = decoder.first_token_at or time.perf_counter()
-            flat = inputs["input_ids"][0].tolist()
+            flat = generation.inputs["input_ids"][0].tolist()
             prompt_tokens, image_tokens, cached = len(flat), sum(1 for t in flat if t in self._media_ids), 0
             jump = False
-        end = time.perf_counter()
+        first_at = generation.first_at or end
+        reasons = list(plan.reasons) + list(self._batch_reasons)
         return GenerationResult(
             text=self._final_text(decoder.tokens, decoder.stop_id, decoder.text, decoder.hit),
             token_ids=tuple(decoder.tokens),
@@ -196,11 +246,12 @@ class MlxRunner:
             generated_tokens=len(decoder.tokens),
             cached_prompt_tokens=cached,
             decode_steps=decoder.steps,
-            prefill_s=first_at - start,
+            prefill_s=first_at - generation.start,
             decode_s=end - first_at,
             peak_memory_gb=mx.get_peak_memory() / 1e9,
-            decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and request.prefix_cache),
-                      "jump_forward": jump, "reasons": list(plan.reasons)},
+            decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and
+                                                                        generation.request.prefix_cache),
+                      "jump_forward": jump, "batch": generation.batch, "reasons": reasons},
         )
 
     def _final_text(self, tokens: list[int], stop_id: Optional[int], pieced: str, hit) -> str:
@@ -210,6 +261,34 @@ class MlxRunner:
             # guards measure positions on the piecewise text; cut that, it equals the decode for whole tokens
             text = pieced[: hit.keep_chars]
         return text
+
+
+class Generation:
+    """One request's way through the runner: its prepared inputs, the path chosen for it, the decoder that runs
+    it (fast or generic) and its timings; ``batch``: the most sequences it shared forward passes with (1: alone)."""
+
+    def __init__(self, *, request: GenerationRequest, inputs: dict, plan: DecodingPlan, start: float) -> None:
+        self.request, self.inputs, self.plan, self.start = request, inputs, plan, start
+        self.prompt = None  # decode.Prompt on the fast path (released once prefilled)
+        self.decoder: Optional[Decoder] = None
+        self.generic: Optional[GenericDecoder] = None
+        self.done = False
+        self.first_at: Optional[float] = None
+        self.batch = 1
+        self.call_state: dict = {}  # the language model's per-call state between batched passes
+        self._stats: Optional[tuple[int, int, int]] = None
+
+    @property
+    def prompt_stats(self) -> tuple[int, int, int]:
+        """(prompt tokens, image tokens, cached prompt tokens) of the fast path's prompt."""
+        if self._stats is None:
+            self.keep_stats()
+        return self._stats
+
+    def keep_stats(self) -> None:
+        """Note the prompt's counts (before it is released)."""
+        if self._stats is None and self.prompt is not None:
+            self._stats = (self.prompt.length, self.prompt.image_tokens, self.prompt.cached)
 
 
 def _processor_eos_ids(processor) -> list[int]:

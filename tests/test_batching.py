@@ -1,0 +1,233 @@
+"""In-process continuous batching (``runners.batching``): documents decoded together give, token for token, the
+records they give one at a time (greedy), on qwen3_5 and another kit family; a finished sequence frees its slot for
+the next document; one sequence's model error is that document's error record while the others finish.
+
+Each document's behaviour is chosen by its page's shape (the request's image): one-page PDFs of different widths.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from extractor import Extractor
+from extractor.testing import force_answer
+from helpers import CII, CII_PRINTED, einvoice_pdf, forcing, settings_for, text_pdf, token_ids
+
+NOTE = {"title": "note", "type": "object", "required": ["n"], "additionalProperties": False,
+        "properties": {"n": {"type": "string", "maxLength": 40, "not": {"const": "bad"}}}}
+ANSWER = '{"n":"a fine note"}'
+IM_END = 248046
+WIDTHS = {"answer": 300, "guard": 360, "truncated": 420, "invalid": 480, "error": 540, "long": 600}
+
+
+def outcome(record) -> dict:
+    """Everything but timings and memory, which sequences shared its steps, and which document paid for the
+    shared prefix (the first one admitted: batched, the order documents arrive in)."""
+    out = record.to_dict()
+    out.pop("timings", None), out.pop("peak_memory_gb", None)
+    usage = {k: v for k, v in out.pop("usage").items()
+             if k not in ("peak_memory_gb", "decoding", "cached_prompt_tokens")}
+    return {**out, "usage": usage}
+
+
+def shape(request) -> int:
+    """The behaviour key of a request: its page's width at the documents' height (200 pt)."""
+    width, height = request.images[0].size
+    return round(200 * width / height)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("batching")
+    schema = root / "note.schema.json"
+    schema.write_text(json.dumps(NOTE))
+    docs = {}
+    for name, width in WIDTHS.items():
+        docs[name] = root / f"{name}.pdf"
+        docs[name].write_bytes(text_pdf([f"Note {name}"], size=(width, 200)))
+    docs["embedded"] = einvoice_pdf(root / "embedded.pdf", lines=CII_PRINTED, xml=CII)
+    return {"schema": schema, "docs": docs}
+
+
+@pytest.fixture(scope="module")
+def qwen(model_factory, files):
+    """The scripted note model, loaded twice: one document at a time, and batching 2."""
+    from extractor.runners.mlx import MlxRunner
+
+    tiny = model_factory.scripted(answer=ANSWER, schema=str(files["schema"]))
+    return tiny, MlxRunner(model=str(tiny.path)), MlxRunner(model=str(tiny.path), batch=2)
+
+
+def behaviours(tiny):
+    """request_processors per document: the script, then whitespace (a guard ends it), a run-on string (truncated,
+    then the retry with more tokens answers), an invalid first answer (the retry answers), a processor that
+    raises (a model error)."""
+    spaces = forcing(token_ids(tiny, ANSWER), token_ids(tiny, " "))
+    runaway = forcing(token_ids(tiny, '{"n":"'), token_ids(tiny, "ab"))
+    invalid = forcing(token_ids(tiny, '{"n":"bad"}'), (IM_END,))
+    calls: dict[int, int] = {}
+
+    def broken(tokens, logits):
+        raise RuntimeError("boom")
+
+    def factory(request):
+        key = shape(request)
+        calls[key] = calls.get(key, 0) + 1
+        if key == WIDTHS["guard"]:
+            return (spaces,)
+        if key == WIDTHS["truncated"] and request.max_tokens <= 16:
+            return (runaway,)
+        if key == WIDTHS["invalid"] and calls[key] == 1:
+            return (invalid,)
+        if key == WIDTHS["error"]:
+            return (broken,)
+        return ()
+
+    return factory
+
+
+def run(runner, tiny, files, names, **changes):
+    changes = {"schema": str(files["schema"]), **changes}
+    settings = settings_for(tiny, isolate=False, ocr="never", retries=1, **changes)
+    extractor = Extractor(settings, runner=runner)
+    return list(extractor.extract_many([str(files["docs"][name]) for name in names]))
+
+
+MIXED = ["answer", "guard", "truncated", "embedded", "invalid", "error"]
+
+
+def test_a_mixed_batch_gives_the_serial_records(qwen, files):
+    """Unconstrained (forced answers may leave the grammar): stop token, guard, truncated then retried, invalid
+    then retried, and a model error, two at a time; with the invoice schema, an embedded e-invoice needs no model
+    beside one that does."""
+    tiny, serial, batched = qwen
+    assert (serial.concurrent, batched.concurrent, batched.batch) == (False, True, 2)
+    got = {}
+    for name, runner in (("serial", serial), ("batched", batched)):
+        got[name] = run(runner, tiny, files, MIXED, constrained=False, max_tokens=16,
+                        request_processors=behaviours(tiny))
+    assert [outcome(r) for r in got["batched"]] == [outcome(r) for r in got["serial"]]
+    records = dict(zip(MIXED, got["batched"]))
+    assert records["embedded"].extra["data_source"] == "model"  # the note schema: the model reads it
+    assert (records["answer"].finish_reason, records["answer"].data) == ("stop", {"n": "a fine note"})
+    assert (records["guard"].finish_reason, records["guard"].guard) == ("guard", "json_closed")
+    assert [a["status"] for a in records["truncated"].extra["attempts"]] == ["truncated", "ok"]
+    assert [a["status"] for a in records["invalid"].extra["attempts"]] == ["invalid", "ok"]
+    assert records["error"].status == "error" and "boom" in records["error"].errors[0]["message"]
+    for name in ("answer", "guard", "truncated", "invalid"):
+        assert records[name].status in ("ok", "review") and records[name].usage.decoding["batch"] == 2, name
+    assert all(r.usage.decoding["batch"] == 1 for r in got["serial"] if r.usage.decoding)
+    names = ["embedded", "answer"]
+    one, two = (run(runner, tiny, files, names, schema="invoice", max_tokens=4) for runner in (serial, batched))
+    assert [outcome(r) for r in two] == [outcome(r) for r in one]
+    assert [(r.extra["data_source"], r.usage.generated_tokens) for r in two] == [("embedded_xml", 0), ("model", 4 + 8)]
+
+
+def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files):
+    """With the schema's masks and jump-forward (ragged forced runs), a long answer beside short ones: the short
+    documents are asked only once the long one decodes, so each enters a running batch, the second in the slot the
+    first frees; sampling with a seed gives the serial tokens too."""
+    import threading
+
+    tiny, serial, batched = qwen
+    text = '{"n":"' + "x" * 30 + '"}'
+    names = ["long", "answer", "guard"]  # no processors but the long one's: the others answer the script
+
+    def factory_for():
+        decoding = threading.Event()
+        long = force_answer(serial.tokenizer, text, end_token_id=IM_END)
+
+        def signalling(tokens, logits):
+            decoding.set()
+            return long(tokens, logits)
+
+        def factory(request):
+            if shape(request) == WIDTHS["long"]:
+                return (signalling,)
+            assert decoding.wait(60)
+            return ()
+
+        return factory
+
+    joined = batched._loop.joined if batched._loop else 0
+    for changes in ({}, {"temperature": 0.8, "seed": 5}):
+        one = run(serial, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes)
+        two = run(batched, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes)
+        assert [outcome(r) for r in two] == [outcome(r) for r in one]
+        assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
+    assert two[0].data == json.loads(text) and two[0].usage.generated_tokens > 3 * two[1].usage.generated_tokens
+    assert two[1].usage.decoding["jump_forward"] and two[1].usage.decode_steps < two[1].usage.generated_tokens
+    assert batched._loop.joined - joined == 4  # both short ones of both runs entered beside the long one
+
+
+def test_another_family_batches_exactly(model_factory, files):
+    """gemma3 (kit checkpoint, its config bug): forced answers of different lengths end on <end_of_turn>,
+    constrained, two at a time, as one at a time."""
+    from extractor.runners.mlx import MlxRunner
+
+    family = model_factory.family("gemma3", config_bug=True)
+    serial, batched = MlxRunner(model=str(family.path)), MlxRunner(model=str(family.path), batch=2)
+    assert batched.batch == 2
+    answers = {WIDTHS["answer"]: '{"n":"a"}', WIDTHS["guard"]: '{"n":"a much longer note here"}',
+               WIDTHS["truncated"]: '{"n":"mid note"}'}
+
+    def factory(request):
+        return (force_answer(serial.tokenizer, answers[shape(request)], end_token_id=family.end_of_turn_id),)
+
+    names = ["guard", "answer", "truncated"]
+    one = run(serial, family, files, names, max_tokens=60, request_processors=factory)
+    two = run(batched, family, files, names, max_tokens=60, request_processors=factory)
+    assert [outcome(r) for r in two] == [outcome(r) for r in one]
+    assert [(r.status, r.data, r.stop_token_id) for r in two] == [
+        ("ok", json.loads(answers[WIDTHS[n]]), family.end_of_turn_id) for n in names]
+    assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
+
+
+def test_batching_off_where_the_stacked_head_differs(model_factory, monkeypatch):
+    """A head that gives other logits stacked than alone: one document at a time, and the records say why."""
+    from extractor.runners import batching
+    from extractor.runners.mlx import MlxRunner
+
+    tiny = model_factory.random()
+    monkeypatch.setattr(batching, "BATCH_TOLERANCE", -1.0)  # any difference, even none, is too much
+    runner = MlxRunner(model=str(tiny.path), batch=4)
+    assert (runner.batch, runner.concurrent) == (1, False)
+    assert runner._batch_reasons[0].startswith("batching off: the stacked head differs")
+    record = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=4), runner=runner).extract(
+        text_pdf(["Invoice 1"], size=(300, 200)))
+    assert record.usage.decoding["batch"] == 1
+    assert record.usage.decoding["reasons"][-1].startswith("batching off: the stacked head differs")
+
+
+def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):
+    """``extract --batch 2`` and ``extract watch`` with a batching extractor: every document once, each decoded
+    beside another (the extractor keeps 2 x batch documents in flight)."""
+    from typer.testing import CliRunner
+
+    from extractor.cli import app, dispatch_args
+    from extractor.watch import watch
+
+    tiny, _, batched = qwen
+    names = ["answer", "guard", "truncated", "invalid"]  # no processors here: each answers the script
+    docs = [str(files["docs"][n]) for n in names]
+    result = CliRunner().invoke(app, dispatch_args([*docs, "--model", str(tiny.path), "--schema", str(files["schema"]),
+                                                    "--no-isolate", "--batch", "2", "--jsonl", str(tmp_path / "a.jsonl")]))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert [(line["source"], line["status"], line["data"]) for line in lines] == [(d, "ok", {"n": "a fine note"})
+                                                                                   for d in docs]
+    assert max(line["usage"]["decoding"]["batch"] for line in lines) == 2
+
+    extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2),
+                          runner=batched)
+    assert extractor.concurrency == 4
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    for name in names:
+        (inbox / f"{name}.pdf").write_bytes(files["docs"][name].read_bytes())
+    records = []
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
+    assert (summary.to_dict()["extracted"], sorted(r.status for r in records)) == (4, ["ok"] * 4)
+    assert max(r.usage.decoding["batch"] for r in records) == 2
