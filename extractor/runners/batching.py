@@ -114,7 +114,7 @@ class BatchLoop:
         job = _Job(request, inputs)
         with self._wake:
             self._pending.append(job)
-            if self._thread is None:
+            if self._thread is None or not self._thread.is_alive():  # first use, or a loop that died
                 self._thread = threading.Thread(target=self._run, name="mlx-batch", daemon=True)
                 self._thread.start()
             self._wake.notify()
