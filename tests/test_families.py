@@ -248,3 +248,16 @@ def test_a_cache_that_does_not_restore_turns_the_prefix_cache_off(runner, monkey
     plan = decide(loaded._model, loaded._processor, render=loaded._render_user)
     assert (plan.path, plan.prefix_cache, plan.jump_forward) == ("fast", False, True)
     assert plan.reasons[0].startswith("prefix cache differs from a cold prefill")
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_batching_is_exact_on_every_family(runner, name):
+    """The load-time check ``--batch`` relies on: two sequences' logits stacked equal each alone (the head found
+    as a hidden-state hook, an lm_head module or tied embeddings)."""
+    from extractor.runners.batching import BATCH_TOLERANCE, batch_reason, stacked_gap
+
+    _, loaded = runner(name)
+    assert loaded._forward.can_split_head()
+    assert stacked_gap(loaded._model, loaded._processor, loaded._forward, render=loaded._render_user) <= BATCH_TOLERANCE
+    assert batch_reason(loaded._model, loaded._processor, loaded._forward, loaded.decoding,
+                        render=loaded._render_user) is None
