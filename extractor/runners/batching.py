@@ -168,7 +168,6 @@ class BatchLoop:
             return
         restore_call_state(lm, {})  # as the serial loop: a fresh per-call state for the prefill
         generation.decoder.begin(generation.prompt)
-        generation.keep_stats()
         generation.call_state = save_call_state(lm)
 
     def _prefill_step(self, job: _Job) -> None:

@@ -94,6 +94,11 @@ def embed(model, inputs: dict) -> tuple[object, dict]:
     return embedded.inputs_embeds, kwargs
 
 
+def count_media(ids, media_ids) -> int:
+    """How many of a prompt's token ids are image placeholders."""
+    return sum(1 for t in ids if t in media_ids)
+
+
 def build_prompt(inputs: dict, embedded: tuple, *, media_ids: frozenset, boundary_ids: frozenset) -> Prompt:
     """A prepared and embedded prompt, with its shared prefix found.
 
@@ -111,7 +116,7 @@ def build_prompt(inputs: dict, embedded: tuple, *, media_ids: frozenset, boundar
     prefix = next((i for i, t in enumerate(flat) if t in boundary_ids), 0)
     mx.eval(embeddings)
     return Prompt(ids=ids, embeddings=embeddings, prefill_kwargs=kwargs,
-                  image_tokens=sum(1 for t in flat if t in media_ids), prefix_ids=tuple(flat[:prefix]),
+                  image_tokens=count_media(flat, media_ids), prefix_ids=tuple(flat[:prefix]),
                   last_is_text=flat[-1] not in media_ids)
 
 
@@ -153,6 +158,7 @@ class Forward:
         (``speculative_logits_from_hidden``; qwen3_5)."""
         self.lm = lm
         self.hidden_head = hidden_head
+        self._head_site = None if hidden_head else _head_site(lm)  # where the lm_head lives (batching splits it)
 
     def prefill(self, ids, embeddings, cache, kwargs: dict) -> None:
         """Run prompt tokens into the cache; their logits are never evaluated."""
@@ -180,16 +186,7 @@ class Forward:
         """Whether the lm_head can run apart from the layers (``hidden`` + ``head``): the hidden-state hook, a
         separate ``lm_head`` module, or tied embeddings' ``as_linear``, applied last (``runners.batching`` checks
         that it is exact)."""
-        return self.hidden_head or self._head_site() is not None
-
-    def _head_site(self) -> Optional[tuple[object, str]]:
-        """Where the model's head lives: (lm, "lm_head") or (embed_tokens, "as_linear"), or None."""
-        if _is_module(getattr(self.lm, "lm_head", None)):
-            return self.lm, "lm_head"
-        embed_tokens = getattr(getattr(self.lm, "model", None), "embed_tokens", None)
-        if _is_module(embed_tokens) and callable(getattr(embed_tokens, "as_linear", None)):
-            return embed_tokens, "as_linear"
-        return None
+        return self.hidden_head or self._head_site is not None
 
     def hidden(self, ids, cache, *, embeddings=None, kwargs: Optional[dict] = None):
         """One forward pass over ``ids`` without the lm_head: the (1, H) hidden state its last position gives the
@@ -198,27 +195,32 @@ class Forward:
         if self.hidden_head:
             out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
             return out.hidden_states[-1][:, -1, :]
-        owner, name = self._head_site()
-        # the model applies its head last: with an identity in its place, its "logits" are the head's input
-        if name == "lm_head":
-            head, owner.lm_head = owner.lm_head, _Identity()
-        else:
-            object.__setattr__(owner, name, _Identity())  # an instance attribute over the method, removed below
+        owner, name = self._head_site
+        # the model applies its head last: with an identity in its place, its "logits" are the head's input. An
+        # instance attribute shadows the module's child (or method) and is removed after the pass.
+        object.__setattr__(owner, name, _Identity())
         try:
             out = self.lm(ids, inputs_embeds=embeddings, cache=cache, **kwargs)
         finally:
-            if name == "lm_head":
-                owner.lm_head = head
-            else:
-                object.__delattr__(owner, name)
+            object.__delattr__(owner, name)
         return out.logits[:, -1, :]
 
     def head(self, hidden):
         """The lm_head over stacked hidden states (B, H): (B, V) logits."""
         if self.hidden_head:
             return self.lm.speculative_logits_from_hidden(hidden)
-        owner, name = self._head_site()
+        owner, name = self._head_site
         return getattr(owner, name)(hidden)
+
+
+def _head_site(lm) -> Optional[tuple[object, str]]:
+    """Where a language model's head lives: (lm, "lm_head") or (its embed_tokens, "as_linear"), or None."""
+    if _is_module(getattr(lm, "lm_head", None)):
+        return lm, "lm_head"
+    embed_tokens = getattr(getattr(lm, "model", None), "embed_tokens", None)
+    if _is_module(embed_tokens) and callable(getattr(embed_tokens, "as_linear", None)):
+        return embed_tokens, "as_linear"
+    return None
 
 
 def _is_module(value) -> bool:
@@ -296,6 +298,7 @@ class Decoder:
         self.cache = None
         self.last_prompt_token = 0
         self.feed: Optional[tuple] = None  # the next pass: (ids, embeddings or None, prefill kwargs or None)
+        self.prompt_counts = (0, 0, 0)  # (prompt tokens, image tokens, cached prompt tokens), set by ``begin``
         self._prompt: Optional[Prompt] = None
         self._chunks: list[tuple[int, int]] = []
 
@@ -317,6 +320,7 @@ class Decoder:
         self._prompt = prompt
         self.last_prompt_token = int(prompt.ids[0, -1].item())
         start = self._restore_prefix(prompt)
+        self.prompt_counts = (prompt.length, prompt.image_tokens, prompt.cached)
         end = prompt.length - 1  # the last prompt token goes in the pass that gives logits
         self._chunks = [(chunk, min(chunk + PREFILL_STEP, end)) for chunk in range(start, end, PREFILL_STEP)]
 

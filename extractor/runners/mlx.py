@@ -28,7 +28,7 @@ from ..quiet import quiet_imports
 from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
 from .batching import BatchLoop, batch_reason
-from .decode import Decoder, Forward, build_prompt, embed, media_ids, prepare_inputs
+from .decode import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
 from .decoding import FAST, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
 from .prefix_cache import PrefixCache
@@ -226,12 +226,11 @@ class MlxRunner:
         end = time.perf_counter()
         plan, decoder = generation.plan, generation.decoder or generation.generic
         if generation.decoder is not None:
-            prompt = generation.prompt_stats
-            prompt_tokens, image_tokens, cached = prompt
+            prompt_tokens, image_tokens, cached = generation.decoder.prompt_counts
             jump = generation.decoder.jump_forward
         else:
             flat = generation.inputs["input_ids"][0].tolist()
-            prompt_tokens, image_tokens, cached = len(flat), sum(1 for t in flat if t in self._media_ids), 0
+            prompt_tokens, image_tokens, cached = len(flat), count_media(flat, self._media_ids), 0
             jump = False
         first_at = generation.first_at or end
         reasons = list(plan.reasons) + list(self._batch_reasons)
@@ -276,19 +275,6 @@ class Generation:
         self.first_at: Optional[float] = None
         self.batch = 1
         self.call_state: dict = {}  # the language model's per-call state between batched passes
-        self._stats: Optional[tuple[int, int, int]] = None
-
-    @property
-    def prompt_stats(self) -> tuple[int, int, int]:
-        """(prompt tokens, image tokens, cached prompt tokens) of the fast path's prompt."""
-        if self._stats is None:
-            self.keep_stats()
-        return self._stats
-
-    def keep_stats(self) -> None:
-        """Note the prompt's counts (before it is released)."""
-        if self._stats is None and self.prompt is not None:
-            self._stats = (self.prompt.length, self.prompt.image_tokens, self.prompt.cached)
 
 
 def _processor_eos_ids(processor) -> list[int]:
