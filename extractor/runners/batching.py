@@ -102,7 +102,6 @@ class BatchLoop:
         self._pending: deque[_Job] = deque()
         self._wake = threading.Condition()
         self._thread: Optional[threading.Thread] = None
-        self.peak_active = 0  # the most sequences stepped together so far (benches report it)
         self.joined = 0  # sequences that entered while others were decoding (a freed slot refilled at once)
 
     def submit(self, request: GenerationRequest, inputs: dict) -> GenerationResult:
@@ -161,7 +160,6 @@ class BatchLoop:
 
     def _start(self, job: _Job) -> None:
         lm = self.runner._forward.lm
-        restore_call_state(lm, {})
         generation = job.generation = self.runner.start(job.request, job.inputs)
         if generation.done:  # the generic path ran it alone, here
             self._finish(job)
@@ -210,7 +208,6 @@ class BatchLoop:
             for job in stepped:
                 self._fail(job, exc)
             return
-        self.peak_active = max(self.peak_active, len(stepped))
         masks = [self._guarded_mask(job) for job in stepped]  # on the host while the passes run
         for row, (job, mask) in enumerate(zip(stepped, masks)):
             if job.done.is_set():
