@@ -110,6 +110,7 @@ class Page:
         self.confused = self.compact.translate(OCR_CONFUSIONS) if ocr else ""
         self.bands = _bands(self.lines)
         self._band_keys: Optional[list[tuple[list[tuple[int, int]], list[str], str]]] = None
+        self._all_band_keys: Optional[str] = None
         self.numbers: dict[Decimal, list[Hit]] = {}
         for i, line in enumerate(self.lines):
             for number in line.numbers:
@@ -125,6 +126,12 @@ class Page:
                 keys = [key for line in lines for key in self.keys(line)]
                 self._band_keys.append((places, keys, "".join(keys)))
         return self._band_keys[band]
+
+    def all_band_keys(self) -> str:
+        """Every band's joined keys (``band_keys``), bands apart (a NUL between them: no key holds one)."""
+        if self._all_band_keys is None:
+            self._all_band_keys = "\0".join(self.band_keys(b)[2] for b in range(len(self.bands)))
+        return self._all_band_keys
 
     def keys(self, line: int, indexes: Optional[Sequence[int]] = None) -> list[str]:
         """A line's token keys (of some tokens), with OCR's confusions folded on OCR text."""

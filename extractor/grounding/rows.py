@@ -163,14 +163,23 @@ def _description_bands(text: str, pages: Sequence[Optional[Page]]
                        ) -> list[tuple[int, list[int], list[Hit]]]:
     """Where a description is printed as one band, or wrapped over two or three bands in a row (the fewest that
     hold it): ``(page index, band indexes, the description's tokens)`` per place."""
+    folded = fold(text).split()
+    needles: dict[bool, list[str]] = {}  # a page's needles depend only on whether it is OCR text
     for size in range(1, MAX_WRAP + 1):
         found = []
         for index, page in enumerate(pages):
             if page is None:
                 continue
-            words = [k for k in (page.needle(w) for w in fold(text).split()) if k]
+            if page.ocr not in needles:
+                needles[page.ocr] = [k for k in (page.needle(w) for w in folded) if k]
+            words = needles[page.ocr]
             if not words:
                 return []
+            # Not on this page at all (the common case on a long document): each band's match holds whole words,
+            # so a page none of whose bands holds a word (or, in one band, the whole description) has no match.
+            keys = page.all_band_keys()
+            if ("".join(words) not in keys) if size == 1 else any(w not in keys for w in words):
+                continue
             for first in range(len(page.bands) - size + 1):
                 hits = _split_match(words, page, list(range(first, first + size)))
                 if hits is not None:
