@@ -249,6 +249,7 @@ def _norm(value: Any) -> Any:
 
 def repeated_prefix(before: Sequence[Any], after: Sequence[Any]) -> int:
     """How many of ``after``'s first lines repeat ``before``'s last ones (the longest such run)."""
+    before = before[max(0, len(before) - len(after)):]  # a longer run cannot be: the merge so far stays unread
     a, b = [_norm(x) for x in before], [_norm(x) for x in after]
     for n in range(min(len(a), len(b)), 0, -1):
         if a[len(a) - n:] == b[:n]:
