@@ -8,6 +8,7 @@ Each document's behaviour is chosen by its page's shape (the request's image): o
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -116,9 +117,14 @@ def test_a_mixed_batch_gives_the_serial_records(qwen, files):
     assert [a["status"] for a in records["truncated"].extra["attempts"]] == ["truncated", "ok"]
     assert [a["status"] for a in records["invalid"].extra["attempts"]] == ["invalid", "ok"]
     assert records["error"].status == "error" and "boom" in records["error"].errors[0]["message"]
+    assert batched._loop.merged and not batched._batch_reasons  # the layers run merged on qwen3_5 (its probe)
     for name in ("answer", "guard", "truncated", "invalid"):
-        assert records[name].status in ("ok", "review") and records[name].usage.decoding["batch"] == 2, name
-    assert all(r.usage.decoding["batch"] == 1 for r in got["serial"] if r.usage.decoding)
+        decoding = records[name].usage.decoding
+        assert records[name].status in ("ok", "review") and decoding["batch"] == 2 and decoding["reasons"] == [], name
+    # unconstrained, every pass feeds one token: merged wherever two sequences decode (a last retry may run alone)
+    assert all(records[name].usage.decoding["merged_steps"] > 0 for name in ("answer", "guard", "truncated"))
+    assert all((r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) == (1, 0)
+               for r in got["serial"] if r.usage.decoding)
     names = ["embedded", "answer"]
     one, two = (run(runner, tiny, files, names, schema="invoice", max_tokens=4) for runner in (serial, batched))
     assert [outcome(r) for r in two] == [outcome(r) for r in one]
@@ -129,8 +135,6 @@ def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files)
     """With the schema's masks and jump-forward (ragged forced runs), a long answer beside short ones: the short
     documents are asked only once the long one decodes, so each enters a running batch, the second in the slot the
     first frees; sampling with a seed gives the serial tokens too."""
-    import threading
-
     tiny, serial, batched = qwen
     text = '{"n":"' + "x" * 30 + '"}'
     names = ["long", "answer", "guard"]  # no processors but the long one's: the others answer the script
@@ -159,6 +163,8 @@ def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files)
         assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
     assert two[0].data == json.loads(text) and two[0].usage.generated_tokens > 3 * two[1].usage.generated_tokens
     assert two[1].usage.decoding["jump_forward"] and two[1].usage.decode_steps < two[1].usage.generated_tokens
+    # one-token feeds went through the layers merged, forced runs (and the prompt's last embedding) alone
+    assert 0 < two[1].usage.decoding["merged_steps"] < two[1].usage.decode_steps
     assert batched._loop.joined - joined == 4  # both short ones of both runs entered beside the long one
 
 
@@ -185,9 +191,11 @@ def test_another_family_batches_exactly(model_factory, files):
     assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
 
 
-def test_batching_off_where_the_stacked_head_differs(model_factory, monkeypatch):
-    """A head that gives other logits stacked than alone: one document at a time, and the records say why."""
-    from extractor.runners import batching
+def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory, monkeypatch):
+    """A head that gives other logits stacked than alone: one document at a time, and the records say why. A merged
+    layer pass that gives other logits than each sequence alone: documents batched, each through its own layer pass,
+    and the records say that."""
+    from extractor.runners import batching, merged
     from extractor.runners.mlx import MlxRunner
 
     tiny = model_factory.random()
@@ -195,10 +203,36 @@ def test_batching_off_where_the_stacked_head_differs(model_factory, monkeypatch)
     runner = MlxRunner(model=str(tiny.path), batch=4)
     assert (runner.batch, runner.concurrent) == (1, False)
     assert runner._batch_reasons[0].startswith("batching off: the stacked head differs")
-    record = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=4), runner=runner).extract(
-        text_pdf(["Invoice 1"], size=(300, 200)))
+    extractor = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=4), runner=runner)
+    record = extractor.extract(text_pdf(["Invoice 1"], size=(300, 200)))
     assert record.usage.decoding["batch"] == 1
     assert record.usage.decoding["reasons"][-1].startswith("batching off: the stacked head differs")
+
+    monkeypatch.undo()
+    monkeypatch.setattr(merged, "MERGED_TOLERANCE", -1.0)
+    runner.plan_batch(2)  # the same loaded model decided again
+    assert (runner.batch, runner._loop.merged) == (2, False)
+    assert runner._batch_reasons == ("layers per sequence: the merged pass differs from one sequence alone "
+                                     "(max |dlogit| 0)",)
+    second = threading.Event()
+
+    def waiting(tokens, logits):  # the first document decodes on until the second one is asked
+        assert second.wait(60)
+        return logits
+
+    def factory(request):
+        if shape(request) == WIDTHS["answer"]:
+            return (waiting,)
+        second.set()
+        return ()
+
+    extractor = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=12, batch=2,
+                                       request_processors=factory), runner=runner)
+    pdfs = [text_pdf(["Invoice 1"], size=(WIDTHS[name], 200)) for name in ("answer", "guard")]
+    records = list(extractor.extract_many(pdfs))
+    assert [(r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) for r in records] == [(2, 0), (2, 0)]
+    assert all(r.usage.decoding["reasons"][-1].startswith("layers per sequence: the merged pass differs")
+               for r in records)
 
 
 def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):

@@ -252,12 +252,18 @@ def test_a_cache_that_does_not_restore_turns_the_prefix_cache_off(runner, monkey
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_batching_is_exact_on_every_family(runner, name):
-    """The load-time check ``--batch`` relies on: two sequences' logits stacked equal each alone (the head found
-    as a hidden-state hook, an lm_head module or tied embeddings)."""
+    """The load-time checks ``--batch`` relies on: two sequences' logits stacked equal each alone (the head found
+    as a hidden-state hook, an lm_head module or tied embeddings), and where the layers can run merged."""
     from extractor.runners.batching import BATCH_TOLERANCE, batch_reason, stacked_gap
+    from extractor.runners.merged import merged_reason
 
     _, loaded = runner(name)
     assert loaded._forward.can_split_head()
     assert stacked_gap(loaded._model, loaded._processor, loaded._forward, render=loaded._render_user) <= BATCH_TOLERANCE
     assert batch_reason(loaded._model, loaded._processor, loaded._forward, loaded.decoding,
                         render=loaded._render_user) is None
+    # the merged layer pass (``runners.merged``): exact on every family but glm4v, whose attention mask ignores a
+    # batch cache's left padding (its documents each keep their own layer pass)
+    reason = merged_reason(loaded._model, loaded._processor, loaded._forward, render=loaded._render_user,
+                           images=loaded.vision.method != "default")
+    assert (reason is None) == (name != "glm4v"), reason

@@ -1,18 +1,22 @@
 """In-process continuous batching: up to ``batch`` documents decode together, each exactly as it would alone.
 
 Decoding is bound by reading the weights once per step, and most of them are the lm_head's (the mid testing
-model's 248,320 x 768 head is 0.76 GB of its 1.6). So every active sequence runs its own forward pass through the
-layers (its own cache, its own tokens: the tokens jump-forward feeds need no padding, and a recurrent state such as
-Gated-DeltaNet's never sees another sequence's padding), and the lm_head runs once per step over the stacked last
-hidden states of all of them. Per sequence, everything stays as in the serial loop (``decode.Decoder``): its stop
-set, constraint mask (computed on the host while the step's forward passes run), jump-forward, guards,
-``max_tokens``, temperature and seed (its own random key), logits processors. A sequence that ends frees its slot
-for the next request at once; a new sequence's prompt is prefilled one chunk per step so the others keep decoding.
-A retry is a new request: it joins the batch as a new sequence.
+model's 248,320 x 768 head is 0.76 GB of its 1.6). So the lm_head runs once per step over the stacked last hidden
+states of all active sequences, and the layers run once for all the sequences that feed one token this step (the
+merged pass, ``runners.merged``: their caches merged into batch caches and extracted back). A sequence that feeds
+several tokens (jump-forward's ragged forced runs) or its prompt's last embedding runs its own pass through the
+layers (its own cache and tokens: no padding, and a recurrent state such as Gated-DeltaNet's never sees another
+sequence's padding). Per sequence, everything stays as in the serial loop (``decode.Decoder``): its stop set,
+constraint mask (computed on the host while the step's forward passes run), jump-forward, guards, ``max_tokens``,
+temperature and seed (its own random key), logits processors. A sequence that ends frees its slot for the next
+request at once; a new sequence's prompt is prefilled one chunk per step so the others keep decoding. A retry is a
+new request: it joins the batch as a new sequence.
 
 Exact where the head can run apart from the layers and gives the same logits stacked as alone: ``batch_reason``
 checks that at load on a short text prompt (float32 logits of two sequences, alone against stacked). Elsewhere the
-runner decodes one document at a time and says so in every record (``usage.decoding.reasons``). A request the model
+runner decodes one document at a time and says so in every record (``usage.decoding.reasons``). The merged layer
+pass has its own load-time probe (``merged.merged_reason``); where it fails, every sequence keeps its own pass
+through the layers, and the records say that too. A request the model
 must run on the generic path (``generate_step``: Gemma 4 with images) runs alone in the loop's thread.
 
 All mlx work happens on the loop's one thread (callers only render and tokenize): mlx-vlm models keep per-call
@@ -96,9 +100,10 @@ class _Job:
 class BatchLoop:
     """The loop thread that steps every active sequence together (started on the first request)."""
 
-    def __init__(self, runner, *, size: int) -> None:
-        """Args: runner: the ``MlxRunner`` (its start/result, forward passes and lock); size: sequences at once."""
-        self.runner, self.size = runner, size
+    def __init__(self, runner, *, size: int, merged: bool = False) -> None:
+        """Args: runner: the ``MlxRunner`` (its start/result, forward passes and lock); size: sequences at once;
+        merged: the one-token feeds of a step share one pass through the layers (``runners.merged``)."""
+        self.runner, self.size, self.merged = runner, size, merged
         self._pending: deque[_Job] = deque()
         self._wake = threading.Condition()
         self._thread: Optional[threading.Thread] = None
@@ -180,49 +185,80 @@ class BatchLoop:
                 self._finish(job)
 
     def _step(self, jobs: list[_Job]) -> None:
-        """One forward pass for every decoding sequence, the lm_head once over all of them, then each samples."""
+        """One step for every decoding sequence: the layers (merged for the one-token feeds, ``runners.merged``,
+        else one pass per sequence), the lm_head once over all of them, then each samples."""
         import mlx.core as mx
 
         if not jobs:
             return
-        forward, lm = self.runner._forward, self.runner._forward.lm
-        stepped, hidden = [], []
+        hidden, caches = self._merged_pass(jobs) if self.merged else ({}, [])
         for job in jobs:
-            generation = job.generation
-            decoder = generation.decoder
-            restore_call_state(lm, generation.call_state)
-            try:
-                ids, embeddings, kwargs = decoder.feed
-                hidden.append(forward.hidden(ids, decoder.cache, embeddings=embeddings, kwargs=kwargs))
-            except Exception as exc:  # noqa: BLE001
-                self._fail(job, exc)
-                continue
-            generation.call_state = save_call_state(lm)
-            stepped.append(job)
+            if job not in hidden and not job.done.is_set():
+                self._own_pass(job, hidden)
+        stepped = [job for job in jobs if job in hidden]
         if not stepped:
             return
         try:
-            logits = forward.head(mx.concatenate(hidden, axis=0))
-            mx.async_eval(logits)
+            logits = self.runner._forward.head(mx.concatenate([hidden[job] for job in stepped], axis=0))
+            mx.async_eval(logits, *caches)  # the merged pass's extracted caches with it
         except Exception as exc:  # noqa: BLE001 - the shared pass failed: every sequence in it fails
             for job in stepped:
                 self._fail(job, exc)
             return
         masks = [self._guarded_mask(job) for job in stepped]  # on the host while the passes run
         for row, (job, mask) in enumerate(zip(stepped, masks)):
-            if job.done.is_set():
-                continue
-            generation = job.generation
-            generation.batch = max(generation.batch, len(stepped))
-            try:
-                over = generation.decoder.advance(logits[row:row + 1], mask=mask)
-            except Exception as exc:  # noqa: BLE001
-                self._fail(job, exc)
-                continue
-            if generation.first_at is None:
-                generation.first_at = time.perf_counter()
-            if over:
-                self._finish(job)
+            if not job.done.is_set():
+                self._advance(job, logits[row:row + 1], mask, len(stepped))
+
+    def _own_pass(self, job: _Job, hidden: dict) -> None:
+        """A sequence's own pass through the layers (its call state swapped in and out)."""
+        forward, lm = self.runner._forward, self.runner._forward.lm
+        generation = job.generation
+        decoder = generation.decoder
+        restore_call_state(lm, generation.call_state)
+        try:
+            ids, embeddings, kwargs = decoder.feed
+            hidden[job] = forward.hidden(ids, decoder.cache, embeddings=embeddings, kwargs=kwargs)
+        except Exception as exc:  # noqa: BLE001
+            self._fail(job, exc)
+            return
+        generation.call_state = save_call_state(lm)
+
+    def _merged_pass(self, jobs: list[_Job]) -> tuple[dict, list]:
+        """The one pass through the layers of every sequence that feeds one token (two at least): (job -> its
+        (1, H) hidden row, the arrays of their extracted caches)."""
+        from .merged import cache_arrays, merged_hidden, mergeable
+
+        lm = self.runner._forward.lm
+        rows = [job for job in jobs if mergeable(lm, job.generation.decoder.feed, job.generation.call_state)]
+        if len(rows) < 2:
+            return {}, []
+        decoders = [job.generation.decoder for job in rows]
+        try:
+            hidden, caches = merged_hidden(self.runner._forward, [d.cache for d in decoders],
+                                           [d.feed[0] for d in decoders], [job.generation.call_state for job in rows])
+        except Exception:  # noqa: BLE001 - the caches are untouched: this step, each sequence runs its own pass
+            return {}, []
+        out, arrays = {}, []
+        for row, (job, decoder, cache) in enumerate(zip(rows, decoders, caches)):
+            decoder.cache = cache
+            arrays.extend(cache_arrays(cache))
+            job.generation.merged_steps += 1
+            out[job] = hidden[row:row + 1]
+        return out, arrays
+
+    def _advance(self, job: _Job, logits, mask, stepped: int) -> None:
+        generation = job.generation
+        generation.batch = max(generation.batch, stepped)
+        try:
+            over = generation.decoder.advance(logits, mask=mask)
+        except Exception as exc:  # noqa: BLE001
+            self._fail(job, exc)
+            return
+        if generation.first_at is None:
+            generation.first_at = time.perf_counter()
+        if over:
+            self._finish(job)
 
     def _guarded_mask(self, job: _Job):
         try:

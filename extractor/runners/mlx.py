@@ -31,6 +31,7 @@ from .batching import BatchLoop, batch_reason
 from .decode import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
 from .decoding import FAST, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
+from .merged import merged_reason
 from .prefix_cache import PrefixCache
 from .templates import render_messages
 from .vision import VisionBudget, measure_vision_budget
@@ -55,7 +56,8 @@ class MlxRunner:
         Args:
             model: local model directory or cached hub id.
             batch: documents decoded together at most (``runners.batching``); 1: one at a time. Where batching
-                is not exact for the model, one at a time, and every record's ``usage.decoding`` says why.
+                is not exact for the model, one at a time, and every record's ``usage.decoding`` says why; where
+                only the merged layer pass is not (``runners.merged``), each document its own pass, and says so.
 
         Raises:
             ModelError: the model cannot be found or loaded.
@@ -88,14 +90,25 @@ class MlxRunner:
         except Exception as exc:  # noqa: BLE001
             raise ModelError(f"cannot prepare model {model}: {type(exc).__name__}: {exc}", source=model) from exc
         self._forward = Forward(self._model.language_model, hidden_head=self.decoding.hidden_head)
-        self.batch, self._batch_reasons, self._loop = 1, (), None
-        if batch > 1:
+        self.plan_batch(batch)
+
+    def plan_batch(self, batch: int) -> None:
+        """Decide how ``batch`` documents decode together (the load-time probes of ``runners.batching`` and
+        ``runners.merged``): ``batch``, the loop, and the reasons every record gives where a part is off. Called at
+        load; again only while no generation runs."""
+        with self._lock:
+            self.batch, self._batch_reasons, self._loop = 1, (), None
+            if batch <= 1:
+                return
             reason = batch_reason(self._model, self._processor, self._forward, self.decoding,
                                   render=self._render_user)
-            if reason is None:
-                self.batch, self._loop = batch, BatchLoop(self, size=batch)
-            else:
+            if reason is not None:
                 self._batch_reasons = (f"batching off: {reason}",)
+                return
+            layers = merged_reason(self._model, self._processor, self._forward, render=self._render_user,
+                                   images=self.vision.method != "default")
+            self.batch, self._loop = batch, BatchLoop(self, size=batch, merged=layers is None)
+            self._batch_reasons = () if layers is None else (f"layers per sequence: {layers}",)
 
     @property
     def concurrent(self) -> bool:
@@ -250,7 +263,8 @@ class MlxRunner:
             peak_memory_gb=mx.get_peak_memory() / 1e9,
             decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and
                                                                         generation.request.prefix_cache),
-                      "jump_forward": jump, "batch": generation.batch, "reasons": reasons},
+                      "jump_forward": jump, "batch": generation.batch,
+                      "merged_steps": generation.merged_steps, "reasons": reasons},
         )
 
     def _final_text(self, tokens: list[int], stop_id: Optional[int], pieced: str, hit) -> str:
@@ -274,6 +288,7 @@ class Generation:
         self.done = False
         self.first_at: Optional[float] = None
         self.batch = 1
+        self.merged_steps = 0  # decode steps whose pass through the layers it shared with other sequences
         self.call_state: dict = {}  # the language model's per-call state between batched passes
 
 
