@@ -16,18 +16,19 @@ so every row decodes the same tokens (``--docs N``: the first N samples only; th
 * ``+ jump-forward``: forced tokens (keys, quotes, commas) fed in one pass with the sampled token before them;
 * ``+ both``;
 * ``+ batch 2/4/8``: both, with that many documents decoded together (``Settings.batch``, ``runners.batching``:
-  one forward pass per sequence through the layers, the lm_head once per step over all of them), on a runner loaded
-  with that batch size.
+  the one-token feeds of a step through the layers in one merged pass (``runners.merged``), forced runs in their
+  own, the lm_head once per step over all of them), on a runner loaded with that batch size.
 
 ``--rows`` picks rows (``today,prefix,jump,both,batch2,batch4,batch8``; default all): the first one picked is the
 reference of the ``x`` and records columns.
 
 Columns: documents per minute (wall) and CPU seconds per document (this process, all threads: less sensitive
-to other jobs on a shared machine than wall time), prompt tokens prefilled per document (after the first), decode steps per
-document, generated tokens per second of the row's wall time, mlx's peak memory during the row, and the records'
-agreement with the first row (data, status, finish_reason, stop token and generated tokens must be equal). A last line
-measures the constrained overhead: decode seconds per sampled token with constraints on vs off, jump-forward off so
-both decode the same tokens, prefix cache on. Use OpenBLAS (the LD_PRELOAD above): the mlx[cpu] wheel's reference
+to other jobs on a shared machine than wall time), prompt tokens prefilled per document (after the first), decode
+steps per document, those of them whose layer pass ran merged with other documents', generated tokens per second
+of the row's wall time, mlx's peak memory during the row, and the records' agreement with the first row (data,
+status, finish_reason, stop token and generated tokens must be equal). A last line measures the constrained
+overhead: decode seconds per sampled token with constraints on vs off, jump-forward off so both decode the same
+tokens, prefix cache on. Use OpenBLAS (the LD_PRELOAD above): the mlx[cpu] wheel's reference
 BLAS is ~25x slower for float32 matmuls.
 """
 
@@ -103,6 +104,7 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
         "tokens_per_s": sum(r.usage.generated_tokens for r in records) / wall,
         "peak_gb": max([mx.get_peak_memory() / 1e9, *(r.extra.get("peak_memory_gb", 0) for r in records)]),
         "batch": max((r.usage.decoding or {}).get("batch", 1) for r in records),
+        "merged_steps": statistics.fmean((r.usage.decoding or {}).get("merged_steps", 0) for r in records),
         "records": [(r.data, r.status, r.finish_reason, r.stop_token_id, r.usage.generated_tokens)
                     for r in records],
     }
@@ -147,6 +149,7 @@ def main(argv=None) -> int:
                       "decode_steps": runs[0]["decode_steps"], "generated": runs[0]["generated"],
                       "tokens_per_s": statistics.median(r["tokens_per_s"] for r in runs),
                       "peak_gb": max(r["peak_gb"] for r in runs), "batch": max(r["batch"] for r in runs),
+                      "merged_steps": runs[0]["merged_steps"],
                       "same_records": all(r["records"] == first for r in runs)})
     cost = statistics.median(overhead["on"]) / statistics.median(overhead["off"]) - 1 if overhead["on"] else None
     if args.json:
@@ -155,15 +158,16 @@ def main(argv=None) -> int:
         return 0
     base, cpu_base = table[0]["docs_per_min"], table[0]["cpu_s_per_doc"]
     print(f"{len(docs)} documents, {args.size} scripted model, constrained decoding, median of {args.repeat} run(s)\n")
-    print(f"| row | docs/min | x {table[0]['row']} | CPU s / doc | x (CPU) | prompt tokens prefilled / doc (text only) | "
-          "decode steps / doc (generated) | generated tok/s | peak GB | most decoded together | "
-          "records = first row |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(f"| row | docs/min | x {table[0]['row']} | CPU s / doc | x (CPU) | "
+          "prompt tokens prefilled / doc (text only) | decode steps / doc (generated) | merged steps / doc | "
+          "generated tok/s | peak GB | most decoded together | records = first row |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for row in table:
         print(f"| {row['row']} | {row['docs_per_min']:.2f} | {row['docs_per_min'] / base:.2f} | "
               f"{row['cpu_s_per_doc']:.1f} | {cpu_base / row['cpu_s_per_doc']:.2f} | "
               f"{row['prefilled']:.0f} ({row['prefilled_text']:.0f}) | {row['decode_steps']:.0f} "
-              f"({row['generated']:.0f}) | {row['tokens_per_s']:.1f} | {row['peak_gb']:.2f} | {row['batch']} | "
+              f"({row['generated']:.0f}) | {row['merged_steps']:.0f} | {row['tokens_per_s']:.1f} | "
+              f"{row['peak_gb']:.2f} | {row['batch']} | "
               f"{'yes' if row['same_records'] else 'NO'} |")
     if cost is not None:
         print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): "
