@@ -6,7 +6,7 @@ One command, one table::
 
 The documents are the bundled samples (samples/*.pdf and *.png: 8 documents) through ``Extractor.extract_many``
 (invoice schema, rendering in this process). The model is ``bench/throughput.py``'s small one: a tiny scripted
-qwen3_5 (hidden 64 x 2 layers, built once into the temp dir) that answers ``invoice-de-einfach``'s data (~280 tokens)
+qwen3_5 (hidden 32 x 2 layers, built once into the temp dir) that answers ``invoice-de-einfach``'s data (~280 tokens)
 for every page, converted as upstream ships Qwen3.5 (config.json eos 248044 only): the servers do not stop on
 ``<|im_end|>``, so our ``end_marker`` guard closes each stream one token after the answer. Rows:
 

@@ -198,4 +198,4 @@ def test_records_report_the_cache_and_the_steps(runner):
                                     "decode_steps", "decoding"}
     # qwen3_5 passes the load-time probe: our loop with every feature
     assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True, "batch": 1,
-                                         "reasons": []}
+                                         "merged_steps": 0, "reasons": []}

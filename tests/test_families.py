@@ -144,6 +144,7 @@ def test_a_model_that_forbids_chunked_prefill_with_images_runs_on_generate_step(
     record = extract(loaded, files, extra_processors=processors)
     assert (record.status, record.data) == ("ok", ANSWER)
     assert record.usage.decoding == {"path": "generic", "prefix_cache": False, "jump_forward": False, "batch": 1,
+                                     "merged_steps": 0,
                                      "reasons": ["the model forbids chunked prefill for this prompt (images)"]}
     assert record.usage.image_tokens > 0 and record.usage.cached_prompt_tokens == 0
 

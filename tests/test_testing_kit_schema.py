@@ -367,8 +367,8 @@ def test_forced_tokens_are_cut_at_the_first_stop_id(tokens, stop, expected):
 
 @pytest.mark.parametrize(
     ("size", "hidden", "layers", "expected"),
-    [("small", None, None, (64, 2)), ("mid", None, None, (768, 8)), ("mid", 128, 4, (128, 4)),
-     ("small", 32, 3, (32, 3))],
+    [("small", None, None, (32, 2)), ("mid", None, None, (768, 8)), ("mid", 128, 4, (128, 4)),
+     ("small", 64, 3, (64, 3))],
 )
 def test_model_sizes(size, hidden, layers, expected):
     assert kit_qwen35._model_size(size, hidden, layers) == expected

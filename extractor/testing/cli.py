@@ -81,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="script a JSON answer without a schema (right only with constraints or jump-forward "
                              "off)")
     parser.add_argument("--size", choices=tuple(SIZES), default="small",
-                        help="small: hidden 64 x 2 layers; mid: hidden 768 x 8 layers (benchmarks)")
+                        help="small: hidden 32 x 2 layers; mid: hidden 768 x 8 layers (benchmarks)")
     parser.add_argument("--hidden-size", type=int, metavar="N", help="override the size's hidden size")
     parser.add_argument("--layers", type=int, metavar="L", help="override the size's number of layers")
     parser.add_argument("--then", choices=THEN_CHOICES, default="im_end", help="what follows the answer")

@@ -13,11 +13,11 @@ squares (on features computed by the real mlx layer) so that embedding(t) + out_
 of the pair's successor. Every other residual write is zero (other linear-attention layers, full attention,
 MLPs: they still compute). Script tokens get random directions, every other token one shared default
 direction; the final norm scales the logits (the scripted token scores ``LOGIT_SCALE`` x sqrt(hidden - 2),
-~790 at hidden 64). The minimum logit margin over the whole script, measured by a forward pass of the weights
-as written, must be at least :data:`MIN_LOGIT_MARGIN` (typically 300-450 at hidden 64), else
-:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. A 30,000-character
-answer (~4,200 pairs) still has a margin above 300, but takes a minute to build: the fit's linear system grows
-with the square of the pairs.
+~550 at hidden 32, the default). The minimum logit margin over the whole script, measured by a forward pass of
+the weights as written, must be at least :data:`MIN_LOGIT_MARGIN` (measured at hidden 32: 189 for the sample
+invoice, 160 for a 5,900-character answer, 121 for a 27,000-character one; about twice that at hidden 64), else
+:class:`~extractor.errors.ModelError`; so temperature-1 sampling never leaves the script. A long answer takes a
+while to build (27,000 characters: ~40 s): the fit's linear system grows with the square of the pairs.
 """
 
 from __future__ import annotations
