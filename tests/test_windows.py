@@ -16,7 +16,6 @@ import pytest
 
 from extractor.api import Extractor
 from extractor.settings import Settings
-from extractor.testing import IM_END
 from extractor.validate import load_schema
 from extractor.windows import (merge_answers, merge_warnings, plan_spans, repeated_prefix, reviewed_merge,
                                window_size)
@@ -139,7 +138,7 @@ def test_a_failed_merge_makes_an_ok_record_review():
 # ------------------------------------------------------------------------------------------- through the pipeline
 
 
-def _answers(tiny, data, per_page, *, drop=None, long_first=None, end=IM_END):
+def _answers(tiny, data, per_page, *, end, drop=None, long_first=None):
     """``request_processors``: each window's answer, from the pages its prompt names.
 
     drop: a line's description left out of its window's answer; long_first: (first page of a window,
@@ -159,11 +158,17 @@ def _answers(tiny, data, per_page, *, drop=None, long_first=None, end=IM_END):
 
 
 @pytest.fixture(scope="module")
-def runner(model_factory):
-    """One loaded tiny random model for the module (each test's Extractor reuses it)."""
+def family(model_factory):
+    """The kit's gemma3 checkpoint: a 2,176-token vocabulary, so a generated token costs a few ms, not ~15."""
+    return model_factory.family("gemma3")
+
+
+@pytest.fixture(scope="module")
+def runner(family):
+    """Loaded once for the module (each test's Extractor reuses it)."""
     from extractor.runners.mlx import MlxRunner
 
-    return MlxRunner(model=str(model_factory.random().path))
+    return MlxRunner(model=str(family.path))
 
 
 def _extractor(runner, **changes):
@@ -174,12 +179,8 @@ def _windows(record):
     return [(w["pages"], w["status"], w["retried"]) for w in record.extra["windows"]]
 
 
-def test_thirty_pages_three_hundred_lines(model_factory, tmp_path):
-    """On the kit's gemma3 checkpoint (a 2,176-token vocabulary: ~10,000 generated tokens in CI time)."""
-    from extractor.runners.mlx import MlxRunner
-
-    family = model_factory.family("gemma3")
-    runner = MlxRunner(model=str(family.path))
+def test_thirty_pages_three_hundred_lines(family, runner, tmp_path):
+    """~10,000 generated tokens: in CI time on gemma3's small vocabulary."""
     path, data = long_invoice(tmp_path, 30, 10)
     extractor = _extractor(runner, window_pages=8, max_tokens=4096,
                            request_processors=_answers(family.path, data, 10, end=family.end_of_turn_id))
@@ -204,10 +205,10 @@ def test_thirty_pages_three_hundred_lines(model_factory, tmp_path):
     assert grounding["fields"]["/total"] is True and grounding["fields"]["/line_items/299/amount"] is True
 
 
-def test_a_window_that_drops_a_line_is_named(model_factory, runner, tmp_path):
-    tiny = model_factory.random()
+def test_a_window_that_drops_a_line_is_named(family, runner, tmp_path):
     path, data = long_invoice(tmp_path, 5, 1)  # windows 1-4, 4-5
-    extractor = _extractor(runner, max_tokens=800, request_processors=_answers(tiny, data, 1, drop="L00002"))
+    extractor = _extractor(runner, max_tokens=800, request_processors=_answers(family.path, data, 1, drop="L00002",
+                                                                             end=family.end_of_turn_id))
     record = extractor.extract(path)  # L00002 is printed on page 2
     assert record.status == "review"
     assert _windows(record) == [([1, 4], "ok", []), ([4, 5], "ok", [])]
@@ -217,11 +218,11 @@ def test_a_window_that_drops_a_line_is_named(model_factory, runner, tmp_path):
     assert "lines_subtotal" in [w["code"] for w in record.extra["checks"]]
 
 
-def test_only_the_truncated_window_is_asked_again(model_factory, runner, tmp_path):
-    tiny = model_factory.random()
+def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):
     path, data = long_invoice(tmp_path, 5, 1)
     extractor = _extractor(runner, max_tokens=500, retries=1,
-                           request_processors=_answers(tiny, data, 1, long_first=(4, 500)))
+                           request_processors=_answers(family.path, data, 1, long_first=(4, 500),
+                                                       end=family.end_of_turn_id))
     record = extractor.extract(path)
     assert record.status == "ok", (record.errors, record.warnings)
     assert record.data == data
