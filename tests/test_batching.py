@@ -176,15 +176,31 @@ def test_another_family_batches_exactly(model_factory, files):
     family = model_factory.family("gemma3", config_bug=True)
     serial, batched = MlxRunner(model=str(family.path)), MlxRunner(model=str(family.path), batch=2)
     assert batched.batch == 2
-    answers = {WIDTHS["answer"]: '{"n":"a"}', WIDTHS["guard"]: '{"n":"a much longer note here"}',
-               WIDTHS["truncated"]: '{"n":"mid note"}'}
+    answers = {WIDTHS["answer"]: '{"n":"a"}', WIDTHS["truncated"]: '{"n":"mid note"}',
+               WIDTHS["guard"]: '{"n":"a much longer note: it outlasts the rest"}'}
 
-    def factory(request):
-        return (force_answer(serial.tokenizer, answers[shape(request)], end_token_id=family.end_of_turn_id),)
+    def factory_for():
+        """The short documents are asked only once the long one decodes (so each decodes beside it, whatever the
+        load: without this, two short ones could start and end together before the long one is rendered)."""
+        decoding = threading.Event()
+
+        def factory(request):
+            forced = force_answer(serial.tokenizer, answers[shape(request)], end_token_id=family.end_of_turn_id)
+            if shape(request) != WIDTHS["guard"]:
+                assert decoding.wait(60)
+                return (forced,)
+
+            def signalling(tokens, logits):
+                decoding.set()
+                return forced(tokens, logits)
+
+            return (signalling,)
+
+        return factory
 
     names = ["guard", "answer", "truncated"]
-    one = run(serial, family, files, names, max_tokens=60, request_processors=factory)
-    two = run(batched, family, files, names, max_tokens=60, request_processors=factory)
+    one = run(serial, family, files, names, max_tokens=80, request_processors=factory_for())
+    two = run(batched, family, files, names, max_tokens=80, request_processors=factory_for())
     assert [outcome(r) for r in two] == [outcome(r) for r in one]
     assert [(r.status, r.data, r.stop_token_id) for r in two] == [
         ("ok", json.loads(answers[WIDTHS[n]]), family.end_of_turn_id) for n in names]
