@@ -11,9 +11,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
 from .isolate import RenderPool, render_here
-from .pipeline import Source, document_record, extract_document, first_raster, settings_fingerprint
+from .pipeline import Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint
 from .record import Record, issue
-from .split import find_parts, page_spec, part_entry
+from .split import find_parts, model_question, page_spec
 from .runner import Runner
 from .errors import UsageError
 from .settings import Settings
@@ -157,7 +157,8 @@ class Extractor:
 
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
-            parts = find_parts(source, render=render, raster=self.settings.raster(self.runner.pixels_per_token))
+            parts = find_parts(source, render=render, raster=document_raster(self.settings, self.runner),
+                               questions=self.settings.split_questions, **self._split_question())
         if parts is None:
             return (extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
                                      pool=pool),)
@@ -165,10 +166,17 @@ class Extractor:
         for index, numbers in enumerate(parts.pages, 1):
             settings = self.settings.replace(pages=page_spec(numbers))
             record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings, pool=pool)
-            part = part_entry(index, len(parts.pages), (numbers[0], numbers[-1]))
+            part = parts.entry(index)
             records.append(dataclasses.replace(record, warnings=record.warnings + parts.warnings, extra={
                 **record.extra, "part": part, "fingerprint": self.fingerprint}))  # the file's settings
         return tuple(records)
+
+    def _split_question(self) -> dict:
+        """``find_parts``' model question: the in-process runner's (it can constrain the answer to one boolean),
+        or why there is none (endpoints)."""
+        if getattr(self.runner, "tokenizer", None) is None:
+            return {"no_question": f"no in-process model to ask (runner {type(self.runner).__name__})"}
+        return {"question": model_question(self.runner, self.settings)}
 
     def extract_parts_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, tuple[Record, ...]]]:
         """Like ``extract_as_done``, with each file's records together (``extract_parts``; one record per file

@@ -135,7 +135,12 @@ SETTINGS_OPTIONS = {
                                      "record says why).")),
     "split": (str, typer.Option(default("split"), "--split", metavar="auto|never",
                                 help="auto: a file holding several invoices gives one record per invoice (found "
-                                     "from the page text); never: one record per file.")),
+                                     "from the page text, OCR text for scans unless --ocr never); never: one "
+                                     "record per file.")),
+    "split_questions": (int, typer.Option(default("split_questions"), "--split-questions", min=0, metavar="N",
+                                          help="With --split auto: ask the in-process model about at most N pages "
+                                               "per file whose text is unsure (no signal in a file of several "
+                                               "invoices, or conflicting signals); 0: the text alone decides.")),
     "max_bytes": (str, typer.Option(size_text(default("max_bytes")), "--max-bytes", metavar="SIZE",
                                     help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
     "workers": (Optional[int], typer.Option(None, "--workers", min=1,

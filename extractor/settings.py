@@ -23,6 +23,7 @@ from .ocr import OcrSettings, resolve_mode
 from .ocr import check_mode as check_ocr_mode
 from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
 from .runner import LogitsProcessor
+from .split import DEFAULT_QUESTIONS as DEFAULT_SPLIT_QUESTIONS
 
 DEFAULT_MODEL = "mlx-community/lift-oQ3"
 DEFAULT_SCHEMA = "invoice"
@@ -51,9 +52,9 @@ MAX_BATCH = 16
 SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
-LONG_FIELDS = ("window_pages", "window_vision_tokens", "split")
+LONG_FIELDS = ("window_pages", "window_vision_tokens", "split", "split_questions")
 LONG_DEFAULTS = {"window_pages": DEFAULT_WINDOW_PAGES, "window_vision_tokens": DEFAULT_WINDOW_VISION_TOKENS,
-                 "split": DEFAULT_SPLIT}
+                 "split": DEFAULT_SPLIT, "split_questions": DEFAULT_SPLIT_QUESTIONS}
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,11 @@ class Settings:
             record's ``usage.decoding`` says why).
         split: ``auto``: a file holding several invoices (found from its page text: a new invoice number, page
             markers restarting, another seller) gives one record per invoice (``split``); ``never``: one record
-            per file.
+            per file. Pages without a usable text layer are read by OCR for it unless ``ocr`` is ``never``.
+        split_questions: with ``split == "auto"``, the pages whose text is unsure (``split.UNSURE``: no signal at
+            all in a file of several invoices, or signals that conflict) the in-process model is asked about per
+            file at most (one short question each: the page and the one before, ``{"new_invoice": bool}``, a few
+            tokens); 0: the text rule decides every page.
     """
 
     model: str = DEFAULT_MODEL
@@ -167,6 +172,7 @@ class Settings:
     request_processors: Optional[Callable[[object], Sequence[LogitsProcessor]]] = None
     split: str = DEFAULT_SPLIT
     batch: int = DEFAULT_BATCH
+    split_questions: int = DEFAULT_SPLIT_QUESTIONS
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -175,7 +181,7 @@ class Settings:
         for name in ("passwords", "drop_stop_ids", "endpoint", "stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name, low in (("max_tokens", 1), ("vision_tokens", 4), ("max_pages", 1), ("max_bytes", 1),
-                          ("retries", 0), ("ocr_threads", 1)):
+                          ("retries", 0), ("ocr_threads", 1), ("split_questions", 0)):
             if getattr(self, name) < low:
                 raise UsageError(f"{name} must be at least {low}, got {getattr(self, name)}")
         if self.max_pixels is not None and self.max_pixels < 1024:

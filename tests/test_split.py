@@ -15,8 +15,8 @@ import pytest
 
 from extractor.api import Extractor
 from extractor.batch import run_batch
-from extractor.split import boundaries, page_spec, signals
-from helpers import ROOT, make_pdf, settings_for
+from extractor.split import boundaries, find_parts, model_question, page_spec, signals, unsure_pages
+from helpers import ROOT, following, make_pdf, settings_for, text_pdf
 
 SAMPLES = ("invoice-de-einfach", "invoice-en-multipage", "invoice-fr-services", "invoice-jp-yen", "invoice-ch-chf")
 PARTS = [[1, 1], [2, 4], [5, 5], [6, 6], [7, 7]]  # the multi-page English invoice is pages 2-4
@@ -80,6 +80,24 @@ def test_vat_ids_are_read_with_their_spaces_and_dots():
 ])
 def test_boundaries(pages, expected):
     assert boundaries(pages) == expected
+
+
+@pytest.mark.parametrize("pages,expected", [
+    (["Invoice No. A-1", "Invoice No. B-2", "continued"], [(3, "no_signal")]),   # nothing says, in a bundle
+    (["Invoice No. A-1", "", "continued"], []),                                  # one invoice by its text: sure
+    (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. B-2\n2/2"], [(2, "conflict")]),    # marker continues, number differs
+    (["Invoice No. A-1 Page 1 of 1", "Invoice No. A-1 Page 1 of 1"], [(2, "conflict")]),  # restart, same number
+    (["Invoice No. A-1 Page 1 of 2", "Invoice No. A-1 Page 2 of 2", "Invoice No. B-2"], []),
+])
+def test_unsure_pages(pages, expected):
+    assert unsure_pages(pages) == expected
+
+
+def test_answers_override_the_text_rule_on_their_pages_only():
+    pages = ["Invoice No. A-1", "Invoice No. B-2", "continued", "Invoice No. B-2"]
+    assert boundaries(pages) == [(1, 1), (2, 4)]
+    assert boundaries(pages, answers={3: True}) == [(1, 1), (2, 2), (3, 4)]
+    assert boundaries(pages, answers={3: False}) == [(1, 1), (2, 4)]
 
 
 def test_the_samples_bundle_splits_into_its_five_invoices(tmp_path):
@@ -203,3 +221,119 @@ def test_the_review_page_shows_only_the_parts_pages(tmp_path):
         shown = read_pages(path, cache=tmp_path / "cache", pool=pool, part={"index": 2, "of": 5, "pages": [2, 4]})
     assert shown.error is None
     assert [p.number for p in shown.pages] == [2, 3, 4]
+
+
+# ----------------------------------------------------------------------------------------------- OCR and model
+
+
+def _here(path):
+    from extractor.isolate import render_here
+
+    return lambda raster: render_here(path, settings=raster)
+
+
+def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):
+    """Three scanned pages (no text layer; small pages, so OCR costs ~1 s each): invoice A on pages 1-2, B on 3."""
+    import pypdfium2 as pdfium
+
+    from extractor import ocr
+    from extractor.settings import Settings
+
+    if not ocr.engine_available():
+        pytest.skip("rapidocr / onnxruntime not installed")
+    out = pdfium.PdfDocument.new()
+    for lines in (["ACME GmbH", "Invoice No. A-100", "Page 1 of 2"], ["Invoice No. A-100", "Page 2 of 2"],
+                  ["Invoice No. B-200", "Page 1 of 1"]):
+        out.import_pages(pdfium.PdfDocument(text_pdf(lines, image_only=True, size=(298, 210))))
+    path = tmp_path / "scans.pdf"
+    out.save(str(path))
+    out.close()
+    parts = find_parts(path, render=_here(path), raster=Settings(ocr="auto").raster(1024))
+    assert parts.pages == ((1, 2), (3,))
+    assert parts.ocr_pages == (1, 2, 3)
+    assert [w["message"] for w in parts.warnings] == [
+        f"{path}: pages 1, 2, 3 have no usable text layer: the split read their OCR text"]
+    assert parts.entry(2) == {"index": 2, "of": 2, "pages": [3, 3], "ocr_pages": [3]}
+    # --ocr never: today's behaviour, one record, nothing said
+    assert find_parts(path, render=_here(path), raster=Settings(ocr="never").raster(1024)) is None
+
+
+UNSURE_FILE = ["Invoice No. A-1", "Invoice No. B-2", "continued"]  # page 3: no signal in a file of two invoices
+
+
+def _asking(code_extractor, answer=None, *, fail=False):
+    """The code extractor's runner and settings, its question's answer forced (or a processor that raises)."""
+    tiny = code_extractor.settings.model
+    end = code_extractor.runner.stop_set.ids[0]
+
+    def boom(tokens, logits):
+        raise RuntimeError("processor failed")
+
+    def processors(request):
+        if "start another invoice" not in request.messages[-1].text:
+            return ()  # the parts' own extraction
+        if fail:
+            return (boom,)
+        return (following(tiny, json.dumps({"new_invoice": answer}, separators=(",", ":")), end=end),)
+
+    return Extractor(code_extractor.settings.replace(request_processors=processors, isolate=False),
+                     runner=code_extractor.runner)
+
+
+@pytest.mark.parametrize("answer,pages", [(True, ((1,), (2,), (3,))), (False, ((1,), (2, 3)))])
+def test_an_unsure_page_is_decided_by_the_model(code_extractor, tmp_path, answer, pages):
+    path = tmp_path / "unsure.pdf"
+    path.write_bytes(make_pdf(UNSURE_FILE))
+    asking = _asking(code_extractor, answer)
+    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
+                       question=model_question(asking.runner, asking.settings))
+    assert parts.pages == pages
+    assert parts.model_pages == ({"page": 3, "new_invoice": answer, "reason": "no_signal"},)
+    said = "starts a new invoice" if answer else "continues the invoice before"
+    assert [w["message"] for w in parts.warnings] == [f"{path}: page 3 unsure by its text (no signal): the model "
+                                                      f"says it {said}"]
+    if answer:
+        return
+    records = asking.extract_parts(path)  # through the API: the record says so
+    assert [r.extra["part"]["pages"] for r in records] == [[1, 1], [2, 3]]
+    assert records[1].extra["part"]["model_pages"] == [{"page": 3, "new_invoice": False, "reason": "no_signal"}]
+    assert "model_pages" not in records[0].extra["part"]
+    assert any(w["code"] == "split" and "the model says" in w["message"] for w in records[0].warnings)
+
+
+def test_a_failed_question_falls_back_to_the_text_rule(code_extractor, tmp_path):
+    path = tmp_path / "unsure.pdf"
+    path.write_bytes(make_pdf(UNSURE_FILE))
+    asking = _asking(code_extractor, fail=True)
+    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
+                       question=model_question(asking.runner, asking.settings))
+    assert parts.pages == ((1,), (2, 3)) and parts.model_pages == ()
+    [note] = [w["message"] for w in parts.warnings]
+    assert note.startswith(f"{path}: page 3 unsure by its text (no signal); asking the model failed (")
+    assert note.endswith("): the text rule decided")
+    # no model to ask (endpoints): the text rule, and the record says so; no questions asked: nothing said
+    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
+                       no_question="no in-process model to ask (runner OpenAIRunner)")
+    assert [w["message"] for w in parts.warnings] == [
+        f"{path}: page(s) 3 unsure by their text (no signal); no in-process model to ask (runner OpenAIRunner): "
+        "the text rule decided"]
+    assert find_parts(path, render=_here(path), raster=asking.settings.raster(1024), questions=0,
+                      question=model_question(asking.runner, asking.settings)).warnings == ()
+
+
+def test_questions_are_bounded_per_file(tmp_path):
+    path = tmp_path / "many.pdf"
+    path.write_bytes(make_pdf(["Invoice No. A-1", "Invoice No. B-2", "more", "more", "more"]))
+    from extractor.settings import Settings
+
+    asked = []
+
+    def question(before_image, image, page, before):
+        asked.append((before, page))
+        return False
+
+    parts = find_parts(path, render=_here(path), raster=Settings().raster(1024), question=question, questions=2)
+    assert asked == [(2, 3), (3, 4)]
+    assert parts.pages == ((1,), (2, 3, 4, 5))
+    assert any("page(s) 5 unsure by their text; the model is asked about 2 pages per file at most" in w["message"]
+               for w in parts.warnings)
