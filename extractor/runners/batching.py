@@ -63,23 +63,16 @@ def stacked_gap(model, processor, forward, *, render) -> float:
     """Max |difference| of the logits of two different prompts, each alone against both stacked."""
     import mlx.core as mx
 
-    from .decode import embed, make_cache, prepare_inputs, reset_call_state
+    from .decode import prefilled, probe_prompt, reset_call_state
 
-    lm = forward.lm
     alone, hidden = [], []
     for text in ("Extract the invoice number.", "Extract the total of this document, please."):
-        inputs = prepare_inputs(model, processor, render(text), ())
-        embeddings, kwargs = embed(model, inputs)
-        ids = inputs["input_ids"]
-        for out in (alone, hidden):
-            reset_call_state(lm)
-            cache = make_cache(lm)
-            forward.prefill(ids[:, :-1], embeddings[:, :-1], cache, kwargs)
-            if out is alone:
-                out.append(forward.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
-            else:
-                out.append(forward.hidden(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
-    reset_call_state(lm)
+        ids, embeddings, kwargs = probe_prompt(model, processor, render(text))
+        alone.append(forward.logits(ids[:, -1:], prefilled(forward, ids, embeddings, kwargs),
+                                    embeddings=embeddings[:, -1:], kwargs=kwargs))
+        hidden.append(forward.hidden(ids[:, -1:], prefilled(forward, ids, embeddings, kwargs),
+                                     embeddings=embeddings[:, -1:], kwargs=kwargs))
+    reset_call_state(forward.lm)
     stacked = forward.head(mx.concatenate(hidden, axis=0)).astype(mx.float32)
     return max(float(mx.max(mx.abs(stacked[i] - alone[i].astype(mx.float32).reshape(-1))).item())
                for i in range(len(alone)))

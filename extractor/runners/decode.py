@@ -143,6 +143,21 @@ def restore_call_state(lm, state: dict) -> None:
         setattr(lm, name, value)
 
 
+def probe_prompt(model, processor, text_prompt: str, images=()) -> tuple[object, object, dict]:
+    """A load-time probe's prompt, prepared and embedded: (ids, embeddings, the prefill's keyword arguments)."""
+    inputs = prepare_inputs(model, processor, text_prompt, images)
+    embeddings, kwargs = embed(model, inputs)
+    return inputs["input_ids"], embeddings, kwargs
+
+
+def prefilled(forward, ids, embeddings, kwargs: dict) -> list:
+    """A fresh cache (and per-call state) holding a probe prompt but its last token, which the caller feeds."""
+    reset_call_state(forward.lm)
+    cache = make_cache(forward.lm)
+    forward.prefill(ids[:, :-1], embeddings[:, :-1], cache, kwargs)
+    return cache
+
+
 def make_cache(lm) -> list:
     """An empty model cache for the language model (its own layout, or one KVCache per layer)."""
     from mlx_vlm.models.cache import make_prompt_cache

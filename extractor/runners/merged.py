@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .decode import embed, make_cache, prepare_inputs, reset_call_state, restore_call_state, save_call_state
+from .decode import make_cache, prefilled, probe_prompt, reset_call_state, restore_call_state, save_call_state
 
 MERGED_TOLERANCE = 1e-4  # max |difference| of float32 logits, a merged pass against each sequence alone
 PROBE_TEXTS = ("Extract the invoice number.", "Extract the total of this document and its currency, please.")
@@ -89,13 +89,10 @@ def _probe_row(model, processor, forward, text: str, *, render, page: bool) -> d
     from PIL import Image
 
     pages = (Image.new("RGB", (PROBE_SIDE, PROBE_SIDE), "white"),) if page else ()
-    inputs = prepare_inputs(model, processor, render(text, len(pages)), pages)
-    embeddings, kwargs = embed(model, inputs)
-    ids, row = inputs["input_ids"], {}
+    ids, embeddings, kwargs = probe_prompt(model, processor, render(text, len(pages)), pages)
+    row = {}
     for name in ("alone", "merged"):
-        reset_call_state(forward.lm)
-        cache = make_cache(forward.lm)
-        forward.prefill(ids[:, :-1], embeddings[:, :-1], cache, kwargs)
+        cache = prefilled(forward, ids, embeddings, kwargs)
         forward.hidden(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)
         row[name], row["state"] = cache, save_call_state(forward.lm)
     return row
