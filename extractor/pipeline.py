@@ -279,26 +279,48 @@ def _document_warnings(document: Document) -> tuple[dict, ...]:
                             for w in p.warnings)
 
 
-def _generate_record(document: Document, *, base: dict, runner: Runner, schema: Schema, settings: Settings,
-                     timings: dict, start: float, attempt: Attempt, messages=None) -> Record:
+def generation_request(runner: Runner, settings: Settings, *, schema: dict, messages, images: tuple,
+                       max_tokens: int, attempt: int = 1, guards=None, prefix_cache: bool = True):
+    """A model call as the pipeline makes it: the stop set less ``drop_stop_ids``, the schema's constraint, the
+    settings' sampling and logits processors (``extra_processors`` for this attempt, then ``request_processors``,
+    which see the request).
+
+    Args:
+        schema: the JSON Schema the answer must follow (constrained where the settings and runner allow).
+        attempt: the attempt's number (1-based), for ``extra_processors``.
+        guards: the attempt's ``GuardSettings``, or None for no guards.
+
+    Returns:
+        (the GenerationRequest, its stop set, the planned constraint).
+    """
     stop = runner.stop_set.without(settings.drop_stop_ids)
-    constraint = plan_constraint(runner, schema=schema.schema, stop=stop, enabled=settings.constrained)
+    constraint = plan_constraint(runner, schema=schema, stop=stop, enabled=settings.constrained)
     request = GenerationRequest(
-        messages=messages or build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
-        images=tuple(p.image for p in document.pages),
-        max_tokens=attempt.max_tokens,
+        messages=messages,
+        images=images,
+        max_tokens=max_tokens,
         stop=stop,
         temperature=settings.temperature,
         seed=settings.seed,
-        monitor_factory=attempt.guards.factory(stop_texts=stop.texts),
-        logits_processors=tuple(settings.extra_processors(attempt.number) if settings.extra_processors else ()),
+        monitor_factory=None if guards is None else guards.factory(stop_texts=stop.texts),
+        logits_processors=tuple(settings.extra_processors(attempt) if settings.extra_processors else ()),
         constraint=constraint.factory(jump_forward=settings.jump_forward),
-        prefix_cache=settings.prefix_cache,
+        prefix_cache=prefix_cache,
         json_schema=constraint.server_schema,
     )
     if settings.request_processors is not None:  # they see the request (its pages, its budget) before it runs
         request = dataclasses.replace(request, logits_processors=request.logits_processors + tuple(
             settings.request_processors(request)))
+    return request, stop, constraint
+
+
+def _generate_record(document: Document, *, base: dict, runner: Runner, schema: Schema, settings: Settings,
+                     timings: dict, start: float, attempt: Attempt, messages=None) -> Record:
+    request, stop, constraint = generation_request(
+        runner, settings, schema=schema.schema,
+        messages=messages or build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
+        images=tuple(p.image for p in document.pages), max_tokens=attempt.max_tokens, attempt=attempt.number,
+        guards=attempt.guards, prefix_cache=settings.prefix_cache)
     gen = runner.generate(request)
     parsed = parse_answer(gen.text)
     schema_errors = validate_data(parsed.value, schema) if parsed.found else []

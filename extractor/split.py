@@ -318,22 +318,13 @@ def question_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSet
 def question_request(runner, settings, images: Sequence, *, page: int, before: int):
     """The model's question about one page: the page before and the page, a one-boolean schema, a few tokens;
     logits processors as the pipeline adds them (``extra_processors``, ``request_processors``)."""
-    from .constrain import plan_constraint
-    from .runner import GenerationRequest, Message
+    from .pipeline import generation_request
+    from .runner import Message
 
-    stop = runner.stop_set.without(settings.drop_stop_ids)
-    constraint = plan_constraint(runner, schema=QUESTION_SCHEMA, stop=stop, enabled=settings.constrained)
-    request = GenerationRequest(
-        messages=(Message(role="system", text=QUESTION_SYSTEM),
-                  Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images))),
-        images=tuple(images), max_tokens=QUESTION_MAX_TOKENS, stop=stop, temperature=settings.temperature,
-        seed=settings.seed,
-        logits_processors=tuple(settings.extra_processors(1) if settings.extra_processors else ()),
-        constraint=constraint.factory(jump_forward=settings.jump_forward), prefix_cache=False,
-        json_schema=constraint.server_schema)
-    if settings.request_processors is not None:
-        request = dataclasses.replace(request, logits_processors=request.logits_processors + tuple(
-            settings.request_processors(request)))
+    messages = (Message(role="system", text=QUESTION_SYSTEM),
+                Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images)))
+    request, _, _ = generation_request(runner, settings, schema=QUESTION_SCHEMA, messages=messages,
+                                       images=tuple(images), max_tokens=QUESTION_MAX_TOKENS, prefix_cache=False)
     return request
 
 
