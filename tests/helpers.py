@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import os
 from pathlib import Path
 from typing import Sequence
@@ -387,6 +388,15 @@ def _tokenizer(model_dir: str):
     from tokenizers import Tokenizer
 
     return Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
+
+
+def forced_settings(family, answer: dict, **changes):
+    """Settings for a kit family model (``model_factory.family``) that writes ``answer`` as compact JSON (the
+    constrained grammar's form), then its end-of-turn token: a forced answer instead of a scripted model built per
+    answer."""
+    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    return settings_for(family, request_processors=lambda request: (following(family, text, end=family.end_of_turn_id),),
+                        **changes)
 
 
 def following(tiny, text: str, *, end: int):

@@ -121,8 +121,8 @@ def test_a_mixed_batch_gives_the_serial_records(qwen, files):
     for name in ("answer", "guard", "truncated", "invalid"):
         decoding = records[name].usage.decoding
         assert records[name].status in ("ok", "review") and decoding["batch"] == 2 and decoding["reasons"] == [], name
-    # unconstrained, every pass feeds one token: merged wherever two sequences decode (a last retry may run alone)
-    assert all(records[name].usage.decoding["merged_steps"] > 0 for name in ("answer", "guard", "truncated"))
+    # (which passes ran merged depends on when each document arrives: test_constrained_jump_forward_batch_... pins
+    # the arrivals and checks merged_steps)
     assert all((r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) == (1, 0)
                for r in got["serial"] if r.usage.decoding)
     names = ["embedded", "answer"]

@@ -548,3 +548,24 @@ def test_a_line_item_without_description_is_anchored_by_its_amount(reading):
     assert _fields({"line_items": [item]}, TABLE, reading) == {f"/line_items/0/{k}": True for k in item}
     fields = _fields({"line_items": [{**item, "quantity": 6, "unit_price": 54.9}]}, TABLE, reading)
     assert (fields["/line_items/0/quantity"], fields["/line_items/0/unit_price"]) == (False, False)
+
+
+def test_cldr_tables_come_from_the_cache_once_built(tmp_path, monkeypatch):
+    """The first process builds the tables and keeps them; the next reads them back equal; a damaged or unwritable
+    cache only means building them again."""
+    from extractor.grounding import cldr as module
+
+    monkeypatch.setenv("EXTRACTOR_CACHE_DIR", str(tmp_path / "cache"))
+    path = module._cache_path()
+    assert path.parent == tmp_path / "cache" and not path.exists()
+    built = module.cldr.__wrapped__()  # a new process's first call
+    assert path.exists() and list(path.parent.iterdir()) == [path]  # no part file left behind
+    path.write_bytes(b"not a pickle")
+    assert module.cldr.__wrapped__() == built and path.read_bytes() != b"not a pickle"  # rebuilt and rewritten
+    monkeypatch.setattr(module, "build_cldr", lambda: pytest.fail("built again, though the cache holds the tables"))
+    assert module.cldr.__wrapped__() == built
+    monkeypatch.undo()
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("EXTRACTOR_CACHE_DIR", str(blocked / "cache"))
+    assert module.cldr.__wrapped__() == built

@@ -1,5 +1,6 @@
 """OCR for grounding: when a page is read, which text grounding uses, sizes, tiles, the result's shape (pure tables);
-then the engine on small images, and the issue's acceptance cases through the pipeline with scripted tiny models.
+then the engine on small images, and the issue's acceptance cases through the pipeline with the kit's gemma3 model
+writing forced answers.
 
 Engine tests cost ~1-5 s of CPU each (rapidocr on 2 cores): small pages where the case allows."""
 
@@ -16,7 +17,7 @@ from extractor import ocr
 from extractor.errors import UsageError
 from extractor.grounding import PageText, ground
 from extractor.ocr import OcrBudget, OcrLine, OcrPage, OcrSettings, OcrWord
-from helpers import garbled_pdf, photo_like, settings_for
+from helpers import forced_settings, garbled_pdf, photo_like
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -339,20 +340,22 @@ def test_engine_reads_a_strip_in_tiles_without_losing_or_doubling_lines():
 
 
 @pytest.fixture(scope="module")
-def scan_model(model_factory):
-    answer = json.dumps(expected("invoice-scan"), ensure_ascii=False, separators=(",", ":"))
-    return model_factory.scripted(answer=answer, schema="invoice")
+def gemma(model_factory):
+    """The kit's gemma3 checkpoint: each test forces its answer (a 2,176-token vocabulary: a token costs a few ms,
+    and no scripted model is built per answer)."""
+    return model_factory.family("gemma3")
 
 
-def _extract(model, source, **changes):
+def _extract(family, answer: dict, source, **changes):
+    """``source`` through the pipeline (invoice schema, constrained), the model writing ``answer``."""
     from extractor import Extractor
 
-    return Extractor(settings_for(model, max_tokens=900, **changes)).extract(str(source))
+    return Extractor(forced_settings(family, answer, max_tokens=2000, **changes)).extract(str(source))
 
 
 @needs_engine
-def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(scan_model):
-    record = _extract(scan_model, SAMPLES / "invoice-scan.pdf")
+def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(gemma):
+    record = _extract(gemma, expected("invoice-scan"), SAMPLES / "invoice-scan.pdf")
     assert record.status == "ok", (record.warnings, record.extra.get("grounding"))
     grounding = record.extra["grounding"]
     assert (grounding["text_layer"], grounding["source"], grounding["ungrounded"]) == (False, ["ocr"], [])
@@ -364,12 +367,11 @@ def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(scan_model):
 
 
 @needs_engine
-def test_scan_with_a_changed_total_is_review(model_factory):
+def test_scan_with_a_changed_total_is_review(gemma):
     data = copy.deepcopy(expected("invoice-scan"))
     data["total"] = round(data["total"] + 9, 2)  # printed nowhere; the arithmetic check catches it too
     data["amount_due"] = data["total"]
-    answer = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    record = _extract(model_factory.scripted(answer=answer, schema="invoice"), SAMPLES / "invoice-scan.pdf")
+    record = _extract(gemma, data, SAMPLES / "invoice-scan.pdf")
     assert record.status == "review"
     assert ("ungrounded", "/total") in [(w["code"], w.get("path")) for w in record.warnings]
     assert record.extra["grounding"]["fields"]["/total"] is False
@@ -394,7 +396,7 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
 
 
 @needs_engine
-def test_garbled_text_layer_is_read_by_ocr(model_factory, tmp_path):
+def test_garbled_text_layer_is_read_by_ocr(gemma, tmp_path):
     from extractor.testing import SAMPLE_INVOICE
 
     pdf = garbled_pdf(tmp_path / "garbled.pdf", [
@@ -404,7 +406,7 @@ def test_garbled_text_layer_is_read_by_ocr(model_factory, tmp_path):
         f"Gesamt {SAMPLE_INVOICE['total']:.2f} EUR".replace(".", ","),
         "IBAN DE89 3704 0044 0532 0130 00",
     ])
-    record = _extract(model_factory.scripted(schema="invoice"), pdf)
+    record = _extract(gemma, SAMPLE_INVOICE, pdf)
     assert [page["reason"] for page in record.to_dict()["ocr"]] == ["garbled_text_layer"]
     grounding = record.extra["grounding"]
     assert (grounding["source"], grounding["text_layer"]) == (["ocr"], False)
@@ -412,7 +414,7 @@ def test_garbled_text_layer_is_read_by_ocr(model_factory, tmp_path):
     assert {key: grounding["fields"][key] for key in keys} == dict.fromkeys(keys, True)
     assert record.status == "ok", record.warnings  # the page prints the key values only: nothing else is flagged
     # without OCR the garbage is not searched: nothing can be told, nothing is flagged
-    never = _extract(model_factory.scripted(schema="invoice"), pdf, ocr="never")
+    never = _extract(gemma, SAMPLE_INVOICE, pdf, ocr="never")
     assert (never.extra["grounding"]["source"], never.extra["grounding"]["ratio"]) == (["none"], None)
     assert "ocr" not in never.to_dict()
 

@@ -299,7 +299,7 @@ def invoice_model(model_factory):
     return (tiny, *_load(tiny))
 
 
-@pytest.mark.parametrize("temperature", [0.0, 1.0])
+@pytest.mark.parametrize("temperature", [1.0])  # sampled as the script: greedy is too (margins >= MIN_LOGIT_MARGIN)
 def test_scripted_invoice_never_stops_with_default_eos(invoice_model, temperature):
     from mlx_vlm import generate
 
