@@ -40,7 +40,8 @@ def test_batch_with_globs_dirs_outputs_and_bad_files(small, tmp_path):
     (tmp_path / "corrupt.pdf").write_bytes(b"%PDF-1.4\n%broken\n")
     out, jsonl, csv_path = tmp_path / "out", tmp_path / "all.jsonl", tmp_path / "all.csv"
     result = run(str(docs / "*.p*"), docs / "sub", tmp_path / "missing.pdf", tmp_path / "corrupt.pdf",
-                 "--model", model.path, "--schema", schema, "--out", out, "--jsonl", jsonl, "--csv", csv_path)
+                 "--model", model.path, "--schema", schema, "--out", out, "--jsonl", jsonl, "--csv", csv_path,
+                 "--ocr", "never")  # an image is an input all the same; reading it (~7 s of OCR) is test_ocr's
     assert result.exit_code == 1, result.output
     lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
     got = {Path(r["source"]).relative_to(tmp_path).as_posix(): (r["status"], r["data"], [e["code"] for e in r["errors"]])
@@ -188,7 +189,8 @@ def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
     model, schema = small
     inputs = _six_inputs(tmp_path / "in")
     out = tmp_path / "out"
-    args = [*map(str, inputs), "--model", str(model.path), "--schema", schema, "--out", str(out), "--no-isolate"]
+    args = [*map(str, inputs), "--model", str(model.path), "--schema", schema, "--out", str(out), "--no-isolate",
+            "--ocr", "never"]  # the PNG among the inputs is not what resuming is about (OCR: ~7 s a process)
     marker = tmp_path / "three-written"
     env = dict(os.environ, **{TEST_PAUSE_ENV: f"3:{marker}"})
     proc = subprocess.Popen([sys.executable, "-m", "extractor.cli", *args], env=env, stdout=subprocess.DEVNULL,
@@ -217,19 +219,26 @@ def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
     assert run(*args, "--max-tokens", "100").stderr.splitlines()[-1] == "6 document(s): 6 ok (5 skipped: already done)"
 
 
-def test_a_run_prints_no_third_party_notes(small):
+def test_a_run_prints_no_third_party_notes(small, tmp_path):
     """transformers' "PyTorch was not found" and its like say nothing about the documents: not on a normal run."""
     import os
     import subprocess
     import sys
 
+    from PIL import Image, ImageDraw
+
     tiny, schema = small
+    photo = tmp_path / "receipt.png"  # an image, so the OCR engine loads and reads it too (a small one: ~1 s)
+    image = Image.new("RGB", (360, 120), "white")
+    ImageDraw.Draw(image).text((20, 40), "Receipt 7   Total 12.50", fill="black", font_size=22)
+    image.save(photo)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRANSFORMERS_", "TOKENIZERS_"))}
     args = [sys.executable, "-m", "extractor.cli", "--model", str(tiny.path), "--schema", schema, "--json",
-            "--no-isolate", str(ROOT / "samples" / "invoice-us.png")]
+            "--no-isolate", str(photo)]
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert json.loads(done.stdout)[0]["data"] == json.loads(ANSWER), done.stderr
     assert done.stderr == "1 document(s): 1 ok\n"
+    assert json.loads(done.stdout)[0]["ocr"][0]["reason"] == "no_text_layer"  # read by OCR, quietly
 
 
 @pytest.mark.parametrize("verbose", [False, True])

@@ -366,16 +366,31 @@ def test_stream_generate_and_generate_step_follow_the_script(model_factory):
 
 
 # --- shell entry point ------------------------------------------------------------------------------------------
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
-    return subprocess.run([sys.executable, "-m", "extractor.testing", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+def _cli(*args: str, process: bool = False) -> subprocess.CompletedProcess:
+    """``python -m extractor.testing ARGS``: its ``main`` in this process (a new process would import mlx-vlm and
+    transformers again, ~3 s a call), or as a subprocess with ``process`` (the real entry point)."""
+    if process:
+        env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
+        return subprocess.run([sys.executable, "-m", "extractor.testing", *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+    import contextlib
+
+    from extractor.testing.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(["python", "-m", "extractor.testing", *args], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def test_cli_builds_a_scripted_model(tmp_path):
     script = tmp_path / "answer.json"
     script.write_text(SHORT_ANSWER + "\n", encoding="utf-8")
-    done = _cli(str(tmp_path / "m"), "--script", str(script), "--then", "im_end", "--plain")
+    done = _cli(str(tmp_path / "m"), "--script", str(script), "--then", "im_end", "--plain", process=True)
     assert done.returncode == 0, done.stderr
     assert "(plain: no schema)" in done.stdout
     assert done.stdout.splitlines()[0] == str(tmp_path / "m")
