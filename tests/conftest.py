@@ -66,9 +66,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # The modules that take longest (worker-seconds under `-n auto`), longest first: collected first, so xdist's
 # per-file scheduling starts them first instead of leaving one of them running alone at the end.
-LONGEST_FIRST = ("test_ray", "test_decode", "test_windows", "test_watch", "test_cli", "test_testing_kit",
-                 "test_testing_kit_schema", "test_hostile", "test_ocr", "test_pipeline", "test_families",
-                 "test_batching", "test_constrain", "test_guards")
+LONGEST_FIRST = ("test_ray", "test_decode", "test_watch", "test_windows", "test_testing_kit_schema",
+                 "test_testing_kit", "test_families", "test_pipeline", "test_hostile", "test_cli", "test_batching",
+                 "test_constrain", "test_ocr", "test_testing_families", "test_endpoints", "test_guards",
+                 "test_doctor")
 
 
 def pytest_collection_modifyitems(items: list) -> None:

@@ -569,3 +569,7 @@ def test_cldr_tables_come_from_the_cache_once_built(tmp_path, monkeypatch):
     blocked.write_text("a file where the cache directory would be")
     monkeypatch.setenv("EXTRACTOR_CACHE_DIR", str(blocked / "cache"))
     assert module.cldr.__wrapped__() == built
+    monkeypatch.delenv("EXTRACTOR_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(module.Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError("no home"))))
+    assert module.cldr.__wrapped__() == built  # nowhere to keep them: built

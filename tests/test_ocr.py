@@ -1,6 +1,6 @@
 """OCR for grounding: when a page is read, which text grounding uses, sizes, tiles, the result's shape (pure tables);
-then the engine on small images, and the issue's acceptance cases through the pipeline with the kit's gemma3 model
-writing forced answers.
+then the engine on small images, and the issue's acceptance cases through the pipeline with a kit model writing
+forced answers.
 
 Engine tests cost ~1-5 s of CPU each (rapidocr on 2 cores): small pages where the case allows."""
 
@@ -17,7 +17,7 @@ from extractor import ocr
 from extractor.errors import UsageError
 from extractor.grounding import PageText, ground
 from extractor.ocr import OcrBudget, OcrLine, OcrPage, OcrSettings, OcrWord
-from helpers import forced_settings, garbled_pdf, photo_like
+from helpers import FORCED_FAMILY, forced_settings, garbled_pdf, photo_like
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -340,10 +340,10 @@ def test_engine_reads_a_strip_in_tiles_without_losing_or_doubling_lines():
 
 
 @pytest.fixture(scope="module")
-def gemma(model_factory):
-    """The kit's gemma3 checkpoint: each test forces its answer (a 2,176-token vocabulary: a token costs a few ms,
-    and no scripted model is built per answer)."""
-    return model_factory.family("gemma3")
+def family(model_factory):
+    """A kit checkpoint (``FORCED_FAMILY``): each test forces its answer, and no scripted model is built per
+    answer."""
+    return model_factory.family(FORCED_FAMILY)
 
 
 def _extract(family, answer: dict, source, **changes):
@@ -354,8 +354,8 @@ def _extract(family, answer: dict, source, **changes):
 
 
 @needs_engine
-def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(gemma):
-    record = _extract(gemma, expected("invoice-scan"), SAMPLES / "invoice-scan.pdf")
+def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(family):
+    record = _extract(family, expected("invoice-scan"), SAMPLES / "invoice-scan.pdf")
     assert record.status == "ok", (record.warnings, record.extra.get("grounding"))
     grounding = record.extra["grounding"]
     assert (grounding["text_layer"], grounding["source"], grounding["ungrounded"]) == (False, ["ocr"], [])
@@ -367,11 +367,11 @@ def test_scan_with_the_right_answer_is_ok_on_its_ocr_text(gemma):
 
 
 @needs_engine
-def test_scan_with_a_changed_total_is_review(gemma):
+def test_scan_with_a_changed_total_is_review(family):
     data = copy.deepcopy(expected("invoice-scan"))
     data["total"] = round(data["total"] + 9, 2)  # printed nowhere; the arithmetic check catches it too
     data["amount_due"] = data["total"]
-    record = _extract(gemma, data, SAMPLES / "invoice-scan.pdf")
+    record = _extract(family, data, SAMPLES / "invoice-scan.pdf")
     assert record.status == "review"
     assert ("ungrounded", "/total") in [(w["code"], w.get("path")) for w in record.warnings]
     assert record.extra["grounding"]["fields"]["/total"] is False
@@ -396,7 +396,7 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
 
 
 @needs_engine
-def test_garbled_text_layer_is_read_by_ocr(gemma, tmp_path):
+def test_garbled_text_layer_is_read_by_ocr(family, tmp_path):
     from extractor.testing import SAMPLE_INVOICE
 
     pdf = garbled_pdf(tmp_path / "garbled.pdf", [
@@ -406,7 +406,7 @@ def test_garbled_text_layer_is_read_by_ocr(gemma, tmp_path):
         f"Gesamt {SAMPLE_INVOICE['total']:.2f} EUR".replace(".", ","),
         "IBAN DE89 3704 0044 0532 0130 00",
     ])
-    record = _extract(gemma, SAMPLE_INVOICE, pdf)
+    record = _extract(family, SAMPLE_INVOICE, pdf)
     assert [page["reason"] for page in record.to_dict()["ocr"]] == ["garbled_text_layer"]
     grounding = record.extra["grounding"]
     assert (grounding["source"], grounding["text_layer"]) == (["ocr"], False)
@@ -414,7 +414,7 @@ def test_garbled_text_layer_is_read_by_ocr(gemma, tmp_path):
     assert {key: grounding["fields"][key] for key in keys} == dict.fromkeys(keys, True)
     assert record.status == "ok", record.warnings  # the page prints the key values only: nothing else is flagged
     # without OCR the garbage is not searched: nothing can be told, nothing is flagged
-    never = _extract(gemma, SAMPLE_INVOICE, pdf, ocr="never")
+    never = _extract(family, SAMPLE_INVOICE, pdf, ocr="never")
     assert (never.extra["grounding"]["source"], never.extra["grounding"]["ratio"]) == (["none"], None)
     assert "ocr" not in never.to_dict()
 

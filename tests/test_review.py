@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from extractor.rasterize import RasterSettings, load_document
-from helpers import forced_settings
+from helpers import FORCED_FAMILY, forced_settings
 from extractor.record import Record
 from extractor.review import apply_review, disagreements, review_data
 
@@ -127,18 +127,18 @@ def test_disagreements(embedded, model, diff):
     assert disagreements(embedded, model) == diff
 
 
-# -- through the pipeline: the kit's gemma3 model writes a sample's expected JSON, once right, once planted --------
+# -- through the pipeline: a kit model writes a sample's expected JSON, once right, once planted -------------------
 
 SAMPLE = "invoice-fr-services"  # 7 089,60 €, 27/02/2026: French number and date formats
 
 
-MAX_TOKENS = 1500  # the answers are ~800 tokens of gemma3's small vocabulary
+MAX_TOKENS = 1500  # the answers are ~800 tokens of a small kit vocabulary
 
 
 def _extract(model_factory, data):
     from extractor import Extractor
 
-    family = model_factory.family("gemma3")
+    family = model_factory.family(FORCED_FAMILY)
     record = Extractor(forced_settings(family, data, max_tokens=MAX_TOKENS)).extract(str(SAMPLES / f"{SAMPLE}.pdf"))
     assert record.to_dict()["constrained"] is True  # reviewed under the default, constrained decoding
     assert (record.finish_reason, record.stop_token_id) == ("stop", family.end_of_turn_id)  # the answer, then its end

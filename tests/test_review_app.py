@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, forced_settings, in_ci, make_pdf, raw_pdf
+from helpers import FORCED_FAMILY, ROOT, forced_settings, in_ci, make_pdf, raw_pdf
 
 from extractor.cli import app
 from extractor.evaluate import evaluate_reviewed
@@ -49,8 +49,8 @@ def out(tmp_path_factory, model_factory) -> Path:
     (sources / "locked.pdf").write_bytes(make_pdf(["Rechnung 7"], user_password="secret"))
     (sources / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R >>\nendobj\ntrailer\n")
     (sources / "nopages.pdf").write_bytes(raw_pdf())
-    # the demo's answer to every document, forced on the kit's gemma3 model (not a scripted model built for it)
-    extractor = Extractor(forced_settings(model_factory.family("gemma3"), DEMO_ANSWER, schema="invoice",
+    # the demo's answer to every document, forced on a kit model (not a scripted model built for it)
+    extractor = Extractor(forced_settings(model_factory.family(FORCED_FAMILY), DEMO_ANSWER, schema="invoice",
                                           max_tokens=2000))
     for name in (f"{SAMPLE}.pdf", "locked.pdf", "broken.pdf", "nopages.pdf"):
         record = extractor.extract(str(sources / name))

@@ -6,6 +6,7 @@ The CLDR tables are built from Babel's locale files (about a second) and kept in
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import unicodedata
@@ -284,21 +285,25 @@ def cldr() -> _Cldr:
     """
     import pickle
 
-    path = _cache_path()
+    try:
+        path = _cache_path()
+    except (OSError, RuntimeError):  # no home directory to hold a cache
+        return build_cldr()
     try:
         tables = pickle.loads(path.read_bytes())
         if isinstance(tables, _Cldr):
             return tables
-    except Exception:  # noqa: BLE001 - missing, partly written by an older layout, or unreadable: build it
+    except Exception:  # noqa: BLE001 - missing, cut short or unreadable: build it
         pass
     tables = build_cldr()
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f"{path.name}.{os.getpid()}.part")
         part.write_bytes(pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL))
         part.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
-    except OSError:
-        pass
+    except OSError:  # a read-only or full disk: only the next start is slower
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
     return tables
 
 
