@@ -390,8 +390,9 @@ def _tokenizer(model_dir: str):
     return Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
 
 
-# The kit family whose generated tokens cost least (3,072-token vocabulary, a plain decoder: ~3.6 ms a decode step
-# on 2 cores, gemma3 5.9, qwen3_5 ~12), for tests that need a model to write a given answer, not a family's quirks.
+# The kit family whose generated tokens cost least (3,072-token vocabulary, a plain decoder: 3.3 ms a decode step
+# on 2 cores, gemma3 4.3, qwen3_5 17.9: bench/decode_step.py), for tests that need a model to write a given answer,
+# not a family's quirks.
 FORCED_FAMILY = "mistral3"
 
 

@@ -159,8 +159,8 @@ def _answers(tiny, data, per_page, *, end, drop=None, long_first=None):
 
 @pytest.fixture(scope="module")
 def family(model_factory):
-    """The kit's mistral3 checkpoint: a small vocabulary and a plain decoder, so a generated token costs ~3.6 ms
-    (gemma3's 5.9, qwen3_5's ~12; measured on a 5-page window run)."""
+    """The kit's mistral3 checkpoint: a small vocabulary and a plain decoder, so a decode step costs 3.3 ms
+    (gemma3's 4.3, qwen3_5's 17.9: bench/decode_step.py)."""
     return model_factory.family("mistral3")
 
 
