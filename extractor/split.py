@@ -46,7 +46,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping, Optional, Sequence
+from typing import Callable, Iterator, Mapping, Optional, Sequence
 
 from .rasterize import RasterSettings
 
@@ -121,7 +121,7 @@ RULES = (
 )
 NO_SIGNAL = "no_signal"  # a page with no marker, no invoice number and no VAT id, in a file of several invoices
 CONFLICT = "conflict"  # the page's own signals point both ways
-# Why the text is unsure of a page (``unsure``): (reason, test(fired rules, page, current_number, several)).
+# Why the text is unsure of a page (``unsure_pages``): (reason, test(fired rules, page, current_number, several)).
 UNSURE = (
     # a marker continues the page before, yet another number or only new VAT ids say another invoice
     (CONFLICT, lambda fired, p, n, several: "marker_continues" in fired and bool({"new_number", "new_seller"}
@@ -146,25 +146,39 @@ def starts_new(before: PageSignals, page: PageSignals, *, current_number: Option
         page: this page's signals.
         current_number: the invoice number of the part so far (None: none printed yet).
     """
-    fired = fired_rules(before, page, current_number=current_number)
+    return _decides(fired_rules(before, page, current_number=current_number))
+
+
+def _decides(fired: Sequence[str]) -> bool:
+    """The decision of the first rule that fired (none: the page continues the invoice before it)."""
     return next(new for name, _, new in RULES if name in fired) if fired else False
 
 
-def unsure(before: PageSignals, page: PageSignals, *, current_number: Optional[str],
-           several: bool) -> Optional[str]:
-    """Why the text is unsure whether ``page`` starts a new invoice (``UNSURE``), or None when it is sure.
+def _unsure_reason(fired: Sequence[str], page: PageSignals, current_number: Optional[str],
+                   several: bool) -> Optional[str]:
+    """Why the text is unsure whether ``page`` starts a new invoice (the first of ``UNSURE`` that holds), or None.
 
     Args:
-        before: the previous page's signals.
-        page: this page's signals.
+        fired: the text rules that fired for the page.
         current_number: the invoice number of the part so far.
         several: whether the text rule cuts the file into more than one invoice.
-
-    Returns:
-        ``conflict`` or ``no_signal``, or None.
     """
-    fired = fired_rules(before, page, current_number=current_number)
     return next((reason for reason, test in UNSURE if test(fired, page, current_number, several)), None)
+
+
+def _walk(pages: Sequence[PageSignals], answers: Mapping[int, bool]
+          ) -> Iterator[tuple[int, list[str], Optional[str], bool]]:
+    """Each page after the first, as the cut is made: (1-based position, the text rules that fired, the invoice
+    number of the part before it, whether it starts a new invoice: ``answers``' where given, else the rules')."""
+    number = pages[0].number if pages else None
+    for i in range(1, len(pages)):
+        fired = fired_rules(pages[i - 1], pages[i], current_number=number)
+        new = answers.get(i + 1)
+        if new is None:
+            new = _decides(fired)
+        yield i + 1, fired, number, new
+        if new or number is None:  # a new part takes its own number; a part without one takes the first printed
+            number = pages[i].number
 
 
 def boundaries(texts: Sequence[Optional[str]], *, answers: Optional[Mapping[int, bool]] = None
@@ -183,36 +197,24 @@ def boundaries(texts: Sequence[Optional[str]], *, answers: Optional[Mapping[int,
     if not texts:
         return []
     pages = [signals(t) for t in texts]
-    answers = answers or {}
-    parts, start, number = [], 0, pages[0].number
-    for i in range(1, len(pages)):
-        new = answers.get(i + 1)
-        if new is None:
-            new = starts_new(pages[i - 1], pages[i], current_number=number)
+    parts, start = [], 1
+    for position, _, _, new in _walk(pages, answers or {}):
         if new:
-            parts.append((start + 1, i))
-            start, number = i, pages[i].number
-        elif number is None:
-            number = pages[i].number
-    parts.append((start + 1, len(pages)))
+            parts.append((start, position - 1))
+            start = position
+    parts.append((start, len(pages)))
     return parts
 
 
 def unsure_pages(texts: Sequence[Optional[str]]) -> list[tuple[int, str]]:
-    """The pages the text rule is unsure of, as ``(1-based position, reason)``, in order (``unsure``, following
+    """The pages the text rule is unsure of, as ``(1-based position, reason)``, in order (``UNSURE``, following
     the text rule's own cut)."""
     pages = [signals(t) for t in texts]
-    several = len(boundaries(texts)) > 1
-    found, number = [], pages[0].number if pages else None
-    for i in range(1, len(pages)):
-        reason = unsure(pages[i - 1], pages[i], current_number=number, several=several)
-        if reason is not None:
-            found.append((i + 1, reason))
-        if starts_new(pages[i - 1], pages[i], current_number=number):
-            number = pages[i].number
-        elif number is None:
-            number = pages[i].number
-    return found
+    walk = list(_walk(pages, {}))
+    several = any(new for *_, new in walk)  # the text rule cuts the file into more than one invoice
+    found = ((position, _unsure_reason(fired, pages[position - 1], number, several))
+             for position, fired, number, _ in walk)
+    return [(position, reason) for position, reason in found if reason is not None]
 
 
 def needs_ocr(text: Optional[str]) -> bool:
@@ -466,4 +468,4 @@ def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, ra
 __all__ = ["CONFLICT", "DEFAULT_QUESTIONS", "NO_SIGNAL", "PageSignals", "Parts", "QUESTION_SCHEMA", "RULES",
            "TEXT_PIXELS", "UNSURE", "boundaries", "find_parts", "fired_rules", "model_question", "needs_ocr",
            "ocr_raster", "page_spec", "part_entry", "question_raster", "question_request", "signals", "starts_new",
-           "text_raster", "unsure", "unsure_pages"]
+           "text_raster", "unsure_pages"]
