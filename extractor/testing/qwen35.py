@@ -303,13 +303,13 @@ def _instantiate(cfg: dict):
 
 
 
-def _write_common(path: Path, *, tokenizer: dict, config_eos: EosValue, text_eos: EosValue, generation_eos,
+def _write_common(path: Path, *, config_eos: EosValue, text_eos: EosValue, generation_eos,
                   tokenizer_eos: str, vision_ids: bool, tokenizer_ids_ok: bool) -> None:
     """Write every file but the weights and program.json (config.json with the default text shape)."""
     config_eos = _eos_json(config_eos, "config_eos")
     text_eos = _eos_json(text_eos, "text_eos")
     path.mkdir(parents=True, exist_ok=True)
-    _write_tokenizer(path, tokenizer, tokenizer["model"]["vocab"])
+    _write_tokenizer(path, _base_tokenizer()["model"]["vocab"])
     _write_json(path / "tokenizer_config.json", _tokenizer_config(tokenizer_eos, ids_ok=tokenizer_ids_ok))
     (path / "chat_template.jinja").write_text(CHAT_TEMPLATE, encoding="utf-8")
     image, video = _preprocessor_configs()
@@ -376,7 +376,7 @@ def build_random_model(
                          tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
                          seed=seed)  # validates the options before any work
     path = Path(path)
-    _write_common(path, tokenizer=_base_tokenizer(), config_eos=config_eos, text_eos=text_eos,
+    _write_common(path, config_eos=config_eos, text_eos=text_eos,
                   generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
                   tokenizer_ids_ok=tokenizer_ids_ok)
     model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
@@ -463,11 +463,11 @@ def build_scripted_model(
     schema_name, schema_json = _resolve_schema(schema)
     path = Path(path)
     base = _base_tokenizer()
-    _write_common(path, tokenizer=base, config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
+    _write_common(path, config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
                   tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok)
     if schema_json is None:
         script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])
-        _write_tokenizer(path, base, script.vocab)
+        _write_tokenizer(path, script.vocab)
     else:  # the stop set comes from the files just written, as a runtime resolves it
         script = _schema_script(path, answer, schema_json, then=then, repeat_line=repeat_line, base=base,
                                 stop_ids=resolve_stop_set(path).ids)

@@ -352,7 +352,7 @@ def _schema_script(path: Path, answer: str, schema: Mapping[str, Any], *, then: 
         pieces = _plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids,
                               base_vocab=base_vocab)
         script = _make_script(pieces, then=then, repeat_line=repeat_line, base_vocab=base_vocab)
-        _write_tokenizer(path, base, script.vocab)
+        _write_tokenizer(path, script.vocab)
         tokenizer = _model_llg_tokenizer(path, stop_ids)
         fed = _walk_script(script.ids, compiled=compile_schema(schema, tokenizer=tokenizer, lenient=True),
                            tokenizer=tokenizer, stop_ids=stop_ids)

@@ -257,16 +257,12 @@ def _cut_chunks(text: str, taken: set[str], base_vocab: dict[str, int]) -> list[
 
 
 
-def _write_tokenizer(path: Path, base: dict, vocab: Mapping[str, int]) -> None:
-    """tokenizer.json: ``base`` with ``vocab`` as its model's vocabulary (the same JSON as ``json.dumps`` of that
-    dict, spliced from text kept for the base: a scripted model changes a few hundred of its 248k entries, and
-    encoding them all again took ~0.5 s a write)."""
-    if base is not _base_tokenizer():
-        tokenizer = dict(base, model=dict(base["model"], vocab=dict(vocab)))  # the given base stays untouched
-        (path / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf-8")
-        return
+def _write_tokenizer(path: Path, vocab: Mapping[str, int]) -> None:
+    """tokenizer.json: the base tokenizer (``_base_tokenizer``) with ``vocab`` as its model's vocabulary (the same
+    JSON as ``json.dumps`` of that dict, spliced from text kept for the base: a scripted model changes a few hundred
+    of its 248k entries, and encoding them all again took ~0.5 s a write)."""
     head, tail, entries, position = _base_text()
-    base_vocab = base["model"]["vocab"]
+    base_vocab = _base_tokenizer()["model"]["vocab"]
     dropped = sorted(position[token] for token, tid in base_vocab.items() if vocab.get(token) != tid)
     kept, start = [], 0
     for index in dropped:
