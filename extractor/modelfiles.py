@@ -11,7 +11,9 @@ they read them here and cannot disagree about it. What is read:
   (a list of named templates gives its ``default`` one).
 
 A file that is missing is simply absent; one that exists but cannot be read, is not valid JSON or is not a JSON object
-is recorded in ``errors`` (file name -> reason), never raised, unless the caller asks for ``strict`` reading.
+is recorded in ``errors`` (file name -> reason), never raised, unless the caller asks for ``strict`` reading. The
+runtime stop set decodes tokenizer.json only as far as ``added_tokens`` (``whole_tokenizer=False``): its vocabulary
+is the loader's to read; the doctor decodes all of it.
 Pure file reading: no mlx, no transformers.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
@@ -137,9 +140,69 @@ class _Reader:
             return None
         return data
 
+    def member(self, name: str, key: str):
+        """One member of the file's JSON object, the rest of the file not decoded (see :func:`_member`); None when
+        the file or the member is missing or the file cannot be read that far (recorded)."""
+        text = self.text(name)
+        if text is None:
+            return None
+        try:
+            return _member(text, key)
+        except _NotAnObject:
+            self.errors[name] = "not a JSON object"
+        except ValueError as exc:
+            self.errors[name] = f"{type(exc).__name__}: {exc}"
+        return None
 
-def _tokenizer_json_ids(tokenizer: dict) -> dict[str, int]:
-    entries = tokenizer.get("added_tokens")
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+
+
+class _NotAnObject(ValueError):
+    """Valid JSON, but not an object."""
+
+
+def _member(text: str, key: str):
+    """The value of ``key`` in the JSON object ``text``, its members decoded in order only as far as that one (the
+    first, should the key repeat); None when the object has no such member.
+
+    Raises:
+        ValueError: not valid JSON (json's own message, from decoding all of it); _NotAnObject: not an object.
+    """
+    try:
+        return _scan_for_member(text, key)
+    except ValueError:
+        data = json.loads(text)  # what the scan rejects, json judges (and names where it breaks)
+        if not isinstance(data, dict):
+            raise _NotAnObject() from None
+        return data.get(key)
+
+
+def _scan_for_member(text: str, key: str):
+    """:func:`_member`'s scan: ValueError for anything it does not follow (json then decides)."""
+    decoder, pos = json.JSONDecoder(), _SPACE.match(text).end()
+    if not text.startswith("{", pos):
+        raise ValueError("not an object")
+    pos = _SPACE.match(text, pos + 1).end()
+    if text.startswith("}", pos):
+        return None
+    while True:
+        name, pos = decoder.raw_decode(text, pos)
+        pos = _SPACE.match(text, pos).end()
+        if not isinstance(name, str) or not text.startswith(":", pos):
+            raise ValueError("not a member")
+        value, pos = decoder.raw_decode(text, _SPACE.match(text, pos + 1).end())
+        if name == key:
+            return value
+        pos = _SPACE.match(text, pos).end()
+        if text.startswith("}", pos):
+            return None
+        if not text.startswith(",", pos):
+            raise ValueError("no ',' between members")
+        pos = _SPACE.match(text, pos + 1).end()
+
+
+def _tokenizer_json_ids(entries) -> dict[str, int]:
     ids = {}
     for entry in entries if isinstance(entries, list) else ():
         if isinstance(entry, dict) and isinstance(entry.get("content"), str) and isinstance(entry.get("id"), int):
@@ -188,12 +251,15 @@ def _template(reader: _Reader, tok_cfg: dict) -> tuple[Optional[str], Optional[s
     return None, None
 
 
-def read_model_files(model_dir: Path | str, *, strict: bool = False) -> ModelFiles:
+def read_model_files(model_dir: Path | str, *, strict: bool = False, whole_tokenizer: bool = True) -> ModelFiles:
     """Read a model directory's config, tokenizer and template files.
 
     Args:
         model_dir: the model directory.
         strict: raise for the first file that exists but cannot be read, instead of recording it in ``errors``.
+        whole_tokenizer: decode all of tokenizer.json, so damage anywhere in it is recorded. False decodes it only
+            as far as ``added_tokens``, all these files need from it: its vocabulary (~0.5 s for 248k tokens) is
+            left to the loader, which reads it anyway.
 
     Returns:
         The ModelFiles.
@@ -206,7 +272,10 @@ def read_model_files(model_dir: Path | str, *, strict: bool = False) -> ModelFil
     reader = _Reader(model_dir)
     config = reader.json(CONFIG)
     generation = reader.json(GENERATION_CONFIG)
-    tokenizer = reader.json(TOKENIZER) or {}
+    if whole_tokenizer:
+        added = (reader.json(TOKENIZER) or {}).get("added_tokens")
+    else:
+        added = reader.member(TOKENIZER, "added_tokens")
     tok_cfg = reader.json(TOKENIZER_CONFIG) or {}
     eos_token, eos_token_file = _eos_token(reader, tok_cfg)
     template, template_file = _template(reader, tok_cfg)
@@ -215,7 +284,7 @@ def read_model_files(model_dir: Path | str, *, strict: bool = False) -> ModelFil
         raise ModelError(f"cannot read {name}: {why}", source=model_dir / name)
     return ModelFiles(model_dir=model_dir, config=config, generation=generation,
                       generation_exists=(model_dir / GENERATION_CONFIG).is_file(),
-                      tokenizer_json_ids=_tokenizer_json_ids(tokenizer),
+                      tokenizer_json_ids=_tokenizer_json_ids(added),
                       tokenizer_config_ids=_tokenizer_config_ids(tok_cfg), eos_token=eos_token,
                       eos_token_file=eos_token_file, template=template, template_file=template_file,
                       errors=reader.errors)

@@ -154,7 +154,7 @@ def resolve_stop_set(model_dir: Path | str) -> StopSet:
     Raises:
         ModelError: a config, tokenizer or template file exists but cannot be read (names the file and why).
     """
-    return stop_set_of(read_model_files(model_dir, strict=True))
+    return stop_set_of(read_model_files(model_dir, strict=True, whole_tokenizer=False))
 
 
 def stop_set_of(files: ModelFiles) -> StopSet:

@@ -283,6 +283,23 @@ def test_scripted_valid_answer_is_never_masked_and_widening_only_adds_valid_toke
     assert matcher.is_stopped() and added > 0  # llguidance alone would have masked some scripted tokens
 
 
+@pytest.mark.parametrize("forced", [b'"seller":{"name":"', b'"}', b"1", b'{"invoice_number":"'])
+def test_token_index_lists_every_token_that_spells_a_prefix_or_runs_past(scripted, forced):
+    """The index's candidates for forced bytes, against every token's bytes read one by one."""
+    from extractor.constrain import MAX_EXTENSION_CHECKS
+
+    _, runner = scripted
+    constrainer = constrainer_for(runner.tokenizer)
+    tokenizer = constrainer.llg_tokenizer(runner.stop_set.ids)
+    spelled = {t: tokenizer.decode_bytes([t]) for t in range(tokenizer.vocab_size) if not tokenizer.is_special_token(t)}
+    prefixes, extensions = constrainer.token_index(tokenizer)._candidates(forced)
+    assert prefixes.tolist() == sorted((t for t, b in spelled.items() if b and forced.startswith(b)),
+                                       key=lambda t: (len(spelled[t]), t))
+    longer = sorted((t for t, b in spelled.items() if b.startswith(forced) and b != forced),
+                    key=lambda t: (spelled[t], t))
+    assert list(extensions) == longer[:MAX_EXTENSION_CHECKS] and len(prefixes) > 0
+
+
 def test_scripted_answer_comes_through_constrained_decoding_unchanged(scripted, page, invoice):
     from extractor.testing import SAMPLE_INVOICE
 

@@ -105,12 +105,55 @@ READS = {
 }
 
 
+@pytest.mark.parametrize("whole_tokenizer", [True, False])
 @pytest.mark.parametrize("name", list(READS))
-def test_read_model_files(tmp_path, name):
+def test_read_model_files(tmp_path, name, whole_tokenizer):
     files, expected = READS[name]
-    read = read_model_files(write_files(tmp_path / "m", files))
+    read = read_model_files(write_files(tmp_path / "m", files), whole_tokenizer=whole_tokenizer)
     assert {f: getattr(read, f) for f in expected} == expected
     assert read.model_dir == tmp_path / "m"
+
+
+ADDED = [{"id": 7, "content": "<a>"}]
+MEMBER_TEXTS = {  # tokenizer.json texts a reader meets; each decodes with json.loads to the same added_tokens
+    "first member": json.dumps({"added_tokens": ADDED, "model": {"vocab": {"a": 0}}}),
+    "after others, spaced": ' \n{ "version" : "1.0", "padding":null,\t"added_tokens" : ' + json.dumps(ADDED) + " }\n",
+    "keys and strings that look like it": json.dumps({"x": {"added_tokens": []}, "y": '"added_tokens": [] }',
+                                                      "added_tokens": ADDED}),
+    "absent": json.dumps({"version": "1.0", "model": {}}),
+    "empty object": "{}",
+    "escaped names": json.dumps({"add\u0065d": 1, "added_tokens": ADDED}, ensure_ascii=True),
+}
+
+
+@pytest.mark.parametrize("name", list(MEMBER_TEXTS))
+def test_a_member_read_alone_is_what_json_decodes(name):
+    from extractor.modelfiles import _member
+
+    text = MEMBER_TEXTS[name]
+    assert _member(text, "added_tokens") == json.loads(text).get("added_tokens")
+
+
+@pytest.mark.parametrize("text,why", [
+    (NOT_JSON, NOT_JSON_WHY),
+    ('{"added_tokens": [1,', "JSONDecodeError: Expecting value: line 1 column 21 (char 20)"),
+    ('{"version" "1.0", "added_tokens": []}', "JSONDecodeError: Expecting ':' delimiter: line 1 column 12 (char 11)"),
+    ("[1, 2]", "not a JSON object"),
+    ("\ufeff{}", "JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"),
+])
+def test_a_member_read_alone_reports_the_file_as_json_does(tmp_path, text, why):
+    root = write_files(tmp_path / "m", {"tokenizer.json": text})
+    assert read_model_files(root, whole_tokenizer=False).errors == {"tokenizer.json": why}
+    assert read_model_files(root).errors == {"tokenizer.json": why}
+
+
+def test_the_stop_set_reads_tokenizer_json_only_as_far_as_its_added_tokens(tmp_path):
+    """Damage after ``added_tokens`` (a cut-off vocabulary) is the doctor's to report and the loader's to refuse."""
+    text = json.dumps(QWEN["tokenizer.json"])[:-1] + ', "model": {"vocab": {"a": 0, "b'
+    root = write_files(tmp_path / "m", {**QWEN, "tokenizer.json": text})
+    assert read_model_files(root, whole_tokenizer=False).tokenizer_json_ids == QWEN_IDS
+    assert resolve_stop_set(root).ids == (248044, 248046)
+    assert set(read_model_files(root).errors) == {"tokenizer.json"}
 
 
 def test_token_ids_take_tokenizer_config_over_tokenizer_json(tmp_path):
