@@ -2,6 +2,8 @@
 
     python3 .ci/readme.py install   # the first command (install + main job)
     python3 .ci/readme.py demo      # the first command with the main job reduced to two samples (CI's time)
+    python3 .ci/readme.py demo-install  # demo's commands up to the install: demo is "demo-install && demo-job"
+    python3 .ci/readme.py demo-job      # the rest of demo (builds the demo model, runs the main job)
     python3 .ci/readme.py test      # the second command (the tests)
 """
 
@@ -20,6 +22,15 @@ def commands() -> list[str]:
     return re.findall(r"```bash\n(.*?)\n```", head, re.S)
 
 
+def split_after_install(command: str) -> tuple[str, str]:
+    """(the commands up to and including ``pip install``, the rest): ``command`` is the two joined by `` && ``."""
+    parts = command.split(" && ")
+    ends = [i for i, part in enumerate(parts) if part.startswith("pip install ")]
+    if len(ends) != 1 or ends[0] == len(parts) - 1:
+        raise SystemExit("README's first command no longer has one `pip install` before its job: update .ci/readme.py")
+    return " && ".join(parts[:ends[0] + 1]), " && ".join(parts[ends[0] + 1:])
+
+
 def main(which: str) -> str:
     install, test = commands()
     if which == "install":
@@ -29,6 +40,9 @@ def main(which: str) -> str:
         if reduced == install:
             raise SystemExit("README's first command no longer runs `extract samples/ ...`: update .ci/readme.py")
         return reduced
+    if which in ("demo-install", "demo-job"):
+        install_part, job = split_after_install(main("demo"))
+        return install_part if which == "demo-install" else job
     if which == "test":
         return test
     raise SystemExit(__doc__)

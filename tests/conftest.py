@@ -64,12 +64,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes more than ~20 s (deselect with -m 'not slow')")
 
 
-# The modules that take longest (worker-seconds under `-n auto`), longest first: collected first, so xdist's
-# per-file scheduling starts them first instead of leaving one of them running alone at the end.
-LONGEST_FIRST = ("test_ray", "test_decode", "test_watch", "test_windows", "test_testing_kit_schema",
-                 "test_testing_kit", "test_families", "test_pipeline", "test_hostile", "test_cli", "test_batching",
-                 "test_constrain", "test_ocr", "test_testing_families", "test_endpoints", "test_guards",
-                 "test_doctor")
+# The modules that take longest (seconds on one xdist worker of `-n auto`, this tree), longest first: collected first,
+# and with --no-loadscope-reorder (pyproject's addopts) sent to the workers first, so no long one runs alone at the end.
+LONGEST_FIRST = ("test_ray", "test_testing_kit", "test_decode", "test_testing_kit_schema", "test_windows", "test_watch",
+                 "test_pipeline", "test_families", "test_constrain", "test_hostile", "test_cli", "test_batching",
+                 "test_ocr", "test_testing_families", "test_endpoints", "test_doctor", "test_guards")
 
 
 def pytest_collection_modifyitems(items: list) -> None:

@@ -39,9 +39,12 @@ def test_ci_runs_exactly_the_readme_commands():
     demo = ci_readme("demo")  # the first command with the main job on two samples instead of samples/
     assert demo != install and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf", "samples/") \
         == install
-    ci = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert 'bash -c "$(python3 .ci/readme.py demo)" || demo_status=$?' in ci
-    assert test in ci  # README's test command, verbatim, as a line of its own
+    assert f'{ci_readme("demo-install")} && {ci_readme("demo-job")}' == demo  # CI runs it in these two parts
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert '\nbash -c "$(python3 .ci/readme.py demo-install)"\n' in ci
+    assert '(bash -c ". .venv/bin/activate && $(python3 .ci/readme.py demo-job)"' in ci
+    assert test in ci.splitlines()  # README's test command, verbatim, as a line of its own
+    assert ci.index("readme.py demo-install") < ci.index("readme.py demo-job") < ci.index(f"\n{test}\n")
 
 
 def test_every_package_and_the_schemas_are_in_the_wheel():
