@@ -42,7 +42,7 @@ def test_ci_runs_exactly_the_readme_commands():
     assert f'{ci_readme("demo-install")} && {ci_readme("demo-job")}' == demo  # CI runs it in these two parts
     ci = (ROOT / ".ci" / "run").read_text()
     assert '\nbash -c "$(python3 .ci/readme.py demo-install)"\n' in ci
-    assert '(bash -c ". .venv/bin/activate && $(python3 .ci/readme.py demo-job)"' in ci
+    assert 'bash -c ". .venv/bin/activate && $(python3 .ci/readme.py demo-job)"' in ci
     assert test in ci.splitlines()  # README's test command, verbatim, as a line of its own
     assert ci.index("readme.py demo-install") < ci.index("readme.py demo-job") < ci.index(f"\n{test}\n")
 
