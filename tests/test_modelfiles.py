@@ -122,7 +122,7 @@ MEMBER_TEXTS = {  # tokenizer.json texts a reader meets; each decodes with json.
                                                       "added_tokens": ADDED}),
     "absent": json.dumps({"version": "1.0", "model": {}}),
     "empty object": "{}",
-    "escaped names": json.dumps({"add\u0065d": 1, "added_tokens": ADDED}, ensure_ascii=True),
+    "an escaped name": '{"add\\u0065d": 1, "added_\\u0074okens": ' + json.dumps(ADDED) + "}",  # added_tokens
 }
 
 
