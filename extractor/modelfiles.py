@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from .errors import ModelError
 
@@ -127,27 +127,20 @@ class _Reader:
 
     def json(self, name: str) -> Optional[dict]:
         """The file's JSON object; None when it is missing or unreadable (recorded)."""
-        text = self.text(name)
-        if text is None:
-            return None
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            self.errors[name] = f"{type(exc).__name__}: {exc}"
-            return None
-        if not isinstance(data, dict):
-            self.errors[name] = "not a JSON object"
-            return None
-        return data
+        return self._decoded(name, _whole_object)
 
     def member(self, name: str, key: str):
         """One member of the file's JSON object, the rest of the file not decoded (see :func:`_member`); None when
         the file or the member is missing or the file cannot be read that far (recorded)."""
+        return self._decoded(name, lambda text: _member(text, key))
+
+    def _decoded(self, name: str, decode: Callable[[str], Any]):
+        """``decode`` of the file's text; None when the file is missing or does not decode (recorded)."""
         text = self.text(name)
         if text is None:
             return None
         try:
-            return _member(text, key)
+            return decode(text)
         except _NotAnObject:
             self.errors[name] = "not a JSON object"
         except ValueError as exc:
@@ -172,10 +165,15 @@ def _member(text: str, key: str):
     try:
         return _scan_for_member(text, key)
     except ValueError:
-        data = json.loads(text)  # what the scan rejects, json judges (and names where it breaks)
-        if not isinstance(data, dict):
-            raise _NotAnObject() from None
-        return data.get(key)
+        return _whole_object(text).get(key)  # what the scan rejects, json judges (and names where it breaks)
+
+
+def _whole_object(text: str) -> dict:
+    """The JSON object ``text``. Raises ValueError (json's message) or _NotAnObject."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise _NotAnObject()
+    return data
 
 
 def _scan_for_member(text: str, key: str):
