@@ -637,7 +637,8 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
 def _decoding_words(runner) -> str:
     """The load-time decoding plan in words, for the smoke check."""
     plan = runner.decoding
-    features = [f for f, on in (("prefix cache", plan.prefix_cache), ("jump-forward", plan.jump_forward)) if on]
+    jump = "jump-forward" + (", forced runs one token per pass" if plan.forced_feed == "per_token" else "")
+    features = [f for f, on in (("prefix cache", plan.prefix_cache), (jump, plan.jump_forward)) if on]
     words = f"decodes on the {plan.path} path" + (f" ({', '.join(features)})" if features else "")
     return words + (f"; {'; '.join(plan.reasons)}" if plan.reasons else "")
 

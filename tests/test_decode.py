@@ -47,6 +47,34 @@ def runner(invoice_model):
     return MlxRunner(model=str(invoice_model.path))
 
 
+@pytest.mark.parametrize("timings, feed", [
+    ({"one_pass": 36.4, "per_token": 15.7}, "per_token"),  # the kit's qwen3_5 (Gated-DeltaNet) on the CPU
+    ({"one_pass": 10.0, "per_token": 7.6}, "one_pass"),  # faster, but within the noise of a busy machine
+    ({"one_pass": 2.5, "per_token": 6.5}, "one_pass"),  # an attention model
+    ({"error": "RuntimeError: no"}, "one_pass"),  # the timing failed: as the probe checked it
+])
+def test_forced_runs_go_one_token_per_pass_only_where_clearly_faster(timings, feed):
+    from extractor.runners.decoding import feed_choice
+
+    assert feed_choice(timings) == feed
+
+
+def test_both_feeds_of_forced_runs_give_the_same_records(runner):
+    """Jump-forward's forced runs fed in one pass or one token per pass (``generate_step``'s way): the same
+    records and the same sampled steps, fewer than the tokens."""
+    extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
+    saved, got = runner._forward.stepwise, {}
+    try:
+        for stepwise in (False, True):
+            runner._forward.stepwise = stepwise
+            got[stepwise] = extractor.extract(DOCS[0])
+    finally:
+        runner._forward.stepwise = saved
+    one, per = got[False], got[True]
+    assert outcome(per) == outcome(one) and one.finish_reason == "stop"
+    assert per.usage.decode_steps == one.usage.decode_steps < one.usage.generated_tokens
+
+
 def shared_prefix_length(runner) -> int:
     """The prompt's shared prefix counted on its own: the system turn and the opening of the user turn, rendered
     by the model's chat template and tokenized (independent of how the runner finds it)."""
@@ -208,6 +236,8 @@ def test_records_report_the_cache_and_the_steps(runner):
     record = json.loads(extractor.extract(DOCS[0]).to_json())
     assert set(record["usage"]) == {"prompt_tokens", "image_tokens", "generated_tokens", "cached_prompt_tokens",
                                     "decode_steps", "decoding"}
-    # qwen3_5 passes the load-time probe: our loop with every feature
-    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True, "batch": 1,
-                                         "merged_steps": 0, "reasons": []}
+    # qwen3_5 passes the load-time probe: our loop with every feature (how forced runs are fed is timed at load)
+    assert runner.decoding.forced_feed in ("per_token", "one_pass")
+    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True,
+                                         "forced_feed": runner.decoding.forced_feed, "batch": 1, "merged_steps": 0,
+                                         "reasons": []}

@@ -122,6 +122,8 @@ def test_prefix_cache_and_jump_forward_give_the_same_records(runner, files, name
     cold = [extract(loaded, files, doc=d, extra_processors=processors, prefix_cache=False) for d in (0, 1)]
     warm = [extract(loaded, files, doc=d, extra_processors=processors) for d in (0, 1)]
     stepped = extract(loaded, files, doc=1, extra_processors=processors, jump_forward=False)
+    per_token = forced_runs_per_token(loaded, lambda: extract(loaded, files, doc=1, extra_processors=processors))
+    assert (outcome(per_token), per_token.usage.decode_steps) == (outcome(warm[1]), warm[1].usage.decode_steps)
     for a, b in zip(cold, warm):
         assert outcome(a) == outcome(b)
         assert (a.usage.generated_tokens, a.usage.prompt_tokens) == (b.usage.generated_tokens, b.usage.prompt_tokens)
@@ -137,14 +139,24 @@ def test_prefix_cache_and_jump_forward_give_the_same_records(runner, files, name
     assert stepped.usage.decoding["jump_forward"] is False
 
 
+def forced_runs_per_token(loaded, run):
+    """``run()`` with jump-forward's forced runs fed one token per pass, whatever the load-time timing chose (the
+    feed is a speed choice: either way must be exact)."""
+    saved, loaded._forward.stepwise = loaded._forward.stepwise, True
+    try:
+        return run()
+    finally:
+        loaded._forward.stepwise = saved
+
+
 def test_a_model_that_forbids_chunked_prefill_with_images_runs_on_generate_step(runner, files):
     family, loaded = runner("gemma4")
     assert loaded.decoding.path == "fast"  # text-only prompts are ours: the probe passed
     _, processors = forcing(family, loaded)
     record = extract(loaded, files, extra_processors=processors)
     assert (record.status, record.data) == ("ok", ANSWER)
-    assert record.usage.decoding == {"path": "generic", "prefix_cache": False, "jump_forward": False, "batch": 1,
-                                     "merged_steps": 0,
+    assert record.usage.decoding == {"path": "generic", "prefix_cache": False, "jump_forward": False,
+                                     "forced_feed": None, "batch": 1, "merged_steps": 0,
                                      "reasons": ["the model forbids chunked prefill for this prompt (images)"]}
     assert record.usage.image_tokens > 0 and record.usage.cached_prompt_tokens == 0
 

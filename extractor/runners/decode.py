@@ -16,7 +16,10 @@ What makes it faster than ``generate_step`` (and where it is exact is decided at
 
 * prefix cache: the prompt's shared prefix (everything before the first image) is prefilled once per process and
   restored for every later document (``prefix_cache.PrefixCache``);
-* jump-forward: the forced tokens go into the model in the same forward pass as the token before them;
+* jump-forward: the forced tokens go into the model with the token before them, without sampling: in the same
+  forward pass, or, where the load-time timing finds a multi-token pass dearer (a Gated-DeltaNet layer without
+  mlx-vlm's Metal kernel pads every multi-token pass to a 64-token chunked scan), one token per pass, their
+  outputs never evaluated (so no lm_head runs for them);
 * constraint masks computed on the host while the model's forward pass runs (mlx evaluates lazily).
 """
 
@@ -29,6 +32,7 @@ from ..runner import GenerationRequest, GuardHit
 from .prefix_cache import MIN_PREFIX_TOKENS
 
 PREFILL_STEP = 2048  # prompt tokens per forward pass while prefilling (bounds the attention's memory)
+STEPWISE_MAX = 8  # the longest forced run fed one token per pass where that is faster (``Forward.stepwise``)
 # prepare_inputs' outputs that are not processor extras: the ids, the pixels and the padding mask go their own way
 _NOT_EXTRAS = ("input_ids", "pixel_values", "attention_mask")
 
@@ -168,11 +172,13 @@ def make_cache(lm) -> list:
 class Forward:
     """The language model's forward passes, as the fast loop uses them (one object per loaded model)."""
 
-    def __init__(self, lm, *, hidden_head: bool) -> None:
+    def __init__(self, lm, *, hidden_head: bool, stepwise: bool = False) -> None:
         """Args: lm: the language model; hidden_head: apply the lm_head to the last hidden state only
-        (``speculative_logits_from_hidden``; qwen3_5)."""
+        (``speculative_logits_from_hidden``; qwen3_5); stepwise: feed forced runs of up to ``STEPWISE_MAX``
+        tokens one token per pass (``runners.decoding`` times both ways at load)."""
         self.lm = lm
         self.hidden_head = hidden_head
+        self.stepwise = stepwise
         self._head_site = None if hidden_head else _head_site(lm)  # where the lm_head lives (batching splits it)
 
     def prefill(self, ids, embeddings, cache, kwargs: dict) -> None:
@@ -188,6 +194,7 @@ class Forward:
         import mlx.core as mx
 
         kwargs = kwargs or {}
+        ids = self._stepped(ids, cache, embeddings)
         if self.hidden_head:
             out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
             logits = self.lm.speculative_logits_from_hidden(out.hidden_states[-1][:, -1, :])
@@ -196,6 +203,19 @@ class Forward:
             logits = out.logits[:, -1, :]
         mx.async_eval(logits)
         return logits
+
+    def layers(self, ids, cache) -> None:
+        """A pass over token ``ids`` into the cache whose outputs are never used: lazily, no lm_head runs."""
+        self.lm(ids, cache=cache, **({"skip_logits": True} if self.hidden_head else {}))
+
+    def _stepped(self, ids, cache, embeddings):
+        """Where forced runs go one token per pass: all of a short run of token ids but its last go in now, one
+        pass each (as ``generate_step`` feeds them); the rest, for the pass that gives the logits."""
+        if not self.stepwise or embeddings is not None or not 1 < ids.shape[1] <= STEPWISE_MAX:
+            return ids
+        for i in range(ids.shape[1] - 1):
+            self.layers(ids[:, i:i + 1], cache)
+        return ids[:, -1:]
 
     def can_split_head(self) -> bool:
         """Whether the lm_head can run apart from the layers (``hidden`` + ``head``): the hidden-state hook, a
@@ -207,6 +227,7 @@ class Forward:
         """One forward pass over ``ids`` without the lm_head: the (1, H) hidden state its last position gives the
         head (lazy). Only where ``can_split_head``."""
         kwargs = kwargs or {}
+        ids = self._stepped(ids, cache, embeddings)
         if self.hidden_head:
             out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
             return out.hidden_states[-1][:, -1, :]

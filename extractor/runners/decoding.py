@@ -10,6 +10,8 @@ Never silently wrong: our fast loop (``runners.decode``) is used only where it r
    two tokens fed in one pass (jump-forward). A step that differs turns its feature off, a cold mismatch the whole
    fast path;
 3. the cache layout: a prefix snapshot is kept only where every cache layer can be snapshotted;
+   and, for jump-forward, how forced tokens are fed: a short run of them in one pass, or one token per pass where
+   that is measured faster (``time_forced_feed``: both exact, the second is ``generate_step``'s own way);
 4. per request (``request_path``): a model that forbids chunked prefill for the prompt at hand (Gemma 4 and
    PaliGemma with images) runs that request on the generic path.
 
@@ -30,6 +32,14 @@ PROBE_STEPS = 4  # generated tokens compared
 FLOAT32_TOLERANCE = 1e-3
 HALF_TOLERANCE = 0.1  # bf16 / fp16 / quantized weights: rounding differs between chunkings
 TOP_COMPARED = 10
+# forced runs go one token per pass only where that takes under this share of one pass over the run: clear of the
+# timing noise of a busy machine (the kit's Gated-DeltaNet qwen3_5 on the CPU: ~0.5; attention models: > 2)
+STEPWISE_GAIN = 0.75
+FEED_RUN = 4  # the forced run timed: JSON keys and punctuation run 2-5 tokens (the sample invoice: 84 runs)
+FEED_REPEATS = 5  # timed feeds of each kind, after one untimed: the fastest counts
+FEED_BUDGET_S = 2.0  # past this, two repeats are enough (a big model on the CPU)
+PER_TOKEN = "per_token"
+ONE_PASS = "one_pass"
 
 
 @dataclass(frozen=True)
@@ -39,7 +49,10 @@ class DecodingPlan:
     Attributes:
         path: ``fast`` (our loop) or ``generic`` (mlx-vlm's ``generate_step``).
         prefix_cache: the shared prompt prefix may be restored from a snapshot.
-        jump_forward: forced tokens may share a forward pass.
+        jump_forward: forced tokens are fed without sampling.
+        forced_feed: how (with jump-forward): ``one_pass`` (a run with the token before it) or ``per_token`` (runs
+            of up to ``decode.STEPWISE_MAX`` tokens one per pass, where a run of ``FEED_RUN`` is timed faster that
+            way at load); None without jump-forward.
         hidden_head: the lm_head runs on the last hidden state only (``speculative_logits_from_hidden``).
         reasons: why a path or a feature is off, in words.
         probe: the probe's measurements (max |difference| per check), for ``doctor``.
@@ -48,6 +61,7 @@ class DecodingPlan:
     path: str
     prefix_cache: bool
     jump_forward: bool
+    forced_feed: Optional[str] = ONE_PASS
     hidden_head: bool = False
     reasons: tuple[str, ...] = ()
     probe: dict = field(default_factory=dict)
@@ -55,11 +69,11 @@ class DecodingPlan:
     def to_dict(self) -> dict:
         """The plan as the record and doctor report it."""
         return {"path": self.path, "prefix_cache": self.prefix_cache, "jump_forward": self.jump_forward,
-                "reasons": list(self.reasons)}
+                "forced_feed": self.forced_feed, "reasons": list(self.reasons)}
 
     def generic(self, reason: str) -> "DecodingPlan":
         """This plan moved to the generic path (no prefix cache, no jump-forward) for ``reason``."""
-        return replace(self, path=GENERIC, prefix_cache=False, jump_forward=False,
+        return replace(self, path=GENERIC, prefix_cache=False, jump_forward=False, forced_feed=None,
                        reasons=self.reasons + (reason,))
 
 
@@ -120,9 +134,18 @@ def decide(model, processor, *, render) -> DecodingPlan:
     layout = layout_reason(lm)
     if layout:
         reasons.append(layout)
-    if not jump_ok:
+    feed = None
+    if jump_ok:
+        try:
+            timings = time_forced_feed(model, processor, render=render, hidden_head=hidden)
+        except Exception as exc:  # noqa: BLE001 - the probe's passes ran: feed forced runs as it checked them
+            timings = {"error": f"{type(exc).__name__}: {exc}"}
+        plan = replace(plan, probe={**measured, "feed_ms": timings})
+        feed = feed_choice(timings)
+    else:
         reasons.append(f"jump-forward differs from one token per step (max |dlogprob| {measured['jump']:.3g})")
-    return replace(plan, prefix_cache=prefix_ok and layout is None, jump_forward=jump_ok, reasons=tuple(reasons))
+    return replace(plan, prefix_cache=prefix_ok and layout is None, jump_forward=jump_ok, forced_feed=feed,
+                   reasons=tuple(reasons))
 
 
 def tolerance_for(model) -> float:
@@ -196,6 +219,70 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
     jump = gap(run(0, jump=True), [reference[0], reference[1], reference[3]])
     reset_call_state(lm)
     return {"cold": round(cold, 6), "prefix": round(prefix, 6), "jump": round(jump, 6)}
+
+
+def feed_choice(timings: dict) -> str:
+    """How forced runs are fed, from ``time_forced_feed``'s timings: one token per pass only where that took under
+    ``STEPWISE_GAIN`` of one pass (timings that failed: one pass, as the probe checked)."""
+    per_token, one_pass = timings.get(PER_TOKEN), timings.get(ONE_PASS)
+    if per_token is None or one_pass is None:
+        return ONE_PASS
+    return PER_TOKEN if per_token < STEPWISE_GAIN * one_pass else ONE_PASS
+
+
+def time_forced_feed(model, processor, *, render, hidden_head: bool) -> dict:
+    """How long a forced run of ``FEED_RUN`` tokens takes to feed, in one pass and one token per pass (the fastest
+    of up to ``FEED_REPEATS`` after an untimed one, milliseconds; CPU time on the CPU). Where a pass over one token, times
+    the run's length, is already the slower, that product stands for the per-token feed (a big model on the CPU is
+    not fed the run token by token just to time it).
+
+    Returns:
+        ``{"one_pass": ms, "per_token": ms}``.
+    """
+    import time
+
+    import mlx.core as mx
+
+    from .decode import Forward, prefilled, probe_prompt
+
+    ids, embeddings, kwargs = probe_prompt(model, processor, render(PROBE_TEXT))
+    grouped, stepwise = (Forward(model.language_model, hidden_head=hidden_head, stepwise=s) for s in (False, True))
+    cache = prefilled(grouped, ids, embeddings, kwargs)
+    mx.eval(grouped.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
+    run = ids[:, -FEED_RUN - 1:-1]  # any text tokens will do: the timing, not the tokens, counts
+
+    # on the CPU, the process's CPU time: what other processes on a busy machine take is not ours
+    clock = time.process_time if mx.default_device() == mx.cpu else time.perf_counter
+
+    def timed(feed) -> float:
+        start = clock()
+        feed()
+        return (clock() - start) * 1000
+
+    def one_pass():
+        mx.eval(grouped.logits(run, cache))
+
+    def single():
+        grouped.layers(run[:, :1], cache)
+        mx.eval([c.state for c in cache])
+
+    def per_token():
+        mx.eval(stepwise.logits(run, cache))
+
+    def fastest(*feeds) -> list[float]:
+        """The fastest time of each feed, timed in turns (a busy spell weighs on all of them alike)."""
+        for feed in feeds:  # a first feed of each kind pays one-time costs
+            feed()
+        times, deadline = [], time.perf_counter() + FEED_BUDGET_S
+        while len(times) < FEED_REPEATS and (len(times) < 2 or time.perf_counter() < deadline):
+            times.append([timed(feed) for feed in feeds])
+        return [min(column) for column in zip(*times)]
+
+    grouped_ms, single_ms = fastest(one_pass, single)
+    stepwise_ms = single_ms * run.shape[1]
+    if stepwise_ms < grouped_ms:
+        grouped_ms, stepwise_ms = fastest(one_pass, per_token)
+    return {ONE_PASS: round(grouped_ms, 3), PER_TOKEN: round(stepwise_ms, 3)}
 
 
 def request_path(model, plan: DecodingPlan, *, inputs: dict, embeddings, kwargs: dict) -> DecodingPlan:

@@ -29,7 +29,7 @@ from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
 from .batching import BatchLoop, batch_reason
 from .decode import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
-from .decoding import FAST, DecodingPlan, decide, request_path
+from .decoding import FAST, PER_TOKEN, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
 from .merged import merged_reason
 from .prefix_cache import PrefixCache
@@ -89,7 +89,8 @@ class MlxRunner:
             self.decoding: DecodingPlan = decide(self._model, self._processor, render=self._render_user)
         except Exception as exc:  # noqa: BLE001
             raise ModelError(f"cannot prepare model {model}: {type(exc).__name__}: {exc}", source=model) from exc
-        self._forward = Forward(self._model.language_model, hidden_head=self.decoding.hidden_head)
+        self._forward = Forward(self._model.language_model, hidden_head=self.decoding.hidden_head,
+                                stepwise=self.decoding.forced_feed == PER_TOKEN)
         self.plan_batch(batch)
 
     def plan_batch(self, batch: int) -> None:
@@ -263,7 +264,8 @@ class MlxRunner:
             peak_memory_gb=mx.get_peak_memory() / 1e9,
             decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and
                                                                         generation.request.prefix_cache),
-                      "jump_forward": jump, "batch": generation.batch,
+                      "jump_forward": jump, "forced_feed": plan.forced_feed if jump else None,
+                      "batch": generation.batch,
                       "merged_steps": generation.merged_steps, "reasons": reasons},
         )
 
