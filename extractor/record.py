@@ -23,7 +23,8 @@ class Usage:
         cached_prompt_tokens: prompt tokens a cached prefix covered (not prefilled again).
         decode_steps: forward passes that sampled a token (fewer than generated_tokens with jump-forward).
         decoding: how the in-process model decoded (the last call's): ``{"path": "fast"|"generic",
-            "prefix_cache", "jump_forward", "reasons"}``; None when no local model ran (servers, embedded XML).
+            "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``; None when no
+            local model ran (servers, embedded XML).
     """
 
     prompt_tokens: int = 0

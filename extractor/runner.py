@@ -99,7 +99,8 @@ class GenerationResult:
         warnings: the runner's notes for the record (issue dicts), e.g. a schema the server could not enforce.
         server: a remote runner's facts for the record (``{"endpoint", "kind", "model", "usage"}``); None locally.
         decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
-            "prefix_cache", "jump_forward", "reasons"}``, ``runners.decoding``); None for a remote runner.
+            "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``,
+            ``runners.decoding``); None for a remote runner.
     """
 
     text: str
