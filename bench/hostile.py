@@ -58,6 +58,7 @@ class TreeSampler:
         self.peak = 0
         self.largest = 0
         self.processes = 0
+        self._parents: dict[int, int] = {}  # pid -> its parent's pid, as first read
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -84,15 +85,19 @@ class TreeSampler:
             self.largest = max([self.largest] + [_status(pid, b"VmHWM:") for pid in tree])
 
     def _tree(self) -> list[int]:
+        # each process's parent is read once (a sample reads only the new ones: a busy machine has hundreds)
+        alive = {int(entry.name) for entry in os.scandir("/proc") if entry.name.isdigit()}
+        for pid in set(self._parents) - alive:
+            del self._parents[pid]
+        for pid in alive - set(self._parents):
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    self._parents[pid] = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
         children = collections.defaultdict(list)
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                try:
-                    with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                        ppid = int(stat.read().rsplit(b")", 1)[1].split()[1])
-                except (OSError, ValueError, IndexError):
-                    continue
-                children[ppid].append(int(entry.name))
+        for pid, ppid in self._parents.items():
+            children[ppid].append(pid)
         tree, todo = [], [self.pid]
         while todo:
             pid = todo.pop()

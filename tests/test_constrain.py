@@ -300,6 +300,28 @@ def test_token_index_lists_every_token_that_spells_a_prefix_or_runs_past(scripte
     assert list(extensions) == longer[:MAX_EXTENSION_CHECKS] and len(prefixes) > 0
 
 
+def test_llguidance_tokenizer_equals_llguidances_own_build(model_factory):
+    """``Constrainer.llg_tokenizer`` skips ``llguidance.hf.from_tokenizer``'s copy of the Rust tokenizer (a model's
+    tokenizer pads and truncates nothing): the same tokenizer, every token's bytes, specials, end tokens and
+    tokenization alike (on gemma3's 2,176 tokens: one by one on qwen3_5's 248,320 would take seconds)."""
+    import llguidance.hf
+    from transformers import AutoTokenizer
+
+    from extractor.testing import SAMPLE_INVOICE_ANSWER
+
+    family = model_factory.family("gemma3")
+    tokenizer, stop_ids = AutoTokenizer.from_pretrained(str(family.path)), (family.end_of_turn_id,)
+    assert (tokenizer.backend_tokenizer.padding, tokenizer.backend_tokenizer.truncation) == (None, None)
+    ours = constrainer_for(tokenizer).llg_tokenizer(stop_ids)
+    theirs = llguidance.hf.from_tokenizer(tokenizer, eos_token=list(stop_ids))
+    assert (ours.vocab_size, ours.eos_tokens) == (theirs.vocab_size, theirs.eos_tokens)
+    ids = range(theirs.vocab_size)
+    assert [ours.decode_bytes([t]) for t in ids] == [theirs.decode_bytes([t]) for t in ids]
+    assert [ours.is_special_token(t) for t in ids] == [theirs.is_special_token(t) for t in ids]
+    for text in (SAMPLE_INVOICE_ANSWER, "Grüße, 12,50 € <end_of_turn>\n"):
+        assert ours.tokenize_str(text) == theirs.tokenize_str(text)
+
+
 def test_scripted_answer_comes_through_constrained_decoding_unchanged(scripted, page, invoice):
     from extractor.testing import SAMPLE_INVOICE
 
