@@ -17,7 +17,9 @@ so every row decodes the same tokens (``--docs N``: the first N samples only; th
 * ``+ both``;
 * ``+ batch 2/4/8``: both, with that many documents decoded together (``Settings.batch``, ``runners.batching``:
   the one-token feeds of a step through the layers in one merged pass (``runners.merged``), forced runs in their
-  own, the lm_head once per step over all of them), on a runner loaded with that batch size.
+  own or, where the load-time timing says so, one token per merged step (``batching.split_runs``), the lm_head once
+  per step over all of them), on a runner loaded with that batch size. The lines under the table say how each
+  runner feeds forced runs, with the timings that decided it.
 
 ``--rows`` picks rows (``today,prefix,jump,both,batch2,batch4,batch8``; default all): the first one picked is the
 reference of the ``x`` and records columns.
@@ -169,6 +171,14 @@ def main(argv=None) -> int:
               f"({row['generated']:.0f}) | {row['merged_steps']:.0f} | {row['tokens_per_s']:.1f} | "
               f"{row['peak_gb']:.2f} | {row['batch']} | "
               f"{'yes' if row['same_records'] else 'NO'} |")
+    print()
+    for batch, runner in runners.items():  # how each runner feeds forced runs (timed at its load)
+        feed = runner.decoding.probe.get("feed_ms", {})
+        print(f"batch {batch}: forced runs {runner.decoding.forced_feed} (one pass {feed.get('one_pass')} ms, "
+              f"per token {feed.get('per_token')} ms)" + (
+                  f"; in the batch {'one token per merged step' if runner._loop.split else 'their own passes'} "
+                  f"(layers over a run {runner.batch_feed_ms.get('run')} ms, over one token "
+                  f"{runner.batch_feed_ms.get('one')} ms)" if runner._loop is not None else ""))
     if cost is not None:
         print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): "
               f"{cost:+.1%}")

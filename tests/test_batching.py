@@ -155,17 +155,28 @@ def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files)
 
         return factory
 
-    joined = batched._loop.joined if batched._loop else 0
-    for changes in ({}, {"temperature": 0.8, "seed": 5}):
-        one = run(serial, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes)
-        two = run(batched, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes)
-        assert [outcome(r) for r in two] == [outcome(r) for r in one]
-        assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
-    assert two[0].data == json.loads(text) and two[0].usage.generated_tokens > 3 * two[1].usage.generated_tokens
-    assert two[1].usage.decoding["jump_forward"] and two[1].usage.decode_steps < two[1].usage.generated_tokens
-    # one-token feeds went through the layers merged, forced runs (and the prompt's last embedding) alone
-    assert 0 < two[1].usage.decoding["merged_steps"] < two[1].usage.decode_steps
-    assert batched._loop.joined - joined == 4  # both short ones of both runs entered beside the long one
+    joined, split = batched._loop.joined, batched._loop.split  # (split: as timed at load)
+    got = {}
+    try:
+        # forced runs in their own passes, and split one token per merged step: both exact, whatever the timing chose
+        for runs, changes in ((False, {}), (True, {}), (True, {"temperature": 0.8, "seed": 5})):
+            batched._loop.split = runs
+            one = run(serial, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes)
+            two = got[runs] = run(batched, tiny, files, names, max_tokens=60, request_processors=factory_for(),
+                                  **changes)
+            assert [outcome(r) for r in two] == [outcome(r) for r in one]
+            assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
+    finally:
+        batched._loop.split = split
+    for runs, two in got.items():
+        assert two[0].data == json.loads(text) and two[0].usage.generated_tokens > 3 * two[1].usage.generated_tokens
+        assert two[1].usage.decoding["jump_forward"] and two[1].usage.decode_steps < two[1].usage.generated_tokens
+        assert two[1].usage.decoding["forced_feed"] == ("per_token" if runs else batched.decoding.forced_feed)
+    # own passes: one-token feeds went through the layers merged, forced runs (and the prompt's last embedding)
+    # alone; split: every token of a forced run in a merged pass, no sampling until the run is in
+    assert 0 < got[False][1].usage.decoding["merged_steps"] < got[False][1].usage.decode_steps
+    assert got[True][1].usage.decoding["merged_steps"] > got[False][1].usage.decoding["merged_steps"]
+    assert batched._loop.joined - joined == 6  # both short ones of all three runs entered beside the long one
 
 
 def test_another_family_batches_exactly(model_factory, files):

@@ -77,6 +77,33 @@ def outcome(record) -> dict:
     return {k: out[k] for k in ("status", "data", "errors", "warnings", "finish_reason", "stop_token_id")}
 
 
+@pytest.mark.parametrize("name", ["qwen3_5", "idefics3"])
+def test_the_runner_loads_what_mlx_vlm_load_loads(runner, name):
+    """``runners.mlx.load_model`` is ``mlx_vlm.load`` less its streaming detokenizer and shared StoppingCriteria:
+    the same weights, processor and prepared inputs (a page included)."""
+    import mlx.core as mx
+    import numpy as np
+    from mlx.utils import tree_flatten
+    from mlx_vlm import load
+    from PIL import Image
+
+    from extractor.runners.decode import prepare_inputs
+
+    family, loaded = runner(name)
+    model, processor = load(str(family.path))
+    assert (type(loaded._model), type(loaded._processor)) == (type(model), type(processor))
+    ours, theirs = dict(tree_flatten(loaded._model.parameters())), dict(tree_flatten(model.parameters()))
+    assert ours.keys() == theirs.keys() and all(mx.array_equal(ours[k], theirs[k]).item() for k in ours)
+    prompt = loaded._render_user("Read this page.", 1)
+    page = Image.new("RGB", (120, 90), "white")
+    mine, real = (prepare_inputs(m, p, prompt, [page]) for m, p in ((loaded._model, loaded._processor),
+                                                                      (model, processor)))
+    assert mine.keys() == real.keys()
+    for key in mine:
+        assert np.array_equal(np.array(mine[key]), np.array(real[key])), key
+    assert hasattr(processor.tokenizer, "stopping_criteria") and not hasattr(loaded.tokenizer, "stopping_criteria")
+
+
 @pytest.mark.parametrize("name", FAMILIES)
 def test_stop_set_holds_the_rendered_end_of_turn_token(runner, name):
     family, loaded = runner(name)

@@ -6,9 +6,13 @@ states of all active sequences, and the layers run once for all the sequences th
 merged pass, ``runners.merged``: their caches merged into batch caches and extracted back). A sequence that feeds
 several tokens (jump-forward's ragged forced runs) or its prompt's last embedding runs its own pass through the
 layers (its own cache and tokens: no padding, and a recurrent state such as Gated-DeltaNet's never sees another
-sequence's padding). Per sequence, everything stays as in the serial loop (``decode.Decoder``): its stop set,
-constraint mask (computed on the host while the step's forward passes run), jump-forward, guards, ``max_tokens``,
-temperature and seed (its own random key), logits processors. A sequence that ends frees its slot for the next
+sequence's padding); or, where a pass over a run through the layers costs more than ``SPLIT_RATIO`` passes over
+one token (timed at load, ``decoding.time_layer_passes``: Gated-DeltaNet without mlx-vlm's Metal kernel pads every
+multi-token pass to a 64-token chunked scan), its forced run is fed one token per step in the merged pass, and it
+samples once the run is in (``split_runs``: generate_step's own one token per pass, so exact as the merged pass
+is). Per sequence, everything stays as in the serial loop (``decode.Decoder``): its stop set, constraint mask
+(computed on the host while the step's forward passes run), jump-forward, guards, ``max_tokens``, temperature and
+seed (its own random key), logits processors. A sequence that ends frees its slot for the next
 request at once; a new sequence's prompt is prefilled one chunk per step so the others keep decoding. A retry is a
 new request: it joins the batch as a new sequence.
 
@@ -34,6 +38,27 @@ from ..runner import GenerationRequest, GenerationResult
 from .decode import restore_call_state, save_call_state
 
 BATCH_TOLERANCE = 1e-4  # max |difference| of float32 logits, one sequence stacked with another against alone
+# forced runs go one token per merged pass where a layer pass over a run costs more than this many over one token
+# (the mid testing model on the CPU: ~3; attention models: ~1)
+SPLIT_RATIO = 2.0
+
+
+def split_runs(model, processor, forward, *, render) -> tuple[bool, dict]:
+    """Whether a merged batch feeds forced runs one token per step (see the module docstring), and the timings.
+
+    Args:
+        model: the mlx-vlm model.
+        processor: its processor.
+        forward: the runner's ``decode.Forward``.
+        render: renders a text-only user message through the model's chat template.
+    """
+    from .decoding import time_layer_passes
+
+    try:
+        timings = time_layer_passes(model, processor, render=render, hidden_head=forward.hidden_head)
+    except Exception as exc:  # noqa: BLE001 - untimed: forced runs keep their own passes
+        return False, {"error": f"{type(exc).__name__}: {exc}"}
+    return timings["run"] > SPLIT_RATIO * timings["one"], timings
 
 
 def batch_reason(model, processor, forward, plan, *, render) -> Optional[str]:
@@ -88,15 +113,25 @@ class _Job:
         self.result: Optional[GenerationResult] = None
         self.error: Optional[BaseException] = None
         self.prefilled = False
+        self.rest = None  # a split forced run's tokens still to feed, one per step
+
+
+def _take_one(job: _Job) -> None:
+    """Split a sequence's forced run: its first token is this step's feed, the rest waits in ``job.rest``."""
+    decoder = job.generation.decoder
+    ids, embeddings, kwargs = decoder.feed
+    if embeddings is None and not kwargs and ids.shape[1] > 1:
+        decoder.feed, job.rest = (ids[:, :1], None, None), ids[:, 1:]
 
 
 class BatchLoop:
     """The loop thread that steps every active sequence together (started on the first request)."""
 
-    def __init__(self, runner, *, size: int, merged: bool = False) -> None:
+    def __init__(self, runner, *, size: int, merged: bool = False, split: bool = False) -> None:
         """Args: runner: the ``MlxRunner`` (its start/result, forward passes and lock); size: sequences at once;
-        merged: the one-token feeds of a step share one pass through the layers (``runners.merged``)."""
-        self.runner, self.size, self.merged = runner, size, merged
+        merged: the one-token feeds of a step share one pass through the layers (``runners.merged``); split: forced
+        runs are fed one token per step (``split_runs``; with ``merged`` only)."""
+        self.runner, self.size, self.merged, self.split = runner, size, merged, split and merged
         self._pending: deque[_Job] = deque()
         self._wake = threading.Condition()
         self._thread: Optional[threading.Thread] = None
@@ -165,6 +200,7 @@ class BatchLoop:
         restore_call_state(lm, {})  # as the serial loop: a fresh per-call state for the prefill
         generation.decoder.begin(generation.prompt)
         generation.call_state = save_call_state(lm)
+        generation.split = self.split
 
     def _prefill_step(self, job: _Job) -> None:
         generation, lm = job.generation, self.runner._forward.lm
@@ -184,12 +220,20 @@ class BatchLoop:
 
         if not jobs:
             return
+        if self.split:
+            for job in jobs:
+                _take_one(job)
         hidden, caches = self._merged_pass(jobs) if self.merged else ({}, [])
         for job in jobs:
             if job not in hidden and not job.done.is_set():
                 self._own_pass(job, hidden)
+        for job in [j for j in jobs if j in hidden and j.rest is not None]:  # fed a token of its run: no sampling
+            job.generation.decoder.feed, job.rest = (job.rest, None, None), None
+            del hidden[job]
         stepped = [job for job in jobs if job in hidden]
         if not stepped:
+            if caches:
+                mx.async_eval(*caches)
             return
         try:
             logits = self.runner._forward.head(mx.concatenate([hidden[job] for job in stepped], axis=0))

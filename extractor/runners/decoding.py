@@ -232,58 +232,86 @@ def feed_choice(timings: dict) -> str:
 
 def time_forced_feed(model, processor, *, render, hidden_head: bool) -> dict:
     """How long a forced run of ``FEED_RUN`` tokens takes to feed, in one pass and one token per pass (the fastest
-    of up to ``FEED_REPEATS`` after an untimed one, milliseconds; CPU time on the CPU). Where a pass over one token, times
-    the run's length, is already the slower, that product stands for the per-token feed (a big model on the CPU is
-    not fed the run token by token just to time it).
+    of up to ``FEED_REPEATS`` after an untimed one, milliseconds; CPU time on the CPU). Where a pass over one token,
+    times the run's length, is already the slower, that product stands for the per-token feed (a big model on the
+    CPU is not fed the run token by token just to time it).
 
     Returns:
         ``{"one_pass": ms, "per_token": ms}``.
     """
-    import time
-
     import mlx.core as mx
 
-    from .decode import Forward, prefilled, probe_prompt
-
-    ids, embeddings, kwargs = probe_prompt(model, processor, render(PROBE_TEXT))
-    grouped, stepwise = (Forward(model.language_model, hidden_head=hidden_head, stepwise=s) for s in (False, True))
-    cache = prefilled(grouped, ids, embeddings, kwargs)
-    mx.eval(grouped.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
-    run = ids[:, -FEED_RUN - 1:-1]  # any text tokens will do: the timing, not the tokens, counts
-
-    # on the CPU, the process's CPU time: what other processes on a busy machine take is not ours
-    clock = time.process_time if mx.default_device() == mx.cpu else time.perf_counter
-
-    def timed(feed) -> float:
-        start = clock()
-        feed()
-        return (clock() - start) * 1000
+    bench = _FeedBench(model, processor, render=render, hidden_head=hidden_head)
+    grouped, stepwise, run, cache = bench.grouped, bench.stepwise, bench.run, bench.cache
 
     def one_pass():
         mx.eval(grouped.logits(run, cache))
 
-    def single():
-        grouped.layers(run[:, :1], cache)
-        mx.eval([c.state for c in cache])
-
     def per_token():
         mx.eval(stepwise.logits(run, cache))
 
-    def fastest(*feeds, repeats: int) -> list[float]:
-        """The fastest time of each feed, timed in turns (a busy spell weighs on all of them alike)."""
-        for feed in feeds:  # a first feed of each kind pays one-time costs
-            feed()
-        times, deadline = [], time.perf_counter() + FEED_BUDGET_S
-        while len(times) < repeats and (len(times) < 2 or time.perf_counter() < deadline):
-            times.append([timed(feed) for feed in feeds])
-        return [min(column) for column in zip(*times)]
-
-    grouped_ms, single_ms = fastest(one_pass, single, repeats=2)  # a first look: it only spares big models
+    grouped_ms, single_ms = bench.fastest(one_pass, bench.layers(1), repeats=2)  # a first look: spares big models
     stepwise_ms = single_ms * run.shape[1]
     if stepwise_ms < grouped_ms:
-        grouped_ms, stepwise_ms = fastest(one_pass, per_token, repeats=FEED_REPEATS)
+        grouped_ms, stepwise_ms = bench.fastest(one_pass, per_token, repeats=FEED_REPEATS)
     return {ONE_PASS: round(grouped_ms, 3), PER_TOKEN: round(stepwise_ms, 3)}
 
+
+def time_layer_passes(model, processor, *, render, hidden_head: bool) -> dict:
+    """How long one pass through the layers (no lm_head) takes over a forced run of ``FEED_RUN`` tokens and over
+    one token, milliseconds as ``time_forced_feed`` measures them: whether a batch should feed forced runs one token
+    per merged pass (``runners.batching``).
+
+    Returns:
+        ``{"run": ms, "one": ms}``.
+    """
+    bench = _FeedBench(model, processor, render=render, hidden_head=hidden_head)
+    run_ms, one_ms = bench.fastest(bench.layers(bench.run.shape[1]), bench.layers(1), repeats=FEED_REPEATS)
+    return {"run": round(run_ms, 3), "one": round(one_ms, 3)}
+
+
+class _FeedBench:
+    """The probe prompt prefilled for the feed timings, a run of its text tokens to feed, and the clock."""
+
+    def __init__(self, model, processor, *, render, hidden_head: bool) -> None:
+        import time
+
+        import mlx.core as mx
+
+        from .decode import Forward, prefilled, probe_prompt
+
+        ids, embeddings, kwargs = probe_prompt(model, processor, render(PROBE_TEXT))
+        self.grouped, self.stepwise = (Forward(model.language_model, hidden_head=hidden_head, stepwise=s)
+                                       for s in (False, True))
+        self.cache = prefilled(self.grouped, ids, embeddings, kwargs)
+        mx.eval(self.grouped.logits(ids[:, -1:], self.cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
+        self.run = ids[:, -FEED_RUN - 1:-1]  # any text tokens will do: the timing, not the tokens, counts
+        # on the CPU, the process's CPU time: what other processes on a busy machine take is not ours
+        self.clock = time.process_time if mx.default_device() == mx.cpu else time.perf_counter
+        self._now = time.perf_counter
+
+    def layers(self, tokens: int):
+        """A feed of the run's first ``tokens`` in one pass through the layers (no lm_head), evaluated."""
+        import mlx.core as mx
+
+        def feed():
+            self.grouped.layers(self.run[:, :tokens], self.cache)
+            mx.eval([c.state for c in self.cache])
+        return feed
+
+    def fastest(self, *feeds, repeats: int) -> list[float]:
+        """The fastest time of each feed (milliseconds), timed in turns (a busy spell weighs on all alike)."""
+        for feed in feeds:  # a first feed of each kind pays one-time costs
+            feed()
+        times, deadline = [], self._now() + FEED_BUDGET_S
+        while len(times) < repeats and (len(times) < 2 or self._now() < deadline):
+            times.append([self._timed(feed) for feed in feeds])
+        return [min(column) for column in zip(*times)]
+
+    def _timed(self, feed) -> float:
+        start = self.clock()
+        feed()
+        return (self.clock() - start) * 1000
 
 def request_path(model, plan: DecodingPlan, *, inputs: dict, embeddings, kwargs: dict) -> DecodingPlan:
     """The plan for one request: the generic path where the model forbids chunked prefill for this prompt.

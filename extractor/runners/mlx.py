@@ -27,7 +27,7 @@ from ..prompt import template_options
 from ..quiet import quiet_imports
 from ..runner import GenerationRequest, GenerationResult
 from ..stopping import StopSet, resolve_stop_set
-from .batching import BatchLoop, batch_reason
+from .batching import BatchLoop, batch_reason, split_runs
 from .decode import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
 from .decoding import FAST, PER_TOKEN, DecodingPlan, decide, request_path
 from .generic import GenericDecoder
@@ -40,7 +40,7 @@ quiet_imports()
 
 
 class MlxRunner:
-    """A model loaded with ``mlx_vlm.load``, reused for every document.
+    """A model loaded as ``mlx_vlm.load`` loads it (``load_model``), reused for every document.
 
     Thread-safe: generations are serialized by a lock (mlx-vlm models keep per-call state such as mRoPE deltas),
     or, with ``batch`` > 1, decoded together on one loop thread (``runners.batching``).
@@ -48,6 +48,8 @@ class MlxRunner:
     Attributes:
         decoding: the load-time ``DecodingPlan`` (path and features; ``doctor`` and ``bench/families.py`` show it).
         vision: how the processor turns page pixels into vision tokens (``runners.vision``).
+        batch_feed_ms: with batching, the layer-pass timings that decided whether forced runs go one token per
+            merged step (``batching.split_runs``); empty otherwise.
     """
 
     def __init__(self, *, model: str, batch: int = 1) -> None:
@@ -67,9 +69,7 @@ class MlxRunner:
         self._lock = threading.Lock()
         self._pieces: dict[int, str] = {}
         try:
-            from mlx_vlm import load
-
-            self._model, self._processor = load(str(self.model_dir))
+            self._model, self._processor = load_model(self.model_dir)
         except Exception as exc:  # noqa: BLE001 - surface every load failure as ModelError
             raise ModelError(f"cannot load model {model}: {exc}", source=model) from exc
         self.tokenizer = getattr(self._processor, "tokenizer", self._processor)
@@ -98,7 +98,7 @@ class MlxRunner:
         ``runners.merged``): ``batch``, the loop, and the reasons every record gives where a part is off. Called at
         load; again only while no generation runs."""
         with self._lock:
-            self.batch, self._batch_reasons, self._loop = 1, (), None
+            self.batch, self._batch_reasons, self._loop, self.batch_feed_ms = 1, (), None, {}
             if batch <= 1:
                 return
             reason = batch_reason(self._model, self._processor, self._forward, self.decoding,
@@ -108,7 +108,11 @@ class MlxRunner:
                 return
             layers = merged_reason(self._model, self._processor, self._forward, render=self._render_user,
                                    images=self.vision.method != "default")
-            self.batch, self._loop = batch, BatchLoop(self, size=batch, merged=layers is None)
+            split, self.batch_feed_ms = False, {}
+            if layers is None and self.decoding.jump_forward:
+                split, self.batch_feed_ms = split_runs(self._model, self._processor, self._forward,
+                                                       render=self._render_user)
+            self.batch, self._loop = batch, BatchLoop(self, size=batch, merged=layers is None, split=split)
             self._batch_reasons = () if layers is None else (f"layers per sequence: {layers}",)
 
     @property
@@ -264,7 +268,8 @@ class MlxRunner:
             peak_memory_gb=mx.get_peak_memory() / 1e9,
             decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and
                                                                         generation.request.prefix_cache),
-                      "jump_forward": jump, "forced_feed": plan.forced_feed if jump else None,
+                      "jump_forward": jump,
+                      "forced_feed": (PER_TOKEN if generation.split else plan.forced_feed) if jump else None,
                       "batch": generation.batch,
                       "merged_steps": generation.merged_steps, "reasons": reasons},
         )
@@ -290,8 +295,28 @@ class Generation:
         self.done = False
         self.first_at: Optional[float] = None
         self.batch = 1
-        self.merged_steps = 0  # decode steps whose pass through the layers it shared with other sequences
+        self.merged_steps = 0  # passes through the layers it shared with other sequences
+        self.split = False  # the batch fed its forced runs one token per step (``batching.split_runs``)
         self.call_state: dict = {}  # the language model's per-call state between batched passes
+
+
+def load_model(model_dir) -> tuple[object, object]:
+    """``mlx_vlm.load`` (the same calls: model, image processor, processor) without the two parts of its processor
+    we never use: the streaming detokenizer and the shared StoppingCriteria (we decode and stop per call ourselves).
+    Building them reads the whole vocabulary twice: ~1 s of every load of a 248k-token model.
+
+    Returns:
+        (the model, its processor).
+    """
+    from mlx_vlm.utils import get_model_path, load_image_processor, load_model as mlx_load_model, load_processor
+
+    path = get_model_path(str(model_dir))
+    model = mlx_load_model(path, False, strict=True)
+    image_processor = load_image_processor(path)
+    processor = load_processor(path, add_detokenizer=False)
+    if image_processor is not None:
+        processor.image_processor = image_processor
+    return model, processor
 
 
 def _processor_eos_ids(processor) -> list[int]:
