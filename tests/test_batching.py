@@ -118,9 +118,12 @@ def test_a_mixed_batch_gives_the_serial_records(qwen, files):
     assert [a["status"] for a in records["invalid"].extra["attempts"]] == ["invalid", "ok"]
     assert records["error"].status == "error" and "boom" in records["error"].errors[0]["message"]
     assert batched._loop.merged and not batched._batch_reasons  # the layers run merged on qwen3_5 (its probe)
-    for name in ("answer", "guard", "truncated", "invalid"):
-        decoding = records[name].usage.decoding
-        assert records[name].status in ("ok", "review") and decoding["batch"] == 2 and decoding["reasons"] == [], name
+    decoded = ("answer", "guard", "truncated", "invalid")
+    for name in decoded:
+        assert records[name].status in ("ok", "review") and records[name].usage.decoding["reasons"] == [], name
+    # usage.decoding is the last call's: a retry may run alone once the others are done (which documents overlap
+    # depends on when each arrives; test_constrained_jump_forward_batch_... pins the arrivals and checks batch 2)
+    assert max(records[name].usage.decoding["batch"] for name in decoded) == 2
     # (which passes ran merged depends on when each document arrives: test_constrained_jump_forward_batch_... pins
     # the arrivals and checks merged_steps)
     assert all((r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) == (1, 0)
