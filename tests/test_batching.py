@@ -269,6 +269,68 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
                for r in records)
 
 
+class _Sequence:
+    """A sequence as ``MergedRows`` sees a decoder: its cache (None while the rows hold it)."""
+
+    def __init__(self, cache):
+        self.cache = cache
+
+
+class _FailingLayers:
+    """The runner's forward passes with a layer pass that raises (a model error in the merged pass)."""
+
+    def __init__(self, forward):
+        self.lm = forward.lm
+
+    def hidden(self, *_, **__):
+        raise RuntimeError("boom")
+
+
+def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
+    """``merged.MergedRows`` on the kit's qwen3_5: the same two sequences step on their held caches; released,
+    each cache continues as if it had decoded alone; a failed pass over freshly merged caches leaves each sequence
+    its own cache, untouched; over held ones it says the caches are lost."""
+    import mlx.core as mx
+
+    from extractor.runners.decode import prefilled, probe_prompt
+    from extractor.runners.merged import MergedRows, RowsLost
+
+    _, _, runner = qwen
+    forward = runner._forward
+    prompts = [probe_prompt(runner._model, runner._processor, runner._render_user(text))
+               for text in ("Extract the note.", "Extract the note of this page, please.")]
+
+    def fresh():
+        return [_Sequence(prefilled(forward, *prompt)) for prompt in prompts]
+
+    alone, together, rows = fresh(), fresh(), MergedRows()
+    tokens = [[prompt[0][:, -1:], mx.array([[11]]), mx.array([[13]])] for prompt in prompts]
+    for step in range(3):
+        feeds = [t[step] for t in tokens]
+        expected = [forward.head(forward.hidden(ids, seq.cache)) for seq, ids in zip(alone, feeds)]
+        got = forward.head(rows.hidden(forward, together, feeds, [{}, {}]))
+        assert rows.holds(together) and [seq.cache for seq in together] == [None, None]
+        for row, want in enumerate(expected):
+            assert mx.allclose(got[row], want[0], atol=1e-4).item(), (step, row)
+    rows.release()
+    assert not rows.holds(together)
+    assert [seq.cache[-1].offset for seq in together] == [seq.cache[-1].offset for seq in alone]
+    for seq, other in zip(together, alone):  # released, each goes on alone as if it had never been merged
+        ids = mx.array([[17]])
+        assert mx.allclose(forward.head(forward.hidden(ids, seq.cache)),
+                           forward.head(forward.hidden(ids, other.cache)), atol=1e-4).item()
+
+    untouched = fresh()
+    offsets = [seq.cache[-1].offset for seq in untouched]
+    with pytest.raises(RuntimeError, match="boom"):
+        rows.hidden(_FailingLayers(forward), untouched, [mx.array([[11]])] * 2, [{}, {}])
+    assert [seq.cache[-1].offset for seq in untouched] == offsets and not rows.holds(untouched)
+    rows.hidden(forward, untouched, [mx.array([[11]])] * 2, [{}, {}])
+    with pytest.raises(RowsLost, match="the merged pass failed: RuntimeError: boom"):
+        rows.hidden(_FailingLayers(forward), untouched, [mx.array([[13]])] * 2, [{}, {}])
+    assert rows.cache is None and rows.arrays() == []
+
+
 def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):
     """``extract --batch 2`` and ``extract watch`` with a batching extractor: every document once, each decoded
     beside another (the extractor keeps 2 x batch documents in flight)."""

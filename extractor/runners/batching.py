@@ -12,9 +12,9 @@ multi-token pass to a 64-token chunked scan), its forced run is fed one token pe
 samples once the run is in (``split_runs``: generate_step's own one token per pass, so exact as the merged pass
 is). Per sequence, everything stays as in the serial loop (``decode.Decoder``): its stop set, constraint mask
 (computed on the host while the step's forward passes run), jump-forward, guards, ``max_tokens``, temperature and
-seed (its own random key), logits processors. A sequence that ends frees its slot for the next
-request at once; a new sequence's prompt is prefilled one chunk per step so the others keep decoding. A retry is a
-new request: it joins the batch as a new sequence.
+seed (its own random key), logits processors. A sequence that ends frees its slot for the next request at once; a
+new sequence's prompt is prefilled one chunk per step so the others keep decoding. A retry is a new request: it
+joins the batch as a new sequence.
 
 Exact where the head can run apart from the layers and gives the same logits stacked as alone: ``batch_reason``
 checks that at load on a short text prompt (float32 logits of two sequences, alone against stacked). Elsewhere the
@@ -36,6 +36,7 @@ from typing import Optional
 
 from ..runner import GenerationRequest, GenerationResult
 from .decode import restore_call_state, save_call_state
+from .merged import MergedRows
 
 BATCH_TOLERANCE = 1e-4  # max |difference| of float32 logits, one sequence stacked with another against alone
 # forced runs go one token per merged pass where a layer pass over a run costs more than this many over one token
@@ -132,6 +133,7 @@ class BatchLoop:
         merged: the one-token feeds of a step share one pass through the layers (``runners.merged``); split: forced
         runs are fed one token per step (``split_runs``; with ``merged`` only)."""
         self.runner, self.size, self.merged, self.split = runner, size, merged, split and merged
+        self._rows = MergedRows()  # the caches kept merged across steps (``runners.merged``)
         self._pending: deque[_Job] = deque()
         self._wake = threading.Condition()
         self._thread: Optional[threading.Thread] = None
@@ -159,6 +161,8 @@ class BatchLoop:
         active: list[_Job] = []
         while True:
             with self._wake:
+                if not self._pending and not active:
+                    self._rows.clear()  # every sequence is over: their merged caches go
                 while not self._pending and not active:
                     self._wake.wait()
                 admitted = []
@@ -237,7 +241,7 @@ class BatchLoop:
             return
         try:
             logits = self.runner._forward.head(mx.concatenate([hidden[job] for job in stepped], axis=0))
-            mx.async_eval(logits, *caches)  # the merged pass's extracted caches with it
+            mx.async_eval(logits, *caches)  # the merged caches with it
         except Exception as exc:  # noqa: BLE001 - the shared pass failed: every sequence in it fails
             for job in stepped:
                 self._fail(job, exc)
@@ -262,27 +266,31 @@ class BatchLoop:
         generation.call_state = save_call_state(lm)
 
     def _merged_pass(self, jobs: list[_Job]) -> tuple[dict, list]:
-        """The one pass through the layers of every sequence that feeds one token (two at least): (job -> its
-        (1, H) hidden row, the arrays of their extracted caches)."""
-        from .merged import cache_arrays, merged_hidden, mergeable
+        """The one pass through the layers of every sequence that feeds one token (two at least), on the caches
+        kept merged from the last step where they are the same sequences (``merged.MergedRows``): (job -> its
+        (1, H) hidden row, the arrays of the merged caches)."""
+        from .merged import RowsLost, mergeable
 
-        lm = self.runner._forward.lm
-        rows = [job for job in jobs if mergeable(lm, job.generation.decoder.feed, job.generation.call_state)]
-        if len(rows) < 2:
+        lm, rows = self.runner._forward.lm, self._rows
+        merging = [job for job in jobs if mergeable(lm, job.generation.decoder.feed, job.generation.call_state)]
+        if len(merging) < 2:
+            rows.release()  # the sequences go on alone
             return {}, []
-        decoders = [job.generation.decoder for job in rows]
+        decoders = [job.generation.decoder for job in merging]
         try:
-            hidden, caches = merged_hidden(self.runner._forward, [d.cache for d in decoders],
-                                           [d.feed[0] for d in decoders], [job.generation.call_state for job in rows])
+            hidden = rows.hidden(self.runner._forward, decoders, [d.feed[0] for d in decoders],
+                                 [job.generation.call_state for job in merging])
+        except RowsLost as exc:  # their caches went with the pass: these sequences fail, the others go on
+            for job in merging:
+                self._fail(job, exc)
+            return {}, []
         except Exception:  # noqa: BLE001 - the caches are untouched: this step, each sequence runs its own pass
             return {}, []
-        out, arrays = {}, []
-        for row, (job, decoder, cache) in enumerate(zip(rows, decoders, caches)):
-            decoder.cache = cache
-            arrays.extend(cache_arrays(cache))
+        out = {}
+        for row, job in enumerate(merging):
             job.generation.merged_steps += 1
             out[job] = hidden[row:row + 1]
-        return out, arrays
+        return out, rows.arrays()
 
     def _advance(self, job: _Job, logits, mask, stepped: int) -> None:
         generation = job.generation
