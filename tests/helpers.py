@@ -320,6 +320,16 @@ def forcing(ids: Sequence[int], cycle: Sequence[int]):
 # ------------------------------------------------------------------------------------------- inference servers
 
 
+def fed_stepwise(runner, stepwise: bool, run):
+    """``run()`` with jump-forward's forced runs fed one token per pass (``stepwise``) or in one pass, whatever the
+    load-time timing chose for ``runner`` (the feed is a speed choice: either way must be exact)."""
+    saved, runner._forward.stepwise = runner._forward.stepwise, stepwise
+    try:
+        return run()
+    finally:
+        runner._forward.stepwise = saved
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on (now)."""
     import socket

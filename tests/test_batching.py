@@ -269,13 +269,6 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
                for r in records)
 
 
-class _Sequence:
-    """A sequence as ``MergedRows`` sees a decoder: its cache (None while the rows hold it)."""
-
-    def __init__(self, cache):
-        self.cache = cache
-
-
 class _FailingLayers:
     """The runner's forward passes with a layer pass that raises (a model error in the merged pass)."""
 
@@ -290,6 +283,8 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
     """``merged.MergedRows`` on the kit's qwen3_5: the same two sequences step on their held caches; released,
     each cache continues as if it had decoded alone; a failed pass over freshly merged caches leaves each sequence
     its own cache, untouched; over held ones it says the caches are lost."""
+    from types import SimpleNamespace
+
     import mlx.core as mx
 
     from extractor.runners.decode import prefilled, probe_prompt
@@ -301,7 +296,8 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
                for text in ("Extract the note.", "Extract the note of this page, please.")]
 
     def fresh():
-        return [_Sequence(prefilled(forward, *prompt)) for prompt in prompts]
+        # each sequence as MergedRows sees a decoder: its cache (None while the rows hold it)
+        return [SimpleNamespace(cache=prefilled(forward, *prompt)) for prompt in prompts]
 
     alone, together, rows = fresh(), fresh(), MergedRows()
     tokens = [[prompt[0][:, -1:], mx.array([[11]]), mx.array([[13]])] for prompt in prompts]

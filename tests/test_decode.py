@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from extractor import Extractor
-from helpers import settings_for
+from helpers import fed_stepwise, settings_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [str(ROOT / "samples" / name) for name in ("invoice-de-einfach.pdf", "invoice-us.png", "invoice-jp-yen.pdf")]
@@ -63,14 +63,7 @@ def test_both_feeds_of_forced_runs_give_the_same_records(runner):
     """Jump-forward's forced runs fed in one pass or one token per pass (``generate_step``'s way): the same
     records and the same sampled steps, fewer than the tokens."""
     extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
-    saved, got = runner._forward.stepwise, {}
-    try:
-        for stepwise in (False, True):
-            runner._forward.stepwise = stepwise
-            got[stepwise] = extractor.extract(DOCS[0])
-    finally:
-        runner._forward.stepwise = saved
-    one, per = got[False], got[True]
+    one, per = (fed_stepwise(runner, stepwise, lambda: extractor.extract(DOCS[0])) for stepwise in (False, True))
     assert outcome(per) == outcome(one) and one.finish_reason == "stop"
     assert per.usage.decode_steps == one.usage.decode_steps < one.usage.generated_tokens
 

@@ -17,7 +17,7 @@ import pytest
 from extractor import Extractor
 from extractor.doctor import run_doctor, smoke_check
 from extractor.testing import family_names, force_answer
-from helpers import make_pdf, settings_for
+from helpers import fed_stepwise, make_pdf, settings_for
 
 FAMILIES = family_names()
 # A small custom schema (no invoice checks, no key fields) keeps every generation short: the record is ok exactly
@@ -149,7 +149,7 @@ def test_prefix_cache_and_jump_forward_give_the_same_records(runner, files, name
     cold = [extract(loaded, files, doc=d, extra_processors=processors, prefix_cache=False) for d in (0, 1)]
     warm = [extract(loaded, files, doc=d, extra_processors=processors) for d in (0, 1)]
     stepped = extract(loaded, files, doc=1, extra_processors=processors, jump_forward=False)
-    per_token = forced_runs_per_token(loaded, lambda: extract(loaded, files, doc=1, extra_processors=processors))
+    per_token = fed_stepwise(loaded, True, lambda: extract(loaded, files, doc=1, extra_processors=processors))
     assert (outcome(per_token), per_token.usage.decode_steps) == (outcome(warm[1]), warm[1].usage.decode_steps)
     for a, b in zip(cold, warm):
         assert outcome(a) == outcome(b)
@@ -164,16 +164,6 @@ def test_prefix_cache_and_jump_forward_give_the_same_records(runner, files, name
     if fast and plan.jump_forward:
         assert used["jump_forward"] and warm[1].usage.decode_steps < stepped.usage.decode_steps
     assert stepped.usage.decoding["jump_forward"] is False
-
-
-def forced_runs_per_token(loaded, run):
-    """``run()`` with jump-forward's forced runs fed one token per pass, whatever the load-time timing chose (the
-    feed is a speed choice: either way must be exact)."""
-    saved, loaded._forward.stepwise = loaded._forward.stepwise, True
-    try:
-        return run()
-    finally:
-        loaded._forward.stepwise = saved
 
 
 def test_a_model_that_forbids_chunked_prefill_with_images_runs_on_generate_step(runner, files):

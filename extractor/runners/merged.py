@@ -15,13 +15,14 @@ each row's own cache offset. A one-token decode pass leaves that state as it was
 The merged caches stay merged across steps (``MergedRows``) while the same sequences, in the same order, feed one
 token each: merging and extracting copy every cache (~28 ms for 4 sequences on the mid testing model, timed alone;
 its merged step ran 5 % faster kept merged), so they run only when the set changes (a sequence joins, ends, or
-feeds a forced run in its own pass). Exact where ``merged_reason``'s probe at load finds the merged pass's logits equal to each sequence's alone,
-on fresh merged caches, on caches kept merged and on caches extracted and merged again; elsewhere every sequence
-keeps its own pass and the records say why (``usage.decoding.reasons``).
+feeds a forced run in its own pass). Exact where ``merged_reason``'s probe at load finds the merged pass's logits
+equal to each sequence's alone, on fresh merged caches, on caches kept merged and on caches extracted and merged
+again; elsewhere every sequence keeps its own pass and the records say why (``usage.decoding.reasons``).
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Optional
 
 from .decode import make_cache, prefilled, probe_prompt, reset_call_state, restore_call_state, save_call_state
@@ -98,15 +99,9 @@ def _probe_row(model, processor, forward, text: str, *, render, page: bool) -> d
     for name in ("alone", "merged"):
         cache = prefilled(forward, ids, embeddings, kwargs)
         forward.hidden(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)
-        row[name], row["state"] = _Row(cache), save_call_state(forward.lm)
+        # held as a decoder holds its cache (None while ``MergedRows`` holds its row)
+        row[name], row["state"] = SimpleNamespace(cache=cache), save_call_state(forward.lm)
     return row
-
-
-class _Row:
-    """A probe sequence's cache, held as a decoder holds its own (``cache``: None while ``MergedRows`` holds it)."""
-
-    def __init__(self, cache: list) -> None:
-        self.cache = cache
 
 
 def mergeable(lm, feed, state: dict) -> bool:
