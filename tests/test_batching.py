@@ -357,3 +357,31 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):
     summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
     assert (summary.to_dict()["extracted"], sorted(r.status for r in records)) == (4, ["ok"] * 4)
     assert max(r.usage.decoding["batch"] for r in records) == 2
+
+
+def test_documents_in_flight_render_in_input_order_on_one_thread(qwen, files, tmp_path, monkeypatch):
+    """Not isolated, with 2 x batch documents in flight: each is rendered once, in input order, on one render
+    thread (not every in-flight document at once, which held the first ones back from the model); a missing file
+    is its own error record among the others."""
+    import extractor.api as api
+
+    tiny, _, batched = qwen
+    rendered = []
+
+    def spy(source, *, settings):  # the real render, with who did it and in which order
+        rendered.append((threading.current_thread().name, source))
+        return real(source, settings=settings)
+
+    real = api.render_here
+    monkeypatch.setattr(api, "render_here", spy)
+    names = ["answer", "guard", "truncated", "invalid"]
+    sources = [str(files["docs"][n]) for n in names[:2]] + [str(tmp_path / "missing.pdf")] + [
+        str(files["docs"][n]) for n in names[2:]]
+    extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2),
+                          runner=batched)
+    records = list(extractor.extract_many(sources))
+    assert [source for _, source in rendered] == sources
+    assert {thread for thread, _ in rendered} == {"render_0"}
+    assert [(r.source, r.status, r.data) for r in records] == [
+        (s, "error", None) if s.endswith("missing.pdf") else (s, "ok", {"n": "a fine note"}) for s in sources]
+    assert records[2].errors[0]["code"] == "not_found"
