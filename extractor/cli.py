@@ -23,7 +23,7 @@ from .errors import ExitCode, ExtractorError, UsageError
 from .guards import GuardSettings
 from .quiet import configure
 from .rasterize import expand_inputs
-from .settings import MAX_BATCH, Settings, command_line_settings, default
+from .settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
 from .verdict import trusted
 from .watch import WatchSettings
 
@@ -132,7 +132,8 @@ SETTINGS_OPTIONS = {
     "batch": (int, typer.Option(default("batch"), "--batch", min=1, max=MAX_BATCH, metavar="N",
                                 help="In-process model: decode up to N documents together (the same tokens as one "
                                      "at a time; where that is not exact for the model, one at a time, and the "
-                                     "record says why).")),
+                                     f"record says why). Default: {BATCH_JOB_DEFAULT} where extract runs several "
+                                     "documents in-process, else 1 (extract watch: 1).")),
     "split": (str, typer.Option(default("split"), "--split", metavar="auto|never",
                                 help="auto: a file holding several invoices gives one record per invoice (found "
                                      "from the page text, OCR text for scans unless --ocr never); never: one "
@@ -218,6 +219,7 @@ def settings_options(command):
 @handle_errors
 @settings_options
 def run_batch_command(
+    ctx: typer.Context,
     inputs: List[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write one <name>.json record per input here."),
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Write every record to this JSONL file."),
@@ -242,6 +244,7 @@ def run_batch_command(
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
+    settings = job_batch(settings, documents=len(paths), given=_given(ctx, "batch"))
     remote = engine_for(engine, settings=settings, out=out, options=RaySettings(address=address, actors=actors))
     logged = bool(out or jsonl or csv_path) and not as_json
     with Extractor(settings) as extractor, remote or contextlib.nullcontext(), \
@@ -250,6 +253,13 @@ def run_batch_command(
                            on_record=progress.advance, engine=remote)
     render.show_batch(result, as_json=as_json, table=not logged)
     raise typer.Exit(ExitCode.OK if trusted(result.records) else ExitCode.NOT_OK)
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the command's option ``name`` came from the command line (or its environment variable), not its
+    default."""
+    source = ctx.get_parameter_source(name)  # typer's click (it may vendor its own): compared by name
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _password_file(path: Optional[Path]) -> tuple[str, ...]:

@@ -49,6 +49,11 @@ WINDOW_OVERLAP = 1  # pages a window shares with the one before it (a line split
 # "Throughput"); 1 decodes one document at a time.
 DEFAULT_BATCH = 1
 MAX_BATCH = 16
+# The batch command's --batch when not given, for two or more documents on an in-process model: bench/throughput.py
+# measured 2.10x the documents per minute of one at a time at 4 (the mid model, 8 samples), ~0-2 s of load-time
+# probes. An Extractor keeps DEFAULT_BATCH: it loads its model before it knows how many documents will come, and
+# one document alone gains nothing.
+BATCH_JOB_DEFAULT = 4
 SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -125,7 +130,8 @@ class Settings:
         batch: in-process (no endpoints), documents decoded together at most (1 to :data:`MAX_BATCH`): one
             forward pass steps every active one, each with its own stop set, constraint, guards and limits, the same
             tokens as alone (``runners.batching``); where that is not exact for the model, one at a time (the
-            record's ``usage.decoding`` says why).
+            record's ``usage.decoding`` says why). The batch command makes it :data:`BATCH_JOB_DEFAULT` for several
+            documents unless ``--batch`` is given (``job_batch``).
         split: ``auto``: a file holding several invoices (found from its page text: a new invoice number, page
             markers restarting, another seller) gives one record per invoice (``split``); ``never``: one record
             per file. Pages without a usable text layer are read by OCR for it unless ``ocr`` is ``never``.
@@ -301,6 +307,14 @@ def command_line_settings(**options) -> Settings:
     return Settings().replace(**{**COMMAND_LINE_DEFAULTS, **options})
 
 
+def job_batch(settings: Settings, *, documents: int, given: bool) -> Settings:
+    """The batch command's settings for a job of ``documents``: ``--batch`` as given, else :data:`BATCH_JOB_DEFAULT`
+    (at most one per document) where two or more decode on an in-process model; 1 with endpoints."""
+    if given or settings.endpoint or documents < 2:
+        return settings
+    return settings.replace(batch=min(BATCH_JOB_DEFAULT, documents))
+
+
 def default(name: str):
     """The command-line default of a setting (the library default unless :data:`COMMAND_LINE_DEFAULTS` changes it)."""
     if name in COMMAND_LINE_DEFAULTS:
@@ -308,5 +322,5 @@ def default(name: str):
     return next(f.default for f in dataclasses.fields(Settings) if f.name == name)
 
 
-__all__ = ["COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT", "DEFAULT_SCHEMA",
+__all__ = ["BATCH_JOB_DEFAULT", "COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT", "DEFAULT_SCHEMA",
            "IMAGE_FORMATS", "PROMPT_VERSION", "SERVER_KINDS", "Settings", "command_line_settings", "default"]

@@ -327,7 +327,7 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
     assert rows.cache is None and rows.arrays() == []
 
 
-def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):
+def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, monkeypatch):
     """``extract --batch 2`` and ``extract watch`` with a batching extractor: every document once, each decoded
     beside another (the extractor keeps 2 x batch documents in flight)."""
     from typer.testing import CliRunner
@@ -345,6 +345,21 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path):
     assert [(line["source"], line["status"], line["data"]) for line in lines] == [(d, "ok", {"n": "a fine note"})
                                                                                    for d in docs]
     assert max(line["usage"]["decoding"]["batch"] for line in lines) == 2
+    # without --batch, several documents load a batching runner (BATCH_JOB_DEFAULT, at most one slot per
+    # document; whether two overlap depends on when each arrives): the same records; --batch 1 is one at a time
+    import extractor.api as api
+
+    seen, loaded, load = {}, [], api.load_runner
+    monkeypatch.setattr(api, "load_runner", lambda settings: loaded.append(settings.batch) or load(settings))
+    for name, extra in (("default", []), ("serial", ["--batch", "1"])):
+        result = CliRunner().invoke(app, dispatch_args([*docs[:3], "--model", str(tiny.path), "--schema",
+                                                        str(files["schema"]), "--no-isolate", *extra, "--jsonl",
+                                                        str(tmp_path / f"{name}.jsonl")]))
+        assert result.exit_code == 0, result.output
+        seen[name] = [json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
+    assert [(line["source"], line["data"]) for line in seen["default"]] == [
+        (line["source"], line["data"]) for line in seen["serial"]]
+    assert loaded == [3, 1]
 
     extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2),
                           runner=batched)
@@ -385,3 +400,17 @@ def test_documents_in_flight_render_in_input_order_on_one_thread(qwen, files, tm
     assert [(r.source, r.status, r.data) for r in records] == [
         (s, "error", None) if s.endswith("missing.pdf") else (s, "ok", {"n": "a fine note"}) for s in sources]
     assert records[2].errors[0]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("documents,given,endpoint,expected", [
+    (8, False, (), 4),  # a batch job in-process: BATCH_JOB_DEFAULT
+    (3, False, (), 3),  # no more slots than documents
+    (1, False, (), 1),  # one document gains nothing
+    (8, True, (), 1),  # --batch 1 given: as given
+    (8, False, ("http://a:1",), 1),  # endpoints: the servers batch
+])
+def test_the_batch_command_batches_several_documents_unless_told(documents, given, endpoint, expected):
+    from extractor.settings import Settings, job_batch
+
+    settings = Settings(endpoint=endpoint)
+    assert job_batch(settings, documents=documents, given=given).batch == expected
