@@ -309,8 +309,9 @@ def command_line_settings(**options) -> Settings:
 
 def job_batch(settings: Settings, *, documents: int, given: bool) -> Settings:
     """The batch command's settings for a job of ``documents``: ``--batch`` as given, else :data:`BATCH_JOB_DEFAULT`
-    (at most one per document) where two or more decode on an in-process model; 1 with endpoints."""
-    if given or settings.endpoint or documents < 2:
+    (at most one per document) where two or more decode on an in-process model; 1 with endpoints, and with
+    ``split="auto"`` (its files are extracted one at a time)."""
+    if given or settings.endpoint or settings.split == "auto" or documents < 2:
         return settings
     return settings.replace(batch=min(BATCH_JOB_DEFAULT, documents))
 
@@ -322,5 +323,6 @@ def default(name: str):
     return next(f.default for f in dataclasses.fields(Settings) if f.name == name)
 
 
-__all__ = ["BATCH_JOB_DEFAULT", "COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT", "DEFAULT_SCHEMA",
-           "IMAGE_FORMATS", "PROMPT_VERSION", "SERVER_KINDS", "Settings", "command_line_settings", "default"]
+__all__ = ["BATCH_JOB_DEFAULT", "COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT",
+           "DEFAULT_SCHEMA", "IMAGE_FORMATS", "PROMPT_VERSION", "SERVER_KINDS", "Settings", "command_line_settings",
+           "default", "job_batch"]

@@ -402,15 +402,16 @@ def test_documents_in_flight_render_in_input_order_on_one_thread(qwen, files, tm
     assert records[2].errors[0]["code"] == "not_found"
 
 
-@pytest.mark.parametrize("documents,given,endpoint,expected", [
-    (8, False, (), 4),  # a batch job in-process: BATCH_JOB_DEFAULT
-    (3, False, (), 3),  # no more slots than documents
-    (1, False, (), 1),  # one document gains nothing
-    (8, True, (), 1),  # --batch 1 given: as given
-    (8, False, ("http://a:1",), 1),  # endpoints: the servers batch
+@pytest.mark.parametrize("documents,given,changes,expected", [
+    (8, False, {}, 4),  # a batch job in-process: BATCH_JOB_DEFAULT
+    (3, False, {}, 3),  # no more slots than documents
+    (1, False, {}, 1),  # one document gains nothing
+    (8, True, {}, 1),  # --batch 1 given: as given
+    (8, True, {"batch": 2}, 2),  # --batch 2 given: as given
+    (8, False, {"endpoint": ("http://a:1",)}, 1),  # endpoints: the servers batch
+    (8, False, {"split": "auto"}, 1),  # split files are extracted one at a time
 ])
-def test_the_batch_command_batches_several_documents_unless_told(documents, given, endpoint, expected):
+def test_the_batch_command_batches_several_documents_unless_told(documents, given, changes, expected):
     from extractor.settings import Settings, job_batch
 
-    settings = Settings(endpoint=endpoint)
-    assert job_batch(settings, documents=documents, given=given).batch == expected
+    assert job_batch(Settings(**changes), documents=documents, given=given).batch == expected
