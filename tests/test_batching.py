@@ -415,3 +415,41 @@ def test_the_batch_command_batches_several_documents_unless_told(documents, give
     from extractor.settings import Settings, job_batch
 
     assert job_batch(Settings(**changes), documents=documents, given=given).batch == expected
+
+
+def test_a_pass_lost_on_held_caches_fails_those_documents_and_the_loop_goes_on(qwen, files, monkeypatch):
+    """In the running loop: the merged pass fails on caches held merged from the step before (``RowsLost``), so
+    both documents in it become error records saying so; the loop lives on and the next document answers."""
+    tiny, _, batched = qwen
+    assert batched._loop.merged
+    second = threading.Event()
+
+    def waiting(tokens, logits):  # the first document decodes on until the second one is asked
+        assert second.wait(60)
+        return logits
+
+    def factory(request):
+        if shape(request) == WIDTHS["answer"]:
+            return (waiting,)
+        second.set()
+        return ()
+
+    merged_passes, real = [], batched._forward.hidden
+
+    def hidden(ids, cache, **kwargs):  # the real pass, but the second merged one raises (its caches held)
+        if ids.shape[0] == 2:
+            merged_passes.append(ids.shape)
+            if len(merged_passes) == 2:
+                raise RuntimeError("lost")
+        return real(ids, cache, **kwargs)
+
+    monkeypatch.setattr(batched._forward, "hidden", hidden)
+    records = run(batched, tiny, files, ["answer", "guard"], constrained=False, max_tokens=12,
+                  request_processors=factory)
+    lost = {"code": "model_error", "message": f"{tiny.path}: generation failed: RowsLost: the merged pass failed: "
+                                              "RuntimeError: lost"}
+    assert [(r.status, r.errors) for r in records] == [("error", (lost,))] * 2
+    assert len(merged_passes) == 2
+    monkeypatch.undo()
+    (after,) = run(batched, tiny, files, ["truncated"], constrained=False)
+    assert (after.status, after.data) == ("ok", {"n": "a fine note"})
