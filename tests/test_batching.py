@@ -96,6 +96,24 @@ def run(runner, tiny, files, names, **changes):
     return list(extractor.extract_many([str(files["docs"][name]) for name in names]))
 
 
+def answer_waits_for_another():
+    """request_processors where the "answer" document decodes on only once another document has been asked (so
+    the two decode together)."""
+    second = threading.Event()
+
+    def waiting(tokens, logits):
+        assert second.wait(60)
+        return logits
+
+    def factory(request):
+        if shape(request) == WIDTHS["answer"]:
+            return (waiting,)
+        second.set()
+        return ()
+
+    return factory
+
+
 MIXED = ["answer", "guard", "truncated", "embedded", "invalid", "error"]
 
 
@@ -248,17 +266,7 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
     assert (runner.batch, runner._loop.merged) == (2, False)
     assert runner._batch_reasons == ("layers per sequence: the merged pass differs from one sequence alone "
                                      "(max |dlogit| 0)",)
-    second = threading.Event()
-
-    def waiting(tokens, logits):  # the first document decodes on until the second one is asked
-        assert second.wait(60)
-        return logits
-
-    def factory(request):
-        if shape(request) == WIDTHS["answer"]:
-            return (waiting,)
-        second.set()
-        return ()
+    factory = answer_waits_for_another()
 
     extractor = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=12, batch=2,
                                        request_processors=factory), runner=runner)
@@ -422,18 +430,7 @@ def test_a_pass_lost_on_held_caches_fails_those_documents_and_the_loop_goes_on(q
     both documents in it become error records saying so; the loop lives on and the next document answers."""
     tiny, _, batched = qwen
     assert batched._loop.merged
-    second = threading.Event()
-
-    def waiting(tokens, logits):  # the first document decodes on until the second one is asked
-        assert second.wait(60)
-        return logits
-
-    def factory(request):
-        if shape(request) == WIDTHS["answer"]:
-            return (waiting,)
-        second.set()
-        return ()
-
+    factory = answer_waits_for_another()
     merged_passes, real = [], batched._forward.hidden
 
     def hidden(ids, cache, **kwargs):  # the real pass, but the second merged one raises (its caches held)
