@@ -10,7 +10,7 @@ from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
-from .isolate import RenderPool, render_here
+from .isolate import RenderPool, default_workers, render_here
 from .pipeline import Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint
 from .record import Record, issue
 from .split import find_parts, model_question, page_spec
@@ -197,7 +197,7 @@ class Extractor:
 
         When isolated, the next documents render in the workers while the model generates for the current one;
         with a remote or batching runner ``concurrency`` documents are in flight at once (not isolated, they render
-        in input order on one thread, ahead of the model).
+        on ``settings.workers`` threads, started in input order, ahead of the model).
 
         Args:
             sources: paths, bytes or images.
@@ -234,7 +234,7 @@ class Extractor:
 
     def _work(self, sources: Iterable[Source]):
         """One callable per source, which extracts it: rendered ahead in the pool when isolated (in input order,
-        while earlier documents generate), on one render thread when several are in flight, else rendered by the
+        while earlier documents generate), on render threads when several are in flight, else rendered by the
         callable itself."""
         pool = self._render_pool()
         if self.settings.split == "auto" or (pool is None and self.concurrency == 1):  # split: text pass first
@@ -250,10 +250,12 @@ class Extractor:
                                                             settings=self.settings, pool=pool)
 
     def _rendered_in_order(self, sources: Iterable[Source], raster):
-        """Not isolated, several documents in flight: each is rendered in this process on one render thread, in
-        input order, so the first ones reach the model first (every in-flight document rendering at once, the
-        batch's first documents waited ~15 s for theirs on 2 cores); its callable waits for its render."""
-        renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        """Not isolated, several documents in flight: they are rendered in this process, started in input order on
+        ``settings.workers`` render threads (default: the usable cores, at most 4), so the first ones reach the
+        model first (every in-flight document rendering at once, the batch's first documents waited ~15 s for
+        theirs on 2 cores); each callable waits for its render."""
+        renderer = ThreadPoolExecutor(max_workers=self.settings.workers or default_workers(),
+                                      thread_name_prefix="render")
         try:
             for source in sources:
                 future = renderer.submit(render_here, source, settings=raster)

@@ -84,7 +84,8 @@ class Settings:
             in pdfium/Pillow costs one record. Off in the library (it starts no processes unless asked), on in the
             command line.
         timeout: seconds one document may take to open and render; enforced only when isolated.
-        workers: render worker processes (None: the usable cores, at most 4).
+        workers: render worker processes (None: the usable cores, at most 4); not isolated, the render threads of
+            the documents in flight (``Extractor.extract_many`` with a batching or remote runner).
         max_pages: pages read per document at most; the rest are skipped with a warning that names the limit.
         max_bytes: larger input files fail with ``too_large``.
         retries: how many times a failed answer may be asked again in total (``retry``: ``invalid`` once with

@@ -382,10 +382,10 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     assert max(r.usage.decoding["batch"] for r in records) == 2
 
 
-def test_documents_in_flight_render_in_input_order_on_one_thread(qwen, files, tmp_path, monkeypatch):
-    """Not isolated, with 2 x batch documents in flight: each is rendered once, in input order, on one render
-    thread (not every in-flight document at once, which held the first ones back from the model); a missing file
-    is its own error record among the others."""
+def test_documents_in_flight_render_in_input_order_on_the_render_threads(qwen, files, tmp_path, monkeypatch):
+    """Not isolated, with 2 x batch documents in flight: each is rendered once, started in input order, on at most
+    ``workers`` render threads (not every in-flight document at once, which held the first ones back from the
+    model); a missing file is its own error record among the others."""
     import extractor.api as api
 
     tiny, _, batched = qwen
@@ -400,14 +400,18 @@ def test_documents_in_flight_render_in_input_order_on_one_thread(qwen, files, tm
     names = ["answer", "guard", "truncated", "invalid"]
     sources = [str(files["docs"][n]) for n in names[:2]] + [str(tmp_path / "missing.pdf")] + [
         str(files["docs"][n]) for n in names[2:]]
-    extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2),
-                          runner=batched)
-    records = list(extractor.extract_many(sources))
-    assert [source for _, source in rendered] == sources
-    assert {thread for thread, _ in rendered} == {"render_0"}
-    assert [(r.source, r.status, r.data) for r in records] == [
-        (s, "error", None) if s.endswith("missing.pdf") else (s, "ok", {"n": "a fine note"}) for s in sources]
-    assert records[2].errors[0]["code"] == "not_found"
+    expected = [(s, "error", None) if s.endswith("missing.pdf") else (s, "ok", {"n": "a fine note"}) for s in sources]
+    for workers in (1, 2):  # one thread: exactly in input order; two: each once, on those two threads
+        rendered.clear()
+        extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2,
+                                           workers=workers), runner=batched)
+        records = list(extractor.extract_many(sources))
+        assert [(r.source, r.status, r.data) for r in records] == expected
+        assert records[2].errors[0]["code"] == "not_found"
+        assert {thread for thread, _ in rendered} <= {f"render_{i}" for i in range(workers)}
+        assert sorted(source for _, source in rendered) == sorted(sources)
+        if workers == 1:
+            assert [source for _, source in rendered] == sources
 
 
 @pytest.mark.parametrize("documents,given,changes,expected", [
