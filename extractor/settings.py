@@ -1,7 +1,8 @@
 """Every setting of an extraction and its default, named once.
 
 The Python API (``Extractor(settings, **overrides)``), the batch command and ``extract watch`` all build one
-``Settings``; the command line only changes the defaults listed in :data:`COMMAND_LINE_DEFAULTS`. The watcher's own
+``Settings``; the command line only changes the defaults listed in :data:`COMMAND_LINE_DEFAULTS`, and the batch
+command its ``batch`` for a job of several documents (``job_batch``). The watcher's own
 behaviour (settle time, back-off, ...) lives in ``watch.WatchSettings``.
 """
 
