@@ -145,8 +145,9 @@ SETTINGS_OPTIONS = {
     "max_bytes": (str, typer.Option(size_text(default("max_bytes")), "--max-bytes", metavar="SIZE",
                                     help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
     "workers": (Optional[int], typer.Option(None, "--workers", min=1,
-                                            help="Render worker processes (with --no-isolate: render threads when several "
-                                                 "documents are in flight; default: the cores, at most 4).")),
+                                            help="Render worker processes (with --no-isolate: render threads "
+                                                 "when several documents are in flight; default: the cores, at "
+                                                 "most 4).")),
     "ocr": (str, typer.Option(default("ocr"), "--ocr", metavar="MODE",
                               help="Read pages by OCR to check values against their text: auto (pages without a "
                                    "usable text layer: scans, photos, images), always, or never.")),

@@ -317,9 +317,6 @@ def forcing(ids: Sequence[int], cycle: Sequence[int]):
     return processor
 
 
-# ------------------------------------------------------------------------------------------- inference servers
-
-
 def fed_stepwise(runner, stepwise: bool, run):
     """``run()`` with jump-forward's forced runs fed one token per pass (``stepwise``) or in one pass, whatever the
     load-time timing chose for ``runner`` (the feed is a speed choice: either way must be exact)."""
@@ -328,6 +325,9 @@ def fed_stepwise(runner, stepwise: bool, run):
         return run()
     finally:
         runner._forward.stepwise = saved
+
+
+# ------------------------------------------------------------------------------------------- inference servers
 
 
 def free_port() -> int:
