@@ -53,11 +53,11 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
     """
     from PIL import Image
 
-    from extractor.constrain import plan_constraint
-    from extractor.parse import parse_answer
-    from extractor.prompt import build_messages
-    from extractor.runner import GenerationRequest
-    from extractor.validate import validate_data
+    from extractor.runners.constrain import plan_constraint
+    from extractor.trust.parse import parse_answer
+    from extractor.pipeline.prompt import build_messages
+    from extractor.runners.base import GenerationRequest
+    from extractor.trust.validate import validate_data
 
     page = Image.new("RGB", (128, 128), "white")
     out = []
@@ -91,7 +91,7 @@ def mask_costs(compiled, generations: list[dict], vocab: int) -> dict:
     import mlx.core as mx
     import numpy as np
 
-    from extractor.constrain import apply_bitmask
+    from extractor.runners.constrain import apply_bitmask
 
     logits = mx.random.normal((1, vocab))
     mx.eval(logits)
@@ -153,10 +153,10 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
 
-    from extractor.constrain import Constrainer, compile_schema
-    from extractor.modelfiles import read_model_files
-    from extractor.runners.mlx import MlxRunner
-    from extractor.validate import load_schema
+    from extractor.runners.constrain import Constrainer, compile_schema
+    from extractor.runners.modelfiles import read_model_files
+    from extractor.runners.mlx.runner import MlxRunner
+    from extractor.trust.validate import load_schema
 
     schema = load_schema(args.schema)
     with tempfile.TemporaryDirectory(prefix="bench-constrained-") as tmp:

@@ -28,7 +28,7 @@ def measure(name: str, folder: Path) -> dict:
     """One family's row."""
     import test_windows as windows
 
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
     from extractor.testing import build_family_model
 
     family = build_family_model(folder / name, name)

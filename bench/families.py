@@ -47,8 +47,8 @@ def verdict(report) -> str:
 
 def measure(name: str, root: Path, schema: Path, docs: int) -> dict:
     from extractor import Extractor, Settings
-    from extractor.doctor import run_doctor
-    from extractor.runners.mlx import MlxRunner
+    from extractor.tools.doctor import run_doctor
+    from extractor.runners.mlx.runner import MlxRunner
     from extractor.testing import build_family_model, force_answer
 
     family = build_family_model(root / name, name, config_bug=True)

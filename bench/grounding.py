@@ -58,8 +58,8 @@ def samples() -> list[tuple[str, Path, dict]]:
 
 def read_pages(source: Path) -> dict[str, Optional[list[dict]]]:
     """A sample's pages per mode, as JSON (``text`` and ``boxes`` None for image-only samples)."""
-    from extractor.ocr import OcrSettings
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.ocr import OcrSettings
+    from extractor.inputs.rasterize import RasterSettings, load_document
     from ocr import _page_pngs  # bench/ocr.py: the same 200 DPI "clean scan" of a digital page
 
     layer = load_document(source, settings=RasterSettings(text_boxes=True)).pages
@@ -75,8 +75,8 @@ def read_pages(source: Path) -> dict[str, Optional[list[dict]]]:
 
 def page_texts(pages: list[dict], mode: str) -> list:
     """The ``PageText`` per page of one mode, as the pipeline / review page builds them (``ocr.page_text``)."""
-    from extractor.ocr import OcrPage, page_text
-    from extractor.rasterize import TextLine
+    from extractor.inputs.ocr import OcrPage, page_text
+    from extractor.inputs.rasterize import TextLine
 
     if mode == "ocr":
         return [page_text(None, None if p["ocr"] is None else OcrPage.from_dict(p["ocr"])) for p in pages]
@@ -86,8 +86,8 @@ def page_texts(pages: list[dict], mode: str) -> list:
 
 def score(data: Any, truth: Any, texts: list, schema: str) -> dict:
     """Ground ``data`` on the pages; count checkable, grounded, and false groundings against ``truth``."""
-    from extractor.leaves import leaves, normalize_value
-    from extractor.review import review_data
+    from extractor.trust.leaves import leaves, normalize_value
+    from extractor.trust.review import review_data
 
     fields = review_data(schema, data, texts).grounding.fields
     true = {leaf.pointer: normalize_value(leaf.value) for leaf in leaves(truth)}

@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--family", default="gemma3", help="the kit family of the tiny random model (gemma3)")
     args = parser.parse_args(argv)
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
     from extractor.testing import build_family_model
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -144,7 +144,7 @@ def _nested(values: dict[str, Any]) -> dict:
 
 
 def _found(values: dict[str, Any], pages: list) -> dict[str, Optional[bool]]:
-    from extractor.grounding import ground
+    from extractor.trust.grounding import ground
 
     report = ground(_nested(values), pages, key_fields=())
     return {f.path: f.grounded for f in report.fields}
@@ -154,7 +154,7 @@ def _found(values: dict[str, Any], pages: list) -> dict[str, Optional[bool]]:
 
 
 def _has_text_layer(pdf: Path) -> bool:
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.rasterize import RasterSettings, load_document
 
     return any((p.text or "").strip() for p in load_document(pdf, settings=RasterSettings(max_pixels=4096)).pages)
 
@@ -176,8 +176,8 @@ def _page_pngs(pdf: Path) -> list[bytes]:
 
 def digital_run(shared: Path, threads: int) -> dict:
     """Part 1: per document, the key values found on the text layer and on the OCR text of its page images."""
-    from extractor.ocr import OcrSettings, page_text
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.ocr import OcrSettings, page_text
+    from extractor.inputs.rasterize import RasterSettings, load_document
 
     settings = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
@@ -244,8 +244,8 @@ def scanned_documents(shared: Path) -> list[tuple[str, Any, dict]]:
 
 def scanned_run(shared: Path, threads: int) -> list[dict]:
     """Part 2: values grounded per document with OCR never / auto / always."""
-    from extractor.ocr import OcrSettings, clear_cache, page_text
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.ocr import OcrSettings, clear_cache, page_text
+    from extractor.inputs.rasterize import RasterSettings, load_document
 
     rows = []
     for name, source, values in scanned_documents(shared):
@@ -298,7 +298,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (Settings.ocr_threads)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
-    from extractor.ocr import clear_cache, engine_available
+    from extractor.inputs.ocr import clear_cache, engine_available
 
     if not engine_available():
         parser.error("rapidocr / onnxruntime are not installed")

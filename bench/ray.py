@@ -115,8 +115,8 @@ def essentials(record) -> dict:
 def run_row(name: str, settings, docs: list[str], out: Path, *, server_pids: set[int], actors=None) -> dict:
     """One row: the batch once (a fresh --out, so nothing is skipped); its figures and records."""
     from extractor.api import Extractor
-    from extractor.batch import run_batch
-    from extractor.distributed import RayEngine, RaySettings
+    from extractor.jobs.batch import run_batch
+    from extractor.jobs.ray import RayEngine, RaySettings
 
     engine = None if actors is None else RayEngine(settings, RaySettings(actors=actors)).__enter__()  # joins it
     with Extractor(settings) as extractor:
@@ -163,7 +163,7 @@ def main(argv=None) -> int:
     base = command_line_settings(model=str(model), schema="invoice", max_tokens=1024, endpoint=(server.url,))
     rows = []
     from extractor.api import Extractor
-    from extractor.distributed import RayEngine
+    from extractor.jobs.ray import RayEngine
 
     # the local Ray cluster first (its start fails on badly overloaded cores: fail before the long rows); it idles
     # through the local rows, which it costs a little

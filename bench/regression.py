@@ -29,7 +29,7 @@ def main(checkout: str, model: str, docs: int) -> None:
 
     assert extractor.__file__.startswith(str(Path(checkout).resolve())), extractor.__file__
     from extractor import Extractor, Settings
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     sources = sorted(str(p) for p in (Path(checkout) / "samples").iterdir() if p.suffix in (".pdf", ".png"))[:docs]
     runner = MlxRunner(model=model)

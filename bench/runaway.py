@@ -68,9 +68,9 @@ def page():
 
 def bare_status(text: str, finish: str) -> str:
     """Judge bare mlx-vlm's output with extract's own rules (parse, validate, verdict)."""
-    from extractor.parse import parse_answer
-    from extractor.validate import load_schema, validate_data
-    from extractor.verdict import decide
+    from extractor.trust.parse import parse_answer
+    from extractor.trust.validate import load_schema, validate_data
+    from extractor.trust.verdict import decide
 
     parsed = parse_answer(text)
     errors = validate_data(parsed.value, load_schema("invoice")) if parsed.found else []
@@ -128,7 +128,7 @@ def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
     Returns:
         The rows, scenario by scenario, and the answer's length in tokens.
     """
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     rows = []
     models = build_models(root)

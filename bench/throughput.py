@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     keys = args.rows.split(",")
     rows = [row for key in keys for row in ROWS if row[0] == key]

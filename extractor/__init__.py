@@ -6,7 +6,7 @@ Python API::
     ex = Extractor(model="path/to/model-dir", schema="invoice")   # or Extractor(Settings(...), retries=1)
     record = ex.extract("invoice.pdf")        # -> Record; record.status, record.data, record.to_dict()
 
-Names are imported on first use, so ``import extractor.parse`` stays light; mlx / mlx-vlm load only with a model.
+Names are imported on first use, so ``import extractor.trust.parse`` stays light; mlx / mlx-vlm load only with a model.
 """
 
 from importlib import import_module
@@ -14,11 +14,11 @@ from importlib import import_module
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "DEFAULT_MODEL": "settings", "Settings": "settings", "Extractor": "api", "extract_document": "pipeline",
+    "DEFAULT_MODEL": "settings", "Settings": "settings", "Extractor": "api", "extract_document": "pipeline.document",
     "Record": "record", "Usage": "record",
     "ExitCode": "errors", "ExtractorError": "errors", "InputError": "errors", "ModelError": "errors",
     "SchemaError": "errors", "UsageError": "errors",
-    "WatchSummary": "watch",
+    "WatchSummary": "jobs.watch",
 }
 __all__ = sorted(_EXPORTS)
 

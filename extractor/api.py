@@ -10,14 +10,16 @@ from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
-from .isolate import RenderPool, default_workers, render_here
-from .pipeline import Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint
-from .record import Record, issue
-from .split import find_parts, model_question, page_spec
-from .runner import Runner
-from .errors import UsageError
-from .settings import Settings
-from .validate import load_schema
+from extractor.inputs.isolate import RenderPool, default_workers, render_here
+from extractor.pipeline.document import (
+    Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint,
+)
+from extractor.record import Record, issue
+from extractor.pipeline.split import find_parts, model_question, page_spec
+from extractor.runners.base import Runner
+from extractor.errors import UsageError
+from extractor.settings import Settings
+from extractor.trust.validate import load_schema
 
 PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
 
@@ -37,10 +39,10 @@ def load_runner(settings: Settings) -> Runner:
         ExtractorError: (code ``auth``) a server refused the API key.
     """
     if not settings.endpoint:
-        from .runners.mlx import MlxRunner
+        from extractor.runners.mlx.runner import MlxRunner
 
         return MlxRunner(model=settings.model, batch=settings.batch)
-    from .runners.openai import OpenAIRunner
+    from extractor.runners.openai.runner import OpenAIRunner
 
     return OpenAIRunner(endpoints=settings.endpoint, model=settings.model, server_kind=settings.server_kind,
                         api_key=api_key(settings.api_key_env), stop_ids=settings.stop_ids,

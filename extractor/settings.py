@@ -15,16 +15,16 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .errors import UsageError
-from .guards import GuardSettings
-from .isolate import DEFAULT_TIMEOUT
-from .ocr import DEFAULT_MODE as DEFAULT_OCR
-from .ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
-from .ocr import OcrSettings, resolve_mode
-from .ocr import check_mode as check_ocr_mode
-from .rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
-from .runner import LogitsProcessor
-from .split import DEFAULT_QUESTIONS as DEFAULT_SPLIT_QUESTIONS
+from extractor.errors import UsageError
+from extractor.runners.guards import GuardSettings
+from extractor.inputs.isolate import DEFAULT_TIMEOUT
+from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
+from extractor.inputs.ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
+from extractor.inputs.ocr import OcrSettings, resolve_mode
+from extractor.inputs.ocr import check_mode as check_ocr_mode
+from extractor.inputs.rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
+from extractor.runners.base import LogitsProcessor
+from extractor.pipeline.split import DEFAULT_QUESTIONS as DEFAULT_SPLIT_QUESTIONS
 
 DEFAULT_MODEL = "mlx-community/lift-oQ3"
 DEFAULT_SCHEMA = "invoice"

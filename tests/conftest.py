@@ -43,16 +43,9 @@ from typing import Callable, Sequence, Union  # noqa: E402
 import pytest  # noqa: E402
 from helpers import shared_path  # noqa: E402
 
-from extractor.testing import (  # noqa: E402
-    ENDOFTEXT,
-    MISSING,
-    SAMPLE_INVOICE_ANSWER,
-    FamilyModel,
-    TinyModel,
-    build_family_model,
-    build_random_model,
-    build_scripted_model,
-    read_tiny_model,
+from extractor.testing import (
+    ENDOFTEXT, MISSING, SAMPLE_INVOICE_ANSWER, FamilyModel, TinyModel, build_family_model, build_random_model,
+    build_scripted_model, read_tiny_model,
 )
 
 INVOICE_ANSWER: str = SAMPLE_INVOICE_ANSWER

@@ -55,7 +55,7 @@ def files(tmp_path_factory):
 @pytest.fixture(scope="module")
 def qwen(model_factory, files):
     """The scripted note model, loaded twice: one document at a time, and batching 2."""
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     tiny = model_factory.scripted(answer=ANSWER, schema=str(files["schema"]))
     return tiny, MlxRunner(model=str(tiny.path)), MlxRunner(model=str(tiny.path), batch=2)
@@ -207,7 +207,7 @@ def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files)
 def test_another_family_batches_exactly(model_factory, files):
     """gemma3 (kit checkpoint, its config bug): forced answers of different lengths end on <end_of_turn>,
     constrained, two at a time, as one at a time."""
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     family = model_factory.family("gemma3", config_bug=True)
     serial, batched = MlxRunner(model=str(family.path)), MlxRunner(model=str(family.path), batch=2)
@@ -247,8 +247,9 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
     """A head that gives other logits stacked than alone: one document at a time, and the records say why. A merged
     layer pass that gives other logits than each sequence alone: documents batched, each through its own layer pass,
     and the records say that."""
-    from extractor.runners import batching, merged
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx import batching
+    from extractor.runners.mlx import merged
+    from extractor.runners.mlx.runner import MlxRunner
 
     tiny = model_factory.random()
     monkeypatch.setattr(batching, "BATCH_TOLERANCE", -1.0)  # any difference, even none, is too much
@@ -295,8 +296,8 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
 
     import mlx.core as mx
 
-    from extractor.runners.decode import prefilled, probe_prompt
-    from extractor.runners.merged import MergedRows, RowsLost
+    from extractor.runners.mlx.loop import prefilled, probe_prompt
+    from extractor.runners.mlx.merged import MergedRows, RowsLost
 
     _, _, runner = qwen
     forward = runner._forward
@@ -340,8 +341,8 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     beside another (the extractor keeps 2 x batch documents in flight)."""
     from typer.testing import CliRunner
 
-    from extractor.cli import app, dispatch_args
-    from extractor.watch import watch
+    from extractor.cli.commands import app, dispatch_args
+    from extractor.jobs.watch import watch
 
     tiny, _, batched = qwen
     names = ["answer", "guard", "truncated", "invalid"]  # no processors here: each answers the script

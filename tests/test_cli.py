@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor.cli import app, dispatch_args
+from extractor.cli.commands import app, dispatch_args
 from extractor.testing import ENDOFTEXT, IM_END
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,7 +184,7 @@ def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
     import sys
     import time
 
-    from extractor.batch import TEST_PAUSE_ENV
+    from extractor.jobs.batch import TEST_PAUSE_ENV
 
     model, schema = small
     inputs = _six_inputs(tmp_path / "in")
@@ -258,7 +258,7 @@ def test_verbose_lets_third_party_notes_through(verbose):
 def test_verbose_is_taken_out_before_the_command_parses(monkeypatch):
     import os
 
-    from extractor import cli
+    from extractor.cli import commands as cli
 
     seen = []
     monkeypatch.setattr(cli, "app", lambda args, prog_name: seen.append(args))

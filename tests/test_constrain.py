@@ -8,24 +8,17 @@ import re
 
 import pytest
 
-from extractor.constrain import (
-    DEFAULT_MAX_ITEMS,
-    DEFAULT_MAX_LENGTH,
-    FORMAT_PATTERNS,
-    FRACTION_STEP,
-    NUMBER_LIMIT,
-    bounded_schema,
-    compile_schema,
-    constrainer_for,
-    plan_constraint,
+from extractor.runners.constrain import (
+    DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, FORMAT_PATTERNS, FRACTION_STEP, NUMBER_LIMIT, bounded_schema,
+    compile_schema, constrainer_for, plan_constraint,
 )
 from extractor.errors import ModelError, SchemaError
-from extractor.pipeline import extract_document
+from extractor.pipeline.document import extract_document
 from extractor.settings import Settings
 from helpers import settings_for
-from extractor.stopping import StopSet
+from extractor.runners.stopping import StopSet
 from extractor.testing import ENDOFTEXT, IM_END
-from extractor.validate import Schema, load_schema, validate_data
+from extractor.trust.validate import Schema, load_schema, validate_data
 
 MAX_TOKENS = 2048
 # The acceptance runs 50 seeds; a random model fills every string to its maxLength (~600 tokens per invoice, ~30 s
@@ -116,7 +109,7 @@ def test_date_time_pattern_is_within_the_validator(text):
 # ---------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def runner(model_factory):
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     return MlxRunner(model=str(model_factory.random().path))
 
@@ -254,7 +247,7 @@ def test_stop_set_without_the_grammars_end_token_is_refused(runner):
 # ---------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def scripted(model_factory):
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     tiny = model_factory.scripted()  # the sample invoice, cut into non-canonical 5-character tokens
     return tiny, MlxRunner(model=str(tiny.path))
@@ -286,7 +279,7 @@ def test_scripted_valid_answer_is_never_masked_and_widening_only_adds_valid_toke
 @pytest.mark.parametrize("forced", [b'"seller":{"name":"', b'"}', b"1", b'{"invoice_number":"'])
 def test_token_index_lists_every_token_that_spells_a_prefix_or_runs_past(scripted, forced):
     """The index's candidates for forced bytes, against every token's bytes read one by one."""
-    from extractor.constrain import MAX_EXTENSION_CHECKS
+    from extractor.runners.constrain import MAX_EXTENSION_CHECKS
 
     _, runner = scripted
     constrainer = constrainer_for(runner.tokenizer)
@@ -342,7 +335,7 @@ def test_mx_mask_equals_llguidance_numpy_on_a_real_mask(runner, invoice):
     import numpy as np
     from llguidance.numpy import apply_token_bitmask_inplace
 
-    from extractor.constrain import apply_bitmask
+    from extractor.runners.constrain import apply_bitmask
 
     compiled = constrainer_for(runner.tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
     matcher = compiled.new_matcher()
@@ -364,7 +357,7 @@ def test_mx_mask_equals_numpy_reference_when_sizes_differ(vocab, words):
     import numpy as np
     from llguidance.numpy import apply_token_bitmask_inplace
 
-    from extractor.constrain import apply_bitmask
+    from extractor.runners.constrain import apply_bitmask
 
     rng = np.random.default_rng(vocab + words)
     bitmask = rng.integers(-2**31, 2**31, size=(1, words), dtype=np.int64).astype(np.int32)

@@ -42,7 +42,7 @@ def invoice_model(model_factory):
 
 @pytest.fixture(scope="module")
 def runner(invoice_model):
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     return MlxRunner(model=str(invoice_model.path))
 
@@ -54,7 +54,7 @@ def runner(invoice_model):
     ({"error": "RuntimeError: no"}, "one_pass"),  # the timing failed: as the probe checked it
 ])
 def test_forced_runs_go_one_token_per_pass_only_where_clearly_faster(timings, feed):
-    from extractor.runners.decoding import feed_choice
+    from extractor.runners.mlx.plan import feed_choice
 
     assert feed_choice(timings) == feed
 
@@ -71,8 +71,8 @@ def test_both_feeds_of_forced_runs_give_the_same_records(runner):
 def shared_prefix_length(runner) -> int:
     """The prompt's shared prefix counted on its own: the system turn and the opening of the user turn, rendered
     by the model's chat template and tokenized (independent of how the runner finds it)."""
-    from extractor.prompt import build_messages, template_options
-    from extractor.validate import load_schema
+    from extractor.pipeline.prompt import build_messages, template_options
+    from extractor.trust.validate import load_schema
 
     system = build_messages(load_schema("invoice"), pages=1)[0]
     text = runner.tokenizer.apply_chat_template([{"role": "system", "content": system.text}], tokenize=False,
@@ -195,7 +195,7 @@ def _fresh():
 
 
 def test_prefix_cache_is_bounded_and_least_recently_used_goes_first():
-    from extractor.runners.prefix_cache import PrefixCache
+    from extractor.runners.mlx.prefix_cache import PrefixCache
 
     cache = PrefixCache(entries=2)
     cache.keep((1,), _kv(4))
@@ -212,7 +212,7 @@ def test_prefix_cache_is_bounded_and_least_recently_used_goes_first():
 def test_a_restored_cache_never_writes_into_the_snapshot():
     import mlx.core as mx
 
-    from extractor.runners.prefix_cache import PrefixCache
+    from extractor.runners.mlx.prefix_cache import PrefixCache
 
     cache = PrefixCache()
     cache.keep((7,), _kv(4))

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor import doctor
-from extractor.cli import app, dispatch_args
+from extractor.tools import doctor
+from extractor.cli.commands import app, dispatch_args
 from extractor.testing import CHAT_TEMPLATE, ENDOFTEXT, IM_END, TOKEN_IDS
 
 BOTH = [ENDOFTEXT, IM_END]
@@ -193,7 +193,7 @@ SHORT = '{"total": 1}'
 def test_smoke_on_a_model_that_stops(model_factory, monkeypatch, feed_ms, feed_words):
     """The words follow the load-time feed timing, which is the machine's: the timing is given here (CI's busy
     CPU measured this model either way), ``feed_choice`` is table-tested in test_decode."""
-    from extractor.runners import decoding
+    from extractor.runners.mlx import plan as decoding
 
     monkeypatch.setattr(decoding, "time_forced_feed", lambda *_, **__: feed_ms)
     model = model_factory.scripted(answer=SHORT, then="im_end", generation_eos=BOTH)
@@ -339,6 +339,6 @@ def test_doctor_imports_without_mlx():
     import subprocess
     import sys
 
-    code = ("import sys; import extractor.doctor, extractor.guards, extractor.cli; "
+    code = ("import sys; import extractor.tools.doctor, extractor.runners.guards, extractor.cli.commands; "
             "sys.exit(any(m == 'mlx' or m.startswith(('mlx.', 'mlx_vlm')) for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from extractor.einvoice import parse_invoice_xml, read_embedded_invoice
+from extractor.inputs.embedded import parse_invoice_xml, read_embedded_invoice
 from extractor.errors import InputError
 from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
 

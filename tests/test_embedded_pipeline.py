@@ -22,7 +22,7 @@ def _pdf(tmp_path, lines, xml=CII, name="e.pdf"):
 
 @pytest.fixture(scope="module")
 def runner(model_factory):
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     return MlxRunner(model=str(model_factory.random().path))
 

@@ -21,9 +21,9 @@ from helpers import MlxServer, free_port, make_pdf
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
-from extractor.cli import app, dispatch_args
+from extractor.cli.commands import app, dispatch_args
 from extractor.testing import ENDOFTEXT, IM_END
-from extractor.watch import watch
+from extractor.jobs.watch import watch
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
           "additionalProperties": False}

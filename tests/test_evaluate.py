@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.evaluate import Counts, evaluate, evaluate_reviewed, flatten
-from extractor.ted import _Node, nted_accuracy, tree_edit_distance
+from extractor.tools.evaluate import Counts, evaluate, evaluate_reviewed, flatten
+from extractor.tools.ted import _Node, nted_accuracy, tree_edit_distance
 
 EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
@@ -235,7 +235,7 @@ def test_reviewed_files_are_the_gold_for_the_records_beside_them(tmp_path):
 def test_eval_gold_option_usage(tmp_path, args, message):
     from typer.testing import CliRunner
 
-    from extractor.cli import app
+    from extractor.cli.commands import app
 
     write(tmp_path / "a.json", record("in/a.pdf", {"a": "x"}))
     result = CliRunner().invoke(app, [a.format(out=tmp_path) for a in args])

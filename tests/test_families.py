@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 from extractor import Extractor
-from extractor.doctor import run_doctor, smoke_check
+from extractor.tools.doctor import run_doctor, smoke_check
 from extractor.testing import family_names, force_answer
 from helpers import fed_stepwise, make_pdf, settings_for
 
@@ -47,7 +47,7 @@ def files(tmp_path_factory):
 @pytest.fixture(scope="module")
 def runner(model_factory):
     """``runner(name)``: (FamilyModel with the config bug, MlxRunner), loaded once per module."""
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     cache: dict = {}
 
@@ -87,7 +87,7 @@ def test_the_runner_loads_what_mlx_vlm_load_loads(runner, name):
     from mlx_vlm import load
     from PIL import Image
 
-    from extractor.runners.decode import prepare_inputs
+    from extractor.runners.mlx.loop import prepare_inputs
 
     family, loaded = runner(name)
     model, processor = load(str(family.path))
@@ -205,13 +205,13 @@ def test_doctor_fails_the_bug_fixes_it_and_the_smoke_check_passes(runner, tmp_pa
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_prompt_holds_the_instruction_verbatim_once_before_the_pages(runner, name):
-    from extractor.prompt import build_messages
-    from extractor.runner import GenerationRequest
-    from extractor.validate import load_schema
+    from extractor.pipeline.prompt import build_messages
+    from extractor.runners.base import GenerationRequest
+    from extractor.trust.validate import load_schema
 
     from PIL import Image
 
-    from extractor.runners.decode import prepare_inputs
+    from extractor.runners.mlx.loop import prepare_inputs
 
     _, loaded = runner(name)
     count = 1 if name == "paddleocr_vl" else 2  # mlx-vlm 0.7.10's PaddleOCR-VL processor fails on two images
@@ -251,7 +251,7 @@ def test_generic_path_keeps_guards_limits_retries_and_seeds(runner, files):
 
 def test_a_hidden_state_hook_that_is_not_the_head_fails_the_probe(runner, monkeypatch):
     """A model whose shortcut our loop would take gives other logits than generate_step: the generic path."""
-    from extractor.runners.decoding import decide
+    from extractor.runners.mlx.plan import decide
 
     _, loaded = runner("qwen3_5")
     lm = loaded._model.language_model
@@ -265,7 +265,7 @@ def test_a_hidden_state_hook_that_is_not_the_head_fails_the_probe(runner, monkey
 def test_a_cache_that_does_not_restore_turns_the_prefix_cache_off(runner, monkeypatch):
     from mlx_vlm.models.cache import KVCache
 
-    from extractor.runners.decoding import decide
+    from extractor.runners.mlx.plan import decide
 
     _, loaded = runner("qwen2_5_vl")
     restore = KVCache.prefix_cache_restore
@@ -284,8 +284,8 @@ def test_a_cache_that_does_not_restore_turns_the_prefix_cache_off(runner, monkey
 def test_batching_is_exact_on_every_family(runner, name):
     """The load-time checks ``--batch`` relies on: two sequences' logits stacked equal each alone (the head found
     as a hidden-state hook, an lm_head module or tied embeddings), and where the layers can run merged."""
-    from extractor.runners.batching import BATCH_TOLERANCE, batch_reason, stacked_gap
-    from extractor.runners.merged import merged_reason
+    from extractor.runners.mlx.batching import BATCH_TOLERANCE, batch_reason, stacked_gap
+    from extractor.runners.mlx.merged import merged_reason
 
     _, loaded = runner(name)
     assert loaded._forward.can_split_head()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.grounding import KEY_FIELDS, PageText, fold, ground, key_fields_for, numbers_in
+from extractor.trust.grounding import KEY_FIELDS, PageText, fold, ground, key_fields_for, numbers_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -249,7 +249,7 @@ def test_key_fields_by_schema():
 def test_fpdf_text_layer(tmp_path):
     """A PDF made here, read back through the project's own rasterizer (``Page.text``)."""
     fpdf = pytest.importorskip("fpdf")
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.rasterize import RasterSettings, load_document
 
     pdf = fpdf.FPDF()
     pdf.add_page()
@@ -279,7 +279,7 @@ def _sample_pdfs():
 
 @pytest.fixture(scope="module")
 def sample_texts():
-    from extractor.rasterize import RasterSettings, load_document
+    from extractor.inputs.rasterize import RasterSettings, load_document
 
     settings = RasterSettings(max_pixels=64 * 64, min_side=32)
     return {p.stem: [page.text for page in load_document(p, settings=settings).pages] for p in _sample_pdfs()}
@@ -324,7 +324,7 @@ def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed
     """Where a value is on a text layer: the box of the words holding it, checked against pdfium's own search."""
     import pypdfium2 as pdfium
 
-    from extractor.rasterize import text_lines
+    from extractor.inputs.rasterize import text_lines
 
     pdf = pdfium.PdfDocument(SAMPLES / "invoice-fr-services.pdf")
     page = pdf[0]
@@ -343,7 +343,7 @@ def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed
 
 
 def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
-    from extractor.ocr import OcrLine, OcrWord
+    from extractor.inputs.ocr import OcrLine, OcrWord
 
     def line(words, top, bottom, confidence):  # words: (text, left, right)
         boxes = [OcrWord(text, (left, top, right, bottom), confidence) for text, left, right in words]
@@ -389,8 +389,8 @@ def _words(text: str, left: float, top: float, cls, *confidence):
 def printed(rows: list, reading: str) -> PageText:
     """A page printing ``rows`` (each a list of ``(text, left)`` cells, or a ``(text, left, top)`` cell placed
     off its row's band), read as ``reading``."""
-    from extractor.ocr import OcrLine, OcrWord
-    from extractor.rasterize import TextLine, TextWord
+    from extractor.inputs.ocr import OcrLine, OcrWord
+    from extractor.inputs.rasterize import TextLine, TextWord
 
     cells = [[(c[0], c[1], c[2] if len(c) > 2 else 0.1 + 0.05 * r) for c in row] for r, row in enumerate(rows)]
     text = "\n".join(" ".join(c[0] for c in row) for row in cells)
@@ -553,7 +553,7 @@ def test_a_line_item_without_description_is_anchored_by_its_amount(reading):
 def test_cldr_tables_come_from_the_cache_once_built(tmp_path, monkeypatch):
     """The first process builds the tables and keeps them; the next reads them back equal; a damaged or unwritable
     cache only means building them again."""
-    from extractor.grounding import cldr as module
+    from extractor.trust.grounding import cldr as module
 
     monkeypatch.setenv("EXTRACTOR_CACHE_DIR", str(tmp_path / "cache"))
     path = module._cache_path()

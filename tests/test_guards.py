@@ -15,10 +15,10 @@ from dataclasses import replace
 
 import pytest
 
-from extractor.guards import GUARD_NAMES, GuardSettings, ValueScanner, run_guards
-from extractor.parse import parse_answer
+from extractor.runners.guards import GUARD_NAMES, GuardSettings, ValueScanner, run_guards
+from extractor.trust.parse import parse_answer
 from extractor.testing import IM_END, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
-from extractor.verdict import decide
+from extractor.trust.verdict import decide
 from helpers import settings_for
 
 _VOCAB: dict[str, int] = {}
@@ -266,7 +266,7 @@ def test_sample_invoice_end_to_end_guards_alone(model_factory, page):
 def test_cli_guard_switches(model_factory, small_schema, page, tmp_path, switch, status, guard, exit_code):
     from typer.testing import CliRunner
 
-    from extractor.cli import app, dispatch_args
+    from extractor.cli.commands import app, dispatch_args
 
     model = model_factory.scripted(answer=SHORT_ANSWER, then="im_end")
     image = tmp_path / "page.png"
@@ -282,7 +282,7 @@ def test_cli_guard_switches(model_factory, small_schema, page, tmp_path, switch,
 def test_cli_rejects_an_unknown_guard():
     from typer.testing import CliRunner
 
-    from extractor.cli import app, dispatch_args
+    from extractor.cli.commands import app, dispatch_args
 
     result = CliRunner().invoke(app, dispatch_args(["x.pdf", "--no-guard", "bogus"]))
     assert result.exit_code == 2, result.output

@@ -1,4 +1,4 @@
-"""Tests for extractor.isolate: the render worker pool (no model involved).
+"""Tests for extractor.inputs.isolate: the render worker pool (no model involved).
 
 Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT`` (``kill:`` / ``hang:`` / ``nomem:``
 followed by a file-name substring), set before the pool starts its workers.
@@ -17,21 +17,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from extractor.cli import _password_file, _size
+from extractor.cli.commands import _password_file, _size
 from extractor.errors import UsageError, WorkerError
-from extractor.isolate import (
-    FAULT_ENV,
-    MAX_DEFAULT_WORKERS,
-    RenderPool,
-    _document_from_frame,
-    _FrameReader,
-    _settings_from_json,
-    _settings_to_json,
-    default_workers,
-    render_here,
+from extractor.inputs.isolate import (
+    FAULT_ENV, MAX_DEFAULT_WORKERS, RenderPool, _document_from_frame, _FrameReader, _settings_from_json,
+    _settings_to_json, default_workers, render_here,
 )
-from extractor.ocr import OcrSettings, engine_available
-from extractor.rasterize import RasterSettings, parse_pages
+from extractor.inputs.ocr import OcrSettings, engine_available
+from extractor.inputs.rasterize import RasterSettings, parse_pages
 from helpers import make_pdf, png, text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +142,7 @@ def test_worker_exits_when_its_parent_dies(files):
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc to tell a zombie from a live process")
     code = (f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
-            "from extractor.isolate import RenderPool; from extractor.rasterize import RasterSettings\n"
+            "from extractor.inputs.isolate import RenderPool; from extractor.inputs.rasterize import RasterSettings\n"
             "pool = RenderPool(workers=1, timeout=600)\n"
             f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
             "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"

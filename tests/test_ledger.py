@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from extractor.errors import UsageError
-from extractor.ledger import Ledger, parse_timestamp, timestamp
+from extractor.jobs.ledger import Ledger, parse_timestamp, timestamp
 
 A = "a" * 64
 B = "b" * 64

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from extractor import doctor
+from extractor.tools import doctor
 from extractor.errors import ModelError
-from extractor.modelfiles import as_id_list, read_model_files, token_content
-from extractor.stopping import resolve_stop_set
+from extractor.runners.modelfiles import as_id_list, read_model_files, token_content
+from extractor.runners.stopping import resolve_stop_set
 
 QWEN_TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
                  "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
@@ -128,7 +128,7 @@ MEMBER_TEXTS = {  # tokenizer.json texts a reader meets; each decodes with json.
 
 @pytest.mark.parametrize("name", list(MEMBER_TEXTS))
 def test_a_member_read_alone_is_what_json_decodes(name):
-    from extractor.modelfiles import _member
+    from extractor.runners.modelfiles import _member
 
     text = MEMBER_TEXTS[name]
     assert _member(text, "added_tokens") == json.loads(text).get("added_tokens")

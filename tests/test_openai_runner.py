@@ -19,17 +19,18 @@ import pytest
 from helpers import make_pdf
 from typer.testing import CliRunner
 
-from extractor.cli import app, dispatch_args
-from extractor.constrain import bounded_schema
+from extractor.cli.commands import app, dispatch_args
+from extractor.runners.constrain import bounded_schema
 from extractor.errors import ExtractorError, ModelError
-from extractor.guards import GuardSettings
-from extractor.runner import GenerationRequest, GuardHit, Message
-from extractor.runners.endpoints import EndpointFailure, EndpointPool, api_base, summarize
-from extractor.runners.openai import (StreamOutcome, check_status, choose_model, detect_kind, error_message,
-                                      finish_reason, image_url, read_stream, remote_stop_set, request_body,
-                                      retry_after, sse_data)
+from extractor.runners.guards import GuardSettings
+from extractor.runners.base import GenerationRequest, GuardHit, Message
+from extractor.runners.openai.endpoints import EndpointFailure, EndpointPool, api_base, summarize
+from extractor.runners.openai.runner import (
+    StreamOutcome, check_status, choose_model, detect_kind, error_message, finish_reason, image_url, read_stream,
+    remote_stop_set, request_body, retry_after, sse_data,
+)
 from extractor.settings import DEFAULT_MODEL
-from extractor.stopping import StopSet
+from extractor.runners.stopping import StopSet
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
           "additionalProperties": False}

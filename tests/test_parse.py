@@ -2,7 +2,7 @@
 
 import pytest
 
-from extractor.parse import JsonCloseTracker, parse_answer
+from extractor.trust.parse import JsonCloseTracker, parse_answer
 
 CASES = [
     # text, found, value, trailing, closed

@@ -8,7 +8,7 @@ from PIL import Image
 
 from extractor import Extractor
 from helpers import settings_for
-from extractor.guards import GuardSettings
+from extractor.runners.guards import GuardSettings
 from extractor.testing import ENDOFTEXT, IM_END
 
 ROOT = Path(__file__).resolve().parents[1]

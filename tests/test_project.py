@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from extractor.verdict import STATUSES
+from extractor.trust.verdict import STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "extractor"
@@ -49,7 +49,7 @@ def test_ci_runs_exactly_the_readme_commands():
 
 def test_every_package_and_the_schemas_are_in_the_wheel():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    listed = set(re.search(r"packages = \[(.*?)\]", pyproject).group(1).replace('"', "").replace(" ", "").split(","))
+    listed = set(re.findall(r'"([a-z_.]+)"', re.search(r"packages = \[(.*?)\]", pyproject, re.S).group(1)))
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in PACKAGE.rglob("__init__.py")}
     assert found | {"extractor.schemas"} == listed
     assert '"extractor.schemas" = "schemas"' in pyproject
@@ -118,7 +118,7 @@ def test_the_grep_catches_a_status_write():
 def test_command_line_defaults_are_the_settings_defaults():
     """Every extraction option of ``extract`` and ``extract watch`` defaults to settings.default(name): the one
     place defaults live (the CLI's own option names map onto settings only where spelled differently)."""
-    from extractor.cli import SETTINGS_OPTIONS, _size
+    from extractor.cli.commands import SETTINGS_OPTIONS, _size
     from extractor.settings import Settings, default
 
     fields = set(Settings.__dataclass_fields__)

@@ -1,4 +1,4 @@
-"""Tests for extractor.rasterize: page selection, sizing, sniffing, input expansion and loading PDFs and images."""
+"""Tests for extractor.inputs.rasterize: page selection, sizing, sniffing, input expansion and loading PDFs and images."""
 
 from __future__ import annotations
 
@@ -15,18 +15,9 @@ from PIL import Image
 
 from extractor.errors import InputError, UsageError
 from helpers import image_bytes, make_pdf, raw_pdf, shared_path, text_pdf
-from extractor.rasterize import (
-    DEFAULT_VISION_TOKENS,
-    MAX_ASPECT,
-    PageSelection,
-    RasterSettings,
-    expand_inputs,
-    load_document,
-    max_pixels_for,
-    parse_pages,
-    saslprep,
-    sniff_kind,
-    target_size,
+from extractor.inputs.rasterize import (
+    DEFAULT_VISION_TOKENS, MAX_ASPECT, PageSelection, RasterSettings, expand_inputs, load_document, max_pixels_for,
+    parse_pages, saslprep, sniff_kind, target_size,
 )
 
 BUDGET = max_pixels_for()
@@ -468,13 +459,13 @@ def test_corpus_real_invoice_has_text():
 # ------------------------------------------------------------------------------------------------------------ OCR
 
 def _ocr_settings(mode="auto"):
-    from extractor.ocr import OcrSettings
+    from extractor.inputs.ocr import OcrSettings
 
     return RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode=mode))
 
 
 def _needs_engine():
-    from extractor.ocr import engine_available
+    from extractor.inputs.ocr import engine_available
 
     if not engine_available():
         pytest.skip("rapidocr / onnxruntime not installed")
@@ -492,7 +483,7 @@ def test_ocr_is_off_by_default_and_skips_blank_and_text_pages():
 def test_ocr_reads_a_scan_under_its_invisible_text_layer_and_prefers_what_it_reads():
     """A scanner's own OCR layer (invisible text over the picture) is read again; a poor one loses to ours."""
     _needs_engine()
-    from extractor.ocr import page_text
+    from extractor.inputs.ocr import page_text
 
     scan = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True,
                     hidden=["Rcchnunq RE-2O26-O1l7", "Gcsamt 1.375,84 EUR"])
@@ -505,7 +496,7 @@ def test_ocr_reads_a_scan_under_its_invisible_text_layer_and_prefers_what_it_rea
 
 
 def test_ocr_refuses_absurdly_elongated_pages():
-    from extractor.ocr import TOO_ELONGATED
+    from extractor.inputs.ocr import TOO_ELONGATED
     from PIL import ImageDraw
 
     strip = Image.new("RGB", (60, 3000), "white")

@@ -24,8 +24,8 @@ import pytest
 from helpers import ROOT, MlxServer, in_ci, make_pdf, text_pdf
 from typer.testing import CliRunner
 
-from extractor.cli import app, dispatch_args
-from extractor.distributed import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for, extract_on_ray
+from extractor.cli.commands import app, dispatch_args
+from extractor.jobs.ray import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for, extract_on_ray
 from extractor.errors import UsageError
 from extractor.settings import Settings
 from extractor.testing import ENDOFTEXT, IM_END
@@ -224,7 +224,7 @@ class Blocker:
         if name == "ray" or name.startswith("ray."):
             raise ImportError("No module named 'ray' (blocked)")
 sys.meta_path.insert(0, Blocker())
-from extractor.cli import main
+from extractor.cli.commands import main
 main(sys.argv[1:])
 """
 
@@ -271,7 +271,7 @@ class _Wrapped(Exception):
     (RuntimeError("plain"), "plain"),
 ])
 def test_a_stopped_job_names_the_innermost_error(error, reason):
-    from extractor.distributed import _innermost
+    from extractor.jobs.ray import _innermost
 
     assert _innermost(error) == reason
 

@@ -9,11 +9,12 @@ import json
 
 import pytest
 
-from extractor.guards import GuardSettings
+from extractor.runners.guards import GuardSettings
 from extractor.record import Record, Usage
 from helpers import forcing, settings_for, token_ids
-from extractor.retry import (CAP_FACTOR, Attempt, combine, first_attempt, invalid_feedback, next_attempt,
-                             runaway_feedback, tighten)
+from extractor.pipeline.retry import (
+    CAP_FACTOR, Attempt, combine, first_attempt, invalid_feedback, next_attempt, runaway_feedback, tighten,
+)
 from extractor.testing import IM_END
 
 G = GuardSettings()

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from extractor.rasterize import RasterSettings, load_document
+from extractor.inputs.rasterize import RasterSettings, load_document
 from helpers import FORCED_FAMILY, forced_settings
 from extractor.record import Record
-from extractor.review import apply_review, disagreements, review_data
+from extractor.trust.review import apply_review, disagreements, review_data
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 TEXTS: dict = {}

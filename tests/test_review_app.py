@@ -22,11 +22,11 @@ import pytest
 
 from helpers import FORCED_FAMILY, ROOT, forced_settings, in_ci, make_pdf, raw_pdf
 
-from extractor.cli import app
-from extractor.evaluate import evaluate_reviewed
-from extractor.reviewing.app import create_app, needs_token
-from extractor.reviewing.store import changed_fields
-from extractor.validate import load_schema, validate_data
+from extractor.cli.commands import app
+from extractor.tools.evaluate import evaluate_reviewed
+from extractor.tools.review_page.app import create_app, needs_token
+from extractor.tools.review_page.store import changed_fields
+from extractor.trust.validate import load_schema, validate_data
 
 SAMPLE = "invoice-fr-services"
 DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))

@@ -4,7 +4,7 @@ import csv
 import json
 
 from extractor.record import Record, Usage
-from extractor.sinks import CsvSink, JsonDirSink, JsonlSink, write_atomic
+from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink, write_atomic
 
 
 def rec(source, status="ok", data=None):

@@ -14,8 +14,8 @@ import time
 import pytest
 
 from extractor.api import Extractor
-from extractor.batch import run_batch
-from extractor.split import boundaries, find_parts, model_question, page_spec, signals, unsure_pages
+from extractor.jobs.batch import run_batch
+from extractor.pipeline.split import boundaries, find_parts, model_question, page_spec, signals, unsure_pages
 from helpers import ROOT, following, make_pdf, settings_for, text_pdf
 
 SAMPLES = ("invoice-de-einfach", "invoice-en-multipage", "invoice-fr-services", "invoice-jp-yen", "invoice-ch-chf")
@@ -147,7 +147,7 @@ def test_batch_gives_one_record_per_invoice_and_resumes(code_extractor, tmp_path
     assert [(r["source"], r["part"]) for r in rows] == [(str(path), f"{i}/5") for i in range(1, 6)] + [
         (str(single), "")]
     # the review page lists the parts, each with its pages
-    from extractor.reviewing.store import RecordStore
+    from extractor.tools.review_page.store import RecordStore
 
     files = sorted(e.summary(None)["file"] for e in RecordStore(out).entries())
     assert files[:2] == ["bundle.pdf (invoice 1 of 5, pages 1-1)", "bundle.pdf (invoice 2 of 5, pages 2-4)"]
@@ -173,7 +173,7 @@ def test_the_api_keeps_extract_for_one_record(code_extractor, tmp_path):
 
 
 def test_the_watcher_writes_every_part_before_it_moves_the_file(code_extractor, tmp_path):
-    from extractor.watch import watch
+    from extractor.jobs.watch import watch
 
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
@@ -200,9 +200,9 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
         pdf.text(20, 30, "Page 1 of 1")
     path = tmp_path / "many.pdf"
     pdf.output(str(path))
-    from extractor.isolate import render_here
+    from extractor.inputs.isolate import render_here
     from extractor.settings import Settings
-    from extractor.split import find_parts
+    from extractor.pipeline.split import find_parts
 
     start = time.perf_counter()
     raster = Settings().raster(1024)
@@ -213,7 +213,7 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
 
 
 def test_the_review_page_shows_only_the_parts_pages(tmp_path):
-    from extractor.reviewing.pages import read_pages, render_pool
+    from extractor.tools.review_page.pages import read_pages, render_pool
 
     path = bundle(tmp_path / "bundle.pdf")
     (tmp_path / "cache").mkdir()
@@ -227,7 +227,7 @@ def test_the_review_page_shows_only_the_parts_pages(tmp_path):
 
 
 def _here(path):
-    from extractor.isolate import render_here
+    from extractor.inputs.isolate import render_here
 
     return lambda raster: render_here(path, settings=raster)
 
@@ -236,7 +236,7 @@ def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):
     """Three scanned pages (no text layer; small pages, so OCR costs ~1 s each): invoice A on pages 1-2, B on 3."""
     import pypdfium2 as pdfium
 
-    from extractor import ocr
+    from extractor.inputs import ocr
     from extractor.settings import Settings
 
     if not ocr.engine_available():

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from extractor.errors import ModelError
-from extractor.stopping import StopSet, resolve_stop_set, template_end_token
+from extractor.runners.stopping import StopSet, resolve_stop_set, template_end_token
 
 EOT, IM_START, IM_END = 248044, 248045, 248046
 QWEN_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}" \
@@ -144,8 +144,8 @@ def _family_case(name: str):
 ])
 def test_the_rendered_template_names_each_familys_end_of_turn_token(name, eos, expected):
     """Rendering, not a list of names, finds the end token (the templates are the families' public ones)."""
-    from extractor.chat_template import rendered_turn_end
-    from extractor.stopping import turn_end
+    from extractor.runners.chat_template import rendered_turn_end
+    from extractor.runners.stopping import turn_end
 
     template, specials = _family_case(name)
     assert rendered_turn_end(template, specials, eos_token=eos) == expected
@@ -158,7 +158,7 @@ def test_the_rendered_template_names_each_familys_end_of_turn_token(name, eos, e
     ("{% for m in messages %}{{ m['content'] }}{% endfor %}", None),  # renders, but no special token, no table hit
 ])
 def test_templates_that_cannot_be_rendered_fall_back_to_the_table(template, expected):
-    from extractor.stopping import turn_end
+    from extractor.runners.stopping import turn_end
 
     specials = ["</s>", "<end_of_utterance>", "<s>"]
     template = template if expected != "</s>" else template + "</s>"

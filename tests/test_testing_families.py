@@ -171,7 +171,7 @@ def test_template_ends_an_assistant_turn_with_the_end_of_turn_token(loaded, name
 def test_forced_answer_through_generate_step_then_end_of_turn_forever(loaded, name):
     from mlx_vlm.generate.ar import generate_step
 
-    from extractor.runners.generic import FromLastPromptToken
+    from extractor.runners.mlx.generic import FromLastPromptToken
 
     family, model, processor = loaded(name)
     forced = force_answer(family.path, ANSWER, end_token_id=family.end_of_turn_id)

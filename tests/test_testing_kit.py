@@ -22,18 +22,8 @@ from extractor.testing import register as kit_register
 from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
-    ENDOFTEXT,
-    IM_END,
-    IMAGE_PAD,
-    SAMPLE_INVOICE,
-    SAMPLE_INVOICE_ANSWER,
-    THEN_CHOICES,
-    VISION_END,
-    VISION_START,
-    TinyModel,
-    build_scripted_model,
-    read_tiny_model,
-    scripted_answer_ids,
+    ENDOFTEXT, IM_END, IMAGE_PAD, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER, THEN_CHOICES, VISION_END, VISION_START,
+    TinyModel, build_scripted_model, read_tiny_model, scripted_answer_ids,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,7 +169,7 @@ def test_json_structure_tokenizes_compactly(model_factory, text, tokens):
 
 
 def test_every_schema_key_is_one_or_two_tokens(model_factory):
-    from extractor.validate import BUILTIN_SCHEMAS, load_schema
+    from extractor.trust.validate import BUILTIN_SCHEMAS, load_schema
 
     def keys(node):
         if isinstance(node, dict):
@@ -493,8 +483,8 @@ def test_a_plain_json_script_breaks_jump_forward_decoding(model_factory):
     """Why the CLI refuses: a plain script of a JSON answer is not what constrained jump-forward decoding produces
     (the grammar forces tokens the script does not hold); a schema-aware script is (its build walks it, and
     test_testing_kit_schema checks the records)."""
-    from extractor.constrain import compile_schema
-    from extractor.stopping import resolve_stop_set
+    from extractor.runners.constrain import compile_schema
+    from extractor.runners.stopping import resolve_stop_set
     from extractor.testing import script as kit_script
 
     schema = {"type": "object", "properties": {"total": {"type": "number"}, "note": {"type": "string"}},

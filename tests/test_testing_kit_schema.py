@@ -15,15 +15,8 @@ from extractor.testing import script as kit_script
 from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
-    ENDOFTEXT,
-    IM_END,
-    MIN_LOGIT_MARGIN,
-    SAMPLE_INVOICE,
-    SAMPLE_INVOICE_ANSWER,
-    THEN_CHOICES,
-    TinyModel,
-    build_scripted_model,
-    read_tiny_model,
+    ENDOFTEXT, IM_END, MIN_LOGIT_MARGIN, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER, THEN_CHOICES, TinyModel,
+    build_scripted_model, read_tiny_model,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,9 +61,9 @@ def _step_tokens(model, processor, count: int, temperature: float) -> tuple[int,
 
 
 def _compiled(tiny: TinyModel, processor):
-    """The runtime's grammar: the model's own tokenizer, the resolved stop set, extractor.constrain."""
-    from extractor.constrain import constrainer_for
-    from extractor.stopping import resolve_stop_set
+    """The runtime's grammar: the model's own tokenizer, the resolved stop set, extractor.runners.constrain."""
+    from extractor.runners.constrain import constrainer_for
+    from extractor.runners.stopping import resolve_stop_set
 
     stop = resolve_stop_set(tiny.path)
     return constrainer_for(processor.tokenizer).compile(tiny.schema, stop_ids=stop.ids), set(stop.ids)
@@ -94,7 +87,7 @@ def _jump_forward_decode(model, processor, compiled, stop_ids: set[int], *, jump
     import numpy as np
     from mlx_vlm.models import cache as mlx_cache
 
-    from extractor.constrain import apply_bitmask
+    from extractor.runners.constrain import apply_bitmask
 
     mx.random.seed(seed)
     inputs = _prompt_inputs(model, processor)
@@ -148,7 +141,7 @@ def invoice_script(tmp_path_factory):
 
 # --- what was built -----------------------------------------------------------------------------------------------
 def test_schema_script_reads_back_and_rebuilds_the_answer(invoice_script):
-    from extractor.validate import load_schema
+    from extractor.trust.validate import load_schema
 
     tiny, _, _ = invoice_script
     program = json.loads((tiny.path / testing.PROGRAM_FILE).read_text(encoding="utf-8"))
@@ -304,8 +297,8 @@ def test_a_bad_schema_option_is_refused(tmp_path):
 
 def test_every_sample_can_be_scripted_for_its_schema(tmp_path):
     """The plans (no weights): every bundled sample's compact JSON, cut for its schema, rebuilds the sample."""
-    from extractor.constrain import compile_schema
-    from extractor.validate import load_schema
+    from extractor.runners.constrain import compile_schema
+    from extractor.trust.validate import load_schema
 
     base = kit_tokenizer._base_tokenizer()
     tokenizer = kit_script._planning_tokenizer((ENDOFTEXT, IM_END))

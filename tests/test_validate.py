@@ -5,7 +5,7 @@ import json
 import pytest
 
 from extractor.errors import SchemaError
-from extractor.validate import load_schema, validate_data
+from extractor.trust.validate import load_schema, validate_data
 
 
 def test_builtin_schemas_load():

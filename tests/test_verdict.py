@@ -2,8 +2,8 @@
 
 import pytest
 
-from extractor.parse import parse_answer
-from extractor.verdict import decide
+from extractor.trust.parse import parse_answer
+from extractor.trust.verdict import decide
 
 GOOD = '{"a": 1}'
 SCHEMA_ERR = [{"code": "schema", "path": "/a", "message": "1 is not of type 'string'"}]

@@ -24,12 +24,13 @@ from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from typer.testing import CliRunner
 
-from extractor.cli import app, dispatch_args
+from extractor.cli.commands import app, dispatch_args
 from extractor.errors import ModelError, UsageError
-from extractor.ledger import Ledger
+from extractor.jobs.ledger import Ledger
 from extractor import Extractor, Settings
-from extractor.watch import (TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name,
-                             watch)
+from extractor.jobs.watch import (
+    TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name, watch,
+)
 
 ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
@@ -192,8 +193,8 @@ def test_bad_settings_are_usage_errors(options):
 def test_the_watch_api_and_the_cli_import_without_mlx():
     """In a fresh interpreter (this one has loaded mlx long ago): importing the watcher, the CLI and the API
     loads neither mlx nor mlx_vlm; only loading a model does."""
-    code = ("import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.watch import watch; "
-            "import extractor.cli, extractor.doctor, extractor.batch, extractor.pipeline; "
+    code = ("import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.jobs.watch import watch; "
+            "import extractor.cli.commands, extractor.tools.doctor, extractor.jobs.batch, extractor.pipeline.document; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mlx', 'mlx_vlm', 'transformers')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr

@@ -16,9 +16,10 @@ import pytest
 
 from extractor.api import Extractor
 from extractor.settings import Settings
-from extractor.validate import load_schema
-from extractor.windows import (merge_answers, merge_warnings, plan_spans, repeated_prefix, reviewed_merge,
-                               window_size)
+from extractor.trust.validate import load_schema
+from extractor.pipeline.windows import (
+    merge_answers, merge_warnings, plan_spans, repeated_prefix, reviewed_merge, window_size,
+)
 from helpers import following, sample_generator
 
 INVOICE = load_schema("invoice")
@@ -167,7 +168,7 @@ def family(model_factory):
 @pytest.fixture(scope="module")
 def runner(family):
     """Loaded once for the module (each test's Extractor reuses it)."""
-    from extractor.runners.mlx import MlxRunner
+    from extractor.runners.mlx.runner import MlxRunner
 
     return MlxRunner(model=str(family.path))
 
@@ -236,8 +237,8 @@ def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):
 def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
     """Hostile size, at the rendering level (no generation): the first render holds one window's pages, the plan
     covers max_pages of them in windows, and the cut is named with its limit."""
-    from extractor.isolate import render_here
-    from extractor.windows import first_raster, plan_for, window_raster
+    from extractor.inputs.isolate import render_here
+    from extractor.pipeline.windows import first_raster, plan_for, window_raster
     from helpers import raw_pdf
 
     path = tmp_path / "huge.pdf"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..runner import Message
+from extractor.runners.base import Message
 
 
 def render_messages(processor, config, messages: Sequence[Message], *, num_images: int, options: dict) -> str:

@@ -26,44 +26,18 @@ functions that need it: importing this package is cheap.
 
 from extractor.testing.checkpoint import EosValue
 from extractor.testing.cli import main
-from extractor.testing.families import (
-    FAMILIES,
-    FamilyModel,
-    build_family_model,
-    family_names,
-    read_family_model,
-)
+from extractor.testing.families import FAMILIES, FamilyModel, build_family_model, family_names, read_family_model
 from extractor.testing.forcing import ForcedAnswer, force_answer
 from extractor.testing.qwen35 import (
-    CHAT_TEMPLATE,
-    HIDDEN_SIZE,
-    MISSING,
-    PROGRAM_FILE,
-    SIZES,
-    TinyModel,
-    build_random_model,
-    build_scripted_model,
-    read_tiny_model,
-    scripted_answer_ids,
+    CHAT_TEMPLATE, HIDDEN_SIZE, MISSING, PROGRAM_FILE, SIZES, TinyModel, build_random_model, build_scripted_model,
+    read_tiny_model, scripted_answer_ids,
 )
 from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, MIN_LOGIT_MARGIN
 from extractor.testing.samples import SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
 from extractor.testing.script import MARKER_TEXT, THEN_CHOICES, WHITESPACE_TEXT, SchemaValue
 from extractor.testing.tokenizer import (
-    ADDED_TOKENS,
-    CHUNK_BASE_ID,
-    CHUNK_CHARS,
-    ENDOFTEXT,
-    FIRST_ADDED_ID,
-    IM_END,
-    IM_START,
-    IMAGE_PAD,
-    TOKEN_IDS,
-    TRAINED_VOCAB_LIMIT,
-    VIDEO_PAD,
-    VISION_END,
-    VISION_START,
-    VOCAB_SIZE,
+    ADDED_TOKENS, CHUNK_BASE_ID, CHUNK_CHARS, ENDOFTEXT, FIRST_ADDED_ID, IM_END, IM_START, IMAGE_PAD, TOKEN_IDS,
+    TRAINED_VOCAB_LIMIT, VIDEO_PAD, VISION_END, VISION_START, VOCAB_SIZE,
 )
 
 __all__ = [

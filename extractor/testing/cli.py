@@ -43,12 +43,7 @@ from typing import Optional, Sequence, Union
 
 from extractor.errors import ExtractorError, SchemaError, UsageError
 from extractor.testing.qwen35 import (
-    MISSING,
-    PROGRAM_FILE,
-    SIZES,
-    _script_answer,
-    build_random_model,
-    build_scripted_model,
+    MISSING, PROGRAM_FILE, SIZES, _script_answer, build_random_model, build_scripted_model,
 )
 from extractor.testing.script import THEN_CHOICES
 from extractor.testing.tokenizer import ENDOFTEXT
@@ -121,7 +116,7 @@ def _build_family(args) -> str:
 
 def _plain_json_refusal(answer: str) -> Optional[UsageError]:
     """The error for a JSON answer scripted without a schema (it goes off its program under jump-forward)."""
-    from extractor.validate import BUILTIN_SCHEMAS, load_schema, validate_data
+    from extractor.trust.validate import BUILTIN_SCHEMAS, load_schema, validate_data
 
     try:
         data = json.loads(answer)

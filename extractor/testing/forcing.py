@@ -6,7 +6,7 @@ that trick needs qwen3_5's linear-attention register and does not carry over to 
 answer text exactly, then ``end_token_id`` forever — so a runner whose stop set lacks that token never stops.
 Loading, prefill and decoding stay real; only the logits are replaced.
 
-Contract (the one ``mlx_vlm.generate_step`` and ``extractor.runner.GenerationRequest.logits_processors`` share):
+Contract (the one ``mlx_vlm.generate_step`` and ``extractor.runners.base.GenerationRequest.logits_processors`` share):
 the processor is called as ``processor(tokens, logits)`` with ``tokens`` the prompt's *last* token followed by
 every token generated so far — sampled ones and, under jump-forward constrained decoding, the ones the runner fed
 — and ``logits`` of shape ``(1, V)``. It returns logits of the same shape: 0 for the token to emit, ``-inf`` for

@@ -45,15 +45,7 @@ from extractor.testing.checkpoint import EosValue, _eos_json, _random_parameters
 from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, _DEFAULT, _program_register, _register_pairs
 from extractor.testing.script import THEN_CHOICES, SchemaValue, _plain_script, _resolve_schema, _schema_script
 from extractor.testing.tokenizer import (
-    ENDOFTEXT,
-    IM_END,
-    IMAGE_PAD,
-    VIDEO_PAD,
-    VISION_END,
-    VISION_START,
-    VOCAB_SIZE,
-    _base_tokenizer,
-    _tokenizer_config,
+    ENDOFTEXT, IM_END, IMAGE_PAD, VIDEO_PAD, VISION_END, VISION_START, VOCAB_SIZE, _base_tokenizer, _tokenizer_config,
     _write_tokenizer,
 )
 
@@ -448,7 +440,7 @@ def build_scripted_model(
     """
     import numpy as np
 
-    from extractor.stopping import resolve_stop_set
+    from extractor.runners.stopping import resolve_stop_set
 
     if not isinstance(answer, str) or not answer:
         raise UsageError("answer: the scripted answer must be a non-empty string")

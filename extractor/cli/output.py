@@ -1,0 +1,240 @@
+"""All terminal output lives here: commands return data, this module shows it (rich text or JSON)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from extractor.record import Record
+from extractor.trust.verdict import ERROR, INVALID, OK, REVIEW, RUNAWAY, TRUNCATED
+
+STATUS_STYLE = {OK: "green", REVIEW: "yellow", INVALID: "red", TRUNCATED: "red", RUNAWAY: "magenta",
+                ERROR: "red bold"}
+
+
+def console(*, stderr: bool = False):
+    """Return a rich Console (on stderr for progress and messages)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, soft_wrap=False)
+
+
+def print_json(value) -> None:
+    """Print a JSON value to stdout."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+TABLE_WIDTH = 80  # the summary table fits an 80-column terminal; the records hold the full text
+
+
+def shorten_middle(text: str, width: int) -> str:
+    """Shorten text to ``width`` characters by cutting its middle (file names keep their start and extension)."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
+
+
+def cut(text: str, width: int) -> str:
+    """Cut text to ``width`` characters, ending in ``…`` when anything was cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def detail(record: Record) -> str:
+    """The one-line reason shown for a record: its first errors, else its first warning."""
+    text = "; ".join(e["message"] for e in record.errors[:2]) or "; ".join(w["message"] for w in record.warnings[:1])
+    return " ".join(text.split())
+
+
+def records_table(records: Sequence[Record]):
+    """Build the batch summary table (fits :data:`TABLE_WIDTH` columns).
+
+    Args:
+        records: the batch's records.
+
+    Returns:
+        A rich Table.
+    """
+    from rich.table import Table
+
+    table = Table(title=f"{len(records)} document(s)", width=TABLE_WIDTH, box=None, pad_edge=False)
+    widths = {"source": 22, "status": 9, "pages": 5, "tokens": 6, "s": 5}
+    widths["detail"] = TABLE_WIDTH - sum(widths.values()) - 2 * len(widths)  # two spaces between columns
+    for col, width in widths.items():
+        table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=width, max_width=width,
+                         justify="right" if col in ("pages", "tokens", "s") else "left")
+    for r in records:
+        table.add_row(shorten_middle(Path(r.source).name or r.source, widths["source"]),
+                      f"[{STATUS_STYLE.get(r.status, '')}]{r.status}[/]", str(r.pages), str(r.usage.generated_tokens),
+                      f"{r.timings.get('total_s', 0):.1f}", cut(detail(r), widths["detail"]))
+    return table
+
+
+def totals(records: Sequence[Record], *, skipped: int = 0) -> str:
+    """One line: how many documents, per status, and how many were skipped as already done."""
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    line = f"{len(records)} document(s): " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    return line + (f" ({skipped} skipped: already done)" if skipped else "")
+
+
+def file_line(record: Record, *, skipped: bool = False) -> str:
+    """The log line of one finished document: status, file, cost and, when not ok, why."""
+    if skipped:
+        return f"{record.status:<9} {record.source}  (skipped: already done)"
+    cost = f"{record.pages} page(s), {record.usage.generated_tokens} tokens, {record.timings.get('total_s', 0):.1f} s"
+    why = detail(record) if record.status != OK else ""
+    return f"{record.status:<9} {record.source}  ({cost})" + (f"  {cut(why, 120)}" if why else "")
+
+
+class BatchProgress:
+    """What a person sees while a batch runs: a progress bar on a terminal (stderr) and, when the records go to
+    files, one line per finished document on stderr."""
+
+    def __init__(self, total: int, *, log_lines: bool) -> None:
+        """Args: total: the number of inputs; log_lines: print a line per document (stderr)."""
+        self.total = total
+        self.log_lines = log_lines
+        self.bar = None
+
+    def __enter__(self) -> "BatchProgress":
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self.bar = Progress(console=console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("extracting", total=self.total)
+        return self
+
+    def advance(self, record: Record, skipped: bool = False) -> None:
+        """Note one finished (or skipped) document."""
+        if self.log_lines:
+            console(stderr=True).print(file_line(record, skipped=skipped), highlight=False, markup=False,
+                                       soft_wrap=True)
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=f"{Path(record.source).name}: {record.status}")
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def show_batch(result, *, as_json: bool, table: bool) -> None:
+    """Show a finished batch (``batch.BatchResult``): JSON records (``--json``), the summary table (no output
+    option), and always the totals line (stderr when the records went to files).
+
+    Args:
+        result: the BatchResult.
+        as_json: print the records as a JSON array on stdout.
+        table: print the summary table on stdout.
+    """
+    if as_json:
+        print_json([r.to_dict() for r in result.records])
+    elif table:
+        console().print(records_table(result.records))
+    line = totals(result.records, skipped=result.skipped)
+    console(stderr=not table or as_json).print(line, highlight=False, markup=False)
+
+
+def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
+    """Show a list of checks ``{"name", "status", "detail", "source"}`` as a table or JSON.
+
+    Args:
+        checks: the checks.
+        title: table title.
+        as_json: print JSON instead.
+    """
+    checks = list(checks)
+    if as_json:
+        print_json(checks)
+        return
+    from rich.table import Table
+
+    style = {"pass": "green", "warn": "yellow", "fail": "red"}
+    table = Table(title=title)
+    for col in ("check", "status", "detail", "source"):
+        table.add_column(col, overflow="fold")
+    for c in checks:
+        table.add_row(c["name"], f"[{style.get(c['status'], '')}]{c['status']}[/]", c.get("detail", ""),
+                      c.get("source") or "")
+    console().print(table)
+
+
+def watch_logging() -> None:
+    """Send the folder watcher's log lines (``extractor.jobs.watch``) to stderr, one timestamped line each."""
+    import logging
+
+    class StderrHandler(logging.StreamHandler):
+        """Writes to whatever ``sys.stderr`` is at the time (test runners swap it)."""
+
+        stream = property(lambda self: sys.stderr, lambda self, value: None)
+
+    logger = logging.getLogger("extractor.jobs.watch")
+    if not any(type(h).__name__ == "StderrHandler" for h in logger.handlers):
+        handler = StderrHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def show_watch_summary(summary: dict, *, as_json: bool) -> None:
+    """Show what a ``watch`` run did (``WatchSummary.to_dict()``): JSON or one line.
+
+    Args:
+        summary: the counts.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(summary)
+        return
+    console().print(", ".join(f"{n} {name}" for name, n in summary.items()), highlight=False)
+
+
+def show_ledger_status(report: dict, *, as_json: bool) -> None:
+    """Show ``extract status``: counts per state and the recent failures (``Ledger.report()``).
+
+    Args:
+        report: the ledger report.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(report)
+        return
+    from rich.table import Table
+
+    counts = report["counts"]
+    console().print(f"{report['ledger']}: {report['documents']} document(s) from {report['sources']} input name(s): "
+                    + ", ".join(f"{n} {state}" for state, n in counts.items()), highlight=False)
+    if not report["failures"]:
+        return
+    table = Table(title="recent failures")
+    for col in ("when", "input", "code", "reason", "attempts"):
+        table.add_column(col, overflow="fold")
+    for f in report["failures"]:
+        table.add_row(f["updated_at"], ", ".join(f["sources"]), f["error_code"] or "", (f["error"] or "")[:200],
+                      str(f["attempts"]))
+    console().print(table)
+
+
+def show_eval(report, *, as_json: bool) -> None:
+    """Show an ``evaluate.EvalReport``: its JSON form or its text table.
+
+    Args:
+        report: the EvalReport.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        console().print(report.to_text(), highlight=False)
+
+
+def error(message: str) -> None:
+    """Print an error message on stderr."""
+    from rich.markup import escape
+
+    # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor[ray]"' is not markup
+    console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)

@@ -1,0 +1,138 @@
+"""A batch: every input through one Extractor, each record written to the chosen sinks as soon as it is done, and a
+resumed batch that skips what an earlier run already finished.
+
+With a remote runner several documents are in flight at once (``Extractor.concurrency``): each ``--out`` file is
+written the moment its document is done, while ``--jsonl`` / ``--csv`` rows and ``on_record`` follow the input order
+(a record that finishes early waits for the ones before it). ``--out`` names are given out in input order before
+anything runs, so they do not depend on which document finishes first.
+
+Resuming (``--out DIR``, unless ``force``): an input is skipped when ``DIR`` already holds its record with the same
+content hash (sha256 of the file), the same settings fingerprint (``Settings.fingerprint``: model, schema, prompt
+version and every option that can change the answer) and a final status (``verdict.final``: anything but a
+transient error). The earlier record still goes to ``--jsonl`` / ``--csv`` and into the summary, so a resumed batch
+gives the same outputs as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from extractor.api import in_input_order
+from extractor.jobs.hooks import pause_at
+from extractor.pipeline.document import content_sha256
+from extractor.record import Record, record_from_dict
+from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
+from extractor.trust.verdict import final
+
+# Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).
+TEST_PAUSE_ENV = "EXTRACTOR_BATCH_TEST_PAUSE"
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What a batch did.
+
+    Attributes:
+        records: one record per input, in input order (skipped inputs: their earlier record); with ``--split
+            auto`` one per invoice of each input.
+        skipped: how many inputs were not extracted again because ``--out`` already held their final record.
+    """
+
+    records: tuple[Record, ...]
+    skipped: int = 0
+
+
+def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, jsonl: Optional[Path] = None,
+              csv_path: Optional[Path] = None, force: bool = False,
+              on_record: Optional[Callable[[Record, bool], None]] = None, engine=None) -> BatchResult:
+    """Extract every source and write each record to the chosen sinks as soon as it is done.
+
+    Args:
+        extractor: the loaded ``api.Extractor``.
+        sources: input paths, in order.
+        out: directory for one JSON record per input (and where a resumed batch finds earlier records).
+        jsonl: JSONL file (rewritten by this batch).
+        csv_path: CSV file (rewritten by this batch).
+        force: extract every input again, even when ``out`` holds its final record.
+        on_record: called with each record and whether it was skipped, in input order (progress, logs).
+        engine: extracts the inputs elsewhere (``distributed.RayEngine``): ``engine.extract_as_done(todo, paths)``
+            writes each input's record to its path itself (``out`` is required) and yields ``(index, record)`` as
+            each is done; None: ``extractor`` here.
+
+    Returns:
+        The BatchResult.
+    """
+    json_dir = JsonDirSink(out) if out else None
+    split = extractor.settings.split == "auto"
+    sinks = [s for s in (JsonlSink(jsonl) if jsonl else None,
+                         CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split) if csv_path
+                         else None) if s]
+    fingerprint = extractor.fingerprint
+    done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint, split=split)
+    if json_dir is not None:
+        for source in sources:
+            json_dir.path_for(source)  # names in input order, whatever finishes first
+    todo = [s for s in sources if s not in done]
+    records: list[Record] = []
+
+    def arrived(group: tuple[Record, ...]) -> None:
+        for record in group:
+            json_dir.write(record)
+
+    # --out files as each document finishes (every part of a split file); everything else in input order
+    if engine is not None:  # it writes the --out files itself, to the names given here (one record per input)
+        fresh = ((record,) for record in in_input_order(engine.extract_as_done(todo,
+                                                                               [json_dir.path_for(s) for s in todo])))
+    else:
+        fresh = in_input_order(extractor.extract_parts_as_done(todo),
+                               on_arrival=arrived if json_dir is not None else None)
+    try:
+        for source in sources:
+            skipped = source in done
+            for record in done[source] if skipped else next(fresh):
+                for sink in sinks:
+                    sink.write(record)
+                records.append(record)
+                if on_record is not None:
+                    on_record(record, skipped)
+                pause_at(TEST_PAUSE_ENV, str(len(records)))
+    finally:
+        fresh.close()  # an error or an early end: documents not started are dropped
+        for sink in sinks:
+            sink.close()
+    return BatchResult(records=tuple(records), skipped=len(done))
+
+
+def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str, *,
+              split: bool = False) -> dict[str, tuple[Record, ...]]:
+    """The sources whose records in the output directory can be reused (same content, settings, final status):
+    the one record of the file or, with ``split``, every part of it (1 to n, all there)."""
+    found = {}
+    for source in sources:
+        group = [r for r in [_earlier(json_dir.path_for(source), source)] if r is not None]
+        if split and not group:
+            parts = [r for r in (_earlier(p, source) for p in json_dir.part_paths(source)) if r is not None]
+            of = {r.extra.get("part", {}).get("of") for r in parts}
+            indices = sorted(r.extra.get("part", {}).get("index") or 0 for r in parts)
+            if len(of) == 1 and indices == list(range(1, len(parts) + 1)) and len(parts) == of.pop():
+                group = sorted(parts, key=lambda r: r.extra["part"]["index"])
+        if not group or any(r.extra.get("fingerprint") != fingerprint or not final(r) for r in group):
+            continue
+        digest = content_sha256(source)
+        if all(r.sha256 and r.sha256 == digest for r in group):
+            found[source] = tuple(group)
+    return found
+
+
+def _earlier(path: Path, source: str) -> Optional[Record]:
+    try:
+        record = record_from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None  # no record, or a damaged one: extract again
+    return record if record.source == source else None
+
+
+__all__ = ["BatchResult", "run_batch"]

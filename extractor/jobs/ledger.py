@@ -1,0 +1,302 @@
+"""The watcher's ledger: one SQLite row per distinct input content (sha256), in WAL mode.
+
+Tables:
+  documents  sha256 (key), state (queued / processing / done / failed), attempts, result_path, status (the
+             record's status), error_code, error, next_attempt_at, created_at, updated_at
+  sources    (sha256, name): every inbox name a content was seen under, with first/last seen times
+
+Every change is one transaction, so a kill -9 leaves each row either before or after a step, never half-way.
+Timestamps are ISO 8601 UTC text (``2025-01-31T09:15:02.123Z``) so the file reads well in ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+from extractor.errors import UsageError
+
+STATES = ("queued", "processing", "done", "failed")
+TERMINAL = ("done", "failed")
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    sha256 TEXT PRIMARY KEY,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'processing', 'done', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result_path TEXT,
+    status TEXT,
+    error_code TEXT,
+    error TEXT,
+    next_attempt_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_state ON documents (state, updated_at);
+CREATE TABLE IF NOT EXISTS sources (
+    sha256 TEXT NOT NULL REFERENCES documents (sha256),
+    name TEXT NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    PRIMARY KEY (sha256, name)
+);
+"""
+
+
+def timestamp(seconds: Optional[float] = None) -> str:
+    """Return a UTC time as ISO 8601 text with milliseconds.
+
+    Args:
+        seconds: a Unix time (default: now).
+
+    Returns:
+        For example ``2025-01-31T09:15:02.123Z``.
+    """
+    moment = datetime.fromtimestamp(time.time() if seconds is None else seconds, tz=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def parse_timestamp(text: str) -> float:
+    """Return the Unix time of a ``timestamp()`` text."""
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ledger row with the names its content was seen under.
+
+    Attributes:
+        sha256: content hash (hex).
+        state: ``queued``, ``processing``, ``done`` or ``failed``.
+        attempts: extraction attempts started (an abandoned one is not counted; a crash is).
+        result_path: where the record is (or will be) written.
+        status: the record's status once finished (``ok``, ``review``, ..., ``error``).
+        error_code: the error code of the last failure (``corrupt``, ``model_error``, ...).
+        error: the error message of the last failure.
+        next_attempt_at: for a queued retry, when it may run.
+        created_at: first seen.
+        updated_at: last change.
+        sources: inbox names seen with this content, in the order first seen.
+    """
+
+    sha256: str
+    state: str
+    attempts: int
+    result_path: Optional[str]
+    status: Optional[str]
+    error_code: Optional[str]
+    error: Optional[str]
+    next_attempt_at: Optional[str]
+    created_at: str
+    updated_at: str
+    sources: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """Return the entry as a JSON-ready dict."""
+        return {"sha256": self.sha256, "state": self.state, "attempts": self.attempts,
+                "result_path": self.result_path, "status": self.status, "error_code": self.error_code,
+                "error": self.error, "next_attempt_at": self.next_attempt_at, "created_at": self.created_at,
+                "updated_at": self.updated_at, "sources": list(self.sources)}
+
+
+class Ledger:
+    """The SQLite ledger. Not thread-safe: one watcher thread owns it (``status`` opens its own)."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        """Open (and by default create) a ledger.
+
+        Args:
+            path: the SQLite file.
+            create: create the file and its directory when missing.
+
+        Raises:
+            UsageError: ``create`` is False and there is no ledger at ``path``, or the file is not a ledger.
+        """
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise UsageError(f"no ledger at {self.path} (start `extract watch` first, or pass --ledger PATH)")
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            # autocommit mode: every write below opens its own BEGIN IMMEDIATE ... COMMIT
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=30.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed "done" survives a power cut, not only a process kill
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise UsageError(f"{self.path}: ledger version {version} is newer than this extractor knows "
+                                 f"({SCHEMA_VERSION}); upgrade extractor")
+            if create:
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute("SELECT count(*) FROM documents").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(f"{self.path}: not a usable ledger ({exc})") from exc
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _write(self, statements: list[tuple[str, tuple]]) -> None:
+        """Run statements in one immediate transaction (all or nothing)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                self._db.execute(sql, params)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # ---------------------------------------------------------------------------------------------------- reads
+
+    def get(self, sha256: str) -> Optional[Entry]:
+        """Return the entry for a content hash, or None when it was never seen."""
+        row = self._db.execute(
+            "SELECT sha256, state, attempts, result_path, status, error_code, error, next_attempt_at, created_at, "
+            "updated_at FROM documents WHERE sha256 = ?", (sha256,)).fetchone()
+        if row is None:
+            return None
+        return Entry(*row, sources=self.sources(sha256))
+
+    def sources(self, sha256: str) -> tuple[str, ...]:
+        """Return the names a content was seen under, in the order first seen."""
+        rows = self._db.execute("SELECT name FROM sources WHERE sha256 = ? ORDER BY first_seen_at, rowid",
+                                (sha256,)).fetchall()
+        return tuple(r[0] for r in rows)
+
+    def entries(self, *, state: Optional[str] = None) -> list[Entry]:
+        """Return every entry (or those in one state), oldest first."""
+        where, params = ("WHERE state = ?", (state,)) if state else ("", ())
+        rows = self._db.execute(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256",
+                                params).fetchall()
+        return [self.get(r[0]) for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Return the number of entries per state (every state present, zeros included)."""
+        counts = dict.fromkeys(STATES, 0)
+        for state, n in self._db.execute("SELECT state, count(*) FROM documents GROUP BY state"):
+            counts[state] = n
+        return counts
+
+    def report(self, *, recent: int = 10) -> dict:
+        """Return the status report: counts per state, totals and the most recent failures.
+
+        Args:
+            recent: how many failures to list (newest first).
+
+        Returns:
+            ``{"ledger", "counts", "documents", "sources", "failures": [Entry.to_dict(), ...]}``.
+        """
+        rows = self._db.execute("SELECT sha256 FROM documents WHERE state = 'failed' "
+                                "ORDER BY updated_at DESC, sha256 LIMIT ?", (recent,)).fetchall()
+        counts = self.counts()
+        return {"ledger": str(self.path), "counts": counts, "documents": sum(counts.values()),
+                "sources": self._db.execute("SELECT count(*) FROM sources").fetchone()[0],
+                "failures": [self.get(r[0]).to_dict() for r in rows]}
+
+    # --------------------------------------------------------------------------------------------------- writes
+
+    def recover(self) -> int:
+        """Re-queue rows left in ``processing`` by a crash (call once at start, under the watcher lock).
+
+        Returns:
+            How many rows were re-queued.
+        """
+        now = timestamp()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            n = self._db.execute("UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'",
+                                 (now,)).rowcount
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return n
+
+    def see(self, sha256: str, *, name: str) -> Entry:
+        """Record that a content was seen under a name (creating a ``queued`` row for new content).
+
+        Args:
+            sha256: content hash.
+            name: the inbox name (relative to the inbox).
+
+        Returns:
+            The entry after the change.
+        """
+        now = timestamp()
+        self._write([
+            ("INSERT INTO documents (sha256, state, attempts, created_at, updated_at) VALUES (?, 'queued', 0, ?, ?) "
+             "ON CONFLICT (sha256) DO NOTHING", (sha256, now, now)),
+            ("INSERT INTO sources (sha256, name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT (sha256, name) DO UPDATE SET last_seen_at = excluded.last_seen_at",
+             (sha256, name, now, now)),
+        ])
+        return self.get(sha256)
+
+    def claim(self, sha256: str, *, result_path: str) -> Entry:
+        """Mark a content ``processing`` and count the attempt; keep a result path chosen by an earlier claim.
+
+        Args:
+            sha256: content hash (its row must exist: call ``see`` first).
+            result_path: where the record will be written, unless an earlier claim already chose a path.
+
+        Returns:
+            The entry after the change.
+        """
+        now = timestamp()
+        self._write([("UPDATE documents SET state = 'processing', attempts = attempts + 1, "
+                      "result_path = coalesce(result_path, ?), next_attempt_at = NULL, updated_at = ? "
+                      "WHERE sha256 = ?", (result_path, now, sha256))])
+        return self.get(sha256)
+
+    def release(self, sha256: str) -> None:
+        """Put an abandoned ``processing`` row back to ``queued`` without counting the attempt."""
+        self._write([("UPDATE documents SET state = 'queued', attempts = max(attempts - 1, 0), updated_at = ? "
+                      "WHERE sha256 = ? AND state = 'processing'", (timestamp(), sha256))])
+
+    def retry_later(self, sha256: str, *, error_code: str, error: str, at: float) -> None:
+        """Put a row back to ``queued`` after a retryable failure.
+
+        Args:
+            sha256: content hash.
+            error_code: the failure's code.
+            error: the failure's message.
+            at: Unix time before which it should not run again.
+        """
+        self._write([("UPDATE documents SET state = 'queued', error_code = ?, error = ?, next_attempt_at = ?, "
+                      "updated_at = ? WHERE sha256 = ?", (error_code, error, timestamp(at), timestamp(), sha256))])
+
+    def finish(self, sha256: str, *, state: str, status: str, error_code: Optional[str] = None,
+               error: Optional[str] = None) -> None:
+        """Mark a content finished (its record is already written).
+
+        Args:
+            sha256: content hash.
+            state: ``done`` or ``failed``.
+            status: the record's status.
+            error_code: the failure's code (``failed`` only).
+            error: the failure's message (``failed`` only).
+
+        Raises:
+            ValueError: ``state`` is not terminal.
+        """
+        if state not in TERMINAL:
+            raise ValueError(f"finish: state must be one of {TERMINAL}, got {state!r}")
+        self._write([("UPDATE documents SET state = ?, status = ?, error_code = ?, error = ?, next_attempt_at = NULL, "
+                      "updated_at = ? WHERE sha256 = ?", (state, status, error_code, error, timestamp(), sha256))])
+
+
+__all__ = ["Entry", "Ledger", "STATES", "TERMINAL", "parse_timestamp", "timestamp"]

@@ -1,0 +1,159 @@
+"""Where records go: one JSON file per input (atomic), a JSONL log, a CSV table."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Optional, Sequence
+
+from extractor.record import Record
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a file so readers see the old content or the new one, never a half-written file.
+
+    Args:
+        path: target file (its directory must exist).
+        data: the bytes.
+
+    Raises:
+        OSError: the write failed (the target is untouched).
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_record(path: Path, record: Record) -> None:
+    """Write one record file atomically (the ``--out`` format: indented JSON and a newline)."""
+    write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+
+
+class JsonDirSink:
+    """One ``<stem>.json`` per input in a directory; same stems from different folders never collide."""
+
+    def __init__(self, out_dir: Path) -> None:
+        """Args: out_dir: the output directory (created if missing)."""
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._taken: dict[str, str] = {}  # file name -> source that owns it in this run
+
+    def path_for(self, source: str, part: Optional[dict] = None) -> Path:
+        """Return the output path for a source, disambiguating clashing stems with a hash of the source path.
+
+        Args:
+            source: the input as given.
+            part: the record's ``part`` for a file split into invoices: ``<stem>.part-<i>-of-<n>.json``, the index
+                zero-padded to the width of n (the names sort in page order).
+
+        Returns:
+            The JSON path in the output directory.
+        """
+        stem = Path(source).name
+        stem = Path(stem).stem if Path(stem).suffix else stem
+        stem = stem or "document"
+        suffix = "" if not part else f".part-{part['index']:0{len(str(part['of']))}d}-of-{part['of']}"
+        name = f"{stem}{suffix}.json"
+        owner = self._taken.get(name) or _existing_source(self.out_dir / name)
+        if owner is not None and owner != source:
+            digest = hashlib.sha256(os.path.abspath(source).encode()).hexdigest()[:8]
+            name = f"{stem}-{digest}{suffix}.json"
+        self._taken[name] = source
+        return self.out_dir / name
+
+    def part_paths(self, source: str) -> list[Path]:
+        """The part files (``<stem>[-<hash>].part-*.json``) an earlier run may have written for a source."""
+        stem = Path(Path(source).name).stem or "document"
+        return sorted(set(self.out_dir.glob(f"{glob_escape(stem)}.part-*-of-*.json"))
+                      | set(self.out_dir.glob(f"{glob_escape(stem)}-????????.part-*-of-*.json")))
+
+    def write(self, record: Record) -> Path:
+        """Write a record atomically and return its path."""
+        path = self.path_for(record.source, record.extra.get("part"))
+        write_record(path, record)
+        return path
+
+    def close(self) -> None:
+        """Nothing to flush; present for a uniform sink interface."""
+
+
+def glob_escape(text: str) -> str:
+    """A file name part with glob's special characters matched literally."""
+    import glob
+
+    return glob.escape(text)
+
+
+def _existing_source(path: Path) -> Optional[str]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("source")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+class JsonlSink:
+    """One record per line, appended and flushed as each document finishes (a crash keeps every finished line)."""
+
+    def __init__(self, path: Path) -> None:
+        """Args: path: the JSONL file (truncated: the batch owns it)."""
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+
+    def write(self, record: Record) -> Path:
+        """Append one line with a single write call."""
+        os.write(self._fd, (record.to_json(indent=None) + "\n").encode("utf-8"))
+        os.fsync(self._fd)
+        return self.path
+
+    def close(self) -> None:
+        """Close the file."""
+        os.close(self._fd)
+
+
+class CsvSink:
+    """One row per document: source, status and the schema's top-level scalar fields."""
+
+    def __init__(self, path: Path, *, columns: Sequence[str], parts: bool = False) -> None:
+        """Args: path: the CSV file (truncated); columns: the data fields to include; parts: a ``part`` column
+        after ``source`` (``2/5``: the second of five invoices in the file; empty for a file of one)."""
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.parts = parts
+        self.header = ["source", *(["part"] if parts else []), "status", *columns, "errors"]
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+        os.write(self._fd, self._line(self.header))
+
+    @staticmethod
+    def _line(values: Sequence) -> bytes:
+        buf = io.StringIO()
+        csv.writer(buf).writerow(values)
+        return buf.getvalue().encode("utf-8")
+
+    def write(self, record: Record) -> Path:
+        """Append the record's row."""
+        data = record.data if isinstance(record.data, dict) else {}
+        part = record.extra.get("part")
+        cells = [record.source, *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
+                 record.status]
+        cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells):-1]]
+        cells.append("; ".join(e.get("message", "") for e in record.errors))
+        os.write(self._fd, self._line(cells))
+        return self.path
+
+    def close(self) -> None:
+        """Close the file."""
+        os.fsync(self._fd)
+        os.close(self._fd)

@@ -1,0 +1,66 @@
+"""Build the chat for one document: a fixed prefix (instruction and JSON Schema), then the page images and one line.
+
+The messages are model-agnostic; the runner renders them through the model's own chat template (with thinking
+disabled where the template supports ``enable_thinking``).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from extractor.runners.base import Message
+from extractor.trust.validate import Schema
+
+# Thinking is switched off wherever the chat template has the switch (``enable_thinking``): a <think> block costs
+# tokens and is not part of the answer. The runners render with it and the doctor checks templates against it.
+ENABLE_THINKING = False
+
+
+def template_options(template: str) -> dict:
+    """Return the chat-template variables the runners pass: ``{"enable_thinking": False}`` when the template has
+    the switch, else nothing."""
+    return {"enable_thinking": ENABLE_THINKING} if "enable_thinking" in (template or "") else {}
+
+
+SYSTEM = (
+    "You extract structured data from business documents. Answer with one JSON value only: no prose, no Markdown, "
+    "no code fences."
+)
+# Said only when the schema has no description of its own (ours say it, in their words).
+DEFAULT_RULES = ("Numbers are JSON numbers (no currency signs or thousands separators); dates are YYYY-MM-DD; null "
+                 "where a field is not printed.")
+DOCUMENT_LINE = "Extract this document."
+
+
+def instruction(schema: Schema) -> str:
+    """Return the instruction for a schema: what to do, the rules, and the schema itself (compact JSON).
+
+    It depends on the schema only, never on the document, so it belongs to the shared prompt prefix.
+    """
+    what = schema.schema.get("title") or schema.name
+    rules = schema.schema.get("description") or DEFAULT_RULES
+    return (f"The user shows the page images of one document ({what}). Return its data as one JSON value that "
+            f"matches this JSON Schema. {rules} Copy identifiers exactly.\nJSON Schema:\n{schema.compact()}")
+
+
+def build_messages(schema: Schema, *, pages: int, feedback: Sequence[str] = ()) -> tuple[Message, ...]:
+    """Build the messages for one document, laid out for a shared, cacheable prefix.
+
+    Everything that does not depend on the document (the system text, the instruction, the schema) comes first, in
+    the system message; the user turn holds the page images, then one short fixed line and, on a retry, the problems
+    with the previous answer. So every document of a batch starts with the same tokens up to its first image
+    (``runners`` cache them), and only the images and a few words are new.
+
+    Args:
+        schema: the schema the answer must follow.
+        pages: number of page images in the user turn (they come before its text).
+        feedback: problems with a previous answer, for a retry (empty on the first attempt).
+
+    Returns:
+        The messages (system, user).
+    """
+    text = DOCUMENT_LINE
+    if feedback:
+        text += "\nYour previous answer had these problems; fix them:\n" + "\n".join(f"- {f}" for f in feedback)
+    return (Message(role="system", text=f"{SYSTEM}\n\n{instruction(schema)}"),
+            Message(role="user", text=text, images=pages))

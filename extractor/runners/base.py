@@ -1,0 +1,165 @@
+"""The runner protocol: one generation method, plus the request and result types it speaks.
+
+The pipeline depends on this protocol only; the implementations live in ``extractor.runners`` (``runners.mlx``:
+mlx-vlm in this process; ``runners.openai``: OpenAI-compatible inference servers). mlx is imported by the backends,
+by ``constrain`` (to apply token masks) and by the testing kit, each lazily, inside functions.
+
+A remote runner cannot apply logits processors or constraint states (``tokenizer`` is None): it sends the stop set
+and, where its server enforces one, the JSON schema (``GenerationRequest.json_schema``), feeds the monitors with
+each streamed piece of text, and says in ``GenerationResult.constrained`` whether the schema was enforced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional, Protocol, Sequence
+
+from extractor.runners.stopping import StopSet
+
+# A logits processor sees the tokens so far and the (1, V) logits, and returns (1, V) logits.
+LogitsProcessor = Callable[[object, object], object]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message: plain text plus, for user turns, how many page images come before the text."""
+
+    role: str
+    text: str
+    images: int = 0
+
+
+@dataclass(frozen=True)
+class GuardHit:
+    """A monitor's decision to stop: which guard fired and where the kept text ends."""
+
+    guard: str
+    keep_chars: Optional[int] = None  # cut the decoded text here (None: keep everything)
+
+
+class Monitor(Protocol):
+    """Watches the decoded stream token by token and may stop generation (runaway guards)."""
+
+    def feed(self, token_id: int, text: str) -> Optional[GuardHit]:
+        """Look at the newest token and the whole decoded text so far; return a GuardHit to stop."""
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """Everything one generation needs.
+
+    Attributes:
+        messages: the chat, built by ``prompt.build_messages``.
+        images: page images (PIL), in the order the messages reference them.
+        max_tokens: hard cap on generated tokens.
+        stop: the stop set owned by this call (never written into shared processor state).
+        temperature: 0 for greedy.
+        seed: sampling seed (None: leave the generator as is).
+        logits_processors: callables (tokens, logits (1, V)) -> logits (1, V); ``tokens`` holds the prompt's last
+            token, then every generated one.
+        monitor_factory: builds fresh monitors for this call (guards), or None.
+        constraint: starts this call's walk through the schema's grammar (``constrain.ConstraintState``): token
+            masks and, with jump-forward, the forced tokens; None: unconstrained.
+        prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
+        json_schema: for a runner that constrains on its server (``Runner.server_constraints``): the schema to
+            enforce there (``constrain.bounded_schema`` of the user's); None: not asked.
+    """
+
+    messages: tuple[Message, ...]
+    images: tuple = ()
+    max_tokens: int = 2048
+    stop: StopSet = field(default_factory=lambda: StopSet(ids=()))
+    temperature: float = 0.0
+    seed: Optional[int] = None
+    logits_processors: tuple[LogitsProcessor, ...] = ()
+    monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
+    constraint: Optional[Callable[[], object]] = None
+    prefix_cache: bool = True
+    json_schema: Optional[Mapping] = None
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """What one generation produced and how it ended.
+
+    Attributes:
+        text: decoded answer, the stop token excluded (and text cut by a guard excluded).
+        token_ids: generated ids, including the stop token when one was hit.
+        finish_reason: ``stop`` (a stop-set token), ``length`` (max_tokens) or ``guard`` (a monitor fired).
+        stop_token_id: the stop id hit, if any.
+        guard: the guard that fired, if any.
+        prompt_tokens / image_tokens / generated_tokens: usage (generated includes the stop token, and the tokens
+            jump-forward fed).
+        cached_prompt_tokens: prompt tokens not prefilled again because a cached prefix covered them.
+        decode_steps: forward passes that ended in sampling a token (generated_tokens without jump-forward).
+        prefill_s / decode_s: wall seconds for the prompt and for the generated tokens.
+        peak_memory_gb: mlx peak memory during the call.
+        constrained: whether ``request.json_schema`` was enforced (a remote runner says, per call: it depends on
+            the server that answered); None: the runner does not decide it (the pipeline's plan does).
+        warnings: the runner's notes for the record (issue dicts), e.g. a schema the server could not enforce.
+        server: a remote runner's facts for the record (``{"endpoint", "kind", "model", "usage"}``); None locally.
+        decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
+            "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``,
+            ``runners.decoding``); None for a remote runner.
+    """
+
+    text: str
+    token_ids: tuple[int, ...]
+    finish_reason: str
+    stop_token_id: Optional[int] = None
+    guard: Optional[str] = None
+    prompt_tokens: int = 0
+    image_tokens: int = 0
+    generated_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    decode_steps: int = 0
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    peak_memory_gb: float = 0.0
+    constrained: Optional[bool] = None
+    warnings: tuple[dict, ...] = ()
+    server: Optional[Mapping] = None
+    decoding: Optional[Mapping] = None
+
+
+class Runner(Protocol):
+    """A loaded model that can generate. Implementations: ``runners.mlx.MlxRunner``, ``runners.openai.OpenAIRunner``.
+
+    Attributes:
+        model_id: the model as the user named it (records report it).
+        stop_set: the resolved stop set (``stopping``); every request carries its own copy.
+        pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
+        max_page_pixels: optional; the most pixels a page is worth (a processor that resizes every image to one
+            size); absent or None: the budget alone decides.
+        tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
+            it; None for a runner that cannot apply logits processors.
+        concurrent: generations may run from several threads at once and overlap (a remote runner, or the
+            in-process one batching: ``MlxRunner(batch=N)``); False: they are serialized inside the runner, so
+            extracting documents in parallel gains nothing. Optional: a runner without the attribute counts as
+            False.
+        in_flight: optional; for an in-process concurrent runner, the documents worth keeping in flight (its
+            batch, and as many rendered ahead); ``api.concurrency_for`` uses it.
+        server_constraints: the runner can have a JSON schema enforced where it generates (a server's structured
+            output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Optional:
+            False when absent.
+    """
+
+    model_id: str
+    stop_set: StopSet
+    pixels_per_token: int
+    tokenizer: Optional[object]
+    concurrent: bool
+    server_constraints: bool
+
+    def generate(self, request: GenerationRequest) -> GenerationResult:
+        """Run one generation.
+
+        Args:
+            request: the prompt, images, limits and stop set.
+
+        Returns:
+            The GenerationResult.
+
+        Raises:
+            ModelError: the model failed.
+        """

@@ -1,0 +1,359 @@
+"""Checks on schema-valid data: invoice arithmetic, dates, currency and identifier check digits.
+
+Each failed check is a warning ``{"code", "message", "path"}`` (``extractor.record.issue``) with a stable code:
+
+  line_amount       a line's amount is not quantity x unit price
+  lines_subtotal    the line amounts do not add up to the subtotal
+  tax_line          a tax line's amount is not base x rate / 100
+  tax_base          the tax bases do not add up to the subtotal
+  total             net + taxes is not the total
+  amount_due        total - prepaid is not the amount due
+  date_invalid      a date is not a real calendar date (YYYY-MM-DD)
+  due_before_issue  the due date is before the issue date
+  currency_unknown  not an ISO 4217 code (pycountry)
+  iban_invalid      IBAN length / checksum wrong (python-stdnum)
+  bic_invalid       BIC malformed (python-stdnum)
+  vat_id_invalid    VAT id format / check digits wrong for its country (python-stdnum; countries stdnum does not
+                    know are not checked)
+  item_amount       receipt: an item's amount is not quantity x unit price
+  items_sum         receipt: the items add up to neither the subtotal nor the total
+
+Arithmetic is done in ``Decimal`` (numbers parsed via ``str``) with a tolerance of half the currency's minor unit
+(ISO 4217 exponent from the ``iso4217`` package: EUR 0.01, JPY 1, BHD 0.001) per rounded term, so sums over n
+rounded lines may be off by n half-units (per-line vs per-total rounding). A missing operand skips the check.
+The invoice schema has no document-level allowances or charges: an invoice with them fails ``tax_base`` (the bases
+then differ from the line sum), which is what ``review`` is for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterator, Optional
+
+from extractor.record import issue
+
+DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
+
+
+def minor_unit(currency: Optional[str]) -> Decimal:
+    """Return the currency's minor unit (``Decimal("0.01")`` for EUR, ``Decimal("1")`` for JPY).
+
+    Args:
+        currency: an ISO 4217 alphabetic code; unknown codes or None give 0.01.
+
+    Returns:
+        10 ** -exponent, the exponent taken from the ``iso4217`` package.
+    """
+    exponent = DEFAULT_EXPONENT
+    if isinstance(currency, str) and len(currency) == 3:
+        import iso4217
+
+        try:
+            found = iso4217.Currency(currency.upper()).exponent
+        except ValueError:
+            found = None
+        if found is not None:
+            exponent = found
+    return Decimal(1).scaleb(-exponent)
+
+
+def check_invoice(data: dict) -> list[dict]:
+    """Run every invoice check on schema-valid invoice data.
+
+    Args:
+        data: data valid against ``schemas/invoice.schema.json``.
+
+    Returns:
+        Warnings ``{"code", "message", "path"}``, in a stable order; empty when every check passes.
+    """
+    if not isinstance(data, dict):
+        return []
+    currency = data.get("currency")
+    unit = minor_unit(currency)
+    half = unit / 2
+    out: list[dict] = []
+    lines = [x for x in _list(data.get("line_items")) if isinstance(x, dict)]
+
+    out.extend(_line_amounts(lines, unit, code="line_amount", word="line", path="/line_items"))
+
+    subtotal = _num(data.get("subtotal"))
+    amounts = [_num(x.get("amount")) for x in lines]
+    if lines and subtotal is not None and None not in amounts:
+        s = sum(amounts, Decimal(0))
+        if abs(s - subtotal) > len(lines) * half:
+            out.append(issue("lines_subtotal", f"the {len(lines)} line amounts add up to {_fmt(s)}, but the "
+                             f"subtotal is {_fmt(subtotal)}", "/subtotal"))
+
+    taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
+    for i, rate, base, amount in _rated(taxes):
+        expected = base * rate / 100
+        # tax computed per line and then summed may be off by half a unit per line at that rate
+        n = sum(1 for x in lines if _num(x.get("tax_rate")) == rate) or 1
+        if abs(expected - amount) > n * half:
+            out.append(issue("tax_line", f"tax at {_fmt(rate)} %: base {_fmt(base)} x {_fmt(rate)} % = "
+                             f"{_fmt(_round(expected, unit))}, but the tax amount is {_fmt(amount)}",
+                             f"/tax_lines/{i}/amount"))
+
+    bases = [_num(x.get("base")) for x in taxes]
+    tax_amounts = [_num(x.get("amount")) for x in taxes]
+    if taxes and subtotal is not None and None not in bases:
+        s = sum(bases, Decimal(0))
+        if abs(s - subtotal) > len(taxes) * half:
+            out.append(issue("tax_base", f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
+                             "(a document-level discount or charge, or a misread)", "/tax_lines"))
+
+    total = _num(data.get("total"))
+    if total is not None and None not in tax_amounts:
+        # net from the tax bases when there are any (they include document-level allowances / charges)
+        net = sum(bases, Decimal(0)) if taxes and None not in bases else subtotal
+        if net is not None:
+            tax_sum = sum(tax_amounts, Decimal(0))
+            expected = net + tax_sum
+            if abs(expected - total) > (len(taxes) + 1) * half:
+                out.append(issue("total", f"net {_fmt(net)} + taxes {_fmt(tax_sum)} = {_fmt(expected)}, but the "
+                                 f"total is {_fmt(total)}", "/total"))
+
+    due = _num(data.get("amount_due"))
+    prepaid = _num(data.get("prepaid_amount"))
+    if total is not None and due is not None:
+        expected = total - (prepaid or Decimal(0))
+        if abs(expected - due) > half:
+            what = f"total {_fmt(total)} - prepaid {_fmt(prepaid)}" if prepaid is not None else f"total {_fmt(total)}"
+            out.append(issue("amount_due", f"{what} = {_fmt(expected)}, but the amount due is {_fmt(due)}",
+                             "/amount_due"))
+
+    issued = _date(data, "issue_date", out)
+    due_date = _date(data, "due_date", out)
+    if issued is not None and due_date is not None and due_date < issued:
+        out.append(issue("due_before_issue", f"the due date {due_date.isoformat()} is before the issue date "
+                         f"{issued.isoformat()}", "/due_date"))
+
+    out.extend(_currency(currency))
+    bank = data.get("bank_account")
+    if isinstance(bank, dict):
+        out.extend(_iban(bank.get("iban"), "/bank_account/iban"))
+        out.extend(_bic(bank.get("bic"), "/bank_account/bic"))
+    for party in ("seller", "buyer"):
+        p = data.get(party)
+        if isinstance(p, dict):
+            address = p.get("address")
+            country = address.get("country") if isinstance(address, dict) else None
+            out.extend(_vat_id(p.get("vat_id"), f"/{party}/vat_id", country))
+    return out
+
+
+def check_receipt(data: dict) -> list[dict]:
+    """Run the receipt checks: item amounts, items sum, tax lines, total, date, currency, VAT id.
+
+    Receipts usually print gross prices, so a tax line's base may be net (tax = base x rate / 100) or gross
+    (tax = base x rate / (100 + rate)); either passes. The items must add up to the subtotal or the total.
+
+    Args:
+        data: data valid against ``schemas/receipt.schema.json``.
+
+    Returns:
+        Warnings ``{"code", "message", "path"}``; empty when every check passes.
+    """
+    if not isinstance(data, dict):
+        return []
+    unit = minor_unit(data.get("currency"))
+    half = unit / 2
+    out: list[dict] = []
+    items = [x for x in _list(data.get("items")) if isinstance(x, dict)]
+    out.extend(_line_amounts(items, unit, code="item_amount", word="item", path="/items"))
+
+    subtotal, total = _num(data.get("subtotal")), _num(data.get("total"))
+    amounts = [_num(x.get("amount")) for x in items]
+    if items and None not in amounts and total is not None:
+        s = sum(amounts, Decimal(0))
+        tol = len(items) * half
+        if abs(s - total) > tol and (subtotal is None or abs(s - subtotal) > tol):
+            against = f"the subtotal {_fmt(subtotal)} or the total" if subtotal is not None else "the total"
+            out.append(issue("items_sum", f"the {len(items)} item amounts add up to {_fmt(s)}, not {against} "
+                             f"{_fmt(total)}", "/total"))
+
+    taxes = [x for x in _list(data.get("taxes")) if isinstance(x, dict)]
+    for i, rate, base, amount in _rated(taxes):
+        n = len(items) or 1
+        net_ok = abs(base * rate / 100 - amount) <= n * half
+        gross_ok = abs(base * rate / (100 + rate) - amount) <= n * half
+        if not (net_ok or gross_ok):
+            out.append(issue("tax_line", f"tax at {_fmt(rate)} %: base {_fmt(base)} gives "
+                             f"{_fmt(_round(base * rate / 100, unit))} (net base) or "
+                             f"{_fmt(_round(base * rate / (100 + rate), unit))} (gross base), but the tax amount is "
+                             f"{_fmt(amount)}", f"/taxes/{i}/amount"))
+
+    bases = [_num(x.get("base")) for x in taxes]
+    tax_amounts = [_num(x.get("amount")) for x in taxes]
+    if total is not None and None not in tax_amounts and (subtotal is not None or (taxes and None not in bases)):
+        tax_sum = sum(tax_amounts, Decimal(0))
+        tol = (len(taxes) + 1) * half
+        candidates = []  # every reading of the printed figures that is consistent passes
+        if subtotal is not None:
+            candidates += [subtotal + tax_sum, subtotal]
+        if taxes and None not in bases:
+            base_sum = sum(bases, Decimal(0))
+            candidates += [base_sum + tax_sum, base_sum]
+        if all(abs(c - total) > tol for c in candidates):
+            net = f"subtotal {_fmt(subtotal)}" if subtotal is not None else f"tax bases {_fmt(sum(bases, Decimal(0)))}"
+            out.append(issue("total", f"{net} and taxes {_fmt(tax_sum)} do not add up to the total {_fmt(total)}",
+                             "/total"))
+
+    _date(data, "date", out)
+    out.extend(_currency(data.get("currency")))
+    merchant = data.get("merchant")
+    if isinstance(merchant, dict):
+        out.extend(_vat_id(merchant.get("vat_id"), "/merchant/vat_id", None))
+    return out
+
+
+def run_checks(schema_name: str, data: Any) -> list[dict]:
+    """Run the checks for a schema by name.
+
+    Args:
+        schema_name: ``invoice``, ``receipt``, or a custom schema's name (no checks).
+        data: the schema-valid data.
+
+    Returns:
+        The warnings (empty for custom schemas and non-object data).
+    """
+    if not isinstance(data, dict):
+        return []
+    if schema_name == "invoice":
+        return check_invoice(data)
+    if schema_name == "receipt":
+        return check_receipt(data)
+    return []
+
+
+def vat_id_known(value: str, country: Optional[str] = None) -> Optional[bool]:
+    """Say whether a VAT id passes python-stdnum's check for its country.
+
+    Args:
+        value: the VAT id, with a country prefix (``DE136695976``, ``CHE-123.456.788 MWST``) or without one.
+        country: the party's ISO country code, used when the id has no prefix.
+
+    Returns:
+        True (valid), False (invalid), or None when stdnum has no VAT module for the country (not checked).
+    """
+    from stdnum import vatin
+    from stdnum.exceptions import ValidationError
+    from stdnum.util import get_cc_module
+
+    compact = "".join(value.split()).upper()
+    if compact[:2].isalpha():
+        # stdnum.vatin's own aliases: Greece writes EL, Northern Ireland XI
+        cc = {"EL": "GR", "XI": "GB"}.get(compact[:2], compact[:2])
+        if get_cc_module(cc.lower(), "vat") is not None:
+            return vatin.is_valid(compact)
+    if country and len(country) == 2:
+        module = get_cc_module(country.lower(), "vat")
+        if module is not None:
+            try:
+                return bool(module.validate(compact))
+            except ValidationError:
+                return False
+    return None
+
+
+def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, path: str) -> list[dict]:
+    """Each line's amount against quantity x unit price."""
+    out = []
+    for i, line in enumerate(lines):
+        q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
+        if q is None or p is None or a is None:
+            continue
+        # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
+        price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
+        if abs(q * p - a) > unit / 2 + abs(q) * price_half:
+            out.append(issue(code, f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = {_fmt(q * p)}, but "
+                                   f"the amount is {_fmt(a)}", f"{path}/{i}/amount"))
+    return out
+
+
+def _vat_id(value: Any, path: str, country: Optional[str]) -> list[dict]:
+    return _identifier(value, path, lambda v: vat_id_known(v, country) is not False, "vat_id_invalid",
+                       "VAT id {!r} fails the format / check-digit test for its country")
+
+
+def _iban(value: Any, path: str) -> list[dict]:
+    from stdnum import iban
+
+    return _identifier(value, path, iban.is_valid, "iban_invalid", "IBAN {!r} has a wrong length or checksum")
+
+
+def _bic(value: Any, path: str) -> list[dict]:
+    from stdnum import bic
+
+    return _identifier(value, path, bic.is_valid, "bic_invalid", "BIC {!r} is not a well-formed BIC")
+
+
+def _identifier(value: Any, path: str, valid, code: str, message: str) -> list[dict]:
+    """One failed check when a non-blank identifier fails its test; blank or missing values are not judged."""
+    if not isinstance(value, str) or not value.strip() or valid(value):
+        return []
+    return [issue(code, message.format(value), path)]
+
+
+def _currency(value: Any) -> list[dict]:
+    if not isinstance(value, str):
+        return []
+    import pycountry
+
+    if pycountry.currencies.get(alpha_3=value.upper()) is None or value != value.upper():
+        return [issue("currency_unknown", f"{value!r} is not an ISO 4217 currency code", "/currency")]
+    return []
+
+
+def _date(data: dict, key: str, out: list[dict]) -> Optional[dt.date]:
+    value = data.get(key)
+    if not isinstance(value, str):
+        return None
+    try:
+        if len(value) != 10:
+            raise ValueError(value)
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        out.append(issue("date_invalid", f"{key} {value!r} is not a valid date (YYYY-MM-DD)", f"/{key}"))
+        return None
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _rated(taxes: list) -> Iterator[tuple]:
+    """(index, rate, base, amount) of each tax row that states all three as numbers."""
+    for i, tax in enumerate(taxes):
+        rate, base, amount = _num(tax.get("rate")), _num(tax.get("base")), _num(tax.get("amount"))
+        if rate is not None and base is not None and amount is not None:
+            yield i, rate, base, amount
+
+
+def _num(value: Any) -> Optional[Decimal]:
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return None
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+def _decimals(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def _round(value: Decimal, unit: Decimal) -> Decimal:
+    from decimal import ROUND_HALF_UP
+
+    return value.quantize(unit, rounding=ROUND_HALF_UP)
+
+
+def _fmt(value: Optional[Decimal]) -> str:
+    if value is None:
+        return "none"
+    text = format(value.normalize(), "f")
+    return text

@@ -1,0 +1,129 @@
+"""Review: decide whether a schema-valid answer can be trusted (status ``ok``) or needs a person (``review``).
+
+Every record whose status would be ``ok`` (a model answer that stopped cleanly and is schema-valid, or data read from
+an embedded e-invoice) goes through :func:`apply_review`:
+
+* the schema's checks (:func:`extractor.trust.checks.run_checks`: arithmetic, dates, currency, IBAN / BIC / VAT id; none
+  for custom schemas), and
+* grounding in the page text (:func:`extractor.trust.grounding.ground`): each page's text layer, or its OCR text where
+  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocr.page_text``); values as
+  whole tokens of their type, a line item's on its printed row. A key field
+  (invoice: number, total, IBAN, seller and buyer VAT id; receipt: total, merchant VAT id) whose value is not found
+  on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
+  failed) never makes a record ``review`` for grounding alone.
+
+Each failure is a warning ``{"code", "message", "path"}`` with a stable code (the checks' codes, listed in
+``extractor.trust.checks``, and ``ungrounded``) and a JSON pointer into ``data``; one or more turn ``ok`` into ``review``.
+The record also carries ``checks`` (the failed checks, ``[]`` when all passed) and ``grounding``
+(``GroundingReport.to_dict()``: per-field verdicts true / false / null, null where a value is too short or common
+to prove anything; the ungrounded and unchecked paths; the ratio over checkable fields).
+
+:func:`disagreements` compares embedded e-invoice data with a model's answer for ``--cross-check``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Sequence, Union
+
+from extractor.trust.checks import run_checks
+from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
+from extractor.trust.leaves import leaves, normalize_value
+from extractor.record import Record
+from extractor.trust.verdict import review_status, reviewed
+
+
+@dataclass(frozen=True)
+class Review:
+    """The checks and the grounding of one answer.
+
+    Attributes:
+        checks: the failed checks' warnings (empty when every check passed).
+        grounding: where each value was found in the page text (text layer or OCR).
+    """
+
+    checks: tuple[dict, ...]
+    grounding: GroundingReport
+
+    @property
+    def warnings(self) -> tuple[dict, ...]:
+        """Every failure: the failed checks, then the ungrounded key fields."""
+        return self.checks + self.grounding.warnings
+
+    @property
+    def passed(self) -> bool:
+        """True when no check failed and every key field is grounded (or cannot be told)."""
+        return not self.warnings
+
+    def to_extra(self) -> dict:
+        """Return the record's ``checks`` and ``grounding`` entries."""
+        return {"checks": list(self.checks), "grounding": self.grounding.to_dict()}
+
+
+PageTexts = Sequence[Union[PageText, str, None]]
+
+
+def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
+    """Run the checks and the grounding on one answer.
+
+    Args:
+        schema_name: ``invoice``, ``receipt`` or a custom schema's name (no checks, no key fields).
+        data: the schema-valid data.
+        page_texts: each page's text: a ``PageText`` (``ocr.page_text``: text layer or OCR text), or the text
+            layer itself (``Page.text``; None or blank when the page has none).
+
+    Returns:
+        The Review.
+    """
+    checks = tuple(run_checks(schema_name, data))
+    grounding = ground(data, page_texts, key_fields=key_fields_for(schema_name))
+    return Review(checks=checks, grounding=grounding)
+
+
+def apply_review(record: Record, page_texts: PageTexts) -> Record:
+    """Review an ``ok`` record: add its checks and grounding, and make it ``review`` when anything failed.
+
+    Records with any other status are returned unchanged (their data is not trusted in the first place).
+
+    Args:
+        record: the record as decided from the generation (or built from embedded data).
+        page_texts: each page's text (as for ``review_data``).
+
+    Returns:
+        The record with ``checks`` and ``grounding`` in ``extra``, the failures appended to ``warnings``, and
+        status ``review`` when there was at least one failure.
+    """
+    if not reviewed(record.status):
+        return record
+    result = review_data(record.schema, record.data, page_texts)
+    return dataclasses.replace(
+        record,
+        status=review_status(failures=len(result.warnings)),
+        warnings=tuple(record.warnings) + result.warnings,
+        extra={**record.extra, **result.to_extra()},
+    )
+
+
+def disagreements(embedded: Any, model: Any) -> list[dict]:
+    """List every field where embedded e-invoice data and a model's answer differ (for ``--cross-check``).
+
+    Values are compared normalised as ``extract eval`` does (strings casefolded with whitespace collapsed, numbers
+    as decimals: ``19`` = ``19.0``); null and a missing field are the same. List items are compared by index.
+
+    Args:
+        embedded: the data read from the XML.
+        model: the model's data (None when it gave none: then every embedded value disagrees).
+
+    Returns:
+        ``{"path": JSON pointer, "embedded": value or None, "model": value or None}`` per differing leaf, in the
+        embedded data's order, then the fields only the model has.
+    """
+    ours = {leaf.pointer: leaf.value for leaf in leaves(embedded)}
+    theirs = {leaf.pointer: leaf.value for leaf in leaves(model)}
+    out = []
+    for pointer in list(ours) + [p for p in theirs if p not in ours]:
+        a, b = ours.get(pointer), theirs.get(pointer)
+        if normalize_value(a) != normalize_value(b):
+            out.append({"path": pointer, "embedded": a, "model": b})
+    return out
