@@ -57,7 +57,7 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
     from extractor.trust.parse import parse_answer
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
-    from extractor.trust.validate import validate_data
+    from extractor.schema import validate_data
 
     page = Image.new("RGB", (128, 128), "white")
     out = []
@@ -156,7 +156,7 @@ def main(argv=None) -> int:
     from extractor.runners.constrain import Constrainer, compile_schema
     from extractor.runners.modelfiles import read_model_files
     from extractor.runners.mlx.runner import MlxRunner
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     schema = load_schema(args.schema)
     with tempfile.TemporaryDirectory(prefix="bench-constrained-") as tmp:

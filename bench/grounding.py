@@ -86,7 +86,7 @@ def page_texts(pages: list[dict], mode: str) -> list:
 
 def score(data: Any, truth: Any, texts: list, schema: str) -> dict:
     """Ground ``data`` on the pages; count checkable, grounded, and false groundings against ``truth``."""
-    from extractor.trust.leaves import leaves, normalize_value
+    from extractor.leaves import leaves, normalize_value
     from extractor.trust.review import review_data
 
     fields = review_data(schema, data, texts).grounding.fields

@@ -69,7 +69,7 @@ def page():
 def bare_status(text: str, finish: str) -> str:
     """Judge bare mlx-vlm's output with extract's own rules (parse, validate, verdict)."""
     from extractor.trust.parse import parse_answer
-    from extractor.trust.validate import load_schema, validate_data
+    from extractor.schema import load_schema, validate_data
     from extractor.trust.verdict import decide
 
     parsed = parse_answer(text)

@@ -19,7 +19,7 @@ from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.runners.base import Runner
 from extractor.errors import UsageError
 from extractor.settings import Settings
-from extractor.trust.validate import load_schema
+from extractor.schema import load_schema
 
 PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
 

@@ -24,12 +24,12 @@ from extractor.inputs.ocr import OcrSettings, resolve_mode
 from extractor.inputs.ocr import check_mode as check_ocr_mode
 from extractor.inputs.rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
 from extractor.runners.base import LogitsProcessor
-from extractor.pipeline.split import DEFAULT_QUESTIONS as DEFAULT_SPLIT_QUESTIONS
+from extractor.runners.modelfiles import DEFAULT_MODEL
+from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
 
-DEFAULT_MODEL = "mlx-community/lift-oQ3"
 DEFAULT_SCHEMA = "invoice"
+DEFAULT_SPLIT_QUESTIONS = 8  # ``split_questions``: unsure pages the model is asked about per file at most
 DEFAULT_MAX_TOKENS = 2048
-DEFAULT_READ_TIMEOUT = 300.0  # seconds a server may stay silent (a long prefill of many pages on a busy server)
 SERVER_KINDS = ("vllm", "sglang", "mlx", "openai")
 IMAGE_FORMATS = ("png", "jpeg")
 # The settings that only matter with endpoints (``Settings.fingerprint`` adds them only then).

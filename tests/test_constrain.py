@@ -18,7 +18,7 @@ from extractor.settings import Settings
 from helpers import settings_for
 from extractor.runners.stopping import StopSet
 from extractor.testing import ENDOFTEXT, IM_END
-from extractor.trust.validate import Schema, load_schema, validate_data
+from extractor.schema import Schema, load_schema, validate_data
 
 MAX_TOKENS = 2048
 # The acceptance runs 50 seeds; a random model fills every string to its maxLength (~600 tokens per invoice, ~30 s

@@ -71,8 +71,9 @@ def test_both_feeds_of_forced_runs_give_the_same_records(runner):
 def shared_prefix_length(runner) -> int:
     """The prompt's shared prefix counted on its own: the system turn and the opening of the user turn, rendered
     by the model's chat template and tokenized (independent of how the runner finds it)."""
-    from extractor.pipeline.prompt import build_messages, template_options
-    from extractor.trust.validate import load_schema
+    from extractor.pipeline.prompt import build_messages
+    from extractor.runners.chat_template import template_options
+    from extractor.schema import load_schema
 
     system = build_messages(load_schema("invoice"), pages=1)[0]
     text = runner.tokenizer.apply_chat_template([{"role": "system", "content": system.text}], tokenize=False,

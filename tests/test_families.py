@@ -207,7 +207,7 @@ def test_doctor_fails_the_bug_fixes_it_and_the_smoke_check_passes(runner, tmp_pa
 def test_prompt_holds_the_instruction_verbatim_once_before_the_pages(runner, name):
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     from PIL import Image
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from extractor.trust.leaves import Leaf, field_path, json_pointer, leaves, normalize_value
+from extractor.leaves import Leaf, field_path, json_pointer, leaves, normalize_value
 
 
 @pytest.mark.parametrize("data,expected", [

@@ -2,7 +2,8 @@
 
 import pytest
 
-from extractor.trust.parse import JsonCloseTracker, parse_answer
+from extractor.runners.guards import JsonCloseTracker
+from extractor.trust.parse import parse_answer
 
 CASES = [
     # text, found, value, trailing, closed

@@ -26,7 +26,7 @@ from extractor.cli.commands import app
 from extractor.tools.evaluate import evaluate_reviewed
 from extractor.tools.review_page.app import create_app, needs_token
 from extractor.tools.review_page.store import changed_fields
-from extractor.trust.validate import load_schema, validate_data
+from extractor.schema import load_schema, validate_data
 
 SAMPLE = "invoice-fr-services"
 DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))

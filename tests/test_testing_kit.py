@@ -169,7 +169,7 @@ def test_json_structure_tokenizes_compactly(model_factory, text, tokens):
 
 
 def test_every_schema_key_is_one_or_two_tokens(model_factory):
-    from extractor.trust.validate import BUILTIN_SCHEMAS, load_schema
+    from extractor.schema import BUILTIN_SCHEMAS, load_schema
 
     def keys(node):
         if isinstance(node, dict):

@@ -141,7 +141,7 @@ def invoice_script(tmp_path_factory):
 
 # --- what was built -----------------------------------------------------------------------------------------------
 def test_schema_script_reads_back_and_rebuilds_the_answer(invoice_script):
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     tiny, _, _ = invoice_script
     program = json.loads((tiny.path / testing.PROGRAM_FILE).read_text(encoding="utf-8"))
@@ -298,7 +298,7 @@ def test_a_bad_schema_option_is_refused(tmp_path):
 def test_every_sample_can_be_scripted_for_its_schema(tmp_path):
     """The plans (no weights): every bundled sample's compact JSON, cut for its schema, rebuilds the sample."""
     from extractor.runners.constrain import compile_schema
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     base = kit_tokenizer._base_tokenizer()
     tokenizer = kit_script._planning_tokenizer((ENDOFTEXT, IM_END))

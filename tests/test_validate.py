@@ -5,7 +5,7 @@ import json
 import pytest
 
 from extractor.errors import SchemaError
-from extractor.trust.validate import load_schema, validate_data
+from extractor.schema import load_schema, validate_data
 
 
 def test_builtin_schemas_load():

@@ -16,7 +16,7 @@ import pytest
 
 from extractor.api import Extractor
 from extractor.settings import Settings
-from extractor.trust.validate import load_schema
+from extractor.schema import load_schema
 from extractor.pipeline.windows import (
     merge_answers, merge_warnings, plan_spans, repeated_prefix, reviewed_merge, window_size,
 )

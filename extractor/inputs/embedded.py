@@ -173,7 +173,7 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> Optional[EmbeddedI
     data, totals, skipped, notes, syntax, guideline, type_code = mapped
     notes = list(notes)
     _fit_lengths(data, notes)
-    from extractor.trust.validate import load_schema, validate_data
+    from extractor.schema import load_schema, validate_data
 
     errors = validate_data(data, load_schema("invoice"))
     return EmbeddedInvoice(data=data, syntax=syntax, guideline=guideline, type_code=type_code,
@@ -515,7 +515,7 @@ class _Ubl:
 
 def _fit_lengths(data: dict, notes: list[str]) -> None:
     """Cut strings longer than the invoice schema's ``maxLength`` (long payment terms, names), noting each."""
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     def walk(value: Any, schema: dict, path: str) -> Any:
         if isinstance(value, dict):

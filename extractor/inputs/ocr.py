@@ -54,7 +54,7 @@ from typing import Any, Optional, Sequence
 from PIL import Image, ImageChops, ImageFilter
 
 from extractor.errors import UsageError
-from extractor.trust.grounding import PageText, fold
+from extractor.text import PageText, fold
 
 MODES = ("auto", "always", "never")
 DEFAULT_MODE = "auto"

@@ -29,7 +29,7 @@ from extractor.pipeline.retry import Attempt, run_with_retries
 from extractor.trust.review import apply_review, disagreements
 from extractor.runners.base import GenerationRequest, Runner
 from extractor.settings import Settings
-from extractor.trust.validate import Schema, validate_data
+from extractor.schema import Schema, validate_data
 from extractor.trust.verdict import decide, embedded_status, error_record
 from extractor.pipeline import windows
 

@@ -9,18 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from extractor.runners.base import Message
-from extractor.trust.validate import Schema
-
-# Thinking is switched off wherever the chat template has the switch (``enable_thinking``): a <think> block costs
-# tokens and is not part of the answer. The runners render with it and the doctor checks templates against it.
-ENABLE_THINKING = False
-
-
-def template_options(template: str) -> dict:
-    """Return the chat-template variables the runners pass: ``{"enable_thinking": False}`` when the template has
-    the switch, else nothing."""
-    return {"enable_thinking": ENABLE_THINKING} if "enable_thinking" in (template or "") else {}
-
+from extractor.schema import Schema
 
 SYSTEM = (
     "You extract structured data from business documents. Answer with one JSON value only: no prose, no Markdown, "

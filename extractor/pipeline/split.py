@@ -27,7 +27,7 @@ Decisions, in one place:
   number, no VAT id) in a file the text cuts into several invoices. A single invoice is never unsure, however
   many of its pages say nothing.
 * **The model, where the text is unsure** (``model_question``): with the in-process runner and
-  ``Settings.split_questions`` > 0 (default ``DEFAULT_QUESTIONS``, 8: one question costs one prefill of two page
+  ``Settings.split_questions`` > 0 (default ``settings.DEFAULT_SPLIT_QUESTIONS``, 8: one question costs one prefill of two page
   images and ~10 decode steps, so 8 stay under the cost of extracting a few pages, and cover a bundle of 8
   invoices whose later pages print nothing), each of the first unsure pages is asked about once: the page before
   and the page (at the model's page budget, one render in the pool), "does this page start another invoice?",
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Optional, Sequence
 
 from extractor.inputs.rasterize import RasterSettings
+from extractor.settings import DEFAULT_SPLIT_QUESTIONS
 
 TEXT_PIXELS = 1024  # the smallest page image the rasterizer makes: the text pass only wants the text layer
 
@@ -285,7 +286,6 @@ class Parts:
 # (plumbing: rendering, OCR and the model's question; the decisions above stay pure)
 
 OCR_PIXELS = 1_300_000  # the OCR pass's page images: the ink measure (``ocr.reason_to_read``) is calibrated here
-DEFAULT_QUESTIONS = 8  # ``Settings.split_questions``: unsure pages the model is asked about per file at most
 QUESTION_MAX_TOKENS = 16  # {"new_invoice":false} is 6-9 tokens in the tokenizers we ship for
 QUESTION_SCHEMA = {"title": "page boundary", "type": "object", "required": ["new_invoice"],
                    "additionalProperties": False, "properties": {"new_invoice": {"type": "boolean"}}}
@@ -351,7 +351,7 @@ def _pages_text(numbers: Sequence[int]) -> str:
 
 
 def find_parts(source, *, render, raster: RasterSettings, question: Optional[Question] = None,
-               questions: int = DEFAULT_QUESTIONS, no_question: str = "") -> Optional[Parts]:
+               questions: int = DEFAULT_SPLIT_QUESTIONS, no_question: str = "") -> Optional[Parts]:
     """Read a file's page texts (the text pass; OCR text for pages without a usable text layer when
     ``raster.ocr`` allows OCR), ask the model about the pages the text is unsure of, and cut the file into
     invoices.
@@ -465,7 +465,7 @@ def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, ra
     return answers, decided
 
 
-__all__ = ["CONFLICT", "DEFAULT_QUESTIONS", "NO_SIGNAL", "PageSignals", "Parts", "QUESTION_SCHEMA", "RULES",
+__all__ = ["CONFLICT", "NO_SIGNAL", "PageSignals", "Parts", "QUESTION_SCHEMA", "RULES",
            "TEXT_PIXELS", "UNSURE", "boundaries", "find_parts", "fired_rules", "model_question", "needs_ocr",
            "ocr_raster", "page_spec", "part_entry", "question_raster", "question_request", "signals", "starts_new",
            "text_raster", "unsure_pages"]

@@ -46,7 +46,7 @@ from extractor.record import Record, Usage, issue
 from extractor.pipeline.retry import Attempt, run_with_retries
 from extractor.runners.base import Message
 from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
-from extractor.trust.validate import Schema, validate_data
+from extractor.schema import Schema, validate_data
 from extractor.trust.verdict import OK, review_status, reviewed, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.

@@ -13,6 +13,17 @@ from __future__ import annotations
 import json
 from typing import Iterable, Optional
 
+# Thinking is switched off wherever the chat template has the switch (``enable_thinking``): a <think> block costs
+# tokens and is not part of the answer. The runners render with it and the doctor checks templates against it.
+ENABLE_THINKING = False
+
+
+def template_options(template: str) -> dict:
+    """Return the chat-template variables the runners pass: ``{"enable_thinking": False}`` when the template has
+    the switch, else nothing."""
+    return {"enable_thinking": ENABLE_THINKING} if "enable_thinking" in (template or "") else {}
+
+
 MARKER = "ZQXJ-ANSWER-7"  # an assistant turn no template changes and no tokenizer merges with its neighbours
 
 

@@ -30,7 +30,6 @@ from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Optional, Sequence
 
-from extractor.trust.parse import JsonCloseTracker
 from extractor.runners.base import GuardHit, Monitor
 from extractor.runners.stopping import END_TOKEN_TEXTS
 
@@ -39,6 +38,60 @@ GUARD_NAMES = ("end_marker", "json_closed", "loop")
 TURN_START_TEXTS = ("<|im_start|>", "<start_of_turn>", "<|start_header_id|>")
 DEFAULT_MARKERS = tuple(sorted(set(END_TOKEN_TEXTS) | set(TURN_START_TEXTS)))
 _NUMBER_CHARS = frozenset("0123456789.eE+-")
+
+
+class JsonCloseTracker:
+    """Incremental bracket matcher: tells when the first top-level JSON object/array has closed.
+
+    Strings (with escapes) are tracked so braces inside them do not count. Feed text chunks in order.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.escape = False
+        self.started = False
+        self.closed_at: Optional[int] = None  # character offset just after the closing bracket
+        self._seen = 0
+
+    @property
+    def closed(self) -> bool:
+        """True once the first top-level value has closed."""
+        return self.closed_at is not None
+
+    def feed(self, chunk: str) -> bool:
+        """Consume more text.
+
+        Args:
+            chunk: the next piece of decoded text.
+
+        Returns:
+            True if the value is closed (now or before).
+        """
+        for ch in chunk:
+            self._seen += 1
+            if self.closed_at is not None:
+                continue
+            self._step(ch)
+        return self.closed
+
+    def _step(self, ch: str) -> None:
+        if self.in_string:
+            if self.escape:
+                self.escape = False
+            elif ch == "\\":
+                self.escape = True
+            elif ch == '"':
+                self.in_string = False
+        elif ch == '"' and self.started:
+            self.in_string = True
+        elif ch in "{[":
+            self.started = True
+            self.depth += 1
+        elif ch in "}]" and self.started:
+            self.depth -= 1
+            if self.depth == 0:
+                self.closed_at = self._seen
 
 
 @dataclass(frozen=True)
@@ -126,7 +179,7 @@ class GuardSettings:
 class ValueScanner:
     """Where the stream stands relative to the first complete JSON value: before it, in it, in a string, after it.
 
-    Wraps ``parse.JsonCloseTracker``. A bracketed span that closes but does not parse (``[see below]`` in prose)
+    Wraps ``JsonCloseTracker``. A bracketed span that closes but does not parse (``[see below]`` in prose)
     is not the answer: scanning restarts after its opening bracket, as ``parse.parse_answer`` would.
     """
 

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from extractor.errors import ModelError
 
+DEFAULT_MODEL = "mlx-community/lift-oQ3"  # ``Settings.model``: a Qwen3.5-based model (ends its turn with <|im_end|>)
 CONFIG = "config.json"
 GENERATION_CONFIG = "generation_config.json"
 TOKENIZER = "tokenizer.json"

@@ -27,7 +27,7 @@ def render_messages(processor, config, messages: Sequence[Message], *, num_image
         config: the model's config.
         messages: system and user messages (``prompt.build_messages``).
         num_images: page images in the user turn.
-        options: template variables (``prompt.template_options``).
+        options: template variables (``chat_template.template_options``).
 
     Returns:
         The prompt text.

@@ -116,7 +116,7 @@ def _build_family(args) -> str:
 
 def _plain_json_refusal(answer: str) -> Optional[UsageError]:
     """The error for a JSON answer scripted without a schema (it goes off its program under jump-forward)."""
-    from extractor.trust.validate import BUILTIN_SCHEMAS, load_schema, validate_data
+    from extractor.schema import BUILTIN_SCHEMAS, load_schema, validate_data
 
     try:
         data = json.loads(answer)

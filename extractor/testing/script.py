@@ -279,7 +279,7 @@ def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[
 
 def _resolve_schema(schema: SchemaValue) -> tuple[Optional[str], Optional[dict]]:
     """(name, schema) of the ``schema`` option: None, a builtin name, a file path, or a dict (``inline``)."""
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     if schema is None:
         return None, None

@@ -117,7 +117,7 @@ def _schema_skeleton(schema: Mapping[str, Any]) -> object:
 
 def _tokenizer_corpus() -> list[str]:
     """The BPE training texts: sentences, then compact JSON in the shape of the builtin schemas."""
-    from extractor.trust.validate import BUILTIN_SCHEMAS, builtin_schema_dir
+    from extractor.schema import BUILTIN_SCHEMAS, builtin_schema_dir
 
     texts = list(_CORPUS)
     for name in BUILTIN_SCHEMAS:

@@ -37,7 +37,7 @@ from extractor.runners.modelfiles import (
     CHAT_TEMPLATE_JINJA, CHAT_TEMPLATE_JSON, GENERATION_CONFIG, SPECIAL_TOKENS_MAP, ModelFiles, as_id_list,
     read_model_files, resolve_model_dir,
 )
-from extractor.pipeline.prompt import ENABLE_THINKING
+from extractor.runners.chat_template import ENABLE_THINKING
 from extractor.runners.stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
 
 STATUSES = ("pass", "warn", "fail")
@@ -604,7 +604,7 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
     from extractor.runners.mlx.runner import MlxRunner
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     runner = MlxRunner(model=str(model_dir))
     watch = _Watch()
@@ -765,7 +765,7 @@ def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
     from extractor.runners.stopping import StopSet
-    from extractor.trust.validate import load_schema
+    from extractor.schema import load_schema
 
     page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
     guards = GuardSettings(loop=False)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from extractor.errors import UsageError
-from extractor.trust.leaves import field_path, leaves, normalize_value
+from extractor.leaves import field_path, leaves, normalize_value
 from extractor.tools.ted import nted_accuracy
 
 REVIEWED_SUFFIX = ".reviewed.json"  # corrections saved by ``extract review`` (gold for ``--gold reviewed``)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Optional
 
-from extractor.trust.leaves import normalize_value
+from extractor.leaves import normalize_value
 
 def nted_accuracy(pred: Any, gold: Any) -> float:
     """Donut's normalised tree edit distance accuracy: ``max(0, 1 - TED(pred, gold) / TED(empty, gold))``.

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from extractor.runners.guards import JsonCloseTracker
+
 _THINK = re.compile(r"<think>.*?</think>", re.S)
 _OPEN_THINK = re.compile(r"<think>(?!.*</think>).*\Z", re.S)
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?")
@@ -37,60 +39,6 @@ class ParseResult:
     closed: bool = False
     trailing: str = ""
     error: Optional[str] = None
-
-
-class JsonCloseTracker:
-    """Incremental bracket matcher: tells when the first top-level JSON object/array has closed.
-
-    Strings (with escapes) are tracked so braces inside them do not count. Feed text chunks in order.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.in_string = False
-        self.escape = False
-        self.started = False
-        self.closed_at: Optional[int] = None  # character offset just after the closing bracket
-        self._seen = 0
-
-    @property
-    def closed(self) -> bool:
-        """True once the first top-level value has closed."""
-        return self.closed_at is not None
-
-    def feed(self, chunk: str) -> bool:
-        """Consume more text.
-
-        Args:
-            chunk: the next piece of decoded text.
-
-        Returns:
-            True if the value is closed (now or before).
-        """
-        for ch in chunk:
-            self._seen += 1
-            if self.closed_at is not None:
-                continue
-            self._step(ch)
-        return self.closed
-
-    def _step(self, ch: str) -> None:
-        if self.in_string:
-            if self.escape:
-                self.escape = False
-            elif ch == "\\":
-                self.escape = True
-            elif ch == '"':
-                self.in_string = False
-        elif ch == '"' and self.started:
-            self.in_string = True
-        elif ch in "{[":
-            self.started = True
-            self.depth += 1
-        elif ch in "}]" and self.started:
-            self.depth -= 1
-            if self.depth == 0:
-                self.closed_at = self._seen
 
 
 def strip_wrappers(text: str) -> str:

@@ -29,7 +29,7 @@ from typing import Any, Sequence, Union
 
 from extractor.trust.checks import run_checks
 from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
-from extractor.trust.leaves import leaves, normalize_value
+from extractor.leaves import leaves, normalize_value
 from extractor.record import Record
 from extractor.trust.verdict import review_status, reviewed
 

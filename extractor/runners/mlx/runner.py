@@ -23,7 +23,7 @@ from typing import Optional
 
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import resolve_model_dir
-from extractor.pipeline.prompt import template_options
+from extractor.runners.chat_template import template_options
 from extractor.quiet import quiet_imports
 from extractor.runners.base import GenerationRequest, GenerationResult
 from extractor.runners.stopping import StopSet, resolve_stop_set

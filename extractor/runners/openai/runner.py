@@ -54,10 +54,11 @@ from extractor.runners.constrain import unconstrained_warning
 from extractor.record import issue
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.base import GenerationRequest, GenerationResult, GuardHit
-from extractor.settings import DEFAULT_MODEL, DEFAULT_READ_TIMEOUT
+from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.stopping import END_TOKEN_TEXTS, StopSet, resolve_stop_set
 from extractor.runners.openai.endpoints import Endpoint, EndpointFailure, EndpointPool
 
+DEFAULT_READ_TIMEOUT = 300.0  # seconds a server may stay silent (a long prefill of many pages on a busy server)
 CONNECT_TIMEOUT = 10.0
 WRITE_TIMEOUT = 60.0  # sending a request (a document of many pages is a few MB)
 PROBE_TIMEOUT = 5.0  # the look at /v1/models when the runner starts

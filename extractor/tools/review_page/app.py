@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from extractor.errors import ExtractorError
-from extractor.trust.validate import Schema, load_schema
+from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.recheck import field_states
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore

@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence
 
 from extractor.trust.grounding import PageText
 from extractor.trust.review import review_data
-from extractor.trust.validate import Schema, validate_data
+from extractor.schema import Schema, validate_data
 from extractor.tools.review_page.store import changed_fields
 
 

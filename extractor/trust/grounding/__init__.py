@@ -44,9 +44,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional, Sequence, Union
 
-from extractor.trust.leaves import leaves
+from extractor.leaves import leaves
 from extractor.record import issue
-from extractor.trust.grounding.cldr import country_names, currency_words, date_text, dates_in, fold
+from extractor.text import PageText, fold
+from extractor.trust.grounding.cldr import country_names, currency_words, date_text, dates_in
 from extractor.trust.grounding.page import (
     OCR_CONFUSIONS, Hit, Page, Token, compact, compact_in, decimal_marks, key_of, key_spans, number_values, word_in,
 )
@@ -65,29 +66,6 @@ _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 SOURCES = ("text_layer", "ocr", "none")
 
 Box = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class PageText:
-    """The text grounding searches on one page, and where it came from.
-
-    Attributes:
-        text: the page's text (None when it has none usable).
-        source: ``text_layer``, ``ocr`` or ``none``.
-        lines: its lines with boxes, to say where a value is: OCR's (``ocr.OcrLine``) or the text layer's
-            (``rasterize.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
-        confidence: for OCR text, the recognizer's mean confidence.
-    """
-
-    text: Optional[str]
-    source: str = "text_layer"
-    lines: tuple = ()
-    confidence: Optional[float] = None
-
-    @property
-    def usable(self) -> bool:
-        """Whether there is text to search."""
-        return self.source != "none" and bool(self.text and self.text.strip())
 
 
 @dataclass(frozen=True)

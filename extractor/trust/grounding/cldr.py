@@ -16,39 +16,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from extractor.text import fold, plain
+
 # Printed on invoices but not in CLDR, which has "CHF" but not "Fr.", "¥" but not "円", "HK$" but not "$".
 _EXTRA_CURRENCY_SIGNS = {"CHF": ("fr.", "sfr"), "JPY": ("円",), "PLN": ("zl",), "HKD": ("$",)}
 _EXTRA_MONTHS = {"mrz": 3}  # German "Mrz" (März): common, not in CLDR
 
-def fold(text: str) -> str:
-    """Normalise text for matching: NFKD without accents, casefolded, typographic quotes and dashes made plain,
-    whitespace collapsed to single spaces.
-
-    Args:
-        text: any text.
-
-    Returns:
-        The folded text.
-    """
-    return plain(text).casefold()
-
-
-def plain(text: str) -> str:
-    """``fold`` without casefolding: for codes whose case carries meaning (``DE`` is not ``De``).
-
-    Args:
-        text: any text.
-
-    Returns:
-        The text as ``fold`` gives it, its letters' case kept.
-    """
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.translate(_PLAIN).split())
-
-
-_PLAIN = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'", "–": "-", "—": "-", "‑": "-", "−": "-",
-                        "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
 _WORD = re.compile(r"\w+")
 _WORD_RUN = re.compile(r"\w+(?: \w+)*")  # words separated by single spaces
 _NUMERIC_DATE = re.compile(r"(?<!\w)(?=([0-9]{1,4}) ([0-9]{1,2}) ([0-9]{2,4})(?!\w))")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from extractor.errors import SchemaError
-from extractor.trust.leaves import json_pointer
+from extractor.leaves import json_pointer
 
 BUILTIN_SCHEMAS = ("invoice", "receipt")
 
@@ -56,7 +56,7 @@ def builtin_schema_dir() -> Path:
             return candidate
     except (ModuleNotFoundError, TypeError):
         pass  # editable installs map the package without the data folder
-    return Path(__file__).resolve().parents[2] / "schemas"
+    return Path(__file__).resolve().parents[1] / "schemas"
 
 
 def load_schema(name_or_path: str) -> Schema:
