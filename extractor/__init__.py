@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "DEFAULT_MODEL": "settings", "Settings": "settings", "Extractor": "api", "extract_document": "pipeline.document",
-    "Record": "record", "Usage": "record",
+    "Record": "record", "Status": "record", "Usage": "record",
     "ExitCode": "errors", "ExtractorError": "errors", "InputError": "errors", "ModelError": "errors",
     "SchemaError": "errors", "UsageError": "errors",
     "WatchSummary": "jobs.watch",

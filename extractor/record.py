@@ -7,9 +7,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Optional
+from enum import Enum
+from typing import Any, Optional, Union
 
 RECORD_VERSION = 1
+RECORD_SCHEMA = "record.schema.json"  # the record's JSON Schema, shipped in ``extractor.schemas`` (``record_schema()``)
+
+
+class Status(str, Enum):
+    """A record's status (decided in ``trust.verdict``). String-valued: ``Status.OK == "ok"`` and JSON holds the
+    plain string, so records read as before."""
+
+    OK = "ok"
+    REVIEW = "review"
+    INVALID = "invalid"
+    TRUNCATED = "truncated"
+    RUNAWAY = "runaway"
+    ERROR = "error"
+
+    # the value, not "Status.OK", wherever a status is printed or formatted
+    __str__ = str.__str__
+    __format__ = str.__format__
 
 
 @dataclass(frozen=True)
@@ -45,7 +63,7 @@ class Record:
     """The result for one document. ``to_dict()`` is the documented JSON shape."""
 
     source: str
-    status: str
+    status: Union[Status, str]
     sha256: str = ""
     pages: int = 0
     model: str = ""
@@ -70,7 +88,7 @@ class Record:
             "pages": self.pages,
             "model": self.model,
             "schema": self.schema,
-            "status": self.status,
+            "status": str(self.status),
             "data": self.data,
             "errors": list(self.errors),
             "warnings": list(self.warnings),
@@ -128,4 +146,13 @@ def record_from_dict(data: dict) -> Record:
     usage_keys = {f.name for f in fields(Usage)}
     usage = Usage(**{k: v for k, v in (data.get("usage") or {}).items() if k in usage_keys})
     extra = {k: v for k, v in data.items() if k not in core and k not in ("usage", "version")}
+    if known["status"] in Status._value2member_map_:
+        known["status"] = Status(known["status"])
     return Record(**known, usage=usage, extra=extra)
+
+
+def record_schema() -> dict:
+    """Return the JSON Schema every record's ``to_dict()`` satisfies (users validate our output with it)."""
+    from extractor.schema import builtin_schema_dir
+
+    return json.loads((builtin_schema_dir() / RECORD_SCHEMA).read_text(encoding="utf-8"))

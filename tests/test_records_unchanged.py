@@ -58,6 +58,16 @@ def _normal(record: dict, *, model: Path, tmp: Path, batched: bool = False) -> d
     return out
 
 
+def _valid_records(records: list[dict]) -> None:
+    """Every record, as written, satisfies the record JSON Schema the package publishes."""
+    import jsonschema
+
+    from extractor.record import record_schema
+
+    validator = jsonschema.Draft202012Validator(record_schema())
+    assert [[e.message for e in validator.iter_errors(r)] for r in records] == [[] for _ in records]
+
+
 def _check(name: str, records: list[dict]) -> None:
     path = GOLDEN / f"{name}.json"
     if WRITE:
@@ -75,6 +85,7 @@ def test_the_batch_command_on_the_samples(demo, tmp_path):
     assert done.returncode == 1, done.stderr  # the demo's by-design exit code: some records are review
     records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(out.glob("*.json"))]
     assert len(records) == 8
+    _valid_records(records)
     _check("batch-samples", [_normal(r, model=demo.path, tmp=tmp_path, batched=True) for r in records])
 
 
@@ -103,7 +114,24 @@ def test_the_python_api_on_long_split_bad_embedded_and_runaway_inputs(demo, tmp_
     with Extractor(model=str(demo.path), constrained=False, drop_stop_ids=(248046,), retries=1,
                    max_tokens=700) as ex:
         records.append(ex.extract(str(SAMPLES / "invoice-de-einfach.pdf")).to_dict())
+    _valid_records(records)
     _check("api-cases", [_normal(r, model=demo.path, tmp=tmp_path) for r in records])
+
+
+def test_the_record_schema_rejects_what_is_not_a_record():
+    """The published schema can fail: a status outside the six, a missing core key and a bad issue are caught."""
+    import jsonschema
+
+    from extractor import Record, Status
+    from extractor.record import record_schema
+
+    good = Record(source="a.pdf", status=Status.OK).to_dict()
+    validator = jsonschema.Draft202012Validator(record_schema())
+    assert list(validator.iter_errors(good)) == []
+    assert good["status"] == "ok" and json.loads(json.dumps(good))["status"] == "ok" and f"{Status.REVIEW}" == "review"
+    for bad in ({**good, "status": "fine"}, {k: v for k, v in good.items() if k != "usage"},
+                {**good, "errors": [{"message": "no code"}]}):
+        assert list(validator.iter_errors(bad)), bad
 
 
 def test_fingerprints_of_fixed_settings():

@@ -18,15 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
 from extractor.trust.parse import ParseResult
-from extractor.record import Record, issue
+from extractor.record import Record, Status, issue
 
-OK = "ok"
-REVIEW = "review"
-INVALID = "invalid"
-TRUNCATED = "truncated"
-RUNAWAY = "runaway"
-ERROR = "error"
-STATUSES = (OK, REVIEW, INVALID, TRUNCATED, RUNAWAY, ERROR)
+OK, REVIEW, INVALID, TRUNCATED, RUNAWAY, ERROR = (Status.OK, Status.REVIEW, Status.INVALID, Status.TRUNCATED,
+                                                  Status.RUNAWAY, Status.ERROR)
+STATUSES = tuple(Status)
 RETRYABLE = (INVALID, TRUNCATED, RUNAWAY)  # a second attempt can fix these (``retry``)
 # Error codes that say nothing about the document itself: the same file may well succeed on another try.
 TRANSIENT_ERROR_CODES = frozenset({"model_error", "timeout", "crashed", "internal"})
