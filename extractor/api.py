@@ -67,9 +67,9 @@ def concurrency_for(settings: Settings, runner: Runner) -> int:
     """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a remote runner, what a
     batching in-process runner asks for (``in_flight``: its batch, and as many rendered ahead), 1 for one that
     serializes its generations."""
-    if not getattr(runner, "concurrent", False):
+    if not runner.concurrent:
         return 1
-    if not settings.endpoint and getattr(runner, "in_flight", None):
+    if not settings.endpoint and runner.in_flight:
         return runner.in_flight
     return settings.concurrency or PER_ENDPOINT * max(1, len(settings.endpoint))
 
@@ -176,7 +176,7 @@ class Extractor:
     def _split_question(self) -> dict:
         """``find_parts``' model question: the in-process runner's (it can constrain the answer to one boolean),
         or why there is none (endpoints)."""
-        if getattr(self.runner, "tokenizer", None) is None:
+        if self.runner.tokenizer is None:
             return {"no_question": f"no in-process model to ask (runner {type(self.runner).__name__})"}
         return {"question": model_question(self.runner, self.settings)}
 

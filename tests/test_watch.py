@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 from extractor.cli.commands import app, dispatch_args
 from extractor.errors import ModelError, UsageError
 from extractor.jobs.ledger import Ledger
+from extractor.runners.base import Runner
 from extractor import Extractor, Settings
 from extractor.jobs.watch import (
     TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name, watch,
@@ -415,7 +416,7 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
 # ------------------------------------------------------------------------------------------------ more behaviour
 
 
-class FlakyRunner:
+class FlakyRunner(Runner):
     """The real tiny model behind a runner whose first ``failures`` generations raise ModelError."""
 
     def __init__(self, runner, *, failures: int) -> None:

@@ -107,7 +107,7 @@ def first_raster(settings: Settings, runner: Runner):
 
 def document_raster(settings: Settings, runner: Runner):
     """The rasterizer settings of a document for this runner (its pixel budget, capped by the model's own)."""
-    return settings.raster(runner.pixels_per_token, page_pixels=getattr(runner, "max_page_pixels", None))
+    return settings.raster(runner.pixels_per_token, page_pixels=runner.max_page_pixels)
 
 
 def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,

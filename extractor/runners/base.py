@@ -122,34 +122,37 @@ class GenerationResult:
     decoding: Optional[Mapping] = None
 
 
-class Runner(Protocol):
-    """A loaded model that can generate. Implementations: ``runners.mlx.MlxRunner``, ``runners.openai.OpenAIRunner``.
+class Runner:
+    """A loaded model that can generate: the base every runner subclasses (``runners.mlx.runner.MlxRunner``,
+    ``runners.openai.runner.OpenAIRunner``). Its optional capabilities are attributes with their defaults here, so
+    callers read them directly.
 
     Attributes:
         model_id: the model as the user named it (records report it).
         stop_set: the resolved stop set (``stopping``); every request carries its own copy.
         pixels_per_token: image pixels per vision token (Qwen3.5: (16 * 2) ** 2), for the page budget.
-        max_page_pixels: optional; the most pixels a page is worth (a processor that resizes every image to one
-            size); absent or None: the budget alone decides.
+        max_page_pixels: the most pixels a page is worth (a processor that resizes every image to one size);
+            None (the default): the budget alone decides.
         tokenizer: the Hugging Face tokenizer the model samples with, so ``constrain`` can build token masks for
             it; None for a runner that cannot apply logits processors.
         concurrent: generations may run from several threads at once and overlap (a remote runner, or the
             in-process one batching: ``MlxRunner(batch=N)``); False: they are serialized inside the runner, so
-            extracting documents in parallel gains nothing. Optional: a runner without the attribute counts as
-            False.
-        in_flight: optional; for an in-process concurrent runner, the documents worth keeping in flight (its
-            batch, and as many rendered ahead); ``api.concurrency_for`` uses it.
+            extracting documents in parallel gains nothing (the default).
+        in_flight: for an in-process concurrent runner, the documents worth keeping in flight (its batch, and as
+            many rendered ahead); ``api.concurrency_for`` uses it. None (the default): no such wish.
         server_constraints: the runner can have a JSON schema enforced where it generates (a server's structured
-            output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Optional:
-            False when absent.
+            output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Default
+            False.
     """
 
     model_id: str
     stop_set: StopSet
     pixels_per_token: int
-    tokenizer: Optional[object]
-    concurrent: bool
-    server_constraints: bool
+    tokenizer: Optional[object] = None
+    concurrent: bool = False
+    in_flight: Optional[int] = None
+    max_page_pixels: Optional[int] = None
+    server_constraints: bool = False
 
     def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one generation.
@@ -163,3 +166,4 @@ class Runner(Protocol):
         Raises:
             ModelError: the model failed.
         """
+        raise NotImplementedError

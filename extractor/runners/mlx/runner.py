@@ -25,7 +25,7 @@ from extractor.errors import ModelError
 from extractor.runners.modelfiles import resolve_model_dir
 from extractor.runners.chat_template import template_options
 from extractor.quiet import quiet_imports
-from extractor.runners.base import GenerationRequest, GenerationResult
+from extractor.runners.base import GenerationRequest, GenerationResult, Runner
 from extractor.runners.stopping import StopSet, resolve_stop_set
 from extractor.runners.mlx.batching import BatchLoop, batch_reason, split_runs
 from extractor.runners.mlx.loop import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
@@ -39,7 +39,7 @@ from extractor.runners.mlx.vision import VisionBudget, measure_vision_budget
 quiet_imports()
 
 
-class MlxRunner:
+class MlxRunner(Runner):
     """A model loaded as ``mlx_vlm.load`` loads it (``load_model``), reused for every document.
 
     Thread-safe: generations are serialized by a lock (mlx-vlm models keep per-call state such as mRoPE deltas),

@@ -53,7 +53,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 from extractor.runners.constrain import unconstrained_warning
 from extractor.record import issue
 from extractor.errors import ExtractorError, ModelError
-from extractor.runners.base import GenerationRequest, GenerationResult, GuardHit
+from extractor.runners.base import GenerationRequest, GenerationResult, GuardHit, Runner
 from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.stopping import END_TOKEN_TEXTS, StopSet, resolve_stop_set
 from extractor.runners.openai.endpoints import Endpoint, EndpointFailure, EndpointPool
@@ -485,7 +485,7 @@ def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[object]
 # ------------------------------------------------------------------------------------------------ the runner
 
 
-class OpenAIRunner:
+class OpenAIRunner(Runner):
     """The runner protocol over OpenAI-compatible inference servers (see the module docstring).
 
     Thread-safe and concurrent: any number of threads may generate at once; each request goes to the least busy
