@@ -1,6 +1,6 @@
 """Bench: every kit model family through the runner: decode path, features, end-of-turn token, doctor, speed.
 
-One command, one table (README's "Model families" section carries it)::
+One command, one table (docs/models.md's "Model families" section carries it)::
 
     LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 python bench/families.py [--docs 3] [--json]
 

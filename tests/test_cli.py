@@ -267,3 +267,10 @@ def test_verbose_is_taken_out_before_the_command_parses(monkeypatch):
     assert seen == [["doctor", "some/dir"]] and os.environ["TRANSFORMERS_NO_ADVISORY_WARNINGS"] == ""
     cli.main(["x.pdf", "--", "--verbose"])  # after --, a file name
     assert seen[-1][-2:] == ["--", "--verbose"]
+
+
+def test_run_help_names_the_ray_extra():
+    """``extract run --help`` shows the install hint whole: rich markup would read ``[ray]`` as a tag and drop it."""
+    result = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert 'pip install "extractor-vlm[ray]"' in " ".join(result.output.replace("│", " ").split())

@@ -42,7 +42,7 @@ def _ray():
     except ImportError:
         if in_ci():
             pytest.fail('Ray is not installed: CI installs it with the dev extra (pip install -e ".[dev]")')
-        pytest.skip('Ray is not installed (pip install "extractor[ray]")')
+        pytest.skip('Ray is not installed (pip install "extractor-vlm[ray]")')
     return ray
 
 
@@ -236,7 +236,7 @@ def test_without_ray_one_clear_error(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("error:") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert RAY_MISSING in " ".join(done.stderr.split())  # names pip install "extractor[ray]"
+    assert RAY_MISSING in " ".join(done.stderr.split())  # names pip install "extractor-vlm[ray]"
 
 
 @pytest.mark.parametrize("name, settings, out, options, message", [

@@ -232,7 +232,7 @@ def run_batch_command(
                                                       "its final record."),
     engine: str = typer.Option("local", "--engine", metavar="local|ray",
                                help="Where the batch runs: local (this machine) or ray (a Ray cluster; pip install "
-                                    "\"extractor[ray]\"; needs --endpoint and --out on shared storage: the "
+                                    "\"extractor-vlm\\[ray]\"; needs --endpoint and --out on shared storage: the "
                                     "in-process MLX model stays on one machine)."),
     address: Optional[str] = typer.Option(None, "--address", metavar="ADDR",
                                           help="With --engine ray: the cluster to join (head host:port, "

@@ -236,5 +236,5 @@ def error(message: str) -> None:
     """Print an error message on stderr."""
     from rich.markup import escape
 
-    # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor[ray]"' is not markup
+    # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor-vlm[ray]"' is not markup
     console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)

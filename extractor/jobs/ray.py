@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from extractor.settings import Settings
 
 ENGINES = ("local", "ray")
-RAY_MISSING = 'the Ray engine needs Ray, which is not installed: pip install "extractor[ray]"'
+RAY_MISSING = 'the Ray engine needs Ray, which is not installed: pip install "extractor-vlm[ray]"'
 ATTEMPTS_DIR = ".ray-attempts"  # in --out: how many times each input's extraction was started
 # The actors get the driver's EXTRACTOR_* variables (the project's own, the test hooks included).
 FORWARDED_PREFIX = "EXTRACTOR_"
@@ -96,7 +96,7 @@ def import_ray():
     """Import Ray (lazily: only the Ray engine needs it).
 
     Raises:
-        UsageError: Ray is not installed (the message names ``pip install "extractor[ray]"``).
+        UsageError: Ray is not installed (the message names ``pip install "extractor-vlm[ray]"``).
     """
     try:
         import ray
