@@ -26,11 +26,11 @@ from extractor.pipeline.prompt import build_messages
 from extractor.inputs.rasterize import Document, display_name
 from extractor.record import Record, Usage, issue
 from extractor.pipeline.retry import Attempt, run_with_retries
-from extractor.trust.review import apply_review, disagreements
+from extractor.trust.review import apply_review, disagreements, review_answer
 from extractor.runners.base import GenerationRequest, Runner
 from extractor.settings import Settings
 from extractor.schema import Schema, validate_data
-from extractor.trust.verdict import decide, embedded_status, error_record
+from extractor.trust.verdict import Signals, decide, embedded_status, error_record, record_status
 from extractor.pipeline import windows
 
 Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
@@ -179,7 +179,7 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
         record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
         if long is not None:
             texts, record = long.texts_only(record)
-        return windows.reviewed_merge(apply_review(record, texts))
+        return _decided(record, texts)
 
     def generate(attempt: Attempt) -> Record:
         return _generate_record(document, base=base, runner=runner, schema=schema, settings=settings,
@@ -189,33 +189,42 @@ def _answer_record(source: Source, document: Document, *, base: dict, runner: Ru
         return _generate_record(pages, base=base, runner=runner, schema=schema, settings=settings,
                                 timings={}, start=start, attempt=attempt, messages=messages)
 
+    merge: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if long is None:
             model = run_with_retries(generate, max_tokens=settings.max_tokens, guards=settings.guards,
                                      retries=settings.retries)
         else:
-            texts, model = long.generate(generate_window, schema=schema, settings=settings, base=base,
+            texts, model, merge = long.generate(generate_window, schema=schema, settings=settings, base=base,
                                          timings=timings, start=start)
     except ModelError as exc:
         if not use_xml:
             raise
         # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
-        return apply_review(dataclasses.replace(record, extra={
+        return _decided(dataclasses.replace(record, extra={
             **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
     if use_xml:
         record = dataclasses.replace(model, status=embedded_status(), data=embedded.data, errors=(), extra={
             **model.extra, "data_source": "embedded_xml", "embedded": embedded.to_dict(),
             "cross_check": disagreements(embedded.data, model.data), "model_status": model.status})
-        return windows.reviewed_merge(apply_review(record, texts))
+        return _decided(record, texts, merge=merge)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
         notes += (issue("embedded_invalid", f"the embedded e-invoice XML ({embedded.attachment or 'attachment'}) "
                         f"does not fit the invoice schema ({len(embedded.schema_errors)} errors, see "
                         "embedded.schema_errors); the model read the pages instead"),)
-    return windows.reviewed_merge(apply_review(dataclasses.replace(model, warnings=model.warnings + notes,
-                                                                   extra=extra), texts))
+    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=merge)
+
+
+def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+    """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
+    (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
+    (checks and grounding, only for an ``ok`` answer) and a long document's merge findings."""
+    review = review_answer(record, texts)
+    signals = Signals(answer=record.status, review=review.warnings if review is not None else (), merge=merge)
+    return dataclasses.replace(apply_review(record, review), status=record_status(signals))
 
 
 def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
@@ -357,11 +366,12 @@ class _Long:
         self.plan, self.document, self.render, self.raster = plan, document, render, raster
 
     def generate(self, generate_window, *, schema: Schema, settings: Settings, base: dict, timings: dict,
-                 start: float) -> tuple[list, Record]:
-        """Run every window; returns every page's text and the merged record (before review)."""
-        record, left = windows.run_windows(self.plan, self.document, render=self.render, raster=self.raster,
+                 start: float) -> tuple[list, Record, tuple[dict, ...]]:
+        """Run every window; returns every page's text, the merged record (before review) and the merge's
+        findings."""
+        record, findings, left = windows.run_windows(self.plan, self.document, render=self.render, raster=self.raster,
                                            schema=schema, settings=settings, generate=generate_window, base=base)
-        return list(left.texts), self._finish(record, left, timings, start)
+        return list(left.texts), self._finish(record, left, timings, start), findings
 
     def texts_only(self, record: Record) -> tuple[list, Record]:
         """Every page's text for reviewing an answer read from embedded XML (pages rendered, nothing generated)."""

@@ -23,8 +23,8 @@ Decisions, in one place:
 * **Proof** (``merge_warnings``): the merged line amounts must add up to the subtotal and, per tax rate, to the
   tax row's base (``checks``' rounding rule: half a minor unit per line); otherwise a ``window_lines`` warning
   names the windows whose lines do not add up (the windows that hold a line of the missing amount on their page
-  text, or a doubled line of the extra amount; every window when the text cannot tell) and the record is
-  ``review``.
+  text, or a doubled line of the extra amount; every window when the text cannot tell): a merge finding, which
+  makes the record ``review`` (``trust.verdict.record_status``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from extractor.pipeline.retry import Attempt, run_with_retries
 from extractor.runners.base import Message
 from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
 from extractor.schema import Schema, validate_data
-from extractor.trust.verdict import OK, review_status, reviewed, windowed_status
+from extractor.trust.verdict import OK, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.
 LINE_FIELDS = {"invoice": ("line_items",), "receipt": ("items",)}
@@ -382,14 +382,6 @@ def _named(windows: Sequence[int], spans: Sequence[list[int]]) -> str:
     return ("window " if len(names) == 1 else "windows ") + ", ".join(names)
 
 
-def reviewed_merge(record: Record) -> Record:
-    """Make an ``ok`` record ``review`` when its merge did not add up (``merge_warnings`` in its warnings)."""
-    if not reviewed(record.status):
-        return record
-    failures = sum(1 for w in record.warnings if w.get("code") in MERGE_CODES)
-    return dataclasses.replace(record, status=review_status(failures=failures)) if failures else record
-
-
 # ---------------------------------------------------------------------------------------------- the whole document
 
 Generate = Callable[[Document, Attempt, tuple[Message, ...]], Record]
@@ -412,7 +404,7 @@ def _bare(document: Document) -> Document:
 
 
 def run_windows(plan: Plan, first: Document, *, render: Render, raster: RasterSettings, schema: Schema,
-                settings: Settings, generate: Generate, base: dict) -> tuple[Record, WindowedPages]:
+                settings: Settings, generate: Generate, base: dict) -> tuple[Record, tuple[dict, ...], WindowedPages]:
     """Extract a long document window by window and merge the answers.
 
     Args:
@@ -426,8 +418,9 @@ def run_windows(plan: Plan, first: Document, *, render: Render, raster: RasterSe
         base: source, model and schema of the record.
 
     Returns:
-        The record before review (status ``ok`` with the merged data, or the first failed window's status) and
-        the pages' texts for review.
+        The record before review (the answer's status: ``ok`` with the merged data, or the first failed window's
+        status), the merge's findings (``merge_warnings``, also in the record's warnings) and the pages' texts for
+        review.
 
     Raises:
         ModelError: the model failed (the pipeline makes it an ``error`` record).
@@ -460,8 +453,9 @@ def run_windows(plan: Plan, first: Document, *, render: Render, raster: RasterSe
         attempts += [{**a, "pages": [first_page, last_page]} for a in record.extra.get("attempts", [])]
         entries.append(_entry(record, first_page, last_page, fields=line_fields(schema)))
         del document, bare  # the window's images go here: only the texts stay
-    return _merged_record(records, entries, attempts, answers, spans, texts, schema=schema, base=base,
-                          pages=len(seen)), _left_behind(seen, render_s)
+    record, findings = _merged_record(records, entries, attempts, answers, spans, texts, schema=schema, base=base,
+                                      pages=len(seen))
+    return record, findings, _left_behind(seen, render_s)
 
 
 def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[str]) -> dict:
@@ -476,13 +470,14 @@ def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[
 
 
 def _merged_record(records: Sequence[Record], entries: list[dict], attempts: list[dict], answers: list[dict],
-                   spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict, pages: int) -> Record:
-    """The document's record from its windows' records (before review)."""
+                   spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict,
+                   pages: int) -> tuple[Record, tuple[dict, ...]]:
+    """The document's record from its windows' records (before review), and the merge's findings."""
     usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]
-    data, errors, warnings = None, (), []
+    data, errors, warnings, findings = None, (), [], []
     for r, (first_page, last_page) in zip(records, spans):
         warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
     if failed is not None:
@@ -496,14 +491,15 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
         if errors:
             data = None
         else:
-            warnings += merge_warnings(schema, data, answers, spans, texts)
+            findings = merge_warnings(schema, data, answers, spans, texts)
+            warnings += findings
     return Record(
         **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)),
         sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
         finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
         stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
         extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")}, "attempts": attempts,
-               "windows": entries})
+               "windows": entries}), tuple(findings)
 
 
 def page_texts(plan: Plan, first: Document, *, render: Render, raster: RasterSettings) -> WindowedPages:
@@ -528,4 +524,4 @@ def _left_behind(seen: dict[int, Page], render_s: float) -> WindowedPages:
 
 __all__ = ["LINE_FIELDS", "MERGE_CODES", "Plan", "TOTAL_FIELDS", "WindowRenderError", "first_raster",
            "first_warnings", "merge_answers", "merge_warnings", "page_texts", "plan_for", "plan_spans",
-           "repeated_prefix", "reviewed_merge", "run_windows", "window_messages", "window_size"]
+           "repeated_prefix", "run_windows", "window_messages", "window_size"]
