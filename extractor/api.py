@@ -11,9 +11,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
 from extractor.inputs.isolate import RenderPool, default_workers, render_here
-from extractor.pipeline.document import (
-    Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint,
-)
+from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
+from extractor.pipeline.job import Source, document_raster
 from extractor.record import Record, issue
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.runners.base import Runner

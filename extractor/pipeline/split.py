@@ -320,13 +320,17 @@ def question_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSet
 def question_request(runner, settings, images: Sequence, *, page: int, before: int):
     """The model's question about one page: the page before and the page, a one-boolean schema, a few tokens;
     logits processors as the pipeline adds them (``extra_processors``, ``request_processors``)."""
-    from extractor.pipeline.document import generation_request
+    from extractor.pipeline.generate import generation_request
+    from extractor.pipeline.retry import Attempt
     from extractor.runners.base import Message
+    from extractor.runners.guards import GuardSettings
 
     messages = (Message(role="system", text=QUESTION_SYSTEM),
                 Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images)))
+    # one attempt, no guards: a constrained boolean cannot run away
+    attempt = Attempt(number=1, max_tokens=QUESTION_MAX_TOKENS, guards=GuardSettings.without(["all"]))
     request, _, _ = generation_request(runner, settings, schema=QUESTION_SCHEMA, messages=messages,
-                                       images=tuple(images), max_tokens=QUESTION_MAX_TOKENS, prefix_cache=False)
+                                       images=tuple(images), attempt=attempt, prefix_cache=False)
     return request
 
 
