@@ -169,7 +169,7 @@ class Extractor:
             record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings, pool=pool)
             part = parts.entry(index)
             records.append(dataclasses.replace(record, warnings=record.warnings + parts.warnings, extra={
-                **record.extra, "part": part, "fingerprint": self.fingerprint}))  # the file's settings
+                **record.extra, "part": part.to_dict(), "fingerprint": self.fingerprint}))  # the file's settings
         return tuple(records)
 
     def _split_question(self) -> dict:
@@ -281,7 +281,7 @@ class Extractor:
 
 
 def _pages(record: Record) -> str:
-    first, last = record.extra["part"]["pages"]
+    first, last = record.part.pages
     return str(first) if first == last else f"{first}-{last}"
 
 

@@ -17,9 +17,9 @@ After each attempt, :func:`next_attempt` decides from its status whether another
 are never retried (the watcher retries model errors itself). Feedback and guards carry over to later attempts.
 
 :func:`run_with_retries` runs the attempts and returns the last attempt's record (the final answer) with every
-attempt listed in ``extra["attempts"]`` (``{"number", "reason", "status", "finish_reason", "generated_tokens",
-"max_tokens", "errors"}``; ``reason`` is the status that caused the retry, None for the first) and ``usage`` and the
-``prefill_s`` / ``decode_s`` timings summed over all attempts (what the document really cost).
+attempt listed in ``extra["attempts"]`` (``record.AttemptReport``: ``{"number", "reason", "status", "finish_reason",
+"generated_tokens", "max_tokens", "errors"}``; ``reason`` is the status that caused the retry, None for the first)
+and ``usage`` and the ``prefill_s`` / ``decode_s`` timings summed over all attempts (what the document really cost).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from extractor.runners.guards import GuardSettings
-from extractor.record import Record, Usage
+from extractor.record import AttemptReport, Record, Usage
 from extractor.trust.verdict import INVALID, RETRYABLE, RUNAWAY, TRUNCATED
 
 CAP_FACTOR = 4  # truncated answers grow up to 4x the first max_tokens
@@ -207,11 +207,11 @@ def combine(history: Sequence[Attempt], records: Sequence[Record]) -> Record:
         if key in timings:
             timings[key] = round(sum(r.timings.get(key, 0.0) for r in records), 4)
     return dataclasses.replace(final, usage=usage, timings=timings,
-                               extra={**final.extra, "attempts": [attempt_entry(a, r) for a, r in
+                               extra={**final.extra, "attempts": [attempt_report(a, r).to_dict() for a, r in
                                                                   zip(history, records)]})
 
 
-def attempt_entry(attempt: Attempt, record: Record) -> dict:
+def attempt_report(attempt: Attempt, record: Record) -> AttemptReport:
     """Return one attempt's entry for ``extra["attempts"]``.
 
     Args:
@@ -219,9 +219,8 @@ def attempt_entry(attempt: Attempt, record: Record) -> dict:
         record: what it gave.
 
     Returns:
-        ``{"number", "reason", "status", "finish_reason", "generated_tokens", "max_tokens", "errors"}``; ``errors``
-        holds the error codes.
+        The AttemptReport; its ``errors`` are the error codes.
     """
-    return {"number": attempt.number, "reason": attempt.reason, "status": record.status,
-            "finish_reason": record.finish_reason, "generated_tokens": record.usage.generated_tokens,
-            "max_tokens": attempt.max_tokens, "errors": [e.get("code") for e in record.errors]}
+    return AttemptReport(number=attempt.number, reason=attempt.reason, status=record.status,
+                         finish_reason=record.finish_reason, generated_tokens=record.usage.generated_tokens,
+                         max_tokens=attempt.max_tokens, errors=tuple(e.get("code") for e in record.errors))

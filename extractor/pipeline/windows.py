@@ -20,7 +20,8 @@ Decisions, in one place:
   (``prompt.build_messages`` keeps the shared prefix: the system text and the schema).
 * **Each window is one generation** with its own ``max_tokens``, its own retries (``retry.run_with_retries``: a
   truncated window is asked again alone) and its own usage. Every window's answer is validated against the full
-  schema; the record lists the windows (``windows``: pages, status, usage, attempts, lines) and sums the usage.
+  schema; the record lists the windows (``windows``: ``record.WindowReport``, pages, status, usage, attempts,
+  lines) and sums the usage.
 * **The merge**: header fields (parties, numbers, dates, currency) from the first window (later windows fill what
   it left null), totals from the last (earlier windows fill nulls), the line items of every window in order; the
   lines a window's first page repeats from the window before (the longest run that ends the one and starts the
@@ -46,7 +47,7 @@ from extractor.trust.checks import minor_unit
 from extractor.inputs.ocr import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
 from extractor.inputs.rasterize import Document, Page, PageSelection, RasterSettings, page_cap_warning
-from extractor.record import Record, Usage, issue
+from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.runners.base import Message
 from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
 from extractor.schema import Schema, validate_data
@@ -457,7 +458,7 @@ def merge(plan: Plan, results: Sequence[WindowResult], *, schema: Schema, base: 
         spans.append([first_page, last_page])
         texts.append([page_text(p.text, p.ocr) for p in result.pages])
         answers.append(record.data if isinstance(record.data, dict) else {})
-        attempts += [{**a, "pages": [first_page, last_page]} for a in record.extra.get("attempts", [])]
+        attempts += [dataclasses.replace(a, pages=(first_page, last_page)) for a in record.attempts]
         entries.append(_entry(record, first_page, last_page, fields=line_fields(schema)))
     left = left_behind((p for result in results for p in result.pages),
                        render_s=sum((r.render_s for r in results), 0.0))
@@ -466,19 +467,18 @@ def merge(plan: Plan, results: Sequence[WindowResult], *, schema: Schema, base: 
     return Merged(record=record, findings=findings, pages=left)
 
 
-def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[str]) -> dict:
+def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[str]) -> WindowReport:
     """One window's entry in the record's ``windows``."""
-    attempts = record.extra.get("attempts", [])
+    attempts = record.attempts
     data = record.data if isinstance(record.data, dict) else None
     lines = None if data is None else sum(len(data.get(f) or []) for f in fields)
-    return {"pages": [first_page, last_page], "status": record.status, "finish_reason": record.finish_reason,
-            "usage": dataclasses.asdict(record.usage), "attempts": len(attempts),
-            "retried": [a["reason"] for a in attempts[1:]], "lines": lines,
-            "errors": list(record.errors)}
+    return WindowReport(pages=(first_page, last_page), status=record.status, finish_reason=record.finish_reason,
+                        usage=record.usage, attempts=len(attempts), retried=tuple(a.reason for a in attempts[1:]),
+                        lines=lines, errors=tuple(record.errors))
 
 
-def _merged_record(records: Sequence[Record], entries: list[dict], attempts: list[dict], answers: list[dict],
-                   spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict,
+def _merged_record(records: Sequence[Record], entries: list[WindowReport], attempts: list[AttemptReport],
+                   answers: list[dict], spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict,
                    pages: int) -> tuple[Record, tuple[dict, ...]]:
     """The document's record from its windows' records (before review), and the merge's findings."""
     usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
@@ -493,8 +493,7 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)
     else:
         data, kept = merge_answers(schema, answers)
-        for entry, n in zip(entries, kept):
-            entry["kept"] = n
+        entries = [dataclasses.replace(entry, kept=n) for entry, n in zip(entries, kept)]
         errors = tuple(validate_data(data, schema))
         if errors:
             data = None
@@ -506,8 +505,9 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
         sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
         finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
         stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
-        extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")}, "attempts": attempts,
-               "windows": entries}), tuple(findings)
+        extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")},
+               "attempts": [a.to_dict() for a in attempts], "windows": [e.to_dict() for e in entries]},
+    ), tuple(findings)
 
 
 def left_behind(pages: Iterable[Page], *, render_s: float) -> WindowedPages:
