@@ -20,7 +20,7 @@ from helpers import make_pdf
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.runners.constrain import bounded_schema
+from extractor.runners.constrain.bounds import bounded_schema
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.guards import GuardSettings
 from extractor.runners.base import GenerationRequest, GuardHit, Message

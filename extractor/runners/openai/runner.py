@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
-from extractor.runners.constrain import unconstrained_warning
+from extractor.runners.constrain.plan import unconstrained_warning
 from extractor.record import issue
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.base import GenerationRequest, GenerationResult, GuardHit, Runner
