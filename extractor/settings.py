@@ -113,7 +113,7 @@ class Settings:
             in-process model keeps ``2 * batch`` in flight when it batches, else one).
         server_kind: ``vllm``, ``sglang``, ``mlx`` (mlx_vlm.server) or ``openai`` (any other, e.g. LM Studio);
             None: detected from ``/v1/models`` and the response headers. Says which request fields the servers
-            honour (``runners.openai.KINDS``).
+            honour (``runners.openai.wire.KINDS``).
         api_key_env: the name of the environment variable holding the servers' API key (sent as a bearer token;
             the key itself is never stored, printed or written into a record).
         stop_ids: with endpoints, the stop set sent to the servers, replacing the resolved one (for a served

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Optional, Union
 
-from extractor.runners.constrain import plan_constraint
+from extractor.runners.constrain.plan import plan_constraint
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.errors import InputError, ModelError
 from extractor.inputs.isolate import Rendered, RenderPool, render_here
