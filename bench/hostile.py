@@ -177,8 +177,9 @@ def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout
 
 def render_overhead(corpus: Path) -> dict:
     """Render-only cost per document: a warm worker (one document at a time) against this process."""
-    from extractor.inputs.isolate import RenderPool, render_here
-    from extractor.inputs.rasterize import RasterSettings
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.pool import RenderPool
+    from extractor.inputs.renderer import render_here
 
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
     settings = RasterSettings(passwords=tuple(dict.fromkeys(m["password"] for m in manifest.values()

@@ -1,4 +1,5 @@
-"""Tests for extractor.inputs.isolate: the render worker pool (no model involved).
+"""Tests for isolated rendering: the render worker pool (``extractor.inputs.pool``), its workers (``worker``) and
+the frames between them (``wire``); no model involved.
 
 Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT`` (``kill:`` / ``hang:`` / ``nomem:``
 followed by a file-name substring), set before the pool starts its workers.
@@ -19,12 +20,12 @@ from PIL import Image
 
 from extractor.cli.commands import _password_file, _size
 from extractor.errors import UsageError, WorkerError
-from extractor.inputs.isolate import (
-    FAULT_ENV, MAX_DEFAULT_WORKERS, RenderPool, _document_from_frame, _FrameReader, _settings_from_json,
-    _settings_to_json, default_workers, render_here,
-)
+from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
+from extractor.inputs.renderer import render_here
+from extractor.inputs.wire import FrameReader, document_from_frame, settings_from_json, settings_to_json
+from extractor.inputs.worker import FAULT_ENV
 from extractor.inputs.ocr import OcrSettings, engine_available
-from extractor.inputs.rasterize import RasterSettings, parse_pages
+from extractor.inputs.document import RasterSettings, parse_pages
 from helpers import make_pdf, png, text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,7 +143,7 @@ def test_worker_exits_when_its_parent_dies(files):
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc to tell a zombie from a live process")
     code = (f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
-            "from extractor.inputs.isolate import RenderPool; from extractor.inputs.rasterize import RasterSettings\n"
+            "from extractor.inputs.pool import RenderPool; from extractor.inputs.document import RasterSettings\n"
             "pool = RenderPool(workers=1, timeout=600)\n"
             f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
             "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
@@ -227,7 +228,7 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
                    max_bytes=10, min_side=8, ocr=OcrSettings(mode="auto", threads=2, max_side=1000)),
 ])
 def test_settings_survive_the_wire(settings):
-    assert _settings_from_json(json.loads(json.dumps(_settings_to_json(settings)))) == settings
+    assert settings_from_json(json.loads(json.dumps(settings_to_json(settings)))) == settings
 
 
 def _frame(header: dict, payload: bytes) -> bytes:
@@ -239,7 +240,7 @@ def test_frame_reader_assembles_pieces_and_rejects_oversize():
     r, w = os.pipe()
     try:
         os.set_blocking(r, False)
-        reader = _FrameReader(max_payload=10)
+        reader = FrameReader(max_payload=10)
         data = _frame({"type": "ready"}, b"0123456789")
         for byte in data:  # one byte at a time: the reader must cope with any split
             os.write(w, bytes([byte]))
@@ -274,7 +275,7 @@ PAGE = {"index": 0, "size": [2, 2], "width_pt": None, "height_pt": None, "text":
 def test_malformed_documents_are_refused(page, payload, words):
     header = {"source": "x", "sha256": "", "kind": "pdf", "page_count": 1, "warnings": [], "pages": [page]}
     with pytest.raises(ValueError, match=words):
-        _document_from_frame(header, memoryview(payload), max_pixels=10_000)
+        document_from_frame(header, memoryview(payload), max_pixels=10_000)
 
 
 # ------------------------------------------------------------------------------------------------- CLI helpers

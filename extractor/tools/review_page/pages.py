@@ -1,8 +1,8 @@
 """A record's source pages for the review page: rendered at screen resolution, with the text layer's word boxes.
 
-The source is read by the batch's own render workers (``isolate.RenderPool``): a hostile PDF that crashes pdfium,
+The source is read by the batch's own render workers (``pool.RenderPool``): a hostile PDF that crashes pdfium,
 hangs or eats memory costs a worker (an error shown on the record's page), never the server. The worker renders
-with ``rasterize.load_document`` (OCR as ``--ocr auto`` where the engine is installed, and the text layer's lines
+with ``load.load_document`` (OCR as ``--ocr auto`` where the engine is installed, and the text layer's lines
 with word boxes: ``RasterSettings.text_boxes``); the server writes one PNG per page into its cache folder.
 """
 
@@ -14,8 +14,8 @@ from typing import Optional
 
 from extractor.inputs import ocr
 from extractor.trust.grounding import PageText
-from extractor.inputs.isolate import RenderPool
-from extractor.inputs.rasterize import RasterSettings, parse_pages
+from extractor.inputs.pool import RenderPool
+from extractor.inputs.document import RasterSettings, parse_pages
 
 SCREEN_PIXELS = 1100 * 1560  # an A4 page about 1,100 px wide: sharp on a laptop screen, ~0.3 s to render
 TIMEOUT_S = 60.0
