@@ -22,7 +22,9 @@ from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
 from extractor.inputs.ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
 from extractor.inputs.ocr import OcrSettings, resolve_mode
 from extractor.inputs.ocr import check_mode as check_ocr_mode
-from extractor.inputs.document import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
+from extractor.inputs.document import (
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages,
+)
 from extractor.runners.base import LogitsProcessor
 from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
@@ -40,9 +42,6 @@ PROMPT_VERSION = 2
 # Long documents (``windows``): pages per generation, measured with bench/long.py (README "Long documents"); a
 # window never exceeds MAX_WINDOW_PAGES, and the vision-token budget below may make it smaller.
 DEFAULT_WINDOW_PAGES = 4
-# Pages read per document: with windows, rendering and generation grow linearly (bench/long.py), so the limit is
-# about time (500 pages: ~170 windows of 4), not memory; a one-prompt document could hold ~50.
-DEFAULT_MAX_PAGES = 500
 MAX_WINDOW_PAGES = 8
 DEFAULT_WINDOW_VISION_TOKENS = 8 * 1300  # image tokens of one window at most (8 pages at the default 1,300)
 WINDOW_OVERLAP = 1  # pages a window shares with the one before it (a line split over two pages is seen whole)

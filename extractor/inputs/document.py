@@ -28,9 +28,10 @@ from extractor.inputs.textlayer import TextLine
 
 DEFAULT_VISION_TOKENS = 1300  # per page
 MAX_ASPECT = 200  # Qwen-VL's smart_resize rejects images whose long side is over 200x the short one
-# A rendered page is ~4 MB at the default budget: 50 pages is ~200 MB per document and ~65,000 vision tokens,
-# already past what one generation can use.
-DEFAULT_MAX_PAGES = 50
+# Pages read per document. A rendered page is ~4 MB at the default budget, so one prompt could hold ~50 pages
+# (~200 MB, ~65,000 vision tokens); long documents are read in windows of a few pages (``pipeline.windows``), where
+# rendering and generation grow linearly (bench/long.py): the limit is about time (500 pages: ~170 windows of 4).
+DEFAULT_MAX_PAGES = 500
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 
 
@@ -132,7 +133,8 @@ class RasterSettings:
         pages: page selection (None: all pages).
         passwords: passwords to try, in order, for encrypted PDFs.
         max_pages: pages rendered at most per document (default 50); the rest are skipped with a warning.
-        max_pages: pages rendered at most per document (default 50); the rest are skipped with a warning.
+        max_pages: pages rendered at most per document (default ``DEFAULT_MAX_PAGES``, 500); the rest are skipped
+            with a warning.
         max_bytes: larger inputs fail with ``too_large`` (default 200 MiB).
         min_side: no page image side is smaller than this.
         ocr: which pages are read by OCR, and how (default: none).

@@ -19,6 +19,9 @@ from extractor.inputs.document import RasterSettings, parse_pages
 
 SCREEN_PIXELS = 1100 * 1560  # an A4 page about 1,100 px wide: sharp on a laptop screen, ~0.3 s to render
 TIMEOUT_S = 60.0
+# Pages shown per source: at ~0.3 s and ~5 MB a page, 50 render within TIMEOUT_S and a worker's memory limit
+# (RasterSettings' own default, DEFAULT_MAX_PAGES, is the batch's: it reads long documents in windows of a few pages).
+MAX_PAGES = 50
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict
         The pages, or the error (``timeout``, ``crashed``, or the rasterizer's code: ``encrypted``, ``corrupt``...).
     """
     selection = parse_pages("{}-{}".format(*part["pages"])) if part else None
-    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection,
+    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection, max_pages=MAX_PAGES,
                               ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"))
     rendered = pool.render(path, settings=settings)
     if rendered.error is not None:
