@@ -21,7 +21,7 @@ from PIL import Image
 from extractor.cli.commands import _password_file, _size
 from extractor.errors import UsageError, WorkerError
 from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
-from extractor.inputs.renderer import render_here
+from extractor.inputs.renderer import LocalRenderer, Renderer, render_here
 from extractor.inputs.wire import FrameReader, document_from_frame, settings_from_json, settings_to_json
 from extractor.inputs.worker import FAULT_ENV
 from extractor.inputs.ocr import OcrSettings, engine_available
@@ -73,6 +73,20 @@ def test_pool_renders_exactly_what_the_caller_would(files):
                                                                            b.error and b.error.code)
         assert a.document is None or same_document(a.document, b.document)
     assert [r.wait_s is None for r in isolated] == [False] * 6 + [True]
+
+
+@pytest.mark.parametrize("make", [LocalRenderer, lambda: RenderPool(workers=1)], ids=["local", "pool"])
+def test_here_or_in_the_pool_behind_one_interface(files, make):
+    """Code written against Renderer (render, render_many in input order, close on leaving ``with``) gets the same
+    results from either."""
+    sources = [str(files / "three.pdf"), str(files / "missing.pdf"), make_pdf(("from bytes",))]
+    with make() as renderer:
+        assert isinstance(renderer, Renderer)
+        one = renderer.render(sources[0], settings=SMALL)
+        many = list(renderer.render_many(iter(sources), settings=SMALL))
+    assert outcome(one) == ["one", "two", "three"]
+    assert [(r.source, outcome(r)) for r in many] == [(sources[0], ["one", "two", "three"]),
+                                                       (sources[1], "not_found"), (sources[2], ["from bytes"])]
 
 
 def test_order_is_kept_with_prefetch(files):
