@@ -10,7 +10,8 @@ from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
-from extractor.inputs.isolate import RenderPool, default_workers, render_here
+from extractor.inputs.pool import RenderPool, default_workers
+from extractor.inputs.renderer import render_here
 from extractor.pipeline.document import (
     Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint,
 )

@@ -1,6 +1,6 @@
 """The one core: one document's way from its rendered pages to its record.
 
-render (``isolate``: in worker processes or here) → embedded e-invoice XML (``einvoice``) or the model: prompt
+render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``einvoice``) or the model: prompt
 (``prompt``), constraint (``constrain``), generation with the stop set and guards (``runners``), parse, validate,
 verdict, retries (``retry``) → review (``review``: checks and grounding) → record. The CLI, the Python API
 (``api.Extractor``) and the folder watcher all come through here.
@@ -19,11 +19,13 @@ from typing import Optional, Union
 from extractor.runners.constrain.plan import plan_constraint
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.errors import InputError, ModelError
-from extractor.inputs.isolate import Rendered, RenderPool, render_here
+from extractor.inputs.pool import RenderPool
+from extractor.inputs.renderer import Rendered, render_here
 from extractor.inputs.ocr import page_text
 from extractor.trust.parse import parse_answer
 from extractor.pipeline.prompt import build_messages
-from extractor.inputs.rasterize import Document, display_name
+from extractor.inputs.discover import display_name
+from extractor.inputs.document import Document
 from extractor.record import Record, Usage, issue
 from extractor.pipeline.retry import Attempt, run_with_retries
 from extractor.trust.review import apply_review, disagreements
@@ -116,7 +118,7 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
     validate, review (or an ``error`` record).
 
     Args:
-        rendered: the source after opening and rendering (``isolate.render_here`` or a ``RenderPool``).
+        rendered: the source after opening and rendering (``renderer.render_here`` or a ``RenderPool``).
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.

@@ -38,10 +38,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from extractor.trust.checks import minor_unit
-from extractor.inputs.isolate import Rendered
+from extractor.inputs.renderer import Rendered
 from extractor.inputs.ocr import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
-from extractor.inputs.rasterize import Document, Page, PageSelection, RasterSettings, page_cap_warning
+from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
 from extractor.record import Record, Usage, issue
 from extractor.pipeline.retry import Attempt, run_with_retries
 from extractor.runners.base import Message
