@@ -53,7 +53,7 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
     """
     from PIL import Image
 
-    from extractor.runners.constrain import plan_constraint
+    from extractor.runners.constrain.plan import plan_constraint
     from extractor.trust.parse import parse_answer
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
@@ -91,7 +91,7 @@ def mask_costs(compiled, generations: list[dict], vocab: int) -> dict:
     import mlx.core as mx
     import numpy as np
 
-    from extractor.runners.constrain import apply_bitmask
+    from extractor.runners.constrain.mask import apply_bitmask
 
     logits = mx.random.normal((1, vocab))
     mx.eval(logits)
@@ -153,7 +153,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
 
-    from extractor.runners.constrain import Constrainer, compile_schema
+    from extractor.runners.constrain.grammar import Constrainer, compile_schema
     from extractor.runners.modelfiles import read_model_files
     from extractor.runners.mlx.runner import MlxRunner
     from extractor.schema import load_schema

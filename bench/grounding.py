@@ -59,7 +59,8 @@ def samples() -> list[tuple[str, Path, dict]]:
 def read_pages(source: Path) -> dict[str, Optional[list[dict]]]:
     """A sample's pages per mode, as JSON (``text`` and ``boxes`` None for image-only samples)."""
     from extractor.inputs.ocr import OcrSettings
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
     from ocr import _page_pngs  # bench/ocr.py: the same 200 DPI "clean scan" of a digital page
 
     layer = load_document(source, settings=RasterSettings(text_boxes=True)).pages
@@ -76,7 +77,7 @@ def read_pages(source: Path) -> dict[str, Optional[list[dict]]]:
 def page_texts(pages: list[dict], mode: str) -> list:
     """The ``PageText`` per page of one mode, as the pipeline / review page builds them (``ocr.page_text``)."""
     from extractor.inputs.ocr import OcrPage, page_text
-    from extractor.inputs.rasterize import TextLine
+    from extractor.inputs.textlayer import TextLine
 
     if mode == "ocr":
         return [page_text(None, None if p["ocr"] is None else OcrPage.from_dict(p["ocr"])) for p in pages]

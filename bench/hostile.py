@@ -177,12 +177,15 @@ def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout
 
 def render_overhead(corpus: Path) -> dict:
     """Render-only cost per document: a warm worker (one document at a time) against this process."""
-    from extractor.inputs.isolate import RenderPool, render_here
-    from extractor.inputs.rasterize import RasterSettings
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.pool import RenderPool
+    from extractor.inputs.renderer import render_here
 
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
+    # 50 pages at most, as docs/benchmarks.md's numbers were measured: RasterSettings' default is the batch's 500
+    # (read in windows there), ~2 GB of pixels in one document at the default budget, a worker's whole 2 GiB limit
     settings = RasterSettings(passwords=tuple(dict.fromkeys(m["password"] for m in manifest.values()
-                                                            if m.get("password"))))
+                                                            if m.get("password"))), max_pages=50)
     files = sorted(str(p) for p in corpus.glob("*.pdf"))
     here, isolated, pages = {}, {}, {}
     for path in files:

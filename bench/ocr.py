@@ -154,7 +154,8 @@ def _found(values: dict[str, Any], pages: list) -> dict[str, Optional[bool]]:
 
 
 def _has_text_layer(pdf: Path) -> bool:
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     return any((p.text or "").strip() for p in load_document(pdf, settings=RasterSettings(max_pixels=4096)).pages)
 
@@ -177,7 +178,8 @@ def _page_pngs(pdf: Path) -> list[bytes]:
 def digital_run(shared: Path, threads: int) -> dict:
     """Part 1: per document, the key values found on the text layer and on the OCR text of its page images."""
     from extractor.inputs.ocr import OcrSettings, page_text
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     settings = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
@@ -245,7 +247,8 @@ def scanned_documents(shared: Path) -> list[tuple[str, Any, dict]]:
 def scanned_run(shared: Path, threads: int) -> list[dict]:
     """Part 2: values grounded per document with OCR never / auto / always."""
     from extractor.inputs.ocr import OcrSettings, clear_cache, page_text
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     rows = []
     for name, source, values in scanned_documents(shared):

@@ -10,7 +10,8 @@ from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, Optional
 
-from extractor.inputs.isolate import RenderPool, default_workers, render_here
+from extractor.inputs.pool import RenderPool, default_workers
+from extractor.inputs.renderer import render_here
 from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.record import Record, issue

@@ -17,12 +17,14 @@ from typing import Callable, Optional, Sequence
 
 from extractor.errors import UsageError
 from extractor.runners.guards import GuardSettings
-from extractor.inputs.isolate import DEFAULT_TIMEOUT
+from extractor.inputs.pool import DEFAULT_TIMEOUT
 from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
 from extractor.inputs.ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
 from extractor.inputs.ocr import OcrSettings, resolve_mode
 from extractor.inputs.ocr import check_mode as check_ocr_mode
-from extractor.inputs.rasterize import DEFAULT_MAX_BYTES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages
+from extractor.inputs.document import (
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages,
+)
 from extractor.runners.base import LogitsProcessor
 from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
@@ -40,9 +42,6 @@ PROMPT_VERSION = 2
 # Long documents (``windows``): pages per generation, measured with bench/long.py (README "Long documents"); a
 # window never exceeds MAX_WINDOW_PAGES, and the vision-token budget below may make it smaller.
 DEFAULT_WINDOW_PAGES = 4
-# Pages read per document: with windows, rendering and generation grow linearly (bench/long.py), so the limit is
-# about time (500 pages: ~170 windows of 4), not memory; a one-prompt document could hold ~50.
-DEFAULT_MAX_PAGES = 500
 MAX_WINDOW_PAGES = 8
 DEFAULT_WINDOW_VISION_TOKENS = 8 * 1300  # image tokens of one window at most (8 pages at the default 1,300)
 WINDOW_OVERLAP = 1  # pages a window shares with the one before it (a line split over two pages is seen whole)
@@ -81,7 +80,7 @@ class Settings:
         guards: runaway guards (end marker as text, JSON closed, loops) and their thresholds; all on by default.
         constrained: JSON-Schema-constrained decoding (llguidance grammar; see ``constrain``). On by default: the
             answer always parses and ends on a stop token.
-        isolate: open and render in worker processes (``isolate.RenderPool``), so a crash, hang or memory blow-up
+        isolate: open and render in worker processes (``inputs.pool.RenderPool``), so a crash, hang or memory blow-up
             in pdfium/Pillow costs one record. Off in the library (it starts no processes unless asked), on in the
             command line.
         timeout: seconds one document may take to open and render; enforced only when isolated.
@@ -113,7 +112,7 @@ class Settings:
             in-process model keeps ``2 * batch`` in flight when it batches, else one).
         server_kind: ``vllm``, ``sglang``, ``mlx`` (mlx_vlm.server) or ``openai`` (any other, e.g. LM Studio);
             None: detected from ``/v1/models`` and the response headers. Says which request fields the servers
-            honour (``runners.openai.KINDS``).
+            honour (``runners.openai.wire.KINDS``).
         api_key_env: the name of the environment variable holding the servers' API key (sent as a bearer token;
             the key itself is never stored, printed or written into a record).
         stop_ids: with endpoints, the stop set sent to the servers, replacing the resolved one (for a served

@@ -18,7 +18,7 @@ class PageText:
         text: the page's text (None when it has none usable).
         source: ``text_layer``, ``ocr`` or ``none``.
         lines: its lines with boxes, to say where a value is: OCR's (``inputs.ocr.OcrLine``) or the text layer's
-            (``inputs.rasterize.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
+            (``inputs.textlayer.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
         confidence: for OCR text, the recognizer's mean confidence.
     """
 

@@ -8,12 +8,14 @@ import re
 
 import pytest
 
-from extractor.runners.constrain import (
+from extractor.runners.constrain.bounds import (
     DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, FORMAT_PATTERNS, FRACTION_STEP, NUMBER_LIMIT, bounded_schema,
-    compile_schema, constrainer_for, plan_constraint,
 )
+from extractor.runners.constrain.grammar import compile_schema, constrainer_for
+from extractor.runners.constrain.plan import plan_constraint
 from extractor.errors import ModelError, SchemaError
 from extractor.pipeline.document import extract_document
+from extractor.runners.base import Runner
 from extractor.settings import Settings
 from helpers import settings_for
 from extractor.runners.stopping import StopSet
@@ -215,7 +217,7 @@ def test_constraints_off_means_no_processor_and_no_warning(runner, invoice):
 
 
 def test_runner_without_tokenizer_falls_back_with_a_warning(invoice):
-    class NoTokenizer:  # a runner that cannot apply logits processors declares no tokenizer
+    class NoTokenizer(Runner):  # a runner that cannot apply logits processors declares no tokenizer
         model_id = "fake"
         tokenizer = None
 
@@ -279,7 +281,7 @@ def test_scripted_valid_answer_is_never_masked_and_widening_only_adds_valid_toke
 @pytest.mark.parametrize("forced", [b'"seller":{"name":"', b'"}', b"1", b'{"invoice_number":"'])
 def test_token_index_lists_every_token_that_spells_a_prefix_or_runs_past(scripted, forced):
     """The index's candidates for forced bytes, against every token's bytes read one by one."""
-    from extractor.runners.constrain import MAX_EXTENSION_CHECKS
+    from extractor.runners.constrain.grammar import MAX_EXTENSION_CHECKS
 
     _, runner = scripted
     constrainer = constrainer_for(runner.tokenizer)
@@ -335,7 +337,7 @@ def test_mx_mask_equals_llguidance_numpy_on_a_real_mask(runner, invoice):
     import numpy as np
     from llguidance.numpy import apply_token_bitmask_inplace
 
-    from extractor.runners.constrain import apply_bitmask
+    from extractor.runners.constrain.mask import apply_bitmask
 
     compiled = constrainer_for(runner.tokenizer).compile(invoice.schema, stop_ids=runner.stop_set.ids)
     matcher = compiled.new_matcher()
@@ -357,7 +359,7 @@ def test_mx_mask_equals_numpy_reference_when_sizes_differ(vocab, words):
     import numpy as np
     from llguidance.numpy import apply_token_bitmask_inplace
 
-    from extractor.runners.constrain import apply_bitmask
+    from extractor.runners.constrain.mask import apply_bitmask
 
     rng = np.random.default_rng(vocab + words)
     bitmask = rng.integers(-2**31, 2**31, size=(1, words), dtype=np.int64).astype(np.int32)

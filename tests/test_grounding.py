@@ -249,7 +249,8 @@ def test_key_fields_by_schema():
 def test_fpdf_text_layer(tmp_path):
     """A PDF made here, read back through the project's own rasterizer (``Page.text``)."""
     fpdf = pytest.importorskip("fpdf")
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     pdf = fpdf.FPDF()
     pdf.add_page()
@@ -279,7 +280,8 @@ def _sample_pdfs():
 
 @pytest.fixture(scope="module")
 def sample_texts():
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     settings = RasterSettings(max_pixels=64 * 64, min_side=32)
     return {p.stem: [page.text for page in load_document(p, settings=settings).pages] for p in _sample_pdfs()}
@@ -324,7 +326,7 @@ def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed
     """Where a value is on a text layer: the box of the words holding it, checked against pdfium's own search."""
     import pypdfium2 as pdfium
 
-    from extractor.inputs.rasterize import text_lines
+    from extractor.inputs.textlayer import text_lines
 
     pdf = pdfium.PdfDocument(SAMPLES / "invoice-fr-services.pdf")
     page = pdf[0]
@@ -370,7 +372,7 @@ def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
 # ------------------------------------------------------------------------- typed tokens and rows (issue 21)
 #
 # A page is given as printed rows of cells ``(text, left)``; each test runs on the three forms grounding meets:
-# a text layer's text (the batch: one text line per row), a text layer with word boxes (``rasterize.TextLine``,
+# a text layer's text (the batch: one text line per row), a text layer with word boxes (``textlayer.TextLine``,
 # the review page) and OCR lines (``ocr.OcrLine``: one per cell, as OCR reads a table).
 
 READINGS = ("text", "boxes", "ocr")
@@ -390,7 +392,7 @@ def printed(rows: list, reading: str) -> PageText:
     """A page printing ``rows`` (each a list of ``(text, left)`` cells, or a ``(text, left, top)`` cell placed
     off its row's band), read as ``reading``."""
     from extractor.inputs.ocr import OcrLine, OcrWord
-    from extractor.inputs.rasterize import TextLine, TextWord
+    from extractor.inputs.textlayer import TextLine, TextWord
 
     cells = [[(c[0], c[1], c[2] if len(c) > 2 else 0.1 + 0.05 * r) for c in row] for r, row in enumerate(rows)]
     text = "\n".join(" ".join(c[0] for c in row) for row in cells)

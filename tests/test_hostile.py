@@ -25,7 +25,7 @@ import pytest
 from fpdf.enums import EncryptionMethod
 from PIL import Image
 
-from extractor.inputs.isolate import FAULT_ENV
+from extractor.inputs.worker import FAULT_ENV
 from helpers import make_pdf, raw_pdf
 
 # bench/hostile.py's process-tree sampler: one way to measure a run's memory, for the bench and this test
@@ -232,7 +232,7 @@ def test_synthetic_hostile_batch(model_factory, tmp_path):
     (os.fsdecode(b"dir/\xff\xfe.pdf"), "dir/\\xff\\xfe.pdf"),
 ])
 def test_display_name(name, shown):
-    from extractor.inputs.rasterize import display_name
+    from extractor.inputs.discover import display_name
 
     assert display_name(name) == display_name(Path(name)) == shown
     shown.encode("utf-8")

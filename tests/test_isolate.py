@@ -1,4 +1,5 @@
-"""Tests for extractor.inputs.isolate: the render worker pool (no model involved).
+"""Tests for isolated rendering: the render worker pool (``extractor.inputs.pool``), its workers (``worker``) and
+the frames between them (``wire``); no model involved.
 
 Faults are injected with the documented test hook ``EXTRACTOR_TEST_FAULT`` (``kill:`` / ``hang:`` / ``nomem:``
 followed by a file-name substring), set before the pool starts its workers.
@@ -19,12 +20,12 @@ from PIL import Image
 
 from extractor.cli.commands import _password_file, _size
 from extractor.errors import UsageError, WorkerError
-from extractor.inputs.isolate import (
-    FAULT_ENV, MAX_DEFAULT_WORKERS, RenderPool, _document_from_frame, _FrameReader, _settings_from_json,
-    _settings_to_json, default_workers, render_here,
-)
+from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
+from extractor.inputs.renderer import LocalRenderer, Renderer, render_here
+from extractor.inputs.wire import FrameReader, document_from_frame, settings_from_json, settings_to_json
+from extractor.inputs.worker import FAULT_ENV
 from extractor.inputs.ocr import OcrSettings, engine_available
-from extractor.inputs.rasterize import RasterSettings, parse_pages
+from extractor.inputs.document import RasterSettings, parse_pages
 from helpers import make_pdf, png, text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +73,20 @@ def test_pool_renders_exactly_what_the_caller_would(files):
                                                                            b.error and b.error.code)
         assert a.document is None or same_document(a.document, b.document)
     assert [r.wait_s is None for r in isolated] == [False] * 6 + [True]
+
+
+@pytest.mark.parametrize("make", [LocalRenderer, lambda: RenderPool(workers=1)], ids=["local", "pool"])
+def test_here_or_in_the_pool_behind_one_interface(files, make):
+    """Code written against Renderer (render, render_many in input order, close on leaving ``with``) gets the same
+    results from either."""
+    sources = [str(files / "three.pdf"), str(files / "missing.pdf"), make_pdf(("from bytes",))]
+    with make() as renderer:
+        assert isinstance(renderer, Renderer)
+        one = renderer.render(sources[0], settings=SMALL)
+        many = list(renderer.render_many(iter(sources), settings=SMALL))
+    assert outcome(one) == ["one", "two", "three"]
+    assert [(r.source, outcome(r)) for r in many] == [(sources[0], ["one", "two", "three"]),
+                                                       (sources[1], "not_found"), (sources[2], ["from bytes"])]
 
 
 def test_order_is_kept_with_prefetch(files):
@@ -142,7 +157,7 @@ def test_worker_exits_when_its_parent_dies(files):
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc to tell a zombie from a live process")
     code = (f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
-            "from extractor.inputs.isolate import RenderPool; from extractor.inputs.rasterize import RasterSettings\n"
+            "from extractor.inputs.pool import RenderPool; from extractor.inputs.document import RasterSettings\n"
             "pool = RenderPool(workers=1, timeout=600)\n"
             f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
             "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
@@ -227,7 +242,7 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
                    max_bytes=10, min_side=8, ocr=OcrSettings(mode="auto", threads=2, max_side=1000)),
 ])
 def test_settings_survive_the_wire(settings):
-    assert _settings_from_json(json.loads(json.dumps(_settings_to_json(settings)))) == settings
+    assert settings_from_json(json.loads(json.dumps(settings_to_json(settings)))) == settings
 
 
 def _frame(header: dict, payload: bytes) -> bytes:
@@ -239,7 +254,7 @@ def test_frame_reader_assembles_pieces_and_rejects_oversize():
     r, w = os.pipe()
     try:
         os.set_blocking(r, False)
-        reader = _FrameReader(max_payload=10)
+        reader = FrameReader(max_payload=10)
         data = _frame({"type": "ready"}, b"0123456789")
         for byte in data:  # one byte at a time: the reader must cope with any split
             os.write(w, bytes([byte]))
@@ -274,7 +289,7 @@ PAGE = {"index": 0, "size": [2, 2], "width_pt": None, "height_pt": None, "text":
 def test_malformed_documents_are_refused(page, payload, words):
     header = {"source": "x", "sha256": "", "kind": "pdf", "page_count": 1, "warnings": [], "pages": [page]}
     with pytest.raises(ValueError, match=words):
-        _document_from_frame(header, memoryview(payload), max_pixels=10_000)
+        document_from_frame(header, memoryview(payload), max_pixels=10_000)
 
 
 # ------------------------------------------------------------------------------------------------- CLI helpers

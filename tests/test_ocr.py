@@ -130,7 +130,7 @@ def test_page_text_chooses_the_source(layer, read, source):
 def test_page_text_keeps_the_text_layers_boxes_and_grounding_uses_them():
     """The text layer's word boxes (``Page.lines``) come with it, so grounding boxes the words on a text layer as on
     OCR text; the OCR text brings its own lines."""
-    from extractor.inputs.rasterize import TextLine, TextWord
+    from extractor.inputs.textlayer import TextLine, TextWord
 
     words = (TextWord("Total", (0.1, 0.5, 0.2, 0.52)), TextWord("1.156,00", (0.6, 0.5, 0.7, 0.52)))
     lines = (TextLine("Total 1.156,00", (0.1, 0.5, 0.7, 0.52), words),)
@@ -380,7 +380,8 @@ def test_scan_with_a_changed_total_is_review(family):
 
 @needs_engine
 def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
 
     photo = tmp_path / "photo.png"
     photo.write_bytes(photo_like(SAMPLES / "invoice-de-einfach.pdf", turn=90))
@@ -421,7 +422,8 @@ def test_garbled_text_layer_is_read_by_ocr(family, tmp_path):
 
 @needs_engine
 def test_receipt_image_gets_grounding_and_checks(tmp_path):
-    from extractor.inputs.rasterize import RasterSettings, load_document
+    from extractor.inputs.document import RasterSettings
+    from extractor.inputs.load import load_document
     from extractor.trust.review import review_data
 
     photo = tmp_path / "receipt.png"

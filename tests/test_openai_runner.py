@@ -20,14 +20,15 @@ from helpers import make_pdf
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.runners.constrain import bounded_schema
+from extractor.runners.constrain.bounds import bounded_schema
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.guards import GuardSettings
 from extractor.runners.base import GenerationRequest, GuardHit, Message
+from extractor.runners.openai.choose import choose_model, detect_kind, remote_stop_set
 from extractor.runners.openai.endpoints import EndpointFailure, EndpointPool, api_base, summarize
-from extractor.runners.openai.runner import (
-    StreamOutcome, check_status, choose_model, detect_kind, error_message, finish_reason, image_url, read_stream,
-    remote_stop_set, request_body, retry_after, sse_data,
+from extractor.runners.openai.wire import (
+    StreamOutcome, check_status, error_message, finish_reason, image_url, read_stream, request_body, retry_after,
+    sse_data,
 )
 from extractor.settings import DEFAULT_MODEL
 from extractor.runners.stopping import StopSet

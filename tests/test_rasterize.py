@@ -1,4 +1,5 @@
-"""Tests for extractor.inputs.rasterize: page selection, sizing, sniffing, input expansion and loading PDFs and images."""
+"""Tests for reading inputs (``extractor.inputs``: ``discover``, ``document``, ``load``, ``pdf``, ``image``): page
+selection, sizing, sniffing, input expansion and loading PDFs and images."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from PIL import Image
 
 from extractor.errors import InputError, UsageError
 from helpers import image_bytes, make_pdf, raw_pdf, shared_path, text_pdf
-from extractor.inputs.rasterize import (
-    DEFAULT_VISION_TOKENS, MAX_ASPECT, PageSelection, RasterSettings, expand_inputs, load_document, max_pixels_for,
-    parse_pages, saslprep, sniff_kind, target_size,
+from extractor.inputs.discover import expand_inputs
+from extractor.inputs.document import (
+    DEFAULT_VISION_TOKENS, MAX_ASPECT, PageSelection, RasterSettings, max_pixels_for, parse_pages, target_size,
 )
+from extractor.inputs.load import load_document, sniff_kind
+from extractor.inputs.pdf import saslprep
 
 BUDGET = max_pixels_for()
 

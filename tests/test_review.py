@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.inputs.rasterize import RasterSettings, load_document
+from extractor.inputs.document import RasterSettings
+from extractor.inputs.load import load_document
 from helpers import FORCED_FAMILY, forced_settings
 from extractor.record import Record
 from extractor.trust.review import apply_review, disagreements, review_answer, review_data

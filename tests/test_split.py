@@ -200,7 +200,7 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
         pdf.text(20, 30, "Page 1 of 1")
     path = tmp_path / "many.pdf"
     pdf.output(str(path))
-    from extractor.inputs.isolate import render_here
+    from extractor.inputs.renderer import render_here
     from extractor.settings import Settings
     from extractor.pipeline.split import find_parts
 
@@ -227,7 +227,7 @@ def test_the_review_page_shows_only_the_parts_pages(tmp_path):
 
 
 def _here(path):
-    from extractor.inputs.isolate import render_here
+    from extractor.inputs.renderer import render_here
 
     return lambda raster: render_here(path, settings=raster)
 

@@ -483,7 +483,7 @@ def test_a_plain_json_script_breaks_jump_forward_decoding(model_factory):
     """Why the CLI refuses: a plain script of a JSON answer is not what constrained jump-forward decoding produces
     (the grammar forces tokens the script does not hold); a schema-aware script is (its build walks it, and
     test_testing_kit_schema checks the records)."""
-    from extractor.runners.constrain import compile_schema
+    from extractor.runners.constrain.grammar import compile_schema
     from extractor.runners.stopping import resolve_stop_set
     from extractor.testing import script as kit_script
 

@@ -61,8 +61,8 @@ def _step_tokens(model, processor, count: int, temperature: float) -> tuple[int,
 
 
 def _compiled(tiny: TinyModel, processor):
-    """The runtime's grammar: the model's own tokenizer, the resolved stop set, extractor.runners.constrain."""
-    from extractor.runners.constrain import constrainer_for
+    """The runtime's grammar: the model's own tokenizer, the resolved stop set, extractor.runners.constrain.grammar."""
+    from extractor.runners.constrain.grammar import constrainer_for
     from extractor.runners.stopping import resolve_stop_set
 
     stop = resolve_stop_set(tiny.path)
@@ -87,7 +87,7 @@ def _jump_forward_decode(model, processor, compiled, stop_ids: set[int], *, jump
     import numpy as np
     from mlx_vlm.models import cache as mlx_cache
 
-    from extractor.runners.constrain import apply_bitmask
+    from extractor.runners.constrain.mask import apply_bitmask
 
     mx.random.seed(seed)
     inputs = _prompt_inputs(model, processor)
@@ -297,7 +297,7 @@ def test_a_bad_schema_option_is_refused(tmp_path):
 
 def test_every_sample_can_be_scripted_for_its_schema(tmp_path):
     """The plans (no weights): every bundled sample's compact JSON, cut for its schema, rebuilds the sample."""
-    from extractor.runners.constrain import compile_schema
+    from extractor.runners.constrain.grammar import compile_schema
     from extractor.schema import load_schema
 
     base = kit_tokenizer._base_tokenizer()

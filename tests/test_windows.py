@@ -236,7 +236,7 @@ def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):
 def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
     """Hostile size, at the rendering level (no generation): the first render holds one window's pages, the plan
     covers max_pages of them in windows, and the cut is named with its limit."""
-    from extractor.inputs.isolate import render_here
+    from extractor.inputs.renderer import render_here
     from extractor.pipeline.windows import first_raster, plan_for, window_raster
     from helpers import raw_pdf
 

@@ -23,7 +23,7 @@ from extractor.jobs.ray import RaySettings, engine_for
 from extractor.errors import ExitCode, ExtractorError, UsageError
 from extractor.runners.guards import GuardSettings
 from extractor.quiet import configure
-from extractor.inputs.rasterize import expand_inputs
+from extractor.inputs.discover import expand_inputs
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
 from extractor.trust.verdict import trusted
 from extractor.jobs.watch import WatchSettings

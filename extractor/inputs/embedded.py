@@ -83,11 +83,11 @@ class EmbeddedInvoice:
 
 
 def read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedInvoice]:
-    """Find an e-invoice XML attached to a PDF (thread-safe: takes ``rasterize.PDFIUM_LOCK``).
+    """Find an e-invoice XML attached to a PDF (thread-safe: takes ``pdf.PDFIUM_LOCK``).
 
     See ``_read_embedded_invoice`` for arguments, return value and errors.
     """
-    from extractor.inputs.rasterize import PDFIUM_LOCK
+    from extractor.inputs.pdf import PDFIUM_LOCK
 
     with PDFIUM_LOCK:
         return _read_embedded_invoice(source)

@@ -1,6 +1,6 @@
 """The one core: one document's way from its rendered pages to its record.
 
-render (``inputs.isolate``: in worker processes or here) → embedded e-invoice XML (``inputs.embedded``) or the
+render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``inputs.embedded``) or the
 model: prompt (``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse,
 validate, verdict), retries (``retry``), a long document window by window (``windows`` plans and merges, this module
 runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
@@ -20,9 +20,10 @@ from typing import Iterator, Optional, Union
 
 from extractor.errors import InputError, ModelError
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
-from extractor.inputs.isolate import Rendered, RenderPool
+from extractor.inputs.pool import RenderPool
+from extractor.inputs.renderer import Rendered
 from extractor.inputs.ocr import page_text
-from extractor.inputs.rasterize import Document, RasterSettings
+from extractor.inputs.document import Document, RasterSettings
 from extractor.pipeline import windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
 from extractor.pipeline.job import DocumentJob, Source, document_raster, render, source_name
@@ -102,7 +103,7 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
     validate, review (or an ``error`` record).
 
     Args:
-        rendered: the source after opening and rendering (``isolate.render_here`` or a ``RenderPool``).
+        rendered: the source after opening and rendering (``renderer.render_here`` or a ``RenderPool``).
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.

@@ -10,13 +10,13 @@ import dataclasses
 import time
 from typing import Optional
 
-from extractor.inputs.rasterize import Document
+from extractor.inputs.document import Document
 from extractor.pipeline.job import DocumentJob
 from extractor.pipeline.prompt import build_messages
 from extractor.pipeline.retry import Attempt
 from extractor.record import Record, Usage
 from extractor.runners.base import GenerationRequest, Message, Runner
-from extractor.runners.constrain import plan_constraint
+from extractor.runners.constrain.plan import plan_constraint
 from extractor.schema import validate_data
 from extractor.settings import Settings
 from extractor.trust.parse import parse_answer

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-from extractor.inputs.isolate import Rendered, RenderPool, render_here
-from extractor.inputs.rasterize import RasterSettings, display_name
+from extractor.inputs.discover import display_name
+from extractor.inputs.document import RasterSettings
+from extractor.inputs.pool import RenderPool
+from extractor.inputs.renderer import Rendered, render_here
 from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings

@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Optional, Sequence
 
-from extractor.inputs.rasterize import RasterSettings
+from extractor.inputs.document import RasterSettings
 from extractor.record import ModelPage, Part
 from extractor.settings import DEFAULT_SPLIT_QUESTIONS
 
@@ -299,7 +299,7 @@ Question = Callable[[object, object, int, int], bool]
 def ocr_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSettings:
     """The rasterizer settings of the OCR pass: only these pages (1-based), read by OCR where they have no usable
     text layer (``auto``, whatever ``raster.ocr.mode`` other than never), page images at ``OCR_PIXELS``."""
-    from extractor.inputs.rasterize import parse_pages
+    from extractor.inputs.document import parse_pages
 
     return dataclasses.replace(raster, pages=parse_pages(page_spec(numbers)), max_pixels=max(
         OCR_PIXELS, raster.min_side ** 2), ocr=dataclasses.replace(raster.ocr, mode="auto"), text_boxes=False)
@@ -308,7 +308,7 @@ def ocr_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSettings
 def question_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSettings:
     """The rasterizer settings of the model's question: only these pages, at the model's budget, no OCR."""
     from extractor.inputs.ocr import OcrSettings
-    from extractor.inputs.rasterize import parse_pages
+    from extractor.inputs.document import parse_pages
 
     return dataclasses.replace(raster, pages=parse_pages(page_spec(numbers)), ocr=OcrSettings(), text_boxes=False)
 

@@ -46,7 +46,7 @@ from typing import Any, Iterable, Optional, Sequence
 from extractor.trust.checks import minor_unit
 from extractor.inputs.ocr import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
-from extractor.inputs.rasterize import Document, Page, PageSelection, RasterSettings, page_cap_warning
+from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.runners.base import Message
 from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings

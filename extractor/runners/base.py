@@ -2,7 +2,7 @@
 
 The pipeline depends on this protocol only; the implementations live in ``extractor.runners`` (``runners.mlx``:
 mlx-vlm in this process; ``runners.openai``: OpenAI-compatible inference servers). mlx is imported by the backends,
-by ``constrain`` (to apply token masks) and by the testing kit, each lazily, inside functions.
+by ``constrain.mask`` (to apply token masks) and by the testing kit, each lazily, inside functions.
 
 A remote runner cannot apply logits processors or constraint states (``tokenizer`` is None): it sends the stop set
 and, where its server enforces one, the JSON schema (``GenerationRequest.json_schema``), feeds the monitors with
@@ -58,11 +58,11 @@ class GenerationRequest:
         logits_processors: callables (tokens, logits (1, V)) -> logits (1, V); ``tokens`` holds the prompt's last
             token, then every generated one.
         monitor_factory: builds fresh monitors for this call (guards), or None.
-        constraint: starts this call's walk through the schema's grammar (``constrain.ConstraintState``): token
+        constraint: starts this call's walk through the schema's grammar (``constrain.grammar.ConstraintState``): token
             masks and, with jump-forward, the forced tokens; None: unconstrained.
         prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
         json_schema: for a runner that constrains on its server (``Runner.server_constraints``): the schema to
-            enforce there (``constrain.bounded_schema`` of the user's); None: not asked.
+            enforce there (``constrain.bounds.bounded_schema`` of the user's); None: not asked.
     """
 
     messages: tuple[Message, ...]
@@ -141,7 +141,7 @@ class Runner:
         in_flight: for an in-process concurrent runner, the documents worth keeping in flight (its batch, and as
             many rendered ahead); ``api.concurrency_for`` uses it. None (the default): no such wish.
         server_constraints: the runner can have a JSON schema enforced where it generates (a server's structured
-            output); ``constrain.plan_constraint`` then passes the bounded schema as ``json_schema``. Default
+            output); ``constrain.plan.plan_constraint`` then passes the bounded schema as ``json_schema``. Default
             False.
     """
 

@@ -2,7 +2,7 @@
 
 Without a schema the answer is cut into chunks of about six characters, each a new vocabulary entry
 (never produced by the BPE). With ``schema=`` the script is exactly what a runtime with JSON-Schema-constrained,
-jump-forward decoding sees (llguidance via :mod:`extractor.runners.constrain`, for the model's own tokenizer and resolved
+jump-forward decoding sees (llguidance via :mod:`extractor.runners.constrain.grammar`, for the model's own tokenizer and resolved
 stop set): wherever ``matcher.compute_ff_tokens()`` (cut at the first stop id) is not empty, the script holds
 those tokens, *fed* (a jump-forward runtime feeds them in one forward pass; ``TinyModel.fed``); where forced bytes
 remain that llguidance holds back, the first token of their canonical tokenization (a prefix of the forced bytes,
@@ -102,7 +102,7 @@ def _model_llg_tokenizer(path: Path, stop_ids: Sequence[int]):
     """llguidance's tokenizer exactly as a runtime builds it: transformers' tokenizer of ``path``, our Constrainer."""
     from transformers import AutoTokenizer
 
-    from extractor.runners.constrain import constrainer_for
+    from extractor.runners.constrain.grammar import constrainer_for
 
     hf_tokenizer = AutoTokenizer.from_pretrained(str(path))  # held: the Constrainer keeps only a weak reference
     return constrainer_for(hf_tokenizer).llg_tokenizer(stop_ids)
@@ -334,7 +334,7 @@ def _schema_script(path: Path, answer: str, schema: Mapping[str, Any], *, then: 
     extend), so a plan made against the base vocabulary is planned again against the written one until the walk
     agrees (:data:`_MAX_REPLANS` times at most).
     """
-    from extractor.runners.constrain import compile_schema
+    from extractor.runners.constrain.grammar import compile_schema
 
     if not stop_ids:
         raise ModelError("a schema-aware script needs the model's stop set, and it is empty", source=path)

@@ -710,7 +710,7 @@ def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optio
     Args:
         url: the endpoint.
         model: the served model to check (its id, or a local copy of its directory); None: the only one served.
-        server_kind: a kind of ``runners.openai.KINDS``; None: detected.
+        server_kind: a kind of ``runners.openai.wire.KINDS``; None: detected.
         api_key: the bearer token, if the server wants one.
         smoke_tokens: ``max_tokens`` of the smoke requests.
 
@@ -729,8 +729,9 @@ def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optio
 
 def _endpoint_checks(runner, *, url: str, model: Optional[str], smoke_tokens: int) -> tuple[Check, ...]:
     """``endpoint_checks`` with the runner made (and closed by the caller)."""
+    from extractor.runners.openai.choose import choose_model, remote_stop_set
     from extractor.runners.openai.endpoints import EndpointFailure
-    from extractor.runners.openai.runner import KINDS, choose_model, remote_stop_set
+    from extractor.runners.openai.wire import KINDS
 
     try:
         info = runner.describe(runner.pool.endpoints[0])

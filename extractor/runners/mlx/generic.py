@@ -32,7 +32,7 @@ class ConstraintProcessor:
     def __call__(self, tokens, logits):
         import mlx.core as mx
 
-        from extractor.runners.constrain import apply_bitmask
+        from extractor.runners.constrain.mask import apply_bitmask
 
         new = tokens.tolist()[self.seen:]
         self.seen += len(new)

@@ -415,7 +415,7 @@ class Decoder:
         over, else ``feed`` holds the next pass."""
         import mlx.core as mx
 
-        from extractor.runners.constrain import apply_bitmask
+        from extractor.runners.constrain.mask import apply_bitmask
 
         if self.constraint is not None:
             logits = apply_bitmask(logits, mask if mask is not None else self.mask())

@@ -10,7 +10,7 @@ busy endpoint that is up, or, when every endpoint is down, on the one that comes
 ``attempts`` failures the request fails with a :class:`~extractor.errors.ModelError` listing what each endpoint
 said. Anything else an attempt raises (a bad request, a refused API key) is not retried.
 
-Pure Python, no HTTP here: ``runners.openai`` makes the requests.
+Pure Python, no HTTP here: ``runners.openai.runner`` makes the requests.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class Endpoint:
         down_until: monotonic time before which it is avoided.
         last_error: the last failure's reason.
         held: the down time is the server's own Retry-After (not a failure's back-off).
-        info: what ``runners.openai`` found out about the server (kind, served model), once known.
+        info: what ``runners.openai.choose.fetch_server_info`` found out about the server (kind, served model), once known.
     """
 
     url: str

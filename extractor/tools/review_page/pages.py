@@ -1,8 +1,8 @@
 """A record's source pages for the review page: rendered at screen resolution, with the text layer's word boxes.
 
-The source is read by the batch's own render workers (``isolate.RenderPool``): a hostile PDF that crashes pdfium,
+The source is read by the batch's own render workers (``pool.RenderPool``): a hostile PDF that crashes pdfium,
 hangs or eats memory costs a worker (an error shown on the record's page), never the server. The worker renders
-with ``rasterize.load_document`` (OCR as ``--ocr auto`` where the engine is installed, and the text layer's lines
+with ``load.load_document`` (OCR as ``--ocr auto`` where the engine is installed, and the text layer's lines
 with word boxes: ``RasterSettings.text_boxes``); the server writes one PNG per page into its cache folder.
 """
 
@@ -14,11 +14,14 @@ from typing import Optional
 
 from extractor.inputs import ocr
 from extractor.trust.grounding import PageText
-from extractor.inputs.isolate import RenderPool
-from extractor.inputs.rasterize import RasterSettings, parse_pages
+from extractor.inputs.pool import RenderPool
+from extractor.inputs.document import RasterSettings, parse_pages
 
 SCREEN_PIXELS = 1100 * 1560  # an A4 page about 1,100 px wide: sharp on a laptop screen, ~0.3 s to render
 TIMEOUT_S = 60.0
+# Pages shown per source: at ~0.3 s and ~5 MB a page, 50 render within TIMEOUT_S and a worker's memory limit
+# (RasterSettings' own default, DEFAULT_MAX_PAGES, is the batch's: it reads long documents in windows of a few pages).
+MAX_PAGES = 50
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict
         The pages, or the error (``timeout``, ``crashed``, or the rasterizer's code: ``encrypted``, ``corrupt``...).
     """
     selection = parse_pages("{}-{}".format(*part["pages"])) if part else None
-    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection,
+    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection, max_pages=MAX_PAGES,
                               ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"))
     rendered = pool.render(path, settings=settings)
     if rendered.error is not None:

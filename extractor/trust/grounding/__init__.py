@@ -31,7 +31,7 @@ anchors it (a quantity of 4 whose row is not printed), a text of one letter or d
 value when no page has text, or a value not found while some page has none (it may be printed there). The ratio
 counts checkable fields only.
 
-Where a page has lines with boxes (OCR's, or a text layer's character boxes: ``rasterize.text_lines``), the box of
+Where a page has lines with boxes (OCR's, or a text layer's character boxes: ``textlayer.text_lines``), the box of
 the words holding a value and OCR's recognizer confidence come with it (``FieldGrounding.box`` / ``confidence``);
 pages without lines give the page only.
 """

@@ -6,7 +6,7 @@ is found only as a whole token, never inside a date (``19-03-2026``), an identif
 phone number / IBAN group (runs of digit groups that cannot be one grouped number: ``040 555 0192``,
 ``0044 0532 0130 00``, ``(512) 555-0147``). Numbers grouped with spaces (``1 234,56``) are read joined as well.
 
-Lines come from the page's boxes (OCR lines, or a text layer's ``rasterize.TextLine``) when it has them, else from
+Lines come from the page's boxes (OCR lines, or a text layer's ``textlayer.TextLine``) when it has them, else from
 its text, one per text line. Bands group lines whose boxes share a vertical band (an OCR table row is several
 lines, one per cell); without boxes each text line is a band of its own (a text layer prints a table row on one
 line).

@@ -1,58 +1,38 @@
-"""Constrained decoding: JSON-Schema-guided generation with llguidance, masks applied with plain ``mx`` ops.
+"""The schema as an llguidance grammar for one tokenizer and stop set, and one generation's walk through it.
 
-Every step, llguidance computes which tokens may come next under the schema's grammar; we set all others to
-``-inf``. Where the grammar forces text (keys, quotes, commas), :meth:`ConstraintState.forced` hands the runner
-those tokens so it feeds them in one forward pass (jump-forward) instead of sampling each. mlx-vlm's JSON mode,
-outlines' MLX path and ``llguidance.mlx`` all apply the mask with ``mx.fast.metal_kernel``, which fails off the
-Mac ("No Metal back-end"); here the packed bitmask is unpacked with shifts into ``±inf`` bounds and applied with
-``mx.minimum`` (:func:`apply_bitmask`), which runs on CPU, CUDA and Metal alike.
+:class:`Constrainer` compiles the bounded schema (:func:`~extractor.runners.constrain.bounds.bounded_schema`) for a
+Hugging Face tokenizer, caching llguidance's tokenizers and grammars; :class:`ConstraintState` is one generation's
+walk: every step, which tokens may come next (:meth:`ConstraintState.mask`, a packed bitmask the runner applies),
+and where the grammar forces text, the forced tokens (:meth:`ConstraintState.forced`, for jump-forward).
 
-Decisions (each one keeps a weak model from breaking or looping; the answer is still validated afterwards against
-the *original* schema, so the grammar only has to be a subset of it):
+Decisions (each one keeps a weak model from breaking or looping):
 
 * Compact JSON: no whitespace between tokens (``whitespace_flexible`` off, separators ``,`` and ``:``), so no
   pretty-printing tokens and no whitespace loops.
-* The grammar is compiled from a *bounded copy* of the schema (:func:`bounded_schema`), never used for validation:
-  strings without ``maxLength`` get :data:`DEFAULT_MAX_LENGTH`; numbers and integers without bounds get
-  ``±``:data:`NUMBER_LIMIT` (bounds the integer digits); numbers without ``multipleOf`` get ``multipleOf``
-  :data:`FRACTION_STEP` (at most 6 fraction digits, and no exponent); arrays without ``maxItems`` get
-  :data:`DEFAULT_MAX_ITEMS`; objects that list ``properties`` and say nothing about other keys get
-  ``additionalProperties: false`` (otherwise a model may invent keys forever). ``format`` ``date``, ``date-time``
-  and ``time`` become exact patterns (llguidance's own accept 2023-02-30 and year 0000, which the validator
-  rejects). ``multipleOf`` stays out of the validation schema: jsonschema's float check rejects 4.35 / 0.01.
 * Forced text in any split: where the grammar forces bytes (keys, ``","``, ``":"``), llguidance's mask allows only
   the *canonical* tokenization's next token, so a model that spells ``"seller":{"name":"`` in other, equally valid
   pieces is pushed off its path (a scripted test model is derailed at once; a real model is pushed out of
   distribution). :class:`TokenIndex` widens each such mask to every token whose bytes are a prefix of the forced
   bytes, plus tokens that run past them and that the matcher accepts: no grammar-valid token is ever masked.
 * The end: llguidance's tokenizer is built with the request's stop-set ids as its end tokens, so once the value
-  closes *only* stop tokens are allowed, and no stop token is allowed before. :func:`plan_constraint` checks that
-  the grammar's end tokens are in the request's stop set (:class:`~extractor.errors.ModelError` if not).
+  closes *only* stop tokens are allowed, and no stop token is allowed before.
+  :meth:`CompiledSchema.check_stop_set` checks that the grammar's end tokens are in the request's stop set
+  (:class:`~extractor.errors.ModelError` if not).
 * Jump-forward feeds llguidance's ``compute_ff_tokens()``: the canonical tokenization of the forced text, without
   the last tokens that could still merge with what follows (e.g. ``":`` before a value that may open with ``"``);
   those the model samples itself, under the widened mask. Stop tokens are never forced.
 * Schema keywords llguidance cannot express (``not``, ``if``/``then``/``else``, ``uniqueItems``, ``contains``,
   ``dependentRequired``, ``propertyNames``, ``unevaluatedProperties``, unknown formats): :func:`compile_schema`
-  with ``lenient=False`` raises :class:`~extractor.errors.SchemaError` naming them. The pipeline compiles
-  leniently instead (:func:`plan_constraint`): the grammar ignores those keywords, the output still always
-  parses and ends on a stop token, the validator checks the ignored keywords, and the record carries a
-  ``constraint_partial`` warning naming them. A schema llguidance cannot compile at all (e.g. a pattern with
-  look-ahead), a runner without a tokenizer, or an empty stop set: the pipeline decodes *unconstrained* and the
-  record carries an ``unconstrained`` warning with the reason; ``extra.constrained`` says which happened.
+  with ``lenient=False`` raises :class:`~extractor.errors.SchemaError` naming them; leniently (as the pipeline
+  compiles, :func:`~extractor.runners.constrain.plan.plan_constraint`) they are reported in
+  :attr:`CompiledSchema.ignored`.
 
-Costs (``bench/constrained.py``, 2 CPU cores, vocabulary 248,320): once per process, llguidance's tokenizer
-~1.7-2.3 s (per stop set) and the token index ~0.25 s; a grammar ~10-20 ms (cached per schema and stop set); per
-token, the mask ~0.1 ms to compute (median; p95 ~0.8 ms) and ~0.7 ms to apply with mx ops (0.85 ms in all,
-median); the runner computes it on the host while the model's forward pass runs. A matcher per generation is a deep
-copy of a cached one.
-
-mlx, numpy and llguidance are imported lazily (inside functions), so importing this module costs nothing.
+numpy and llguidance are imported lazily (inside functions), so importing this module costs nothing.
 """
 
 from __future__ import annotations
 
 import bisect
-import copy
 import json
 import threading
 import time
@@ -61,85 +41,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
 from extractor.errors import ModelError, SchemaError
-from extractor.record import issue
+from extractor.runners.constrain.bounds import bounded_schema
 from extractor.runners.stopping import StopSet
 
-DEFAULT_MAX_LENGTH = 512  # characters, for strings whose schema sets no maxLength
-DEFAULT_MAX_ITEMS = 256  # for arrays whose schema sets no maxItems
-NUMBER_LIMIT = 1e15  # |x| bound for numbers without minimum / maximum (15 integer digits; floats stay exact)
-FRACTION_STEP = 1e-6  # multipleOf for numbers without one: at most 6 fraction digits
 MAX_EXTENSION_CHECKS = 256  # tokens running past forced bytes, checked one by one per step at most
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
-
-_YEAR = r"(?:[0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})"  # 0001-9999
-_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
-_MONTH_DAY = (r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
-              r"|02-(?:0[1-9]|1[0-9]|2[0-8]))")
-_DATE = rf"(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)"
-_TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,6})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-# Exact patterns for formats whose llguidance grammar is looser than the validator (jsonschema + rfc3339).
-FORMAT_PATTERNS = {
-    "date": rf"^{_DATE}$",
-    "date-time": rf"^{_DATE}T{_TIME}$",
-    "time": rf"^{_TIME}$",
-}
-
-_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SUBSCHEMA_ONE = ("items", "additionalItems", "additionalProperties", "contains", "not", "if", "then", "else",
-                  "propertyNames", "unevaluatedItems", "unevaluatedProperties")
-
-
-def bounded_schema(schema: Mapping[str, Any]) -> dict:
-    """Return the copy of a schema that the grammar is compiled from: every value bounded (see module docstring).
-
-    Args:
-        schema: a JSON Schema (not modified).
-
-    Returns:
-        A new schema: missing maxLength / maxItems / number bounds / fraction steps filled in, date and time
-        formats turned into exact patterns, objects with ``properties`` closed to other keys.
-    """
-    out = copy.deepcopy(dict(schema))
-    _bound(out)
-    return out
-
-
-def _bound(node: Any) -> None:
-    if not isinstance(node, dict):
-        return  # boolean schemas
-    for key in _SUBSCHEMA_MAPS:
-        if isinstance(node.get(key), dict):
-            for sub in node[key].values():
-                _bound(sub)
-    for key in _SUBSCHEMA_LISTS + _SUBSCHEMA_ONE:
-        sub = node.get(key)
-        for item in sub if isinstance(sub, list) else [sub]:
-            _bound(item)
-    _bound_node(node)
-
-
-def _bound_node(node: dict) -> None:
-    if "enum" in node or "const" in node:
-        return  # the values are spelled out already
-    types = node.get("type", [])
-    types = {types} if isinstance(types, str) else set(types)
-    if "string" in types:
-        if node.get("format") in FORMAT_PATTERNS and "pattern" not in node:
-            node["pattern"] = FORMAT_PATTERNS[node.pop("format")]
-        node.setdefault("maxLength", DEFAULT_MAX_LENGTH)
-    if types & {"number", "integer"}:
-        if "minimum" not in node and "exclusiveMinimum" not in node:
-            node["minimum"] = -NUMBER_LIMIT
-        if "maximum" not in node and "exclusiveMaximum" not in node:
-            node["maximum"] = NUMBER_LIMIT
-    if "number" in types and "multipleOf" not in node:
-        node["multipleOf"] = FRACTION_STEP
-    if "array" in types:
-        node.setdefault("maxItems", DEFAULT_MAX_ITEMS)
-    open_keys = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-    if isinstance(node.get("properties"), dict) and not any(k in node for k in open_keys):
-        node["additionalProperties"] = False
 
 
 class TokenIndex:
@@ -336,41 +242,6 @@ class ConstraintState:
                              f"{self._matcher.get_error()[:300]}")
 
 
-_BIT_TO_SIGN = None  # left shifts that move bit j of a word to bit 31
-
-
-def apply_bitmask(logits, bitmask):
-    """Set every token whose bit is 0 to ``-inf``, keep the others bit for bit (plain mx ops, no kernel).
-
-    Each token's bit is shifted into the sign bit of a float32 ``-inf`` pattern, giving ``+inf`` where allowed and
-    ``-inf`` where not; ``min(logit, +inf)`` keeps a logit exactly (even ``-0.0``), ``min(logit, -inf)`` is
-    ``-inf``. On CPU this costs ~0.6 ms at 248k tokens, ``mx.where`` ~1.7 ms.
-
-    Args:
-        logits: mx array (B, V).
-        bitmask: mx int32 array (B, W), bit j of word w allows token 32 w + j (llguidance's layout). Tokens at
-            or beyond 32 W are disallowed, as in ``llguidance.numpy.apply_token_bitmask_inplace``.
-
-    Returns:
-        A new mx array (B, V) with the same dtype.
-    """
-    import mlx.core as mx
-
-    global _BIT_TO_SIGN
-    if _BIT_TO_SIGN is None:
-        _BIT_TO_SIGN = mx.array([31 - j for j in range(32)], dtype=mx.uint32)
-    batch, vocab = logits.shape
-    sign = (bitmask.astype(mx.uint32)[:, :, None] << _BIT_TO_SIGN) & 0x80000000
-    bound = (sign ^ 0xFF800000).reshape(batch, -1).view(mx.float32)  # 0xFF800000 is -inf, 0x7F800000 +inf
-    if bound.shape[1] >= vocab:
-        bound = bound[:, :vocab]
-    else:
-        bound = mx.concatenate([bound, mx.full((batch, vocab - bound.shape[1]), -float("inf"))], axis=1)
-    if bound.dtype != logits.dtype:
-        bound = bound.astype(logits.dtype)  # +-inf are exact in every float type
-    return mx.minimum(logits, bound)
-
-
 class Constrainer:
     """Compiles schemas for one Hugging Face tokenizer, caching llguidance tokenizers and grammars.
 
@@ -534,69 +405,5 @@ def constrainer_for(hf_tokenizer) -> Constrainer:
         return found
 
 
-@dataclass(frozen=True)
-class ConstraintPlan:
-    """How one generation is constrained, and what the record says about it.
-
-    Attributes:
-        compiled: the grammar for this model's tokenizer and stop set (None: no token masks here).
-        active: constraints are on for this generation (for a server-side schema the runner says, per call).
-        warnings: record warnings (``constraint_partial`` / ``unconstrained``), as issue dicts.
-        server_schema: the bounded schema for a runner that has it enforced on its server (None: not asked).
-    """
-
-    compiled: Optional[CompiledSchema] = None
-    active: bool = False
-    warnings: tuple[dict, ...] = ()
-    server_schema: Optional[dict] = None
-
-    def factory(self, *, jump_forward: bool):
-        """What a GenerationRequest carries: a callable starting one walk through the grammar (None: no masks)."""
-        if self.compiled is None:
-            return None
-        compiled = self.compiled
-        return lambda: compiled.start(jump_forward=jump_forward)
-
-
-def plan_constraint(runner, *, schema: Mapping[str, Any], stop: StopSet, enabled: bool) -> ConstraintPlan:
-    """Decide how one generation is constrained, falling back to unconstrained decoding with a warning.
-
-    Args:
-        runner: the runner that will generate.
-        schema: the JSON Schema as the user wrote it.
-        stop: the request's stop set.
-        enabled: the ``constrained`` setting.
-
-    Returns:
-        The ConstraintPlan (never raises for a schema, tokenizer or stop-set problem: those become an
-        ``unconstrained`` warning). A runner without a tokenizer that can have a schema enforced on its server
-        (``server_constraints``) gets the bounded schema to send; whether it was enforced is the runner's to say
-        (``GenerationResult.constrained``), per call.
-    """
-    if not enabled:
-        return ConstraintPlan()
-    tokenizer = runner.tokenizer
-    if tokenizer is None and getattr(runner, "server_constraints", False):
-        return ConstraintPlan(server_schema=bounded_schema(schema))
-    if tokenizer is None:
-        reason = f"runner {type(runner).__name__} has no tokenizer to build a grammar for"
-        return ConstraintPlan(warnings=(unconstrained_warning(reason),))
-    try:
-        compiled = constrainer_for(tokenizer).compile(schema, stop_ids=stop.ids, lenient=True)
-        compiled.check_stop_set(stop)
-    except (SchemaError, ModelError) as exc:
-        return ConstraintPlan(warnings=(unconstrained_warning(str(exc)),))
-    warnings = ()
-    if compiled.ignored:
-        warnings = (issue("constraint_partial", "constrained decoding ignores what llguidance cannot express ("
-                          + "; ".join(compiled.ignored) + "); validation still checks it"),)
-    return ConstraintPlan(compiled=compiled, active=True, warnings=warnings)
-
-
-def unconstrained_warning(reason: str) -> dict:
-    """The record's ``unconstrained`` warning: constrained decoding was off for this document, and why."""
-    return issue("unconstrained", f"constrained decoding is off for this document: {reason}")
-
-
-__all__ = ["CompiledSchema", "ConstraintPlan", "ConstraintState", "Constrainer", "TokenIndex", "apply_bitmask",
-           "bounded_schema", "compile_schema", "constrainer_for", "plan_constraint", "unconstrained_warning"]
+__all__ = ["JSON_OPTIONS", "MAX_EXTENSION_CHECKS", "CompiledSchema", "ConstraintState", "Constrainer", "TokenIndex",
+           "compile_schema", "constrainer_for"]
