@@ -20,13 +20,12 @@ from typing import Iterator, Optional, Union
 
 from extractor.errors import InputError, ModelError
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
-from extractor.inputs.pool import RenderPool
-from extractor.inputs.renderer import Rendered
+from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.inputs.ocr import page_text
 from extractor.inputs.document import Document, RasterSettings
 from extractor.pipeline import windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
-from extractor.pipeline.job import DocumentJob, Source, document_raster, render, source_name
+from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
 from extractor.pipeline.retry import run_with_retries
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
@@ -73,7 +72,7 @@ def settings_fingerprint(settings: Settings, schema: Schema) -> str:
 
 
 def extract_document(source: Source, *, runner: Runner, schema: Schema, settings: Settings,
-                     pool: Optional[RenderPool] = None) -> Record:
+                     renderer: Optional[Renderer] = None) -> Record:
     """Extract one document. Never raises for a bad input or a model failure: those become ``error`` records.
 
     Args:
@@ -81,13 +80,15 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
-        pool: render in these worker processes (isolated, with ``settings.timeout``); None: in this process.
+        renderer: what renders its pages: a ``RenderPool`` (worker processes, isolated, with ``settings.timeout``);
+            None: this process (``LocalRenderer``).
 
     Returns:
         The Record.
     """
-    rendered = render(source, raster=first_raster(settings, runner), pool=pool)
-    return document_record(rendered, runner=runner, schema=schema, settings=settings, pool=pool)
+    renderer = renderer if renderer is not None else LocalRenderer()
+    rendered = renderer.render(source, settings=first_raster(settings, runner))
+    return document_record(rendered, runner=runner, schema=schema, settings=settings, renderer=renderer)
 
 
 def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
@@ -98,23 +99,24 @@ def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
 
 
 def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
-                    pool: Optional[RenderPool] = None) -> Record:
+                    renderer: Optional[Renderer] = None) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
 
     Args:
-        rendered: the source after opening and rendering (``renderer.render_here`` or a ``RenderPool``).
+        rendered: the source after opening and rendering (a ``Renderer``: ``LocalRenderer`` or ``RenderPool``).
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
-        pool: where a long document's later windows are rendered (None: in this process).
+        renderer: what renders a long document's later windows (None: this process, ``LocalRenderer``).
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
         ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead); ``fingerprint``
         the settings fingerprint (a resumed batch reuses records that carry the same one).
     """
-    job = DocumentJob(source=rendered.source, runner=runner, schema=schema, settings=settings, pool=pool,
+    job = DocumentJob(source=rendered.source, runner=runner, schema=schema, settings=settings,
+                      renderer=renderer if renderer is not None else LocalRenderer(),
                       start=time.perf_counter() - rendered.render_s)  # the document's own work: render, generate
     record = _document_record(job, rendered)
     return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})

@@ -1,17 +1,16 @@
-"""One document's job: what every step of its way reads (the model, the schema, the settings, where its pages are
-rendered), held once and passed down whole (``DocumentJob``), instead of the same nine arguments at every step.
+"""One document's job: what every step of its way reads (the model, the schema, the settings, the renderer its pages
+are rendered by), held once and passed down whole (``DocumentJob``), instead of the same nine arguments at every step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Union
 
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
-from extractor.inputs.pool import RenderPool
-from extractor.inputs.renderer import Rendered, render_here
+from extractor.inputs.renderer import Rendered, Renderer
 from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings
@@ -31,12 +30,6 @@ def document_raster(settings: Settings, runner: Runner) -> RasterSettings:
     return settings.raster(runner.pixels_per_token, page_pixels=runner.max_page_pixels)
 
 
-def render(source: Source, *, raster: RasterSettings, pool: Optional[RenderPool]) -> Rendered:
-    """Render a source with these rasterizer settings: in the pool's worker processes when there is one (isolated,
-    under its time limit), else in this process."""
-    return pool.render(source, settings=raster) if pool is not None else render_here(source, settings=raster)
-
-
 @dataclass(frozen=True)
 class DocumentJob:
     """One document on its way to its record: everything its steps read, fixed once its first render is done.
@@ -46,7 +39,8 @@ class DocumentJob:
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
-        pool: where its later renders run (a long document's windows): the worker pool, or None for this process.
+        renderer: what renders its pages again (a long document's windows): the worker pool (``inputs.pool``) or
+            this process (``inputs.renderer.LocalRenderer``), as its first render.
         start: ``time.perf_counter()`` when the document's own work began (its first render included).
     """
 
@@ -54,7 +48,7 @@ class DocumentJob:
     runner: Runner
     schema: Schema
     settings: Settings
-    pool: Optional[RenderPool]
+    renderer: Renderer
     start: float
 
     @property
@@ -73,8 +67,8 @@ class DocumentJob:
         return document_raster(self.settings, self.runner)
 
     def render(self, raster: RasterSettings) -> Rendered:
-        """Render this document again with other rasterizer settings (a window's pages), where its renders run."""
-        return render(self.source, raster=raster, pool=self.pool)
+        """Render this document again with other rasterizer settings (a window's pages), by its renderer."""
+        return self.renderer.render(self.source, settings=raster)
 
 
-__all__ = ["DocumentJob", "Source", "document_raster", "render", "source_name"]
+__all__ = ["DocumentJob", "Source", "document_raster", "source_name"]
