@@ -218,7 +218,7 @@ class WindowRenderError(Exception):
 def _window_documents(job: DocumentJob, plan: windows.Plan,
                       first: Document) -> Iterator[tuple[windows.Window, Document, float]]:
     """Each window's rendered pages, lazily: the first from the document's first render, each later one rendered
-    (where the job's renders run) when its turn comes, so memory holds one window's page images.
+    by the job's renderer when its turn comes, so memory holds one window's page images.
 
     Yields:
         ``(window, document holding its pages, render seconds)``.
