@@ -7,9 +7,8 @@ against a kill -9 between any two of them. This module is the loop between the t
 then take settled files until stopped (or, with ``once``, until the inbox is done).
 
 Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With
-``handle_signals`` (the CLI), SIGINT / SIGTERM set it and, if a document is being extracted, abandon it after
-``stop_timeout`` seconds (a second SIGINT: at once): its row goes back to ``queued`` (the attempt is not counted),
-the input stays in the inbox.
+``handle_signals`` (the CLI), SIGINT / SIGTERM set it, and a document still being extracted ``stop_timeout``
+seconds later is abandoned (``steps.StopSignals``).
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Union
 
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch.inbox import FALLBACK_POLL_S, RESCAN_S, Inbox, WatchLock, WatchPaths, WatchSettings
@@ -58,9 +57,9 @@ class WatchSummary:
         return dataclasses.asdict(self)
 
 
-def watch(inbox: Union[str, Path], out: Union[str, Path], *, extractor, settings: Optional[WatchSettings] = None,
-          ledger: Union[str, Path, None] = None, on_record: Optional[Callable[[Record], None]] = None,
-          stop_event: Optional[threading.Event] = None, handle_signals: bool = False) -> WatchSummary:
+def watch(inbox: str | Path, out: str | Path, *, extractor, settings: WatchSettings | None = None,
+          ledger: str | Path | None = None, on_record: Callable[[Record], None] | None = None,
+          stop_event: threading.Event | None = None, handle_signals: bool = False) -> WatchSummary:
     """Watch a folder and extract every new document exactly once, until stopped (or, with ``once``, done).
 
     With the in-process model, documents are extracted on the calling thread, one at a time; call it from the

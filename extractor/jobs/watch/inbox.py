@@ -21,9 +21,9 @@ import os
 import queue
 import stat
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Union
 
 from extractor.errors import UsageError
 
@@ -59,7 +59,7 @@ class WatchSettings:
     """
 
     settle: float = 2.0
-    poll: Optional[float] = None
+    poll: float | None = None
     error_retries: int = 2
     backoff: float = 5.0
     keep_inputs: bool = False
@@ -94,8 +94,8 @@ class WatchPaths:
     failed: Path
 
     @classmethod
-    def resolve(cls, inbox: Union[str, Path], out: Union[str, Path],
-                ledger: Union[str, Path, None] = None) -> "WatchPaths":
+    def resolve(cls, inbox: str | Path, out: str | Path,
+                ledger: str | Path | None = None) -> WatchPaths:
         """Check and resolve the watcher's paths.
 
         Args:
@@ -134,7 +134,7 @@ class WatchLock:
         self.paths = paths
         self._fds: list[int] = []
 
-    def acquire(self) -> "WatchLock":
+    def acquire(self) -> WatchLock:
         """Take both locks (without waiting).
 
         Returns:
@@ -176,7 +176,7 @@ class WatchLock:
         while self._fds:
             os.close(self._fds.pop())
 
-    def __enter__(self) -> "WatchLock":
+    def __enter__(self) -> WatchLock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:
@@ -236,7 +236,7 @@ class Candidate:
     since: float
     not_before: float = 0.0
 
-    def resettle(self, key: Optional[StatKey] = None) -> None:
+    def resettle(self, key: StatKey | None = None) -> None:
         """Start the settle timer again (with the file's new key, when it changed)."""
         if key is not None:
             self.key = key
@@ -257,7 +257,7 @@ class Inbox:
         """Args: paths: the watcher's paths; settle: seconds a file must stay unchanged before it is taken."""
         self.paths = paths
         self.settle = settle
-        self.events: "queue.SimpleQueue[Optional[str]]" = queue.SimpleQueue()
+        self.events: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.pending: dict[str, Candidate] = {}
         self.handled: dict[str, StatKey] = {}  # keep_inputs: files already dealt with
         self.noted: set[str] = set()  # names already logged as skipped (log once)
@@ -322,7 +322,7 @@ class Inbox:
 
     # ------------------------------------------------------------------------------------------- discovery
 
-    def _relative(self, path: Path) -> Optional[str]:
+    def _relative(self, path: Path) -> str | None:
         """Return the inbox-relative name of a path we may take, or None (outside, excluded or hidden)."""
         try:
             rel = path.relative_to(self.paths.inbox)
@@ -334,7 +334,7 @@ class Inbox:
             return None
         return rel.as_posix()
 
-    def scan(self, folder: Optional[Path] = None) -> None:
+    def scan(self, folder: Path | None = None) -> None:
         """Walk a folder (default: the inbox; no symlinks followed) and consider every file in it."""
         folder = folder or self.paths.inbox
         try:
@@ -432,3 +432,7 @@ class Inbox:
         """``once``: drop a file that does not open (it counts as left)."""
         self.pending.pop(name, None)
         self.dropped += 1
+
+
+__all__ = ["IGNORED_PATTERNS", "LEDGER_DIR", "LEDGER_NAME", "Candidate", "Inbox", "WatchLock", "WatchPaths",
+           "WatchSettings", "check_unlocked", "ignored_name", "stat_key"]

@@ -39,10 +39,10 @@ import signal
 import stat
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
 
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
@@ -167,7 +167,7 @@ class Steps:
     """
 
     def __init__(self, *, paths: WatchPaths, settings: WatchSettings, extractor, ledger: Ledger, inbox: Inbox,
-                 on_record: Optional[Callable[[Record], None]], stop: threading.Event) -> None:
+                 on_record: Callable[[Record], None] | None, stop: threading.Event) -> None:
         """Args: as ``watch``'s, with the opened ledger and the inbox whose files the steps take."""
         self.paths = paths
         self.settings = settings
@@ -181,7 +181,7 @@ class Steps:
         self.abandoning = False
         self.max_attempts = settings.error_retries + 1
         self.concurrency = max(1, int(getattr(extractor, "concurrency", 1)))
-        self.executor: Optional[ThreadPoolExecutor] = None  # only with concurrency > 1
+        self.executor: ThreadPoolExecutor | None = None  # only with concurrency > 1
         self.in_flight: dict[Future, _Job] = {}
         # a file split into invoices (``Settings.split``): its part records, by source, from step 3 to step 4
         self.parts: dict[str, tuple[Record, ...]] = {}
@@ -269,7 +269,7 @@ class Steps:
             return
         self._conclude(job, self._extract(path))  # step 3
 
-    def _conclude(self, job: _Job, record: Optional[Record]) -> None:
+    def _conclude(self, job: _Job, record: Record | None) -> None:
         """After step 3: abandon, re-queue or retry later, or steps 4-6."""
         name, seen, entry, path, key, sha = job.name, job.seen, job.entry, job.path, job.key, job.entry.sha256
         # a retryable failure during a stop may be the stop's doing (e.g. SIGTERM reached the render workers)
@@ -323,7 +323,7 @@ class Steps:
                 self._abandon(job)
             self.in_flight.clear()
 
-    def _extract(self, path: Path) -> Optional[Record]:
+    def _extract(self, path: Path) -> Record | None:
         """Extract one document on the watcher's thread; None when a stop abandoned it."""
         try:
             self.in_extract = True
@@ -431,7 +431,7 @@ class StopSignals:
         self.steps = steps
         self.previous: dict[int, object] = {}
 
-    def __enter__(self) -> "StopSignals":
+    def __enter__(self) -> StopSignals:
         for signum, handler in ((signal.SIGINT, self._stop), (signal.SIGTERM, self._stop),
                                 (signal.SIGALRM, self._alarm)):
             self.previous[signum] = signal.signal(signum, handler)
@@ -459,3 +459,6 @@ class StopSignals:
         self.steps.abandoning = True
         if self.steps.in_extract:
             raise _Abandon()
+
+
+__all__ = ["STEPS", "TEST_PAUSE_ENV", "Steps", "StopSignals", "result_name"]

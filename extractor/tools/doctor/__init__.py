@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from extractor.runners.modelfiles import resolve_model_dir
 from extractor.tools.doctor.files import Check, fix_generation_config, run_checks
@@ -67,8 +66,8 @@ def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
     return DoctorReport(model_dir=model_dir, checks=tuple(checks))
 
 
-def run_endpoint_doctor(url: str, *, model: Optional[str] = None, server_kind: Optional[str] = None,
-                        api_key: Optional[str] = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> DoctorReport:
+def run_endpoint_doctor(url: str, *, model: str | None = None, server_kind: str | None = None,
+                        api_key: str | None = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> DoctorReport:
     """Check a running OpenAI-compatible server (``endpoint_checks``) and collect the findings.
 
     Args:

@@ -24,14 +24,19 @@ runtime refuses an unreadable file, the check about that file fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
 
 from extractor.errors import ModelError
 from extractor.runners.chat_template import ENABLE_THINKING, render
 from extractor.runners.modelfiles import (
-    CHAT_TEMPLATE_JINJA, CHAT_TEMPLATE_JSON, GENERATION_CONFIG, SPECIAL_TOKENS_MAP, ModelFiles, as_id_list,
+    CHAT_TEMPLATE_JINJA,
+    CHAT_TEMPLATE_JSON,
+    GENERATION_CONFIG,
+    SPECIAL_TOKENS_MAP,
+    ModelFiles,
+    as_id_list,
     read_model_files,
 )
 from extractor.runners.stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
@@ -62,7 +67,7 @@ class Check:
     name: str
     status: str
     detail: str
-    source_file: Optional[str] = None
+    source_file: str | None = None
 
     def to_dict(self) -> dict:
         """Return ``{"name", "status", "detail", "source"}`` (the shape ``render.show_checks`` prints)."""
@@ -379,7 +384,7 @@ def check_vision_ids(facts: ModelFacts) -> Check:
     return Check(name, _worst(statuses), "; ".join(parts), src)
 
 
-def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] = None) -> str:
+def render_generation_prompt(template: str, *, enable_thinking: bool | None = None) -> str:
     """Render a chat template's generation prompt for one user message, as transformers would (sandboxed Jinja,
     ``chat_template.render``).
 
@@ -482,7 +487,7 @@ class FixResult:
     path: Path
     changed: bool
     created: bool
-    backup: Optional[Path]
+    backup: Path | None
     before: object
     after: list
 

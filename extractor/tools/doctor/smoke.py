@@ -14,8 +14,8 @@ The static checks of a directory's files are :mod:`extractor.tools.doctor.files`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 from extractor.errors import ExtractorError
 from extractor.tools.doctor.files import FIX_HINT, Check, mlx_vlm_stop_ids, read_facts
@@ -31,7 +31,7 @@ class _GuardWatch:
 
         self.inner = GuardMonitor(GuardSettings())
         self.tokens = 0
-        self.would_fire: Optional[tuple[str, int]] = None
+        self.would_fire: tuple[str, int] | None = None
 
     def feed(self, token_id: int, text: str):
         """Count tokens and remember the first guard that would have fired."""
@@ -61,9 +61,9 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
     """
     from PIL import Image
 
-    from extractor.runners.mlx.runner import MlxRunner
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
+    from extractor.runners.mlx.runner import MlxRunner
     from extractor.schema import load_schema
 
     runner = MlxRunner(model=str(model_dir))
@@ -113,8 +113,8 @@ SERVER_FIXES = {
 ENDPOINT_HINT = "`extract doctor MODEL_DIR --fix` on the directory the server loads"
 
 
-def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optional[str] = None,
-                    api_key: Optional[str] = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> tuple[Check, ...]:
+def endpoint_checks(url: str, *, model: str | None = None, server_kind: str | None = None,
+                    api_key: str | None = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> tuple[Check, ...]:
     """Check a running OpenAI-compatible server: what it serves, and whether it stops on its own.
 
     Args:
@@ -137,7 +137,7 @@ def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optio
         runner.close()
 
 
-def _endpoint_checks(runner, *, url: str, model: Optional[str], smoke_tokens: int) -> tuple[Check, ...]:
+def _endpoint_checks(runner, *, url: str, model: str | None, smoke_tokens: int) -> tuple[Check, ...]:
     """``endpoint_checks`` with the runner made (and closed by the caller)."""
     from extractor.runners.openai.endpoints import EndpointFailure
     from extractor.runners.openai.runner import KINDS, choose_model, remote_stop_set
@@ -171,9 +171,9 @@ def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
     the JSON closed, or runs to ``max_tokens``."""
     from PIL import Image
 
-    from extractor.runners.guards import GuardSettings
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
+    from extractor.runners.guards import GuardSettings
     from extractor.runners.stopping import StopSet
     from extractor.schema import load_schema
 

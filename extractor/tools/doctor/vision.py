@@ -10,9 +10,9 @@ token is the one the family's processor places (its own ``image_token`` when the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Mapping, Optional
 
 from extractor.runners.modelfiles import ModelFiles
 
@@ -32,9 +32,9 @@ class VisionKey:
 
     key: str
     token: str
-    default: Optional[int] = None
+    default: int | None = None
     image: bool = False
-    read_first: Optional[str] = None
+    read_first: str | None = None
 
 
 def _qwen_vision(start: int, end: int, image: int) -> tuple[VisionKey, ...]:
@@ -80,7 +80,7 @@ def _read_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def processor_facts(model_dir: Path) -> tuple[Optional[str], Optional[str]]:
+def processor_facts(model_dir: Path) -> tuple[str | None, str | None]:
     """The processor a directory names, as transformers finds it: its class, and the image token it places.
 
     Args:
@@ -105,7 +105,7 @@ def processor_facts(model_dir: Path) -> tuple[Optional[str], Optional[str]]:
     return processor_class, image_token
 
 
-def vision_rules(facts: ModelFiles) -> tuple[Optional[str], tuple[VisionKey, ...]]:
+def vision_rules(facts: ModelFiles) -> tuple[str | None, tuple[VisionKey, ...]]:
     """The family whose vision ids a directory must name, and those ids (the image token as its processor names it).
 
     Args:
