@@ -15,7 +15,8 @@ from typing import List, Optional
 
 import typer
 
-from extractor.tools import doctor
+from extractor.tools.doctor import run_doctor, run_endpoint_doctor
+from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.cli import output as render
 from extractor.api import Extractor, api_key
 from extractor.jobs.batch import run_batch
@@ -26,7 +27,7 @@ from extractor.quiet import configure
 from extractor.inputs.discover import expand_inputs
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
 from extractor.trust.verdict import trusted
-from extractor.jobs.watch import WatchSettings
+from extractor.jobs.watch.inbox import WatchSettings
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
 
@@ -315,7 +316,7 @@ def doctor_command(
                                                   "(original kept as generation_config.json.bak), then re-check."),
     smoke: bool = typer.Option(False, "--smoke", help="Also run one short real generation on a blank page: "
                                                       "does it stop?"),
-    smoke_tokens: int = typer.Option(doctor.DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
+    smoke_tokens: int = typer.Option(DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
                                      help="max_tokens of the --smoke generation (and of the --endpoint requests)."),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", metavar="URL",
                                            help="Check this OpenAI-compatible server instead of a directory: the "
@@ -331,13 +332,12 @@ def doctor_command(
         if fix or smoke:
             raise UsageError("--fix and --smoke check a model directory; with --endpoint the server is smoke-tested")
         settings = Settings(endpoint=endpoint, server_kind=server_kind)  # checks the URL and the kind
-        checks = doctor.endpoint_checks(settings.endpoint[0], model=model, server_kind=server_kind,
-                                        api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
-        report = doctor.DoctorReport(model_dir=endpoint, checks=checks)
+        report = run_endpoint_doctor(settings.endpoint[0], model=model, server_kind=server_kind,
+                                     api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
     elif model is None:
         raise UsageError("doctor: name a MODEL directory, or a server with --endpoint URL")
     else:
-        report = doctor.run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
+        report = run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
     render.show_checks(report.to_list(), title=f"doctor: {report.model_dir}", as_json=as_json)
     raise typer.Exit(ExitCode.NOT_OK if report.failed else ExitCode.OK)
 
@@ -355,8 +355,9 @@ def watch_command(
     out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
     ledger: Optional[Path] = typer.Option(None, "--ledger", help="The SQLite ledger (default: "
                                                                  "OUT/.extractor/ledger.sqlite)."),
-    once: bool = typer.Option(False, "--once", help="Process what is in the inbox now, then exit (cron, timers)."),
-    poll: Optional[float] = typer.Option(None, "--poll", min=0.1, metavar="SECONDS",
+    once: bool = typer.Option(WATCH.once, "--once", help="Process what is in the inbox now, then exit (cron, "
+                                                         "timers)."),
+    poll: Optional[float] = typer.Option(WATCH.poll, "--poll", min=0.1, metavar="SECONDS",
                                          help="Scan every SECONDS instead of using file-system events "
                                               "(network shares)."),
     settle: float = typer.Option(WATCH.settle, "--settle", min=0.0, metavar="SECONDS",
@@ -366,7 +367,7 @@ def watch_command(
                                            "--retries)."),
     backoff: float = typer.Option(WATCH.backoff, "--backoff", min=0.0, metavar="SECONDS",
                                   help="Seconds before the first error retry (doubled for each further one)."),
-    keep_inputs: bool = typer.Option(False, "--keep-inputs",
+    keep_inputs: bool = typer.Option(WATCH.keep_inputs, "--keep-inputs",
                                      help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."),
     stop_timeout: float = typer.Option(WATCH.stop_timeout, "--stop-timeout", min=0.0, metavar="SECONDS",
                                        help="After SIGINT / SIGTERM, seconds the current document may still run "
@@ -375,15 +376,17 @@ def watch_command(
     settings: Settings = None,
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
-    from extractor.jobs.watch import WatchPaths, check_unlocked, watch
+    from extractor.jobs.watch import watch
+    from extractor.jobs.watch.inbox import WatchPaths, check_unlocked
 
+    behaviour = WatchSettings(settle=settle, poll=poll, error_retries=error_retries, backoff=backoff,
+                              keep_inputs=keep_inputs, once=once, stop_timeout=stop_timeout)
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     render.watch_logging()
     with Extractor(settings) as extractor:
-        summary = watch(paths.inbox, paths.out, extractor=extractor, ledger=paths.ledger, settle=settle,
-                        poll=poll, error_retries=error_retries, backoff=backoff, keep_inputs=keep_inputs, once=once,
-                        stop_timeout=stop_timeout, handle_signals=True)
+        summary = watch(paths.inbox, paths.out, extractor=extractor, settings=behaviour, ledger=paths.ledger,
+                        handle_signals=True)
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
 
@@ -400,7 +403,7 @@ def status_command(
 ) -> None:
     """Print the ledger report; exit 0."""
     from extractor.jobs.ledger import Ledger
-    from extractor.jobs.watch import LEDGER_DIR, LEDGER_NAME
+    from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME
 
     with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as book:
         report = book.report(recent=recent)
