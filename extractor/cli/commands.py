@@ -212,7 +212,7 @@ def settings_options(command):
         return command(*args, settings=settings_from_options(**options), **kwargs)
 
     params = [p for p in own.parameters.values() if p.name != "settings"]
-    wrapper.__signature__ = own.replace(parameters=params + shared)
+    wrapper.__signature__ = own.replace(parameters=params + shared)  # type: ignore[attr-defined]  # wraps() is typed without it
     return wrapper
 
 
@@ -242,9 +242,11 @@ def run_batch_command(
     actors: Optional[int] = typer.Option(None, "--actors", min=1, metavar="N",
                                          help="With --engine ray: extraction actors, one document each at a time "
                                               "(default: one per CPU of the cluster)."),
-    settings: Settings = None,
+    settings: Optional[Settings] = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
+    if settings is None:
+        raise TypeError("run_batch_command runs through settings_options, which gives it settings")
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
@@ -331,7 +333,7 @@ def doctor_command(
     if endpoint is not None:
         if fix or smoke:
             raise UsageError("--fix and --smoke check a model directory; with --endpoint the server is smoke-tested")
-        settings = Settings(endpoint=endpoint, server_kind=server_kind)  # checks the URL and the kind
+        settings = Settings(endpoint=(endpoint,), server_kind=server_kind)  # checks the URL and the kind
         report = run_endpoint_doctor(settings.endpoint[0], model=model, server_kind=server_kind,
                                      api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
     elif model is None:
@@ -373,7 +375,7 @@ def watch_command(
                                        help="After SIGINT / SIGTERM, seconds the current document may still run "
                                             "before it is abandoned (it stays queued)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    settings: Settings = None,
+    settings: Optional[Settings] = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
     from extractor.jobs.watch import watch
