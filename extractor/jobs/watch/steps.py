@@ -43,6 +43,8 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import Any, Union
 
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
@@ -51,6 +53,9 @@ from extractor.jobs.sinks import write_atomic
 from extractor.jobs.watch.inbox import Candidate, Inbox, StatKey, WatchPaths, WatchSettings, stat_key
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
+
+# what signal.signal takes and returns (typeshed's alias for it is private)
+_Handler = Union[Callable[[int, Union[FrameType, None]], Any], int, signal.Handlers, None]
 
 log = logging.getLogger("extractor.jobs.watch")
 
@@ -360,6 +365,8 @@ class Steps:
         """Steps 4-6: write the record, commit the ledger, move the input."""
         if not record.sha256:
             record = dataclasses.replace(record, sha256=entry.sha256)
+        if entry.result_path is None:  # claiming sets it: None here is a ledger bug, not a bad document
+            raise RuntimeError(f"{name}: the ledger entry has no result path")
         result = Path(entry.result_path)
         result.parent.mkdir(parents=True, exist_ok=True)
         parts = self.parts.pop(record.source, None)
@@ -429,7 +436,7 @@ class StopSignals:
     def __init__(self, steps: Steps) -> None:
         """Args: steps: the steps whose documents a stop ends or abandons."""
         self.steps = steps
-        self.previous: dict[int, object] = {}
+        self.previous: dict[int, _Handler] = {}
 
     def __enter__(self) -> StopSignals:
         for signum, handler in ((signal.SIGINT, self._stop), (signal.SIGTERM, self._stop),

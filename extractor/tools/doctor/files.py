@@ -27,6 +27,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from extractor.errors import ModelError
 from extractor.runners.chat_template import ENABLE_THINKING, render
@@ -258,7 +259,7 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
     problems.extend(id_conflicts(facts))
     chatml = [t for t in CHATML_TOKENS if t in facts.token_ids]
     turn = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
-    family = [t for t in dict.fromkeys(chatml + ([turn] if turn in facts.token_ids else []))]
+    family = list(dict.fromkeys(chatml + ([turn] if turn is not None and turn in facts.token_ids else [])))
     for text in family:
         a, b = facts.tokenizer_config_ids.get(text), facts.tokenizer_json_ids.get(text)
         if a is not None and b is not None and a != b:
@@ -398,7 +399,8 @@ def render_generation_prompt(template: str, *, enable_thinking: bool | None = No
     Raises:
         Exception: whatever Jinja raises for a template it cannot render.
     """
-    variables = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+    # Any: mypy would match a dict[str, bool] against render's str keywords (bos_token, eos_token)
+    variables: dict[str, Any] = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
     return render(template, [{"role": "user", "content": "Read this invoice."}], add_generation_prompt=True,
                   **variables)
 
