@@ -3,7 +3,7 @@
 The Python API (``Extractor(settings, **overrides)``), the batch command and ``extract watch`` all build one
 ``Settings``; the command line only changes the defaults listed in :data:`COMMAND_LINE_DEFAULTS`, and the batch
 command its ``batch`` for a job of several documents (``job_batch``). The watcher's own
-behaviour (settle time, back-off, ...) lives in ``watch.WatchSettings``.
+behaviour (settle time, back-off, ...) lives in ``jobs.watch.inbox.WatchSettings``.
 """
 
 from __future__ import annotations

@@ -342,7 +342,7 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     from typer.testing import CliRunner
 
     from extractor.cli.commands import app, dispatch_args
-    from extractor.jobs.watch import watch
+    from extractor.jobs.watch import WatchSettings, watch
 
     tiny, _, batched = qwen
     names = ["answer", "guard", "truncated", "invalid"]  # no processors here: each answers the script
@@ -378,7 +378,8 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     for name in names:
         (inbox / f"{name}.pdf").write_bytes(files["docs"][name].read_bytes())
     records = []
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append,
+                    settings=WatchSettings(once=True, settle=0.1))
     assert (summary.to_dict()["extracted"], sorted(r.status for r in records)) == (4, ["ok"] * 4)
     assert max(r.usage.decoding["batch"] for r in records) == 2
 

@@ -6,15 +6,20 @@ on real tiny qwen3_5 directories from ``extractor.testing`` (through the CLI, ``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from extractor.tools import doctor
+from extractor.tools.doctor.files import (
+    check_config_eos, check_generation_config, check_thinking, check_tokenizer_ids, check_vision_ids,
+    fix_generation_config, mlx_vlm_stop_ids, read_facts, run_checks,
+)
 from extractor.cli.commands import app, dispatch_args
-from extractor.testing import CHAT_TEMPLATE, ENDOFTEXT, IM_END, TOKEN_IDS
+from extractor.testing import CHAT_TEMPLATE, ENDOFTEXT, FAMILIES, IM_END, TOKEN_IDS
+from extractor.testing.family_files import write_family_files
 
 BOTH = [ENDOFTEXT, IM_END]
 FIX_NAMED = "fix: run `extract doctor MODEL --fix` (sets eos_token_id to [248044, 248046])"
@@ -261,9 +266,9 @@ EMULATION = {
 @pytest.mark.parametrize("name", list(EMULATION))
 def test_mlx_vlm_emulation_and_eos_checks(tmp_path, name):
     files, bare, gen_status, cfg_status = EMULATION[name]
-    facts = doctor.read_facts(write_model_files(tmp_path / "m", **files))
-    assert doctor.mlx_vlm_stop_ids(facts)[0] == bare
-    assert (doctor.check_generation_config(facts).status, doctor.check_config_eos(facts).status) == (
+    facts = read_facts(write_model_files(tmp_path / "m", **files))
+    assert mlx_vlm_stop_ids(facts)[0] == bare
+    assert (check_generation_config(facts).status, check_config_eos(facts).status) == (
         gen_status, cfg_status)
 
 
@@ -276,25 +281,25 @@ def test_emulation_matches_real_mlx_vlm(model_factory, kwargs):
     model = model_factory.random(**kwargs)
     _, processor = load(str(model.path))
     real = sorted(set(processor.tokenizer.stopping_criteria.eos_token_ids))
-    assert doctor.mlx_vlm_stop_ids(doctor.read_facts(model.path))[0] == real
+    assert mlx_vlm_stop_ids(read_facts(model.path))[0] == real
 
 
 def test_config_eos_naming_a_non_end_token_fails(tmp_path):
-    facts = doctor.read_facts(write_model_files(tmp_path / "m", config={"eos_token_id": 248045, **VISION}))
-    assert doctor.check_tokenizer_ids(facts).to_dict() == {
+    facts = read_facts(write_model_files(tmp_path / "m", config={"eos_token_id": 248045, **VISION}))
+    assert check_tokenizer_ids(facts).to_dict() == {
         "name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
         "detail": "config.json eos_token_id 248045 is <|im_start|> in the tokenizer, not an end token"}
 
 
 def test_vision_ids_explicitly_wrong_fail_and_defaults_that_match_warn(tmp_path):
-    wrong = doctor.read_facts(write_model_files(tmp_path / "a", config={**VISION, "vision_start_token_id": 248045}))
-    assert doctor.check_vision_ids(wrong).to_dict() == {
+    wrong = read_facts(write_model_files(tmp_path / "a", config={**VISION, "vision_start_token_id": 248045}))
+    assert check_vision_ids(wrong).to_dict() == {
         "name": "vision_ids", "status": "fail", "source": "config.json",
         "detail": "vision_start_token_id=248045 but the tokenizer has <|vision_start|>=248053; "
                   "vision_end_token_id=248054; image_token_id=248056"}
-    lucky = doctor.read_facts(write_model_files(tmp_path / "b", config={k: v for k, v in VISION.items()
-                                                                        if k != "image_token_id"}))
-    assert doctor.check_vision_ids(lucky).to_dict() == {
+    lucky = read_facts(write_model_files(tmp_path / "b", config={k: v for k, v in VISION.items()
+                                                                 if k != "image_token_id"}))
+    assert check_vision_ids(lucky).to_dict() == {
         "name": "vision_ids", "status": "warn", "source": "config.json",
         "detail": "vision_start_token_id=248053; vision_end_token_id=248054; image_token_id missing: mlx-vlm's "
                   "default 248056 happens to match"}
@@ -316,8 +321,8 @@ THINK_IGNORED = THINK_ALWAYS + "{# enable_thinking is accepted but ignored #}"
     (None, "pass", "no chat template: no thinking switch to set"),
 ])
 def test_thinking_check(tmp_path, template, status, detail):
-    facts = doctor.read_facts(write_model_files(tmp_path / "m", config=VISION, template=template))
-    check = doctor.check_thinking(facts)
+    facts = read_facts(write_model_files(tmp_path / "m", config=VISION, template=template))
+    check = check_thinking(facts)
     assert check.status == status
     if detail is not None:
         assert check.detail == detail
@@ -326,13 +331,114 @@ def test_thinking_check(tmp_path, template, status, detail):
 def test_unreadable_generation_config_fails_and_fix_refuses(tmp_path):
     root = write_model_files(tmp_path / "m", config={"eos_token_id": ENDOFTEXT, **VISION})
     (root / "generation_config.json").write_text("{not json")
-    checks = {c.name: c for c in doctor.run_checks(root)}
+    checks = {c.name: c for c in run_checks(root)}
     assert checks["generation_config"].status == "fail"
     assert checks["generation_config"].detail.startswith("unreadable (JSONDecodeError")
     from extractor.errors import ModelError
 
     with pytest.raises(ModelError, match="cannot fix generation_config.json"):
-        doctor.fix_generation_config(root)
+        fix_generation_config(root)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The vision check follows the family, not the vocabulary
+# ---------------------------------------------------------------------------------------------------------------
+QWEN_VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|image_pad|>")
+
+
+def write_family_dir(root: Path, family: str, *, also: tuple[str, ...] = (), config_bug: bool = False) -> dict:
+    """Write a kit family's files as ``build_family_model`` does (``extractor.testing.family_files``), its
+    vocabulary also carrying the tokens ``also`` (at its highest free ids), as a checkpoint built or merged on a
+    Qwen tokenizer does. No weights: no check here loads them. Returns the special token text -> id."""
+    spec = FAMILIES[family]
+    taken = {tid for tid, _ in spec.specials}
+    free = (i for i in range(spec.vocab_size - 1, 0, -1) if i not in taken)
+    spec = dataclasses.replace(spec, specials=(*spec.specials, *((next(free), text) for text in also)))
+    ids = {text: tid for tid, text in spec.specials}
+    root.mkdir(parents=True, exist_ok=True)
+    write_family_files(root, spec, ids, config_bug=config_bug)
+    return ids
+
+
+def patch_config(root: Path, **changes) -> None:
+    """Change config.json's keys (None: delete the key)."""
+    config = {**json.loads((root / "config.json").read_text()), **changes}
+    (root / "config.json").write_text(json.dumps({k: v for k, v in config.items() if v is not None}))
+
+
+@pytest.mark.parametrize("family", ["idefics3", "smolvlm"])
+@pytest.mark.parametrize("also", [("<|image_pad|>",), QWEN_VISION_TOKENS], ids=["image_pad", "qwen_vision"])
+@pytest.mark.parametrize("config_bug", [False, True], ids=["official", "eos_bug"])
+def test_idefics_family_on_a_qwen_vocabulary_passes_before_and_after_the_fix(tmp_path, family, also, config_bug):
+    """Idefics3 / SmolVLM have no vision start / end tokens and place ``<image>`` themselves: Qwen token names in
+    the vocabulary change nothing, before ``--fix`` and after it (once the eos bug, when present, is fixed)."""
+    ids = write_family_dir(tmp_path / family, family, also=also, config_bug=config_bug)
+    vision = {"name": "vision_ids", "status": "pass", "source": "config.json",
+              "detail": f"image_token_id={ids['<image>']}"}
+    code, checks, _ = doctor_cli(str(tmp_path / family), "--json")
+    assert next(c for c in checks if c["name"] == "vision_ids") == vision
+    assert code == (1 if config_bug else 0), checks
+    code, checks, _ = doctor_cli(str(tmp_path / family), "--fix", "--json")
+    assert next(c for c in checks if c["name"] == "vision_ids") == vision
+    assert code == 0 and all(c["status"] != "fail" for c in checks), checks
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_vision_check_passes_a_correct_directory_of_every_family(tmp_path, family):
+    write_family_dir(tmp_path / family, family)
+    check = check_vision_ids(read_facts(tmp_path / family))
+    assert check.status == "pass", check.detail
+
+
+@pytest.mark.parametrize("family,change,detail", [
+    # a Qwen-VL config whose image id names another Qwen token: M-RoPE and the image run are read from it
+    ("qwen2_5_vl", {"image_token_id": "<|vision_pad|>"},
+     "vision_start_token_id=151652; vision_end_token_id=151653; image_token_id=151654 but the tokenizer has "
+     "<|image_pad|>=151655"),
+    ("qwen3_vl", {"vision_start_token_id": "<|im_start|>"},
+     "vision_start_token_id=151644 but the tokenizer has <|vision_start|>=151652; vision_end_token_id=151653; "
+     "image_token_id=151655"),
+    # an Idefics3 checkpoint merged on a Qwen tokenizer whose config took Qwen's image token
+    ("idefics3", {"image_token_id": "<|image_pad|>"}, "image_token_id={image_pad} but the tokenizer has "
+                                                      "<image>={image}"),
+    # SmolVLM without image_token_id: mlx-vlm 0.7.10 defaults it to 49153, a row/column token
+    ("smolvlm", {"image_token_id": None},
+     "image_token_id missing: mlx-vlm 0.7.10 defaults it to 49153 (<row_1_col_1>), the tokenizer has "
+     "<image>=49190; set \"image_token_id\": 49190 in config.json"),
+], ids=["qwen2_5_vl_image", "qwen3_vl_start", "idefics3_qwen_image", "smolvlm_default"])
+def test_a_broken_vision_id_still_fails(tmp_path, family, change, detail):
+    root = tmp_path / family
+    ids = write_family_dir(root, family, also=QWEN_VISION_TOKENS if family in ("idefics3", "smolvlm") else ())
+    patch_config(root, **{key: ids[token] if token else None for key, token in change.items()})
+    check = check_vision_ids(read_facts(root))
+    assert (check.status, check.detail) == ("fail", detail.format(image_pad=ids.get("<|image_pad|>"),
+                                                                  image=ids.get("<image>")))
+    code, checks, _ = doctor_cli(str(root), "--fix", "--json")
+    assert code == 1 and next(c for c in checks if c["name"] == "vision_ids")["status"] == "fail"
+
+
+def test_a_model_type_without_a_rule_is_read_by_its_processor(tmp_path):
+    """A renamed model_type is checked by its processor's class (without mlx-vlm's defaults, which are the
+    model_type's): SmolVLMProcessor reads only ``<image>``'s id, whatever Qwen tokens the vocabulary has."""
+    ids = write_family_dir(tmp_path / "ok", "smolvlm", also=QWEN_VISION_TOKENS)
+    patch_config(tmp_path / "ok", model_type="my_vlm")
+    assert check_vision_ids(read_facts(tmp_path / "ok")).to_dict() == {
+        "name": "vision_ids", "status": "pass", "source": "config.json", "detail": f"image_token_id={ids['<image>']}"}
+    write_family_dir(tmp_path / "bad", "smolvlm", also=QWEN_VISION_TOKENS)
+    patch_config(tmp_path / "bad", model_type="my_vlm", image_token_id=ids["<|image_pad|>"])
+    assert check_vision_ids(read_facts(tmp_path / "bad")).status == "fail"
+    write_family_dir(tmp_path / "none", "smolvlm")
+    patch_config(tmp_path / "none", model_type="my_vlm", image_token_id=None)
+    assert check_vision_ids(read_facts(tmp_path / "none")).to_dict() == {
+        "name": "vision_ids", "status": "warn", "source": "config.json",
+        "detail": "image_token_id missing (no known mlx-vlm default for my_vlm)"}
+    write_family_dir(tmp_path / "unknown", "smolvlm", also=QWEN_VISION_TOKENS)
+    patch_config(tmp_path / "unknown", model_type="my_vlm")
+    (tmp_path / "unknown" / "processor_config.json").unlink()
+    (tmp_path / "unknown" / "preprocessor_config.json").unlink()
+    assert check_vision_ids(read_facts(tmp_path / "unknown")).to_dict() == {
+        "name": "vision_ids", "status": "pass", "source": "config.json",
+        "detail": "model_type my_vlm: no vision ids to check for this family (not applicable)"}
 
 
 def test_doctor_imports_without_mlx():

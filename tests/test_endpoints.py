@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from extractor import Extractor, Settings
 from extractor.cli.commands import app, dispatch_args
 from extractor.testing import ENDOFTEXT, IM_END
-from extractor.jobs.watch import watch
+from extractor.jobs.watch import WatchSettings, watch
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
           "additionalProperties": False}
@@ -166,7 +166,8 @@ def test_watch_keeps_documents_in_flight_and_extracts_each_content_once(setup, t
     with Extractor(model=server.model_dir, schema=setup["schema"], endpoint=server.url, concurrency=3,
                    api_key_env=KEY_ENV, max_tokens=MAX_TOKENS) as extractor:
         records = []
-        summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
+        summary = watch(inbox, out, extractor=extractor, on_record=records.append,
+                        settings=WatchSettings(once=True, settle=0.1))
         peak = extractor.runner.pool.peak_in_flight
     assert (summary.extracted, summary.duplicates, summary.failed, summary.left) == (5, 1, 0, 0)
     assert [(r.status, r.data) for r in records] == [("ok", {"n": "x"})] * 5

@@ -15,7 +15,8 @@ import shutil
 import pytest
 
 from extractor import Extractor
-from extractor.tools.doctor import run_doctor, smoke_check
+from extractor.tools.doctor import run_doctor
+from extractor.tools.doctor.smoke import smoke_check
 from extractor.testing import family_names, force_answer
 from helpers import fed_stepwise, make_pdf, settings_for
 

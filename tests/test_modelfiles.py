@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.tools import doctor
+from extractor.tools.doctor.files import read_facts, required_end_ids, run_checks
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import as_id_list, read_model_files, token_content
 from extractor.runners.stopping import resolve_stop_set
@@ -294,9 +294,9 @@ AGREE = {
 def test_runtime_stop_set_and_doctor_agree(tmp_path, name):
     files, runtime, end_ids, checks = AGREE[name]
     root = write_files(tmp_path / "m", files)
-    found = {c.name: c.to_dict() for c in doctor.run_checks(root)}
+    found = {c.name: c.to_dict() for c in run_checks(root)}
     assert {n: found[n] for n in checks} == checks
-    assert doctor.required_end_ids(doctor.read_facts(root)) == end_ids
+    assert required_end_ids(read_facts(root)) == end_ids
     if isinstance(runtime, tuple):
         _, message, file = runtime
         with pytest.raises(ModelError) as caught:

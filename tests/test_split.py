@@ -173,12 +173,12 @@ def test_the_api_keeps_extract_for_one_record(code_extractor, tmp_path):
 
 
 def test_the_watcher_writes_every_part_before_it_moves_the_file(code_extractor, tmp_path):
-    from extractor.jobs.watch import watch
+    from extractor.jobs.watch import WatchSettings, watch
 
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
     bundle(inbox / "bundle.pdf")
-    summary = watch(inbox, out, extractor=code_extractor, once=True, settle=0.1)
+    summary = watch(inbox, out, extractor=code_extractor, settings=WatchSettings(once=True, settle=0.1))
     assert (summary.extracted, summary.failed) == (1, 0)
     written = sorted(out.glob("bundle-*.part-*-of-5.json"))
     assert [p.name.split(".", 1)[1] for p in written] == [f"part-{i}-of-5.json" for i in range(1, 6)]

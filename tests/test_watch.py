@@ -29,9 +29,9 @@ from extractor.errors import ModelError, UsageError
 from extractor.jobs.ledger import Ledger
 from extractor.runners.base import Runner
 from extractor import Extractor, Settings
-from extractor.jobs.watch import (
-    TEST_PAUSE_ENV, WatchLock, WatchPaths, WatchSettings, ignored_name, result_name, watch,
-)
+from extractor.jobs.watch import WatchSettings, watch
+from extractor.jobs.watch.inbox import WatchLock, WatchPaths, ignored_name
+from extractor.jobs.watch.steps import TEST_PAUSE_ENV, result_name
 
 ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
@@ -231,7 +231,8 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
         wait_for(lambda: inputs_left(inbox) == set(ignored) | {"link.pdf"}, what="every input to be moved")
 
     thread, errors = run_in_thread(drop, stop)
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=0.3)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
+                    settings=WatchSettings(settle=0.3))
     thread.join()
     assert not errors, errors
 
@@ -273,7 +274,8 @@ def test_a_file_written_slowly_is_taken_only_when_complete(dirs, extractor):
         wait_for(lambda: not inputs_left(inbox), what="both files to be moved")
 
     thread, errors = run_in_thread(write, stop)
-    watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=1.5)
+    watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
+          settings=WatchSettings(settle=1.5))
     thread.join()
     assert not errors, errors
     assert sorted((r.sha256, r.status) for r in records) == sorted([(sha(slow), "ok"), (sha(download), "ok")])
@@ -333,7 +335,8 @@ def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(d
     for name, data in contents.items():
         (inbox / name).write_bytes(data)
     records = []
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, once=True, settle=0.1)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append,
+                    settings=WatchSettings(once=True, settle=0.1))
     assert summary.to_dict() == {"extracted": 1, "failed": 2, "duplicates": 0, "error_retries": 0, "abandoned": 0,
                                  "recovered": 0, "left": 0}
     assert [(Path(r.source).name, r.status, [e["code"] for e in r.errors]) for r in records] == [
@@ -440,7 +443,8 @@ def test_retryable_failures_are_retried_with_backoff(dirs, extractor, failures, 
     data = pdf("flaky")
     (inbox / "flaky.pdf").write_bytes(data)
     flaky = Extractor(settings=extractor.settings, runner=FlakyRunner(extractor.runner, failures=failures))
-    summary = watch(inbox, out, extractor=flaky, once=True, settle=0.1, error_retries=retries, backoff=0.05)
+    summary = watch(inbox, out, extractor=flaky,
+                    settings=WatchSettings(once=True, settle=0.1, error_retries=retries, backoff=0.05))
     assert (summary.error_retries, summary.extracted, summary.failed) == (
         1, int(expected["state"] == "done"), int(expected["state"] == "failed"))
     entry = ledger_entries(out)[sha(data)]
@@ -453,10 +457,13 @@ def test_keep_inputs_relies_on_the_ledger(dirs, extractor):
     inbox, out = dirs
     data = pdf("kept")
     (inbox / "kept.pdf").write_bytes(data)
-    runs = [watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict()]
-    runs.append(watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict())
+    runs = [watch(inbox, out, extractor=extractor,
+                  settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict()]
+    runs.append(watch(inbox, out, extractor=extractor,
+                      settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict())
     (inbox / "kept again.pdf").write_bytes(data)
-    runs.append(watch(inbox, out, extractor=extractor, once=True, settle=0.1, keep_inputs=True).to_dict())
+    runs.append(watch(inbox, out, extractor=extractor,
+                      settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict())
     assert [(r["extracted"], r["duplicates"]) for r in runs] == [(1, 0), (0, 0), (0, 1)]
     assert inputs_left(inbox) == {"kept.pdf", "kept again.pdf"}
     assert not (inbox / "processed").exists()
@@ -467,9 +474,9 @@ def test_same_name_different_content_keeps_both_records(dirs, extractor):
     inbox, out = dirs
     first, second = pdf("January"), pdf("February")
     (inbox / "scan.pdf").write_bytes(first)
-    watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1))
     (inbox / "scan.pdf").write_bytes(second)
-    watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1))
     assert sorted(records_in(out)) == sorted([result_name("scan.pdf", sha(first)),
                                               result_name("scan.pdf", sha(second))])
     assert files_under(inbox / "processed") == {"scan.pdf", f"scan-{sha(second)[:12]}.pdf"}
@@ -479,9 +486,10 @@ def test_a_held_lock_refuses_a_second_watcher(dirs, extractor):
     inbox, out = dirs
     with WatchLock(WatchPaths.resolve(inbox, out)):
         with pytest.raises(UsageError, match="already running") as caught:
-            watch(inbox, out, extractor=extractor, once=True)
+            watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True))
     assert caught.value.code == "locked"
-    assert watch(inbox, out, extractor=extractor, once=True, settle=0.1).extracted == 0  # free again
+    assert watch(inbox, out, extractor=extractor,
+                 settings=WatchSettings(once=True, settle=0.1)).extracted == 0  # free again
 
 
 def test_poll_mode_finds_files_that_arrive_later(dirs, extractor):
@@ -494,7 +502,8 @@ def test_poll_mode_finds_files_that_arrive_later(dirs, extractor):
         wait_for(lambda: (inbox / "processed" / "late.pdf").exists(), what="the file to be moved")
 
     thread, errors = run_in_thread(drop, stop)
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settle=0.1, poll=0.2)
+    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
+                    settings=WatchSettings(settle=0.1, poll=0.2))
     thread.join()
     assert not errors, errors
     assert (summary.extracted, [r.sha256 for r in records]) == (1, [sha(pdf("late"))])
@@ -510,7 +519,7 @@ def test_a_restart_removes_the_temporary_file_a_kill_left_behind(dirs, extractor
         book.see(sha(data), name="w.pdf")
         book.claim(sha(data), result_path=str(result))
     (out / f".{result.name}.abc123.tmp").write_bytes(b'{"half": ')
-    summary = watch(inbox, out, extractor=extractor, once=True, settle=0.1)
+    summary = watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1))
     assert (summary.recovered, summary.extracted) == (1, 1)
     assert sorted(p.name for p in out.iterdir()) == [".extractor", result.name]
 
@@ -540,7 +549,7 @@ def test_an_invalid_answer_is_asked_again_as_extract_does(dirs, model_dir, tmp_p
     settings = Settings(model=str(model_dir), schema=str(schema), retries=1, extra_processors=processors)
     with Extractor(settings) as ex:
         direct = ex.extract(str(inbox / "note.pdf")).to_dict()
-        summary = watch(inbox, out, extractor=ex, once=True, settle=0.1)
+        summary = watch(inbox, out, extractor=ex, settings=WatchSettings(once=True, settle=0.1))
     assert (summary.extracted, summary.failed) == (1, 0)
     (watched,) = records_in(out).values()
     assert _attempts(direct) == _attempts(watched) == [(1, None, "invalid"), (2, "invalid", "ok")]

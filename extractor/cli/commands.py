@@ -15,7 +15,8 @@ from typing import List, Optional
 
 import typer
 
-from extractor.tools import doctor
+from extractor.tools.doctor import run_doctor, run_endpoint_doctor
+from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.cli import output as render
 from extractor.api import Extractor, api_key
 from extractor.jobs.batch import run_batch
@@ -26,7 +27,7 @@ from extractor.quiet import configure
 from extractor.inputs.discover import expand_inputs
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
 from extractor.trust.verdict import trusted
-from extractor.jobs.watch import WatchSettings
+from extractor.jobs.watch.inbox import WatchSettings
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
 
@@ -211,7 +212,7 @@ def settings_options(command):
         return command(*args, settings=settings_from_options(**options), **kwargs)
 
     params = [p for p in own.parameters.values() if p.name != "settings"]
-    wrapper.__signature__ = own.replace(parameters=params + shared)
+    wrapper.__signature__ = own.replace(parameters=params + shared)  # type: ignore[attr-defined]  # wraps() is typed without it
     return wrapper
 
 
@@ -241,9 +242,11 @@ def run_batch_command(
     actors: Optional[int] = typer.Option(None, "--actors", min=1, metavar="N",
                                          help="With --engine ray: extraction actors, one document each at a time "
                                               "(default: one per CPU of the cluster)."),
-    settings: Settings = None,
+    settings: Optional[Settings] = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
+    if settings is None:
+        raise TypeError("run_batch_command runs through settings_options, which gives it settings")
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
@@ -315,7 +318,7 @@ def doctor_command(
                                                   "(original kept as generation_config.json.bak), then re-check."),
     smoke: bool = typer.Option(False, "--smoke", help="Also run one short real generation on a blank page: "
                                                       "does it stop?"),
-    smoke_tokens: int = typer.Option(doctor.DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
+    smoke_tokens: int = typer.Option(DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
                                      help="max_tokens of the --smoke generation (and of the --endpoint requests)."),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", metavar="URL",
                                            help="Check this OpenAI-compatible server instead of a directory: the "
@@ -330,14 +333,13 @@ def doctor_command(
     if endpoint is not None:
         if fix or smoke:
             raise UsageError("--fix and --smoke check a model directory; with --endpoint the server is smoke-tested")
-        settings = Settings(endpoint=endpoint, server_kind=server_kind)  # checks the URL and the kind
-        checks = doctor.endpoint_checks(settings.endpoint[0], model=model, server_kind=server_kind,
-                                        api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
-        report = doctor.DoctorReport(model_dir=endpoint, checks=checks)
+        settings = Settings(endpoint=(endpoint,), server_kind=server_kind)  # checks the URL and the kind
+        report = run_endpoint_doctor(settings.endpoint[0], model=model, server_kind=server_kind,
+                                     api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
     elif model is None:
         raise UsageError("doctor: name a MODEL directory, or a server with --endpoint URL")
     else:
-        report = doctor.run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
+        report = run_doctor(model, fix=fix, smoke=smoke, smoke_tokens=smoke_tokens)
     render.show_checks(report.to_list(), title=f"doctor: {report.model_dir}", as_json=as_json)
     raise typer.Exit(ExitCode.NOT_OK if report.failed else ExitCode.OK)
 
@@ -355,8 +357,9 @@ def watch_command(
     out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
     ledger: Optional[Path] = typer.Option(None, "--ledger", help="The SQLite ledger (default: "
                                                                  "OUT/.extractor/ledger.sqlite)."),
-    once: bool = typer.Option(False, "--once", help="Process what is in the inbox now, then exit (cron, timers)."),
-    poll: Optional[float] = typer.Option(None, "--poll", min=0.1, metavar="SECONDS",
+    once: bool = typer.Option(WATCH.once, "--once", help="Process what is in the inbox now, then exit (cron, "
+                                                         "timers)."),
+    poll: Optional[float] = typer.Option(WATCH.poll, "--poll", min=0.1, metavar="SECONDS",
                                          help="Scan every SECONDS instead of using file-system events "
                                               "(network shares)."),
     settle: float = typer.Option(WATCH.settle, "--settle", min=0.0, metavar="SECONDS",
@@ -366,24 +369,26 @@ def watch_command(
                                            "--retries)."),
     backoff: float = typer.Option(WATCH.backoff, "--backoff", min=0.0, metavar="SECONDS",
                                   help="Seconds before the first error retry (doubled for each further one)."),
-    keep_inputs: bool = typer.Option(False, "--keep-inputs",
+    keep_inputs: bool = typer.Option(WATCH.keep_inputs, "--keep-inputs",
                                      help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."),
     stop_timeout: float = typer.Option(WATCH.stop_timeout, "--stop-timeout", min=0.0, metavar="SECONDS",
                                        help="After SIGINT / SIGTERM, seconds the current document may still run "
                                             "before it is abandoned (it stays queued)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    settings: Settings = None,
+    settings: Optional[Settings] = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
-    from extractor.jobs.watch import WatchPaths, check_unlocked, watch
+    from extractor.jobs.watch import watch
+    from extractor.jobs.watch.inbox import WatchPaths, check_unlocked
 
+    behaviour = WatchSettings(settle=settle, poll=poll, error_retries=error_retries, backoff=backoff,
+                              keep_inputs=keep_inputs, once=once, stop_timeout=stop_timeout)
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     render.watch_logging()
     with Extractor(settings) as extractor:
-        summary = watch(paths.inbox, paths.out, extractor=extractor, ledger=paths.ledger, settle=settle,
-                        poll=poll, error_retries=error_retries, backoff=backoff, keep_inputs=keep_inputs, once=once,
-                        stop_timeout=stop_timeout, handle_signals=True)
+        summary = watch(paths.inbox, paths.out, extractor=extractor, settings=behaviour, ledger=paths.ledger,
+                        handle_signals=True)
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
 
@@ -400,7 +405,7 @@ def status_command(
 ) -> None:
     """Print the ledger report; exit 0."""
     from extractor.jobs.ledger import Ledger
-    from extractor.jobs.watch import LEDGER_DIR, LEDGER_NAME
+    from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME
 
     with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as book:
         report = book.report(recent=recent)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, INVALID, OK, REVIEW, RUNAWAY, TRUNCATED
 
-STATUS_STYLE = {OK: "green", REVIEW: "yellow", INVALID: "red", TRUNCATED: "red", RUNAWAY: "magenta",
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+STATUS_STYLE: dict[str, str] = {OK: "green", REVIEW: "yellow", INVALID: "red", TRUNCATED: "red", RUNAWAY: "magenta",
                 ERROR: "red bold"}
 
 
@@ -98,15 +101,15 @@ class BatchProgress:
         """Args: total: the number of inputs; log_lines: print a line per document (stderr)."""
         self.total = total
         self.log_lines = log_lines
-        self.bar = None
+        self.bar: Optional[Progress] = None
 
     def __enter__(self) -> "BatchProgress":
         if sys.stderr.isatty():
             from rich.progress import Progress
 
-            self.bar = Progress(console=console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("extracting", total=self.total)
+            bar = self.bar = Progress(console=console(stderr=True), transient=True)
+            bar.start()
+            self.task = bar.add_task("extracting", total=self.total)
         return self
 
     def advance(self, record: Record, skipped: bool = False) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
-from typing import Optional
+from typing import Optional, cast
 
 from PIL import Image
 
@@ -103,7 +103,7 @@ def _to_rgb(img: Image.Image) -> Image.Image:
     if img.mode.startswith("I;16"):
         img = img.convert("I").point(lambda v: v * (1 / 256)).convert("L")
     elif img.mode in ("I", "F"):
-        low, high = img.getextrema()
+        low, high = cast(tuple[float, float], img.getextrema())  # one band (I or F): a (min, max) pair
         if low < 0 or high > 255:
             span = (high - low) or 1
             img = img.point(lambda v: (v - low) * (255 / span))

@@ -336,13 +336,13 @@ def page_text(text: Optional[str], ocr: Optional[OcrPage], *, lines: tuple = ())
     Returns:
         A ``PageText`` with source ``text_layer``, ``ocr`` or ``none``.
     """
-    layer_ok = bool(text and text.strip()) and not garbled(text)
-    read = ocr is not None and _letters(ocr.text) > 0
-    if read and (not layer_ok or _letters(ocr.text) > OCR_FINDS_MORE * _letters(text)
-                 or agreement(ocr.text, text) < AGREEMENT):
+    layer = text if text is not None and text.strip() and not garbled(text) else None  # None: no usable layer
+    if ocr is not None and _letters(ocr.text) > 0 and (
+            layer is None or _letters(ocr.text) > OCR_FINDS_MORE * _letters(layer)
+            or agreement(ocr.text, layer) < AGREEMENT):
         return PageText(text=ocr.text, source="ocr", lines=ocr.lines, confidence=ocr.confidence)
-    if layer_ok:
-        return PageText(text=text, source="text_layer", lines=tuple(lines))
+    if layer is not None:
+        return PageText(text=layer, source="text_layer", lines=tuple(lines))
     return PageText(text=None, source="none")
 
 

@@ -107,6 +107,9 @@ class _Worker:
         self.deadline = 0.0
         self.dispatched = 0.0
         self.reader = FrameReader(max_payload)
+        if proc.stdin is None or proc.stdout is None:  # started with stdin and stdout=PIPE: never None
+            raise ValueError("a render worker needs pipes for its stdin and stdout")
+        self.stdin, self.stdout = proc.stdin, proc.stdout
         self.fd = proc.stdout.fileno()
         self.started = time.monotonic()
 
@@ -305,7 +308,7 @@ class RenderPool(Renderer):
         worker.deadline = time.monotonic() + self.timeout
         self.stats.jobs += 1
         try:
-            send(worker.proc.stdin.fileno(), header, b"" if is_path else bytes(item.source))
+            send(worker.stdin.fileno(), header, b"" if is_path else bytes(item.source))
         except OSError:  # died while idle: its end of the pipe is gone
             self._worker_died(worker)
 
@@ -451,7 +454,7 @@ class RenderPool(Renderer):
 def _stop_workers(workers: list[_Worker], *, kill: bool = False) -> None:
     """Close each worker's input (so idle ones exit), kill what is left, and reap them all."""
     for worker in workers:
-        for stream in (worker.proc.stdin, worker.proc.stdout):
+        for stream in (worker.stdin, worker.stdout):
             try:
                 stream.close()
             except OSError:

@@ -68,7 +68,9 @@ def text_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:
     finally:
         textpage.close()
     place = _page_placer(page)
-    lines, words, chars = [], [], []
+    lines: list = []
+    words: list = []
+    chars: list[tuple[str, tuple]] = []
     for char, box in zip(text + "\n", boxes + [(0, 0, 0, 0)]):
         if char.isspace():
             if chars:

@@ -23,7 +23,7 @@ import functools
 import json
 import os
 import struct
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union, cast
 
 from PIL import Image
 
@@ -36,7 +36,7 @@ _MAX_HEADER = 256 * 1024**2  # the page texts, OCR results and text-layer lines 
 _READ_CHUNK = 1 << 20
 
 
-def _write_all(fd: int, data: Union[bytes, memoryview]) -> None:
+def _write_all(fd: int, data: Union[bytes, bytearray, memoryview]) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -46,7 +46,11 @@ def send(fd: int, header: dict, payload: Union[bytes, Sequence[Any]] = b"", *, s
     """Write one frame; ``payload`` is bytes, or a sequence of callables each returning the next piece (``size``
     bytes in all), so a document's pages are converted and written one at a time."""
     head = json.dumps(header).encode("ascii")  # ensure_ascii: lone surrogates in names and texts survive
-    pieces = [lambda: payload] if isinstance(payload, (bytes, bytearray, memoryview)) else payload
+    pieces: Sequence[Callable[[], Any]]
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        pieces = [lambda: payload]
+    else:  # (mypy keeps bytes in the union here: bytes is itself a Sequence)
+        pieces = cast(Sequence[Callable[[], Any]], payload)
     total = len(payload) if size is None else size
     _write_all(fd, _FRAME.pack(len(head), total) + head)
     for piece in pieces:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Generator, Optional, Sequence
 
 from extractor.api import in_input_order
 from extractor.jobs.hooks import pause_at
@@ -79,11 +79,16 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     records: list[Record] = []
 
     def arrived(group: tuple[Record, ...]) -> None:
+        if json_dir is None:
+            raise RuntimeError("records arrive for --out only where there is one")
         for record in group:
             json_dir.write(record)
 
     # --out files as each document finishes (every part of a split file); everything else in input order
+    fresh: Generator[tuple[Record, ...], None, None]
     if engine is not None:  # it writes the --out files itself, to the names given here (one record per input)
+        if json_dir is None:
+            raise ValueError("an engine writes the records to --out itself: out is required")
         fresh = ((record,) for record in in_input_order(engine.extract_as_done(todo,
                                                                                [json_dir.path_for(s) for s in todo])))
     else:

@@ -169,7 +169,14 @@ class Ledger:
             "updated_at FROM documents WHERE sha256 = ?", (sha256,)).fetchone()
         if row is None:
             return None
-        return Entry(*row, sources=self.sources(sha256))
+        return Entry(*row, sources=self.sources(sha256))  # type: ignore[misc]  # row is Any: its 10 columns
+
+    def _existing(self, sha256: str) -> Entry:
+        """The entry of a row just listed or written (so it is there)."""
+        entry = self.get(sha256)
+        if entry is None:
+            raise LookupError(f"no ledger row for {sha256}")
+        return entry
 
     def sources(self, sha256: str) -> tuple[str, ...]:
         """Return the names a content was seen under, in the order first seen."""
@@ -182,7 +189,7 @@ class Ledger:
         where, params = ("WHERE state = ?", (state,)) if state else ("", ())
         rows = self._db.execute(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256",
                                 params).fetchall()
-        return [self.get(r[0]) for r in rows]
+        return [self._existing(r[0]) for r in rows]
 
     def counts(self) -> dict[str, int]:
         """Return the number of entries per state (every state present, zeros included)."""
@@ -205,7 +212,7 @@ class Ledger:
         counts = self.counts()
         return {"ledger": str(self.path), "counts": counts, "documents": sum(counts.values()),
                 "sources": self._db.execute("SELECT count(*) FROM sources").fetchone()[0],
-                "failures": [self.get(r[0]).to_dict() for r in rows]}
+                "failures": [self._existing(r[0]).to_dict() for r in rows]}
 
     # --------------------------------------------------------------------------------------------------- writes
 
@@ -244,7 +251,7 @@ class Ledger:
              "ON CONFLICT (sha256, name) DO UPDATE SET last_seen_at = excluded.last_seen_at",
              (sha256, name, now, now)),
         ])
-        return self.get(sha256)
+        return self._existing(sha256)
 
     def claim(self, sha256: str, *, result_path: str) -> Entry:
         """Mark a content ``processing`` and count the attempt; keep a result path chosen by an earlier claim.
@@ -260,7 +267,7 @@ class Ledger:
         self._write([("UPDATE documents SET state = 'processing', attempts = attempts + 1, "
                       "result_path = coalesce(result_path, ?), next_attempt_at = NULL, updated_at = ? "
                       "WHERE sha256 = ?", (result_path, now, sha256))])
-        return self.get(sha256)
+        return self._existing(sha256)
 
     def release(self, sha256: str) -> None:
         """Put an abandoned ``processing`` row back to ``queued`` without counting the attempt."""

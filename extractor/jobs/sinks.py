@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from extractor.record import Record
 
@@ -146,7 +146,7 @@ class CsvSink:
         """Append the record's row."""
         data = record.data if isinstance(record.data, dict) else {}
         part = record.extra.get("part")
-        cells = [record.source, *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
+        cells: list[Any] = [record.source, *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
                  record.status]
         cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells):-1]]
         cells.append("; ".join(e.get("message", "") for e in record.errors))

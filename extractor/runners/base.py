@@ -12,7 +12,7 @@ each streamed piece of text, and says in ``GenerationResult.constrained`` whethe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from extractor.runners.stopping import StopSet
 
@@ -44,6 +44,21 @@ class Monitor(Protocol):
         """Look at the newest token and the whole decoded text so far; return a GuardHit to stop."""
 
 
+class Constraint(Protocol):
+    """One generation's walk through a schema's grammar, as the decoders drive it (``constrain.ConstraintState``)."""
+
+    jump_forward: bool  # whether ``forced`` hands out the tokens the grammar forces
+
+    def forced(self) -> Sequence[int]:
+        """The tokens the grammar forces now, taken as if generated (empty without jump-forward)."""
+
+    def accept(self, token: int) -> None:
+        """Take a sampled token."""
+
+    def mask(self) -> Any:
+        """The allowed next tokens as a packed bitmask (numpy int32, (1, ceil(V / 32)))."""
+
+
 @dataclass(frozen=True)
 class GenerationRequest:
     """Everything one generation needs.
@@ -73,7 +88,7 @@ class GenerationRequest:
     seed: Optional[int] = None
     logits_processors: tuple[LogitsProcessor, ...] = ()
     monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
-    constraint: Optional[Callable[[], object]] = None
+    constraint: Optional[Callable[[], Constraint]] = None
     prefix_cache: bool = True
     json_schema: Optional[Mapping] = None
 
@@ -147,12 +162,34 @@ class Runner:
 
     model_id: str
     stop_set: StopSet
-    pixels_per_token: int
-    tokenizer: Optional[object] = None
-    concurrent: bool = False
-    in_flight: Optional[int] = None
-    max_page_pixels: Optional[int] = None
-    server_constraints: bool = False
+
+    if TYPE_CHECKING:
+        # Read-only for the pipeline: a runner gives each as a class attribute, an attribute it sets, or a
+        # property (MlxRunner's follow the loaded model). A read-only property is what all three may override;
+        # at run time the defaults stay plain class attributes (below), so assigning them keeps working.
+        @property
+        def pixels_per_token(self) -> int: ...
+
+        @property
+        def tokenizer(self) -> Optional[object]: ...
+
+        @property
+        def concurrent(self) -> bool: ...
+
+        @property
+        def in_flight(self) -> Optional[int]: ...
+
+        @property
+        def max_page_pixels(self) -> Optional[int]: ...
+
+        @property
+        def server_constraints(self) -> bool: ...
+    else:
+        tokenizer = None
+        concurrent = False
+        in_flight = None
+        max_page_pixels = None
+        server_constraints = False
 
     def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one generation.

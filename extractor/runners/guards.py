@@ -223,14 +223,17 @@ class ValueScanner:
         """
         while self.closed_at is None and self.end < len(text):
             chunk = text[self.end:]
-            self._tracker.feed(chunk)
-            if not self._tracker.closed:
+            tracker = self._tracker
+            tracker.feed(chunk)
+            if tracker.closed_at is None:  # not closed yet
                 self.end = len(text)
-                if self._tracker.started and self.start_at is None:
-                    self.start_at = self._base + self._tracker.started_at
+                if tracker.started_at is not None and self.start_at is None:  # started
+                    self.start_at = self._base + tracker.started_at
                 return
-            start = self._base + self._tracker.started_at
-            close = self._base + self._tracker.closed_at
+            if tracker.started_at is None:
+                raise RuntimeError("a JSON value closed that never started")  # _step sets started_at first
+            start = self._base + tracker.started_at
+            close = self._base + tracker.closed_at
             try:
                 json.loads(text[start:close])
             except ValueError:
@@ -334,9 +337,9 @@ class JsonClosedGuard:
         ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit keeping the text up to the
         close, or None.
         """
-        if not scanner.closed:
-            return None
         close = scanner.closed_at
+        if close is None:  # not closed yet
+            return None
         # from the close on (a rescan can find the close a few tokens back), each character is looked at once
         tail = text[max(self._checked_to, close):step.end]
         self._checked_to = step.end
@@ -474,7 +477,7 @@ class GuardMonitor:
         """
         self.settings = settings
         self.scanner = ValueScanner()
-        self.guards = []
+        self.guards: list[EndMarkerGuard | JsonClosedGuard | LoopGuard] = []
         if settings.end_marker:
             self.guards.append(EndMarkerGuard(markers))
         if settings.json_closed:

@@ -177,28 +177,36 @@ def _whole_object(text: str) -> dict:
     return data
 
 
+def _skip_space(text: str, pos: int) -> int:
+    """The first position from ``pos`` on that is not JSON whitespace."""
+    match = _SPACE.match(text, pos)
+    if match is None:
+        raise AssertionError("a pattern of optional whitespace always matches")
+    return match.end()
+
+
 def _scan_for_member(text: str, key: str):
     """:func:`_member`'s scan: ValueError for anything it does not follow (json then decides)."""
-    decoder, pos = json.JSONDecoder(), _SPACE.match(text).end()
+    decoder, pos = json.JSONDecoder(), _skip_space(text, 0)
     if not text.startswith("{", pos):
         raise ValueError("not an object")
-    pos = _SPACE.match(text, pos + 1).end()
+    pos = _skip_space(text, pos + 1)
     if text.startswith("}", pos):
         return None
     while True:
         name, pos = decoder.raw_decode(text, pos)
-        pos = _SPACE.match(text, pos).end()
+        pos = _skip_space(text, pos)
         if not isinstance(name, str) or not text.startswith(":", pos):
             raise ValueError("not a member")
-        value, pos = decoder.raw_decode(text, _SPACE.match(text, pos + 1).end())
+        value, pos = decoder.raw_decode(text, _skip_space(text, pos + 1))
         if name == key:
             return value
-        pos = _SPACE.match(text, pos).end()
+        pos = _skip_space(text, pos)
         if text.startswith("}", pos):
             return None
         if not text.startswith(",", pos):
             raise ValueError("no ',' between members")
-        pos = _SPACE.match(text, pos + 1).end()
+        pos = _skip_space(text, pos + 1)
 
 
 def _tokenizer_json_ids(entries) -> dict[str, int]:

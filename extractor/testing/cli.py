@@ -139,7 +139,8 @@ def _build_qwen35(args) -> str:
         raise UsageError("--config-bug needs --family (for qwen3_5: --family qwen3_5 --config-bug, or the --*-eos "
                          "options)")
     defaults = {"config_eos": [str(ENDOFTEXT)], "text_eos": [str(ENDOFTEXT)]}
-    eos = {key: _parse_eos(getattr(args, key) or defaults[key], f"--{key.replace('_', '-')}") for key in defaults}
+    eos: dict[str, object] = {key: _parse_eos(getattr(args, key) or defaults[key], f"--{key.replace('_', '-')}")
+                              for key in defaults}  # and MISSING: no generation_config.json
     eos["generation_eos"] = (MISSING if args.generation_eos is None
                              else _parse_eos(args.generation_eos, "--generation-eos"))
     options = dict(**eos, tokenizer_eos=args.tokenizer_eos or "<|endoftext|>", vision_ids=not args.no_vision_ids,
@@ -167,9 +168,9 @@ def _build_qwen35(args) -> str:
         summary = (f"scripted: {len(answer)} characters as {len(tiny.answer_token_ids)} tokens{fed}, "
                    f"then {args.then} {list(tiny.continuation_token_ids)}; hidden {shape['hidden_size']} x "
                    f"{shape['layers']} layers, logit margin {shape['min_logit_margin']}")
-    generation = eos["generation_eos"]
-    generation = ("no generation_config.json" if generation is MISSING
-                  else f"generation_config.json eos {'(none)' if generation is None else generation}")
+    generation_eos = eos["generation_eos"]
+    generation = ("no generation_config.json" if generation_eos is MISSING
+                  else f"generation_config.json eos {'(none)' if generation_eos is None else generation_eos}")
     shown = {key: "(omitted)" if eos[key] is None else eos[key] for key in ("config_eos", "text_eos")}
     return (f"{summary}; config eos {shown['config_eos']}, text_config eos {shown['text_eos']}, {generation}, "
             f"tokenizer eos {options['tokenizer_eos']}")

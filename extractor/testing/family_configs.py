@@ -204,6 +204,8 @@ def _idefics_declared(config_bug: bool, ids: Mapping[str, int], base_eos: tuple[
 
 
 def _idefics_config(spec: Family, ids: Mapping[str, int], *, text_type: str, rope_theta: float) -> dict:
+    if spec.pad_token is None:
+        raise ValueError(f"{spec.module}: an Idefics3 family declares its pad token")
     text = {"model_type": text_type, **_text(), "vocab_size": spec.vocab_size, "rope_theta": rope_theta,
             "tie_word_embeddings": True, "pad_token_id": ids[spec.pad_token]}
     vision = {"model_type": "idefics3_vision" if spec.module == "idefics3" else "smolvlm_vision",

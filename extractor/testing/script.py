@@ -312,8 +312,9 @@ def _make_script(pieces: Sequence[_Piece], *, then: str, repeat_line: str, base_
         ids.append(next_id)
         next_id += 1
     cut = len(pieces)
+    # a one-byte text: in every base vocabulary (the byte-level alphabet)
     cycle = {"im_end": (IM_END,), "endoftext": (ENDOFTEXT,),
-             "whitespace": (base_vocab.get(_to_bytelevel(WHITESPACE_TEXT)),)}.get(then, tuple(ids[cut:]))
+             "whitespace": (base_vocab[_to_bytelevel(WHITESPACE_TEXT)],)}.get(then, tuple(ids[cut:]))
     return _Script(texts=tuple(piece.text for piece in pieces), ids=tuple(ids[:cut]),
                    writers=tuple(piece.token is None for piece in pieces), fed=(False,) * cut,
                    continuation_texts=tuple(loop), cycle=cycle, vocab=vocab)

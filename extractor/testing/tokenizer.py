@@ -144,7 +144,7 @@ def _trained_bpe() -> str:
         pre_tokenizers.Split(Regex(_PRETOKENIZE_REGEX), behavior="isolated", invert=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False),
     ])
-    tok.decoder = decoders.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)
+    tok.decoder = decoders.ByteLevel()  # it takes no options (the binding ignores any given)
     tok.post_processor = processors.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)
     trainer = trainers.BpeTrainer(vocab_size=TRAINED_VOCAB_LIMIT, min_frequency=1, show_progress=False,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
@@ -216,7 +216,7 @@ def _added_contents() -> frozenset[str]:
     return frozenset(content for _, (content, _) in _all_added_tokens())
 
 
-def _cut_chunks(text: str, taken: set[str], base_vocab: dict[str, int]) -> list[str]:
+def _cut_chunks(text: str, taken: set[str], base_vocab: Mapping[str, int]) -> list[str]:
     """Cut ``text`` into chunks whose byte-level forms are all distinct (``taken`` is updated).
 
     Prefers chunks of about ``CHUNK_CHARS`` characters that are new vocabulary strings; a chunk never splits a

@@ -237,7 +237,9 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
             if match is not None:
                 used.add(match.file)
             pairs.append((g, match))
-    documents, per_field, grounding = [], {}, []
+    documents: list[DocumentScore] = []
+    per_field: dict[str, list[int]] = {}  # field path -> [tp, fp, fn]
+    grounding: list[GroundingScore] = []
     for g, p in pairs:
         gold_pairs = flatten(g.data)
         pred_pairs = flatten(p.data) if p is not None else {}
@@ -318,7 +320,12 @@ def flatten(data: Any) -> dict[str, tuple[str, str]]:
         "/line_items/0/amount": ("/line_items/*/amount", "1156")}``. The field path keeps a list item apart from an
         object key of the same digits, so ``{"a": [1]}`` and ``{"a": {"0": 1}}`` do not agree.
     """
-    return {leaf.pointer: (field_path(leaf.parts), normalize_value(leaf.value)) for leaf in leaves(data)}
+    flat = {}
+    for leaf in leaves(data):
+        value = normalize_value(leaf.value)
+        if value is not None:  # never None: leaves() skips nulls and blank strings
+            flat[leaf.pointer] = (field_path(leaf.parts), value)
+    return flat
 
 
 # -- internals -------------------------------------------------------------------------------------------------------

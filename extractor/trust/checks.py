@@ -78,8 +78,8 @@ def check_invoice(data: dict) -> list[dict]:
     out.extend(_line_amounts(lines, unit, code="line_amount", word="line", path="/line_items"))
 
     subtotal = _num(data.get("subtotal"))
-    amounts = [_num(x.get("amount")) for x in lines]
-    if lines and subtotal is not None and None not in amounts:
+    amounts = _every([_num(x.get("amount")) for x in lines])
+    if lines and subtotal is not None and amounts is not None:
         s = sum(amounts, Decimal(0))
         if abs(s - subtotal) > len(lines) * half:
             out.append(issue("lines_subtotal", f"the {len(lines)} line amounts add up to {_fmt(s)}, but the "
@@ -95,18 +95,18 @@ def check_invoice(data: dict) -> list[dict]:
                              f"{_fmt(_round(expected, unit))}, but the tax amount is {_fmt(amount)}",
                              f"/tax_lines/{i}/amount"))
 
-    bases = [_num(x.get("base")) for x in taxes]
-    tax_amounts = [_num(x.get("amount")) for x in taxes]
-    if taxes and subtotal is not None and None not in bases:
+    bases = _every([_num(x.get("base")) for x in taxes])
+    tax_amounts = _every([_num(x.get("amount")) for x in taxes])
+    if taxes and subtotal is not None and bases is not None:
         s = sum(bases, Decimal(0))
         if abs(s - subtotal) > len(taxes) * half:
             out.append(issue("tax_base", f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
                              "(a document-level discount or charge, or a misread)", "/tax_lines"))
 
     total = _num(data.get("total"))
-    if total is not None and None not in tax_amounts:
+    if total is not None and tax_amounts is not None:
         # net from the tax bases when there are any (they include document-level allowances / charges)
-        net = sum(bases, Decimal(0)) if taxes and None not in bases else subtotal
+        net = sum(bases, Decimal(0)) if taxes and bases is not None else subtotal
         if net is not None:
             tax_sum = sum(tax_amounts, Decimal(0))
             expected = net + tax_sum
@@ -164,8 +164,8 @@ def check_receipt(data: dict) -> list[dict]:
     out.extend(_line_amounts(items, unit, code="item_amount", word="item", path="/items"))
 
     subtotal, total = _num(data.get("subtotal")), _num(data.get("total"))
-    amounts = [_num(x.get("amount")) for x in items]
-    if items and None not in amounts and total is not None:
+    amounts = _every([_num(x.get("amount")) for x in items])
+    if items and amounts is not None and total is not None:
         s = sum(amounts, Decimal(0))
         tol = len(items) * half
         if abs(s - total) > tol and (subtotal is None or abs(s - subtotal) > tol):
@@ -184,19 +184,21 @@ def check_receipt(data: dict) -> list[dict]:
                              f"{_fmt(_round(base * rate / (100 + rate), unit))} (gross base), but the tax amount is "
                              f"{_fmt(amount)}", f"/taxes/{i}/amount"))
 
-    bases = [_num(x.get("base")) for x in taxes]
-    tax_amounts = [_num(x.get("amount")) for x in taxes]
-    if total is not None and None not in tax_amounts and (subtotal is not None or (taxes and None not in bases)):
+    bases = _every([_num(x.get("base")) for x in taxes])
+    tax_amounts = _every([_num(x.get("amount")) for x in taxes])
+    if total is not None and tax_amounts is not None and (subtotal is not None or (taxes and bases is not None)):
         tax_sum = sum(tax_amounts, Decimal(0))
         tol = (len(taxes) + 1) * half
-        candidates = []  # every reading of the printed figures that is consistent passes
+        candidates: list[Decimal] = []  # every reading of the printed figures that is consistent passes
         if subtotal is not None:
             candidates += [subtotal + tax_sum, subtotal]
-        if taxes and None not in bases:
+        if taxes and bases is not None:
             base_sum = sum(bases, Decimal(0))
             candidates += [base_sum + tax_sum, base_sum]
         if all(abs(c - total) > tol for c in candidates):
-            net = f"subtotal {_fmt(subtotal)}" if subtotal is not None else f"tax bases {_fmt(sum(bases, Decimal(0)))}"
+            # without a subtotal, the tax bases are all there (the condition above)
+            net = (f"subtotal {_fmt(subtotal)}" if subtotal is not None
+                   else f"tax bases {_fmt(sum(bases or [], Decimal(0)))}")
             out.append(issue("total", f"{net} and taxes {_fmt(tax_sum)} do not add up to the total {_fmt(total)}",
                              "/total"))
 
@@ -323,12 +325,18 @@ def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
-def _rated(taxes: list) -> Iterator[tuple]:
+def _rated(taxes: list) -> Iterator[tuple[int, Decimal, Decimal, Decimal]]:
     """(index, rate, base, amount) of each tax row that states all three as numbers."""
     for i, tax in enumerate(taxes):
         rate, base, amount = _num(tax.get("rate")), _num(tax.get("base")), _num(tax.get("amount"))
         if rate is not None and base is not None and amount is not None:
             yield i, rate, base, amount
+
+
+def _every(values: list[Optional[Decimal]]) -> Optional[list[Decimal]]:
+    """``values`` when every one is there (a number), else None."""
+    present = [v for v in values if v is not None]
+    return present if len(present) == len(values) else None
 
 
 def _num(value: Any) -> Optional[Decimal]:

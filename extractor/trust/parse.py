@@ -77,7 +77,7 @@ def parse_answer(text: str) -> ParseResult:
         except json.JSONDecodeError as exc:
             tracker = JsonCloseTracker()
             tracker.feed(clean[start:])
-            if not tracker.closed:  # everything after is inside this unfinished value (a truncated answer)
+            if tracker.closed_at is None:  # everything after is inside this unfinished value (a truncated answer)
                 return ParseResult(started=True, error="the JSON value never closed")
             first_error = first_error or f"{exc.msg} at character {exc.pos}"
             floor = start + tracker.closed_at

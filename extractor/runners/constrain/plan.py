@@ -77,7 +77,7 @@ def plan_constraint(runner: Runner, *, schema: Mapping[str, Any], stop: StopSet,
         compiled.check_stop_set(stop)
     except (SchemaError, ModelError) as exc:
         return ConstraintPlan(warnings=(unconstrained_warning(str(exc)),))
-    warnings = ()
+    warnings: tuple[dict, ...] = ()
     if compiled.ignored:
         warnings = (issue("constraint_partial", "constrained decoding ignores what llguidance cannot express ("
                           + "; ".join(compiled.ignored) + "); validation still checks it"),)

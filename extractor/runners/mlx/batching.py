@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Optional
+from typing import Any, Optional
 
 from extractor.runners.base import GenerationRequest, GenerationResult
 from extractor.runners.mlx.loop import restore_call_state, save_call_state
@@ -100,7 +100,7 @@ def stacked_gap(model, processor, forward, *, render) -> float:
                                      embeddings=embeddings[:, -1:], kwargs=kwargs))
     reset_call_state(forward.lm)
     stacked = forward.head(mx.concatenate(hidden, axis=0)).astype(mx.float32)
-    return max(float(mx.max(mx.abs(stacked[i] - alone[i].astype(mx.float32).reshape(-1))).item())
+    return max(float(mx.max(mx.abs(stacked[i] - alone[i].astype(mx.float32).reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
                for i in range(len(alone)))
 
 
@@ -110,7 +110,8 @@ class _Job:
     def __init__(self, request: GenerationRequest, inputs: dict) -> None:
         self.request, self.inputs = request, inputs
         self.done = threading.Event()
-        self.generation = None
+        # runner.Generation (Any: that module imports this one, and the layers forbid the cycle)
+        self.generation: Any = None
         self.result: Optional[GenerationResult] = None
         self.error: Optional[BaseException] = None
         self.prefilled = False
@@ -155,6 +156,8 @@ class BatchLoop:
         job.done.wait()
         if job.error is not None:
             raise job.error
+        if job.result is None:
+            raise RuntimeError("the batch loop ended a request with neither a result nor an error")
         return job.result
 
     def _run(self) -> None:
@@ -165,7 +168,7 @@ class BatchLoop:
                     self._rows.clear()  # every sequence is over: their merged caches go
                 while not self._pending and not active:
                     self._wake.wait()
-                admitted = []
+                admitted: list[_Job] = []
                 while self._pending and len(active) + len(admitted) < self.size:
                     admitted.append(self._pending.popleft())
             try:

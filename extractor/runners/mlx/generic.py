@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from extractor.runners.base import GenerationRequest
+from extractor.runners.base import GenerationRequest, GuardHit
 from extractor.runners.mlx.loop import check_monitors, sample, split_inputs
 
 
@@ -69,7 +69,9 @@ class GenericDecoder:
         self.stop_ids = frozenset(request.stop.ids)
         self.tokens: list[int] = []
         self.text = ""
-        self.finish, self.stop_id, self.hit = "length", None, None
+        self.finish = "length"
+        self.stop_id: Optional[int] = None
+        self.hit: Optional[GuardHit] = None
         self.steps = 0
         self.first_token_at: Optional[float] = None
 

@@ -26,9 +26,9 @@ What makes it faster than ``generate_step`` (and where it is exact is decided at
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
-from extractor.runners.base import GenerationRequest, GuardHit
+from extractor.runners.base import Constraint, GenerationRequest, GuardHit
 from extractor.runners.mlx.prefix_cache import MIN_PREFIX_TOKENS
 
 PREFILL_STEP = 2048  # prompt tokens per forward pass while prefilling (bounds the attention's memory)
@@ -42,8 +42,8 @@ class Prompt:
     """A request's prompt as the model sees it: ids, embeddings (images merged in), the keyword arguments every
     prefill pass gets, and how much of it a cached prefix covers."""
 
-    ids: object  # mx array (1, L)
-    embeddings: object  # mx array (1, L, H)
+    ids: Any  # mx array (1, L) (mlx is not type-checked: its arrays are Any here)
+    embeddings: Any  # mx array (1, L, H)
     prefill_kwargs: dict  # processor extras + the embedding step's fields, for the language model's prefill passes
     image_tokens: int
     prefix_ids: tuple[int, ...]  # the tokens before the first image: the part every document shares
@@ -79,13 +79,13 @@ def prepare_inputs(model, processor, prompt: str, images) -> dict:
     )
 
 
-def split_inputs(inputs: dict) -> tuple[object, object, object, dict]:
+def split_inputs(inputs: dict) -> tuple[Any, Any, Any, dict]:
     """``prepare_inputs``' result as (ids, pixel values, attention mask, processor extras)."""
     extras = {k: v for k, v in inputs.items() if k not in _NOT_EXTRAS}
     return inputs["input_ids"], inputs.get("pixel_values"), inputs.get("attention_mask"), extras
 
 
-def embed(model, inputs: dict) -> tuple[object, dict]:
+def embed(model, inputs: dict) -> tuple[Any, dict]:
     """Run the embedding step (the vision tower runs here) as ``generate_step`` does.
 
     Returns:
@@ -147,7 +147,7 @@ def restore_call_state(lm, state: dict) -> None:
         setattr(lm, name, value)
 
 
-def probe_prompt(model, processor, text_prompt: str, images=()) -> tuple[object, object, dict]:
+def probe_prompt(model, processor, text_prompt: str, images=()) -> tuple[Any, Any, dict]:
     """A load-time probe's prompt, prepared and embedded: (ids, embeddings, the prefill's keyword arguments)."""
     inputs = prepare_inputs(model, processor, text_prompt, images)
     embeddings, kwargs = embed(model, inputs)
@@ -231,7 +231,7 @@ class Forward:
         if self.hidden_head:
             out = self.lm(ids, inputs_embeds=embeddings, cache=cache, skip_logits=True, return_hidden=True, **kwargs)
             return out.hidden_states[-1][:, -1, :]
-        owner, name = self._head_site
+        owner, name = self._split_site()
         # the model applies its head last: with an identity in its place, its "logits" are the head's input. An
         # instance attribute shadows the module's child (or method) and is removed after the pass.
         object.__setattr__(owner, name, _Identity())
@@ -245,11 +245,16 @@ class Forward:
         """The lm_head over stacked hidden states (B, H): (B, V) logits."""
         if self.hidden_head:
             return self.lm.speculative_logits_from_hidden(hidden)
-        owner, name = self._head_site
+        owner, name = self._split_site()
         return getattr(owner, name)(hidden)
 
+    def _split_site(self) -> tuple[Any, str]:
+        if self._head_site is None:
+            raise RuntimeError("the lm_head cannot run apart from the layers here (can_split_head is False)")
+        return self._head_site
 
-def _head_site(lm) -> Optional[tuple[object, str]]:
+
+def _head_site(lm) -> Optional[tuple[Any, str]]:
     """Where a language model's head lives: (lm, "lm_head") or (its embed_tokens, "as_linear"), or None."""
     if _is_module(getattr(lm, "lm_head", None)):
         return lm, "lm_head"
@@ -322,18 +327,21 @@ class Decoder:
         """
         self.forward, self.request, self.piece = forward, request, piece
         self.prefix_cache, self.use_prefix = prefix_cache, use_prefix and request.prefix_cache
-        self.constraint = request.constraint() if request.constraint else None
+        self.constraint: Optional[Constraint] = request.constraint() if request.constraint else None
         self.jump_forward = jump_forward and bool(getattr(self.constraint, "jump_forward", False))
         self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
         self.stop_ids = frozenset(request.stop.ids)
         self.sampler = Sampler(request.temperature, request.seed)
         self.tokens: list[int] = []  # generated, fed ones included
         self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
-        self.finish, self.stop_id, self.hit = "length", None, None
+        self.finish = "length"
+        self.stop_id: Optional[int] = None
+        self.hit: Optional[GuardHit] = None
         self.steps = 0  # forward passes that ended in sampling a token
-        self.cache = None
+        self.cache: Optional[list] = None
         self.last_prompt_token = 0
-        self.feed: Optional[tuple] = None  # the next pass: (ids, embeddings or None, prefill kwargs or None)
+        # the next pass: (ids, embeddings or None, prefill kwargs or None)
+        self.feed: Optional[tuple[Any, Any, Optional[dict]]] = None
         self.prompt_counts = (0, 0, 0)  # (prompt tokens, image tokens, cached prompt tokens), set by ``begin``
         self._prompt: Optional[Prompt] = None
         self._chunks: list[tuple[int, int]] = []
@@ -349,7 +357,8 @@ class Decoder:
         self.begin(prompt)
         while not self.prefill_step():
             pass
-        return self.forward.logits(self.feed[0], self.cache, embeddings=self.feed[1], kwargs=self.feed[2])
+        ids, embeddings, kwargs = self._next_feed()
+        return self.forward.logits(ids, self.cache, embeddings=embeddings, kwargs=kwargs)
 
     def begin(self, prompt: Prompt) -> None:
         """Restore the shared prefix and plan the rest of the prompt's prefill in chunks (``prefill_step``)."""
@@ -365,6 +374,8 @@ class Decoder:
         import mlx.core as mx
 
         prompt = self._prompt
+        if prompt is None:
+            raise RuntimeError("prefill_step before begin, or after the prompt is in")
         if self._chunks:
             chunk, stop = self._chunks.pop(0)
             self.forward.prefill(prompt.ids[:, chunk:stop], prompt.embeddings[:, chunk:stop], self.cache,
@@ -401,7 +412,13 @@ class Decoder:
         while not self.finished:
             if self.advance(logits):
                 return
-            logits = self.forward.logits(self.feed[0], self.cache)
+            logits = self.forward.logits(self._next_feed()[0], self.cache)
+
+    def _next_feed(self) -> tuple[Any, Any, Optional[dict]]:
+        """``feed``, which the prefill and every ``advance`` that goes on set."""
+        if self.feed is None:
+            raise RuntimeError("no pass to run: the prompt is not prefilled")
+        return self.feed
 
     def mask(self):
         """The constraint's token mask for the next token (computed on the host), or None without a constraint."""

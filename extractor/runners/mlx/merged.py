@@ -23,7 +23,7 @@ again; elsewhere every sequence keeps its own pass and the records say why (``us
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Optional
+from typing import Any, Optional
 
 from extractor.runners.mlx.loop import (
     make_cache, prefilled, probe_prompt, reset_call_state, restore_call_state, save_call_state,
@@ -86,7 +86,8 @@ def merged_gap(model, processor, forward, *, render, images: bool) -> float:
             group.release()
         hidden = group.hidden(forward, [row["merged"] for row in rows], tokens, [row["state"] for row in rows])
         stacked = forward.head(hidden).astype(mx.float32)
-        gap = max(gap, *(float(mx.max(mx.abs(stacked[i] - alone[i].reshape(-1))).item()) for i in range(len(rows))))
+        gap = max(gap, *(float(mx.max(mx.abs(stacked[i] - alone[i].reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
+                         for i in range(len(rows))))
     reset_call_state(lm)
     return gap
 
@@ -97,7 +98,7 @@ def _probe_row(model, processor, forward, text: str, *, render, page: bool) -> d
 
     pages = (Image.new("RGB", (PROBE_SIDE, PROBE_SIDE), "white"),) if page else ()
     ids, embeddings, kwargs = probe_prompt(model, processor, render(text, len(pages)), pages)
-    row = {}
+    row: dict[str, Any] = {}
     for name in ("alone", "merged"):
         cache = prefilled(forward, ids, embeddings, kwargs)
         forward.hidden(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)
@@ -153,6 +154,8 @@ class MergedRows:
         if fresh:
             self.release()
             merged = [type(layer[0]).merge(list(layer)) for layer in zip(*(d.cache for d in decoders))]
+        elif self.cache is None:
+            raise RuntimeError("held rows without their merged caches")
         else:
             merged = self.cache
         try:
@@ -170,8 +173,11 @@ class MergedRows:
 
     def release(self) -> None:
         """Give every held row's cache back to its decoder (extracted from the merged caches)."""
+        cache = self.cache
         for row, decoder in enumerate(self.decoders):
-            decoder.cache = [entry.extract(row) for entry in self.cache]
+            if cache is None:
+                raise RuntimeError("held rows without their merged caches")
+            decoder.cache = [entry.extract(row) for entry in cache]
         self.decoders, self.cache = [], None
 
     def clear(self) -> None:
@@ -206,7 +212,7 @@ def cache_arrays(cache: list) -> list:
     """The arrays a sequence's cache holds (to evaluate them with the step's logits)."""
     import mlx.core as mx
 
-    out = []
+    out: list = []
     for entry in cache:
         state = entry.state
         out.extend(a for a in (state if isinstance(state, (list, tuple)) else [state]) if isinstance(a, mx.array))

@@ -193,7 +193,10 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
             forward.prefill(ids[:, :prefix], embeddings[:, :prefix], cache, kwargs)
             snapshots = PrefixCache()
             snapshots.keep(tuple(ids[0, :prefix].tolist()), cache)
-            cache = snapshots.restore(tuple(ids[0, :prefix].tolist()), lambda: make_cache(lm))
+            restored = snapshots.restore(tuple(ids[0, :prefix].tolist()), lambda: make_cache(lm))
+            if restored is None:
+                raise RuntimeError("the probe's prefix snapshot was not kept")
+            cache = restored
         if length - 1 > prefix:
             forward.prefill(ids[:, prefix:length - 1], embeddings[:, prefix:length - 1], cache, kwargs)
         out = [forward.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)]
@@ -211,7 +214,7 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
             lp = logits.astype(mx.float32).reshape(-1)
             lp = lp - mx.logsumexp(lp)
             top = mx.argsort(-ref)[:TOP_COMPARED]
-            worst = max(worst, float(mx.max(mx.abs(lp[top] - ref[top])).item()))
+            worst = max(worst, float(mx.max(mx.abs(lp[top] - ref[top])).item()))  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
         return worst
 
     cold = gap(run(0, jump=False), reference)
@@ -303,7 +306,8 @@ class _FeedBench:
         """The fastest time of each feed (milliseconds), timed in turns (a busy spell weighs on all alike)."""
         for feed in feeds:  # a first feed of each kind pays one-time costs
             feed()
-        times, deadline = [], self._now() + FEED_BUDGET_S
+        times: list[list[float]] = []
+        deadline = self._now() + FEED_BUDGET_S
         while len(times) < repeats and (len(times) < 2 or self._now() < deadline):
             times.append([self._timed(feed) for feed in feeds])
         return [min(column) for column in zip(*times)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import resolve_model_dir
@@ -28,7 +28,8 @@ from extractor.quiet import quiet_imports
 from extractor.runners.base import GenerationRequest, GenerationResult, Runner
 from extractor.runners.stopping import StopSet, resolve_stop_set
 from extractor.runners.mlx.batching import BatchLoop, batch_reason, split_runs
-from extractor.runners.mlx.loop import Decoder, Forward, build_prompt, count_media, embed, media_ids, prepare_inputs
+from extractor.runners.mlx.loop import (Decoder, Forward, Prompt, build_prompt, count_media, embed, media_ids,
+                                        prepare_inputs)
 from extractor.runners.mlx.plan import FAST, PER_TOKEN, DecodingPlan, decide, request_path
 from extractor.runners.mlx.generic import GenericDecoder
 from extractor.runners.mlx.merged import merged_reason
@@ -51,6 +52,11 @@ class MlxRunner(Runner):
         batch_feed_ms: with batching, the layer-pass timings that decided whether forced runs go one token per
             merged step (``batching.split_runs``); empty otherwise.
     """
+
+    tokenizer: Any  # the processor's Hugging Face tokenizer (or the processor itself), set at load
+    batch_feed_ms: dict
+    _batch_reasons: tuple[str, ...]
+    _loop: Optional[BatchLoop]
 
     def __init__(self, *, model: str, batch: int = 1) -> None:
         """Load the model and decide how to decode it.
@@ -83,7 +89,7 @@ class MlxRunner(Runner):
             i for i in (getattr(config, "vision_start_token_id", None), getattr(config, "boi_token_index", None),
                         getattr(config, "boi_token_id", None)) if isinstance(i, int))
         self._prefix_cache = PrefixCache()
-        self._forward = None
+        self._forward: Optional[Forward] = None  # set once the load-time probes are done
         try:
             self.vision: VisionBudget = measure_vision_budget(self._model, self._processor, self._render_user)
             self.decoding: DecodingPlan = decide(self._model, self._processor, render=self._render_user)
@@ -203,6 +209,8 @@ class MlxRunner(Runner):
         mx.reset_peak_memory()
         generation = self.start(request, inputs)
         if generation.decoder is not None and not generation.done:
+            if generation.prompt is None:
+                raise RuntimeError("a fast-path generation without its prompt")
             logits = generation.decoder.prefill(generation.prompt)
             generation.first_at = time.perf_counter()
             generation.decoder.run(logits)
@@ -221,6 +229,8 @@ class MlxRunner(Runner):
             generation.plan = request_path(self._model, generation.plan, inputs=inputs, embeddings=embedded[0],
                                            kwargs=embedded[1])
         if generation.plan.path == FAST:
+            if self._forward is None:
+                raise RuntimeError("the model is not loaded yet")
             generation.prompt = build_prompt(inputs, embedded, media_ids=self._media_ids,
                                              boundary_ids=self._boundary_ids)
             generation.decoder = Decoder(forward=self._forward, request=request, piece=self._piece,
@@ -243,6 +253,8 @@ class MlxRunner(Runner):
 
         end = time.perf_counter()
         plan, decoder = generation.plan, generation.decoder or generation.generic
+        if decoder is None:
+            raise RuntimeError("the generation never started")
         if generation.decoder is not None:
             prompt_tokens, image_tokens, cached = generation.decoder.prompt_counts
             jump = generation.decoder.jump_forward
@@ -289,7 +301,7 @@ class Generation:
 
     def __init__(self, *, request: GenerationRequest, inputs: dict, plan: DecodingPlan, start: float) -> None:
         self.request, self.inputs, self.plan, self.start = request, inputs, plan, start
-        self.prompt = None  # decode.Prompt on the fast path (released once prefilled)
+        self.prompt: Optional[Prompt] = None  # on the fast path (released once prefilled)
         self.decoder: Optional[Decoder] = None
         self.generic: Optional[GenericDecoder] = None
         self.done = False
@@ -300,7 +312,7 @@ class Generation:
         self.call_state: dict = {}  # the language model's per-call state between batched passes
 
 
-def load_model(model_dir) -> tuple[object, object]:
+def load_model(model_dir) -> tuple[Any, Any]:
     """``mlx_vlm.load`` (the same calls: model, image processor, processor) without the two parts of its processor
     we never use: the streaming detokenizer and the shared StoppingCriteria (we decode and stop per call ourselves).
     Building them reads the whole vocabulary twice: ~1 s of every load of a 248k-token model.

@@ -59,6 +59,7 @@ class OpenAIRunner(Runner):
     concurrent = True
     server_constraints = True
     tokenizer = None
+    pixels_per_token: int  # set per model in __init__
 
     def __init__(self, *, endpoints: Sequence[str], model: str, server_kind: Optional[str] = None,
                  api_key: Optional[str] = None, stop_ids: Sequence[int] = (), image_format: str = "png",
@@ -113,7 +114,7 @@ class OpenAIRunner(Runner):
             ExtractorError: (code ``auth``) it refused the API key.
         """
         with endpoint.lock:
-            if endpoint.info is None:
+            if not isinstance(endpoint.info, ServerInfo):  # None until fetched (endpoints cannot name the type)
                 endpoint.info = fetch_server_info(self._client, endpoint, kind=self.server_kind,
                                                   timeout=timeout or self.timeout)
             return endpoint.info
@@ -166,7 +167,7 @@ class OpenAIRunner(Runner):
         first = outcome.first_at or end
         spec = KINDS[info.kind]
         asked = request.json_schema is not None
-        warnings = ()
+        warnings: tuple[dict, ...] = ()
         if asked and not spec.json_schema:
             warnings = (unconstrained_warning(f"the server at {endpoint.url} ({info.kind}) does not enforce a JSON "
                                               "schema; the answer is validated afterwards"),)

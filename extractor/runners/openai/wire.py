@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from extractor.errors import ExtractorError, ModelError
-from extractor.runners.base import GenerationRequest, GuardHit
+from extractor.runners.base import GenerationRequest, GuardHit, Monitor
 from extractor.runners.openai.endpoints import EndpointFailure
 
 JPEG_QUALITY = 92
@@ -264,7 +264,7 @@ class StreamOutcome:
     first_at: Optional[float] = None
 
 
-def read_stream(lines: Iterable[str], *, monitors: Sequence[object] = ()) -> StreamOutcome:
+def read_stream(lines: Iterable[str], *, monitors: Sequence[Monitor] = ()) -> StreamOutcome:
     """Read a chat-completions stream, feeding each content delta to the monitors; stop at the first hit.
 
     Args:
@@ -299,7 +299,7 @@ def read_stream(lines: Iterable[str], *, monitors: Sequence[object] = ()) -> Str
     return out
 
 
-def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[object], ids: dict[str, int]) -> bool:
+def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[Monitor], ids: dict[str, int]) -> bool:
     """Take one choice of a chunk; True when a monitor fired."""
     delta = choice.get("delta") or {}
     content = delta.get("content")

@@ -50,7 +50,7 @@ class Review:
     def listing(self) -> dict:
         """Counts by status and one summary per record, ``review`` and ``invalid`` first."""
         entries = self.store.entries()
-        counts = {status: 0 for status in STATUS_ORDER}
+        counts: dict[object, int] = {status: 0 for status in STATUS_ORDER}  # and whatever else records say
         for entry in entries:
             counts[entry.record.get("status")] = counts.get(entry.record.get("status"), 0) + 1
         return {"out": str(self.store.out), "counts": counts,

@@ -86,11 +86,14 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict
     rendered = pool.render(path, settings=settings)
     if rendered.error is not None:
         return SourcePages(error={"code": rendered.error.code, "message": str(rendered.error)})
+    document = rendered.document
+    if document is None:
+        raise RuntimeError("a render with neither its document nor an error")
     pages = []
-    for page in rendered.document.pages:
+    for page in document.pages:
         image = cache / f"page-{page.index + 1}.png"
         page.image.save(image)
         text = ocr.page_text(page.text, page.ocr, lines=page.lines)
         pages.append(PageView(number=page.index + 1, image=image, size=page.image.size, text=text,
                               warnings=page.warnings))
-    return SourcePages(pages=tuple(pages), warnings=rendered.document.warnings)
+    return SourcePages(pages=tuple(pages), warnings=document.warnings)

@@ -40,7 +40,9 @@ class Entry:
 
     def summary(self, reviewed: Optional[dict]) -> dict:
         """The record's line in the list: status, source, supplier, invoice number, total, its review."""
-        data = self.record.get("data") if isinstance(self.record.get("data"), dict) else {}
+        data = self.record.get("data")
+        if not isinstance(data, dict):
+            data = {}
         party = data.get("seller") or data.get("merchant") or {}
         return {"name": self.name, "status": self.record.get("status"), "source": self.record.get("source"),
                 "file": (Path(str(self.record.get("source") or self.name)).name
@@ -98,7 +100,7 @@ class RecordStore:
             if isinstance(record, dict) and {"status", "source"} <= set(record):
                 found.append(Entry(name=path.stem, path=path, record=record))
         self._read = seen
-        rank = {status: i for i, status in enumerate(STATUS_ORDER)}
+        rank: dict[object, int] = {status: i for i, status in enumerate(STATUS_ORDER)}  # a record may say anything
         return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), e.name))
 
     def entry(self, name: str) -> Optional[Entry]:

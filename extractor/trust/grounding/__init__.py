@@ -53,7 +53,7 @@ from extractor.trust.grounding.page import (
 )
 from extractor.trust.grounding.rows import (
     ITEM_AMOUNTS, ITEM_TAX_RATES, TAX_ANCHORS, Block, Context, anchor_key, context_of, item_blocks, number_blocks,
-    runs,
+    page_at, runs,
 )
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
@@ -287,7 +287,7 @@ class _Search:
         if not checkable(value, key, anchored=bool(blocks)):
             return FieldGrounding(pointer, value, None, None)
         for block in blocks:
-            hits = _in_block(value, key, self.pages[block.page], block)
+            hits = _in_block(value, key, page_at(self.pages, block.page), block)
             if hits is not None:
                 return self._found(pointer, value, block.page, hits)
         return self._missing(pointer, value)
@@ -327,7 +327,7 @@ class _Search:
         return self._tax_bands
 
     def _found(self, pointer: str, value: Any, index: int, hits: list[Hit]) -> FieldGrounding:
-        page = self.pages[index]
+        page = page_at(self.pages, index)
         return FieldGrounding(pointer, value, True, index, self.sources[index], page.box_of(hits),
                               page.confidence_of(hits))
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from extractor.text import fold, plain
 
@@ -406,7 +406,7 @@ def _date_words(names: dict[str, set[int]], literals: set[str]) -> _DateWords:
                       connectors=frozenset(connectors), marks=marks)
 
 
-def _conventions(symbols: dict[str, dict], groupings: dict[str, tuple[int, int]], exceptions: dict
+def _conventions(symbols: dict[str, dict], groupings: dict[str, tuple[int, int]], exceptions: Mapping
                  ) -> tuple[_Convention, ...]:
     """The distinct number conventions of all locales, each symbol and pattern taken from the nearest locale up the
     parent chain that has it. Grouping other than by three (POSIX: none; Toki Pona: by two) is left out: plain
@@ -427,7 +427,7 @@ def _conventions(symbols: dict[str, dict], groupings: dict[str, tuple[int, int]]
                         key=lambda c: (c.decimal, c.group, c.primary, c.secondary)))
 
 
-def _parents(name: str, exceptions: dict) -> list[str]:
+def _parents(name: str, exceptions: Mapping) -> list[str]:
     """A locale and its ancestors up to root, as Babel inherits them (``de_CH``, ``de``, ``root``)."""
     chain = [name]
     while chain[-1] != "root":

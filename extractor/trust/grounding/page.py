@@ -75,8 +75,9 @@ class Line:
 
     def box_of(self, start: int, end: int) -> Optional[Box]:
         """The box of tokens ``[start, end)``: their words' boxes, else the line's."""
-        boxes = [t.box for t in self.tokens[start:end]]
-        if boxes and all(b is not None for b in boxes):
+        tokens = self.tokens[start:end]
+        boxes = [t.box for t in tokens if t.box is not None]
+        if tokens and len(boxes) == len(tokens):  # every word has its box
             return joint_box(boxes)
         return self.box
 
@@ -150,7 +151,7 @@ class Page:
 
     def confidence_of(self, hits: Sequence[Hit]) -> Optional[float]:
         """The lowest OCR confidence of the hits' lines (None on a text layer)."""
-        found = [self.lines[h.line].confidence for h in hits if self.lines[h.line].confidence is not None]
+        found = [c for c in (self.lines[h.line].confidence for h in hits) if c is not None]
         return min(found) if found else None
 
     def locate(self, found: Callable[[Sequence[Token]], bool]) -> list[Hit]:
@@ -379,7 +380,7 @@ def _identifier_runs(texts: Sequence[str]) -> set[int]:
     dashed group, a group starting with 0 or three groups or more. Two plain groups (``2026 12``, ``50 3``: table
     cells) stay numbers.
     """
-    kinds = []
+    kinds: list[Optional[str]] = []
     for text in texts:
         bare = text.strip(_PUNCT)
         match = _DIGITISH.fullmatch(bare)
@@ -390,7 +391,7 @@ def _identifier_runs(texts: Sequence[str]) -> set[int]:
         j = i
         while j < len(kinds) and kinds[j] is not None:
             j += 1
-        run = kinds[i:j]
+        run = [k for k in kinds[i:j] if k is not None]  # all of them: the run ends at the first None
         if len(run) >= 2 and not _grouped(run) and (
                 "-" in run or any(len(g) > 1 and g.startswith("0") for g in run) or len(run) >= 3):
             blocked.update(range(i, j))
@@ -408,15 +409,16 @@ def _bands(lines: Sequence[Line]) -> list[list[int]]:
     """Lines grouped into printed rows, in reading order, each row's lines in its order; one row per line when the
     lines have no boxes. On a page lying on its side (most lines taller than wide: a photo turned 90°) rows run
     across the image, so they are grouped by their horizontal extent."""
-    if not lines or any(line.box is None for line in lines):
+    boxes = [line.box for line in lines if line.box is not None]
+    if not lines or len(boxes) < len(lines):  # a line without its box
         return [[i] for i in range(len(lines))]
-    long = [line.box for line in lines if len(line.text) >= 4]
+    long = [boxes[i] for i, line in enumerate(lines) if len(line.text) >= 4]
     turned = sum(1 for b in long if b[3] - b[1] > b[2] - b[0]) > len(long) / 2
     lo, hi, along = (0, 2, 1) if turned else (1, 3, 0)
-    order = sorted(range(len(lines)), key=lambda i: (lines[i].box[lo] + lines[i].box[hi]) / 2)
+    order = sorted(range(len(lines)), key=lambda i: (boxes[i][lo] + boxes[i][hi]) / 2)
     bands: list[tuple[tuple[float, float], list[int]]] = []
     for i in order:
-        top, bottom = lines[i].box[lo], lines[i].box[hi]
+        top, bottom = boxes[i][lo], boxes[i][hi]
         for (ref_top, ref_bottom), members in reversed(bands[-4:]):
             overlap = min(bottom, ref_bottom) - max(top, ref_top)
             if overlap >= _BAND_OVERLAP * max(1e-9, min(bottom - top, ref_bottom - ref_top)):
@@ -424,4 +426,4 @@ def _bands(lines: Sequence[Line]) -> list[list[int]]:
                 break
         else:
             bands.append(((top, bottom), [i]))
-    return [sorted(members, key=lambda i: lines[i].box[along]) for _, members in bands]
+    return [sorted(members, key=lambda i: boxes[i][along]) for _, members in bands]

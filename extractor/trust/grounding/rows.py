@@ -98,14 +98,14 @@ def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Optional[Page]])
     found = {path: _description_bands(text, pages) for path, text in descriptions.items()}
     claimed: dict[tuple[int, int], set[tuple]] = {}
     for path, matches in found.items():
-        for page, bands, _ in matches:
+        for page_index, bands, _ in matches:
             for band in bands:
-                claimed.setdefault((page, band), set()).add(path)
+                claimed.setdefault((page_index, band), set()).add(path)
     out = {}
     for path, matches in found.items():
         blocks = []
         for page_index, bands, hits in matches:
-            page = pages[page_index]
+            page = page_at(pages, page_index)
             extra = [b for b in (bands[0] - 1, bands[-1] + 1) if 0 <= b < len(page.bands)
                      and not claimed.get((page_index, b), set()) - {path} and not _row_like(page, b)]
             own = {(h.line, t) for h in hits for t in range(h.start, h.end)}
@@ -132,13 +132,21 @@ def number_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Opti
     out, seen = [], set()
     for hits in anchors:
         for page_index, hit in hits:
-            page = pages[page_index]
+            page = page_at(pages, page_index)
             band = next(b for b, lines in enumerate(page.bands) if hit.line in lines)
             if (page_index, band) not in seen:
                 seen.add((page_index, band))
                 out.append(Block(page_index, {line: frozenset(range(len(page.lines[line].tokens)))
                                               for line in page.bands[band]}))
     return out
+
+
+def page_at(pages: Sequence[Optional[Page]], index: int) -> Page:
+    """The page a block or hit is on: one with text (only those are searched)."""
+    page = pages[index]
+    if page is None:
+        raise ValueError(f"page {index} has no text: nothing was found on it")
+    return page
 
 
 def runs(page: Page, block: Block) -> list[tuple[int, list[int]]]:

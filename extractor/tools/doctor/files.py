@@ -1,25 +1,22 @@
-"""``extract doctor MODEL``: check a model directory's stop configuration, say where each value came from, fix it.
+"""``extract doctor MODEL``: check a model directory's files for its stop configuration, say where each value came
+from, and fix generation_config.json (``--fix``). Nothing here loads the model (the live checks are
+:mod:`extractor.tools.doctor.smoke`).
 
-The stop-set fix lives in files users convert and re-convert themselves, so a re-converted model silently brings the
-never-stopping bug back. The doctor runs six checks, each a small function returning a ``Check``:
+The doctor runs six checks, each a small function returning a ``Check``:
 
 1. ``generation_config``  generation_config.json exists and its ``eos_token_id`` lists every end token.
 2. ``config_eos``         config.json's ``eos_token_id`` (top level, ``text_config``) and what mlx-vlm 0.7.10 makes
                           of it (generation_config.json's value *replaces* config.json's).
 3. ``tokenizer_ids``      special-token ids agree between tokenizer_config.json, tokenizer.json and the configs.
 4. ``chat_template``      the token that ends an assistant turn, and whether it is in the stop set.
-5. ``vision_ids``         config.json's vision token ids match the tokenizer (mlx-vlm's qwen3_5 defaults collide).
+5. ``vision_ids``         the vision token ids config.json names for the family's mlx-vlm model match the tokenizer
+                          (mlx-vlm's qwen3_5 defaults collide); the family is config.json's ``model_type``, else
+                          its processor's class, and the image token is the one its processor places.
 6. ``thinking``           does the template support ``enable_thinking``, and does our runner turn it off.
 
 ``fix_generation_config`` rewrites generation_config.json so ``eos_token_id`` is the full list (keeping every other
-key, backing the original up once, writing atomically, changing nothing when already right); ``smoke_check`` runs one
-short real generation on a blank page. Only ``smoke_check`` imports mlx (through ``runners.mlx``, lazily).
+key, backing the original up once, writing atomically, changing nothing when already right).
 
-``extract doctor --endpoint URL`` checks a running inference server instead (``endpoint_checks``): what it serves and
-what kind it is, then one smoke request on a blank page *without* our stop ids, as any other client would send it:
-does the server stop on its own after the answer? When it does not (it streams ``<|im_end|>`` as text, or keeps
-generating hidden tokens after the JSON closed: the seed's bug on the server), the check fails with the fix for that
-kind of server, and for kinds that take per-request ``stop_token_ids`` a second request says whether ours stop it.
 The files are read by ``modelfiles`` and the stop set is ``stopping.stop_set_of``, exactly as at run time; where the
 runtime refuses an unreadable file, the check about that file fails.
 """
@@ -27,18 +24,24 @@ runtime refuses an unreadable file, the check about that file fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Any
 
-from extractor.runners.chat_template import render
-from extractor.errors import ExtractorError, ModelError
+from extractor.errors import ModelError
+from extractor.runners.chat_template import ENABLE_THINKING, render
 from extractor.runners.modelfiles import (
-    CHAT_TEMPLATE_JINJA, CHAT_TEMPLATE_JSON, GENERATION_CONFIG, SPECIAL_TOKENS_MAP, ModelFiles, as_id_list,
-    read_model_files, resolve_model_dir,
+    CHAT_TEMPLATE_JINJA,
+    CHAT_TEMPLATE_JSON,
+    GENERATION_CONFIG,
+    SPECIAL_TOKENS_MAP,
+    ModelFiles,
+    as_id_list,
+    read_model_files,
 )
-from extractor.runners.chat_template import ENABLE_THINKING
 from extractor.runners.stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
+from extractor.tools.doctor.vision import vision_rules
 
 STATUSES = ("pass", "warn", "fail")
 BACKUP_SUFFIX = ".bak"
@@ -46,19 +49,9 @@ CHATML_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # mlx-vlm 0.7.10's qwen3_5 / qwen3_5_moe configs append <|im_end|> only when the top-level eos is missing.
 QWEN_EOS_RULE_TYPES = frozenset({"qwen3_5", "qwen3_5_moe", "qwen4_exp"})
 QWEN_CHAT_EOS = 248046
-# config.json key -> tokenizer token it must name
-VISION_KEYS = {"vision_start_token_id": "<|vision_start|>", "vision_end_token_id": "<|vision_end|>",
-               "image_token_id": "<|image_pad|>"}
-# mlx-vlm 0.7.10's ModelConfig defaults for those keys, per model_type (used when config.json omits them)
-VISION_DEFAULTS = {
-    **{t: {"vision_start_token_id": 248045, "vision_end_token_id": 248046, "image_token_id": 248056}
-       for t in ("qwen3_5", "qwen3_5_moe")},
-    "qwen4_exp": {"vision_start_token_id": 248053, "vision_end_token_id": 248054, "image_token_id": 248056},
-    **{t: {"vision_start_token_id": 151652, "vision_end_token_id": 151653, "image_token_id": 151655}
-       for t in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_omni_moe")},
-}
-DEFAULT_SMOKE_TOKENS = 512
 FIX_HINT = "run `extract doctor MODEL --fix`"
+
+
 
 
 @dataclass(frozen=True)
@@ -75,7 +68,7 @@ class Check:
     name: str
     status: str
     detail: str
-    source_file: Optional[str] = None
+    source_file: str | None = None
 
     def to_dict(self) -> dict:
         """Return ``{"name", "status", "detail", "source"}`` (the shape ``render.show_checks`` prints)."""
@@ -266,7 +259,7 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
     problems.extend(id_conflicts(facts))
     chatml = [t for t in CHATML_TOKENS if t in facts.token_ids]
     turn = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
-    family = [t for t in dict.fromkeys(chatml + ([turn] if turn in facts.token_ids else []))]
+    family = list(dict.fromkeys(chatml + ([turn] if turn is not None and turn in facts.token_ids else [])))
     for text in family:
         a, b = facts.tokenizer_config_ids.get(text), facts.tokenizer_json_ids.get(text)
         if a is not None and b is not None and a != b:
@@ -335,26 +328,33 @@ def check_chat_template(facts: ModelFacts) -> Check:
 
 
 def check_vision_ids(facts: ModelFacts) -> Check:
-    """Check 5: config.json's ``vision_start_token_id`` / ``vision_end_token_id`` / ``image_token_id`` match the
-    tokenizer. When a key is missing mlx-vlm uses its own default (qwen3_5: 248045 / 248046, which are
+    """Check 5: the vision token ids config.json names for the family's mlx-vlm model match the tokenizer.
+
+    The family is config.json's ``model_type`` (else its processor's class), never the vocabulary: a checkpoint
+    built on a Qwen tokenizer carries ``<|image_pad|>`` whatever its family. Qwen-VL and Qwen3.5 read
+    ``vision_start_token_id`` / ``vision_end_token_id`` / ``image_token_id``; Idefics3 and SmolVLM only the id of
+    the ``<image>`` their processor places (no vision start or end tokens); Gemma, Mistral 3, PaddleOCR-VL and
+    GLM-4V their own. When a key is missing mlx-vlm uses its own default (qwen3_5: 248045 / 248046, which are
     ``<|im_start|>`` / ``<|im_end|>``, so image positions are computed from the wrong tokens).
 
     Args:
         facts: the model directory's facts.
 
     Returns:
-        The Check.
+        The Check: ``fail`` when an id (given, or mlx-vlm's default) names another token than the family's.
     """
     name, src = "vision_ids", "config.json"
     config = facts.config or {}
-    if not any(t in facts.token_ids for t in VISION_KEYS.values()):
-        return Check(name, "pass", "no Qwen-style vision tokens in the tokenizer (not applicable: the family's "
-                                   "processor places its own image tokens)", src)
-    defaults = VISION_DEFAULTS.get(facts.model_type or "", {})
+    family, rules = vision_rules(facts)
+    if family is None:
+        return Check(name, "pass", f"model_type {facts.model_type}: no vision ids to check for this family "
+                                   "(not applicable)", src)
     names = facts.token_names
     statuses, parts = [], []
-    for key, token in VISION_KEYS.items():
+    for rule in rules:
+        token = rule.token
         want = facts.token_ids.get(token)
+        key = rule.read_first if rule.read_first in config else rule.key
         if key in config:
             have = config[key]
             if want is None:
@@ -367,11 +367,14 @@ def check_vision_ids(facts: ModelFacts) -> Check:
                 statuses.append("pass")
                 parts.append(f"{key}={have}")
             continue
-        default = defaults.get(key)
+        default = rule.default
         if default is None:
             statuses.append("warn")
             parts.append(f"{key} missing (no known mlx-vlm default for {facts.model_type})")
-        elif want is not None and default != want:
+        elif want is None:
+            statuses.append("warn")
+            parts.append(f"{key} missing and the tokenizer has no {token}")
+        elif default != want:
             statuses.append("fail")
             parts.append(f"{key} missing: mlx-vlm 0.7.10 defaults it to {default} "
                          f"({names.get(default, 'unknown')}), the tokenizer has {token}={want}; "
@@ -382,7 +385,7 @@ def check_vision_ids(facts: ModelFacts) -> Check:
     return Check(name, _worst(statuses), "; ".join(parts), src)
 
 
-def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] = None) -> str:
+def render_generation_prompt(template: str, *, enable_thinking: bool | None = None) -> str:
     """Render a chat template's generation prompt for one user message, as transformers would (sandboxed Jinja,
     ``chat_template.render``).
 
@@ -396,7 +399,8 @@ def render_generation_prompt(template: str, *, enable_thinking: Optional[bool] =
     Raises:
         Exception: whatever Jinja raises for a template it cannot render.
     """
-    variables = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
+    # Any: mypy would match a dict[str, bool] against render's str keywords (bos_token, eos_token)
+    variables: dict[str, Any] = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
     return render(template, [{"role": "user", "content": "Read this invoice."}], add_generation_prompt=True,
                   **variables)
 
@@ -485,7 +489,7 @@ class FixResult:
     path: Path
     changed: bool
     created: bool
-    backup: Optional[Path]
+    backup: Path | None
     before: object
     after: list
 
@@ -563,235 +567,6 @@ def _file_mode(path: Path) -> int:
         return 0o644
 
 
-class _Watch:
-    """A monitor that never stops generation; it notes when the runaway guards would have."""
-
-    def __init__(self) -> None:
-        from extractor.runners.guards import GuardMonitor, GuardSettings
-
-        self.inner = GuardMonitor(GuardSettings())
-        self.tokens = 0
-        self.would_fire: Optional[tuple[str, int]] = None
-
-    def feed(self, token_id: int, text: str):
-        """Count tokens and remember the first guard that would have fired."""
-        self.tokens += 1
-        if self.would_fire is None:
-            hit = self.inner.feed(token_id, text)
-            if hit is not None:
-                self.would_fire = (hit.guard, self.tokens)
-        return None
-
-
-def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
-                logits_processors: Sequence = ()) -> Check:
-    """One short real generation with our runner (stop set only, no guards) on a blank page, through the family's
-    own chat template: does it stop?
-
-    Args:
-        model_dir: the model directory.
-        max_tokens: generation cap.
-        logits_processors: passed to the generation (tests force an answer on random weights with one).
-
-    Returns:
-        A Check named ``smoke``: ``pass`` when it ended on a stop token, ``fail`` when it ran to ``max_tokens``.
-
-    Raises:
-        ModelError: the model cannot be loaded or fails.
-    """
-    from PIL import Image
-
-    from extractor.runners.mlx.runner import MlxRunner
-    from extractor.pipeline.prompt import build_messages
-    from extractor.runners.base import GenerationRequest
-    from extractor.schema import load_schema
-
-    runner = MlxRunner(model=str(model_dir))
-    watch = _Watch()
-    page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
-    request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
-                                max_tokens=max_tokens, stop=runner.stop_set, temperature=0.0,
-                                monitor_factory=lambda: [watch], logits_processors=tuple(logits_processors))
-    result = runner.generate(request)
-    facts = read_facts(model_dir)
-    names = facts.token_names
-    if result.finish_reason == "stop":
-        bare, _ = mlx_vlm_stop_ids(facts)
-        tid = result.stop_token_id
-        also = "bare mlx-vlm stops on it too" if tid in bare else f"bare mlx-vlm would not stop on it ({FIX_HINT})"
-        token = f"{tid} {names[tid]}" if tid in names else str(tid)
-        return Check("smoke", "pass", f"stopped on {token} after {result.generated_tokens} tokens (stop token "
-                                      f"included); {also}; {_decoding_words(runner)}", None)
-    guard = (f"; the runaway guards would have stopped it ({watch.would_fire[0]}) after {watch.would_fire[1]} tokens"
-             if watch.would_fire else "; the runaway guards would not have stopped it either")
-    return Check("smoke", "fail", f"no stop token within {result.generated_tokens} tokens (finish: "
-                                  f"{result.finish_reason}){guard}", None)
-
-
-def _decoding_words(runner) -> str:
-    """The load-time decoding plan in words, for the smoke check."""
-    plan = runner.decoding
-    jump = "jump-forward" + (", forced runs one token per pass" if plan.forced_feed == "per_token" else "")
-    features = [f for f, on in (("prefix cache", plan.prefix_cache), (jump, plan.jump_forward)) if on]
-    words = f"decodes on the {plan.path} path" + (f" ({', '.join(features)})" if features else "")
-    return words + (f"; {'; '.join(plan.reasons)}" if plan.reasons else "")
-
-
-# What to do when a server does not stop on its own, per kind (``{ids}``: the stop set, ``{hint}``: the fix).
-SERVER_FIXES = {
-    "vllm": "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
-            "is {ids} (or fix the model's own file: {hint}, then restart); extract's own requests carry "
-            "stop_token_ids and stop anyway",
-    "sglang": "fix the model's generation_config.json ({hint}: eos_token_id {ids}) and restart SGLang; extract's own "
-              "requests carry stop_token_ids and stop anyway",
-    "mlx": "mlx_vlm.server ignores per-request stop ids: fix the model directory it loads ({hint}: eos_token_id "
-           "{ids}) and restart it; until then extract's guards cut every answer at the first end marker "
-           "(finish guard)",
-    "openai": "this server takes no per-request stop ids: fix the model's end tokens ({hint}: eos_token_id {ids}, "
-              "or the server's model settings) and reload it; until then extract's guards cut every answer",
-}
-ENDPOINT_HINT = "`extract doctor MODEL_DIR --fix` on the directory the server loads"
-
-
-@dataclass(frozen=True)
-class DoctorReport:
-    """The doctor's findings for one model directory (or one inference server).
-
-    Attributes:
-        model_dir: the directory checked (for a server: its URL).
-        checks: the fix (when asked), the six checks, the smoke test (when asked), in that order; for a server:
-            the endpoint check, then the smoke checks.
-    """
-
-    model_dir: Path | str
-    checks: tuple[Check, ...]
-
-    @property
-    def failed(self) -> bool:
-        """True when any check failed."""
-        return any(c.status == "fail" for c in self.checks)
-
-    def to_list(self) -> list[dict]:
-        """Return the checks as a JSON-ready list of dicts."""
-        return [c.to_dict() for c in self.checks]
-
-
-def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
-               smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> DoctorReport:
-    """Diagnose (and optionally fix and smoke-test) a model directory or a cached hub id.
-
-    Args:
-        model: a local directory or a hub id already in the local Hugging Face cache.
-        fix: rewrite generation_config.json's ``eos_token_id`` first, then check.
-        smoke: also run one short real generation (loads the model with mlx-vlm).
-        smoke_tokens: the smoke test's ``max_tokens``.
-
-    Returns:
-        The DoctorReport.
-
-    Raises:
-        ModelError: the model cannot be found, fixed or (with ``smoke``) loaded.
-    """
-
-    model_dir = resolve_model_dir(model)
-    checks: list[Check] = []
-    if fix:
-        checks.append(fix_generation_config(model_dir).to_check())
-    checks.extend(run_checks(model_dir))
-    if smoke:
-        checks.append(smoke_check(model_dir, max_tokens=smoke_tokens))
-    return DoctorReport(model_dir=model_dir, checks=tuple(checks))
-
-
-def endpoint_checks(url: str, *, model: Optional[str] = None, server_kind: Optional[str] = None,
-                    api_key: Optional[str] = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> tuple[Check, ...]:
-    """Check a running OpenAI-compatible server: what it serves, and whether it stops on its own.
-
-    Args:
-        url: the endpoint.
-        model: the served model to check (its id, or a local copy of its directory); None: the only one served.
-        server_kind: a kind of ``runners.openai.wire.KINDS``; None: detected.
-        api_key: the bearer token, if the server wants one.
-        smoke_tokens: ``max_tokens`` of the smoke requests.
-
-    Returns:
-        ``endpoint`` (reachable, kind, models), then ``smoke`` (stops on its own?) and, when that fails on a
-        server that takes per-request stop ids, ``smoke_stop_ids`` (do ours stop it?).
-    """
-    from extractor.runners.openai.runner import OpenAIRunner
-
-    runner = OpenAIRunner(endpoints=[url], model=model or "", server_kind=server_kind, api_key=api_key, probe=False)
-    try:
-        return _endpoint_checks(runner, url=url, model=model, smoke_tokens=smoke_tokens)
-    finally:
-        runner.close()
-
-
-def _endpoint_checks(runner, *, url: str, model: Optional[str], smoke_tokens: int) -> tuple[Check, ...]:
-    """``endpoint_checks`` with the runner made (and closed by the caller)."""
-    from extractor.runners.openai.choose import choose_model, remote_stop_set
-    from extractor.runners.openai.endpoints import EndpointFailure
-    from extractor.runners.openai.wire import KINDS
-
-    try:
-        info = runner.describe(runner.pool.endpoints[0])
-        served = choose_model(model or "", info.models, url=url)
-    except EndpointFailure as exc:
-        return (Check("endpoint", "fail", f"{url}: {exc.reason}", None),)
-    except ExtractorError as exc:
-        return (Check("endpoint", "fail", str(exc), None),)
-    how = "detected" if info.detected else "given"
-    found = Check("endpoint", "pass", f"{info.kind} server ({how}); serves {', '.join(info.models) or '(no list)'}; "
-                                      f"checking {served}", None)
-    stop = remote_stop_set(model or served)
-    smoke = _server_smoke(runner, stop=None, max_tokens=smoke_tokens)
-    if smoke.status == "pass":
-        return found, smoke
-    fix = SERVER_FIXES[info.kind].format(ids=list(stop.ids) or "[the model's end tokens]", hint=ENDPOINT_HINT)
-    smoke = Check("smoke", "fail", f"{smoke.detail}. Fix: {fix}", None)
-    if not KINDS[info.kind].stop_token_ids or not stop.ids:
-        return found, smoke
-    again = _server_smoke(runner, stop=stop, max_tokens=smoke_tokens)
-    return found, smoke, Check("smoke_stop_ids", again.status, f"with stop_token_ids {list(stop.ids)} (what "
-                                                               f"extract sends): {again.detail}", None)
-
-
-def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
-    """One request on a blank page (the invoice prompt, no schema) watched by the end-marker and JSON-closed
-    guards: ``pass`` when the server stops on its own, ``fail`` when it streams an end marker as text, goes on after
-    the JSON closed, or runs to ``max_tokens``."""
-    from PIL import Image
-
-    from extractor.runners.guards import GuardSettings
-    from extractor.pipeline.prompt import build_messages
-    from extractor.runners.base import GenerationRequest
-    from extractor.runners.stopping import StopSet
-    from extractor.schema import load_schema
-
-    page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
-    guards = GuardSettings(loop=False)
-    request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
-                                max_tokens=max_tokens, stop=stop or StopSet(ids=()), temperature=0.0,
-                                monitor_factory=guards.factory())
-    try:
-        result = runner.generate(request)
-    except ExtractorError as exc:
-        return Check("smoke", "fail", f"the request failed: {exc}", None)
-    tokens = f"{result.generated_tokens} tokens"
-    if result.finish_reason == "stop":
-        named = f" on {result.stop_token_id}" if result.stop_token_id is not None else ""
-        how = "stopped" if stop else "stopped on its own"
-        return Check("smoke", "pass", f"{how}{named} after {tokens} (stop token included)", None)
-    if result.guard == "end_marker":
-        return Check("smoke", "fail", f"does not stop: it streamed an end marker as text after {tokens} (the "
-                                      "model's end token is missing from the server's stop set)", None)
-    if result.guard == "json_closed":
-        return Check("smoke", "fail", f"does not stop: it went on generating after the JSON closed ({tokens}; a "
-                                      "server that hides special tokens streams them as empty text)", None)
-    return Check("smoke", "fail", f"no stop within {tokens} (finish length): it ran to max_tokens", None)
-
-
-__all__ = ["Check", "DoctorReport", "FixResult", "ModelFacts", "check_chat_template",
-           "check_config_eos", "check_generation_config", "check_thinking", "check_tokenizer_ids",
-           "check_vision_ids", "endpoint_checks", "fix_generation_config", "mlx_vlm_stop_ids", "read_facts",
-           "required_end_ids", "run_checks", "run_doctor", "smoke_check"]
+__all__ = ["Check", "FixResult", "ModelFacts", "check_chat_template", "check_config_eos",
+           "check_generation_config", "check_thinking", "check_tokenizer_ids", "check_vision_ids",
+           "fix_generation_config", "mlx_vlm_stop_ids", "read_facts", "required_end_ids", "run_checks"]
