@@ -8,7 +8,7 @@ import os
 import threading
 from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
 from extractor.inputs.pool import RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer
@@ -181,7 +181,8 @@ class Extractor:
             return {"no_question": f"no in-process model to ask (runner {type(self.runner).__name__})"}
         return {"question": model_question(self.runner, self.settings)}
 
-    def extract_parts_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, tuple[Record, ...]]]:
+    def extract_parts_as_done(self, sources: Iterable[Source]
+                              ) -> Generator[tuple[int, tuple[Record, ...]], None, None]:
         """Like ``extract_as_done``, with each file's records together (``extract_parts``; one record per file
         unless ``settings.split == "auto"``, then the files are extracted one at a time).
 
@@ -210,7 +211,7 @@ class Extractor:
         """
         return in_input_order(self.extract_as_done(sources))
 
-    def extract_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, Record]]:
+    def extract_as_done(self, sources: Iterable[Source]) -> Generator[tuple[int, Record], None, None]:
         """Extract documents, ``concurrency`` at a time, and yield each record as soon as it is done.
 
         Args:
@@ -283,15 +284,21 @@ class Extractor:
 
 
 def _pages(record: Record) -> str:
-    first, last = record.part.pages
+    part = record.part
+    assert part is not None  # every record of a split file names its part
+    first, last = part.pages
     return str(first) if first == last else f"{first}-{last}"
 
 
-def in_input_order(results: Iterator[tuple[int, Record]], *,
-                   on_arrival: Optional[Callable[[Record], None]] = None) -> Iterator[Record]:
-    """The records of ``Extractor.extract_as_done`` in input order (one that finishes early waits for the ones
-    before it); ``on_arrival`` sees each record the moment it is done. Closing this closes ``results``."""
-    waiting: dict[int, Record] = {}
+Done = TypeVar("Done")  # what a document gave: its record, or a split file's records
+
+
+def in_input_order(results: Generator[tuple[int, Done], None, None], *,
+                   on_arrival: Optional[Callable[[Done], None]] = None) -> Generator[Done, None, None]:
+    """The records of ``Extractor.extract_as_done`` (or ``extract_parts_as_done``) in input order (one that
+    finishes early waits for the ones before it); ``on_arrival`` sees each the moment it is done. Closing this
+    closes ``results``."""
+    waiting: dict[int, Done] = {}
     position = 0
     try:
         for index, record in results:
@@ -309,7 +316,7 @@ def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
     """Wait for at least one running document; take the finished ones out of ``running`` and yield them (in input
     order among themselves). A document's unexpected exception is raised here."""
     done, _ = wait(running, return_when=FIRST_COMPLETED)
-    for future in sorted(done, key=running.get):
+    for future in sorted(done, key=lambda f: running[f]):
         yield running.pop(future), future.result()
 
 

@@ -33,8 +33,11 @@ class Status(str, Enum):
     ERROR = "error"
 
     # the value, not "Status.OK", wherever a status is printed or formatted
-    __str__ = str.__str__
-    __format__ = str.__format__
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(self, format_spec)
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ class AttemptReport:
     def to_dict(self) -> dict:
         """The JSON entry: ``{"number", "reason", "status", "finish_reason", "generated_tokens", "max_tokens",
         "errors"}``, and ``pages`` for a window's attempt."""
-        out = {"number": self.number, "reason": self.reason, "status": self.status,
+        out: dict[str, Any] = {"number": self.number, "reason": self.reason, "status": self.status,
                "finish_reason": self.finish_reason, "generated_tokens": self.generated_tokens,
                "max_tokens": self.max_tokens, "errors": list(self.errors)}
         if self.pages is not None:
@@ -145,7 +148,7 @@ class WindowReport:
     def to_dict(self) -> dict:
         """The JSON entry: ``{"pages", "status", "finish_reason", "usage", "attempts", "retried", "lines",
         "errors"}``, and ``kept`` once merged."""
-        out = {"pages": list(self.pages), "status": self.status, "finish_reason": self.finish_reason,
+        out: dict[str, Any] = {"pages": list(self.pages), "status": self.status, "finish_reason": self.finish_reason,
                "usage": asdict(self.usage), "attempts": self.attempts, "retried": list(self.retried),
                "lines": self.lines, "errors": list(self.errors)}
         if self.kept is not None:
@@ -207,7 +210,7 @@ class Part:
     def to_dict(self) -> dict:
         """The JSON entry: ``{"index", "of", "pages": [first, last]}``, with ``ocr_pages`` and ``model_pages`` only
         when there are any."""
-        out = {"index": self.index, "of": self.of, "pages": list(self.pages)}
+        out: dict[str, Any] = {"index": self.index, "of": self.of, "pages": list(self.pages)}
         if self.ocr_pages:
             out["ocr_pages"] = list(self.ocr_pages)
         if self.model_pages:

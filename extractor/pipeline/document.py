@@ -22,7 +22,7 @@ from extractor.errors import InputError, ModelError
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.inputs.ocr import page_text
-from extractor.inputs.document import Document, RasterSettings
+from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.pipeline import windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
 from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
@@ -132,6 +132,7 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
                                                  max_bytes=job.settings.max_bytes),
                             timings={"total_s": round(rendered.render_s, 4)})
     document = rendered.document
+    assert document is not None  # a render without an error holds its document
     timings = {"render_s": rendered.render_s}
     if rendered.wait_s is not None:
         timings["render_wait_s"] = rendered.wait_s
@@ -158,9 +159,9 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         document = dataclasses.replace(document, warnings=windows.first_warnings(
             document, settings, pixels_per_token=pixels_per_token) + plan.warnings)
     embedded, notes = _embedded_invoice(job, document)
-    use_xml = embedded is not None and embedded.valid
-    if use_xml and not settings.cross_check:
-        record = _embedded_record(job, document, embedded, timings=timings)
+    xml = embedded if embedded is not None and embedded.valid else None  # the answer, when valid
+    if xml is not None and not settings.cross_check:
+        record = _embedded_record(job, document, xml, timings=timings)
         if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
@@ -175,16 +176,16 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             texts, merge = list(merged.pages.texts), merged.findings
             model = _with_pages(merged.record, merged.pages, document, timings=timings, start=job.start)
     except ModelError as exc:
-        if not use_xml:
+        if xml is None:
             raise
         # the XML is the answer; a failed cross-check costs the comparison, not the record
-        record = _embedded_record(job, document, embedded, timings=timings)
+        record = _embedded_record(job, document, xml, timings=timings)
         return _decided(dataclasses.replace(record, extra={
             **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
-    if use_xml:
-        record = dataclasses.replace(model, status=embedded_status(), data=embedded.data, errors=(), extra={
-            **model.extra, "data_source": "embedded_xml", "embedded": embedded.to_dict(),
-            "cross_check": disagreements(embedded.data, model.data), "model_status": model.status})
+    if xml is not None:
+        record = dataclasses.replace(model, status=embedded_status(), data=xml.data, errors=(), extra={
+            **model.extra, "data_source": "embedded_xml", "embedded": xml.to_dict(),
+            "cross_check": disagreements(xml.data, model.data), "model_status": model.status})
         return _decided(record, texts, merge=merge)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
@@ -231,7 +232,7 @@ def _window_documents(job: DocumentJob, plan: windows.Plan,
             yield window, windows.first_pages(plan, first), 0.0
             continue
         rendered = job.render(windows.window_raster(plan, window.span, job.raster))
-        if rendered.error is not None:
+        if rendered.error is not None or rendered.document is None:
             raise WindowRenderError(f"pages {window.first_page}-{window.last_page}: {rendered.error}",
                                     code=getattr(rendered.error, "code", "corrupt"))
         yield window, rendered.document, rendered.render_s
@@ -264,7 +265,8 @@ def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.
 def _every_page(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.WindowedPages:
     """Every page's text of a long document, rendered one window at a time and nothing generated (an embedded
     XML answer's review reads every page)."""
-    pages, render_s = [], 0.0
+    pages: list[Page] = []
+    render_s = 0.0
     for _, document, seconds in _window_documents(job, plan, first):
         render_s += seconds
         pages += windows.released(document.pages)  # the images are released here

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Optional
+from typing import Any, Mapping, Optional
 
 from extractor.inputs.document import Document
 from extractor.pipeline.job import DocumentJob
@@ -23,8 +23,8 @@ from extractor.trust.parse import parse_answer
 from extractor.trust.verdict import decide
 
 
-def generation_request(runner: Runner, settings: Settings, *, schema: dict, messages: tuple[Message, ...],
-                       images: tuple, attempt: Attempt, prefix_cache: bool = True):
+def generation_request(runner: Runner, settings: Settings, *, schema: Mapping[str, Any],
+                       messages: tuple[Message, ...], images: tuple, attempt: Attempt, prefix_cache: bool = True):
     """A model call as the pipeline makes it: the stop set less ``drop_stop_ids``, the schema's constraint, the
     settings' sampling and logits processors (``extra_processors`` for this attempt, then ``request_processors``,
     which see the request).

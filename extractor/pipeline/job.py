@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
@@ -15,7 +15,10 @@ from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings
 
-Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
+if TYPE_CHECKING:  # PIL is imported lazily, where an image is made
+    import PIL.Image
+
+Source = Union[str, Path, bytes, "PIL.Image.Image"]
 
 
 def source_name(source: Source) -> str:

@@ -89,19 +89,20 @@ def next_attempt(history: Sequence[Attempt], *, status: str, errors: Sequence[di
     if status not in RETRYABLE or len(history) > retries:
         return None
     reasons = {a.reason for a in history}
-    step = dict(number=last.number + 1, reason=status)
+    number = last.number + 1  # every retry: the next number, and the status that caused it as its reason
     if status == INVALID:
         if INVALID in reasons:
             return None
-        return dataclasses.replace(last, feedback=invalid_feedback(errors), **step)
+        return dataclasses.replace(last, number=number, reason=status, feedback=invalid_feedback(errors))
     if status == TRUNCATED:
         cap = history[0].max_tokens * CAP_FACTOR
         if last.max_tokens >= cap:
             return None
-        return dataclasses.replace(last, max_tokens=min(cap, last.max_tokens * 2), **step)
+        return dataclasses.replace(last, number=number, reason=status, max_tokens=min(cap, last.max_tokens * 2))
     if RUNAWAY in reasons or not last.guards.active:
         return None
-    return dataclasses.replace(last, guards=tighten(last.guards), feedback=runaway_feedback(guard), **step)
+    return dataclasses.replace(last, number=number, reason=status, guards=tighten(last.guards),
+                               feedback=runaway_feedback(guard))
 
 
 def invalid_feedback(errors: Sequence[dict]) -> tuple[str, ...]:

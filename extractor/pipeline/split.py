@@ -27,9 +27,9 @@ Decisions, in one place:
   number, no VAT id) in a file the text cuts into several invoices. A single invoice is never unsure, however
   many of its pages say nothing.
 * **The model, where the text is unsure** (``model_question``): with the in-process runner and
-  ``Settings.split_questions`` > 0 (default ``settings.DEFAULT_SPLIT_QUESTIONS``, 8: one question costs one prefill of two page
-  images and ~10 decode steps, so 8 stay under the cost of extracting a few pages, and cover a bundle of 8
-  invoices whose later pages print nothing), each of the first unsure pages is asked about once: the page before
+  ``Settings.split_questions`` > 0 (default ``settings.DEFAULT_SPLIT_QUESTIONS``, 8: one question costs one prefill
+  of two page images and ~10 decode steps, so 8 stay under the cost of extracting a few pages, and cover a bundle of
+  8 invoices whose later pages print nothing), each of the first unsure pages is asked about once: the page before
   and the page (at the model's page budget, one render in the pool), "does this page start another invoice?",
   constrained to ``{"new_invoice": boolean}`` (``QUESTION_SCHEMA``), ``QUESTION_MAX_TOKENS`` tokens, through the
   same ``GenerationRequest`` as extraction (``extra_processors`` / ``request_processors`` included). Its answer
@@ -377,7 +377,8 @@ def find_parts(source, *, render, raster: RasterSettings, question: Optional[Que
     texts = [p.text for p in document.pages]
     notes = [f"{w} (the file was split by these pages' text only)" for w in document.warnings]
     ocr_pages = _read_by_ocr(source, texts, numbers, render=render, raster=raster, notes=notes)
-    answers, model_pages = {}, []
+    answers: dict[int, bool] = {}
+    model_pages: list[ModelPage] = []
     found = unsure_pages(texts)
     if found and questions > 0:
         answers, model_pages = _ask(found, numbers, render=render, raster=raster, question=question,

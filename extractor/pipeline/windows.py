@@ -160,7 +160,7 @@ def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -
     if min(selected, settings.max_pages) <= size:
         return None  # one window holds them (the first render's own warning names a max_pages cut)
     indices = tuple(itertools.islice(selection.indices(document.page_count), settings.max_pages))
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if selected > settings.max_pages:
         warnings = (f"only the first {settings.max_pages} of {selected} selected pages were extracted (max_pages "
                     f"{settings.max_pages}; --max-pages raises it)",)
@@ -179,7 +179,7 @@ def first_warnings(document: Document, settings: Settings, *, pixels_per_token: 
 def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> RasterSettings:
     """The rasterizer settings that render exactly one window's pages."""
     numbers = [i + 1 for i in plan.indices[span[0]:span[1] + 1]]
-    ranges = []
+    ranges: list[tuple[int, int]] = []
     for n in numbers:  # consecutive pages as one range
         if ranges and ranges[-1][1] == n - 1:
             ranges[-1] = (ranges[-1][0], n)
@@ -348,7 +348,7 @@ def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans:
     subtotal = _dec(merged.get("subtotal"))
     out = []
     if lines and subtotal is not None and None not in amounts:
-        total = sum(amounts, Decimal(0))
+        total = sum((a for a in amounts if a is not None), Decimal(0))
         if abs(total - subtotal) > len(lines) * half:
             culprits = _culprits(total - subtotal, answers, texts)
             out.append(issue("window_lines", f"the {len(lines)} merged line amounts add up to {total}, but the "
@@ -359,7 +359,7 @@ def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans:
         at_rate = [a for x, a in zip(lines, amounts) if _dec(x.get("tax_rate")) == rate]
         if rate is None or base is None or not at_rate or None in at_rate:
             continue
-        total = sum(at_rate, Decimal(0))
+        total = sum((a for a in at_rate if a is not None), Decimal(0))
         if abs(total - base) > len(at_rate) * half:
             culprits = _culprits(total - base, answers, texts)
             out.append(issue("window_tax", f"the merged lines at {rate} % add up to {total}, but the tax row's base "
@@ -436,7 +436,7 @@ class Merged:
 
 def released(pages: Sequence[Page]) -> tuple[Page, ...]:
     """The pages without their images (only the text stays, for merge proof and review)."""
-    return tuple(dataclasses.replace(p, image=None) for p in pages)
+    return tuple(dataclasses.replace(p, image=None) for p in pages)  # type: ignore[arg-type]  # released on purpose
 
 
 def merge(plan: Plan, results: Sequence[WindowResult], *, schema: Schema, base: dict) -> Merged:
@@ -485,7 +485,10 @@ def _merged_record(records: Sequence[Record], entries: list[WindowReport], attem
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]
-    data, errors, warnings, findings = None, (), [], []
+    data: Any = None
+    errors: tuple[dict, ...] = ()
+    warnings: list[dict] = []
+    findings: list[dict] = []
     for r, (first_page, last_page) in zip(records, spans):
         warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
     if failed is not None:
