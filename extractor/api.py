@@ -8,13 +8,12 @@ import os
 import threading
 from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
 from extractor.inputs.pool import RenderPool, default_workers
-from extractor.inputs.renderer import render_here
-from extractor.pipeline.document import (
-    Source, document_raster, document_record, extract_document, first_raster, settings_fingerprint,
-)
+from extractor.inputs.renderer import LocalRenderer, Renderer
+from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
+from extractor.pipeline.job import Source, document_raster
 from extractor.record import Record, issue
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.runners.base import Runner
@@ -112,10 +111,13 @@ class Extractor:
         self._pool: Optional[RenderPool] = None
         self._pool_lock = threading.Lock()
 
-    def _render_pool(self) -> Optional[RenderPool]:
-        """The worker pool when ``settings.isolate`` (started on first use), else None."""
+    def _renderer(self) -> Renderer:
+        """What renders the documents: the worker pool when ``settings.isolate`` (started on first use, again after
+        ``close``), else this process (``LocalRenderer``)."""
+        if not self.settings.isolate:
+            return LocalRenderer()
         with self._pool_lock:  # extract may be called from several threads
-            if self.settings.isolate and self._pool is None:
+            if self._pool is None:
                 self._pool = RenderPool(workers=self.settings.workers, timeout=self.settings.timeout)
             return self._pool
 
@@ -140,7 +142,7 @@ class Extractor:
                 return dataclasses.replace(first, warnings=first.warnings + (note,))
             return records[0]
         return extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
-                                pool=self._render_pool())
+                                renderer=self._renderer())
 
     def extract_parts(self, source: Source) -> tuple[Record, ...]:
         """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
@@ -153,25 +155,23 @@ class Extractor:
             last]}``); a file that holds one invoice (or ``split == "never"``) gives one record without ``part``,
             the record ``extract`` would give.
         """
-        pool = self._render_pool()
-
-        def render(raster):
-            return pool.render(source, settings=raster) if pool is not None else render_here(source, settings=raster)
-
+        renderer = self._renderer()
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
-            parts = find_parts(source, render=render, raster=document_raster(self.settings, self.runner),
+            parts = find_parts(source, render=lambda raster: renderer.render(source, settings=raster),
+                               raster=document_raster(self.settings, self.runner),
                                questions=self.settings.split_questions, **self._split_question())
         if parts is None:
             return (extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
-                                     pool=pool),)
+                                     renderer=renderer),)
         records = []
         for index, numbers in enumerate(parts.pages, 1):
             settings = self.settings.replace(pages=page_spec(numbers))
-            record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings, pool=pool)
+            record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings,
+                                      renderer=renderer)
             part = parts.entry(index)
             records.append(dataclasses.replace(record, warnings=record.warnings + parts.warnings, extra={
-                **record.extra, "part": part, "fingerprint": self.fingerprint}))  # the file's settings
+                **record.extra, "part": part.to_dict(), "fingerprint": self.fingerprint}))  # the file's settings
         return tuple(records)
 
     def _split_question(self) -> dict:
@@ -181,7 +181,8 @@ class Extractor:
             return {"no_question": f"no in-process model to ask (runner {type(self.runner).__name__})"}
         return {"question": model_question(self.runner, self.settings)}
 
-    def extract_parts_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, tuple[Record, ...]]]:
+    def extract_parts_as_done(self, sources: Iterable[Source]
+                              ) -> Generator[tuple[int, tuple[Record, ...]], None, None]:
         """Like ``extract_as_done``, with each file's records together (``extract_parts``; one record per file
         unless ``settings.split == "auto"``, then the files are extracted one at a time).
 
@@ -210,7 +211,7 @@ class Extractor:
         """
         return in_input_order(self.extract_as_done(sources))
 
-    def extract_as_done(self, sources: Iterable[Source]) -> Iterator[tuple[int, Record]]:
+    def extract_as_done(self, sources: Iterable[Source]) -> Generator[tuple[int, Record], None, None]:
         """Extract documents, ``concurrency`` at a time, and yield each record as soon as it is done.
 
         Args:
@@ -239,33 +240,33 @@ class Extractor:
         """One callable per source, which extracts it: rendered ahead in the pool when isolated (in input order,
         while earlier documents generate), on render threads when several are in flight, else rendered by the
         callable itself."""
-        pool = self._render_pool()
-        if self.settings.split == "auto" or (pool is None and self.concurrency == 1):  # split: text pass first
-            for source in sources:
+        if self.settings.split == "auto" or (not self.settings.isolate and self.concurrency == 1):
+            for source in sources:  # split: the text pass comes first; one at a time here: nothing to render ahead
                 yield lambda source=source: self.extract(source)
             return
         raster = first_raster(self.settings, self.runner)  # a long document: its first window (``windows``)
-        if pool is None:
-            yield from self._rendered_in_order(sources, raster)
+        renderer = self._renderer()
+        if not self.settings.isolate:
+            yield from self._rendered_in_order(sources, raster, renderer)
             return
-        for rendered in pool.render_many(sources, settings=raster):
+        for rendered in renderer.render_many(sources, settings=raster):
             yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
-                                                            settings=self.settings, pool=pool)
+                                                            settings=self.settings, renderer=renderer)
 
-    def _rendered_in_order(self, sources: Iterable[Source], raster):
+    def _rendered_in_order(self, sources: Iterable[Source], raster, renderer: Renderer):
         """Not isolated, several documents in flight: they are rendered in this process, started in input order on
         ``settings.workers`` render threads (default: the usable cores, at most 4), so the first ones reach the
         model first (every in-flight document rendering at once, the batch's first documents waited ~15 s for
         theirs on 2 cores); each callable waits for its render."""
-        renderer = ThreadPoolExecutor(max_workers=self.settings.workers or default_workers(),
-                                      thread_name_prefix="render")
+        threads = ThreadPoolExecutor(max_workers=self.settings.workers or default_workers(),
+                                     thread_name_prefix="render")
         try:
             for source in sources:
-                future = renderer.submit(render_here, source, settings=raster)
+                future = threads.submit(renderer.render, source, settings=raster)
                 yield lambda future=future: document_record(future.result(), runner=self.runner, schema=self.schema,
-                                                             settings=self.settings)
+                                                             settings=self.settings, renderer=renderer)
         finally:
-            renderer.shutdown(wait=False)  # renders already queued finish: their documents may be running
+            threads.shutdown(wait=False)  # renders already queued finish: their documents may be running
 
     def close(self) -> None:
         """Stop the render workers, if any (the model stays loaded, the servers' connections stay open; a later
@@ -283,15 +284,21 @@ class Extractor:
 
 
 def _pages(record: Record) -> str:
-    first, last = record.extra["part"]["pages"]
+    part = record.part
+    assert part is not None  # every record of a split file names its part
+    first, last = part.pages
     return str(first) if first == last else f"{first}-{last}"
 
 
-def in_input_order(results: Iterator[tuple[int, Record]], *,
-                   on_arrival: Optional[Callable[[Record], None]] = None) -> Iterator[Record]:
-    """The records of ``Extractor.extract_as_done`` in input order (one that finishes early waits for the ones
-    before it); ``on_arrival`` sees each record the moment it is done. Closing this closes ``results``."""
-    waiting: dict[int, Record] = {}
+Done = TypeVar("Done")  # what a document gave: its record, or a split file's records
+
+
+def in_input_order(results: Generator[tuple[int, Done], None, None], *,
+                   on_arrival: Optional[Callable[[Done], None]] = None) -> Generator[Done, None, None]:
+    """The records of ``Extractor.extract_as_done`` (or ``extract_parts_as_done``) in input order (one that
+    finishes early waits for the ones before it); ``on_arrival`` sees each the moment it is done. Closing this
+    closes ``results``."""
+    waiting: dict[int, Done] = {}
     position = 0
     try:
         for index, record in results:
@@ -309,7 +316,7 @@ def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
     """Wait for at least one running document; take the finished ones out of ``running`` and yield them (in input
     order among themselves). A document's unexpected exception is raised here."""
     done, _ = wait(running, return_when=FIRST_COMPLETED)
-    for future in sorted(done, key=running.get):
+    for future in sorted(done, key=lambda f: running[f]):
         yield running.pop(future), future.result()
 
 

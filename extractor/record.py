@@ -1,6 +1,13 @@
 """The record: one per document, one documented JSON shape used by every output.
 
 ``status`` is decided in ``verdict`` (its docstring lists the statuses and their rules); this module only holds it.
+
+``Record.extra`` holds the keys later steps add, in the JSON shape and in the order they were added (the record's
+key order, which differs by path: a long document lists ``ocr`` after ``windows``, a one-prompt one before
+``attempts``). The structured ones are typed here, built by their producers and read back through the record:
+``AttemptReport`` (``attempts``, ``Record.attempts``), ``WindowReport`` (``windows``, ``Record.windows``) and
+``Part`` with its ``ModelPage`` decisions (``part``, ``Record.part``). Each ``to_dict()`` is the JSON entry and
+``from_dict()`` reads one back, so a record read from a file (``record_from_dict``) reads like a fresh one.
 """
 
 from __future__ import annotations
@@ -8,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
-from typing import Any, Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 RECORD_VERSION = 1
 RECORD_SCHEMA = "record.schema.json"  # the record's JSON Schema, shipped in ``extractor.schemas`` (``record_schema()``)
@@ -26,8 +33,11 @@ class Status(str, Enum):
     ERROR = "error"
 
     # the value, not "Status.OK", wherever a status is printed or formatted
-    __str__ = str.__str__
-    __format__ = str.__format__
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(self, format_spec)
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,164 @@ class Usage:
         """The sum of two usages (counts added; ``decoding`` the later call's)."""
         counts = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "decoding"}
         return Usage(**counts, decoding=other.decoding if other.decoding is not None else self.decoding)
+
+
+def _usage_from(data: Optional[Mapping]) -> Usage:
+    """A Usage from its JSON shape (``asdict``), keys it does not know left out."""
+    names = {f.name for f in fields(Usage)}
+    return Usage(**{k: v for k, v in (data or {}).items() if k in names})
+
+
+@dataclass(frozen=True)
+class AttemptReport:
+    """One attempt's entry in the record's ``attempts`` (``pipeline.retry``: the first, then each retry).
+
+    Attributes:
+        number: 1 for the first attempt.
+        reason: the previous attempt's status that caused this one (None for the first).
+        status: this attempt's own status (its answer's verdict).
+        finish_reason: how its generation ended (``stop``, ``length``, ``guard``).
+        generated_tokens: tokens it generated.
+        max_tokens: its cap on generated tokens.
+        errors: its errors' codes.
+        pages: a long document's window (first and last page), None for a document read in one prompt.
+    """
+
+    number: int
+    reason: Optional[str]
+    status: Union[Status, str]
+    finish_reason: Optional[str]
+    generated_tokens: int
+    max_tokens: int
+    errors: tuple[Optional[str], ...] = ()
+    pages: Optional[tuple[int, int]] = None
+
+    def to_dict(self) -> dict:
+        """The JSON entry: ``{"number", "reason", "status", "finish_reason", "generated_tokens", "max_tokens",
+        "errors"}``, and ``pages`` for a window's attempt."""
+        out: dict[str, Any] = {"number": self.number, "reason": self.reason, "status": self.status,
+               "finish_reason": self.finish_reason, "generated_tokens": self.generated_tokens,
+               "max_tokens": self.max_tokens, "errors": list(self.errors)}
+        if self.pages is not None:
+            out["pages"] = list(self.pages)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "AttemptReport":
+        """Read an entry back (``to_dict``'s shape)."""
+        pages = data.get("pages")
+        return cls(number=data["number"], reason=data.get("reason"), status=data["status"],
+                   finish_reason=data.get("finish_reason"), generated_tokens=data.get("generated_tokens", 0),
+                   max_tokens=data.get("max_tokens", 0), errors=tuple(data.get("errors") or ()),
+                   pages=None if pages is None else (pages[0], pages[1]))
+
+
+@dataclass(frozen=True)
+class WindowReport:
+    """One page window's entry in a long document's ``windows`` (``pipeline.windows``).
+
+    Attributes:
+        pages: the window's first and last page (1-based).
+        status: its answer's status.
+        finish_reason: how its last attempt's generation ended.
+        usage: its usage, over its attempts.
+        attempts: how many attempts it took.
+        retried: the statuses that caused each retry, in order.
+        lines: how many line items its answer held (None when it gave no data).
+        errors: its errors.
+        kept: how many of its lines the merge kept (the rest repeated the window before); None when nothing was
+            merged (a window failed).
+    """
+
+    pages: tuple[int, int]
+    status: Union[Status, str]
+    finish_reason: Optional[str]
+    usage: Usage
+    attempts: int
+    retried: tuple[Optional[str], ...] = ()
+    lines: Optional[int] = None
+    errors: tuple[dict, ...] = ()
+    kept: Optional[int] = None
+
+    def to_dict(self) -> dict:
+        """The JSON entry: ``{"pages", "status", "finish_reason", "usage", "attempts", "retried", "lines",
+        "errors"}``, and ``kept`` once merged."""
+        out: dict[str, Any] = {"pages": list(self.pages), "status": self.status, "finish_reason": self.finish_reason,
+               "usage": asdict(self.usage), "attempts": self.attempts, "retried": list(self.retried),
+               "lines": self.lines, "errors": list(self.errors)}
+        if self.kept is not None:
+            out["kept"] = self.kept
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "WindowReport":
+        """Read an entry back (``to_dict``'s shape)."""
+        first, last = data["pages"]
+        return cls(pages=(first, last), status=data["status"], finish_reason=data.get("finish_reason"),
+                   usage=_usage_from(data.get("usage")), attempts=data.get("attempts", 0),
+                   retried=tuple(data.get("retried") or ()), lines=data.get("lines"),
+                   errors=tuple(data.get("errors") or ()), kept=data.get("kept"))
+
+
+@dataclass(frozen=True)
+class ModelPage:
+    """A page of a file of several invoices whose boundary the model decided (``pipeline.split``).
+
+    Attributes:
+        page: the page number (1-based).
+        new_invoice: whether it starts a new invoice.
+        reason: why the text was unsure of it (``no_signal``, ``conflict``).
+    """
+
+    page: int
+    new_invoice: bool
+    reason: str
+
+    def to_dict(self) -> dict:
+        """The JSON entry: ``{"page", "new_invoice", "reason"}``."""
+        return {"page": self.page, "new_invoice": self.new_invoice, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ModelPage":
+        """Read an entry back (``to_dict``'s shape)."""
+        return cls(page=data["page"], new_invoice=data["new_invoice"], reason=data["reason"])
+
+
+@dataclass(frozen=True)
+class Part:
+    """Which invoice of a file that holds several a record is (``pipeline.split``, the record's ``part``).
+
+    Attributes:
+        index: its number among the file's invoices (1-based).
+        of: how many invoices the file holds.
+        pages: its first and last page (1-based).
+        ocr_pages: its pages whose split signals came from OCR text.
+        model_pages: its pages whose boundary the model decided.
+    """
+
+    index: int
+    of: int
+    pages: tuple[int, int]
+    ocr_pages: tuple[int, ...] = ()
+    model_pages: tuple[ModelPage, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The JSON entry: ``{"index", "of", "pages": [first, last]}``, with ``ocr_pages`` and ``model_pages`` only
+        when there are any."""
+        out: dict[str, Any] = {"index": self.index, "of": self.of, "pages": list(self.pages)}
+        if self.ocr_pages:
+            out["ocr_pages"] = list(self.ocr_pages)
+        if self.model_pages:
+            out["model_pages"] = [m.to_dict() for m in self.model_pages]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Part":
+        """Read an entry back (``to_dict``'s shape)."""
+        first, last = data["pages"]
+        return cls(index=data["index"], of=data["of"], pages=(first, last),
+                   ocr_pages=tuple(data.get("ocr_pages") or ()),
+                   model_pages=tuple(ModelPage.from_dict(m) for m in data.get("model_pages") or ()))
 
 
 @dataclass(frozen=True)
@@ -102,6 +270,27 @@ class Record:
         out.update(self.extra)
         return out
 
+    @property
+    def attempts(self) -> tuple[AttemptReport, ...]:
+        """The attempts the answer took (``extra["attempts"]``; empty when no model ran)."""
+        return tuple(AttemptReport.from_dict(a) for a in self.extra.get("attempts") or ())
+
+    @property
+    def windows(self) -> tuple[WindowReport, ...]:
+        """A long document's page windows (``extra["windows"]``; empty for a document read in one prompt)."""
+        return tuple(WindowReport.from_dict(w) for w in self.extra.get("windows") or ())
+
+    @property
+    def part(self) -> Optional[Part]:
+        """Which invoice of a file of several this record is (``extra["part"]``), or None."""
+        part = self.extra.get("part")
+        return Part.from_dict(part) if isinstance(part, Mapping) else None
+
+    @property
+    def fingerprint(self) -> Optional[str]:
+        """The fingerprint of the settings that shaped the record (``extra["fingerprint"]``), or None."""
+        return self.extra.get("fingerprint")
+
     def to_json(self, *, indent: Optional[int] = 2) -> str:
         """Return the record as JSON text."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
@@ -143,8 +332,7 @@ def record_from_dict(data: dict) -> Record:
     for key in ("errors", "warnings", "stop_token_ids"):
         if key in known:
             known[key] = tuple(known[key] or ())
-    usage_keys = {f.name for f in fields(Usage)}
-    usage = Usage(**{k: v for k, v in (data.get("usage") or {}).items() if k in usage_keys})
+    usage = _usage_from(data.get("usage"))
     extra = {k: v for k, v in data.items() if k not in core and k not in ("usage", "version")}
     if known["status"] in Status._value2member_map_:
         known["status"] = Status(known["status"])

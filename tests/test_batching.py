@@ -388,17 +388,17 @@ def test_documents_in_flight_render_in_input_order_on_the_render_threads(qwen, f
     """Not isolated, with 2 x batch documents in flight: each is rendered once, started in input order, on at most
     ``workers`` render threads (not every in-flight document at once, which held the first ones back from the
     model); a missing file is its own error record among the others."""
-    import extractor.api as api
+    from extractor.inputs.renderer import LocalRenderer
 
     tiny, _, batched = qwen
     rendered = []
 
-    def spy(source, *, settings):  # the real render, with who did it and in which order
+    def spy(self, source, *, settings):  # the real render, with who did it and in which order
         rendered.append((threading.current_thread().name, source))
-        return real(source, settings=settings)
+        return real(self, source, settings=settings)
 
-    real = api.render_here
-    monkeypatch.setattr(api, "render_here", spy)
+    real = LocalRenderer.render
+    monkeypatch.setattr(LocalRenderer, "render", spy)
     names = ["answer", "guard", "truncated", "invalid"]
     sources = [str(files["docs"][n]) for n in names[:2]] + [str(tmp_path / "missing.pdf")] + [
         str(files["docs"][n]) for n in names[2:]]

@@ -1,6 +1,7 @@
 """Review: checks + grounding turn an ``ok`` answer into ``review``; pure tables, then two scripted-model runs."""
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from extractor.inputs.document import RasterSettings
 from extractor.inputs.load import load_document
 from helpers import FORCED_FAMILY, forced_settings
 from extractor.record import Record
-from extractor.trust.review import apply_review, disagreements, review_data
+from extractor.trust.review import apply_review, disagreements, review_answer, review_data
+from extractor.trust.verdict import Signals, record_status
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 TEXTS: dict = {}
@@ -89,9 +91,16 @@ def _record(status, data, schema="invoice"):
                   extra={"data_source": "model"})
 
 
+def _reviewed(record, texts):
+    """The record reviewed as the pipeline does: the findings added, then the status decided from them."""
+    review = review_answer(record, texts)
+    status = record_status(Signals(answer=record.status, review=review.warnings if review is not None else ()))
+    return dataclasses.replace(apply_review(record, review), status=status)
+
+
 def test_apply_review_ok_to_review():
     data = planted(expected("invoice-fr-services"), "/invoice_number", "FA-2026-024")
-    record = apply_review(_record("ok", data), page_texts("invoice-fr-services"))
+    record = _reviewed(_record("ok", data), page_texts("invoice-fr-services"))
     assert record.status == "review"
     assert [w["code"] for w in record.warnings] == ["page", "ungrounded"]
     assert record.extra["checks"] == []
@@ -103,15 +112,17 @@ def test_apply_review_ok_to_review():
 
 def test_apply_review_keeps_ok_and_leaves_other_statuses_alone():
     data = expected("invoice-fr-services")
-    ok = apply_review(_record("ok", data), page_texts("invoice-fr-services"))
+    ok = _reviewed(_record("ok", data), page_texts("invoice-fr-services"))
     assert (ok.status, ok.extra["checks"], ok.extra["grounding"]["ratio"]) == ("ok", [], 1.0)
     for status in ("invalid", "runaway", "truncated", "error"):
         record = _record(status, data)
-        assert apply_review(record, page_texts("invoice-fr-services")) is record
+        assert review_answer(record, page_texts("invoice-fr-services")) is None
+        assert apply_review(record, None) is record
+        assert record_status(Signals(answer=record.status)) == status
 
 
 def test_custom_schema_has_no_checks_or_key_fields():
-    record = apply_review(_record("ok", {"total": 999999.99}, schema="mine"), page_texts("invoice-fr-services"))
+    record = _reviewed(_record("ok", {"total": 999999.99}, schema="mine"), page_texts("invoice-fr-services"))
     assert record.status == "ok"
     assert record.extra["grounding"]["fields"] == {"/total": False}  # reported, but not a key field
 

@@ -253,7 +253,7 @@ def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):
     assert parts.ocr_pages == (1, 2, 3)
     assert [w["message"] for w in parts.warnings] == [
         f"{path}: pages 1, 2, 3 have no usable text layer: the split read their OCR text"]
-    assert parts.entry(2) == {"index": 2, "of": 2, "pages": [3, 3], "ocr_pages": [3]}
+    assert parts.entry(2).to_dict() == {"index": 2, "of": 2, "pages": [3, 3], "ocr_pages": [3]}
     # --ocr never: today's behaviour, one record, nothing said
     assert find_parts(path, render=_here(path), raster=Settings(ocr="never").raster(1024)) is None
 
@@ -288,7 +288,7 @@ def test_an_unsure_page_is_decided_by_the_model(code_extractor, tmp_path, answer
     parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
                        question=model_question(asking.runner, asking.settings))
     assert parts.pages == pages
-    assert parts.model_pages == ({"page": 3, "new_invoice": answer, "reason": "no_signal"},)
+    assert [m.to_dict() for m in parts.model_pages] == [{"page": 3, "new_invoice": answer, "reason": "no_signal"}]
     said = "starts a new invoice" if answer else "continues the invoice before"
     assert [w["message"] for w in parts.warnings] == [f"{path}: page 3 unsure by its text (no signal): the model "
                                                       f"says it {said}"]

@@ -18,7 +18,7 @@ from extractor.api import Extractor
 from extractor.settings import Settings
 from extractor.schema import load_schema
 from extractor.pipeline.windows import (
-    merge_answers, merge_warnings, plan_spans, repeated_prefix, reviewed_merge, window_size,
+    merge_answers, merge_warnings, plan_spans, repeated_prefix, window_size,
 )
 from helpers import following, sample_generator
 
@@ -129,11 +129,10 @@ def test_merge_warnings_name_the_window(case, culprit):
 
 
 def test_a_failed_merge_makes_an_ok_record_review():
-    from extractor.record import Record
+    from extractor.trust.verdict import Signals, record_status
 
-    record = Record(source="x", status="ok", warnings=({"code": "window_lines", "message": "m"},))
-    assert reviewed_merge(record).status == "review"
-    assert reviewed_merge(Record(source="x", status="ok")).status == "ok"
+    assert record_status(Signals(answer="ok", merge=({"code": "window_lines", "message": "m"},))) == "review"
+    assert record_status(Signals(answer="ok")) == "ok"
 
 
 # ------------------------------------------------------------------------------------------- through the pipeline

@@ -301,7 +301,7 @@ class ExtractStage:
                                               "file was skipped")
 
     def _error(self, source: str, code: str, message: str) -> Record:
-        from extractor.pipeline.document import source_name
+        from extractor.pipeline.job import source_name
         from extractor.trust.verdict import error_record
 
         ex = self.extractor

@@ -1,9 +1,11 @@
 """The one core: one document's way from its rendered pages to its record.
 
-render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``einvoice``) or the model: prompt
-(``prompt``), constraint (``constrain``), generation with the stop set and guards (``runners``), parse, validate,
-verdict, retries (``retry``) → review (``review``: checks and grounding) → record. The CLI, the Python API
-(``api.Extractor``) and the folder watcher all come through here.
+render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``inputs.embedded``) or the
+model: prompt (``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse,
+validate, verdict), retries (``retry``), a long document window by window (``windows`` plans and merges, this module
+runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
+(``trust.verdict.record_status``) → record. The CLI, the Python API (``api.Extractor``) and the folder watcher all
+come through here. What every step reads is one ``job.DocumentJob``.
 """
 
 from __future__ import annotations
@@ -14,35 +16,23 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
-from extractor.runners.constrain.plan import plan_constraint
-from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.errors import InputError, ModelError
-from extractor.inputs.pool import RenderPool
-from extractor.inputs.renderer import Rendered, render_here
+from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
+from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.inputs.ocr import page_text
-from extractor.trust.parse import parse_answer
-from extractor.pipeline.prompt import build_messages
-from extractor.inputs.discover import display_name
-from extractor.inputs.document import Document
-from extractor.record import Record, Usage, issue
-from extractor.pipeline.retry import Attempt, run_with_retries
-from extractor.trust.review import apply_review, disagreements
-from extractor.runners.base import GenerationRequest, Runner
-from extractor.settings import Settings
-from extractor.schema import Schema, validate_data
-from extractor.trust.verdict import decide, embedded_status, error_record
+from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.pipeline import windows
-
-Source = Union[str, Path, bytes, "PIL.Image.Image"]  # noqa: F821 - PIL imported lazily
-
-
-def source_name(source: Source) -> str:
-    """Return how a source is named in records: the path as given, ``<bytes>`` or ``<image>``."""
-    if isinstance(source, (str, Path)):
-        return display_name(source)  # the path as given; bytes of a non-UTF-8 file name as \xNN
-    return "<bytes>" if isinstance(source, (bytes, bytearray)) else "<image>"
+from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
+from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
+from extractor.pipeline.retry import run_with_retries
+from extractor.record import Record, issue
+from extractor.runners.base import Runner
+from extractor.schema import Schema
+from extractor.settings import Settings
+from extractor.trust.review import apply_review, disagreements, review_answer
+from extractor.trust.verdict import Signals, embedded_status, error_record, record_status
 
 
 # Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
@@ -82,7 +72,7 @@ def settings_fingerprint(settings: Settings, schema: Schema) -> str:
 
 
 def extract_document(source: Source, *, runner: Runner, schema: Schema, settings: Settings,
-                     pool: Optional[RenderPool] = None) -> Record:
+                     renderer: Optional[Renderer] = None) -> Record:
     """Extract one document. Never raises for a bad input or a model failure: those become ``error`` records.
 
     Args:
@@ -90,144 +80,225 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
-        pool: render in these worker processes (isolated, with ``settings.timeout``); None: in this process.
+        renderer: what renders its pages: a ``RenderPool`` (worker processes, isolated, with ``settings.timeout``);
+            None: this process (``LocalRenderer``).
 
     Returns:
         The Record.
     """
-    raster = first_raster(settings, runner)
-    rendered = pool.render(source, settings=raster) if pool is not None else render_here(source, settings=raster)
-    return document_record(rendered, runner=runner, schema=schema, settings=settings, pool=pool)
+    renderer = renderer if renderer is not None else LocalRenderer()
+    rendered = renderer.render(source, settings=first_raster(settings, runner))
+    return document_record(rendered, runner=runner, schema=schema, settings=settings, renderer=renderer)
 
 
-def first_raster(settings: Settings, runner: Runner):
+def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
     """The rasterizer settings of a document's first render: all its pages, or its first window's when it is long
     (``windows``: the later windows are rendered one by one as their turn comes)."""
     return windows.first_raster(document_raster(settings, runner), settings,
                                 pixels_per_token=runner.pixels_per_token)
 
 
-def document_raster(settings: Settings, runner: Runner):
-    """The rasterizer settings of a document for this runner (its pixel budget, capped by the model's own)."""
-    return settings.raster(runner.pixels_per_token, page_pixels=runner.max_page_pixels)
-
-
 def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
-                    pool: Optional[RenderPool] = None) -> Record:
+                    renderer: Optional[Renderer] = None) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
 
     Args:
-        rendered: the source after opening and rendering (``renderer.render_here`` or a ``RenderPool``).
+        rendered: the source after opening and rendering (a ``Renderer``: ``LocalRenderer`` or ``RenderPool``).
         runner: the loaded model.
         schema: the schema the answer must follow.
         settings: limits and options.
-        pool: where a long document's later windows are rendered (None: in this process).
+        renderer: what renders a long document's later windows (None: this process, ``LocalRenderer``).
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
         ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead); ``fingerprint``
         the settings fingerprint (a resumed batch reuses records that carry the same one).
     """
-    record = _document_record(rendered, runner=runner, schema=schema, settings=settings, pool=pool)
+    job = DocumentJob(source=rendered.source, runner=runner, schema=schema, settings=settings,
+                      renderer=renderer if renderer is not None else LocalRenderer(),
+                      start=time.perf_counter() - rendered.render_s)  # the document's own work: render, generate
+    record = _document_record(job, rendered)
     return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})
 
 
-def _document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
-                     pool: Optional[RenderPool]) -> Record:
-    start = time.perf_counter() - rendered.render_s  # the document's own work: rendering, then generation
-    base = {"source": source_name(rendered.source), "model": runner.model_id, "schema": schema.name}
-    stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids
+def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
+    """The record of a rendered source: an ``error`` record when it could not be rendered, a model failure or a
+    later window that could not be rendered; else its answer's."""
+    base, stop_ids = job.base, job.stop_ids
     if rendered.error is not None:
         return error_record(**base, code=rendered.error.code, message=str(rendered.error), stop_token_ids=stop_ids,
-                            sha256=_error_sha256(rendered.source, rendered.error.code, max_bytes=settings.max_bytes),
+                            sha256=_error_sha256(rendered.source, rendered.error.code,
+                                                 max_bytes=job.settings.max_bytes),
                             timings={"total_s": round(rendered.render_s, 4)})
     document = rendered.document
+    assert document is not None  # a render without an error holds its document
     timings = {"render_s": rendered.render_s}
     if rendered.wait_s is not None:
         timings["render_wait_s"] = rendered.wait_s
     if any(p.ocr is not None for p in document.pages):
         timings["ocr_s"] = sum(p.ocr.seconds for p in document.pages if p.ocr is not None)  # part of render_s
-    def render(raster):
-        return pool.render(rendered.source, settings=raster) if pool is not None else render_here(
-            rendered.source, settings=raster)
-
     try:
-        return _answer_record(rendered.source, document, base=base, runner=runner, schema=schema,
-                              settings=settings, timings=timings, start=start, render=render)
-    except windows.WindowRenderError as exc:
+        return _answer_record(job, document, timings=timings)
+    except WindowRenderError as exc:
         return error_record(**base, code=exc.code, message=f"{base['source']}: {exc}", sha256=document.sha256,
-                            stop_token_ids=stop_ids, timings={"total_s": round(time.perf_counter() - start, 4)})
+                            stop_token_ids=stop_ids, timings={"total_s": round(time.perf_counter() - job.start, 4)})
     except ModelError as exc:
         return error_record(**base, code=exc.code, message=str(exc), sha256=document.sha256, stop_token_ids=stop_ids,
-                            pages=len(document.pages), timings={"total_s": round(time.perf_counter() - start, 4)})
+                            pages=len(document.pages),
+                            timings={"total_s": round(time.perf_counter() - job.start, 4)})
 
 
-def _answer_record(source: Source, document: Document, *, base: dict, runner: Runner, schema: Schema,
-                   settings: Settings, timings: dict, start: float, render: windows.Render) -> Record:
+def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Record:
     """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries (window by
-    window for a long document); reviewed."""
+    window for a long document); reviewed, its status decided."""
+    settings, pixels_per_token = job.settings, job.runner.pixels_per_token
     texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
-    stop_ids = runner.stop_set.without(settings.drop_stop_ids).ids  # every record reports it, XML answers too
-    plan = windows.plan_for(document, settings=settings, pixels_per_token=runner.pixels_per_token)
-    long = None
+    plan = windows.plan_for(document, settings=settings, pixels_per_token=pixels_per_token)
     if plan is not None:
         document = dataclasses.replace(document, warnings=windows.first_warnings(
-            document, settings, pixels_per_token=runner.pixels_per_token) + plan.warnings)
-        long = _Long(plan, document, render=render, raster=document_raster(settings, runner))
-    embedded, notes = _embedded_invoice(source, document, schema=schema, settings=settings)
-    use_xml = embedded is not None and embedded.valid
-    if use_xml and not settings.cross_check:
-        record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
-        if long is not None:
-            texts, record = long.texts_only(record)
-        return windows.reviewed_merge(apply_review(record, texts))
-
-    def generate(attempt: Attempt) -> Record:
-        return _generate_record(document, base=base, runner=runner, schema=schema, settings=settings,
-                                timings=timings, start=start, attempt=attempt)
-
-    def generate_window(pages: Document, attempt: Attempt, messages) -> Record:
-        return _generate_record(pages, base=base, runner=runner, schema=schema, settings=settings,
-                                timings={}, start=start, attempt=attempt, messages=messages)
-
+            document, settings, pixels_per_token=pixels_per_token) + plan.warnings)
+    embedded, notes = _embedded_invoice(job, document)
+    xml = embedded if embedded is not None and embedded.valid else None  # the answer, when valid
+    if xml is not None and not settings.cross_check:
+        record = _embedded_record(job, document, xml, timings=timings)
+        if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
+            left = _every_page(job, plan, document)
+            texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
+        return _decided(record, texts)
+    merge: tuple[dict, ...] = ()  # a long document's merge findings
     try:
-        if long is None:
-            model = run_with_retries(generate, max_tokens=settings.max_tokens, guards=settings.guards,
-                                     retries=settings.retries)
+        if plan is None:
+            model = run_with_retries(lambda attempt: generate_record(job, document, attempt, timings=timings),
+                                     max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries)
         else:
-            texts, model = long.generate(generate_window, schema=schema, settings=settings, base=base,
-                                         timings=timings, start=start)
+            merged = _windowed(job, plan, document)
+            texts, merge = list(merged.pages.texts), merged.findings
+            model = _with_pages(merged.record, merged.pages, document, timings=timings, start=job.start)
     except ModelError as exc:
-        if not use_xml:
+        if xml is None:
             raise
         # the XML is the answer; a failed cross-check costs the comparison, not the record
-        record = _embedded_record(document, embedded, base=base, timings=timings, start=start, stop_ids=stop_ids)
-        return apply_review(dataclasses.replace(record, extra={
+        record = _embedded_record(job, document, xml, timings=timings)
+        return _decided(dataclasses.replace(record, extra={
             **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
-    if use_xml:
-        record = dataclasses.replace(model, status=embedded_status(), data=embedded.data, errors=(), extra={
-            **model.extra, "data_source": "embedded_xml", "embedded": embedded.to_dict(),
-            "cross_check": disagreements(embedded.data, model.data), "model_status": model.status})
-        return windows.reviewed_merge(apply_review(record, texts))
+    if xml is not None:
+        record = dataclasses.replace(model, status=embedded_status(), data=xml.data, errors=(), extra={
+            **model.extra, "data_source": "embedded_xml", "embedded": xml.to_dict(),
+            "cross_check": disagreements(xml.data, model.data), "model_status": model.status})
+        return _decided(record, texts, merge=merge)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
         notes += (issue("embedded_invalid", f"the embedded e-invoice XML ({embedded.attachment or 'attachment'}) "
                         f"does not fit the invoice schema ({len(embedded.schema_errors)} errors, see "
                         "embedded.schema_errors); the model read the pages instead"),)
-    return windows.reviewed_merge(apply_review(dataclasses.replace(model, warnings=model.warnings + notes,
-                                                                   extra=extra), texts))
+    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=merge)
 
 
-def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
-                      settings: Settings) -> tuple[Optional[EmbeddedInvoice], tuple[dict, ...]]:
+def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+    """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
+    (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
+    (checks and grounding, only for an ``ok`` answer) and a long document's merge findings."""
+    review = review_answer(record, texts)
+    signals = Signals(answer=record.status, review=review.warnings if review is not None else (), merge=merge)
+    return dataclasses.replace(apply_review(record, review), status=record_status(signals))
+
+
+# ------------------------------------------------------------------------------------------------- long documents
+
+
+class WindowRenderError(Exception):
+    """A later window's pages could not be rendered (the record becomes an ``error`` naming them)."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _window_documents(job: DocumentJob, plan: windows.Plan,
+                      first: Document) -> Iterator[tuple[windows.Window, Document, float]]:
+    """Each window's rendered pages, lazily: the first from the document's first render, each later one rendered
+    by the job's renderer when its turn comes, so memory holds one window's page images.
+
+    Yields:
+        ``(window, document holding its pages, render seconds)``.
+
+    Raises:
+        WindowRenderError: a window's pages could not be rendered.
+    """
+    for window in plan.windows():
+        if window.number == 1:
+            yield window, windows.first_pages(plan, first), 0.0
+            continue
+        rendered = job.render(windows.window_raster(plan, window.span, job.raster))
+        if rendered.error is not None or rendered.document is None:
+            raise WindowRenderError(f"pages {window.first_page}-{window.last_page}: {rendered.error}",
+                                    code=getattr(rendered.error, "code", "corrupt"))
+        yield window, rendered.document, rendered.render_s
+
+
+def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.Merged:
+    """Run a long document window by window, each with its own retries, and merge them (``windows.merge``).
+
+    Raises:
+        ModelError: the model failed.
+        WindowRenderError: a window's pages could not be rendered.
+    """
+    settings, results = job.settings, []
+    for window, document, seconds in _window_documents(job, plan, first):
+        pages = windows.bare(document)
+
+        def attempt_once(attempt, pages=pages, window=window) -> Record:
+            messages = windows.window_messages(job.schema, plan, window, pages=len(pages.pages),
+                                               feedback=attempt.feedback)
+            return generate_record(job, pages, attempt, timings={}, messages=messages)
+
+        record = run_with_retries(attempt_once, max_tokens=settings.max_tokens, guards=settings.guards,
+                                  retries=settings.retries)
+        results.append(windows.WindowResult(window=window, record=record, pages=windows.released(document.pages),
+                                            render_s=seconds))
+        del document, pages  # the window's images go here: only the texts stay
+    return windows.merge(plan, results, schema=job.schema, base=job.base)
+
+
+def _every_page(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.WindowedPages:
+    """Every page's text of a long document, rendered one window at a time and nothing generated (an embedded
+    XML answer's review reads every page)."""
+    pages: list[Page] = []
+    render_s = 0.0
+    for _, document, seconds in _window_documents(job, plan, first):
+        render_s += seconds
+        pages += windows.released(document.pages)  # the images are released here
+    return windows.left_behind(pages, render_s=render_s)
+
+
+def _with_pages(record: Record, left: windows.WindowedPages, first: Document, *, timings: dict,
+                start: Optional[float] = None) -> Record:
+    """A long document's record with every page's warnings, OCR summaries, page count and the windows' render
+    time (``first``: the first render, whose document warnings the record keeps); ``start``: total_s is measured
+    again."""
+    timings = {**timings, **record.timings}
+    timings["render_s"] = timings.get("render_s", 0.0) + left.render_s
+    if start is not None:
+        timings["total_s"] = time.perf_counter() - start
+    extra = dict(record.extra)
+    if any(o is not None for o in left.ocr):
+        extra["ocr"] = list(left.ocr)
+    warnings = tuple({"code": "input", "message": w} for w in first.warnings) + left.warnings
+    return dataclasses.replace(record, pages=len(left.texts), warnings=warnings + tuple(
+        w for w in record.warnings if w.get("code") not in ("input", "page")), extra=extra,
+        timings={k: round(v, 4) for k, v in timings.items()})
+
+
+def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[Optional[EmbeddedInvoice], tuple[dict, ...]]:
     """The e-invoice XML a rendered PDF carries, if it is looked for (invoice schema, ``settings.embedded``).
 
     Read only after rendering succeeded, from the same bytes (checked by hash): a file replaced in between is
     not mixed with another file's pages. Returns the invoice (or None) and warnings on why it could not be read.
     """
-    if not settings.embedded or schema.name != "invoice" or document.kind != "pdf":
+    source = job.source
+    if not job.settings.embedded or job.schema.name != "invoice" or document.kind != "pdf":
         return None, ()
     if isinstance(source, (str, Path)):
         try:
@@ -249,148 +320,21 @@ def _embedded_invoice(source: Source, document: Document, *, schema: Schema,
                                                    f"read ({exc})"),)
 
 
-def _embedded_record(document: Document, embedded: EmbeddedInvoice, *, base: dict, timings: dict, start: float,
-                     stop_ids: tuple[int, ...]) -> Record:
+def _embedded_record(job: DocumentJob, document: Document, embedded: EmbeddedInvoice, *, timings: dict) -> Record:
     """A record whose answer is the embedded XML's data: no generation, zero tokens, status ok before review."""
-    timings = {**timings, "total_s": time.perf_counter() - start}
+    timings = {**timings, "total_s": time.perf_counter() - job.start}
     return Record(
-        **base,
+        **job.base,
         status=embedded_status(),
         sha256=document.sha256,
         pages=len(document.pages),
         data=embedded.data,
-        stop_token_ids=stop_ids,
-        warnings=_document_warnings(document),
+        stop_token_ids=job.stop_ids,
+        warnings=document_warnings(document),
         timings={k: round(v, 4) for k, v in timings.items()},
-        extra={"data_source": "embedded_xml", "embedded": embedded.to_dict(), "attempts": [], **_ocr_extra(document)},
+        extra={"data_source": "embedded_xml", "embedded": embedded.to_dict(), "attempts": [], **ocr_extra(document)},
     )
 
 
-def _ocr_extra(document: Document) -> dict:
-    """The record's ``ocr`` entry: per page, why OCR read it, its mean confidence, lines and seconds (null for
-    pages it did not read); absent when it read none."""
-    if all(p.ocr is None for p in document.pages):
-        return {}
-    return {"ocr": [None if p.ocr is None else p.ocr.summary() for p in document.pages]}
-
-
-def _document_warnings(document: Document) -> tuple[dict, ...]:
-    """The rasterizer's notes on the document and its pages, as warnings."""
-    warnings = tuple({"code": "input", "message": w} for w in document.warnings)
-    return warnings + tuple({"code": "page", "message": f"page {p.index + 1}: {w}"} for p in document.pages
-                            for w in p.warnings)
-
-
-def generation_request(runner: Runner, settings: Settings, *, schema: dict, messages, images: tuple,
-                       max_tokens: int, attempt: int = 1, guards=None, prefix_cache: bool = True):
-    """A model call as the pipeline makes it: the stop set less ``drop_stop_ids``, the schema's constraint, the
-    settings' sampling and logits processors (``extra_processors`` for this attempt, then ``request_processors``,
-    which see the request).
-
-    Args:
-        schema: the JSON Schema the answer must follow (constrained where the settings and runner allow).
-        attempt: the attempt's number (1-based), for ``extra_processors``.
-        guards: the attempt's ``GuardSettings``, or None for no guards.
-
-    Returns:
-        (the GenerationRequest, its stop set, the planned constraint).
-    """
-    stop = runner.stop_set.without(settings.drop_stop_ids)
-    constraint = plan_constraint(runner, schema=schema, stop=stop, enabled=settings.constrained)
-    request = GenerationRequest(
-        messages=messages,
-        images=images,
-        max_tokens=max_tokens,
-        stop=stop,
-        temperature=settings.temperature,
-        seed=settings.seed,
-        monitor_factory=None if guards is None else guards.factory(stop_texts=stop.texts),
-        logits_processors=tuple(settings.extra_processors(attempt) if settings.extra_processors else ()),
-        constraint=constraint.factory(jump_forward=settings.jump_forward),
-        prefix_cache=prefix_cache,
-        json_schema=constraint.server_schema,
-    )
-    if settings.request_processors is not None:  # they see the request (its pages, its budget) before it runs
-        request = dataclasses.replace(request, logits_processors=request.logits_processors + tuple(
-            settings.request_processors(request)))
-    return request, stop, constraint
-
-
-def _generate_record(document: Document, *, base: dict, runner: Runner, schema: Schema, settings: Settings,
-                     timings: dict, start: float, attempt: Attempt, messages=None) -> Record:
-    request, stop, constraint = generation_request(
-        runner, settings, schema=schema.schema,
-        messages=messages or build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
-        images=tuple(p.image for p in document.pages), max_tokens=attempt.max_tokens, attempt=attempt.number,
-        guards=attempt.guards, prefix_cache=settings.prefix_cache)
-    gen = runner.generate(request)
-    parsed = parse_answer(gen.text)
-    schema_errors = validate_data(parsed.value, schema) if parsed.found else []
-    verdict = decide(finish_reason=gen.finish_reason, parsed=parsed, schema_errors=schema_errors, guard=gen.guard)
-    warnings = _document_warnings(document)
-    timings.update(prefill_s=gen.prefill_s, decode_s=gen.decode_s, total_s=time.perf_counter() - start)
-    return Record(
-        **base,
-        status=verdict.status,
-        sha256=document.sha256,
-        pages=len(document.pages),
-        data=verdict.data,
-        errors=verdict.errors,
-        warnings=warnings + constraint.warnings + gen.warnings + verdict.warnings,
-        finish_reason=gen.finish_reason,
-        stop_token_id=gen.stop_token_id,
-        stop_token_ids=stop.ids,
-        guard=gen.guard,
-        usage=Usage(prompt_tokens=gen.prompt_tokens, image_tokens=gen.image_tokens,
-                    generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
-                    decode_steps=gen.decode_steps, decoding=dict(gen.decoding) if gen.decoding else None),
-        timings={k: round(v, 4) for k, v in timings.items()},
-        extra={"stop_sources": stop.to_dict()["sources"], **_runner_extra(gen),
-               "guards": attempt.guards.report(fired=gen.guard),
-               "constrained": constraint.active if gen.constrained is None else gen.constrained,
-               **_ocr_extra(document)},
-    )
-
-
-class _Long:
-    """A long document's windows (``windows``), as the pipeline runs them: generate, or read the texts only."""
-
-    def __init__(self, plan: windows.Plan, document: Document, *, render: windows.Render, raster) -> None:
-        self.plan, self.document, self.render, self.raster = plan, document, render, raster
-
-    def generate(self, generate_window, *, schema: Schema, settings: Settings, base: dict, timings: dict,
-                 start: float) -> tuple[list, Record]:
-        """Run every window; returns every page's text and the merged record (before review)."""
-        record, left = windows.run_windows(self.plan, self.document, render=self.render, raster=self.raster,
-                                           schema=schema, settings=settings, generate=generate_window, base=base)
-        return list(left.texts), self._finish(record, left, timings, start)
-
-    def texts_only(self, record: Record) -> tuple[list, Record]:
-        """Every page's text for reviewing an answer read from embedded XML (pages rendered, nothing generated)."""
-        left = windows.page_texts(self.plan, self.document, render=self.render, raster=self.raster)
-        return list(left.texts), self._finish(record, left, dict(record.timings), None)
-
-    def _finish(self, record: Record, left: windows.WindowedPages, timings: dict, start: Optional[float]) -> Record:
-        """The record with every page's warnings, OCR summaries, page count and the windows' render time."""
-        timings = {**timings, **record.timings}
-        timings["render_s"] = timings.get("render_s", 0.0) + left.render_s
-        if start is not None:
-            timings["total_s"] = time.perf_counter() - start
-        extra = dict(record.extra)
-        if any(o is not None for o in left.ocr):
-            extra["ocr"] = list(left.ocr)
-        warnings = tuple({"code": "input", "message": w} for w in self.document.warnings) + left.warnings
-        return dataclasses.replace(record, pages=len(left.texts), warnings=warnings + tuple(
-            w for w in record.warnings if w.get("code") not in ("input", "page")), extra=extra,
-            timings={k: round(v, 4) for k, v in timings.items()})
-
-
-def _runner_extra(gen) -> dict:
-    """The record's facts about where the answer was generated: this process's peak memory, or the server that
-    answered (its memory is not ours to report)."""
-    if gen.server is None:
-        return {"peak_memory_gb": round(gen.peak_memory_gb, 3)}
-    return {"server": dict(gen.server)}
-
-
-__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "first_raster", "source_name"]
+__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "first_raster",
+           "settings_fingerprint"]

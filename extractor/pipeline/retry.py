@@ -17,9 +17,9 @@ After each attempt, :func:`next_attempt` decides from its status whether another
 are never retried (the watcher retries model errors itself). Feedback and guards carry over to later attempts.
 
 :func:`run_with_retries` runs the attempts and returns the last attempt's record (the final answer) with every
-attempt listed in ``extra["attempts"]`` (``{"number", "reason", "status", "finish_reason", "generated_tokens",
-"max_tokens", "errors"}``; ``reason`` is the status that caused the retry, None for the first) and ``usage`` and the
-``prefill_s`` / ``decode_s`` timings summed over all attempts (what the document really cost).
+attempt listed in ``extra["attempts"]`` (``record.AttemptReport``: ``{"number", "reason", "status", "finish_reason",
+"generated_tokens", "max_tokens", "errors"}``; ``reason`` is the status that caused the retry, None for the first)
+and ``usage`` and the ``prefill_s`` / ``decode_s`` timings summed over all attempts (what the document really cost).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from extractor.runners.guards import GuardSettings
-from extractor.record import Record, Usage
+from extractor.record import AttemptReport, Record, Usage
 from extractor.trust.verdict import INVALID, RETRYABLE, RUNAWAY, TRUNCATED
 
 CAP_FACTOR = 4  # truncated answers grow up to 4x the first max_tokens
@@ -89,19 +89,20 @@ def next_attempt(history: Sequence[Attempt], *, status: str, errors: Sequence[di
     if status not in RETRYABLE or len(history) > retries:
         return None
     reasons = {a.reason for a in history}
-    step = dict(number=last.number + 1, reason=status)
+    number = last.number + 1  # every retry: the next number, and the status that caused it as its reason
     if status == INVALID:
         if INVALID in reasons:
             return None
-        return dataclasses.replace(last, feedback=invalid_feedback(errors), **step)
+        return dataclasses.replace(last, number=number, reason=status, feedback=invalid_feedback(errors))
     if status == TRUNCATED:
         cap = history[0].max_tokens * CAP_FACTOR
         if last.max_tokens >= cap:
             return None
-        return dataclasses.replace(last, max_tokens=min(cap, last.max_tokens * 2), **step)
+        return dataclasses.replace(last, number=number, reason=status, max_tokens=min(cap, last.max_tokens * 2))
     if RUNAWAY in reasons or not last.guards.active:
         return None
-    return dataclasses.replace(last, guards=tighten(last.guards), feedback=runaway_feedback(guard), **step)
+    return dataclasses.replace(last, number=number, reason=status, guards=tighten(last.guards),
+                               feedback=runaway_feedback(guard))
 
 
 def invalid_feedback(errors: Sequence[dict]) -> tuple[str, ...]:
@@ -207,11 +208,11 @@ def combine(history: Sequence[Attempt], records: Sequence[Record]) -> Record:
         if key in timings:
             timings[key] = round(sum(r.timings.get(key, 0.0) for r in records), 4)
     return dataclasses.replace(final, usage=usage, timings=timings,
-                               extra={**final.extra, "attempts": [attempt_entry(a, r) for a, r in
+                               extra={**final.extra, "attempts": [attempt_report(a, r).to_dict() for a, r in
                                                                   zip(history, records)]})
 
 
-def attempt_entry(attempt: Attempt, record: Record) -> dict:
+def attempt_report(attempt: Attempt, record: Record) -> AttemptReport:
     """Return one attempt's entry for ``extra["attempts"]``.
 
     Args:
@@ -219,9 +220,8 @@ def attempt_entry(attempt: Attempt, record: Record) -> dict:
         record: what it gave.
 
     Returns:
-        ``{"number", "reason", "status", "finish_reason", "generated_tokens", "max_tokens", "errors"}``; ``errors``
-        holds the error codes.
+        The AttemptReport; its ``errors`` are the error codes.
     """
-    return {"number": attempt.number, "reason": attempt.reason, "status": record.status,
-            "finish_reason": record.finish_reason, "generated_tokens": record.usage.generated_tokens,
-            "max_tokens": attempt.max_tokens, "errors": [e.get("code") for e in record.errors]}
+    return AttemptReport(number=attempt.number, reason=attempt.reason, status=record.status,
+                         finish_reason=record.finish_reason, generated_tokens=record.usage.generated_tokens,
+                         max_tokens=attempt.max_tokens, errors=tuple(e.get("code") for e in record.errors))

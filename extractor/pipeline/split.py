@@ -27,9 +27,9 @@ Decisions, in one place:
   number, no VAT id) in a file the text cuts into several invoices. A single invoice is never unsure, however
   many of its pages say nothing.
 * **The model, where the text is unsure** (``model_question``): with the in-process runner and
-  ``Settings.split_questions`` > 0 (default ``settings.DEFAULT_SPLIT_QUESTIONS``, 8: one question costs one prefill of two page
-  images and ~10 decode steps, so 8 stay under the cost of extracting a few pages, and cover a bundle of 8
-  invoices whose later pages print nothing), each of the first unsure pages is asked about once: the page before
+  ``Settings.split_questions`` > 0 (default ``settings.DEFAULT_SPLIT_QUESTIONS``, 8: one question costs one prefill
+  of two page images and ~10 decode steps, so 8 stay under the cost of extracting a few pages, and cover a bundle of
+  8 invoices whose later pages print nothing), each of the first unsure pages is asked about once: the page before
   and the page (at the model's page budget, one render in the pool), "does this page start another invoice?",
   constrained to ``{"new_invoice": boolean}`` (``QUESTION_SCHEMA``), ``QUESTION_MAX_TOKENS`` tokens, through the
   same ``GenerationRequest`` as extraction (``extra_processors`` / ``request_processors`` included). Its answer
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Optional, Sequence
 
 from extractor.inputs.document import RasterSettings
+from extractor.record import ModelPage, Part
 from extractor.settings import DEFAULT_SPLIT_QUESTIONS
 
 TEXT_PIXELS = 1024  # the smallest page image the rasterizer makes: the text pass only wants the text layer
@@ -234,17 +235,12 @@ def text_raster(raster: RasterSettings) -> RasterSettings:
 
 
 def part_entry(index: int, of: int, pages: tuple[int, int], *, ocr_pages: Sequence[int] = (),
-               model_pages: Sequence[dict] = ()) -> dict:
-    """The record's ``part``: ``{"index": i, "of": n, "pages": [first, last]}`` (1-based), with ``ocr_pages``
-    (this part's pages whose signals came from OCR text) and ``model_pages`` (this part's pages the model decided:
-    ``{"page", "new_invoice", "reason"}``) only when there are any."""
-    entry = {"index": index, "of": of, "pages": [pages[0], pages[1]]}
+               model_pages: Sequence[ModelPage] = ()) -> Part:
+    """The record's ``part`` (``record.Part``): its index and count, its first and last page (1-based), with this
+    part's pages whose signals came from OCR text and those the model decided."""
     inside = range(pages[0], pages[1] + 1)
-    if any(n in inside for n in ocr_pages):
-        entry["ocr_pages"] = [n for n in ocr_pages if n in inside]
-    if any(d["page"] in inside for d in model_pages):
-        entry["model_pages"] = [dict(d) for d in model_pages if d["page"] in inside]
-    return entry
+    return Part(index=index, of=of, pages=(pages[0], pages[1]), ocr_pages=tuple(n for n in ocr_pages if n in inside),
+                model_pages=tuple(m for m in model_pages if m.page in inside))
 
 
 def page_spec(numbers: Sequence[int]) -> str:
@@ -267,15 +263,15 @@ class Parts:
         warnings: notes for every part's record (pages the text pass did not read, OCR text used, the model's
             answers, questions that failed or were not asked).
         ocr_pages: the file's page numbers whose signals came from OCR text.
-        model_pages: the pages the model decided, ``{"page": n, "new_invoice": bool, "reason": why unsure}``.
+        model_pages: the pages the model decided (page, whether it starts a new invoice, why the text was unsure).
     """
 
     pages: tuple[tuple[int, ...], ...]
     warnings: tuple[dict, ...] = ()
     ocr_pages: tuple[int, ...] = ()
-    model_pages: tuple[dict, ...] = ()
+    model_pages: tuple[ModelPage, ...] = ()
 
-    def entry(self, index: int) -> dict:
+    def entry(self, index: int) -> Part:
         """The record's ``part`` for the ``index``-th part (1-based)."""
         numbers = self.pages[index - 1]
         return part_entry(index, len(self.pages), (numbers[0], numbers[-1]), ocr_pages=self.ocr_pages,
@@ -320,13 +316,17 @@ def question_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSet
 def question_request(runner, settings, images: Sequence, *, page: int, before: int):
     """The model's question about one page: the page before and the page, a one-boolean schema, a few tokens;
     logits processors as the pipeline adds them (``extra_processors``, ``request_processors``)."""
-    from extractor.pipeline.document import generation_request
+    from extractor.pipeline.generate import generation_request
+    from extractor.pipeline.retry import Attempt
     from extractor.runners.base import Message
+    from extractor.runners.guards import GuardSettings
 
     messages = (Message(role="system", text=QUESTION_SYSTEM),
                 Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images)))
+    # one attempt, no guards: a constrained boolean cannot run away
+    attempt = Attempt(number=1, max_tokens=QUESTION_MAX_TOKENS, guards=GuardSettings.without(["all"]))
     request, _, _ = generation_request(runner, settings, schema=QUESTION_SCHEMA, messages=messages,
-                                       images=tuple(images), max_tokens=QUESTION_MAX_TOKENS, prefix_cache=False)
+                                       images=tuple(images), attempt=attempt, prefix_cache=False)
     return request
 
 
@@ -377,7 +377,8 @@ def find_parts(source, *, render, raster: RasterSettings, question: Optional[Que
     texts = [p.text for p in document.pages]
     notes = [f"{w} (the file was split by these pages' text only)" for w in document.warnings]
     ocr_pages = _read_by_ocr(source, texts, numbers, render=render, raster=raster, notes=notes)
-    answers, model_pages = {}, []
+    answers: dict[int, bool] = {}
+    model_pages: list[ModelPage] = []
     found = unsure_pages(texts)
     if found and questions > 0:
         answers, model_pages = _ask(found, numbers, render=render, raster=raster, question=question,
@@ -426,7 +427,7 @@ def _read_by_ocr(source, texts: list, numbers: Sequence[int], *, render, raster:
 
 def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, raster: RasterSettings,
          question: Optional[Question], questions: int, no_question: str,
-         notes: list) -> tuple[dict[int, bool], list[dict]]:
+         notes: list) -> tuple[dict[int, bool], list[ModelPage]]:
     """The model's answers on the first ``questions`` unsure pages (by position), each with the page before it
     (one render of those pages); a failed question or render leaves the text rule, with a note."""
     label = {NO_SIGNAL: "no signal", CONFLICT: "conflicting signals"}
@@ -459,7 +460,7 @@ def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, ra
                          f"({type(exc).__name__}: {exc}): the text rule decided")
             continue
         answers[position] = new
-        decided.append({"page": page, "new_invoice": new, "reason": reason})
+        decided.append(ModelPage(page=page, new_invoice=new, reason=reason))
         notes.append(f"page {page} unsure by its text ({label[reason]}): the model says it "
                      f"{'starts a new invoice' if new else 'continues the invoice before'}")
     return answers, decided

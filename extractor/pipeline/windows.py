@@ -1,5 +1,9 @@
 """Long documents: page windows, one generation each, merged, and the merge proven by the invoice's arithmetic.
 
+This module plans and merges; it runs nothing. The pipeline (``pipeline.document``) drives the loop: for each
+``Window`` of the ``Plan`` it renders the pages (``first_pages``, ``window_raster``), generates with retries
+(``window_messages``) and hands back a ``WindowResult``; ``merge`` turns the results into the document's record.
+
 Decisions, in one place:
 
 * **When.** A document whose selected pages are more than one window (``Settings.window_pages``, at most
@@ -10,12 +14,14 @@ Decisions, in one place:
 * **Rendering is lazy.** The first render of every document stops after one window's pages (``first_raster``);
   each later window is rendered (and OCR'd) when its generation is due and released after it, so memory holds one
   window's page images whatever the page count. Only the page texts stay (for review and grounding). With
-  isolation each window is one job of the render pool, under the pool's time limit.
+  isolation each window is one job of the render pool, under the pool's time limit. A window that cannot be
+  rendered makes the record an ``error`` naming its pages.
 * **The prompt** (``window_messages``) is the document prompt with its last line saying which pages these are
   (``prompt.build_messages`` keeps the shared prefix: the system text and the schema).
 * **Each window is one generation** with its own ``max_tokens``, its own retries (``retry.run_with_retries``: a
   truncated window is asked again alone) and its own usage. Every window's answer is validated against the full
-  schema; the record lists the windows (``windows``: pages, status, usage, attempts, lines) and sums the usage.
+  schema; the record lists the windows (``windows``: ``record.WindowReport``, pages, status, usage, attempts,
+  lines) and sums the usage.
 * **The merge**: header fields (parties, numbers, dates, currency) from the first window (later windows fill what
   it left null), totals from the last (earlier windows fill nulls), the line items of every window in order; the
   lines a window's first page repeats from the window before (the longest run that ends the one and starts the
@@ -23,8 +29,8 @@ Decisions, in one place:
 * **Proof** (``merge_warnings``): the merged line amounts must add up to the subtotal and, per tax rate, to the
   tax row's base (``checks``' rounding rule: half a minor unit per line); otherwise a ``window_lines`` warning
   names the windows whose lines do not add up (the windows that hold a line of the missing amount on their page
-  text, or a doubled line of the extra amount; every window when the text cannot tell) and the record is
-  ``review``.
+  text, or a doubled line of the extra amount; every window when the text cannot tell): a merge finding, which
+  makes the record ``review`` (``trust.verdict.record_status``).
 """
 
 from __future__ import annotations
@@ -35,19 +41,17 @@ import itertools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from extractor.trust.checks import minor_unit
-from extractor.inputs.renderer import Rendered
 from extractor.inputs.ocr import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
 from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
-from extractor.record import Record, Usage, issue
-from extractor.pipeline.retry import Attempt, run_with_retries
+from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.runners.base import Message
 from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
 from extractor.schema import Schema, validate_data
-from extractor.trust.verdict import OK, review_status, reviewed, windowed_status
+from extractor.trust.verdict import OK, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.
 LINE_FIELDS = {"invoice": ("line_items",), "receipt": ("items",)}
@@ -74,6 +78,28 @@ class Plan:
     def pages(self, span: tuple[int, int]) -> list[int]:
         """The 1-based page numbers of a window, first and last."""
         return [self.indices[span[0]] + 1, self.indices[span[1]] + 1]
+
+    def windows(self) -> tuple["Window", ...]:
+        """The windows, in page order."""
+        return tuple(Window(number=number, span=span, first_page=self.pages(span)[0], last_page=self.pages(span)[1])
+                     for number, span in enumerate(self.spans, 1))
+
+
+@dataclass(frozen=True)
+class Window:
+    """One window of a plan.
+
+    Attributes:
+        number: its number, 1-based.
+        span: its first and last position in the plan's ``indices`` (0-based, inclusive).
+        first_page: its first page number (1-based).
+        last_page: its last page number (1-based).
+    """
+
+    number: int
+    span: tuple[int, int]
+    first_page: int
+    last_page: int
 
 
 def window_size(settings: Settings, *, pixels_per_token: int) -> int:
@@ -134,7 +160,7 @@ def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -
     if min(selected, settings.max_pages) <= size:
         return None  # one window holds them (the first render's own warning names a max_pages cut)
     indices = tuple(itertools.islice(selection.indices(document.page_count), settings.max_pages))
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if selected > settings.max_pages:
         warnings = (f"only the first {settings.max_pages} of {selected} selected pages were extracted (max_pages "
                     f"{settings.max_pages}; --max-pages raises it)",)
@@ -153,7 +179,7 @@ def first_warnings(document: Document, settings: Settings, *, pixels_per_token: 
 def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> RasterSettings:
     """The rasterizer settings that render exactly one window's pages."""
     numbers = [i + 1 for i in plan.indices[span[0]:span[1] + 1]]
-    ranges = []
+    ranges: list[tuple[int, int]] = []
     for n in numbers:  # consecutive pages as one range
         if ranges and ranges[-1][1] == n - 1:
             ranges[-1] = (ranges[-1][0], n)
@@ -162,59 +188,39 @@ def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> 
     return dataclasses.replace(raster, pages=PageSelection(tuple(ranges)), max_pages=len(numbers))
 
 
-Render = Callable[[RasterSettings], Rendered]
+def first_pages(plan: Plan, first: Document) -> Document:
+    """The first window's pages, from the document's first render (``first_raster``: one window's pages at most);
+    every later window is rendered by the pipeline with ``window_raster``, when its turn comes."""
+    wanted = set(plan.indices[plan.spans[0][0]:plan.spans[0][1] + 1])
+    return dataclasses.replace(first, pages=tuple(p for p in first.pages if p.index in wanted))
 
 
-def window_documents(plan: Plan, first: Document, *, render: Render,
-                     raster: RasterSettings) -> Iterator[tuple[tuple[int, int], Document, float]]:
-    """Yield each window's rendered pages, lazily: the first from the first render, the rest rendered when asked.
-
-    Yields:
-        ``(span, document holding the window's pages, render seconds)``.
-
-    Raises:
-        ModelError: never; a window that cannot be rendered raises its ``InputError`` / ``WorkerError`` (the
-            pipeline makes the record an ``error`` naming the pages).
-    """
-    for number, span in enumerate(plan.spans):
-        if number == 0:
-            wanted = set(plan.indices[span[0]:span[1] + 1])
-            yield span, dataclasses.replace(first, pages=tuple(p for p in first.pages if p.index in wanted)), 0.0
-            continue
-        rendered = render(window_raster(plan, span, raster))
-        if rendered.error is not None:
-            first_page, last_page = plan.pages(span)
-            raise WindowRenderError(f"pages {first_page}-{last_page}: {rendered.error}",
-                                    code=getattr(rendered.error, "code", "corrupt"))
-        yield span, rendered.document, rendered.render_s
-
-
-class WindowRenderError(Exception):
-    """A later window's pages could not be rendered (the record becomes an ``error``)."""
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
+def bare(document: Document) -> Document:
+    """A window's pages without their warnings, as the model sees them (the record lists each page's warnings once,
+    ``WindowedPages``)."""
+    return dataclasses.replace(document, warnings=(),
+                               pages=tuple(dataclasses.replace(p, warnings=()) for p in document.pages))
 
 
 # ---------------------------------------------------------------------------------------------------- the prompt
 
 
-def window_messages(schema: Schema, *, pages: int, first_page: int, last_page: int, total: int, number: int,
-                    windows: int, feedback: Sequence[str] = ()) -> tuple[Message, ...]:
+def window_messages(schema: Schema, plan: Plan, window: Window, *, pages: int,
+                    feedback: Sequence[str] = ()) -> tuple[Message, ...]:
     """The messages of one window: the document prompt (same shared prefix), whose line says which pages these are.
 
     Args:
         schema: the schema.
+        plan: the document's windows.
+        window: this window.
         pages: page images in this window.
-        first_page / last_page: the window's page numbers (1-based).
-        total: pages of the document read in windows.
-        number / windows: this window's number (1-based) and how many there are.
         feedback: problems with this window's previous answer (a retry).
 
     Returns:
         The messages (system, user).
     """
+    first_page, last_page, number, windows = window.first_page, window.last_page, window.number, len(plan.spans)
+    total = len(plan.indices)
     messages = build_messages(schema, pages=pages, feedback=feedback)
     parts = [f"These are pages {first_page}-{last_page} of a {total}-page document, read in {windows} parts "
              f"(this is part {number})."]
@@ -342,7 +348,7 @@ def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans:
     subtotal = _dec(merged.get("subtotal"))
     out = []
     if lines and subtotal is not None and None not in amounts:
-        total = sum(amounts, Decimal(0))
+        total = sum((a for a in amounts if a is not None), Decimal(0))
         if abs(total - subtotal) > len(lines) * half:
             culprits = _culprits(total - subtotal, answers, texts)
             out.append(issue("window_lines", f"the {len(lines)} merged line amounts add up to {total}, but the "
@@ -353,7 +359,7 @@ def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans:
         at_rate = [a for x, a in zip(lines, amounts) if _dec(x.get("tax_rate")) == rate]
         if rate is None or base is None or not at_rate or None in at_rate:
             continue
-        total = sum(at_rate, Decimal(0))
+        total = sum((a for a in at_rate if a is not None), Decimal(0))
         if abs(total - base) > len(at_rate) * half:
             culprits = _culprits(total - base, answers, texts)
             out.append(issue("window_tax", f"the merged lines at {rate} % add up to {total}, but the tax row's base "
@@ -382,18 +388,7 @@ def _named(windows: Sequence[int], spans: Sequence[list[int]]) -> str:
     return ("window " if len(names) == 1 else "windows ") + ", ".join(names)
 
 
-def reviewed_merge(record: Record) -> Record:
-    """Make an ``ok`` record ``review`` when its merge did not add up (``merge_warnings`` in its warnings)."""
-    if not reviewed(record.status):
-        return record
-    failures = sum(1 for w in record.warnings if w.get("code") in MERGE_CODES)
-    return dataclasses.replace(record, status=review_status(failures=failures)) if failures else record
-
-
 # ---------------------------------------------------------------------------------------------- the whole document
-
-Generate = Callable[[Document, Attempt, tuple[Message, ...]], Record]
-
 
 @dataclass(frozen=True)
 class WindowedPages:
@@ -405,84 +400,95 @@ class WindowedPages:
     render_s: float
 
 
-def _bare(document: Document) -> Document:
-    """The window's pages without their warnings (the record lists each page's warnings once)."""
-    return dataclasses.replace(document, warnings=(),
-                               pages=tuple(dataclasses.replace(p, warnings=()) for p in document.pages))
+@dataclass(frozen=True)
+class WindowResult:
+    """What one window gave back, to be merged (the pipeline runs the window: renders it, generates with retries).
+
+    Attributes:
+        window: the window.
+        record: its answer's record (``retry.run_with_retries``: its attempts listed).
+        pages: its pages with their images released (``released``): their text, OCR and warnings stay.
+        render_s: seconds its pages took to render (0 for the first window: the document's first render).
+    """
+
+    window: Window
+    record: Record
+    pages: tuple[Page, ...]
+    render_s: float = 0.0
 
 
-def run_windows(plan: Plan, first: Document, *, render: Render, raster: RasterSettings, schema: Schema,
-                settings: Settings, generate: Generate, base: dict) -> tuple[Record, WindowedPages]:
-    """Extract a long document window by window and merge the answers.
+@dataclass(frozen=True)
+class Merged:
+    """A long document's windows merged.
+
+    Attributes:
+        record: the document's record before review: the answer's status (``verdict.windowed_status``: ``ok``
+            with the merged data, or the first failed window's status), the windows' usage summed.
+        findings: the merge's findings (``merge_warnings``, also in the record's warnings): each makes an ``ok``
+            answer ``review`` (``verdict.record_status``).
+        pages: every page's text, OCR summary and warnings, for review and the record.
+    """
+
+    record: Record
+    findings: tuple[dict, ...]
+    pages: WindowedPages
+
+
+def released(pages: Sequence[Page]) -> tuple[Page, ...]:
+    """The pages without their images (only the text stays, for merge proof and review)."""
+    return tuple(dataclasses.replace(p, image=None) for p in pages)  # type: ignore[arg-type]  # released on purpose
+
+
+def merge(plan: Plan, results: Sequence[WindowResult], *, schema: Schema, base: dict) -> Merged:
+    """Merge a long document's windows, each run by the pipeline, into the document's record.
 
     Args:
         plan: the windows.
-        first: the first render (the first window's pages).
-        render: renders one window's pages (in the pool when isolated).
-        raster: the document's rasterizer settings.
+        results: every window's result, in page order.
         schema: the schema.
-        settings: max_tokens, retries, guards.
-        generate: one generation for a window's pages and messages (the pipeline's).
         base: source, model and schema of the record.
 
     Returns:
-        The record before review (status ``ok`` with the merged data, or the first failed window's status) and
-        the pages' texts for review.
-
-    Raises:
-        ModelError: the model failed (the pipeline makes it an ``error`` record).
-        WindowRenderError: a window's pages could not be rendered.
+        The Merged record (before review), the merge's findings and the pages' texts.
     """
     records, entries, attempts, answers, spans, texts = [], [], [], [], [], []
-    seen: dict[int, Page] = {}
-    render_s = 0.0
-    total = len(plan.indices)
-    for number, (span, document, seconds) in enumerate(window_documents(plan, first, render=render,
-                                                                         raster=raster), 1):
-        render_s += seconds
-        first_page, last_page = plan.pages(span)
-        bare = _bare(document)
-
-        def attempt_once(attempt: Attempt, bare=bare, first_page=first_page, last_page=last_page,
-                         number=number) -> Record:
-            messages = window_messages(schema, pages=len(bare.pages), first_page=first_page, last_page=last_page,
-                                       total=total, number=number, windows=len(plan.spans), feedback=attempt.feedback)
-            return generate(bare, attempt, messages)
-
-        record = run_with_retries(attempt_once, max_tokens=settings.max_tokens, guards=settings.guards,
-                                  retries=settings.retries)
-        for page in document.pages:
-            seen.setdefault(page.index, dataclasses.replace(page, image=None))  # only the text stays
+    for result in results:
+        record, first_page, last_page = result.record, result.window.first_page, result.window.last_page
         records.append(record)
         spans.append([first_page, last_page])
-        texts.append([page_text(p.text, p.ocr) for p in document.pages])
+        texts.append([page_text(p.text, p.ocr) for p in result.pages])
         answers.append(record.data if isinstance(record.data, dict) else {})
-        attempts += [{**a, "pages": [first_page, last_page]} for a in record.extra.get("attempts", [])]
+        attempts += [dataclasses.replace(a, pages=(first_page, last_page)) for a in record.attempts]
         entries.append(_entry(record, first_page, last_page, fields=line_fields(schema)))
-        del document, bare  # the window's images go here: only the texts stay
-    return _merged_record(records, entries, attempts, answers, spans, texts, schema=schema, base=base,
-                          pages=len(seen)), _left_behind(seen, render_s)
+    left = left_behind((p for result in results for p in result.pages),
+                       render_s=sum((r.render_s for r in results), 0.0))
+    record, findings = _merged_record(records, entries, attempts, answers, spans, texts, schema=schema, base=base,
+                                      pages=len(left.texts))
+    return Merged(record=record, findings=findings, pages=left)
 
 
-def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[str]) -> dict:
+def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[str]) -> WindowReport:
     """One window's entry in the record's ``windows``."""
-    attempts = record.extra.get("attempts", [])
+    attempts = record.attempts
     data = record.data if isinstance(record.data, dict) else None
     lines = None if data is None else sum(len(data.get(f) or []) for f in fields)
-    return {"pages": [first_page, last_page], "status": record.status, "finish_reason": record.finish_reason,
-            "usage": dataclasses.asdict(record.usage), "attempts": len(attempts),
-            "retried": [a["reason"] for a in attempts[1:]], "lines": lines,
-            "errors": list(record.errors)}
+    return WindowReport(pages=(first_page, last_page), status=record.status, finish_reason=record.finish_reason,
+                        usage=record.usage, attempts=len(attempts), retried=tuple(a.reason for a in attempts[1:]),
+                        lines=lines, errors=tuple(record.errors))
 
 
-def _merged_record(records: Sequence[Record], entries: list[dict], attempts: list[dict], answers: list[dict],
-                   spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict, pages: int) -> Record:
-    """The document's record from its windows' records (before review)."""
+def _merged_record(records: Sequence[Record], entries: list[WindowReport], attempts: list[AttemptReport],
+                   answers: list[dict], spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict,
+                   pages: int) -> tuple[Record, tuple[dict, ...]]:
+    """The document's record from its windows' records (before review), and the merge's findings."""
     usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]
-    data, errors, warnings = None, (), []
+    data: Any = None
+    errors: tuple[dict, ...] = ()
+    warnings: list[dict] = []
+    findings: list[dict] = []
     for r, (first_page, last_page) in zip(records, spans):
         warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
     if failed is not None:
@@ -490,35 +496,28 @@ def _merged_record(records: Sequence[Record], entries: list[dict], attempts: lis
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)
     else:
         data, kept = merge_answers(schema, answers)
-        for entry, n in zip(entries, kept):
-            entry["kept"] = n
+        entries = [dataclasses.replace(entry, kept=n) for entry, n in zip(entries, kept)]
         errors = tuple(validate_data(data, schema))
         if errors:
             data = None
         else:
-            warnings += merge_warnings(schema, data, answers, spans, texts)
+            findings = merge_warnings(schema, data, answers, spans, texts)
+            warnings += findings
     return Record(
         **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)),
         sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
         finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
         stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
-        extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")}, "attempts": attempts,
-               "windows": entries})
+        extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")},
+               "attempts": [a.to_dict() for a in attempts], "windows": [e.to_dict() for e in entries]},
+    ), tuple(findings)
 
 
-def page_texts(plan: Plan, first: Document, *, render: Render, raster: RasterSettings) -> WindowedPages:
-    """Every page's text of a long document without generating (embedded XML answers: for review only)."""
+def left_behind(pages: Iterable[Page], *, render_s: float) -> WindowedPages:
+    """The texts, OCR summaries and warnings of the pages seen (each page once, as first seen), in page order."""
     seen: dict[int, Page] = {}
-    render_s = 0.0
-    for _, document, seconds in window_documents(plan, first, render=render, raster=raster):
-        render_s += seconds
-        for page in document.pages:
-            seen.setdefault(page.index, dataclasses.replace(page, image=None))  # the image is released here
-    return _left_behind(seen, render_s)
-
-
-def _left_behind(seen: dict[int, Page], render_s: float) -> WindowedPages:
-    """The texts, OCR summaries and warnings of the pages seen, in page order."""
+    for page in pages:
+        seen.setdefault(page.index, page)
     pages = [seen[i] for i in sorted(seen)]
     return WindowedPages(texts=tuple(page_text(p.text, p.ocr) for p in pages),
                          ocr=tuple(None if p.ocr is None else p.ocr.summary() for p in pages),
@@ -526,6 +525,7 @@ def _left_behind(seen: dict[int, Page], render_s: float) -> WindowedPages:
                                         for w in p.warnings), render_s=render_s)
 
 
-__all__ = ["LINE_FIELDS", "MERGE_CODES", "Plan", "TOTAL_FIELDS", "WindowRenderError", "first_raster",
-           "first_warnings", "merge_answers", "merge_warnings", "page_texts", "plan_for", "plan_spans",
-           "repeated_prefix", "reviewed_merge", "run_windows", "window_messages", "window_size"]
+__all__ = ["LINE_FIELDS", "MERGE_CODES", "Merged", "Plan", "TOTAL_FIELDS", "Window", "WindowResult", "WindowedPages",
+           "bare", "first_pages", "first_raster", "first_warnings", "left_behind", "merge", "merge_answers",
+           "merge_warnings", "plan_for", "plan_spans", "released", "repeated_prefix", "window_messages",
+           "window_raster", "window_size"]

@@ -1,7 +1,7 @@
 """Review: decide whether a schema-valid answer can be trusted (status ``ok``) or needs a person (``review``).
 
-Every record whose status would be ``ok`` (a model answer that stopped cleanly and is schema-valid, or data read from
-an embedded e-invoice) goes through :func:`apply_review`:
+Every record whose answer is ``ok`` (a model answer that stopped cleanly and is schema-valid, or data read from
+an embedded e-invoice) is reviewed (:func:`review_answer`, its findings added by :func:`apply_review`):
 
 * the schema's checks (:func:`extractor.trust.checks.run_checks`: arithmetic, dates, currency, IBAN / BIC / VAT id; none
   for custom schemas), and
@@ -13,7 +13,8 @@ an embedded e-invoice) goes through :func:`apply_review`:
   failed) never makes a record ``review`` for grounding alone.
 
 Each failure is a warning ``{"code", "message", "path"}`` with a stable code (the checks' codes, listed in
-``extractor.trust.checks``, and ``ungrounded``) and a JSON pointer into ``data``; one or more turn ``ok`` into ``review``.
+``extractor.trust.checks``, and ``ungrounded``) and a JSON pointer into ``data``. Review only finds: one or more
+findings turn ``ok`` into ``review`` where the status is decided (``trust.verdict.record_status``).
 The record also carries ``checks`` (the failed checks, ``[]`` when all passed) and ``grounding``
 (``GroundingReport.to_dict()``: per-field verdicts true / false / null, null where a value is too short or common
 to prove anything; the ungrounded and unchecked paths; the ratio over checkable fields).
@@ -25,13 +26,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 from extractor.trust.checks import run_checks
 from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
 from extractor.leaves import leaves, normalize_value
 from extractor.record import Record
-from extractor.trust.verdict import review_status, reviewed
+from extractor.trust.verdict import reviewed
 
 
 @dataclass(frozen=True)
@@ -81,28 +82,37 @@ def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
     return Review(checks=checks, grounding=grounding)
 
 
-def apply_review(record: Record, page_texts: PageTexts) -> Record:
-    """Review an ``ok`` record: add its checks and grounding, and make it ``review`` when anything failed.
-
-    Records with any other status are returned unchanged (their data is not trusted in the first place).
+def review_answer(record: Record, page_texts: PageTexts) -> Optional[Review]:
+    """Review a record's answer: its checks and its grounding in the page text.
 
     Args:
-        record: the record as decided from the generation (or built from embedded data).
+        record: the record with the answer's status (from the generation, the windows or embedded data).
         page_texts: each page's text (as for ``review_data``).
 
     Returns:
-        The record with ``checks`` and ``grounding`` in ``extra``, the failures appended to ``warnings``, and
-        status ``review`` when there was at least one failure.
+        The Review, or None when the answer is not reviewed (any status but ``ok``: its data is not trusted in the
+        first place).
     """
     if not reviewed(record.status):
+        return None
+    return review_data(record.schema, record.data, page_texts)
+
+
+def apply_review(record: Record, review: Optional[Review]) -> Record:
+    """Add a review's findings to its record; the status is left as it is (``trust.verdict.record_status`` decides
+    it from the findings).
+
+    Args:
+        record: the reviewed record.
+        review: its review (``review_answer``); None: not reviewed, the record is returned unchanged.
+
+    Returns:
+        The record with ``checks`` and ``grounding`` in ``extra`` and the failures appended to ``warnings``.
+    """
+    if review is None:
         return record
-    result = review_data(record.schema, record.data, page_texts)
-    return dataclasses.replace(
-        record,
-        status=review_status(failures=len(result.warnings)),
-        warnings=tuple(record.warnings) + result.warnings,
-        extra={**record.extra, **result.to_extra()},
-    )
+    return dataclasses.replace(record, warnings=tuple(record.warnings) + review.warnings,
+                               extra={**record.extra, **review.to_extra()})
 
 
 def disagreements(embedded: Any, model: Any) -> list[dict]:

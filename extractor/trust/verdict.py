@@ -1,15 +1,24 @@
 """Every record status is decided here, and only here: a generation's verdict, an embedded e-invoice answer, the
-review's outcome and error records (a test checks that no other module writes a status).
+windows' answer, the record's status from every signal, and error records (a test checks that no other module writes
+a status).
 
 Status, exactly one per record:
   ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
-  review     valid JSON, but an invoice check failed or a key value is not grounded in the page text
+  review     valid JSON, but an invoice check failed, a key value is not grounded in the page text, or a long
+             document's merged lines do not add up
   invalid    complete JSON that breaks the schema, or no JSON at all
   truncated  hit max_tokens before the JSON value closed; no data
   runaway    the JSON closed, then generation went on until max_tokens (data kept, flagged), or a guard fired before
              the JSON closed
   error      the input could not be read, or the model failed
 ``finish_reason == "length"`` never yields ``ok``.
+
+Two steps, each decided once:
+
+1. **The answer's status** (``decide`` for one generation, which retries read; ``windowed_status`` for a document
+   read in page windows; ``embedded_status`` for data read from embedded e-invoice XML).
+2. **The record's status** (``record_status``), once every signal is in (``Signals``: the answer's status, the
+   review's findings, the windows merge's findings). Review and merge only contribute findings; this decides.
 """
 
 from __future__ import annotations
@@ -88,11 +97,6 @@ def reviewed(status: str) -> bool:
     return status == OK
 
 
-def review_status(*, failures: int) -> str:
-    """The status after review: ``review`` when any check or key-field grounding failed, else ``ok``."""
-    return REVIEW if failures else OK
-
-
 def windowed_status(statuses: Sequence[str], *, schema_errors: int) -> str:
     """The status of a document read in page windows (``windows``): the first window's status that is not ``ok``
     (its answer is missing, so the document's is), else ``invalid`` when the merged data breaks the schema, else
@@ -101,6 +105,46 @@ def windowed_status(statuses: Sequence[str], *, schema_errors: int) -> str:
     if failed is not None:
         return failed
     return INVALID if schema_errors else OK
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Everything a record's status is decided from, gathered before it is decided (``record_status``).
+
+    Attributes:
+        answer: the answer's status (``decide``, ``windowed_status`` or ``embedded_status``).
+        review: the review's findings (failed checks, ungrounded key fields; ``trust.review``); empty when every
+            check passed, or when the answer was not reviewed (``reviewed``: only ``ok`` answers are).
+        merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.windows``); empty for a
+            document read in one prompt.
+    """
+
+    answer: str
+    review: tuple[dict, ...] = ()
+    merge: tuple[dict, ...] = ()
+
+
+def record_status(signals: Signals) -> str:
+    """Decide a record's status, once, from every signal.
+
+    Decision table (the first row that holds decides):
+
+    | answer     | review findings         | merge findings | status              |
+    |------------|-------------------------|----------------|---------------------|
+    | not ``ok`` | (none: not reviewed)    | (none)         | the answer's status |
+    | ``ok``     | one or more             | any            | ``review``          |
+    | ``ok``     | none                    | one or more    | ``review``          |
+    | ``ok``     | none                    | none           | ``ok``              |
+
+    Args:
+        signals: the answer's status and the findings of review and merge.
+
+    Returns:
+        The record's status.
+    """
+    if not reviewed(signals.answer):
+        return signals.answer  # its data is not trusted in the first place: nothing to review
+    return REVIEW if signals.review or signals.merge else OK
 
 
 def trusted(records: Iterable[Record]) -> bool:
@@ -139,4 +183,5 @@ def error_record(*, source: str, code: str, message: str, sha256: str = "", mode
 
 
 __all__ = ["ERROR", "INVALID", "OK", "RETRYABLE", "REVIEW", "RUNAWAY", "STATUSES", "TRANSIENT_ERROR_CODES", "TRUNCATED",
-           "Verdict", "decide", "embedded_status", "error_record", "final", "review_status", "reviewed", "trusted"]
+           "Signals", "Verdict", "decide", "embedded_status", "error_record", "final", "record_status", "reviewed",
+           "trusted", "windowed_status"]
