@@ -18,6 +18,7 @@ LAYERS = [
     ("extractor.pipeline",),
     ("extractor.api",),
     ("extractor.jobs",),
+    ("extractor.service",),  # extract serve: the HTTP face over api / jobs; only the CLI imports it
     ("extractor.tools",),
     ("extractor.cli",),
     ("extractor.testing",),

@@ -28,6 +28,8 @@ from extractor.inputs.discover import expand_inputs
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
 from extractor.trust.verdict import trusted
 from extractor.jobs.watch.inbox import WatchSettings
+from extractor.service.config import DEFAULT_SYNC_TIMEOUT
+from extractor.service.store import DEFAULT_STORE
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
 
@@ -461,6 +463,40 @@ def review_command(
 
 
 SUBCOMMANDS.add("review")
+
+
+@app.command("serve", help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
+                           "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
+                           "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
+                           "key is a tenant that sees only its own jobs. Runs until Ctrl-C / SIGTERM.")
+@handle_errors
+@settings_options
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API "
+                                                        "keys."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
+    store: str = typer.Option(DEFAULT_STORE, "--store", metavar="URL", help="The job store: sqlite:///PATH (jobs, "
+                                                                            "uploads and records; survives restarts)."),
+    api_keys_file: Optional[Path] = typer.Option(None, "--api-keys-file", metavar="FILE",
+                                                 help="API keys, one KEY or TENANT:KEY per line (# comments)."),
+    retention: str = typer.Option("7d", "--retention", metavar="DURATION",
+                                  help="How long ended jobs and their records are kept (e.g. 7d, 12h, 3600)."),
+    sync_timeout: float = typer.Option(DEFAULT_SYNC_TIMEOUT, "--sync-timeout", min=0.0, metavar="SECONDS",
+                                       help="POST /v1/extract answers the record if done within this, else 202 "
+                                            "with the job."),
+    settings: Settings = None,
+) -> None:
+    """Serve until interrupted (exit 0)."""
+    from extractor.service.app import serve
+    from extractor.service.config import ApiKeys, ServeSettings, parse_duration
+
+    config = ServeSettings(host=host, port=port, store=store, sync_timeout=sync_timeout,
+                           retention=parse_duration(retention, option="--retention"))
+    serve(settings=settings, serve_settings=config, keys=ApiKeys.from_environment(file=api_keys_file),
+          echo=lambda line: typer.echo(line, err=True))
+
+
+SUBCOMMANDS.add("serve")
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -1,0 +1,309 @@
+"""The service's HTTP face (FastAPI): accept uploads as jobs, answer their status and records, guard the door.
+
+Endpoints: ``POST /v1/jobs`` (202 + ``Location``), ``GET /v1/jobs/{id}`` (``?wait=`` long-polls), ``GET /v1/jobs``,
+``DELETE /v1/jobs/{id}``, ``POST /v1/extract`` (the record within ``--sync-timeout``, else 202), ``GET /healthz``,
+and FastAPI's ``/openapi.json`` and ``/docs``. Every ``/v1`` call needs ``Authorization: Bearer KEY`` when the server
+has keys; a body over ``--max-bytes`` is refused with 413 before it is stored (``Gate``).
+"""
+
+import asyncio
+import datetime
+import hashlib
+import json
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, UploadFile
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
+
+from extractor.errors import UsageError
+from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings, check_exposure
+from extractor.service.store import ENDED, Job, Store, shown_options, store_path
+from extractor.service.worker import Engine, Worker, request_options, upload_name
+from extractor.settings import Settings
+
+MAX_WAIT = 60.0  # seconds one long poll may wait at most
+MULTIPART_SLACK = 64 * 1024  # a multipart body's bytes beside the file (boundaries, headers, the form fields)
+PAGE_LIMIT = 200  # jobs per page of GET /v1/jobs at most
+UPLOAD_PATHS = ("/v1/jobs", "/v1/extract")
+
+
+class Gate:
+    """ASGI middleware run before a request's body is read: a ``/v1`` call without a valid key gets 401, an upload
+    whose ``Content-Length`` exceeds the limit gets 413 (a body without one is counted as it streams, by FastAPI's
+    ``max_body_size``)."""
+
+    def __init__(self, app: Callable, *, keys: ApiKeys, max_body: int) -> None:
+        self.app, self.keys, self.max_body = app, keys, max_body
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/v1/"):
+            await self.app(scope, receive, send)
+            return
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        if self.keys and _tenant(self.keys, headers.get("authorization")) is None:
+            await _plain(
+                send,
+                401,
+                "a valid API key is required (Authorization: Bearer KEY)",
+                extra=[(b"www-authenticate", b"Bearer")],
+            )
+            return
+        if scope["method"] != "POST" or scope["path"] not in UPLOAD_PATHS:
+            await self.app(scope, receive, send)
+            return
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body:
+            await _plain(send, 413, "the upload is larger than the server's --max-bytes", close=True)
+            return
+        await self.app(scope, receive, send)  # the bytes are counted as they stream (FastAPI's max_body_size)
+
+
+async def _plain(send: Callable, status: int, detail: str, *, extra: list | None = None, close: bool = False) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
+    if close:  # the rest of the body is not read
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _tenant(keys: ApiKeys, authorization: str | None) -> str | None:
+    scheme, _, key = (authorization or "").partition(" ")
+    return keys.tenant(key.strip()) if scheme.lower() == "bearer" and key.strip() else None
+
+
+def _time(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
+    """A job as the API answers it: its state and times, its place in the queue while queued, and when done its
+    ``record`` (the first; ``records`` holds every one when ``split: auto`` found several invoices)."""
+    out: dict[str, Any] = {
+        "id": job.id,
+        "status": job.status,
+        "created": _time(job.created),
+        "started": _time(job.started),
+        "finished": _time(job.finished),
+        "filename": job.filename,
+        "sha256": job.sha256,
+        "fingerprint": job.fingerprint,
+        "options": shown_options(job.options),
+        "runs": job.runs,
+    }
+    if job.status == "queued":
+        out["queue_position"] = store.position(job)
+    if job.error is not None:
+        out["error"] = job.error
+    if records and job.records is not None:
+        out["record"] = job.records[0] if job.records else None
+        if len(job.records) > 1:
+            out["records"] = job.records
+    return out
+
+
+def create_app(
+    *, store: Store, worker: Worker, engine: Engine, keys: ApiKeys, serve: ServeSettings, settings: Settings
+) -> FastAPI:
+    """The FastAPI app over one store and one worker.
+
+    Args:
+        store: the job store.
+        worker: the running worker (woken when a job is queued).
+        engine: the loaded core (fingerprints of the requests' settings).
+        keys: the API keys (empty: a loopback server open to this machine).
+        serve: the service's settings (the sync timeout).
+        settings: the extraction settings (``max_bytes`` is the upload limit).
+    """
+    max_body = settings.max_bytes + MULTIPART_SLACK
+    app = FastAPI(
+        title="extractor",
+        version="1",
+        max_body_size=max_body,
+        description="Invoices and business PDFs to schema-valid JSON "
+        "records: upload a file as a job, poll it (or long-poll with ?wait=), read its record.",
+    )
+    bearer = HTTPBearer(auto_error=False, description="An API key of this server (EXTRACT_API_KEYS).")
+
+    def tenant(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+        if not keys:
+            return OPEN_TENANT
+        found = keys.tenant(credentials.credentials) if credentials is not None else None
+        if found is None:  # Gate answers first; kept for a route mounted without it
+            raise HTTPException(
+                401, "a valid API key is required (Authorization: Bearer KEY)", headers={"WWW-Authenticate": "Bearer"}
+            )
+        return found
+
+    def accept(
+        file: UploadFile, schema: str | None, options: str | None, idempotency_key: str | None, owner: str
+    ) -> tuple[Job, bool]:
+        data = file.file.read(settings.max_bytes + 1)
+        if len(data) > settings.max_bytes:
+            raise HTTPException(413, "the upload is larger than the server's --max-bytes")
+        try:
+            parsed = json.loads(options) if options else None
+        except ValueError:
+            raise HTTPException(422, "options: not JSON") from None
+        try:
+            chosen = request_options(schema=schema, options=parsed, server_schema=settings.schema)
+            fingerprint = engine.fingerprint(chosen)
+        except UsageError as exc:
+            raise HTTPException(422, str(exc)) from None
+        sha256 = hashlib.sha256(data).hexdigest()
+        job, created = store.submit(
+            tenant=owner,
+            filename=upload_name(file.filename),
+            data=data,
+            sha256=sha256,
+            fingerprint=fingerprint,
+            options=chosen,
+            idempotency_key=idempotency_key,
+        )
+        if not created and (job.sha256, job.fingerprint) != (sha256, fingerprint):
+            raise HTTPException(409, "Idempotency-Key: already used for another file or other settings")
+        worker.wake()
+        return job, created
+
+    def accepted(job: Job, *, replayed: bool) -> JSONResponse:
+        headers = {"Location": f"/v1/jobs/{job.id}", **({"Idempotent-Replayed": "true"} if replayed else {})}
+        return JSONResponse(job_view(job, store=store), status_code=202, headers=headers)
+
+    async def ended(job_id: str, owner: str, seconds: float) -> Job | None:
+        """The job once it ended or ``seconds`` passed (looked up again only when the worker changed a job)."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        while True:
+            seen = worker.version
+            job = await run_in_threadpool(store.get, job_id, tenant=owner)
+            if job is None or job.status in ENDED or asyncio.get_running_loop().time() >= deadline:
+                return job
+            while worker.version == seen and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.05)
+
+    @app.post(
+        "/v1/jobs",
+        status_code=202,
+        summary="Submit a file as a job",
+        responses={202: {"description": "Accepted: the job, and its URL in Location"}},
+    )
+    def create_job(
+        file: UploadFile = File(..., description="The PDF or image."),
+        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        options: str | None = Form(None, description='JSON: {"pages": "1-3", "password": "...", "split": "auto"}'),
+        idempotency_key: str | None = Header(None, description="The same key returns the same job."),
+        owner: str = Depends(tenant),
+    ) -> JSONResponse:
+        job, created = accept(file, schema_name, options, idempotency_key, owner)
+        return accepted(job, replayed=not created)
+
+    @app.get("/v1/jobs/{job_id}", summary="A job: its status, queue position and (when done) its record")
+    async def get_job(
+        job_id: str,
+        wait: float = Query(0.0, ge=0.0, description=f"Seconds to wait for the job to end (at most {MAX_WAIT:g})."),
+        owner: str = Depends(tenant),
+    ) -> dict:
+        job = await ended(job_id, owner, min(wait, MAX_WAIT))
+        if job is None:
+            raise HTTPException(404, "no such job")
+        return await run_in_threadpool(job_view, job, store=store)
+
+    @app.get("/v1/jobs", summary="The caller's jobs, newest first (without their records)")
+    def list_jobs(
+        limit: int = Query(50, ge=1, le=PAGE_LIMIT),
+        before: int | None = Query(None, description="The `next` of the previous page."),
+        owner: str = Depends(tenant),
+    ) -> dict:
+        jobs = store.jobs(tenant=owner, limit=limit, before=before)
+        return {
+            "jobs": [job_view(job, store=store, records=False) for job in jobs],
+            "next": jobs[-1].seq if len(jobs) == limit else None,
+        }
+
+    @app.delete("/v1/jobs/{job_id}", summary="Cancel a queued or running job, or delete an ended one")
+    def delete_job(job_id: str, owner: str = Depends(tenant)) -> dict:
+        outcome = store.cancel(job_id, tenant=owner)
+        if outcome is None:
+            raise HTTPException(404, "no such job")
+        return {"id": job_id, "status": outcome}
+
+    @app.post(
+        "/v1/extract",
+        summary="Submit a file and wait for its record (202 with the job past the sync timeout)",
+        responses={202: {"description": "Not done within --sync-timeout: the job, and its URL in Location"}},
+    )
+    async def extract(
+        file: UploadFile = File(..., description="The PDF or image."),
+        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        options: str | None = Form(None, description="JSON, as for POST /v1/jobs."),
+        idempotency_key: str | None = Header(None),
+        owner: str = Depends(tenant),
+    ) -> JSONResponse:
+        job, created = await run_in_threadpool(accept, file, schema_name, options, idempotency_key, owner)
+        done = await ended(job.id, owner, serve.sync_timeout)
+        if done is None or done.status not in ENDED:
+            return accepted(done or job, replayed=not created)
+        return JSONResponse(
+            await run_in_threadpool(job_view, done, store=store), headers={"Location": f"/v1/jobs/{job.id}"}
+        )
+
+    @app.get("/healthz", summary="Liveness: the server and its worker run")
+    def healthz() -> dict:
+        return {"status": "serving"}
+
+    app.add_middleware(Gate, keys=keys, max_body=max_body)
+    return app
+
+
+def serve(
+    *,
+    settings: Settings,
+    serve_settings: ServeSettings,
+    keys: ApiKeys,
+    echo: Callable[[str], Any] = print,
+) -> None:
+    """Run ``extract serve`` until interrupted: open the store (jobs a killed server left running go back to the
+    queue), load the model in the worker, listen.
+
+    Args:
+        settings: the extraction settings, parsed as ``extract run`` parses them.
+        serve_settings: host, port, store, retention, sync timeout.
+        keys: the API keys (required beyond loopback).
+        echo: where the start line is printed (the URL; never a key).
+
+    Raises:
+        UsageError: no keys beyond loopback, a bad store.
+        ExtractorError: the model or schema did not load.
+    """
+    import uvicorn
+
+    check_exposure(serve_settings.host, keys)
+    store = Store(store_path(serve_settings.store))
+    requeued = store.recover()
+    engine = Engine(settings)
+    worker = Worker(store=store, engine=engine, retention=serve_settings.retention)
+    worker.start()
+    try:
+        app = create_app(store=store, worker=worker, engine=engine, keys=keys, serve=serve_settings, settings=settings)
+        host = serve_settings.host
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, serve_settings.port))
+        sock.listen(128)
+        shown = f"[{host}]" if ":" in host else host
+        echo(
+            f"serve: http://{shown}:{sock.getsockname()[1]}/  (store {store.path}, {len(keys.tenants)} API key(s)"
+            f"{f', {requeued} job(s) queued again' if requeued else ''}; Ctrl-C stops)"
+        )
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        worker.stop()
+
+
+__all__ = ["Gate", "create_app", "job_view", "serve"]

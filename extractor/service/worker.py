@@ -1,0 +1,270 @@
+"""The service's worker: one thread in the server process that claims queued jobs from the store and runs each
+through one ``extractor.api.Extractor`` (the core ``extract run`` uses), storing its records.
+
+``Engine`` holds that core: the Extractor of the server's settings, loaded once, and the per-request variants
+(another built-in schema, pages, passwords, split) that share its model. The model is loaded in the worker's own
+thread, the one that runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from extractor.api import Extractor
+from extractor.errors import UsageError
+from extractor.jobs.hooks import pause_at
+from extractor.schema import BUILTIN_SCHEMAS
+from extractor.service.store import Job, Store
+from extractor.settings import Settings
+
+log = logging.getLogger("extractor.service")
+
+OPTIONS = ("pages", "password", "split")  # the per-request settings that are safe to vary
+KEPT_VARIANTS = 8  # per-request Extractors kept (each may hold a render pool)
+SWEEP_EVERY = 3600.0  # seconds between retention sweeps
+# tests: "N:MARKER" touches MARKER and hangs once the worker has claimed its (N+1)th job (tests/test_serve.py kills
+# the server there: N jobs done, one running, the rest queued)
+TEST_PAUSE_ENV = "EXTRACTOR_SERVE_TEST_PAUSE"
+
+
+def request_options(*, schema: str | None, options: Any, server_schema: str) -> dict:
+    """Check a request's ``schema`` and ``options`` and return them as a job keeps them.
+
+    Args:
+        schema: a built-in schema's name, or the server's ``--schema`` as given (None: the server's); a request
+            never names a file of the server.
+        options: the parsed ``options`` JSON: ``pages`` (``"1-3,5"``), ``password`` (one or a list), ``split``
+            (``auto`` | ``never``).
+        server_schema: the server's ``--schema``.
+
+    Raises:
+        UsageError: an unknown option, a value of the wrong type, or a schema that is not offered.
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise UsageError("options: expected a JSON object")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise UsageError(f"options: unknown {', '.join(unknown)} (per request: {', '.join(OPTIONS)})")
+    out: dict[str, Any] = {}
+    if schema is not None and schema != server_schema:
+        if schema not in BUILTIN_SCHEMAS:
+            raise UsageError(f"schema {schema!r}: expected {', '.join(BUILTIN_SCHEMAS)} or the server's own")
+        out["schema"] = schema
+    if options.get("pages") is not None:
+        if not isinstance(options["pages"], str):
+            raise UsageError('options.pages: expected a string such as "1-3,5"')
+        out["pages"] = options["pages"]
+    password = options.get("password")
+    if password is not None:
+        passwords = [password] if isinstance(password, str) else password
+        if not isinstance(passwords, list) or not all(isinstance(p, str) for p in passwords):
+            raise UsageError("options.password: expected a string or a list of strings")
+        out["password"] = passwords
+    if options.get("split") is not None:
+        out["split"] = options["split"]
+    return out
+
+
+def upload_name(filename: str | None) -> str:
+    """The name an upload is extracted under (and its records' ``source``): the client's file name without
+    folders, characters other than letters, digits, ``.-_`` and spaces as ``_``, no leading dot."""
+    name = re.split(r"[\\/]", filename or "")[-1]
+    name = re.sub(r"[^\w.\- ]", "_", name).lstrip(". ")[:200]
+    return name or "upload"
+
+
+class Engine:
+    """The one core the service runs: the server's Extractor and its per-request variants (the same model)."""
+
+    def __init__(self, settings: Settings) -> None:
+        """Keep the settings; ``load`` loads the model (in the thread that will run it)."""
+        self.settings = settings
+        self.base: Extractor | None = None
+        self._variants: OrderedDict[str, Extractor] = OrderedDict()
+
+    def load(self) -> None:
+        """Load the schema and the model (``Extractor(settings)``).
+
+        Raises:
+            ExtractorError: as ``Extractor`` raises it (a bad schema, a model that does not load, ...).
+        """
+        self.base = Extractor(self.settings)
+
+    def variant_settings(self, options: dict) -> Settings:
+        """The server's settings changed by a job's options (a request's passwords are tried before the server's).
+
+        Raises:
+            UsageError: a bad value (a page selection, a split mode).
+        """
+        changes: dict[str, Any] = {}
+        if "schema" in options:
+            changes["schema"] = options["schema"]
+        if "pages" in options:
+            changes["pages"] = options["pages"]
+        if "password" in options:
+            changes["passwords"] = tuple(options["password"]) + self.settings.passwords
+        if "split" in options:
+            changes["split"] = options["split"]
+        return self.settings.replace(**changes)
+
+    def fingerprint(self, options: dict) -> str:
+        """The settings' fingerprint of a job with these options (``Extractor.fingerprint``; no model call).
+
+        Raises:
+            UsageError: a bad option value.
+        """
+        assert self.base is not None, "Engine.load first"
+        if not options:
+            return self.base.fingerprint
+        return Extractor(self.variant_settings(options), runner=self.base.runner).fingerprint
+
+    def run(self, job: Job, data: bytes) -> list[dict]:
+        """Extract a job's upload, as ``extract run NAME`` would extract the file ``NAME``.
+
+        Returns:
+            Its records (``Record.to_dict()``): one, or one per invoice with ``split: auto``; an unreadable or
+            hostile file gives its error record.
+        """
+        extractor = self._variant(job.options)
+        with tempfile.TemporaryDirectory(prefix="extract-serve-") as folder:
+            path = Path(folder) / job.filename
+            path.write_bytes(data)
+            records = extractor.extract_parts(str(path))
+        # the file was extracted under a temporary folder: its records name it as the client did
+        return [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
+
+    def _variant(self, options: dict) -> Extractor:
+        assert self.base is not None, "Engine.load first"
+        if not options:
+            return self.base
+        key = json.dumps(options, sort_keys=True)
+        extractor = self._variants.pop(key, None)
+        if extractor is None:
+            extractor = Extractor(self.variant_settings(options), runner=self.base.runner)
+        self._variants[key] = extractor
+        while len(self._variants) > KEPT_VARIANTS:
+            self._variants.popitem(last=False)[1].close()
+        return extractor
+
+    def close(self) -> None:
+        """Stop every render pool (the worker's thread, after its last job)."""
+        for extractor in [*self._variants.values(), *([self.base] if self.base else [])]:
+            extractor.close()
+        self._variants.clear()
+
+
+def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:
+    """The record with the temporary path (in ``source`` and in every message) replaced by the upload's name."""
+    text = json.dumps(record)
+    for old in (path, folder):
+        text = text.replace(json.dumps(old)[1:-1], json.dumps(name if old == path else ".")[1:-1])
+    return json.loads(text)
+
+
+class Worker:
+    """One background thread: load the model, then claim and run queued jobs until stopped."""
+
+    def __init__(self, *, store: Store, engine: Engine, retention: float, idle: float = 1.0) -> None:
+        """Prepare the thread (``start`` starts it).
+
+        Args:
+            store: the job store.
+            engine: the core (loaded by the thread).
+            retention: seconds ended jobs are kept (swept at start and then hourly).
+            idle: seconds between looks at an empty queue when nothing wakes the worker.
+        """
+        self.store, self.engine, self.retention, self.idle = store, engine, retention, idle
+        self.version = 0  # bumped whenever a job changes state here: long polls look again only then
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name="extract-serve-worker", daemon=True)
+
+    def start(self) -> None:
+        """Start the thread and wait until the model is loaded.
+
+        Raises:
+            ExtractorError: the model or schema did not load (the thread has ended).
+        """
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+
+    def wake(self) -> None:
+        """A job was queued: look at the queue now."""
+        self._wake.set()
+
+    def stop(self, *, timeout: float = 10.0) -> None:
+        """Ask the thread to stop after the current job and wait up to ``timeout`` seconds (a job still running
+        stays ``running`` in the store and is queued again at the next start)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _main(self) -> None:
+        try:
+            self.engine.load()
+        except BaseException as exc:  # said in the starting thread
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._loop()
+        finally:
+            self.engine.close()
+
+    def _loop(self) -> None:
+        swept, claimed = 0.0, 0
+        while not self._stop.is_set():
+            if time.monotonic() - swept > SWEEP_EVERY or not swept:
+                swept = time.monotonic()
+                self._guarded(lambda: self.store.sweep(retention=self.retention))
+            job = self._guarded(self.store.claim)
+            if job is None:
+                self._wake.wait(self.idle)
+                self._wake.clear()
+                continue
+            self.version += 1
+            pause_at(TEST_PAUSE_ENV, str(claimed))
+            claimed += 1
+            self._run(job)
+            self.version += 1
+
+    def _run(self, job: Job) -> None:
+        data = self.store.upload(job.id)
+        if data is None:  # cancelled since it was claimed
+            return
+        try:
+            records = self.engine.run(job, data)
+        except Exception as exc:  # the core returns error records; an exception here is a bug, not the file
+            log.exception("job %s failed", job.id)
+            error = f"{type(exc).__name__}: the extraction failed"  # the log has the rest, the response no detail
+            self._guarded(lambda: self.store.finish(job, error=error))
+            return
+        self._guarded(lambda: self.store.finish(job, records=records))
+
+    def _guarded(self, call):
+        """Run a store call; a database error is logged and the worker carries on (the job stays where it was)."""
+        try:
+            return call()
+        except Exception:
+            log.exception("store error")
+            time.sleep(self.idle)
+            return None
+
+
+__all__ = ["Engine", "OPTIONS", "TEST_PAUSE_ENV", "Worker", "request_options", "upload_name"]

@@ -1,0 +1,306 @@
+"""``extract serve`` for real: the server started as a subprocess on a free port with a scripted tiny model, httpx as
+the client, SQLite as the store.
+
+The model answers ``{"n": "x"}`` for a one-field schema (~0.3 s a document; the invoice schema costs ~10 s on the
+tiny model), and the service does not care what is extracted. Each server start loads the model (a few seconds):
+one server serves most tests, the kill -9 test starts its own twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from helpers import ROOT
+from typer.testing import CliRunner
+
+from extractor.cli.commands import app, dispatch_args
+from extractor.service.worker import TEST_PAUSE_ENV
+
+ANSWER = '{"n":"x"}'
+NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
+SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
+KEYS = {"alice": "alice-secret-key", "bob": "bob-secret-key"}
+MAX_BYTES = "300K"  # the sample is ~30 KB
+HANG_GUARD_S = 120  # only stops a hung test; no test asserts on time
+
+
+@pytest.fixture(scope="module")
+def tiny(model_factory, tmp_path_factory):
+    """The scripted model and its schema file."""
+    schema = tmp_path_factory.mktemp("schema") / "note.schema.json"
+    schema.write_text(json.dumps(NOTE_SCHEMA), encoding="utf-8")
+    return model_factory.scripted(answer=ANSWER, then="im_end", schema=schema), schema
+
+
+def extraction_options(tiny) -> list[str]:
+    """The extraction options the server and ``extract run`` share."""
+    model, schema = tiny
+    return [
+        "--model",
+        str(model.path),
+        "--schema",
+        str(schema),
+        "--no-isolate",
+        "--ocr",
+        "never",
+        "--max-bytes",
+        MAX_BYTES,
+    ]
+
+
+class Server:
+    """``extract serve`` in a subprocess; ``url`` once it listens."""
+
+    def __init__(self, tiny, store: Path, *, env: dict | None = None) -> None:
+        self.log = store.with_suffix(f".{time.monotonic_ns()}.log")
+        environment = {**os.environ, "EXTRACT_API_KEYS": ",".join(f"{t}:{k}" for t, k in KEYS.items()), **(env or {})}
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "extractor.cli",
+                    "serve",
+                    "--port",
+                    "0",
+                    "--store",
+                    f"sqlite:///{store}",
+                    "--sync-timeout",
+                    "30",
+                    *extraction_options(tiny),
+                ],
+                env=environment,
+                stdout=log,
+                stderr=log,
+            )
+        deadline = time.monotonic() + HANG_GUARD_S
+        while "serve: http://" not in self.log.read_text(errors="replace"):
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.log.read_text(errors="replace")
+            time.sleep(0.05)
+        line = next(x for x in self.log.read_text().splitlines() if x.startswith("serve: "))
+        self.url = line.split()[1].rstrip("/")
+
+    def client(self, tenant: str | None = "alice") -> httpx.Client:
+        headers = {"Authorization": f"Bearer {KEYS[tenant]}"} if tenant else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=HANG_GUARD_S, trust_env=False)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def post(
+    client: httpx.Client, body: bytes, *, name: str = "invoice-de-einfach.pdf", path: str = "/v1/jobs", **options
+) -> httpx.Response:
+    return client.post(path, files={"file": (name, body, "application/pdf")}, **options)
+
+
+def done(client: httpx.Client, job_id: str) -> dict:
+    """The job once it ended (long polls)."""
+    deadline = time.monotonic() + HANG_GUARD_S
+    while True:
+        job = client.get(f"/v1/jobs/{job_id}", params={"wait": 30}).raise_for_status().json()
+        if job["status"] in ("done", "failed", "cancelled") or time.monotonic() > deadline:
+            return job
+
+
+@pytest.fixture(scope="module")
+def server(tiny, tmp_path_factory):
+    """One server for the module, whose first job is the sample (so its record is a fresh process's first, as
+    ``extract run``'s is: the prefix cache is empty for both)."""
+    server = Server(tiny, tmp_path_factory.mktemp("serve") / "jobs.sqlite")
+    with server.client() as client:
+        server.first = post(client, SAMPLE.read_bytes())
+    yield server
+    server.stop()
+
+
+def _normal(record: dict) -> dict:
+    """A record without what cannot repeat between two runs (as tests/test_records_unchanged.py leaves it out), and
+    without ``usage.decoding.forced_feed``: each process times both exact ways of feeding forced tokens when it loads
+    the model and keeps the faster (``runners.mlx.plan.feed_choice``), which two processes on a busy machine may
+    measure differently."""
+    out = {k: v for k, v in record.items() if k not in ("timings", "peak_memory_gb")}
+    if (out.get("usage") or {}).get("decoding"):
+        out["usage"] = {**out["usage"], "decoding": {**out["usage"]["decoding"], "forced_feed": "<measured>"}}
+    return out
+
+
+def test_a_sample_becomes_the_record_extract_run_writes(server, tiny, tmp_path):
+    response = server.first
+    assert response.status_code == 202
+    job = response.json()
+    assert response.headers["location"] == f"/v1/jobs/{job['id']}"
+    assert job["status"] in ("queued", "running") and job["created"].endswith("Z")
+    with server.client() as client:
+        ended = done(client, job["id"])
+    assert ended["status"] == "done" and ended["runs"] == 1 and "records" not in ended
+
+    (tmp_path / SAMPLE.name).write_bytes(SAMPLE.read_bytes())
+    cwd = os.getcwd()
+    os.chdir(tmp_path)  # extract run names the file as given: the same name the upload had
+    try:
+        result = CliRunner().invoke(app, dispatch_args(["run", SAMPLE.name, "--json", *extraction_options(tiny)]))
+    finally:
+        os.chdir(cwd)
+    assert result.exit_code == 0, result.output
+    (expected,) = json.loads(result.stdout)
+    assert _normal(ended["record"]) == _normal(expected)
+    assert ended["record"]["status"] == "ok" and ended["record"]["source"] == SAMPLE.name
+
+
+def test_keys_and_tenants(server):
+    job_id = server.first.json()["id"]
+    with server.client(None) as anonymous:
+        for call in (
+            lambda: anonymous.get(f"/v1/jobs/{job_id}"),
+            lambda: anonymous.get("/v1/jobs"),
+            lambda: post(anonymous, SAMPLE.read_bytes()),
+        ):
+            response = call()
+            assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+        wrong = anonymous.get("/v1/jobs", headers={"Authorization": "Bearer not-a-key"})
+        assert wrong.status_code == 401
+        assert anonymous.get("/healthz").json() == {"status": "serving"}
+    with server.client("bob") as bob:
+        assert bob.get(f"/v1/jobs/{job_id}").status_code == 404  # another tenant's job does not exist for bob
+        assert bob.delete(f"/v1/jobs/{job_id}").status_code == 404
+        assert bob.get("/v1/jobs").json()["jobs"] == []
+    with server.client() as alice:
+        assert job_id in [job["id"] for job in alice.get("/v1/jobs").json()["jobs"]]
+    log = server.log.read_text(errors="replace")
+    assert not any(key in log for key in KEYS.values())
+
+
+def test_an_upload_over_max_bytes_is_refused_before_it_is_stored(server):
+    with server.client() as client:
+        before = len(client.get("/v1/jobs").json()["jobs"])
+        assert post(client, b"%PDF-1.4\n" + b"0" * 400_000).status_code == 413  # Content-Length says it
+
+        def chunks():  # no Content-Length: the bytes are counted as they come
+            yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n'
+            for _ in range(40):
+                yield b"0" * 10_000
+            yield b"\r\n--b--\r\n"
+
+        streamed = client.post(
+            "/v1/jobs", content=chunks(), headers={"Content-Type": "multipart/form-data; boundary=b"}
+        )
+        assert streamed.status_code == 413
+        assert len(client.get("/v1/jobs").json()["jobs"]) == before
+
+
+def test_a_hostile_file_is_a_done_job_with_an_error_record(server):
+    with server.client() as client:
+        corrupt = done(
+            client, post(client, b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R", name="x.pdf").json()["id"]
+        )
+        empty = client.post("/v1/extract", files={"file": ("empty.pdf", b"")})
+        assert client.get("/healthz").status_code == 200  # the worker lives on
+    assert corrupt["status"] == "done" and corrupt["record"]["status"] == "error"
+    assert corrupt["record"]["errors"][0]["code"] == "corrupt" and corrupt["record"]["source"] == "x.pdf"
+    assert empty.status_code == 200 and empty.json()["record"]["errors"][0]["code"] == "empty"
+
+
+def test_the_synchronous_shortcut_answers_the_record(server):
+    with server.client() as client:
+        response = post(client, SAMPLE.read_bytes(), path="/v1/extract", data={"options": json.dumps({"pages": "1"})})
+        assert response.status_code == 200, response.text
+        job = response.json()
+        assert job["record"]["data"] == json.loads(ANSWER) and job["options"] == {"pages": "1"}
+        assert client.get(response.headers["location"]).json()["record"] == job["record"]
+        bad = post(client, SAMPLE.read_bytes(), data={"options": json.dumps({"model": "other"})})
+        assert bad.status_code == 422 and "unknown model" in bad.json()["detail"]
+        assert post(client, SAMPLE.read_bytes(), data={"schema": "/etc/passwd"}).status_code == 422
+
+
+def test_an_idempotency_key_returns_the_same_job(server):
+    with server.client() as client:
+        first = post(client, SAMPLE.read_bytes(), headers={"Idempotency-Key": "order-17"})
+        again = post(client, SAMPLE.read_bytes(), headers={"Idempotency-Key": "order-17"})
+        assert first.status_code == again.status_code == 202
+        assert again.json()["id"] == first.json()["id"] and again.headers["idempotent-replayed"] == "true"
+        other = post(client, SAMPLE.read_bytes() + b"\n%other", headers={"Idempotency-Key": "order-17"})
+        assert other.status_code == 409
+    with server.client("bob") as bob:  # keys are per tenant
+        assert (
+            post(bob, SAMPLE.read_bytes(), headers={"Idempotency-Key": "order-17"}).json()["id"] != first.json()["id"]
+        )
+
+
+def test_an_ended_job_is_deleted(server):
+    with server.client() as client:
+        job_id = post(client, SAMPLE.read_bytes() + b"\n%delete-me").json()["id"]
+        done(client, job_id)
+        assert client.delete(f"/v1/jobs/{job_id}").json() == {"id": job_id, "status": "deleted"}
+        assert client.get(f"/v1/jobs/{job_id}").status_code == 404
+
+
+def test_the_openapi_document_lists_every_endpoint(server):
+    with server.client(None) as client:
+        paths = client.get("/openapi.json").json()["paths"]
+        assert client.get("/docs").status_code == 200
+    assert {path: sorted(methods) for path, methods in paths.items()} == {
+        "/v1/jobs": ["get", "post"],
+        "/v1/jobs/{job_id}": ["delete", "get"],
+        "/v1/extract": ["post"],
+        "/healthz": ["get"],
+    }
+
+
+def test_no_keys_beyond_loopback_is_refused(monkeypatch, tiny):
+    monkeypatch.delenv("EXTRACT_API_KEYS", raising=False)
+    result = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0", *extraction_options(tiny)])
+    assert result.exit_code == 2 and "needs API keys" in result.output
+
+
+def test_kill_9_loses_no_job_and_reruns_none(tiny, tmp_path):
+    """Six accepted jobs, the server killed with two done, one running and three queued; restarted on the same
+    store, every job ends with exactly one record, and the two done before the kill are not run again."""
+    store, marker = tmp_path / "jobs.sqlite", tmp_path / "paused"
+    first = Server(tiny, store, env={TEST_PAUSE_ENV: f"2:{marker}"})
+    try:
+        with first.client() as client:
+            ids = [
+                post(client, SAMPLE.read_bytes() + f"\n%{i}".encode(), name=f"doc{i}.pdf").json()["id"]
+                for i in range(6)
+            ]
+        deadline = time.monotonic() + HANG_GUARD_S
+        while not marker.exists():
+            assert first.proc.poll() is None and time.monotonic() < deadline, first.log.read_text()
+            time.sleep(0.05)
+        with first.client() as client:
+            before = {job_id: client.get(f"/v1/jobs/{job_id}").json() for job_id in ids}
+    finally:
+        first.kill()
+    assert sorted(job["status"] for job in before.values()) == ["done"] * 2 + ["queued"] * 3 + ["running"]
+
+    second = Server(tiny, store)
+    try:
+        with second.client() as client:
+            after = {job_id: done(client, job_id) for job_id in ids}
+    finally:
+        second.stop()
+    assert "3 job(s) queued again" not in second.log.read_text() and "1 job(s) queued again" in second.log.read_text()
+    for number, job_id in enumerate(ids):
+        job = after[job_id]
+        assert job["status"] == "done" and job["record"]["source"] == f"doc{number}.pdf"
+        assert job["record"]["data"] == json.loads(ANSWER)
+        if before[job_id]["status"] == "done":
+            assert job == before[job_id]  # the same record, the same times: not run again
+        assert job["runs"] == (2 if before[job_id]["status"] == "running" else 1)
