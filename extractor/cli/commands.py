@@ -484,9 +484,11 @@ def serve_command(
     sync_timeout: float = typer.Option(DEFAULT_SYNC_TIMEOUT, "--sync-timeout", min=0.0, metavar="SECONDS",
                                        help="POST /v1/extract answers the record if done within this, else 202 "
                                             "with the job."),
-    settings: Settings = None,
+    settings: Optional[Settings] = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
+    if settings is None:
+        raise TypeError("serve_command runs through settings_options, which gives it settings")
     from extractor.service.app import serve
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
 
