@@ -53,11 +53,11 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
     """
     from PIL import Image
 
-    from extractor.runners.constrain.plan import plan_constraint
-    from extractor.trust.parse import parse_answer
     from extractor.pipeline.prompt import build_messages
     from extractor.runners.base import GenerationRequest
+    from extractor.runners.constrain.plan import plan_constraint
     from extractor.schema import validate_data
+    from extractor.trust.parse import parse_answer
 
     page = Image.new("RGB", (128, 128), "white")
     out = []
@@ -65,15 +65,30 @@ def generate_all(runner, schema, *, seeds: range, max_tokens: int, constrained: 
         plan = plan_constraint(runner, schema=schema.schema, stop=runner.stop_set, enabled=constrained)
         if constrained and not plan.active:
             raise SystemExit(f"constraints could not be built: {plan.warnings}")
-        request = GenerationRequest(messages=build_messages(schema, pages=1), images=(page,), max_tokens=max_tokens,
-                                    stop=runner.stop_set, temperature=1.0, seed=seed,
-                                    constraint=plan.factory(jump_forward=False))
+        request = GenerationRequest(
+            messages=build_messages(schema, pages=1),
+            images=(page,),
+            max_tokens=max_tokens,
+            stop=runner.stop_set,
+            temperature=1.0,
+            seed=seed,
+            constraint=plan.factory(jump_forward=False),
+        )
         result = runner.generate(request)
         parsed = parse_answer(result.text)
         invalid = parsed.found and bool(validate_data(parsed.value, schema))
-        out.append({"seed": seed, "token_ids": result.token_ids, "tokens": result.generated_tokens,
-                    "decode_s": result.decode_s, "prefill_s": result.prefill_s, "parse_failure": not parsed.found,
-                    "schema_failure": invalid, "no_stop": result.finish_reason != "stop"})
+        out.append(
+            {
+                "seed": seed,
+                "token_ids": result.token_ids,
+                "tokens": result.generated_tokens,
+                "decode_s": result.decode_s,
+                "prefill_s": result.prefill_s,
+                "parse_failure": not parsed.found,
+                "schema_failure": invalid,
+                "no_stop": result.finish_reason != "stop",
+            }
+        )
     return out
 
 
@@ -114,8 +129,11 @@ def mask_costs(compiled, generations: list[dict], vocab: int) -> dict:
 
 def ms(seconds: list[float]) -> dict:
     """Median, p95 and mean of a list of durations, in milliseconds."""
-    return {"median": round(statistics.median(seconds) * 1e3, 3), "p95": round(percentile(seconds, 95) * 1e3, 3),
-            "mean": round(statistics.fmean(seconds) * 1e3, 3)}
+    return {
+        "median": round(statistics.median(seconds) * 1e3, 3),
+        "p95": round(percentile(seconds, 95) * 1e3, 3),
+        "mean": round(statistics.fmean(seconds) * 1e3, 3),
+    }
 
 
 def summarize(generations: list[dict]) -> dict:
@@ -146,16 +164,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--generations", type=int, default=5, help="generations per mode (seeds 0..N-1)")
     parser.add_argument("--max-tokens", type=int, default=2048, help="max_tokens of constrained generations")
-    parser.add_argument("--unconstrained-max-tokens", type=int, default=128,
-                        help="max_tokens of unconstrained generations")
+    parser.add_argument(
+        "--unconstrained-max-tokens", type=int, default=128, help="max_tokens of unconstrained generations"
+    )
     parser.add_argument("--schema", default="invoice", help="invoice, receipt or a schema file")
     parser.add_argument("--model", help="model directory (default: build a tiny random qwen3_5 model)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
 
     from extractor.runners.constrain.grammar import Constrainer, compile_schema
-    from extractor.runners.modelfiles import read_model_files
     from extractor.runners.mlx.runner import MlxRunner
+    from extractor.runners.modelfiles import read_model_files
     from extractor.schema import load_schema
 
     schema = load_schema(args.schema)
@@ -189,16 +208,22 @@ def main(argv=None) -> int:
         off = generate_all(runner, schema, seeds=seeds, max_tokens=args.unconstrained_max_tokens, constrained=False)
         costs = mask_costs(compiled, on, vocab)
 
-    total = [c + a for c, a in zip(costs["compute"], costs["apply"])]
+    total = [c + a for c, a in zip(costs["compute"], costs["apply"], strict=False)]
     report = {
         "model": model_dir if args.model else "tiny random qwen3_5 (extractor.testing.build_random_model)",
-        "vocab": vocab, "llg_vocab": compiled.vocab_size, "schema": schema.name, "stop_ids": list(stop_ids),
-        "cpu_count": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2),
+        "vocab": vocab,
+        "llg_vocab": compiled.vocab_size,
+        "schema": schema.name,
+        "stop_ids": list(stop_ids),
+        "cpu_count": os.cpu_count(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
         "llg_tokenizer_build_s": {"median": round(statistics.median(builds), 3), "runs": [round(b, 3) for b in builds]},
         "token_index_build_s": round(index_s, 3),
         "grammar_compile_ms": ms(compiles),
         "mask_tokens_replayed": len(total),
-        "mask_compute_ms": ms(costs["compute"]), "mask_apply_ms": ms(costs["apply"]), "mask_total_ms": ms(total),
+        "mask_compute_ms": ms(costs["compute"]),
+        "mask_apply_ms": ms(costs["apply"]),
+        "mask_total_ms": ms(total),
         "constrained": dict(summarize(on), max_tokens=args.max_tokens),
         "unconstrained": dict(summarize(off), max_tokens=args.unconstrained_max_tokens),
     }
@@ -226,15 +251,20 @@ def print_table(r: dict) -> None:
         ("mask total per token (ms, median / p95)", mask("mask_total_ms"), ""),
         ("decode tokens/s", f"{on['decode_tokens_per_s']}", f"{off['decode_tokens_per_s']}"),
         ("max_tokens", str(on["max_tokens"]), str(off["max_tokens"])),
-        ("tokens per generation (median / max)", f"{on['tokens_median']:g} / {on['tokens_max']}",
-         f"{off['tokens_median']:g} / {off['tokens_max']}"),
+        (
+            "tokens per generation (median / max)",
+            f"{on['tokens_median']:g} / {on['tokens_max']}",
+            f"{off['tokens_median']:g} / {off['tokens_max']}",
+        ),
         (f"parse failures (of {n})", str(on["parse_failures"]), str(off["parse_failures"])),
         (f"schema failures (of {n})", str(on["schema_failures"]), str(off["schema_failures"])),
         (f"no stop token, hit max_tokens (of {n})", str(on["no_stop"]), str(off["no_stop"])),
     ]
-    print(f"constrained decoding bench: {r['model']}, vocab {r['vocab']} (grammar {r['llg_vocab']}), "
-          f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "
-          f"{r['cpu_count']} CPUs, load {r['load_average_1m']}")
+    print(
+        f"constrained decoding bench: {r['model']}, vocab {r['vocab']} (grammar {r['llg_vocab']}), "
+        f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "
+        f"{r['cpu_count']} CPUs, load {r['load_average_1m']}"
+    )
     width = max(len(row[0]) for row in rows)
     print(f"{'metric':<{width}}  {'constrained':>16}  {'unconstrained':>16}")
     print("-" * (width + 36))

@@ -36,14 +36,24 @@ def measure(name: str, folder: Path) -> dict:
     (folder / f"{name}-doc").mkdir()
     path, data = windows.long_invoice(folder / f"{name}-doc", 5, 10)
     for _ in range(2):  # the second run is timed: prefix cache warm, like every document after a batch's first
-        extractor = windows._extractor(runner, window_pages=8, max_tokens=4096, request_processors=windows._answers(
-            family.path, data, 10, end=family.end_of_turn_id))
+        extractor = windows._extractor(
+            runner,
+            window_pages=8,
+            max_tokens=4096,
+            request_processors=windows._answers(family.path, data, 10, end=family.end_of_turn_id),
+        )
         start = time.perf_counter()
         record = extractor.extract(path)
         seconds = time.perf_counter() - start
     steps = record.usage.decode_steps
-    return {"family": name, "status": record.status, "tokens": record.usage.generated_tokens, "steps": steps,
-            "s/doc": round(seconds, 1), "ms/step": round(1000 * seconds / steps, 2)}
+    return {
+        "family": name,
+        "status": record.status,
+        "tokens": record.usage.generated_tokens,
+        "steps": steps,
+        "s/doc": round(seconds, 1),
+        "ms/step": round(1000 * seconds / steps, 2),
+    }
 
 
 def main() -> None:

@@ -54,11 +54,14 @@ def run_row(extractor, docs: list[str]) -> dict:
     records = list(extractor.extract_many(docs))
     wall = time.perf_counter() - started
     pool = getattr(extractor.runner, "pool", None)
-    return {"docs_per_min": len(records) / wall * 60, "wall_s": wall,
-            "generated": statistics.fmean(r.usage.generated_tokens for r in records),
-            "per_endpoint": [s["requests"] for s in pool.stats().values()] if pool else [],
-            "peak_in_flight": pool.peak_in_flight if pool else 1,
-            "records": [(r.data, r.status) for r in records]}
+    return {
+        "docs_per_min": len(records) / wall * 60,
+        "wall_s": wall,
+        "generated": statistics.fmean(r.usage.generated_tokens for r in records),
+        "per_endpoint": [s["requests"] for s in pool.stats().values()] if pool else [],
+        "peak_in_flight": pool.peak_in_flight if pool else 1,
+        "records": [(r.data, r.status) for r in records],
+    }
 
 
 def main(argv=None) -> int:
@@ -88,8 +91,12 @@ def main(argv=None) -> int:
             for concurrency in CONCURRENCY:
                 settings = base.replace(endpoint=tuple(s.url for s in servers[:count]), concurrency=concurrency)
                 with Extractor(settings) as remote:
-                    rows.append({"row": f"{count} server{'s' if count > 1 else ''}, concurrency {concurrency}",
-                                 **run_row(remote, docs)})
+                    rows.append(
+                        {
+                            "row": f"{count} server{'s' if count > 1 else ''}, concurrency {concurrency}",
+                            **run_row(remote, docs),
+                        }
+                    )
     finally:
         for server in servers:
             server.stop()
@@ -100,15 +107,19 @@ def main(argv=None) -> int:
         print(json.dumps({"documents": len(docs), "rows": rows}, indent=2))
     else:
         print(f"{len(docs)} documents, tiny scripted qwen3_5 (invoice answer), one run per row\n")
-        print("| runner | docs/min | x in-process | wall s | generated / doc | requests per server | "
-              "peak in flight | records = baseline |")
+        print(
+            "| runner | docs/min | x in-process | wall s | generated / doc | requests per server | "
+            "peak in flight | records = baseline |"
+        )
         print("|---|---:|---:|---:|---:|---|---:|---|")
         first = rows[0]["docs_per_min"]
         for row in rows:
-            print(f"| {row['row']} | {row['docs_per_min']:.1f} | {row['docs_per_min'] / first:.2f} | "
-                  f"{row['wall_s']:.1f} | {row['generated']:.0f} | "
-                  f"{' / '.join(map(str, row['per_endpoint'])) or '-'} | {row['peak_in_flight']} | "
-                  f"{'yes' if row['same_records'] else 'NO'} |")
+            print(
+                f"| {row['row']} | {row['docs_per_min']:.1f} | {row['docs_per_min'] / first:.2f} | "
+                f"{row['wall_s']:.1f} | {row['generated']:.0f} | "
+                f"{' / '.join(map(str, row['per_endpoint'])) or '-'} | {row['peak_in_flight']} | "
+                f"{'yes' if row['same_records'] else 'NO'} |"
+            )
     return 0 if all(row["same_records"] for row in rows) else 1
 
 

@@ -33,9 +33,16 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = {"title": "Note", "type": "object", "additionalProperties": False, "required": ["number", "total"],
-          "properties": {"number": {"type": "string", "maxLength": 12},
-                         "total": {"type": "number", "minimum": 0, "maximum": 100000, "multipleOf": 0.01}}}
+SCHEMA = {
+    "title": "Note",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["number", "total"],
+    "properties": {
+        "number": {"type": "string", "maxLength": 12},
+        "total": {"type": "number", "minimum": 0, "maximum": 100000, "multipleOf": 0.01},
+    },
+}
 ANSWER = '{"number":"RE-2026-0042","total":1234.56}'
 DOCS = ("invoice-de-einfach.pdf", "invoice-fr-services.pdf", "invoice-us.png", "invoice-jp-yen.pdf")
 
@@ -47,9 +54,9 @@ def verdict(report) -> str:
 
 def measure(name: str, root: Path, schema: Path, docs: int) -> dict:
     from extractor import Extractor, Settings
-    from extractor.tools.doctor import run_doctor
     from extractor.runners.mlx.runner import MlxRunner
     from extractor.testing import build_family_model, force_answer
+    from extractor.tools.doctor import run_doctor
 
     family = build_family_model(root / name, name, config_bug=True)
     before = verdict(run_doctor(str(family.path)))
@@ -58,8 +65,14 @@ def measure(name: str, root: Path, schema: Path, docs: int) -> dict:
     after = verdict(run_doctor(str(fixed_dir), fix=True))
     runner = MlxRunner(model=str(family.path))
     forced = force_answer(runner.tokenizer, ANSWER, end_token_id=family.end_of_turn_id)
-    settings = Settings(model=str(family.path), schema=str(schema), isolate=False, ocr="never", max_tokens=200,
-                        extra_processors=lambda attempt: (forced,))
+    settings = Settings(
+        model=str(family.path),
+        schema=str(schema),
+        isolate=False,
+        ocr="never",
+        max_tokens=200,
+        extra_processors=lambda attempt: (forced,),
+    )
     extractor = Extractor(settings, runner=runner)
     extractor.extract(str(ROOT / "samples" / DOCS[0]))  # warm: the prefix cache and the grammar
     start, records = time.perf_counter(), []
@@ -68,20 +81,29 @@ def measure(name: str, root: Path, schema: Path, docs: int) -> dict:
     seconds = (time.perf_counter() - start) / len(records)
     plan, used = runner.decoding, records[0].usage.decoding
     source = next(s for s in runner.stop_set.sources[family.end_of_turn_id] if s.startswith("chat_template"))
-    return {"family": name, "path": plan.path, "image prompts": used["path"], "prefix cache": plan.prefix_cache,
-            "jump-forward": plan.jump_forward, "end of turn": f"{family.end_of_turn} {family.end_of_turn_id}",
-            "found": source, "in config": family.end_of_turn_id in family.declared_eos_ids,
-            "doctor": f"{before} -> {after}", "s/doc": round(seconds, 2),
-            "tokens": round(sum(r.usage.generated_tokens for r in records) / len(records), 1),
-            "status": ",".join(sorted({r.status for r in records}))}
+    return {
+        "family": name,
+        "path": plan.path,
+        "image prompts": used["path"],
+        "prefix cache": plan.prefix_cache,
+        "jump-forward": plan.jump_forward,
+        "end of turn": f"{family.end_of_turn} {family.end_of_turn_id}",
+        "found": source,
+        "in config": family.end_of_turn_id in family.declared_eos_ids,
+        "doctor": f"{before} -> {after}",
+        "s/doc": round(seconds, 2),
+        "tokens": round(sum(r.usage.generated_tokens for r in records) / len(records), 1),
+        "status": ",".join(sorted({r.status for r in records})),
+    }
 
 
 def table(rows: list[dict]) -> str:
     keys = list(rows[0])
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     for row in rows:
-        lines.append("| " + " | ".join("yes" if v is True else "no" if v is False else str(v) for v in row.values())
-                     + " |")
+        lines.append(
+            "| " + " | ".join("yes" if v is True else "no" if v is False else str(v) for v in row.values()) + " |"
+        )
     return "\n".join(lines)
 
 

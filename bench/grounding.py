@@ -32,7 +32,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,29 +49,34 @@ def samples() -> list[tuple[str, Path, dict]]:
     """(stem, source, expected data) of every sample with its expected JSON."""
     out = []
     for truth in sorted((SAMPLES / "expected").glob("*.json")):
-        source = next((SAMPLES / f"{truth.stem}{ext}" for ext in (".pdf", ".png") if (SAMPLES / f"{truth.stem}{ext}")
-                       .is_file()), None)
+        source = next(
+            (SAMPLES / f"{truth.stem}{ext}" for ext in (".pdf", ".png") if (SAMPLES / f"{truth.stem}{ext}").is_file()),
+            None,
+        )
         if source is not None:
             out.append((truth.stem, source, json.loads(truth.read_text(encoding="utf-8"))))
     return out
 
 
-def read_pages(source: Path) -> dict[str, Optional[list[dict]]]:
+def read_pages(source: Path) -> dict[str, list[dict] | None]:
     """A sample's pages per mode, as JSON (``text`` and ``boxes`` None for image-only samples)."""
-    from extractor.inputs.ocr import OcrSettings
+    from ocr import _page_pngs  # bench/ocr.py: the same 200 DPI "clean scan" of a digital page
+
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
-    from ocr import _page_pngs  # bench/ocr.py: the same 200 DPI "clean scan" of a digital page
+    from extractor.inputs.ocr import OcrSettings
 
     layer = load_document(source, settings=RasterSettings(text_boxes=True)).pages
     digital = source.suffix == ".pdf" and any((p.text or "").strip() for p in layer)
     settings = RasterSettings(ocr=OcrSettings(mode="always", threads=1))
-    ocr_pages = [p.ocr for s in (_page_pngs(source) if digital else [source])
-                 for p in load_document(s, settings=settings).pages]
-    return {"text": [{"text": p.text} for p in layer] if digital else None,
-            "boxes": [{"text": p.text, "lines": [line.to_dict() for line in p.lines]} for p in layer]
-            if digital else None,
-            "ocr": [{"ocr": None if o is None else o.to_dict()} for o in ocr_pages]}
+    ocr_pages = [
+        p.ocr for s in (_page_pngs(source) if digital else [source]) for p in load_document(s, settings=settings).pages
+    ]
+    return {
+        "text": [{"text": p.text} for p in layer] if digital else None,
+        "boxes": [{"text": p.text, "lines": [line.to_dict() for line in p.lines]} for p in layer] if digital else None,
+        "ocr": [{"ocr": None if o is None else o.to_dict()} for o in ocr_pages],
+    }
 
 
 def page_texts(pages: list[dict], mode: str) -> list:
@@ -81,8 +86,9 @@ def page_texts(pages: list[dict], mode: str) -> list:
 
     if mode == "ocr":
         return [page_text(None, None if p["ocr"] is None else OcrPage.from_dict(p["ocr"])) for p in pages]
-    return [page_text(p["text"], None, lines=tuple(TextLine.from_dict(line) for line in p.get("lines", ())))
-            for p in pages]
+    return [
+        page_text(p["text"], None, lines=tuple(TextLine.from_dict(line) for line in p.get("lines", ()))) for p in pages
+    ]
 
 
 def score(data: Any, truth: Any, texts: list, schema: str) -> dict:
@@ -93,12 +99,15 @@ def score(data: Any, truth: Any, texts: list, schema: str) -> dict:
     fields = review_data(schema, data, texts).grounding.fields
     true = {leaf.pointer: normalize_value(leaf.value) for leaf in leaves(truth)}
     grounded = [f for f in fields if f.grounded]
-    return {"fields": len(fields), "checkable": sum(1 for f in fields if f.grounded is not None),
-            "grounded": len(grounded),
-            "false": sorted(f.path for f in grounded if true.get(f.path) != normalize_value(f.value))}
+    return {
+        "fields": len(fields),
+        "checkable": sum(1 for f in fields if f.grounded is not None),
+        "grounded": len(grounded),
+        "false": sorted(f.path for f in grounded if true.get(f.path) != normalize_value(f.value)),
+    }
 
 
-def run(cache: Optional[Path]) -> list[dict]:
+def run(cache: Path | None) -> list[dict]:
     """Every sample, every mode: the right answer's and the wrong answer's scores."""
     stored = json.loads(cache.read_text(encoding="utf-8")) if cache is not None and cache.is_file() else {}
     docs = samples()
@@ -113,8 +122,14 @@ def run(cache: Optional[Path]) -> list[dict]:
             if pages is None:
                 continue
             texts = page_texts(pages, mode)
-            rows.append({"document": stem, "mode": mode, "right": score(truth, truth, texts, schema),
-                         "wrong": None if stem == WRONG else score(wrong, truth, texts, "invoice")})
+            rows.append(
+                {
+                    "document": stem,
+                    "mode": mode,
+                    "right": score(truth, truth, texts, schema),
+                    "wrong": None if stem == WRONG else score(wrong, truth, texts, "invoice"),
+                }
+            )
     if cache is not None:
         cache.write_text(json.dumps(stored), encoding="utf-8")
     return rows
@@ -127,9 +142,14 @@ def totals(rows: list[dict]) -> dict:
         chosen = [r for r in rows if mode in ("all", r["mode"])]
         right = {k: sum(r["right"][k] for r in chosen) for k in ("fields", "checkable", "grounded")}
         wrong = [r["wrong"] for r in chosen if r["wrong"] is not None]
-        out[mode] = {"right": right, "wrong": {"fields": sum(w["fields"] for w in wrong),
-                                               "grounded": sum(w["grounded"] for w in wrong),
-                                               "false": sum(len(w["false"]) for w in wrong)}}
+        out[mode] = {
+            "right": right,
+            "wrong": {
+                "fields": sum(w["fields"] for w in wrong),
+                "grounded": sum(w["grounded"] for w in wrong),
+                "false": sum(len(w["false"]) for w in wrong),
+            },
+        }
     return out
 
 
@@ -139,19 +159,25 @@ def _pct(a: int, b: int) -> str:
 
 def show(rows: list[dict], total: dict) -> None:
     """Print the table: per document and mode, then totals."""
-    print("| document | read as | right: fields | checkable | recall (of checkable) | wrong: grounded | "
-          "false groundings |")
+    print(
+        "| document | read as | right: fields | checkable | recall (of checkable) | wrong: grounded | "
+        "false groundings |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|")
     for r in rows:
         right, wrong = r["right"], r["wrong"]
-        print(f"| {r['document']} | {r['mode']} | {right['fields']} | {_pct(right['checkable'], right['fields'])} | "
-              f"{right['grounded']}/{right['checkable']} ({_pct(right['grounded'], right['checkable'])}) | "
-              + ("- | - |" if wrong is None else f"{wrong['grounded']} | {len(wrong['false'])} |"))
+        print(
+            f"| {r['document']} | {r['mode']} | {right['fields']} | {_pct(right['checkable'], right['fields'])} | "
+            f"{right['grounded']}/{right['checkable']} ({_pct(right['grounded'], right['checkable'])}) | "
+            + ("- | - |" if wrong is None else f"{wrong['grounded']} | {len(wrong['false'])} |")
+        )
     for mode, t in total.items():
         right, wrong = t["right"], t["wrong"]
-        print(f"| **total** | {mode} | {right['fields']} | {_pct(right['checkable'], right['fields'])} | "
-              f"{right['grounded']}/{right['checkable']} ({_pct(right['grounded'], right['checkable'])}) | "
-              f"{wrong['grounded']} | {wrong['false']} |")
+        print(
+            f"| **total** | {mode} | {right['fields']} | {_pct(right['checkable'], right['fields'])} | "
+            f"{right['grounded']}/{right['checkable']} ({_pct(right['grounded'], right['checkable'])}) | "
+            f"{wrong['grounded']} | {wrong['false']} |"
+        )
     false = [(r["document"], r["mode"], p) for r in rows if r["wrong"] for p in r["wrong"]["false"]]
     if false:
         print("\nFalse groundings: " + "; ".join(f"{d} ({m}) {p}" for d, m, p in false))
@@ -164,13 +190,16 @@ def targets_met(total: dict) -> bool:
     """Whether each mode meets the targets: false groundings, recall, checkable share."""
     for mode in MODES:
         right, wrong = total[mode]["right"], total[mode]["wrong"]
-        if right["checkable"] and (wrong["false"] > MAX_FALSE or right["grounded"] < MIN_RECALL * right["checkable"]
-                                   or right["checkable"] < MIN_CHECKABLE * right["fields"]):
+        if right["checkable"] and (
+            wrong["false"] > MAX_FALSE
+            or right["grounded"] < MIN_RECALL * right["checkable"]
+            or right["checkable"] < MIN_CHECKABLE * right["fields"]
+        ):
             return False
     return True
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the rows and totals as JSON")
     parser.add_argument("--cache", type=Path, help="keep the pages read in this JSON file and reuse them")
@@ -183,8 +212,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         show(rows, total)
     met = targets_met(total)
     if not args.json:
-        print(f"\nTargets (each of text / boxes / ocr: false groundings <= {MAX_FALSE}, recall >= "
-              f"{MIN_RECALL:.0%}, checkable >= {MIN_CHECKABLE:.0%}): {'met' if met else 'NOT met'}")
+        print(
+            f"\nTargets (each of text / boxes / ocr: false groundings <= {MAX_FALSE}, recall >= "
+            f"{MIN_RECALL:.0%}, checkable >= {MIN_CHECKABLE:.0%}): {'met' if met else 'NOT met'}"
+        )
     return 0 if met else 1
 
 

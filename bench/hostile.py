@@ -36,7 +36,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -67,7 +66,7 @@ class TreeSampler:
         """Whether /proc can be read for this."""
         return Path("/proc/self/status").exists()
 
-    def __enter__(self) -> "TreeSampler":
+    def __enter__(self) -> TreeSampler:
         if self.available():
             self._thread.start()
         return self
@@ -125,8 +124,9 @@ def build_model(folder: Path) -> Path:
     return build_scripted_model(folder / "scripted", answer=SAMPLE_INVOICE_ANSWER).path
 
 
-def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout: float, workers: Optional[int],
-              isolate: bool) -> dict:
+def run_batch(
+    corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout: float, workers: int | None, isolate: bool
+) -> dict:
     """Run the corpus through the CLI once and summarise it."""
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
     passwords = list(dict.fromkeys(m["password"] for m in manifest.values() if m.get("password")))
@@ -134,9 +134,24 @@ def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout
     password_file.write_text("\n".join(passwords) + "\n", encoding="utf-8")
     jsonl = work / f"records-{'isolated' if isolate else 'in-process'}.jsonl"
     jsonl.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "extractor.cli", str(corpus), "--model", str(model), "--max-tokens",
-               str(max_tokens), "--no-constrained", "--timeout", str(timeout), "--password-file",
-               str(password_file), "--jsonl", str(jsonl), "--isolate" if isolate else "--no-isolate"]
+    command = [
+        sys.executable,
+        "-m",
+        "extractor.cli",
+        str(corpus),
+        "--model",
+        str(model),
+        "--max-tokens",
+        str(max_tokens),
+        "--no-constrained",
+        "--timeout",
+        str(timeout),
+        "--password-file",
+        str(password_file),
+        "--jsonl",
+        str(jsonl),
+        "--isolate" if isolate else "--no-isolate",
+    ]
     if workers:
         command += ["--workers", str(workers)]
     start = time.perf_counter()
@@ -148,7 +163,8 @@ def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout
     wall = time.perf_counter() - start
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()] if jsonl.exists() else []
     outcomes = collections.Counter(
-        f"error: {r['errors'][0]['code']}" if r["status"] == "error" else r["status"] for r in records)
+        f"error: {r['errors'][0]['code']}" if r["status"] == "error" else r["status"] for r in records
+    )
     slowest = max(records, key=lambda r: r["timings"].get("total_s", 0), default=None)
     slowest_render = max(records, key=lambda r: r["timings"].get("render_s", 0), default=None)
     largest = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
@@ -161,15 +177,22 @@ def run_batch(corpus: Path, *, model: Path, work: Path, max_tokens: int, timeout
         "exit_code": proc.returncode,
         "wall_s": round(wall, 1),
         "outcomes": dict(sorted(outcomes.items())),
-        "slowest": None if slowest is None else {
-            "file": Path(slowest["source"]).name, "total_s": slowest["timings"].get("total_s"),
-            "pages": slowest["pages"]},
-        "slowest_render": None if slowest_render is None else {
-            "file": Path(slowest_render["source"]).name, "render_s": slowest_render["timings"].get("render_s")},
+        "slowest": None
+        if slowest is None
+        else {
+            "file": Path(slowest["source"]).name,
+            "total_s": slowest["timings"].get("total_s"),
+            "pages": slowest["pages"],
+        },
+        "slowest_render": None
+        if slowest_render is None
+        else {"file": Path(slowest_render["source"]).name, "render_s": slowest_render["timings"].get("render_s")},
         "render_s_sum": round(sum(r["timings"].get("render_s", 0) for r in records), 2),
         "render_wait_s_sum": round(sum(r["timings"].get("render_wait_s", 0) for r in records), 2),
-        "peak_rss_mib": {"largest_process": round(largest / MIB),
-                         "process_tree_sampled": round(sampler.peak / MIB) if sampler.peak else None},
+        "peak_rss_mib": {
+            "largest_process": round(largest / MIB),
+            "process_tree_sampled": round(sampler.peak / MIB) if sampler.peak else None,
+        },
         "processes_seen": sampler.processes or None,
         "timed_out_or_crashed": sum(n for k, n in outcomes.items() if k in ("error: timeout", "error: crashed")),
     }
@@ -184,8 +207,9 @@ def render_overhead(corpus: Path) -> dict:
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
     # 50 pages at most, as docs/benchmarks.md's numbers were measured: RasterSettings' default is the batch's 500
     # (read in windows there), ~2 GB of pixels in one document at the default budget, a worker's whole 2 GiB limit
-    settings = RasterSettings(passwords=tuple(dict.fromkeys(m["password"] for m in manifest.values()
-                                                            if m.get("password"))), max_pages=50)
+    settings = RasterSettings(
+        passwords=tuple(dict.fromkeys(m["password"] for m in manifest.values() if m.get("password"))), max_pages=50
+    )
     files = sorted(str(p) for p in corpus.glob("*.pdf"))
     here, isolated, pages = {}, {}, {}
     for path in files:
@@ -212,8 +236,7 @@ def render_overhead(corpus: Path) -> dict:
         "isolated_s_total": round(sum(isolated.values()), 2),
         "overhead_ms_median_one_page": round(statistics.median(one_page) * 1000, 1) if one_page else None,
         "overhead_ms_median_error": round(statistics.median(failed) * 1000, 1) if failed else None,
-        "overhead_ms_largest": {"file": Path(many).name, "pages": pages[many],
-                                "ms": round(extra[many] * 1000, 1)},
+        "overhead_ms_largest": {"file": Path(many).name, "pages": pages[many], "ms": round(extra[many] * 1000, 1)},
     }
 
 
@@ -228,15 +251,33 @@ def show(result: dict) -> None:
     rows = [
         ("records / exit code", lambda r: f"{r['records']} / {r['exit_code']}"),
         ("wall seconds", lambda r: f"{r['wall_s']}"),
-        ("slowest file (total_s, pages)", lambda r: f"{r['slowest']['file']} ({r['slowest']['total_s']:.2f} s, "
-                                                    f"{r['slowest']['pages']} p.)" if r["slowest"] else "-"),
-        ("slowest render", lambda r: f"{r['slowest_render']['file']} ({r['slowest_render']['render_s']:.2f} s)"
-         if r["slowest_render"] else "-"),
+        (
+            "slowest file (total_s, pages)",
+            lambda r: (
+                f"{r['slowest']['file']} ({r['slowest']['total_s']:.2f} s, {r['slowest']['pages']} p.)"
+                if r["slowest"]
+                else "-"
+            ),
+        ),
+        (
+            "slowest render",
+            lambda r: (
+                f"{r['slowest_render']['file']} ({r['slowest_render']['render_s']:.2f} s)"
+                if r["slowest_render"]
+                else "-"
+            ),
+        ),
         ("render seconds, sum", lambda r: f"{r['render_s_sum']}"),
         ("generation waited for rendering, s", lambda r: f"{r['render_wait_s_sum']}"),
         ("peak RSS, largest process", lambda r: f"{r['peak_rss_mib']['largest_process']} MiB"),
-        ("peak RSS, process tree (sampled)", lambda r: f"{r['peak_rss_mib']['process_tree_sampled']} MiB"
-         if r["peak_rss_mib"]["process_tree_sampled"] else "n/a"),
+        (
+            "peak RSS, process tree (sampled)",
+            lambda r: (
+                f"{r['peak_rss_mib']['process_tree_sampled']} MiB"
+                if r["peak_rss_mib"]["process_tree_sampled"]
+                else "n/a"
+            ),
+        ),
         ("processes at once (max seen)", lambda r: f"{r['processes_seen'] or 'n/a'}"),
     ]
     print("\n| | " + " | ".join(run["mode"] for run in runs) + " |")
@@ -252,7 +293,7 @@ def show(result: dict) -> None:
             print(f"| {key} | {value} |")
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the bench; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the hostile corpus folder")
@@ -280,8 +321,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         show(result)
     first = runs[0]
-    ok = (first["one_record_per_file"] and first["timed_out_or_crashed"] == 0
-          and first["peak_rss_mib"]["largest_process"] * MIB < RSS_TARGET)
+    ok = (
+        first["one_record_per_file"]
+        and first["timed_out_or_crashed"] == 0
+        and first["peak_rss_mib"]["largest_process"] * MIB < RSS_TARGET
+    )
     return 0 if ok else 1
 
 

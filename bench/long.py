@@ -51,7 +51,7 @@ def _answers(model: Path, data: dict, end: int):
     def factory(request):
         found = re.search(r"pages (\d+)-(\d+) of a", request.messages[-1].text)
         first, last = (int(found[1]), int(found[2])) if found else (1, 10**6)
-        lines = data["line_items"][(first - 1) * PER_PAGE:last * PER_PAGE]
+        lines = data["line_items"][(first - 1) * PER_PAGE : last * PER_PAGE]
         text = json.dumps({**data, "line_items": lines}, ensure_ascii=False, separators=(",", ":"))
         return (following(model, text, end=end),)
 
@@ -71,8 +71,9 @@ def run_one(pages: int, *, model: Path, runner, folder: Path, end: int) -> dict:
     data = generator.to_json(inv)
     path = folder / f"long-{pages}.pdf"
     generator.render_long(inv, per_page=PER_PAGE).output(str(path))
-    settings = Settings(model=str(model), isolate=True, workers=2, max_tokens=4096,
-                        request_processors=_answers(model, data, end))
+    settings = Settings(
+        model=str(model), isolate=True, workers=2, max_tokens=4096, request_processors=_answers(model, data, end)
+    )
     with Extractor(settings, runner=runner) as extractor:
         cpu, wall = _cpu(), time.perf_counter()
         with TreeSampler(os.getpid()) as sampler:
@@ -80,11 +81,19 @@ def run_one(pages: int, *, model: Path, runner, folder: Path, end: int) -> dict:
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     windows = record.extra.get("windows") or [{"usage": {"prompt_tokens": record.usage.prompt_tokens}}]
     merged = (record.data or {}).get("line_items") or []
-    return {"pages": pages, "status": record.status, "windows": len(record.extra.get("windows") or [1]),
-            "wall_s_per_page": wall / pages, "cpu_s_per_page": cpu / pages,
-            "largest_prompt": max(w["usage"]["prompt_tokens"] for w in windows),
-            "generated": record.usage.generated_tokens, "peak_rss_mb": sampler.peak / 2**20,
-            "lines": len(merged), "printed": len(data["line_items"]), "once": merged == data["line_items"]}
+    return {
+        "pages": pages,
+        "status": record.status,
+        "windows": len(record.extra.get("windows") or [1]),
+        "wall_s_per_page": wall / pages,
+        "cpu_s_per_page": cpu / pages,
+        "largest_prompt": max(w["usage"]["prompt_tokens"] for w in windows),
+        "generated": record.usage.generated_tokens,
+        "peak_rss_mb": sampler.peak / 2**20,
+        "lines": len(merged),
+        "printed": len(data["line_items"]),
+        "once": merged == data["line_items"],
+    }
 
 
 def targets(rows: list[dict]) -> list[str]:
@@ -103,12 +112,16 @@ def targets(rows: list[dict]) -> list[str]:
 
 def table(rows: list[dict]) -> str:
     """The Markdown table."""
-    out = ["| pages | windows | status | wall s/page | CPU s/page | largest prompt | generated | peak RSS MB | lines |",
-           "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    out = [
+        "| pages | windows | status | wall s/page | CPU s/page | largest prompt | generated | peak RSS MB | lines |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---|",
+    ]
     for r in rows:
-        out.append(f"| {r['pages']} | {r['windows']} | {r['status']} | {r['wall_s_per_page']:.2f} | "
-                   f"{r['cpu_s_per_page']:.2f} | {r['largest_prompt']} | {r['generated']} | {r['peak_rss_mb']:.0f} | "
-                   f"{r['lines']}/{r['printed']}{'' if r['once'] else ' (not once each)'} |")
+        out.append(
+            f"| {r['pages']} | {r['windows']} | {r['status']} | {r['wall_s_per_page']:.2f} | "
+            f"{r['cpu_s_per_page']:.2f} | {r['largest_prompt']} | {r['generated']} | {r['peak_rss_mb']:.0f} | "
+            f"{r['lines']}/{r['printed']}{'' if r['once'] else ' (not once each)'} |"
+        )
     return "\n".join(out)
 
 

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,32 +44,89 @@ TARGET = 0.9
 DPI = 200  # the "scan" of a digital page
 
 # truth field -> kind, per truth format (names are left out: the issue's key values are ids, dates and amounts)
-INVOICE2DATA = {"invoice_number": "id", "vat": "id", "iban": "id", "date": "date", "date_due": "date",
-                "amount": "amount", "amount_untaxed": "amount", "amount_tax": "amount"}
-ZUGFERD = {"invoice_number": "id", "date": "date", "amount": "amount", "amount_untaxed": "amount",
-           "tax_total": "amount", "due_payable": "amount"}
+INVOICE2DATA = {
+    "invoice_number": "id",
+    "vat": "id",
+    "iban": "id",
+    "date": "date",
+    "date_due": "date",
+    "amount": "amount",
+    "amount_untaxed": "amount",
+    "amount_tax": "amount",
+}
+ZUGFERD = {
+    "invoice_number": "id",
+    "date": "date",
+    "amount": "amount",
+    "amount_untaxed": "amount",
+    "tax_total": "amount",
+    "due_payable": "amount",
+}
 
 # Read off the receipt images by hand for the OCR research of issue 12 (shared/ has no truth for them).
 RECEIPTS = {
     "2018_ca_restaurant_cafecrepe_20180908_008": {
-        "order": "2428569", "phone": "604-488-0045", "gst": "86601 2420 RT0001", "date": "2018-08-31",
-        "subtotal": 12.50, "tax": 0.63, "total": 13.13, "usd": 11.82, "name": "Cafe Crepe"},
+        "order": "2428569",
+        "phone": "604-488-0045",
+        "gst": "86601 2420 RT0001",
+        "date": "2018-08-31",
+        "subtotal": 12.50,
+        "tax": 0.63,
+        "total": 13.13,
+        "usd": 11.82,
+        "name": "Cafe Crepe",
+    },
     "2018_cn_restaurant_20181024_017": {
-        "order": "0020001", "date": "2018-10-06", "item1": 15.00, "item2": 32.00, "item3": 49.00, "item4": 20.00,
-        "total": 116.00, "name": "唐炖小馆朝外店"},
+        "order": "0020001",
+        "date": "2018-10-06",
+        "item1": 15.00,
+        "item2": 32.00,
+        "item3": 49.00,
+        "item4": 20.00,
+        "total": 116.00,
+        "name": "唐炖小馆朝外店",
+    },
     "2018_de_hotel_madison_484265": {
-        "invoice_number": "484265", "vat_id": "DE118 696 407", "iban": "DE48 2003 0000 0003 6027 11",
-        "tax_number": "48/741/01228", "date": "2018-12-14", "total": 550.00, "net": 514.02, "tax": 35.98,
-        "name": "APImeister Consulting GmbH"},
+        "invoice_number": "484265",
+        "vat_id": "DE118 696 407",
+        "iban": "DE48 2003 0000 0003 6027 11",
+        "tax_number": "48/741/01228",
+        "date": "2018-12-14",
+        "total": 550.00,
+        "net": 514.02,
+        "tax": 35.98,
+        "name": "APImeister Consulting GmbH",
+    },
     "2018_us_restaurant_applebees_8267120140431": {
-        "check": "8267-1364643", "survey": "8267120146431", "date": "2018-12-01", "subtotal": 115.67, "tax": 9.56,
-        "total": 125.23, "tip15": 18.78, "name": "NEIGHBORHOOD GRILL & BAR"},
+        "check": "8267-1364643",
+        "survey": "8267120146431",
+        "date": "2018-12-01",
+        "subtotal": 115.67,
+        "tax": 9.56,
+        "total": 125.23,
+        "tip15": 18.78,
+        "name": "NEIGHBORHOOD GRILL & BAR",
+    },
     "2020_de_retail_dm_20201014": {
-        "tax_number": "34092/30007", "terminal": "65254135", "date": "2020-10-14", "subtotal": 6.95, "total": 6.77,
-        "net": 5.84, "tax": 0.93, "name": "dm-drogerie markt"},
+        "tax_number": "34092/30007",
+        "terminal": "65254135",
+        "date": "2020-10-14",
+        "subtotal": 6.95,
+        "total": 6.77,
+        "net": 5.84,
+        "tax": 0.93,
+        "name": "dm-drogerie markt",
+    },
     "2024_de_20240718_cyberport": {
-        "invoice_number": "6004049992", "vat_id": "DE360955897", "iban": "DE73 6808 0030 0723 3036 00",
-        "date": "2024-07-18", "total": 23.90, "net": 20.08, "tax": 3.82, "name": "Cyberport Store Leipzig Kassenkunde"},
+        "invoice_number": "6004049992",
+        "vat_id": "DE360955897",
+        "iban": "DE73 6808 0030 0723 3036 00",
+        "date": "2024-07-18",
+        "total": 23.90,
+        "net": 20.08,
+        "tax": 3.82,
+        "name": "Cyberport Store Leipzig Kassenkunde",
+    },
 }
 
 
@@ -90,9 +147,15 @@ def _iso(value: Any) -> Any:
 
 def sample_values(data: dict) -> dict[str, Any]:
     """The key values of a document in our own schema (``samples/expected``), as ``{pointer: value}``."""
-    out = {"/invoice_number": data.get("invoice_number"), "/issue_date": data.get("issue_date"),
-           "/due_date": data.get("due_date"), "/subtotal": data.get("subtotal"), "/total": data.get("total"),
-           "/amount_due": data.get("amount_due"), "/bank_account/iban": (data.get("bank_account") or {}).get("iban")}
+    out = {
+        "/invoice_number": data.get("invoice_number"),
+        "/issue_date": data.get("issue_date"),
+        "/due_date": data.get("due_date"),
+        "/subtotal": data.get("subtotal"),
+        "/total": data.get("total"),
+        "/amount_due": data.get("amount_due"),
+        "/bank_account/iban": (data.get("bank_account") or {}).get("iban"),
+    }
     for party in ("seller", "buyer"):
         out[f"/{party}/vat_id"] = (data.get(party) or {}).get("vat_id")
     for i, line in enumerate(data.get("tax_lines") or []):
@@ -143,7 +206,7 @@ def _nested(values: dict[str, Any]) -> dict:
     return out
 
 
-def _found(values: dict[str, Any], pages: list) -> dict[str, Optional[bool]]:
+def _found(values: dict[str, Any], pages: list) -> dict[str, bool | None]:
     from extractor.trust.grounding import ground
 
     report = ground(_nested(values), pages, key_fields=())
@@ -177,9 +240,9 @@ def _page_pngs(pdf: Path) -> list[bytes]:
 
 def digital_run(shared: Path, threads: int) -> dict:
     """Part 1: per document, the key values found on the text layer and on the OCR text of its page images."""
-    from extractor.inputs.ocr import OcrSettings, page_text
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
+    from extractor.inputs.ocr import OcrSettings, page_text
 
     settings = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
@@ -193,10 +256,21 @@ def digital_run(shared: Path, threads: int) -> dict:
             ocr_pages.append(page_text(page.text, page.ocr))
             seconds.append(page.ocr.seconds if page.ocr is not None else 0.0)
         on_layer, on_ocr = _found(values, layer), _found(values, ocr_pages)
-        rows.append({"set": set_name, "document": pdf.stem, "pages": len(layer), "seconds": seconds, "cpu": cpu,
-                     "values": {p: {"kind": _kind(p), "layer": on_layer[p], "ocr": on_ocr[p]} for p in values}})
-        print(f"  {pdf.name}: {sum(v['ocr'] is True for v in rows[-1]['values'].values())}/"
-              f"{sum(v['layer'] is True for v in rows[-1]['values'].values())}", file=sys.stderr)
+        rows.append(
+            {
+                "set": set_name,
+                "document": pdf.stem,
+                "pages": len(layer),
+                "seconds": seconds,
+                "cpu": cpu,
+                "values": {p: {"kind": _kind(p), "layer": on_layer[p], "ocr": on_ocr[p]} for p in values},
+            }
+        )
+        print(
+            f"  {pdf.name}: {sum(v['ocr'] is True for v in rows[-1]['values'].values())}/"
+            f"{sum(v['layer'] is True for v in rows[-1]['values'].values())}",
+            file=sys.stderr,
+        )
     return {"rows": rows}
 
 
@@ -212,15 +286,29 @@ def digital_table(result: dict) -> list[dict]:
         in_layer = [v for v in values if v["layer"] is True]
         seconds = [s for row in rows for s in row["seconds"]]
         cpu = [s for row in rows for s in row["cpu"]]
-        kinds = {kind: (sum(1 for v in in_layer if v["kind"] == kind and v["ocr"] is True),
-                        sum(1 for v in in_layer if v["kind"] == kind)) for kind in ("id", "date", "amount")}
-        out.append({"set": name, "documents": len(rows), "pages": sum(row["pages"] for row in rows),
-                    "values": len(values), "in_layer": len(in_layer),
-                    "ocr_found": sum(1 for v in in_layer if v["ocr"] is True),
-                    "ocr_only": sum(1 for v in values if v["ocr"] is True and v["layer"] is not True),
-                    "kinds": kinds, "seconds_median": round(statistics.median(seconds), 2),
-                    "seconds_max": round(max(seconds), 2), "cpu_median": round(statistics.median(cpu), 2),
-                    "cpu_max": round(max(cpu), 2)})
+        kinds = {
+            kind: (
+                sum(1 for v in in_layer if v["kind"] == kind and v["ocr"] is True),
+                sum(1 for v in in_layer if v["kind"] == kind),
+            )
+            for kind in ("id", "date", "amount")
+        }
+        out.append(
+            {
+                "set": name,
+                "documents": len(rows),
+                "pages": sum(row["pages"] for row in rows),
+                "values": len(values),
+                "in_layer": len(in_layer),
+                "ocr_found": sum(1 for v in in_layer if v["ocr"] is True),
+                "ocr_only": sum(1 for v in values if v["ocr"] is True and v["layer"] is not True),
+                "kinds": kinds,
+                "seconds_median": round(statistics.median(seconds), 2),
+                "seconds_max": round(max(seconds), 2),
+                "cpu_median": round(statistics.median(cpu), 2),
+                "cpu_max": round(max(cpu), 2),
+            }
+        )
     return out
 
 
@@ -232,23 +320,36 @@ def scanned_documents(shared: Path) -> list[tuple[str, Any, dict]]:
     from helpers import photo_like
 
     receipts = shared / "corpus" / "invoices" / "my-receipts"
-    docs = [(name, receipts / f"{name}.pdf", {f"/{k}": v for k, v in values.items()})
-            for name, values in RECEIPTS.items() if (receipts / f"{name}.pdf").is_file()]
+    docs = [
+        (name, receipts / f"{name}.pdf", {f"/{k}": v for k, v in values.items()})
+        for name, values in RECEIPTS.items()
+        if (receipts / f"{name}.pdf").is_file()
+    ]
     expected = ROOT / "samples" / "expected"
     for name in ("invoice-scan.pdf", "invoice-us.png"):
-        docs.append((name, ROOT / "samples" / name,
-                     sample_values(json.loads((expected / f"{Path(name).stem}.json").read_text(encoding="utf-8")))))
+        docs.append(
+            (
+                name,
+                ROOT / "samples" / name,
+                sample_values(json.loads((expected / f"{Path(name).stem}.json").read_text(encoding="utf-8"))),
+            )
+        )
     photo = photo_like(ROOT / "samples" / "invoice-de-einfach.pdf", turn=90)
-    docs.append(("photo of invoice-de-einfach, turned 90°", photo,
-                 sample_values(json.loads((expected / "invoice-de-einfach.json").read_text(encoding="utf-8")))))
+    docs.append(
+        (
+            "photo of invoice-de-einfach, turned 90°",
+            photo,
+            sample_values(json.loads((expected / "invoice-de-einfach.json").read_text(encoding="utf-8"))),
+        )
+    )
     return docs
 
 
 def scanned_run(shared: Path, threads: int) -> list[dict]:
     """Part 2: values grounded per document with OCR never / auto / always."""
-    from extractor.inputs.ocr import OcrSettings, clear_cache, page_text
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
+    from extractor.inputs.ocr import OcrSettings, clear_cache, page_text
 
     rows = []
     for name, source, values in scanned_documents(shared):
@@ -258,10 +359,12 @@ def scanned_run(shared: Path, threads: int) -> list[dict]:
             start = time.perf_counter()
             pages = load_document(source, settings=RasterSettings(ocr=OcrSettings(mode=mode, threads=threads))).pages
             found = _found(values, [page_text(p.text, p.ocr) for p in pages])
-            row[mode] = {"grounded": sum(1 for v in found.values() if v is True),
-                         "cannot_tell": sum(1 for v in found.values() if v is None),
-                         "sources": sorted({page_text(p.text, p.ocr).source for p in pages}),
-                         "seconds": round(time.perf_counter() - start, 2)}
+            row[mode] = {
+                "grounded": sum(1 for v in found.values() if v is True),
+                "cannot_tell": sum(1 for v in found.values() if v is None),
+                "sources": sorted({page_text(p.text, p.ocr).source for p in pages}),
+                "seconds": round(time.perf_counter() - start, 2),
+            }
         rows.append(row)
         print(f"  {name}: {row['never']['grounded']} -> {row['auto']['grounded']} / {len(values)}", file=sys.stderr)
     return rows
@@ -273,28 +376,36 @@ def scanned_run(shared: Path, threads: int) -> list[dict]:
 def show(table: list[dict], scanned: list[dict], threads: int) -> None:
     """Print both parts as Markdown tables."""
     print(f"Part 1: digital invoices rendered at {DPI} DPI, OCR (rapidocr 3, {threads} thread(s)) vs text layer\n")
-    print("| set | docs | pages | key values | in text layer | found on OCR text | share | id | date | amount "
-          "| OCR s/page median (max) | CPU s/page median (max) |")
+    print(
+        "| set | docs | pages | key values | in text layer | found on OCR text | share | id | date | amount "
+        "| OCR s/page median (max) | CPU s/page median (max) |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|")
     for row in table:
         share = row["ocr_found"] / row["in_layer"] if row["in_layer"] else 0.0
         kinds = " | ".join(f"{found}/{total}" for found, total in row["kinds"].values())
-        print(f"| {row['set']} | {row['documents']} | {row['pages']} | {row['values']} | {row['in_layer']} | "
-              f"{row['ocr_found']} | {share:.1%} | {kinds} | {row['seconds_median']} ({row['seconds_max']}) | "
-              f"{row['cpu_median']} ({row['cpu_max']}) |")
+        print(
+            f"| {row['set']} | {row['documents']} | {row['pages']} | {row['values']} | {row['in_layer']} | "
+            f"{row['ocr_found']} | {share:.1%} | {kinds} | {row['seconds_median']} ({row['seconds_max']}) | "
+            f"{row['cpu_median']} ({row['cpu_max']}) |"
+        )
     print("\nPart 2: scans and photos, values grounded (cannot tell) with --ocr never / auto / always\n")
     print("| document | values | never (text layer) | auto | always | auto: text used | auto s |")
     print("|---|---:|---:|---:|---:|---|---:|")
     for row in scanned:
         cells = " | ".join(f"{row[m]['grounded']} ({row[m]['cannot_tell']})" for m in ("never", "auto", "always"))
-        print(f"| {row['document']} | {row['values']} | {cells} | {', '.join(row['auto']['sources'])} | "
-              f"{row['auto']['seconds']} |")
+        print(
+            f"| {row['document']} | {row['values']} | {cells} | {', '.join(row['auto']['sources'])} | "
+            f"{row['auto']['seconds']} |"
+        )
     totals = {m: sum(row[m]["grounded"] for row in scanned) for m in ("never", "auto", "always")}
-    print(f"| all | {sum(row['values'] for row in scanned)} | {totals['never']} | {totals['auto']} | "
-          f"{totals['always']} | | |")
+    print(
+        f"| all | {sum(row['values'] for row in scanned)} | {totals['never']} | {totals['auto']} | "
+        f"{totals['always']} | | |"
+    )
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the bench; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the shared data folder")

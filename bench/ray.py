@@ -124,10 +124,15 @@ def run_row(name: str, settings, docs: list[str], out: Path, *, server_pids: set
         result = run_batch(extractor, docs, out=out, force=True, engine=engine)
         wall = time.perf_counter() - started
         client_cpu, server_cpu = meter.spent()  # before the render workers end
-    return {"row": name, "wall_s": wall, "docs_per_min": len(docs) / wall * 60,
-            "cpu_per_doc": client_cpu / len(docs), "server_cpu_per_doc": server_cpu / len(docs),
-            "statuses": sorted({r.status for r in result.records}),
-            "records": [essentials(r) for r in result.records]}
+    return {
+        "row": name,
+        "wall_s": wall,
+        "docs_per_min": len(docs) / wall * 60,
+        "cpu_per_doc": client_cpu / len(docs),
+        "server_cpu_per_doc": server_cpu / len(docs),
+        "statuses": sorted({r.status for r in result.records}),
+        "records": [essentials(r) for r in result.records],
+    }
 
 
 def _bench_module(name: str):
@@ -175,12 +180,27 @@ def main(argv=None) -> int:
             with Extractor(base) as warm:
                 warm.extract(docs[0])  # the server's first request; this process's OCR engine
             server_pids = {server.proc.pid}
-            rows.append(run_row("local, 1 at a time", base.replace(concurrency=1, workers=1), docs,
-                                work / "local1", server_pids=server_pids))
+            rows.append(
+                run_row(
+                    "local, 1 at a time",
+                    base.replace(concurrency=1, workers=1),
+                    docs,
+                    work / "local1",
+                    server_pids=server_pids,
+                )
+            )
             rows.append(run_row("local, defaults", base, docs, work / "local", server_pids=server_pids))
             for actors in ACTORS:
-                rows.append(run_row(f"ray, {actors} actor{'s' if actors > 1 else ''}", base, docs,
-                                    work / f"ray{actors}", server_pids=server_pids, actors=actors))
+                rows.append(
+                    run_row(
+                        f"ray, {actors} actor{'s' if actors > 1 else ''}",
+                        base,
+                        docs,
+                        work / f"ray{actors}",
+                        server_pids=server_pids,
+                        actors=actors,
+                    )
+                )
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
@@ -188,24 +208,39 @@ def main(argv=None) -> int:
     for row in rows:
         records = row.pop("records")
         row["same_records"] = records == reference
-        row["differs"] = sorted({k for a, b in zip(records, reference) for k in a.keys() | b.keys()
-                                 if a.get(k) != b.get(k)})
+        row["differs"] = sorted(
+            {k for a, b in zip(records, reference, strict=False) for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+        )
     one_at_a_time = rows[0]["wall_s"] / len(docs)
     overhead = next(r for r in rows if r["row"] == "ray, 1 actor")["wall_s"] / len(docs) - one_at_a_time
     if args.json:
-        print(json.dumps({"documents": len(docs), "cores": os.cpu_count(), "ray_overhead_per_doc_s": overhead,
-                          "cluster_start_s": cluster_s,
-                          "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "documents": len(docs),
+                    "cores": os.cpu_count(),
+                    "ray_overhead_per_doc_s": overhead,
+                    "cluster_start_s": cluster_s,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
     else:
-        print(f"{len(docs)} scanned invoices (OCR on), tiny scripted qwen3_5 on one mlx_vlm.server, "
-              f"{os.cpu_count()} cores, one run per row\n")
-        print("| engine | docs/min | wall s | CPU-s / doc (client) | CPU-s / doc (server) | statuses | "
-              "records = local |")
+        print(
+            f"{len(docs)} scanned invoices (OCR on), tiny scripted qwen3_5 on one mlx_vlm.server, "
+            f"{os.cpu_count()} cores, one run per row\n"
+        )
+        print(
+            "| engine | docs/min | wall s | CPU-s / doc (client) | CPU-s / doc (server) | statuses | records = local |"
+        )
         print("|---|---:|---:|---:|---:|---|---|")
         for row in rows:
-            print(f"| {row['row']} | {row['docs_per_min']:.1f} | {row['wall_s']:.1f} | "
-                  f"{row['cpu_per_doc']:.2f} | {row['server_cpu_per_doc']:.2f} | "
-                  f"{', '.join(row['statuses'])} | {'yes' if row['same_records'] else 'NO'} |")
+            print(
+                f"| {row['row']} | {row['docs_per_min']:.1f} | {row['wall_s']:.1f} | "
+                f"{row['cpu_per_doc']:.2f} | {row['server_cpu_per_doc']:.2f} | "
+                f"{', '.join(row['statuses'])} | {'yes' if row['same_records'] else 'NO'} |"
+            )
         for row in rows:
             if row["differs"]:
                 print(f"{row['row']}: records differ in {', '.join(row['differs'])}")

@@ -38,10 +38,20 @@ def main(checkout: str, model: str, docs: int) -> None:
     started, cpu = time.perf_counter(), time.process_time()
     records = list(Extractor(settings, runner=runner).extract_many(sources))
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    print(json.dumps({"code": checkout, "docs_per_min": len(records) / wall * 60, "cpu_s_per_doc": cpu / len(records),
-                      "decode_steps": statistics.fmean(r.usage.decode_steps for r in records),
-                      "records": [[r.data, r.status, r.finish_reason, r.usage.generated_tokens, r.usage.prompt_tokens]
-                                  for r in records]}))
+    print(
+        json.dumps(
+            {
+                "code": checkout,
+                "docs_per_min": len(records) / wall * 60,
+                "cpu_s_per_doc": cpu / len(records),
+                "decode_steps": statistics.fmean(r.usage.decode_steps for r in records),
+                "records": [
+                    [r.data, r.status, r.finish_reason, r.usage.generated_tokens, r.usage.prompt_tokens]
+                    for r in records
+                ],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

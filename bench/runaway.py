@@ -31,7 +31,6 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Optional
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -39,8 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from extractor.testing import IM_END, SAMPLE_INVOICE_ANSWER, TinyModel, build_scripted_model  # noqa: E402
 
-SCENARIOS = {"a": ("im_end", "<|im_end|> forever"), "b": ("whitespace", "whitespace forever"),
-             "c": ("repeat", "a repeating line")}
+SCENARIOS = {
+    "a": ("im_end", "<|im_end|> forever"),
+    "b": ("whitespace", "whitespace forever"),
+    "c": ("repeat", "a repeating line"),
+}
 REPEAT_LINE = '\n{"note": "see above"}'
 TARGETS = {("a", "extract"): 0, ("b", "extract -248046"): 16, ("c", "extract -248046"): 16}
 
@@ -56,7 +58,7 @@ class Row:
     seconds: float
     status: str
     finish: str
-    guard: Optional[str]
+    guard: str | None
 
 
 def page():
@@ -68,8 +70,8 @@ def page():
 
 def bare_status(text: str, finish: str) -> str:
     """Judge bare mlx-vlm's output with extract's own rules (parse, validate, verdict)."""
-    from extractor.trust.parse import parse_answer
     from extractor.schema import load_schema, validate_data
+    from extractor.trust.parse import parse_answer
     from extractor.trust.verdict import decide
 
     parsed = parse_answer(text)
@@ -89,8 +91,16 @@ def run_bare(model: TinyModel, *, key: str, max_tokens: int) -> Row:
     seconds = time.perf_counter() - start
     stopped = result.finish_reason == "stop"
     after = result.generation_tokens - len(model.answer_token_ids) - (1 if stopped else 0)
-    return Row(key, "mlx_vlm.generate", result.generation_tokens, after, round(seconds, 2),
-               bare_status(result.text, "stop" if stopped else "length"), "stop" if stopped else "length", None)
+    return Row(
+        key,
+        "mlx_vlm.generate",
+        result.generation_tokens,
+        after,
+        round(seconds, 2),
+        bare_status(result.text, "stop" if stopped else "length"),
+        "stop" if stopped else "length",
+        None,
+    )
 
 
 def run_extract(model: TinyModel, runner, *, key: str, label: str, max_tokens: int, drop: tuple[int, ...]) -> Row:
@@ -107,15 +117,19 @@ def run_extract(model: TinyModel, runner, *, key: str, label: str, max_tokens: i
     seconds = time.perf_counter() - start
     generated = record.usage.generated_tokens
     after = generated - len(model.answer_token_ids) - (1 if record.finish_reason == "stop" else 0)
-    return Row(key, label, generated, after, round(seconds, 2), record.status, record.finish_reason or "-",
-               record.guard)
+    return Row(
+        key, label, generated, after, round(seconds, 2), record.status, record.finish_reason or "-", record.guard
+    )
 
 
 def build_models(root: Path) -> dict[str, TinyModel]:
     """Build the three scripted models as upstream configures Qwen3.5 (eos 248044 only)."""
-    return {key: build_scripted_model(root / f"runaway-{then}", answer=SAMPLE_INVOICE_ANSWER, then=then,
-                                      repeat_line=REPEAT_LINE)
-            for key, (then, _) in SCENARIOS.items()}
+    return {
+        key: build_scripted_model(
+            root / f"runaway-{then}", answer=SAMPLE_INVOICE_ANSWER, then=then, repeat_line=REPEAT_LINE
+        )
+        for key, (then, _) in SCENARIOS.items()
+    }
 
 
 def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
@@ -136,8 +150,7 @@ def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
         rows.append(run_bare(model, key=key, max_tokens=max_tokens))
         runner = MlxRunner(model=str(model.path))
         rows.append(run_extract(model, runner, key=key, label="extract", max_tokens=max_tokens, drop=()))
-        rows.append(run_extract(model, runner, key=key, label="extract -248046", max_tokens=max_tokens,
-                                drop=(IM_END,)))
+        rows.append(run_extract(model, runner, key=key, label="extract -248046", max_tokens=max_tokens, drop=(IM_END,)))
     return rows, len(next(iter(models.values())).answer_token_ids)
 
 
@@ -146,25 +159,37 @@ def targets(rows: list[Row]) -> list[dict]:
     out = []
     for (key, label), limit in TARGETS.items():
         row = next(r for r in rows if r.scenario == key and r.runner == label)
-        out.append({"scenario": key, "runner": label, "after_answer": row.after_answer, "limit": limit,
-                    "met": row.after_answer <= limit})
+        out.append(
+            {
+                "scenario": key,
+                "runner": label,
+                "after_answer": row.after_answer,
+                "limit": limit,
+                "met": row.after_answer <= limit,
+            }
+        )
     return out
 
 
 def table(rows: list[Row], answer_tokens: int) -> str:
     """Render the rows as a Markdown table."""
-    lines = [f"answer: {answer_tokens} tokens; after answer = tokens generated after it (the stop token that "
-             "ended generation not counted)", "",
-             "| scenario | runner | generated | after answer | seconds | status | finish | guard |",
-             "|---|---|---:|---:|---:|---|---|---|"]
+    lines = [
+        f"answer: {answer_tokens} tokens; after answer = tokens generated after it (the stop token that "
+        "ended generation not counted)",
+        "",
+        "| scenario | runner | generated | after answer | seconds | status | finish | guard |",
+        "|---|---|---:|---:|---:|---|---|---|",
+    ]
     for r in rows:
         scenario = SCENARIOS[r.scenario][1].replace("|", "\\|")  # Markdown cells: <|im_end|> holds pipes
-        lines.append(f"| ({r.scenario}) {scenario} | {r.runner} | {r.generated} | {r.after_answer} "
-                     f"| {r.seconds:.2f} | {r.status} | {r.finish} | {r.guard or '-'} |")
+        lines.append(
+            f"| ({r.scenario}) {scenario} | {r.runner} | {r.generated} | {r.after_answer} "
+            f"| {r.seconds:.2f} | {r.status} | {r.finish} | {r.guard or '-'} |"
+        )
     return "\n".join(lines)
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Build the models, run the bench, print the table (or JSON); exit 0 when every target is met."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -176,14 +201,25 @@ def main(argv: Optional[list[str]] = None) -> int:
         rows, answer_tokens = run(root, max_tokens=args.max_tokens)
     checked = targets(rows)
     if args.json:
-        print(json.dumps({"max_tokens": args.max_tokens, "answer_tokens": answer_tokens,
-                          "rows": [asdict(r) for r in rows], "targets": checked}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "max_tokens": args.max_tokens,
+                    "answer_tokens": answer_tokens,
+                    "rows": [asdict(r) for r in rows],
+                    "targets": checked,
+                },
+                indent=2,
+            )
+        )
     else:
         print(table(rows, answer_tokens))
         print()
         for t in checked:
-            print(f"target ({t['scenario']}) {t['runner']}: {t['after_answer']} after <= {t['limit']}: "
-                  f"{'met' if t['met'] else 'MISSED'}")
+            print(
+                f"target ({t['scenario']}) {t['runner']}: {t['after_answer']} after <= {t['limit']}: "
+                f"{'met' if t['met'] else 'MISSED'}"
+            )
     return 0 if all(t["met"] for t in checked) else 1
 
 

@@ -50,10 +50,15 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 # (key, name, prefix cache, jump-forward, batch)
-ROWS = (("today", "today", False, False, 1), ("prefix", "+ prefix cache", True, False, 1),
-        ("jump", "+ jump-forward", False, True, 1), ("both", "+ both", True, True, 1),
-        ("batch2", "+ batch 2", True, True, 2), ("batch4", "+ batch 4", True, True, 4),
-        ("batch8", "+ batch 8", True, True, 8))
+ROWS = (
+    ("today", "today", False, False, 1),
+    ("prefix", "+ prefix cache", True, False, 1),
+    ("jump", "+ jump-forward", False, True, 1),
+    ("both", "+ both", True, True, 1),
+    ("batch2", "+ batch 2", True, True, 2),
+    ("batch4", "+ batch 4", True, True, 4),
+    ("batch8", "+ batch 8", True, True, 8),
+)
 
 
 def documents() -> list[str]:
@@ -86,8 +91,14 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
     from extractor import Extractor, Settings
 
     runner.clear_prefix_cache()  # every row starts cold: its first document pays for the prefix
-    settings = Settings(model=str(runner.model_dir), prefix_cache=prefix_cache, jump_forward=jump_forward,
-                        constrained=constrained, max_tokens=1024, batch=runner.batch)
+    settings = Settings(
+        model=str(runner.model_dir),
+        prefix_cache=prefix_cache,
+        jump_forward=jump_forward,
+        constrained=constrained,
+        max_tokens=1024,
+        batch=runner.batch,
+    )
     mx.reset_peak_memory()
     started, cpu = time.perf_counter(), time.process_time()
     records = list(Extractor(settings, runner=runner).extract_many(docs))
@@ -97,8 +108,9 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
         "docs_per_min": len(records) / wall * 60,
         "cpu_s_per_doc": cpu / len(records),
         "prefilled": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens for r in later),
-        "prefilled_text": statistics.fmean(r.usage.prompt_tokens - r.usage.cached_prompt_tokens
-                                           - r.usage.image_tokens for r in later),
+        "prefilled_text": statistics.fmean(
+            r.usage.prompt_tokens - r.usage.cached_prompt_tokens - r.usage.image_tokens for r in later
+        ),
         "decode_steps": statistics.fmean(r.usage.decode_steps for r in records),
         "generated": statistics.fmean(r.usage.generated_tokens for r in records),
         "decode_s_per_step": sum(r.timings.get("decode_s", 0) for r in records)
@@ -107,8 +119,7 @@ def run_row(runner, docs: list[str], *, prefix_cache: bool, jump_forward: bool, 
         "peak_gb": max([mx.get_peak_memory() / 1e9, *(r.extra.get("peak_memory_gb", 0) for r in records)]),
         "batch": max((r.usage.decoding or {}).get("batch", 1) for r in records),
         "merged_steps": statistics.fmean((r.usage.decoding or {}).get("merged_steps", 0) for r in records),
-        "records": [(r.data, r.status, r.finish_reason, r.stop_token_id, r.usage.generated_tokens)
-                    for r in records],
+        "records": [(r.data, r.status, r.finish_reason, r.stop_token_id, r.usage.generated_tokens) for r in records],
     }
 
 
@@ -117,8 +128,9 @@ def main(argv=None) -> int:
     parser.add_argument("--size", default="mid", choices=("mid", "small"))
     parser.add_argument("--docs", type=int, default=0, help="only the first N samples (0: all)")
     parser.add_argument("--repeat", type=int, default=1, help="run the rows this many times, alternating")
-    parser.add_argument("--rows", default=",".join(key for key, *_ in ROWS),
-                        help="rows to run, comma-separated (default: all)")
+    parser.add_argument(
+        "--rows", default=",".join(key for key, *_ in ROWS), help="rows to run, comma-separated (default: all)"
+    )
     parser.add_argument("--skip-overhead", action="store_true", help="leave out the constrained-overhead line")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -139,49 +151,72 @@ def main(argv=None) -> int:
             results[name].append(run_row(runners[batch], docs, prefix_cache=cache, jump_forward=jump))
             print(f"{name}: {results[name][-1]['docs_per_min']:.2f} docs/min", file=sys.stderr, flush=True)
         for label, constrained in () if args.skip_overhead else (("on", True), ("off", False)):
-            overhead[label].append(run_row(runners[1], docs, prefix_cache=True, jump_forward=False,
-                                           constrained=constrained)["decode_s_per_step"])
+            overhead[label].append(
+                run_row(runners[1], docs, prefix_cache=True, jump_forward=False, constrained=constrained)[
+                    "decode_s_per_step"
+                ]
+            )
     first = results[rows[0][1]][0]["records"]
     table = []
     for _, name, *_ in rows:
         runs = results[name]
-        table.append({"row": name, "docs_per_min": statistics.median(r["docs_per_min"] for r in runs),
-                      "cpu_s_per_doc": statistics.median(r["cpu_s_per_doc"] for r in runs),
-                      "prefilled": runs[0]["prefilled"], "prefilled_text": runs[0]["prefilled_text"],
-                      "decode_steps": runs[0]["decode_steps"], "generated": runs[0]["generated"],
-                      "tokens_per_s": statistics.median(r["tokens_per_s"] for r in runs),
-                      "peak_gb": max(r["peak_gb"] for r in runs), "batch": max(r["batch"] for r in runs),
-                      "merged_steps": runs[0]["merged_steps"],
-                      "same_records": all(r["records"] == first for r in runs)})
+        table.append(
+            {
+                "row": name,
+                "docs_per_min": statistics.median(r["docs_per_min"] for r in runs),
+                "cpu_s_per_doc": statistics.median(r["cpu_s_per_doc"] for r in runs),
+                "prefilled": runs[0]["prefilled"],
+                "prefilled_text": runs[0]["prefilled_text"],
+                "decode_steps": runs[0]["decode_steps"],
+                "generated": runs[0]["generated"],
+                "tokens_per_s": statistics.median(r["tokens_per_s"] for r in runs),
+                "peak_gb": max(r["peak_gb"] for r in runs),
+                "batch": max(r["batch"] for r in runs),
+                "merged_steps": runs[0]["merged_steps"],
+                "same_records": all(r["records"] == first for r in runs),
+            }
+        )
     cost = statistics.median(overhead["on"]) / statistics.median(overhead["off"]) - 1 if overhead["on"] else None
     if args.json:
-        print(json.dumps({"documents": len(docs), "size": args.size, "rows": table, "constrained_overhead": cost},
-                         indent=2))
+        print(
+            json.dumps(
+                {"documents": len(docs), "size": args.size, "rows": table, "constrained_overhead": cost}, indent=2
+            )
+        )
         return 0
     base, cpu_base = table[0]["docs_per_min"], table[0]["cpu_s_per_doc"]
     print(f"{len(docs)} documents, {args.size} scripted model, constrained decoding, median of {args.repeat} run(s)\n")
-    print(f"| row | docs/min | x {table[0]['row']} | CPU s / doc | x (CPU) | "
-          "prompt tokens prefilled / doc (text only) | decode steps / doc (generated) | merged steps / doc | "
-          "generated tok/s | peak GB | most decoded together | records = first row |")
+    print(
+        f"| row | docs/min | x {table[0]['row']} | CPU s / doc | x (CPU) | "
+        "prompt tokens prefilled / doc (text only) | decode steps / doc (generated) | merged steps / doc | "
+        "generated tok/s | peak GB | most decoded together | records = first row |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for row in table:
-        print(f"| {row['row']} | {row['docs_per_min']:.2f} | {row['docs_per_min'] / base:.2f} | "
-              f"{row['cpu_s_per_doc']:.1f} | {cpu_base / row['cpu_s_per_doc']:.2f} | "
-              f"{row['prefilled']:.0f} ({row['prefilled_text']:.0f}) | {row['decode_steps']:.0f} "
-              f"({row['generated']:.0f}) | {row['merged_steps']:.0f} | {row['tokens_per_s']:.1f} | "
-              f"{row['peak_gb']:.2f} | {row['batch']} | "
-              f"{'yes' if row['same_records'] else 'NO'} |")
+        print(
+            f"| {row['row']} | {row['docs_per_min']:.2f} | {row['docs_per_min'] / base:.2f} | "
+            f"{row['cpu_s_per_doc']:.1f} | {cpu_base / row['cpu_s_per_doc']:.2f} | "
+            f"{row['prefilled']:.0f} ({row['prefilled_text']:.0f}) | {row['decode_steps']:.0f} "
+            f"({row['generated']:.0f}) | {row['merged_steps']:.0f} | {row['tokens_per_s']:.1f} | "
+            f"{row['peak_gb']:.2f} | {row['batch']} | "
+            f"{'yes' if row['same_records'] else 'NO'} |"
+        )
     print()
     for batch, runner in runners.items():  # how each runner feeds forced runs (timed at its load)
         feed = runner.decoding.probe.get("feed_ms", {})
-        print(f"batch {batch}: forced runs {runner.decoding.forced_feed} (one pass {feed.get('one_pass')} ms, "
-              f"per token {feed.get('per_token')} ms)" + (
-                  f"; in the batch {'one token per merged step' if runner._loop.split else 'their own passes'} "
-                  f"(layers over a run {runner.batch_feed_ms.get('run')} ms, over one token "
-                  f"{runner.batch_feed_ms.get('one')} ms)" if runner._loop is not None else ""))
+        print(
+            f"batch {batch}: forced runs {runner.decoding.forced_feed} (one pass {feed.get('one_pass')} ms, "
+            f"per token {feed.get('per_token')} ms)"
+            + (
+                f"; in the batch {'one token per merged step' if runner._loop.split else 'their own passes'} "
+                f"(layers over a run {runner.batch_feed_ms.get('run')} ms, over one token "
+                f"{runner.batch_feed_ms.get('one')} ms)"
+                if runner._loop is not None
+                else ""
+            )
+        )
     if cost is not None:
-        print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): "
-              f"{cost:+.1%}")
+        print(f"\nconstrained overhead (decode s per sampled token, constrained vs not, jump-forward off): {cost:+.1%}")
     return 0 if all(row["same_records"] for row in table) else 1
 
 

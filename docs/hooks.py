@@ -1,9 +1,9 @@
 """mkdocs hook: the CLI reference, generated from the typer app at every build so it cannot drift from the code.
 
 ``docs/cli.md`` holds the marker ``<!-- cli-reference -->``; this hook replaces it with each command's usage, help
-and options as ``extract COMMAND --help`` shows them (rich markup read as the terminal renders it). typer (0.29 and later)
-ships its own copy of click, so the command tree is read through typer's objects (``typer.main.get_command``,
-``typer.Context``), never ``import click``.
+and options as ``extract COMMAND --help`` shows them (rich markup read as the terminal renders it). typer (0.29 and
+later) ships its own copy of click, so the command tree is read through typer's objects
+(``typer.main.get_command``, ``typer.Context``), never ``import click``.
 """
 
 import html
@@ -21,15 +21,21 @@ def _plain(text: str) -> str:
 
 def _cell(text: str) -> str:
     """Text for a Markdown table cell: HTML-escaped; pipes, asterisks, underscores and brackets literal."""
-    return html.escape(" ".join(text.split())).replace("|", "&#124;").replace("*", "&#42;").replace("_", "&#95;") \
-        .replace("[", "&#91;").replace("]", "&#93;")
+    return (
+        html.escape(" ".join(text.split()))
+        .replace("|", "&#124;")
+        .replace("*", "&#42;")
+        .replace("_", "&#95;")
+        .replace("[", "&#91;")
+        .replace("]", "&#93;")
+    )
 
 
 def _row(param, ctx: typer.Context) -> str:
     """One table row: the names and value as ``--help`` lists them, then the help with its default and range."""
     names, text = param.get_help_record(ctx)
     own = param.help or ""  # typer appends "[default: ...]", "[required]" and ranges: not markup, kept as they are
-    text = _plain(own) + text[len(own):] if text.startswith(own) else text
+    text = _plain(own) + text[len(own) :] if text.startswith(own) else text
     return f"| <code>{_cell(names)}</code> | {_cell(text)} |"
 
 

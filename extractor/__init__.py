@@ -14,10 +14,19 @@ from importlib import import_module
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "DEFAULT_MODEL": "settings", "Settings": "settings", "Extractor": "api", "extract_document": "pipeline.document",
-    "Record": "record", "Status": "record", "Usage": "record",
-    "ExitCode": "errors", "ExtractorError": "errors", "InputError": "errors", "ModelError": "errors",
-    "SchemaError": "errors", "UsageError": "errors",
+    "DEFAULT_MODEL": "settings",
+    "Settings": "settings",
+    "Extractor": "api",
+    "extract_document": "pipeline.document",
+    "Record": "record",
+    "Status": "record",
+    "Usage": "record",
+    "ExitCode": "errors",
+    "ExtractorError": "errors",
+    "InputError": "errors",
+    "ModelError": "errors",
+    "SchemaError": "errors",
+    "UsageError": "errors",
     "WatchSummary": "jobs.watch",
 }
 __all__ = sorted(_EXPORTS)

@@ -6,20 +6,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
-from pathlib import Path
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Callable, Generator, Iterable, Iterator, Optional, TypeVar
+from pathlib import Path
+from typing import TypeVar
 
+from extractor.errors import UsageError
 from extractor.inputs.pool import RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer
 from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
-from extractor.record import Record, issue
 from extractor.pipeline.split import find_parts, model_question, page_spec
+from extractor.record import Record, issue
 from extractor.runners.base import Runner
-from extractor.errors import UsageError
-from extractor.settings import Settings
 from extractor.schema import load_schema
+from extractor.settings import Settings
 
 PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
 
@@ -44,12 +45,18 @@ def load_runner(settings: Settings) -> Runner:
         return MlxRunner(model=settings.model, batch=settings.batch)
     from extractor.runners.openai.runner import OpenAIRunner
 
-    return OpenAIRunner(endpoints=settings.endpoint, model=settings.model, server_kind=settings.server_kind,
-                        api_key=api_key(settings.api_key_env), stop_ids=settings.stop_ids,
-                        image_format=settings.image_format, read_timeout=settings.read_timeout)
+    return OpenAIRunner(
+        endpoints=settings.endpoint,
+        model=settings.model,
+        server_kind=settings.server_kind,
+        api_key=api_key(settings.api_key_env),
+        stop_ids=settings.stop_ids,
+        image_format=settings.image_format,
+        read_timeout=settings.read_timeout,
+    )
 
 
-def api_key(variable: Optional[str]) -> Optional[str]:
+def api_key(variable: str | None) -> str | None:
     """The API key from the environment variable named ``variable`` (None: no key).
 
     Raises:
@@ -87,8 +94,7 @@ class Extractor:
         >>> record.status, record.data["total"]                            # doctest: +SKIP
     """
 
-    def __init__(self, settings: Optional[Settings] = None, *, runner: Optional[Runner] = None,
-                 **overrides) -> None:
+    def __init__(self, settings: Settings | None = None, *, runner: Runner | None = None, **overrides) -> None:
         """Load the schema and the model.
 
         Args:
@@ -108,7 +114,7 @@ class Extractor:
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
         self.runner = runner if runner is not None else load_runner(self.settings)
         self.concurrency = concurrency_for(self.settings, self.runner)
-        self._pool: Optional[RenderPool] = None
+        self._pool: RenderPool | None = None
         self._pool_lock = threading.Lock()
 
     def _renderer(self) -> Renderer:
@@ -136,13 +142,17 @@ class Extractor:
             records = self.extract_parts(source)
             if len(records) > 1:  # one record was asked for: the first invoice's, saying there are more
                 first = records[0]
-                note = issue("split", f"{first.source} holds {len(records)} invoices (pages "
-                             f"{', '.join(_pages(r) for r in records)}); this record is the first; "
-                             "Extractor.extract_parts returns one record for each")
+                note = issue(
+                    "split",
+                    f"{first.source} holds {len(records)} invoices (pages "
+                    f"{', '.join(_pages(r) for r in records)}); this record is the first; "
+                    "Extractor.extract_parts returns one record for each",
+                )
                 return dataclasses.replace(first, warnings=first.warnings + (note,))
             return records[0]
-        return extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
-                                renderer=self._renderer())
+        return extract_document(
+            source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=self._renderer()
+        )
 
     def extract_parts(self, source: Source) -> tuple[Record, ...]:
         """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
@@ -158,20 +168,33 @@ class Extractor:
         renderer = self._renderer()
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
-            parts = find_parts(source, render=lambda raster: renderer.render(source, settings=raster),
-                               raster=document_raster(self.settings, self.runner),
-                               questions=self.settings.split_questions, **self._split_question())
+            parts = find_parts(
+                source,
+                render=lambda raster: renderer.render(source, settings=raster),
+                raster=document_raster(self.settings, self.runner),
+                questions=self.settings.split_questions,
+                **self._split_question(),
+            )
         if parts is None:
-            return (extract_document(source, runner=self.runner, schema=self.schema, settings=self.settings,
-                                     renderer=renderer),)
+            return (
+                extract_document(
+                    source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                ),
+            )
         records = []
         for index, numbers in enumerate(parts.pages, 1):
             settings = self.settings.replace(pages=page_spec(numbers))
-            record = extract_document(source, runner=self.runner, schema=self.schema, settings=settings,
-                                      renderer=renderer)
+            record = extract_document(
+                source, runner=self.runner, schema=self.schema, settings=settings, renderer=renderer
+            )
             part = parts.entry(index)
-            records.append(dataclasses.replace(record, warnings=record.warnings + parts.warnings, extra={
-                **record.extra, "part": part.to_dict(), "fingerprint": self.fingerprint}))  # the file's settings
+            records.append(
+                dataclasses.replace(
+                    record,
+                    warnings=record.warnings + parts.warnings,
+                    extra={**record.extra, "part": part.to_dict(), "fingerprint": self.fingerprint},
+                )
+            )  # the file's settings
         return tuple(records)
 
     def _split_question(self) -> dict:
@@ -181,8 +204,7 @@ class Extractor:
             return {"no_question": f"no in-process model to ask (runner {type(self.runner).__name__})"}
         return {"question": model_question(self.runner, self.settings)}
 
-    def extract_parts_as_done(self, sources: Iterable[Source]
-                              ) -> Generator[tuple[int, tuple[Record, ...]], None, None]:
+    def extract_parts_as_done(self, sources: Iterable[Source]) -> Generator[tuple[int, tuple[Record, ...]], None, None]:
         """Like ``extract_as_done``, with each file's records together (``extract_parts``; one record per file
         unless ``settings.split == "auto"``, then the files are extracted one at a time).
 
@@ -250,21 +272,24 @@ class Extractor:
             yield from self._rendered_in_order(sources, raster, renderer)
             return
         for rendered in renderer.render_many(sources, settings=raster):
-            yield lambda rendered=rendered: document_record(rendered, runner=self.runner, schema=self.schema,
-                                                            settings=self.settings, renderer=renderer)
+            yield lambda rendered=rendered: document_record(
+                rendered, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+            )
 
     def _rendered_in_order(self, sources: Iterable[Source], raster, renderer: Renderer):
         """Not isolated, several documents in flight: they are rendered in this process, started in input order on
         ``settings.workers`` render threads (default: the usable cores, at most 4), so the first ones reach the
         model first (every in-flight document rendering at once, the batch's first documents waited ~15 s for
         theirs on 2 cores); each callable waits for its render."""
-        threads = ThreadPoolExecutor(max_workers=self.settings.workers or default_workers(),
-                                     thread_name_prefix="render")
+        threads = ThreadPoolExecutor(
+            max_workers=self.settings.workers or default_workers(), thread_name_prefix="render"
+        )
         try:
             for source in sources:
                 future = threads.submit(renderer.render, source, settings=raster)
-                yield lambda future=future: document_record(future.result(), runner=self.runner, schema=self.schema,
-                                                             settings=self.settings, renderer=renderer)
+                yield lambda future=future: document_record(
+                    future.result(), runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                )
         finally:
             threads.shutdown(wait=False)  # renders already queued finish: their documents may be running
 
@@ -276,7 +301,7 @@ class Extractor:
         if pool is not None:
             pool.close()
 
-    def __enter__(self) -> "Extractor":
+    def __enter__(self) -> Extractor:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -293,8 +318,9 @@ def _pages(record: Record) -> str:
 Done = TypeVar("Done")  # what a document gave: its record, or a split file's records
 
 
-def in_input_order(results: Generator[tuple[int, Done], None, None], *,
-                   on_arrival: Optional[Callable[[Done], None]] = None) -> Generator[Done, None, None]:
+def in_input_order(
+    results: Generator[tuple[int, Done], None, None], *, on_arrival: Callable[[Done], None] | None = None
+) -> Generator[Done, None, None]:
     """The records of ``Extractor.extract_as_done`` (or ``extract_parts_as_done``) in input order (one that
     finishes early waits for the ones before it); ``on_arrival`` sees each the moment it is done. Closing this
     closes ``results``."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Optional
 
 
 class ExitCode(enum.IntEnum):
@@ -26,7 +25,7 @@ class ExtractorError(Exception):
 
     code: str = "error"
 
-    def __init__(self, message: str, *, source: Optional[Path | str] = None, code: Optional[str] = None):
+    def __init__(self, message: str, *, source: Path | str | None = None, code: str | None = None):
         super().__init__(message)
         self.message = message
         self.source = str(source) if source is not None else None

@@ -7,10 +7,11 @@ a key). The per-field score table drops list indexes: ``/line_items/*/amount``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Iterator, NamedTuple, Optional, Union
+from typing import Any, NamedTuple
 
-Part = Union[str, int]  # an object key, or a list index
+Part = str | int  # an object key, or a list index
 
 
 class Leaf(NamedTuple):
@@ -75,7 +76,7 @@ def field_path(parts: Iterable[Part]) -> str:
     return json_pointer("*" if isinstance(p, int) else p for p in parts)
 
 
-def normalize_value(value: Any) -> Optional[str]:
+def normalize_value(value: Any) -> str | None:
     """Normalise a scalar for comparison.
 
     Args:

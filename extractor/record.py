@@ -13,9 +13,10 @@ key order, which differs by path: a long document lists ``ocr`` after ``windows`
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
-from typing import Any, Mapping, Optional, Union
+from typing import Any
 
 RECORD_VERSION = 1
 RECORD_SCHEMA = "record.schema.json"  # the record's JSON Schema, shipped in ``extractor.schemas`` (``record_schema()``)
@@ -60,15 +61,15 @@ class Usage:
     generated_tokens: int = 0
     cached_prompt_tokens: int = 0
     decode_steps: int = 0
-    decoding: Optional[dict] = None
+    decoding: dict | None = None
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         """The sum of two usages (counts added; ``decoding`` the later call's)."""
         counts = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "decoding"}
         return Usage(**counts, decoding=other.decoding if other.decoding is not None else self.decoding)
 
 
-def _usage_from(data: Optional[Mapping]) -> Usage:
+def _usage_from(data: Mapping | None) -> Usage:
     """A Usage from its JSON shape (``asdict``), keys it does not know left out."""
     names = {f.name for f in fields(Usage)}
     return Usage(**{k: v for k, v in (data or {}).items() if k in names})
@@ -90,32 +91,44 @@ class AttemptReport:
     """
 
     number: int
-    reason: Optional[str]
-    status: Union[Status, str]
-    finish_reason: Optional[str]
+    reason: str | None
+    status: Status | str
+    finish_reason: str | None
     generated_tokens: int
     max_tokens: int
-    errors: tuple[Optional[str], ...] = ()
-    pages: Optional[tuple[int, int]] = None
+    errors: tuple[str | None, ...] = ()
+    pages: tuple[int, int] | None = None
 
     def to_dict(self) -> dict:
         """The JSON entry: ``{"number", "reason", "status", "finish_reason", "generated_tokens", "max_tokens",
         "errors"}``, and ``pages`` for a window's attempt."""
-        out: dict[str, Any] = {"number": self.number, "reason": self.reason, "status": self.status,
-               "finish_reason": self.finish_reason, "generated_tokens": self.generated_tokens,
-               "max_tokens": self.max_tokens, "errors": list(self.errors)}
+        out: dict[str, Any] = {
+            "number": self.number,
+            "reason": self.reason,
+            "status": self.status,
+            "finish_reason": self.finish_reason,
+            "generated_tokens": self.generated_tokens,
+            "max_tokens": self.max_tokens,
+            "errors": list(self.errors),
+        }
         if self.pages is not None:
             out["pages"] = list(self.pages)
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "AttemptReport":
+    def from_dict(cls, data: Mapping) -> AttemptReport:
         """Read an entry back (``to_dict``'s shape)."""
         pages = data.get("pages")
-        return cls(number=data["number"], reason=data.get("reason"), status=data["status"],
-                   finish_reason=data.get("finish_reason"), generated_tokens=data.get("generated_tokens", 0),
-                   max_tokens=data.get("max_tokens", 0), errors=tuple(data.get("errors") or ()),
-                   pages=None if pages is None else (pages[0], pages[1]))
+        return cls(
+            number=data["number"],
+            reason=data.get("reason"),
+            status=data["status"],
+            finish_reason=data.get("finish_reason"),
+            generated_tokens=data.get("generated_tokens", 0),
+            max_tokens=data.get("max_tokens", 0),
+            errors=tuple(data.get("errors") or ()),
+            pages=None if pages is None else (pages[0], pages[1]),
+        )
 
 
 @dataclass(frozen=True)
@@ -136,33 +149,47 @@ class WindowReport:
     """
 
     pages: tuple[int, int]
-    status: Union[Status, str]
-    finish_reason: Optional[str]
+    status: Status | str
+    finish_reason: str | None
     usage: Usage
     attempts: int
-    retried: tuple[Optional[str], ...] = ()
-    lines: Optional[int] = None
+    retried: tuple[str | None, ...] = ()
+    lines: int | None = None
     errors: tuple[dict, ...] = ()
-    kept: Optional[int] = None
+    kept: int | None = None
 
     def to_dict(self) -> dict:
         """The JSON entry: ``{"pages", "status", "finish_reason", "usage", "attempts", "retried", "lines",
         "errors"}``, and ``kept`` once merged."""
-        out: dict[str, Any] = {"pages": list(self.pages), "status": self.status, "finish_reason": self.finish_reason,
-               "usage": asdict(self.usage), "attempts": self.attempts, "retried": list(self.retried),
-               "lines": self.lines, "errors": list(self.errors)}
+        out: dict[str, Any] = {
+            "pages": list(self.pages),
+            "status": self.status,
+            "finish_reason": self.finish_reason,
+            "usage": asdict(self.usage),
+            "attempts": self.attempts,
+            "retried": list(self.retried),
+            "lines": self.lines,
+            "errors": list(self.errors),
+        }
         if self.kept is not None:
             out["kept"] = self.kept
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "WindowReport":
+    def from_dict(cls, data: Mapping) -> WindowReport:
         """Read an entry back (``to_dict``'s shape)."""
         first, last = data["pages"]
-        return cls(pages=(first, last), status=data["status"], finish_reason=data.get("finish_reason"),
-                   usage=_usage_from(data.get("usage")), attempts=data.get("attempts", 0),
-                   retried=tuple(data.get("retried") or ()), lines=data.get("lines"),
-                   errors=tuple(data.get("errors") or ()), kept=data.get("kept"))
+        return cls(
+            pages=(first, last),
+            status=data["status"],
+            finish_reason=data.get("finish_reason"),
+            usage=_usage_from(data.get("usage")),
+            attempts=data.get("attempts", 0),
+            retried=tuple(data.get("retried") or ()),
+            lines=data.get("lines"),
+            errors=tuple(data.get("errors") or ()),
+            kept=data.get("kept"),
+        )
 
 
 @dataclass(frozen=True)
@@ -184,7 +211,7 @@ class ModelPage:
         return {"page": self.page, "new_invoice": self.new_invoice, "reason": self.reason}
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "ModelPage":
+    def from_dict(cls, data: Mapping) -> ModelPage:
         """Read an entry back (``to_dict``'s shape)."""
         return cls(page=data["page"], new_invoice=data["new_invoice"], reason=data["reason"])
 
@@ -218,12 +245,16 @@ class Part:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "Part":
+    def from_dict(cls, data: Mapping) -> Part:
         """Read an entry back (``to_dict``'s shape)."""
         first, last = data["pages"]
-        return cls(index=data["index"], of=data["of"], pages=(first, last),
-                   ocr_pages=tuple(data.get("ocr_pages") or ()),
-                   model_pages=tuple(ModelPage.from_dict(m) for m in data.get("model_pages") or ()))
+        return cls(
+            index=data["index"],
+            of=data["of"],
+            pages=(first, last),
+            ocr_pages=tuple(data.get("ocr_pages") or ()),
+            model_pages=tuple(ModelPage.from_dict(m) for m in data.get("model_pages") or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -231,7 +262,7 @@ class Record:
     """The result for one document. ``to_dict()`` is the documented JSON shape."""
 
     source: str
-    status: Union[Status, str]
+    status: Status | str
     sha256: str = ""
     pages: int = 0
     model: str = ""
@@ -239,10 +270,10 @@ class Record:
     data: Any = None
     errors: tuple[dict, ...] = ()
     warnings: tuple[dict, ...] = ()
-    finish_reason: Optional[str] = None
-    stop_token_id: Optional[int] = None
+    finish_reason: str | None = None
+    stop_token_id: int | None = None
     stop_token_ids: tuple[int, ...] = ()
-    guard: Optional[str] = None
+    guard: str | None = None
     usage: Usage = field(default_factory=Usage)
     timings: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)  # later steps (checks, grounding, attempts, constraints) report here
@@ -281,22 +312,22 @@ class Record:
         return tuple(WindowReport.from_dict(w) for w in self.extra.get("windows") or ())
 
     @property
-    def part(self) -> Optional[Part]:
+    def part(self) -> Part | None:
         """Which invoice of a file of several this record is (``extra["part"]``), or None."""
         part = self.extra.get("part")
         return Part.from_dict(part) if isinstance(part, Mapping) else None
 
     @property
-    def fingerprint(self) -> Optional[str]:
+    def fingerprint(self) -> str | None:
         """The fingerprint of the settings that shaped the record (``extra["fingerprint"]``), or None."""
         return self.extra.get("fingerprint")
 
-    def to_json(self, *, indent: Optional[int] = 2) -> str:
+    def to_json(self, *, indent: int | None = 2) -> str:
         """Return the record as JSON text."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
 
-def issue(code: str, message: str, path: Optional[str] = None) -> dict:
+def issue(code: str, message: str, path: str | None = None) -> dict:
     """Build an error / warning entry: ``{"code", "message"[, "path"]}``.
 
     Args:

@@ -12,20 +12,24 @@ import dataclasses
 import hashlib
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
 
 from extractor.errors import UsageError
-from extractor.runners.guards import GuardSettings
-from extractor.inputs.pool import DEFAULT_TIMEOUT
+from extractor.inputs.document import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_VISION_TOKENS,
+    RasterSettings,
+    parse_pages,
+)
 from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
 from extractor.inputs.ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
 from extractor.inputs.ocr import OcrSettings, resolve_mode
 from extractor.inputs.ocr import check_mode as check_ocr_mode
-from extractor.inputs.document import (
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, DEFAULT_VISION_TOKENS, RasterSettings, parse_pages,
-)
+from extractor.inputs.pool import DEFAULT_TIMEOUT
 from extractor.runners.base import LogitsProcessor
+from extractor.runners.guards import GuardSettings
 from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
 
@@ -58,8 +62,12 @@ SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
 LONG_FIELDS = ("window_pages", "window_vision_tokens", "split", "split_questions")
-LONG_DEFAULTS = {"window_pages": DEFAULT_WINDOW_PAGES, "window_vision_tokens": DEFAULT_WINDOW_VISION_TOKENS,
-                 "split": DEFAULT_SPLIT, "split_questions": DEFAULT_SPLIT_QUESTIONS}
+LONG_DEFAULTS = {
+    "window_pages": DEFAULT_WINDOW_PAGES,
+    "window_vision_tokens": DEFAULT_WINDOW_VISION_TOKENS,
+    "split": DEFAULT_SPLIT,
+    "split_questions": DEFAULT_SPLIT_QUESTIONS,
+}
 
 
 @dataclass(frozen=True)
@@ -146,17 +154,17 @@ class Settings:
     schema: str = DEFAULT_SCHEMA
     max_tokens: int = DEFAULT_MAX_TOKENS
     vision_tokens: int = DEFAULT_VISION_TOKENS
-    max_pixels: Optional[int] = None
-    pages: Optional[str] = None
+    max_pixels: int | None = None
+    pages: str | None = None
     passwords: tuple[str, ...] = ()
     temperature: float = 0.0
-    seed: Optional[int] = None
+    seed: int | None = None
     drop_stop_ids: tuple[int, ...] = ()
     guards: GuardSettings = GuardSettings()
     constrained: bool = True
     isolate: bool = False
     timeout: float = DEFAULT_TIMEOUT
-    workers: Optional[int] = None
+    workers: int | None = None
     max_pages: int = DEFAULT_MAX_PAGES
     max_bytes: int = DEFAULT_MAX_BYTES
     retries: int = 0
@@ -166,17 +174,17 @@ class Settings:
     jump_forward: bool = True
     ocr: str = DEFAULT_OCR
     ocr_threads: int = DEFAULT_OCR_THREADS
-    extra_processors: Optional[Callable[[int], Sequence[LogitsProcessor]]] = None
+    extra_processors: Callable[[int], Sequence[LogitsProcessor]] | None = None
     endpoint: tuple[str, ...] = ()
-    concurrency: Optional[int] = None
-    server_kind: Optional[str] = None
-    api_key_env: Optional[str] = None
+    concurrency: int | None = None
+    server_kind: str | None = None
+    api_key_env: str | None = None
     stop_ids: tuple[int, ...] = ()
     image_format: str = "png"
     read_timeout: float = DEFAULT_READ_TIMEOUT
     window_pages: int = DEFAULT_WINDOW_PAGES
     window_vision_tokens: int = DEFAULT_WINDOW_VISION_TOKENS
-    request_processors: Optional[Callable[[object], Sequence[LogitsProcessor]]] = None
+    request_processors: Callable[[object], Sequence[LogitsProcessor]] | None = None
     split: str = DEFAULT_SPLIT
     batch: int = DEFAULT_BATCH
     split_questions: int = DEFAULT_SPLIT_QUESTIONS
@@ -187,8 +195,15 @@ class Settings:
             object.__setattr__(self, "endpoint", (self.endpoint,))
         for name in ("passwords", "drop_stop_ids", "endpoint", "stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
-        for name, low in (("max_tokens", 1), ("vision_tokens", 4), ("max_pages", 1), ("max_bytes", 1),
-                          ("retries", 0), ("ocr_threads", 1), ("split_questions", 0)):
+        for name, low in (
+            ("max_tokens", 1),
+            ("vision_tokens", 4),
+            ("max_pages", 1),
+            ("max_bytes", 1),
+            ("retries", 0),
+            ("ocr_threads", 1),
+            ("split_questions", 0),
+        ):
             if getattr(self, name) < low:
                 raise UsageError(f"{name} must be at least {low}, got {getattr(self, name)}")
         if self.max_pixels is not None and self.max_pixels < 1024:
@@ -216,8 +231,10 @@ class Settings:
             if not re.match(r"^https?://[^/\s]+", url):
                 raise UsageError(f"endpoint {url!r}: expected a URL such as http://host:8000/v1")
         if self.endpoint and self.batch != 1:
-            raise UsageError("batch is for the in-process model; with endpoints, --concurrency sets the documents "
-                             "in flight (the servers batch them)")
+            raise UsageError(
+                "batch is for the in-process model; with endpoints, --concurrency sets the documents "
+                "in flight (the servers batch them)"
+            )
         if self.concurrency is not None and self.concurrency < 1:
             raise UsageError(f"concurrency must be at least 1, got {self.concurrency}")
         if self.server_kind is not None and self.server_kind not in SERVER_KINDS:
@@ -227,7 +244,7 @@ class Settings:
         if not self.read_timeout > 0:
             raise UsageError(f"read timeout must be positive, got {self.read_timeout}")
 
-    def replace(self, **changes) -> "Settings":
+    def replace(self, **changes) -> Settings:
         """Return a copy with some settings changed.
 
         Raises:
@@ -238,7 +255,7 @@ class Settings:
             raise UsageError(f"unknown setting(s): {', '.join(unknown)}")
         return dataclasses.replace(self, **changes)
 
-    def raster(self, pixels_per_token: int, *, page_pixels: Optional[int] = None) -> RasterSettings:
+    def raster(self, pixels_per_token: int, *, page_pixels: int | None = None) -> RasterSettings:
         """Return the rasterizer settings for a model with the given pixels per vision token.
 
         Args:
@@ -249,9 +266,14 @@ class Settings:
         budget = self.vision_tokens * pixels_per_token
         max_pixels = self.max_pixels or (min(budget, page_pixels) if page_pixels else budget)
         pages = parse_pages(self.pages) if self.pages else None
-        return RasterSettings(max_pixels=max_pixels, pages=pages, passwords=self.passwords,
-                              max_pages=self.max_pages, max_bytes=self.max_bytes,
-                              ocr=OcrSettings(mode=resolve_mode(self.ocr), threads=self.ocr_threads))
+        return RasterSettings(
+            max_pixels=max_pixels,
+            pages=pages,
+            passwords=self.passwords,
+            max_pages=self.max_pages,
+            max_bytes=self.max_bytes,
+            ocr=OcrSettings(mode=resolve_mode(self.ocr), threads=self.ocr_threads),
+        )
 
     def fingerprint(self, *, schema_text: str) -> str:
         """A short hash of everything that can change a document's answer, for resuming a batch.
@@ -263,15 +285,30 @@ class Settings:
             16 hex digits; equal for two runs whose records can be reused for each other.
         """
         # how, not what, is extracted (the prefix cache is exact; jump-forward may tokenize differently: it counts)
-        ignored = ({"isolate", "timeout", "workers", "prefix_cache", "ocr_threads", "extra_processors",
-                    "request_processors", "batch"} | set(REMOTE_FIELDS) | set(LONG_FIELDS))
+        ignored = (
+            {
+                "isolate",
+                "timeout",
+                "workers",
+                "prefix_cache",
+                "ocr_threads",
+                "extra_processors",
+                "request_processors",
+                "batch",
+            }
+            | set(REMOTE_FIELDS)
+            | set(LONG_FIELDS)
+        )
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         if self.endpoint:
             # servers decode differently from this process (their own constraints, no jump-forward): that counts,
             # and so do the kind, the stop ids and the image format; which hosts, how many at once and the key do
             # not. (Without endpoints nothing is added, so local fingerprints stay what they were.)
-            values["remote"] = {"server_kind": self.server_kind, "stop_ids": self.stop_ids,
-                                "image_format": self.image_format}
+            values["remote"] = {
+                "server_kind": self.server_kind,
+                "stop_ids": self.stop_ids,
+                "image_format": self.image_format,
+            }
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
         values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()
@@ -324,6 +361,18 @@ def default(name: str):
     return next(f.default for f in dataclasses.fields(Settings) if f.name == name)
 
 
-__all__ = ["BATCH_JOB_DEFAULT", "COMMAND_LINE_DEFAULTS", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "DEFAULT_READ_TIMEOUT",
-           "DEFAULT_SCHEMA", "IMAGE_FORMATS", "PROMPT_VERSION", "SERVER_KINDS", "Settings", "command_line_settings",
-           "default", "job_batch"]
+__all__ = [
+    "BATCH_JOB_DEFAULT",
+    "COMMAND_LINE_DEFAULTS",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "DEFAULT_READ_TIMEOUT",
+    "DEFAULT_SCHEMA",
+    "IMAGE_FORMATS",
+    "PROMPT_VERSION",
+    "SERVER_KINDS",
+    "Settings",
+    "command_line_settings",
+    "default",
+    "job_batch",
+]

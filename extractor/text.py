@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -22,16 +21,15 @@ class PageText:
         confidence: for OCR text, the recognizer's mean confidence.
     """
 
-    text: Optional[str]
+    text: str | None
     source: str = "text_layer"
     lines: tuple = ()
-    confidence: Optional[float] = None
+    confidence: float | None = None
 
     @property
     def usable(self) -> bool:
         """Whether there is text to search."""
         return self.source != "none" and bool(self.text and self.text.strip())
-
 
 
 def fold(text: str) -> str:
@@ -61,8 +59,23 @@ def plain(text: str) -> str:
     return " ".join(text.translate(_PLAIN).split())
 
 
-_PLAIN = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'", "–": "-", "—": "-", "‑": "-", "−": "-",
-                        "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
+_PLAIN = str.maketrans(
+    {
+        "’": "'",
+        "‘": "'",
+        "´": "'",
+        "`": "'",
+        "–": "-",
+        "—": "-",
+        "‑": "-",
+        "−": "-",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "«": '"',
+        "»": '"',
+    }
+)
 
 
 __all__ = ["PageText", "fold", "plain"]

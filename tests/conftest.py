@@ -37,20 +37,27 @@ if "EXTRACTOR_CACHE_DIR" not in os.environ:
 
 import json  # noqa: E402
 import shutil  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Callable, Sequence, Union  # noqa: E402
 
 import pytest  # noqa: E402
 from helpers import shared_path  # noqa: E402
 
 from extractor.testing import (
-    ENDOFTEXT, MISSING, SAMPLE_INVOICE_ANSWER, FamilyModel, TinyModel, build_family_model, build_random_model,
-    build_scripted_model, read_tiny_model,
+    ENDOFTEXT,
+    MISSING,
+    SAMPLE_INVOICE_ANSWER,
+    FamilyModel,
+    TinyModel,
+    build_family_model,
+    build_random_model,
+    build_scripted_model,
+    read_tiny_model,
 )
 
 INVOICE_ANSWER: str = SAMPLE_INVOICE_ANSWER
 
-_Eos = Union[int, Sequence[int], None]
+_Eos = int | Sequence[int] | None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,9 +67,25 @@ def pytest_configure(config: pytest.Config) -> None:
 # The modules that take longest (seconds on one xdist worker of `-n auto`, measured at 61888fb), longest first:
 # collected first, and with --no-loadscope-reorder (pyproject's addopts) sent to the workers first, so no long one
 # runs alone at the end.
-LONGEST_FIRST = ("test_ray", "test_testing_kit", "test_decode", "test_testing_kit_schema", "test_windows", "test_watch",
-                 "test_pipeline", "test_families", "test_constrain", "test_hostile", "test_cli", "test_batching",
-                 "test_ocr", "test_testing_families", "test_endpoints", "test_doctor", "test_guards")
+LONGEST_FIRST = (
+    "test_ray",
+    "test_testing_kit",
+    "test_decode",
+    "test_testing_kit_schema",
+    "test_windows",
+    "test_watch",
+    "test_pipeline",
+    "test_families",
+    "test_constrain",
+    "test_hostile",
+    "test_cli",
+    "test_batching",
+    "test_ocr",
+    "test_testing_families",
+    "test_endpoints",
+    "test_doctor",
+    "test_guards",
+)
 
 
 def pytest_collection_modifyitems(items: list) -> None:
@@ -110,27 +133,68 @@ class ModelFactory:
                 done.with_suffix(".tmp").replace(done)
             return pickle.loads(done.read_bytes())
 
-    def random(self, *, config_eos: _Eos = ENDOFTEXT, text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING,
-               tokenizer_eos: str = "<|endoftext|>", vision_ids: bool = True, tokenizer_ids_ok: bool = True,
-               seed: int = 0) -> TinyModel:
+    def random(
+        self,
+        *,
+        config_eos: _Eos = ENDOFTEXT,
+        text_eos: _Eos = ENDOFTEXT,
+        generation_eos: object = MISSING,
+        tokenizer_eos: str = "<|endoftext|>",
+        vision_ids: bool = True,
+        tokenizer_ids_ok: bool = True,
+        seed: int = 0,
+    ) -> TinyModel:
         """A random-weight model; arguments as :func:`extractor.testing.build_random_model`'s."""
-        return self._get("random", build_random_model, dict(
-            config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
-            vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+        return self._get(
+            "random",
+            build_random_model,
+            dict(
+                config_eos=config_eos,
+                text_eos=text_eos,
+                generation_eos=generation_eos,
+                tokenizer_eos=tokenizer_eos,
+                vision_ids=vision_ids,
+                tokenizer_ids_ok=tokenizer_ids_ok,
+                seed=seed,
+            ),
+        )
 
-    def scripted(self, *, answer: str = INVOICE_ANSWER, then: str = "im_end", schema=None,
-                 repeat_line: str = '\n{"note": "see above"}', config_eos: _Eos = ENDOFTEXT,
-                 text_eos: _Eos = ENDOFTEXT, generation_eos: object = MISSING, tokenizer_eos: str = "<|endoftext|>",
-                 vision_ids: bool = True, tokenizer_ids_ok: bool = True, seed: int = 0) -> TinyModel:
+    def scripted(
+        self,
+        *,
+        answer: str = INVOICE_ANSWER,
+        then: str = "im_end",
+        schema=None,
+        repeat_line: str = '\n{"note": "see above"}',
+        config_eos: _Eos = ENDOFTEXT,
+        text_eos: _Eos = ENDOFTEXT,
+        generation_eos: object = MISSING,
+        tokenizer_eos: str = "<|endoftext|>",
+        vision_ids: bool = True,
+        tokenizer_ids_ok: bool = True,
+        seed: int = 0,
+    ) -> TinyModel:
         """A scripted model (default answer :data:`INVOICE_ANSWER`); arguments as
         :func:`extractor.testing.build_scripted_model`'s. Pass the ``schema`` (a name or a file path) whenever the
         model answers through the pipeline with constraints on: then its script is what jump-forward decoding feeds
         and samples."""
-        return self._get("scripted", build_scripted_model, dict(
-            answer=answer, then=then, schema=schema if schema is None or isinstance(schema, dict) else str(schema),
-            repeat_line=repeat_line,
-            config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos, tokenizer_eos=tokenizer_eos,
-            vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok, seed=seed))
+        return self._get(
+            "scripted",
+            build_scripted_model,
+            dict(
+                answer=answer,
+                then=then,
+                schema=schema if schema is None or isinstance(schema, dict) else str(schema),
+                repeat_line=repeat_line,
+                config_eos=config_eos,
+                text_eos=text_eos,
+                generation_eos=generation_eos,
+                tokenizer_eos=tokenizer_eos,
+                vision_ids=vision_ids,
+                tokenizer_ids_ok=tokenizer_ids_ok,
+                seed=seed,
+            ),
+        )
 
     def family(self, name: str, *, config_bug: bool = False, seed: int = 0) -> FamilyModel:
         """A tiny random checkpoint of a model family; arguments as :func:`extractor.testing.build_family_model`'s."""
@@ -175,7 +239,7 @@ def _reuse_loaded_models():
     from extractor import api
 
     real = api.load_runner
-    kept: "OrderedDict[tuple, object]" = OrderedDict()
+    kept: OrderedDict[tuple, object] = OrderedDict()
 
     def load_runner(settings):
         path = Path(settings.model)

@@ -9,8 +9,8 @@ import functools
 import io
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pytest
 
@@ -44,8 +44,9 @@ def shared_path(*parts: str) -> Path:
 # ------------------------------------------------------------------------------------------------------- documents
 
 
-def make_pdf(texts: Sequence[str] = ("Invoice 42",), *, size=(595.28, 841.89), user_password=None,
-             method=None) -> bytes:
+def make_pdf(
+    texts: Sequence[str] = ("Invoice 42",), *, size=(595.28, 841.89), user_password=None, method=None
+) -> bytes:
     """A PDF with one page per text, drawn in Helvetica (so it has a text layer); optionally encrypted."""
     from fpdf import FPDF
     from fpdf.enums import EncryptionMethod
@@ -56,8 +57,9 @@ def make_pdf(texts: Sequence[str] = ("Invoice 42",), *, size=(595.28, 841.89), u
         pdf.add_page()
         pdf.text(50, 80, text)
     if user_password is not None:
-        pdf.set_encryption(owner_password="owner-pw", user_password=user_password,
-                           encryption_method=method or EncryptionMethod.RC4)
+        pdf.set_encryption(
+            owner_password="owner-pw", user_password=user_password, encryption_method=method or EncryptionMethod.RC4
+        )
     return bytes(pdf.output())
 
 
@@ -106,8 +108,14 @@ def png(size=(120, 80), color="red") -> bytes:
     return image_bytes(Image.new("RGB", size, color), "PNG")
 
 
-def text_pdf(lines: Sequence[str], *, size=(595.28, 841.89), image_only: bool = False, font_size: int = 14,
-             hidden: Sequence[str] = ()) -> bytes:
+def text_pdf(
+    lines: Sequence[str],
+    *,
+    size=(595.28, 841.89),
+    image_only: bool = False,
+    font_size: int = 14,
+    hidden: Sequence[str] = (),
+) -> bytes:
     """A one-page PDF printing ``lines`` from its top left; ``image_only``: the page is a picture of them (a scan:
     no text layer), drawn with Pillow's built-in font at 200 DPI; ``hidden``: lines written as invisible text over
     the picture (a scanner's OCR layer)."""
@@ -241,32 +249,74 @@ CII = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 CII_DATA = {
-    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
-    "seller": {"name": "Nordlicht Bürotechnik GmbH",
-               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
-               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
+    "invoice_number": "RE-2026-0117",
+    "issue_date": "2026-01-31",
+    "due_date": "2026-02-14",
+    "currency": "EUR",
+    "seller": {
+        "name": "Nordlicht Bürotechnik GmbH",
+        "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+        "vat_id": "DE271828180",
+        "tax_id": "43/815/08156",
+    },
     "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
-    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
-                    "tax_rate": 19, "amount": 1156}],
-    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
-    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
-    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
-                     "account_holder": "Nordlicht Bürotechnik GmbH"},
+    "line_items": [
+        {
+            "description": "Bürostuhl ErgoFlex",
+            "quantity": 4,
+            "unit": "H87",
+            "unit_price": 289,
+            "tax_rate": 19,
+            "amount": 1156,
+        }
+    ],
+    "subtotal": 1156,
+    "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}],
+    "total": 1375.64,
+    "prepaid_amount": 375.64,
+    "amount_due": 1000,
+    "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "bank_account": {
+        "iban": "DE89370400440532013000",
+        "bic": "COBADEFFXXX",
+        "account_holder": "Nordlicht Bürotechnik GmbH",
+    },
 }
 
 # CII read by einvoice.parse_invoice_xml, written out by hand from the XML above.
 CII_DATA = {
-    "invoice_number": "RE-2026-0117", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
-    "seller": {"name": "Nordlicht Bürotechnik GmbH",
-               "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
-               "vat_id": "DE271828180", "tax_id": "43/815/08156"},
+    "invoice_number": "RE-2026-0117",
+    "issue_date": "2026-01-31",
+    "due_date": "2026-02-14",
+    "currency": "EUR",
+    "seller": {
+        "name": "Nordlicht Bürotechnik GmbH",
+        "address": {"street": "Hafenstraße 12", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+        "vat_id": "DE271828180",
+        "tax_id": "43/815/08156",
+    },
     "buyer": {"name": "Kanzlei Weber & Söhne", "address": None, "vat_id": None, "tax_id": None},
-    "line_items": [{"description": "Bürostuhl ErgoFlex", "quantity": 4, "unit": "H87", "unit_price": 289,
-                    "tax_rate": 19, "amount": 1156}],
-    "subtotal": 1156, "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}], "total": 1375.64,
-    "prepaid_amount": 375.64, "amount_due": 1000, "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
-    "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
-                     "account_holder": "Nordlicht Bürotechnik GmbH"},
+    "line_items": [
+        {
+            "description": "Bürostuhl ErgoFlex",
+            "quantity": 4,
+            "unit": "H87",
+            "unit_price": 289,
+            "tax_rate": 19,
+            "amount": 1156,
+        }
+    ],
+    "subtotal": 1156,
+    "tax_lines": [{"rate": 19, "base": 1156, "amount": 219.64}],
+    "total": 1375.64,
+    "prepaid_amount": 375.64,
+    "amount_due": 1000,
+    "payment_terms": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+    "bank_account": {
+        "iban": "DE89370400440532013000",
+        "bic": "COBADEFFXXX",
+        "account_holder": "Nordlicht Bürotechnik GmbH",
+    },
 }
 # The page of that invoice as a person reads it: every value printed, except the unit code H87.
 CII_PRINTED = (
@@ -355,14 +405,25 @@ class MlxServer:
         self.log_path = Path(log_path)
         self.api_key = api_key
         env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1", TOKENIZERS_PARALLELISM="false")
-        args = [sys.executable, "-m", "mlx_vlm.server", "--model", self.model_dir, "--host", "127.0.0.1",
-                "--port", str(self.port), "--log-progress-interval", "0"]
+        args = [
+            sys.executable,
+            "-m",
+            "mlx_vlm.server",
+            "--model",
+            self.model_dir,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--log-progress-interval",
+            "0",
+        ]
         if api_key:
             args += ["--api-key", api_key]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout: float = 120.0) -> "MlxServer":
+    def wait_ready(self, timeout: float = 120.0) -> MlxServer:
         """Wait until ``/health`` answers (fails the test with the log when the server dies or never answers)."""
         import time
 
@@ -411,8 +472,9 @@ def forced_settings(family, answer: dict, **changes):
     constrained grammar's form), then its end-of-turn token: a forced answer instead of a scripted model built per
     answer."""
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
-    return settings_for(family, request_processors=lambda request: (following(family, text, end=family.end_of_turn_id),),
-                        **changes)
+    return settings_for(
+        family, request_processors=lambda request: (following(family, text, end=family.end_of_turn_id),), **changes
+    )
 
 
 def following(tiny, text: str, *, end: int):
@@ -436,9 +498,9 @@ def following(tiny, text: str, *, end: int):
     done = {"ids": [], "text": ""}  # the decoded prefix so far: decode only what is new (long answers)
 
     def decoded(ids: list) -> str:
-        if ids[:len(done["ids"])] != done["ids"]:
+        if ids[: len(done["ids"])] != done["ids"]:
             done["ids"], done["text"] = [], ""
-        tail = tokenizer.decode(ids[len(done["ids"]):], skip_special_tokens=False)
+        tail = tokenizer.decode(ids[len(done["ids"]) :], skip_special_tokens=False)
         if "\ufffd" in tail:  # a character split between tokens: keep it open
             return done["text"] + tail
         done["ids"], done["text"] = list(ids), done["text"] + tail
@@ -447,7 +509,7 @@ def following(tiny, text: str, *, end: int):
     def processor(tokens, logits):
         written = decoded(tokens.tolist()[1:])
         assert text.startswith(written), f"the answer left the text at {len(written)}: {written[-40:]!r}"
-        rest = text[len(written):]
+        rest = text[len(written) :]
         target = end
         if rest:
             target = tokenizer.encode(rest[:64], add_special_tokens=False).ids[0]

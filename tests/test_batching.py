@@ -11,13 +11,18 @@ import json
 import threading
 
 import pytest
+from helpers import CII, CII_PRINTED, einvoice_pdf, forcing, settings_for, text_pdf, token_ids
 
 from extractor import Extractor
 from extractor.testing import force_answer
-from helpers import CII, CII_PRINTED, einvoice_pdf, forcing, settings_for, text_pdf, token_ids
 
-NOTE = {"title": "note", "type": "object", "required": ["n"], "additionalProperties": False,
-        "properties": {"n": {"type": "string", "maxLength": 40, "not": {"const": "bad"}}}}
+NOTE = {
+    "title": "note",
+    "type": "object",
+    "required": ["n"],
+    "additionalProperties": False,
+    "properties": {"n": {"type": "string", "maxLength": 40, "not": {"const": "bad"}}},
+}
 ANSWER = '{"n":"a fine note"}'
 IM_END = 248046
 WIDTHS = {"answer": 300, "guard": 360, "truncated": 420, "invalid": 480, "error": 540, "long": 600}
@@ -28,8 +33,9 @@ def outcome(record) -> dict:
     shared prefix (the first one admitted: batched, the order documents arrive in)."""
     out = record.to_dict()
     out.pop("timings", None), out.pop("peak_memory_gb", None)
-    usage = {k: v for k, v in out.pop("usage").items()
-             if k not in ("peak_memory_gb", "decoding", "cached_prompt_tokens")}
+    usage = {
+        k: v for k, v in out.pop("usage").items() if k not in ("peak_memory_gb", "decoding", "cached_prompt_tokens")
+    }
     return {**out, "usage": usage}
 
 
@@ -125,10 +131,11 @@ def test_a_mixed_batch_gives_the_serial_records(qwen, files):
     assert (serial.concurrent, batched.concurrent, batched.batch) == (False, True, 2)
     got = {}
     for name, runner in (("serial", serial), ("batched", batched)):
-        got[name] = run(runner, tiny, files, MIXED, constrained=False, max_tokens=16,
-                        request_processors=behaviours(tiny))
+        got[name] = run(
+            runner, tiny, files, MIXED, constrained=False, max_tokens=16, request_processors=behaviours(tiny)
+        )
     assert [outcome(r) for r in got["batched"]] == [outcome(r) for r in got["serial"]]
-    records = dict(zip(MIXED, got["batched"]))
+    records = dict(zip(MIXED, got["batched"], strict=False))
     assert records["embedded"].extra["data_source"] == "model"  # the note schema: the model reads it
     assert (records["answer"].finish_reason, records["answer"].data) == ("stop", {"n": "a fine note"})
     assert (records["guard"].finish_reason, records["guard"].guard) == ("guard", "json_closed")
@@ -144,8 +151,11 @@ def test_a_mixed_batch_gives_the_serial_records(qwen, files):
     assert max(records[name].usage.decoding["batch"] for name in decoded) == 2
     # (which passes ran merged depends on when each document arrives: test_constrained_jump_forward_batch_... pins
     # the arrivals and checks merged_steps)
-    assert all((r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) == (1, 0)
-               for r in got["serial"] if r.usage.decoding)
+    assert all(
+        (r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) == (1, 0)
+        for r in got["serial"]
+        if r.usage.decoding
+    )
     names = ["embedded", "answer"]
     one, two = (run(runner, tiny, files, names, schema="invoice", max_tokens=4) for runner in (serial, batched))
     assert [outcome(r) for r in two] == [outcome(r) for r in one]
@@ -184,11 +194,13 @@ def test_constrained_jump_forward_batch_frees_slots_and_keeps_seeds(qwen, files)
             batched._loop.split = runs
             key = json.dumps(changes, sort_keys=True)  # the serial records of these settings, run once
             if key not in serial_runs:
-                serial_runs[key] = run(serial, tiny, files, names, max_tokens=60, request_processors=factory_for(),
-                                       **changes)
+                serial_runs[key] = run(
+                    serial, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes
+                )
             one = serial_runs[key]
-            two = got[runs] = run(batched, tiny, files, names, max_tokens=60, request_processors=factory_for(),
-                                  **changes)
+            two = got[runs] = run(
+                batched, tiny, files, names, max_tokens=60, request_processors=factory_for(), **changes
+            )
             assert [outcome(r) for r in two] == [outcome(r) for r in one]
             assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
     finally:
@@ -212,8 +224,11 @@ def test_another_family_batches_exactly(model_factory, files):
     family = model_factory.family("gemma3", config_bug=True)
     serial, batched = MlxRunner(model=str(family.path)), MlxRunner(model=str(family.path), batch=2)
     assert batched.batch == 2
-    answers = {WIDTHS["answer"]: '{"n":"a"}', WIDTHS["truncated"]: '{"n":"mid note"}',
-               WIDTHS["guard"]: '{"n":"a much longer note: it outlasts the rest"}'}
+    answers = {
+        WIDTHS["answer"]: '{"n":"a"}',
+        WIDTHS["truncated"]: '{"n":"mid note"}',
+        WIDTHS["guard"]: '{"n":"a much longer note: it outlasts the rest"}',
+    }
 
     def factory_for():
         """The short documents are asked only once the long one decodes (so each decodes beside it, whatever the
@@ -239,7 +254,8 @@ def test_another_family_batches_exactly(model_factory, files):
     two = run(batched, family, files, names, max_tokens=80, request_processors=factory_for())
     assert [outcome(r) for r in two] == [outcome(r) for r in one]
     assert [(r.status, r.data, r.stop_token_id) for r in two] == [
-        ("ok", json.loads(answers[WIDTHS[n]]), family.end_of_turn_id) for n in names]
+        ("ok", json.loads(answers[WIDTHS[n]]), family.end_of_turn_id) for n in names
+    ]
     assert [r.usage.decoding["batch"] for r in two] == [2, 2, 2]
 
 
@@ -247,8 +263,7 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
     """A head that gives other logits stacked than alone: one document at a time, and the records say why. A merged
     layer pass that gives other logits than each sequence alone: documents batched, each through its own layer pass,
     and the records say that."""
-    from extractor.runners.mlx import batching
-    from extractor.runners.mlx import merged
+    from extractor.runners.mlx import batching, merged
     from extractor.runners.mlx.runner import MlxRunner
 
     tiny = model_factory.random()
@@ -265,17 +280,21 @@ def test_batching_and_merged_layers_off_where_their_probes_differ(model_factory,
     monkeypatch.setattr(merged, "MERGED_TOLERANCE", -1.0)
     runner.plan_batch(2)  # the same loaded model decided again
     assert (runner.batch, runner._loop.merged) == (2, False)
-    assert runner._batch_reasons == ("layers per sequence: the merged pass differs from one sequence alone "
-                                     "(max |dlogit| 0)",)
+    assert runner._batch_reasons == (
+        "layers per sequence: the merged pass differs from one sequence alone (max |dlogit| 0)",
+    )
     factory = answer_waits_for_another()
 
-    extractor = Extractor(settings_for(tiny, isolate=False, ocr="never", max_tokens=12, batch=2,
-                                       request_processors=factory), runner=runner)
+    extractor = Extractor(
+        settings_for(tiny, isolate=False, ocr="never", max_tokens=12, batch=2, request_processors=factory),
+        runner=runner,
+    )
     pdfs = [text_pdf(["Invoice 1"], size=(WIDTHS[name], 200)) for name in ("answer", "guard")]
     records = list(extractor.extract_many(pdfs))
     assert [(r.usage.decoding["batch"], r.usage.decoding["merged_steps"]) for r in records] == [(2, 0), (2, 0)]
-    assert all(r.usage.decoding["reasons"][-1].startswith("layers per sequence: the merged pass differs")
-               for r in records)
+    assert all(
+        r.usage.decoding["reasons"][-1].startswith("layers per sequence: the merged pass differs") for r in records
+    )
 
 
 class _FailingLayers:
@@ -301,8 +320,10 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
 
     _, _, runner = qwen
     forward = runner._forward
-    prompts = [probe_prompt(runner._model, runner._processor, runner._render_user(text))
-               for text in ("Extract the note.", "Extract the note of this page, please.")]
+    prompts = [
+        probe_prompt(runner._model, runner._processor, runner._render_user(text))
+        for text in ("Extract the note.", "Extract the note of this page, please.")
+    ]
 
     def fresh():
         # each sequence as MergedRows sees a decoder: its cache (None while the rows hold it)
@@ -312,7 +333,7 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
     tokens = [[prompt[0][:, -1:], mx.array([[11]]), mx.array([[13]])] for prompt in prompts]
     for step in range(3):
         feeds = [t[step] for t in tokens]
-        expected = [forward.head(forward.hidden(ids, seq.cache)) for seq, ids in zip(alone, feeds)]
+        expected = [forward.head(forward.hidden(ids, seq.cache)) for seq, ids in zip(alone, feeds, strict=False)]
         got = forward.head(rows.hidden(forward, together, feeds, [{}, {}]))
         assert rows.holds(together) and [seq.cache for seq in together] == [None, None]
         for row, want in enumerate(expected):
@@ -320,10 +341,11 @@ def test_merged_rows_stay_merged_give_each_cache_back_and_fail_honestly(qwen):
     rows.release()
     assert not rows.holds(together)
     assert [seq.cache[-1].offset for seq in together] == [seq.cache[-1].offset for seq in alone]
-    for seq, other in zip(together, alone):  # released, each goes on alone as if it had never been merged
+    for seq, other in zip(together, alone, strict=False):  # released, each goes on alone as if it had never been merged
         ids = mx.array([[17]])
-        assert mx.allclose(forward.head(forward.hidden(ids, seq.cache)),
-                           forward.head(forward.hidden(ids, other.cache)), atol=1e-4).item()
+        assert mx.allclose(
+            forward.head(forward.hidden(ids, seq.cache)), forward.head(forward.hidden(ids, other.cache)), atol=1e-4
+        ).item()
 
     untouched = fresh()
     offsets = [seq.cache[-1].offset for seq in untouched]
@@ -347,12 +369,28 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     tiny, _, batched = qwen
     names = ["answer", "guard", "truncated", "invalid"]  # no processors here: each answers the script
     docs = [str(files["docs"][n]) for n in names]
-    result = CliRunner().invoke(app, dispatch_args([*docs, "--model", str(tiny.path), "--schema", str(files["schema"]),
-                                                    "--no-isolate", "--batch", "2", "--jsonl", str(tmp_path / "a.jsonl")]))
+    result = CliRunner().invoke(
+        app,
+        dispatch_args(
+            [
+                *docs,
+                "--model",
+                str(tiny.path),
+                "--schema",
+                str(files["schema"]),
+                "--no-isolate",
+                "--batch",
+                "2",
+                "--jsonl",
+                str(tmp_path / "a.jsonl"),
+            ]
+        ),
+    )
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
-    assert [(line["source"], line["status"], line["data"]) for line in lines] == [(d, "ok", {"n": "a fine note"})
-                                                                                   for d in docs]
+    assert [(line["source"], line["status"], line["data"]) for line in lines] == [
+        (d, "ok", {"n": "a fine note"}) for d in docs
+    ]
     assert max(line["usage"]["decoding"]["batch"] for line in lines) == 2
     # without --batch, several documents load a batching runner (BATCH_JOB_DEFAULT, at most one slot per
     # document; whether two overlap depends on when each arrives): the same records; --batch 1 is one at a time
@@ -361,25 +399,41 @@ def test_the_cli_and_the_watcher_keep_a_batch_in_flight(qwen, files, tmp_path, m
     seen, loaded, load = {}, [], api.load_runner
     monkeypatch.setattr(api, "load_runner", lambda settings: loaded.append(settings.batch) or load(settings))
     for name, extra in (("default", []), ("serial", ["--batch", "1"])):
-        result = CliRunner().invoke(app, dispatch_args([*docs[:3], "--model", str(tiny.path), "--schema",
-                                                        str(files["schema"]), "--no-isolate", *extra, "--jsonl",
-                                                        str(tmp_path / f"{name}.jsonl")]))
+        result = CliRunner().invoke(
+            app,
+            dispatch_args(
+                [
+                    *docs[:3],
+                    "--model",
+                    str(tiny.path),
+                    "--schema",
+                    str(files["schema"]),
+                    "--no-isolate",
+                    *extra,
+                    "--jsonl",
+                    str(tmp_path / f"{name}.jsonl"),
+                ]
+            ),
+        )
         assert result.exit_code == 0, result.output
         seen[name] = [json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
     assert [(line["source"], line["data"]) for line in seen["default"]] == [
-        (line["source"], line["data"]) for line in seen["serial"]]
+        (line["source"], line["data"]) for line in seen["serial"]
+    ]
     assert loaded == [3, 1]
 
-    extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2),
-                          runner=batched)
+    extractor = Extractor(
+        settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2), runner=batched
+    )
     assert extractor.concurrency == 4
     inbox, out = tmp_path / "inbox", tmp_path / "out"
     inbox.mkdir()
     for name in names:
         (inbox / f"{name}.pdf").write_bytes(files["docs"][name].read_bytes())
     records = []
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append,
-                    settings=WatchSettings(once=True, settle=0.1))
+    summary = watch(
+        inbox, out, extractor=extractor, on_record=records.append, settings=WatchSettings(once=True, settle=0.1)
+    )
     assert (summary.to_dict()["extracted"], sorted(r.status for r in records)) == (4, ["ok"] * 4)
     assert max(r.usage.decoding["batch"] for r in records) == 2
 
@@ -400,13 +454,18 @@ def test_documents_in_flight_render_in_input_order_on_the_render_threads(qwen, f
     real = LocalRenderer.render
     monkeypatch.setattr(LocalRenderer, "render", spy)
     names = ["answer", "guard", "truncated", "invalid"]
-    sources = [str(files["docs"][n]) for n in names[:2]] + [str(tmp_path / "missing.pdf")] + [
-        str(files["docs"][n]) for n in names[2:]]
+    sources = (
+        [str(files["docs"][n]) for n in names[:2]]
+        + [str(tmp_path / "missing.pdf")]
+        + [str(files["docs"][n]) for n in names[2:]]
+    )
     expected = [(s, "error", None) if s.endswith("missing.pdf") else (s, "ok", {"n": "a fine note"}) for s in sources]
     for workers in (1, 2):  # one thread: exactly in input order; two: each once, on those two threads
         rendered.clear()
-        extractor = Extractor(settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2,
-                                           workers=workers), runner=batched)
+        extractor = Extractor(
+            settings_for(tiny, schema=str(files["schema"]), isolate=False, ocr="never", batch=2, workers=workers),
+            runner=batched,
+        )
         records = list(extractor.extract_many(sources))
         assert [(r.source, r.status, r.data) for r in records] == expected
         assert records[2].errors[0]["code"] == "not_found"
@@ -416,15 +475,18 @@ def test_documents_in_flight_render_in_input_order_on_the_render_threads(qwen, f
             assert [source for _, source in rendered] == sources
 
 
-@pytest.mark.parametrize("documents,given,changes,expected", [
-    (8, False, {}, 4),  # a batch job in-process: BATCH_JOB_DEFAULT
-    (3, False, {}, 3),  # no more slots than documents
-    (1, False, {}, 1),  # one document gains nothing
-    (8, True, {}, 1),  # --batch 1 given: as given
-    (8, True, {"batch": 2}, 2),  # --batch 2 given: as given
-    (8, False, {"endpoint": ("http://a:1",)}, 1),  # endpoints: the servers batch
-    (8, False, {"split": "auto"}, 1),  # split files are extracted one at a time
-])
+@pytest.mark.parametrize(
+    "documents,given,changes,expected",
+    [
+        (8, False, {}, 4),  # a batch job in-process: BATCH_JOB_DEFAULT
+        (3, False, {}, 3),  # no more slots than documents
+        (1, False, {}, 1),  # one document gains nothing
+        (8, True, {}, 1),  # --batch 1 given: as given
+        (8, True, {"batch": 2}, 2),  # --batch 2 given: as given
+        (8, False, {"endpoint": ("http://a:1",)}, 1),  # endpoints: the servers batch
+        (8, False, {"split": "auto"}, 1),  # split files are extracted one at a time
+    ],
+)
 def test_the_batch_command_batches_several_documents_unless_told(documents, given, changes, expected):
     from extractor.settings import Settings, job_batch
 
@@ -447,10 +509,13 @@ def test_a_pass_lost_on_held_caches_fails_those_documents_and_the_loop_goes_on(q
         return real(ids, cache, **kwargs)
 
     monkeypatch.setattr(batched._forward, "hidden", hidden)
-    records = run(batched, tiny, files, ["answer", "guard"], constrained=False, max_tokens=12,
-                  request_processors=factory)
-    lost = {"code": "model_error", "message": f"{tiny.path}: generation failed: RowsLost: the merged pass failed: "
-                                              "RuntimeError: lost"}
+    records = run(
+        batched, tiny, files, ["answer", "guard"], constrained=False, max_tokens=12, request_processors=factory
+    )
+    lost = {
+        "code": "model_error",
+        "message": f"{tiny.path}: generation failed: RowsLost: the merged pass failed: RuntimeError: lost",
+    }
     assert [(r.status, r.errors) for r in records] == [("error", (lost,))] * 2
     assert len(merged_passes) == 2
     monkeypatch.undo()

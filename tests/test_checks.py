@@ -14,19 +14,28 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "expected"
 def invoice(**changes):
     """A small consistent EUR invoice (19 % and 7 %), with top-level fields replaced by ``changes``."""
     data = {
-        "invoice_number": "RE-1", "issue_date": "2026-01-31", "due_date": "2026-02-14", "currency": "EUR",
-        "seller": {"name": "S GmbH", "address": {"street": "A 1", "postal_code": "20457", "city": "Hamburg",
-                                                 "country": "DE"}, "vat_id": "DE136695976", "tax_id": None},
+        "invoice_number": "RE-1",
+        "issue_date": "2026-01-31",
+        "due_date": "2026-02-14",
+        "currency": "EUR",
+        "seller": {
+            "name": "S GmbH",
+            "address": {"street": "A 1", "postal_code": "20457", "city": "Hamburg", "country": "DE"},
+            "vat_id": "DE136695976",
+            "tax_id": None,
+        },
         "buyer": {"name": "B AG", "address": None, "vat_id": None, "tax_id": None},
         "line_items": [
             {"description": "Chair", "quantity": 4, "unit": "pc", "unit_price": 289, "tax_rate": 19, "amount": 1156},
-            {"description": "Lamp", "quantity": 6, "unit": "pc", "unit_price": 54.9, "tax_rate": 19,
-             "amount": 329.4},
+            {"description": "Lamp", "quantity": 6, "unit": "pc", "unit_price": 54.9, "tax_rate": 19, "amount": 329.4},
             {"description": "Book", "quantity": 5, "unit": "pc", "unit_price": 39.8, "tax_rate": 7, "amount": 199},
         ],
         "subtotal": 1684.4,
         "tax_lines": [{"rate": 19, "base": 1485.4, "amount": 282.23}, {"rate": 7, "base": 199, "amount": 13.93}],
-        "total": 1980.56, "prepaid_amount": None, "amount_due": 1980.56, "payment_terms": None,
+        "total": 1980.56,
+        "prepaid_amount": None,
+        "amount_due": 1980.56,
+        "payment_terms": None,
         "bank_account": {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "account_holder": None},
     }
     data.update(changes)
@@ -52,47 +61,108 @@ def with_party(party, **changes):
 
 
 def jpy(**changes):
-    data = invoice(currency="JPY", line_items=[
-        {"description": "Design", "quantity": 1, "unit": "set", "unit_price": 480000, "tax_rate": 10,
-         "amount": 480000},
-        {"description": "Hours", "quantity": 12.5, "unit": "h", "unit_price": 8800, "tax_rate": 10,
-         "amount": 110000},
-    ], subtotal=590000, tax_lines=[{"rate": 10, "base": 590000, "amount": 59000}], total=649000, amount_due=649000)
+    data = invoice(
+        currency="JPY",
+        line_items=[
+            {
+                "description": "Design",
+                "quantity": 1,
+                "unit": "set",
+                "unit_price": 480000,
+                "tax_rate": 10,
+                "amount": 480000,
+            },
+            {
+                "description": "Hours",
+                "quantity": 12.5,
+                "unit": "h",
+                "unit_price": 8800,
+                "tax_rate": 10,
+                "amount": 110000,
+            },
+        ],
+        subtotal=590000,
+        tax_lines=[{"rate": 10, "base": 590000, "amount": 59000}],
+        total=649000,
+        amount_due=649000,
+    )
     data.update(changes)
     return data
 
 
 def cents_lines(n, tax):
     """n lines of 0.13 at 19 %: per-line tax rounding gives 0.02 each, per-total 0.65 x 19 % = 0.1235."""
-    lines = [{"description": f"x{i}", "quantity": 1, "unit": None, "unit_price": 0.13, "tax_rate": 19,
-              "amount": 0.13} for i in range(n)]
+    lines = [
+        {"description": f"x{i}", "quantity": 1, "unit": None, "unit_price": 0.13, "tax_rate": 19, "amount": 0.13}
+        for i in range(n)
+    ]
     base = round(0.13 * n, 2)
-    return invoice(line_items=lines, subtotal=base, tax_lines=[{"rate": 19, "base": base, "amount": tax}],
-                   total=round(base + tax, 2), amount_due=round(base + tax, 2))
+    return invoice(
+        line_items=lines,
+        subtotal=base,
+        tax_lines=[{"rate": 19, "base": base, "amount": tax}],
+        total=round(base + tax, 2),
+        amount_due=round(base + tax, 2),
+    )
 
 
 INVOICE_CASES = [
     ("consistent", invoice(), []),
     ("quantity misread", with_line(0, quantity=5), [("line_amount", "/line_items/0/amount")]),
     ("unit price misread", with_line(1, unit_price=45.9), [("line_amount", "/line_items/1/amount")]),
-    ("rounded unit price 1/3", invoice(line_items=[{"description": "x", "quantity": 3, "unit": None,
-                                                    "unit_price": 0.33, "tax_rate": None, "amount": 1}],
-                                       subtotal=1, tax_lines=[], total=1, amount_due=1), []),
-    ("rounded unit price, amount off", invoice(line_items=[{"description": "x", "quantity": 3, "unit": None,
-                                                            "unit_price": 0.33, "tax_rate": None, "amount": 1.02}],
-                                               subtotal=1.02, tax_lines=[], total=1.02, amount_due=1.02),
-     [("line_amount", "/line_items/0/amount")]),
-    ("3-decimal unit price", invoice(line_items=[{"description": "x", "quantity": 250, "unit": None,
-                                                  "unit_price": 0.084, "tax_rate": None, "amount": 21}],
-                                     subtotal=21, tax_lines=[], total=21, amount_due=21), []),
+    (
+        "rounded unit price 1/3",
+        invoice(
+            line_items=[
+                {"description": "x", "quantity": 3, "unit": None, "unit_price": 0.33, "tax_rate": None, "amount": 1}
+            ],
+            subtotal=1,
+            tax_lines=[],
+            total=1,
+            amount_due=1,
+        ),
+        [],
+    ),
+    (
+        "rounded unit price, amount off",
+        invoice(
+            line_items=[
+                {"description": "x", "quantity": 3, "unit": None, "unit_price": 0.33, "tax_rate": None, "amount": 1.02}
+            ],
+            subtotal=1.02,
+            tax_lines=[],
+            total=1.02,
+            amount_due=1.02,
+        ),
+        [("line_amount", "/line_items/0/amount")],
+    ),
+    (
+        "3-decimal unit price",
+        invoice(
+            line_items=[
+                {"description": "x", "quantity": 250, "unit": None, "unit_price": 0.084, "tax_rate": None, "amount": 21}
+            ],
+            subtotal=21,
+            tax_lines=[],
+            total=21,
+            amount_due=21,
+        ),
+        [],
+    ),
     ("line dropped", invoice(subtotal=1883.4), [("lines_subtotal", "/subtotal"), ("tax_base", "/tax_lines")]),
     ("subtotal a cent off: within 3 lines' rounding", invoice(subtotal=1684.41), []),
-    ("subtotal two cents off", invoice(subtotal=1684.42),
-     [("lines_subtotal", "/subtotal"), ("tax_base", "/tax_lines")]),
+    (
+        "subtotal two cents off",
+        invoice(subtotal=1684.42),
+        [("lines_subtotal", "/subtotal"), ("tax_base", "/tax_lines")],
+    ),
     ("tax misread", with_tax(0, amount=282.32), [("tax_line", "/tax_lines/0/amount"), ("total", "/total")]),
     ("tax rounded half up", with_tax(1, amount=13.93), []),
-    ("tax base wrong", with_tax(1, base=190),
-     [("tax_line", "/tax_lines/1/amount"), ("tax_base", "/tax_lines"), ("total", "/total")]),
+    (
+        "tax base wrong",
+        with_tax(1, base=190),
+        [("tax_line", "/tax_lines/1/amount"), ("tax_base", "/tax_lines"), ("total", "/total")],
+    ),
     ("per-line tax rounding, 5 lines", cents_lines(5, 0.10), []),
     ("per-line tax rounding, beyond 5 half-cents", cents_lines(5, 0.15), [("tax_line", "/tax_lines/0/amount")]),
     ("per-line tax rounding needs the lines", cents_lines(1, 0.03), [("tax_line", "/tax_lines/0/amount")]),
@@ -103,34 +173,58 @@ INVOICE_CASES = [
     ("prepaid ignored", invoice(prepaid_amount=500), [("amount_due", "/amount_due")]),
     ("amount due wrong", invoice(amount_due=1908.56), [("amount_due", "/amount_due")]),
     ("no tax lines, total with tax", invoice(tax_lines=[]), [("total", "/total")]),
-    ("credit note (negative)", invoice(line_items=[{"description": "x", "quantity": -2, "unit": None,
-                                                    "unit_price": 10, "tax_rate": 19, "amount": -20}],
-                                       subtotal=-20, tax_lines=[{"rate": 19, "base": -20, "amount": -3.8}],
-                                       total=-23.8, amount_due=-23.8), []),
+    (
+        "credit note (negative)",
+        invoice(
+            line_items=[
+                {"description": "x", "quantity": -2, "unit": None, "unit_price": 10, "tax_rate": 19, "amount": -20}
+            ],
+            subtotal=-20,
+            tax_lines=[{"rate": 19, "base": -20, "amount": -3.8}],
+            total=-23.8,
+            amount_due=-23.8,
+        ),
+        [],
+    ),
     ("JPY consistent", jpy(), []),
     ("JPY one yen off (rounding)", jpy(total=649001, amount_due=649001), []),
     ("JPY two yen off", jpy(total=649002, amount_due=649002), [("total", "/total")]),
-    ("JPY tax one yen off: within 2 lines' rounding", jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59001}],
-                                                          total=649001, amount_due=649001), []),
-    ("JPY tax two yen off", jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59002}], total=649002,
-                                amount_due=649002), [("tax_line", "/tax_lines/0/amount")]),
+    (
+        "JPY tax one yen off: within 2 lines' rounding",
+        jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59001}], total=649001, amount_due=649001),
+        [],
+    ),
+    (
+        "JPY tax two yen off",
+        jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59002}], total=649002, amount_due=649002),
+        [("tax_line", "/tax_lines/0/amount")],
+    ),
     ("due before issue", invoice(due_date="2026-01-30"), [("due_before_issue", "/due_date")]),
     ("due same day", invoice(due_date="2026-01-31"), []),
     ("no due date", invoice(due_date=None), []),
     ("impossible date", invoice(issue_date="2026-02-30"), [("date_invalid", "/issue_date")]),
     ("unknown currency", invoice(currency="EUX"), [("currency_unknown", "/currency")]),
-    ("IBAN one digit off", invoice(bank_account={"iban": "DE89370400440532013001", "bic": None,
-                                                 "account_holder": None}), [("iban_invalid", "/bank_account/iban")]),
-    ("BIC malformed", invoice(bank_account={"iban": None, "bic": "COBA1EFF", "account_holder": None}),
-     [("bic_invalid", "/bank_account/bic")]),
+    (
+        "IBAN one digit off",
+        invoice(bank_account={"iban": "DE89370400440532013001", "bic": None, "account_holder": None}),
+        [("iban_invalid", "/bank_account/iban")],
+    ),
+    (
+        "BIC malformed",
+        invoice(bank_account={"iban": None, "bic": "COBA1EFF", "account_holder": None}),
+        [("bic_invalid", "/bank_account/bic")],
+    ),
     ("no bank account", invoice(bank_account=None), []),
     ("VAT id one digit off", with_party("seller", vat_id="DE136695977"), [("vat_id_invalid", "/seller/vat_id")]),
     ("VAT id with spaces", with_party("seller", vat_id="DE 136 695 976"), []),
     ("VAT id without prefix, country from address", with_party("seller", vat_id="136695976"), []),
     ("VAT id without prefix, wrong", with_party("seller", vat_id="136695977"), [("vat_id_invalid", "/seller/vat_id")]),
     ("Swiss UID", with_party("buyer", vat_id="CHE-271.828.189 MWST"), []),
-    ("Swiss UID one digit off", with_party("buyer", vat_id="CHE-271.828.188 MWST"),
-     [("vat_id_invalid", "/buyer/vat_id")]),
+    (
+        "Swiss UID one digit off",
+        with_party("buyer", vat_id="CHE-271.828.188 MWST"),
+        [("vat_id_invalid", "/buyer/vat_id")],
+    ),
     ("country stdnum does not know", with_party("buyer", vat_id="ZZ123"), []),
 ]
 
@@ -143,13 +237,28 @@ def test_check_invoice(name, data, expected):
 
 
 def test_warning_shape():
-    assert check_invoice(invoice(amount_due=1908.56)) == [{
-        "code": "amount_due", "message": "total 1980.56 = 1980.56, but the amount due is 1908.56",
-        "path": "/amount_due"}]
+    assert check_invoice(invoice(amount_due=1908.56)) == [
+        {
+            "code": "amount_due",
+            "message": "total 1980.56 = 1980.56, but the amount due is 1908.56",
+            "path": "/amount_due",
+        }
+    ]
 
 
-@pytest.mark.parametrize("currency,unit", [("EUR", "0.01"), ("JPY", "1"), ("KRW", "1"), ("BHD", "0.001"),
-                                           ("CHF", "0.01"), ("XAU", "0.01"), ("ZZZ", "0.01"), (None, "0.01")])
+@pytest.mark.parametrize(
+    "currency,unit",
+    [
+        ("EUR", "0.01"),
+        ("JPY", "1"),
+        ("KRW", "1"),
+        ("BHD", "0.001"),
+        ("CHF", "0.01"),
+        ("XAU", "0.01"),
+        ("ZZZ", "0.01"),
+        (None, "0.01"),
+    ],
+)
 def test_minor_unit(currency, unit):
     assert str(minor_unit(currency)) == unit
 
@@ -200,7 +309,7 @@ def _corrupt(value):
 
     run = max(re.finditer(r"\d+", value), key=lambda m: len(m.group()))
     i = run.end() - 1
-    return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1:]
+    return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1 :]
 
 
 @pytest.mark.parametrize("kind,value,where", _identifiers())
@@ -223,11 +332,17 @@ def test_real_identifiers_pass_and_corruptions_fail(kind, value, where):
 def receipt(**changes):
     data = {
         "merchant": {"name": "Café", "address": None, "vat_id": "ATU61803392"},
-        "date": "2026-03-14", "time": "09:41", "currency": "EUR",
-        "items": [{"description": "Melange", "quantity": 2, "unit_price": 4.2, "amount": 8.4},
-                  {"description": "Strudel", "quantity": 1, "unit_price": 5.4, "amount": 5.4}],
+        "date": "2026-03-14",
+        "time": "09:41",
+        "currency": "EUR",
+        "items": [
+            {"description": "Melange", "quantity": 2, "unit_price": 4.2, "amount": 8.4},
+            {"description": "Strudel", "quantity": 1, "unit_price": 5.4, "amount": 5.4},
+        ],
         "taxes": [{"rate": 20, "base": 7, "amount": 1.4}, {"rate": 10, "base": 4.91, "amount": 0.49}],
-        "subtotal": None, "total": 13.8, "payment_method": "card",
+        "subtotal": None,
+        "total": 13.8,
+        "payment_method": "card",
     }
     data.update(changes)
     return data
@@ -235,22 +350,48 @@ def receipt(**changes):
 
 RECEIPT_CASES = [
     ("consistent, net bases", receipt(), []),
-    ("gross bases", receipt(taxes=[{"rate": 20, "base": 8.4, "amount": 1.4}, {"rate": 10, "base": 5.4,
-                                                                               "amount": 0.49}]), []),
-    ("item amount wrong", receipt(items=[{"description": "M", "quantity": 2, "unit_price": 4.2, "amount": 8.2},
-                                         {"description": "S", "quantity": 1, "unit_price": 5.4, "amount": 5.6}]),
-     [("item_amount", "/items/0/amount"), ("item_amount", "/items/1/amount")]),
+    (
+        "gross bases",
+        receipt(taxes=[{"rate": 20, "base": 8.4, "amount": 1.4}, {"rate": 10, "base": 5.4, "amount": 0.49}]),
+        [],
+    ),
+    (
+        "item amount wrong",
+        receipt(
+            items=[
+                {"description": "M", "quantity": 2, "unit_price": 4.2, "amount": 8.2},
+                {"description": "S", "quantity": 1, "unit_price": 5.4, "amount": 5.6},
+            ]
+        ),
+        [("item_amount", "/items/0/amount"), ("item_amount", "/items/1/amount")],
+    ),
     ("items do not add up", receipt(total=14.8, taxes=[]), [("items_sum", "/total")]),
-    ("US style: items = subtotal, + tax = total", receipt(subtotal=13.8, total=14.94,
-                                                         taxes=[{"rate": 8.25, "base": 13.8, "amount": 1.14}]), []),
-    ("tax wrong", receipt(taxes=[{"rate": 20, "base": 7, "amount": 2.4}, {"rate": 10, "base": 4.91,
-                                                                          "amount": 0.49}]),
-     [("tax_line", "/taxes/0/amount"), ("total", "/total")]),
-    ("unit price null", receipt(items=[{"description": "M", "quantity": 2, "unit_price": None, "amount": 8.4},
-                                       {"description": "S", "quantity": 1, "unit_price": 5.4, "amount": 5.4}]), []),
+    (
+        "US style: items = subtotal, + tax = total",
+        receipt(subtotal=13.8, total=14.94, taxes=[{"rate": 8.25, "base": 13.8, "amount": 1.14}]),
+        [],
+    ),
+    (
+        "tax wrong",
+        receipt(taxes=[{"rate": 20, "base": 7, "amount": 2.4}, {"rate": 10, "base": 4.91, "amount": 0.49}]),
+        [("tax_line", "/taxes/0/amount"), ("total", "/total")],
+    ),
+    (
+        "unit price null",
+        receipt(
+            items=[
+                {"description": "M", "quantity": 2, "unit_price": None, "amount": 8.4},
+                {"description": "S", "quantity": 1, "unit_price": 5.4, "amount": 5.4},
+            ]
+        ),
+        [],
+    ),
     ("bad date", receipt(date="2026-13-01"), [("date_invalid", "/date")]),
-    ("bad VAT id", receipt(merchant={"name": "C", "address": None, "vat_id": "ATU61803393"}),
-     [("vat_id_invalid", "/merchant/vat_id")]),
+    (
+        "bad VAT id",
+        receipt(merchant={"name": "C", "address": None, "vat_id": "ATU61803393"}),
+        [("vat_id_invalid", "/merchant/vat_id")],
+    ),
 ]
 
 
@@ -259,12 +400,15 @@ def test_check_receipt(name, data, expected):
     assert [(w["code"], w["path"]) for w in check_receipt(data)] == expected
 
 
-@pytest.mark.parametrize("schema,data,codes", [
-    ("invoice", invoice(total=19, amount_due=19), ["total"]),
-    ("receipt", receipt(total=99), ["items_sum", "total"]),
-    ("my-custom", invoice(total=19), []),
-    ("invoice", None, []),
-    ("invoice", [1, 2], []),
-])
+@pytest.mark.parametrize(
+    "schema,data,codes",
+    [
+        ("invoice", invoice(total=19, amount_due=19), ["total"]),
+        ("receipt", receipt(total=99), ["items_sum", "total"]),
+        ("my-custom", invoice(total=19), []),
+        ("invoice", None, []),
+        ("invoice", [1, 2], []),
+    ],
+)
 def test_run_checks_dispatch(schema, data, codes):
     assert [w["code"] for w in run_checks(schema, copy.deepcopy(data))] == codes

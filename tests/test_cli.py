@@ -12,8 +12,12 @@ from extractor.cli.commands import app, dispatch_args
 from extractor.testing import ENDOFTEXT, IM_END
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "string", "maxLength": 8}},
+    "required": ["n"],
+    "additionalProperties": False,
+}
 ANSWER = '{"n":"x"}'
 
 
@@ -34,21 +38,43 @@ def test_batch_with_globs_dirs_outputs_and_bad_files(small, tmp_path):
     docs = tmp_path / "docs"
     (docs / "sub").mkdir(parents=True)
     for name in ("a.pdf", "b.png"):
-        shutil.copy(ROOT / "samples" / ("invoice-de-einfach.pdf" if name.endswith("pdf") else "invoice-us.png"),
-                    docs / name)
+        shutil.copy(
+            ROOT / "samples" / ("invoice-de-einfach.pdf" if name.endswith("pdf") else "invoice-us.png"), docs / name
+        )
     shutil.copy(ROOT / "samples" / "invoice-ch-chf.pdf", docs / "sub" / "a.pdf")  # same stem, other folder
     (tmp_path / "corrupt.pdf").write_bytes(b"%PDF-1.4\n%broken\n")
     out, jsonl, csv_path = tmp_path / "out", tmp_path / "all.jsonl", tmp_path / "all.csv"
-    result = run(str(docs / "*.p*"), docs / "sub", tmp_path / "missing.pdf", tmp_path / "corrupt.pdf",
-                 "--model", model.path, "--schema", schema, "--out", out, "--jsonl", jsonl, "--csv", csv_path,
-                 "--ocr", "never")  # an image is an input all the same; reading it (~7 s of OCR) is test_ocr's
+    result = run(
+        str(docs / "*.p*"),
+        docs / "sub",
+        tmp_path / "missing.pdf",
+        tmp_path / "corrupt.pdf",
+        "--model",
+        model.path,
+        "--schema",
+        schema,
+        "--out",
+        out,
+        "--jsonl",
+        jsonl,
+        "--csv",
+        csv_path,
+        "--ocr",
+        "never",
+    )  # an image is an input all the same; reading it (~7 s of OCR) is test_ocr's
     assert result.exit_code == 1, result.output
     lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
-    got = {Path(r["source"]).relative_to(tmp_path).as_posix(): (r["status"], r["data"], [e["code"] for e in r["errors"]])
-           for r in lines}
-    assert got == {"docs/a.pdf": ("ok", {"n": "x"}, []), "docs/b.png": ("ok", {"n": "x"}, []),
-                   "docs/sub/a.pdf": ("ok", {"n": "x"}, []), "missing.pdf": ("error", None, ["not_found"]),
-                   "corrupt.pdf": ("error", None, ["corrupt"])}
+    got = {
+        Path(r["source"]).relative_to(tmp_path).as_posix(): (r["status"], r["data"], [e["code"] for e in r["errors"]])
+        for r in lines
+    }
+    assert got == {
+        "docs/a.pdf": ("ok", {"n": "x"}, []),
+        "docs/b.png": ("ok", {"n": "x"}, []),
+        "docs/sub/a.pdf": ("ok", {"n": "x"}, []),
+        "missing.pdf": ("error", None, ["not_found"]),
+        "corrupt.pdf": ("error", None, ["corrupt"]),
+    }
     files = {p.name: json.loads(p.read_text()) for p in out.glob("*.json")}
     assert len(files) == 5 and {f["source"] for f in files.values()} == {r["source"] for r in lines}
     assert files["a.json"]["source"] == str(docs / "a.pdf")  # the first a.pdf keeps the plain name
@@ -76,8 +102,18 @@ def test_json_output_is_the_record_shape(small):
 
 def test_max_tokens_below_the_answer_is_truncated_exit_1(small):
     model, schema = small
-    result = run(ROOT / "samples" / "invoice-jp-yen.pdf", "--model", model.path, "--schema", schema,
-                 "--max-tokens", "1", "--retries", "0", "--json")
+    result = run(
+        ROOT / "samples" / "invoice-jp-yen.pdf",
+        "--model",
+        model.path,
+        "--schema",
+        schema,
+        "--max-tokens",
+        "1",
+        "--retries",
+        "0",
+        "--json",
+    )
     assert result.exit_code == 1
     (record,) = json.loads(result.stdout)
     assert (record["status"], record["data"], record["finish_reason"]) == ("truncated", None, "length")
@@ -85,26 +121,40 @@ def test_max_tokens_below_the_answer_is_truncated_exit_1(small):
 
 def test_random_model_record_reports_stop_set_and_usage(model_factory, tmp_path):
     tiny = model_factory.random()
-    result = run(ROOT / "samples" / "invoice-de-einfach.pdf", "--model", tiny.path, "--out", tmp_path,
-                 "--max-tokens", "8", "--retries", "0")
+    result = run(
+        ROOT / "samples" / "invoice-de-einfach.pdf",
+        "--model",
+        tiny.path,
+        "--out",
+        tmp_path,
+        "--max-tokens",
+        "8",
+        "--retries",
+        "0",
+    )
     assert result.exit_code == 1  # a random model cannot finish an invoice in 8 tokens
     record = json.loads((tmp_path / "invoice-de-einfach.json").read_text())
     assert {ENDOFTEXT, IM_END} <= set(record["stop_token_ids"])
     assert record["usage"]["prompt_tokens"] > 0 and record["usage"]["generated_tokens"] > 0
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["x.pdf", "--schema", "nope.json"], "schema file not found"),
-    (["x.pdf", "--pages", "3-1"], "pages"),
-    (["x.pdf", "--max-tokens", "0"], "max-tokens"),
-    (["x.pdf", "--endpoint", "gpu1:8000"], "expected a url"),
-    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--server-kind", "tgi"], "server kind 'tgi'"),
-    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--image-format", "gif"], "image format 'gif'"),
-    (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "EXTRACT_TEST_UNSET_KEY"],
-     "the environment variable extract_test_unset_key is not set"),
-    (["doctor"], "name a model directory, or a server with --endpoint"),
-    (["doctor", "--endpoint", "http://127.0.0.1:9", "--fix"], "--fix and --smoke check a model directory"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["x.pdf", "--schema", "nope.json"], "schema file not found"),
+        (["x.pdf", "--pages", "3-1"], "pages"),
+        (["x.pdf", "--max-tokens", "0"], "max-tokens"),
+        (["x.pdf", "--endpoint", "gpu1:8000"], "expected a url"),
+        (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--server-kind", "tgi"], "server kind 'tgi'"),
+        (["x.pdf", "--endpoint", "http://127.0.0.1:9", "--image-format", "gif"], "image format 'gif'"),
+        (
+            ["x.pdf", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "EXTRACT_TEST_UNSET_KEY"],
+            "the environment variable extract_test_unset_key is not set",
+        ),
+        (["doctor"], "name a model directory, or a server with --endpoint"),
+        (["doctor", "--endpoint", "http://127.0.0.1:9", "--fix"], "--fix and --smoke check a model directory"),
+    ],
+)
 def test_usage_errors_exit_2(args, needle, monkeypatch):
     monkeypatch.delenv("EXTRACT_TEST_UNSET_KEY", raising=False)
     result = run(*args, *([] if args[0] == "doctor" else ["--model", "/nonexistent-model-dir"]))
@@ -118,9 +168,13 @@ def test_extract_endpoints_from_the_environment(tmp_path):
     from helpers import free_port
 
     urls = [f"http://127.0.0.1:{free_port()}", f"http://127.0.0.1:{free_port()}"]
-    result = CliRunner().invoke(app, dispatch_args([str(ROOT / "samples" / "invoice-us.png"), "--json",
-                                                    "--no-isolate", "--model", "Qwen/Qwen3.5-2B"]),
-                                env={"EXTRACT_ENDPOINTS": f"{urls[0]}, {urls[1]}"})
+    result = CliRunner().invoke(
+        app,
+        dispatch_args(
+            [str(ROOT / "samples" / "invoice-us.png"), "--json", "--no-isolate", "--model", "Qwen/Qwen3.5-2B"]
+        ),
+        env={"EXTRACT_ENDPOINTS": f"{urls[0]}, {urls[1]}"},
+    )
     assert result.exit_code == 1
     [record] = json.loads(result.stdout)
     assert [e["code"] for e in record["errors"]] == ["model_error"]
@@ -136,8 +190,16 @@ def test_with_an_output_option_each_file_and_the_totals_go_to_stderr(small, tmp_
     totals, so a piped or scheduled batch still says what it did."""
     model, schema = small
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n%broken\n")
-    result = run(ROOT / "samples" / "invoice-jp-yen.pdf", tmp_path / "broken.pdf", "--model", model.path,
-                 "--schema", schema, "--out", tmp_path / "out")
+    result = run(
+        ROOT / "samples" / "invoice-jp-yen.pdf",
+        tmp_path / "broken.pdf",
+        "--model",
+        model.path,
+        "--schema",
+        schema,
+        "--out",
+        tmp_path / "out",
+    )
     assert result.exit_code == 1
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -191,12 +253,25 @@ def test_an_interrupted_batch_resumes_where_it_stopped(small, tmp_path):
     out = tmp_path / "out"
     # the PNG among the inputs is not what resuming is about (OCR: ~7 s a process); one document at a time, so
     # exactly 3 are written at the pause (batching, the documents in flight beside them may be done too)
-    args = [*map(str, inputs), "--model", str(model.path), "--schema", schema, "--out", str(out), "--no-isolate",
-            "--ocr", "never", "--batch", "1"]
+    args = [
+        *map(str, inputs),
+        "--model",
+        str(model.path),
+        "--schema",
+        schema,
+        "--out",
+        str(out),
+        "--no-isolate",
+        "--ocr",
+        "never",
+        "--batch",
+        "1",
+    ]
     marker = tmp_path / "three-written"
     env = dict(os.environ, **{TEST_PAUSE_ENV: f"3:{marker}"})
-    proc = subprocess.Popen([sys.executable, "-m", "extractor.cli", *args], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "extractor.cli", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 120
         while not marker.exists():
@@ -235,8 +310,18 @@ def test_a_run_prints_no_third_party_notes(small, tmp_path):
     ImageDraw.Draw(image).text((20, 40), "Receipt 7   Total 12.50", fill="black", font_size=22)
     image.save(photo)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRANSFORMERS_", "TOKENIZERS_"))}
-    args = [sys.executable, "-m", "extractor.cli", "--model", str(tiny.path), "--schema", schema, "--json",
-            "--no-isolate", str(photo)]
+    args = [
+        sys.executable,
+        "-m",
+        "extractor.cli",
+        "--model",
+        str(tiny.path),
+        "--schema",
+        schema,
+        "--json",
+        "--no-isolate",
+        str(photo),
+    ]
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert json.loads(done.stdout)[0]["data"] == json.loads(ANSWER), done.stderr
     assert done.stderr == "1 document(s): 1 ok\n"

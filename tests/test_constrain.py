@@ -7,39 +7,52 @@ import json
 import re
 
 import pytest
+from helpers import settings_for
 
-from extractor.runners.constrain.bounds import (
-    DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, FORMAT_PATTERNS, FRACTION_STEP, NUMBER_LIMIT, bounded_schema,
-)
-from extractor.runners.constrain.grammar import compile_schema, constrainer_for
-from extractor.runners.constrain.plan import plan_constraint
 from extractor.errors import ModelError, SchemaError
 from extractor.pipeline.document import extract_document
 from extractor.runners.base import Runner
-from extractor.settings import Settings
-from helpers import settings_for
+from extractor.runners.constrain.bounds import (
+    DEFAULT_MAX_ITEMS,
+    DEFAULT_MAX_LENGTH,
+    FORMAT_PATTERNS,
+    FRACTION_STEP,
+    NUMBER_LIMIT,
+    bounded_schema,
+)
+from extractor.runners.constrain.grammar import compile_schema, constrainer_for
+from extractor.runners.constrain.plan import plan_constraint
 from extractor.runners.stopping import StopSet
-from extractor.testing import ENDOFTEXT, IM_END
 from extractor.schema import Schema, load_schema, validate_data
+from extractor.settings import Settings
+from extractor.testing import ENDOFTEXT, IM_END
 
 MAX_TOKENS = 2048
 # The acceptance runs 50 seeds; a random model fills every string to its maxLength (~600 tokens per invoice, ~30 s
 # each on 2 CPU cores), so CI runs seeds 0-4 and the rest are marked slow: `python -m pytest -q -m slow` runs them.
-SEED_BLOCKS = [pytest.param(range(0, 5), id="seeds0-4"),
-               pytest.param(range(5, 50), id="seeds5-49", marks=pytest.mark.slow)]
+SEED_BLOCKS = [
+    pytest.param(range(0, 5), id="seeds0-4"),
+    pytest.param(range(5, 50), id="seeds5-49", marks=pytest.mark.slow),
+]
 
 CUSTOM_SCHEMA = {
     "type": "object",
     "properties": {
         "kind": {"enum": ["invoice", "receipt", "credit_note"]},
         "groups": {
-            "type": "array", "minItems": 1, "maxItems": 3,
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 3,
             "items": {
-                "type": "array", "minItems": 1, "maxItems": 3,
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 3,
                 "items": {
                     "type": "object",
-                    "properties": {"code": {"type": "string", "maxLength": 8},
-                                   "qty": {"type": "integer", "minimum": 0, "maximum": 99}},
+                    "properties": {
+                        "code": {"type": "string", "maxLength": 8},
+                        "qty": {"type": "integer", "minimum": 0, "maximum": 99},
+                    },
                     "required": ["code", "qty"],
                     "additionalProperties": False,
                 },
@@ -56,50 +69,97 @@ CUSTOM_SCHEMA = {
 # ---------------------------------------------------------------------------------------------------------
 # Pure parts: the bounded copy of a schema and the exact date patterns
 # ---------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("schema, expected", [
-    ({"type": "string"}, {"type": "string", "maxLength": DEFAULT_MAX_LENGTH}),
-    ({"type": "string", "maxLength": 7}, {"type": "string", "maxLength": 7}),
-    ({"type": ["string", "null"]}, {"type": ["string", "null"], "maxLength": DEFAULT_MAX_LENGTH}),
-    ({"type": "number"}, {"type": "number", "minimum": -NUMBER_LIMIT, "maximum": NUMBER_LIMIT,
-                          "multipleOf": FRACTION_STEP}),
-    ({"type": "number", "exclusiveMinimum": 0, "maximum": 5, "multipleOf": 0.5},
-     {"type": "number", "exclusiveMinimum": 0, "maximum": 5, "multipleOf": 0.5}),
-    ({"type": "integer"}, {"type": "integer", "minimum": -NUMBER_LIMIT, "maximum": NUMBER_LIMIT}),
-    ({"type": "array", "items": {"type": "boolean"}},
-     {"type": "array", "items": {"type": "boolean"}, "maxItems": DEFAULT_MAX_ITEMS}),
-    ({"enum": ["a", "b"], "type": "string"}, {"enum": ["a", "b"], "type": "string"}),
-    ({"type": "string", "format": "date", "maxLength": 10},
-     {"type": "string", "pattern": FORMAT_PATTERNS["date"], "maxLength": 10}),
-    ({"type": "string", "format": "email"}, {"type": "string", "format": "email", "maxLength": DEFAULT_MAX_LENGTH}),
-    ({"type": "object", "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 1}}},
-     {"type": "object", "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 1}},
-      "additionalProperties": False}),
-    ({"type": "object", "properties": {}, "additionalProperties": {"type": "boolean"}},
-     {"type": "object", "properties": {}, "additionalProperties": {"type": "boolean"}}),
-    ({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}], "$defs": {"n": {"type": "integer", "maximum": 3}}},
-     {"anyOf": [{"type": "string", "maxLength": DEFAULT_MAX_LENGTH}, {"$ref": "#/$defs/n"}],
-      "$defs": {"n": {"type": "integer", "maximum": 3, "minimum": -NUMBER_LIMIT}}}),
-])
+@pytest.mark.parametrize(
+    "schema, expected",
+    [
+        ({"type": "string"}, {"type": "string", "maxLength": DEFAULT_MAX_LENGTH}),
+        ({"type": "string", "maxLength": 7}, {"type": "string", "maxLength": 7}),
+        ({"type": ["string", "null"]}, {"type": ["string", "null"], "maxLength": DEFAULT_MAX_LENGTH}),
+        (
+            {"type": "number"},
+            {"type": "number", "minimum": -NUMBER_LIMIT, "maximum": NUMBER_LIMIT, "multipleOf": FRACTION_STEP},
+        ),
+        (
+            {"type": "number", "exclusiveMinimum": 0, "maximum": 5, "multipleOf": 0.5},
+            {"type": "number", "exclusiveMinimum": 0, "maximum": 5, "multipleOf": 0.5},
+        ),
+        ({"type": "integer"}, {"type": "integer", "minimum": -NUMBER_LIMIT, "maximum": NUMBER_LIMIT}),
+        (
+            {"type": "array", "items": {"type": "boolean"}},
+            {"type": "array", "items": {"type": "boolean"}, "maxItems": DEFAULT_MAX_ITEMS},
+        ),
+        ({"enum": ["a", "b"], "type": "string"}, {"enum": ["a", "b"], "type": "string"}),
+        (
+            {"type": "string", "format": "date", "maxLength": 10},
+            {"type": "string", "pattern": FORMAT_PATTERNS["date"], "maxLength": 10},
+        ),
+        ({"type": "string", "format": "email"}, {"type": "string", "format": "email", "maxLength": DEFAULT_MAX_LENGTH}),
+        (
+            {"type": "object", "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 1}}},
+            {
+                "type": "object",
+                "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 1}},
+                "additionalProperties": False,
+            },
+        ),
+        (
+            {"type": "object", "properties": {}, "additionalProperties": {"type": "boolean"}},
+            {"type": "object", "properties": {}, "additionalProperties": {"type": "boolean"}},
+        ),
+        (
+            {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}], "$defs": {"n": {"type": "integer", "maximum": 3}}},
+            {
+                "anyOf": [{"type": "string", "maxLength": DEFAULT_MAX_LENGTH}, {"$ref": "#/$defs/n"}],
+                "$defs": {"n": {"type": "integer", "maximum": 3, "minimum": -NUMBER_LIMIT}},
+            },
+        ),
+    ],
+)
 def test_bounded_schema(schema, expected):
     original = json.loads(json.dumps(schema))
     assert bounded_schema(schema) == expected
     assert schema == original  # the validation schema is never touched
 
 
-@pytest.mark.parametrize("text", [
-    "2024-02-29", "2000-02-29", "1900-02-28", "1900-02-29", "2023-02-29", "2023-02-30", "2023-04-30",
-    "2023-04-31", "2023-12-31", "2023-13-01", "2023-00-10", "2023-01-00", "0000-01-01", "0001-01-01",
-    "0004-02-29", "9999-12-31", "2023-1-01", "20230101",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-02-29",
+        "2000-02-29",
+        "1900-02-28",
+        "1900-02-29",
+        "2023-02-29",
+        "2023-02-30",
+        "2023-04-30",
+        "2023-04-31",
+        "2023-12-31",
+        "2023-13-01",
+        "2023-00-10",
+        "2023-01-00",
+        "0000-01-01",
+        "0001-01-01",
+        "0004-02-29",
+        "9999-12-31",
+        "2023-1-01",
+        "20230101",
+    ],
+)
 def test_date_pattern_agrees_with_the_validator(text):
     schema = Schema(name="d", source="-", schema={"type": "string", "format": "date"})
     assert bool(re.search(FORMAT_PATTERNS["date"], text)) == (validate_data(text, schema) == [])
 
 
-@pytest.mark.parametrize("text", [
-    "2024-02-29T23:59:59Z", "2023-02-29T10:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T10:00:00.123+01:00",
-    "2024-01-01T10:00:00", "2024-01-01 10:00:00Z",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-02-29T23:59:59Z",
+        "2023-02-29T10:00:00Z",
+        "2024-01-01T24:00:00Z",
+        "2024-01-01T10:00:00.123+01:00",
+        "2024-01-01T10:00:00",
+        "2024-01-01 10:00:00Z",
+    ],
+)
 def test_date_time_pattern_is_within_the_validator(text):
     schema = Schema(name="d", source="-", schema={"type": "string", "format": "date-time"})
     if re.search(FORMAT_PATTERNS["date-time"], text):
@@ -140,10 +200,15 @@ def test_random_model_constrained_always_parses_validates_and_stops(runner, page
         record = extract_document(page, runner=runner, schema=invoice, settings=_settings(runner, seed=seed))
         out = record.to_dict()
         lengths.append(record.usage.generated_tokens)
-        if not (out["constrained"] is True and record.finish_reason == "stop"
-                and record.stop_token_id in runner.stop_set.ids and record.usage.generated_tokens < MAX_TOKENS
-                and record.data is not None and validate_data(record.data, invoice) == []
-                and not [e for e in record.errors if e["code"] in ("no_json", "schema", "truncated")]):
+        if not (
+            out["constrained"] is True
+            and record.finish_reason == "stop"
+            and record.stop_token_id in runner.stop_set.ids
+            and record.usage.generated_tokens < MAX_TOKENS
+            and record.data is not None
+            and validate_data(record.data, invoice) == []
+            and not [e for e in record.errors if e["code"] in ("no_json", "schema", "truncated")]
+        ):
             problems.append((seed, record.finish_reason, record.usage.generated_tokens, record.errors[:2]))
     print(f"\nconstrained, seeds {seeds.start}-{seeds.stop - 1}: tokens min {min(lengths)} max {max(lengths)}")
     assert problems == []
@@ -183,15 +248,25 @@ def test_custom_schema_enum_nested_arrays_required(runner, page, tmp_path):
 
 def test_unsupported_keyword_strict_compile_names_it(runner):
     tokenizer = constrainer_for(runner.tokenizer).llg_tokenizer(runner.stop_set.ids)
-    schema = dict(CUSTOM_SCHEMA, properties=dict(CUSTOM_SCHEMA["properties"], groups={
-        "type": "array", "uniqueItems": True, "maxItems": 2, "items": {"type": "integer", "maximum": 9}}))
+    schema = dict(
+        CUSTOM_SCHEMA,
+        properties=dict(
+            CUSTOM_SCHEMA["properties"],
+            groups={"type": "array", "uniqueItems": True, "maxItems": 2, "items": {"type": "integer", "maximum": 9}},
+        ),
+    )
     with pytest.raises(SchemaError, match="uniqueItems"):
         compile_schema(schema, tokenizer=tokenizer, lenient=False)
 
 
 def test_unsupported_keyword_is_ignored_by_the_grammar_with_a_warning(runner, page, tmp_path):
-    schema_dict = dict(CUSTOM_SCHEMA, properties=dict(CUSTOM_SCHEMA["properties"], groups={
-        "type": "array", "uniqueItems": True, "maxItems": 2, "items": {"type": "integer", "maximum": 9}}))
+    schema_dict = dict(
+        CUSTOM_SCHEMA,
+        properties=dict(
+            CUSTOM_SCHEMA["properties"],
+            groups={"type": "array", "uniqueItems": True, "maxItems": 2, "items": {"type": "integer", "maximum": 9}},
+        ),
+    )
     path = tmp_path / "unique.schema.json"
     path.write_text(json.dumps(schema_dict), encoding="utf-8")
     record = extract_document(page, runner=runner, schema=load_schema(str(path)), settings=_settings(runner, seed=1))
@@ -288,10 +363,12 @@ def test_token_index_lists_every_token_that_spells_a_prefix_or_runs_past(scripte
     tokenizer = constrainer.llg_tokenizer(runner.stop_set.ids)
     spelled = {t: tokenizer.decode_bytes([t]) for t in range(tokenizer.vocab_size) if not tokenizer.is_special_token(t)}
     prefixes, extensions = constrainer.token_index(tokenizer)._candidates(forced)
-    assert prefixes.tolist() == sorted((t for t, b in spelled.items() if b and forced.startswith(b)),
-                                       key=lambda t: (len(spelled[t]), t))
-    longer = sorted((t for t, b in spelled.items() if b.startswith(forced) and b != forced),
-                    key=lambda t: (spelled[t], t))
+    assert prefixes.tolist() == sorted(
+        (t for t, b in spelled.items() if b and forced.startswith(b)), key=lambda t: (len(spelled[t]), t)
+    )
+    longer = sorted(
+        (t for t, b in spelled.items() if b.startswith(forced) and b != forced), key=lambda t: (spelled[t], t)
+    )
     assert list(extensions) == longer[:MAX_EXTENSION_CHECKS] and len(prefixes) > 0
 
 
@@ -362,7 +439,7 @@ def test_mx_mask_equals_numpy_reference_when_sizes_differ(vocab, words):
     from extractor.runners.constrain.mask import apply_bitmask
 
     rng = np.random.default_rng(vocab + words)
-    bitmask = rng.integers(-2**31, 2**31, size=(1, words), dtype=np.int64).astype(np.int32)
+    bitmask = rng.integers(-(2**31), 2**31, size=(1, words), dtype=np.int64).astype(np.int32)
     logits = rng.normal(size=(1, vocab)).astype(np.float32)
     logits[0, :4] = [-0.0, 0.0, np.inf, -np.inf]
     bitmask[0, 0] = (bitmask[0, 0] | 0b0101) & ~0b1010  # -0.0 and inf allowed (kept exactly), the others not

@@ -8,31 +8,56 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import fed_stepwise, settings_for
 
 from extractor import Extractor
-from helpers import fed_stepwise, settings_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [str(ROOT / "samples" / name) for name in ("invoice-de-einfach.pdf", "invoice-us.png", "invoice-jp-yen.pdf")]
 # A short invoice, valid against the invoice schema (one line, nulls where allowed; an umlaut for multi-byte text):
 # the loop's mechanics do not depend on the answer's length, and a 420-token answer costs ~5 s a document here.
 SHORT_INVOICE = {
-    "invoice_number": "RE-2024-00817", "issue_date": "2024-03-14", "due_date": None, "currency": "EUR",
+    "invoice_number": "RE-2024-00817",
+    "issue_date": "2024-03-14",
+    "due_date": None,
+    "currency": "EUR",
     "seller": {"name": "Müller Bürobedarf GmbH", "address": None, "vat_id": "DE123456788", "tax_id": None},
     "buyer": {"name": "Schmidt & Partner", "address": None, "vat_id": None, "tax_id": None},
-    "line_items": [{"description": "Toner HP 305A schwarz", "quantity": 2, "unit": "Stk", "unit_price": 64.9,
-                    "tax_rate": 19, "amount": 129.8}],
-    "subtotal": 129.8, "tax_lines": [{"rate": 19, "base": 129.8, "amount": 24.66}], "total": 154.46,
-    "prepaid_amount": None, "amount_due": 154.46, "payment_terms": None, "bank_account": None,
+    "line_items": [
+        {
+            "description": "Toner HP 305A schwarz",
+            "quantity": 2,
+            "unit": "Stk",
+            "unit_price": 64.9,
+            "tax_rate": 19,
+            "amount": 129.8,
+        }
+    ],
+    "subtotal": 129.8,
+    "tax_lines": [{"rate": 19, "base": 129.8, "amount": 24.66}],
+    "total": 154.46,
+    "prepaid_amount": None,
+    "amount_due": 154.46,
+    "payment_terms": None,
+    "bank_account": None,
 }
 SHORT_ANSWER = json.dumps(SHORT_INVOICE, ensure_ascii=False, separators=(",", ":"))
 
 
 def outcome(record) -> tuple:
     """What must not change with the cache or jump-forward: data, status, how it ended, the tokens it took."""
-    return (record.data, record.status, record.finish_reason, record.stop_token_id, record.guard,
-            record.usage.generated_tokens, record.usage.prompt_tokens, [e["code"] for e in record.errors],
-            [w["code"] for w in record.warnings], [a["status"] for a in record.extra.get("attempts", [])])
+    return (
+        record.data,
+        record.status,
+        record.finish_reason,
+        record.stop_token_id,
+        record.guard,
+        record.usage.generated_tokens,
+        record.usage.prompt_tokens,
+        [e["code"] for e in record.errors],
+        [w["code"] for w in record.warnings],
+        [a["status"] for a in record.extra.get("attempts", [])],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +72,15 @@ def runner(invoice_model):
     return MlxRunner(model=str(invoice_model.path))
 
 
-@pytest.mark.parametrize("timings, feed", [
-    ({"one_pass": 36.4, "per_token": 15.7}, "per_token"),  # the kit's qwen3_5 (Gated-DeltaNet) on the CPU
-    ({"one_pass": 10.0, "per_token": 7.6}, "one_pass"),  # faster, but within the noise of a busy machine
-    ({"one_pass": 2.5, "per_token": 6.5}, "one_pass"),  # an attention model
-    ({"error": "RuntimeError: no"}, "one_pass"),  # the timing failed: as the probe checked it
-])
+@pytest.mark.parametrize(
+    "timings, feed",
+    [
+        ({"one_pass": 36.4, "per_token": 15.7}, "per_token"),  # the kit's qwen3_5 (Gated-DeltaNet) on the CPU
+        ({"one_pass": 10.0, "per_token": 7.6}, "one_pass"),  # faster, but within the noise of a busy machine
+        ({"one_pass": 2.5, "per_token": 6.5}, "one_pass"),  # an attention model
+        ({"error": "RuntimeError: no"}, "one_pass"),  # the timing failed: as the probe checked it
+    ],
+)
 def test_forced_runs_go_one_token_per_pass_only_where_clearly_faster(timings, feed):
     from extractor.runners.mlx.plan import feed_choice
 
@@ -76,8 +104,9 @@ def shared_prefix_length(runner) -> int:
     from extractor.schema import load_schema
 
     system = build_messages(load_schema("invoice"), pages=1)[0]
-    text = runner.tokenizer.apply_chat_template([{"role": "system", "content": system.text}], tokenize=False,
-                                                **template_options(runner.template_text))
+    text = runner.tokenizer.apply_chat_template(
+        [{"role": "system", "content": system.text}], tokenize=False, **template_options(runner.template_text)
+    )
     return len(runner.tokenizer.encode(text + "<|im_start|>user\n", add_special_tokens=False))
 
 
@@ -95,8 +124,13 @@ def test_later_documents_prefill_only_their_images_and_suffix(runner):
     assert first.data == second.data == third.data == SHORT_INVOICE
 
 
-NOTE = {"title": "note", "type": "object", "required": ["n"], "additionalProperties": False,
-        "properties": {"n": {"type": "string", "not": {"const": "bad"}}}}
+NOTE = {
+    "title": "note",
+    "type": "object",
+    "required": ["n"],
+    "additionalProperties": False,
+    "properties": {"n": {"type": "string", "not": {"const": "bad"}}},
+}
 
 
 def _retry_with_feedback(model_factory, tmp_path):
@@ -108,15 +142,21 @@ def _retry_with_feedback(model_factory, tmp_path):
     schema.write_text(json.dumps(NOTE))
     tiny = model_factory.scripted(answer='{"n":"a fine note"}', schema=str(schema))
     forced = token_ids(tiny, '{"n":"bad"}')
-    return tiny, {"schema": str(schema), "retries": 1, "max_tokens": 60,
-                  "extra_processors": lambda attempt: (forcing(forced, (248046,)),) if attempt == 1 else ()}
+    return tiny, {
+        "schema": str(schema),
+        "retries": 1,
+        "max_tokens": 60,
+        "extra_processors": lambda attempt: (forcing(forced, (248046,)),) if attempt == 1 else (),
+    }
 
 
 @pytest.mark.parametrize("case", ["answer then <|im_end|>", "whitespace loop", "truncated", "retry with feedback"])
 def test_records_are_identical_with_and_without_the_cache(model_factory, tmp_path, case):
     if case == "whitespace loop":
-        tiny, changes = (model_factory.scripted(answer=SHORT_ANSWER, then="whitespace"),
-                         {"constrained": False, "max_tokens": 400})
+        tiny, changes = (
+            model_factory.scripted(answer=SHORT_ANSWER, then="whitespace"),
+            {"constrained": False, "max_tokens": 400},
+        )
     elif case == "truncated":
         tiny, changes = model_factory.scripted(answer=SHORT_ANSWER, schema="invoice"), {"max_tokens": 40}
     elif case == "retry with feedback":
@@ -171,8 +211,14 @@ def test_jump_forward_feeds_forced_tokens_and_keeps_the_record(invoice_model, ru
 def test_jump_forward_respects_max_tokens_and_guards(invoice_model, runner):
     """Forced tokens count against max_tokens exactly as sampled ones (the same truncated record either way)."""
     for limit in (3, 37, 120):  # the short answer is 146 tokens
-        got = [outcome(Extractor(settings_for(invoice_model, jump_forward=jump, max_tokens=limit, retries=0),
-                                 runner=runner).extract(DOCS[0])) for jump in (True, False)]
+        got = [
+            outcome(
+                Extractor(
+                    settings_for(invoice_model, jump_forward=jump, max_tokens=limit, retries=0), runner=runner
+                ).extract(DOCS[0])
+            )
+            for jump in (True, False)
+        ]
         assert got[0] == got[1] and got[0][5] == limit, (limit, got)
 
 
@@ -228,10 +274,22 @@ def test_a_restored_cache_never_writes_into_the_snapshot():
 def test_records_report_the_cache_and_the_steps(runner):
     extractor = Extractor(settings_for(runner.model_dir, max_tokens=600), runner=runner)
     record = json.loads(extractor.extract(DOCS[0]).to_json())
-    assert set(record["usage"]) == {"prompt_tokens", "image_tokens", "generated_tokens", "cached_prompt_tokens",
-                                    "decode_steps", "decoding"}
+    assert set(record["usage"]) == {
+        "prompt_tokens",
+        "image_tokens",
+        "generated_tokens",
+        "cached_prompt_tokens",
+        "decode_steps",
+        "decoding",
+    }
     # qwen3_5 passes the load-time probe: our loop with every feature (how forced runs are fed is timed at load)
     assert runner.decoding.forced_feed in ("per_token", "one_pass")
-    assert record["usage"]["decoding"] == {"path": "fast", "prefix_cache": True, "jump_forward": True,
-                                         "forced_feed": runner.decoding.forced_feed, "batch": 1, "merged_steps": 0,
-                                         "reasons": []}
+    assert record["usage"]["decoding"] == {
+        "path": "fast",
+        "prefix_cache": True,
+        "jump_forward": True,
+        "forced_feed": runner.decoding.forced_feed,
+        "batch": 1,
+        "merged_steps": 0,
+        "reasons": [],
+    }

@@ -4,10 +4,10 @@ import json
 from decimal import Decimal
 
 import pytest
-
-from extractor.inputs.embedded import parse_invoice_xml, read_embedded_invoice
-from extractor.errors import InputError
 from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
+
+from extractor.errors import InputError
+from extractor.inputs.embedded import parse_invoice_xml, read_embedded_invoice
 
 ZUGFERD = SHARED_DIR / "corpus" / "invoices" / "zugferd-corpus"
 
@@ -60,21 +60,39 @@ UBL = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 UBL_DATA = {
-    "invoice_number": "INV-24-00871", "issue_date": "2026-02-02", "due_date": "2026-03-04", "currency": "GBP",
-    "seller": {"name": "Kestrel Office Supplies Ltd",
-               "address": {"street": "4 Mill Lane", "postal_code": "LS1 4AB", "city": "Leeds", "country": "GB"},
-               "vat_id": "GB314150017", "tax_id": None},
+    "invoice_number": "INV-24-00871",
+    "issue_date": "2026-02-02",
+    "due_date": "2026-03-04",
+    "currency": "GBP",
+    "seller": {
+        "name": "Kestrel Office Supplies Ltd",
+        "address": {"street": "4 Mill Lane", "postal_code": "LS1 4AB", "city": "Leeds", "country": "GB"},
+        "vat_id": "GB314150017",
+        "tax_id": None,
+    },
     "buyer": {"name": "Harbour Studio", "address": None, "vat_id": None, "tax_id": None},
     "line_items": [
-        {"description": "Ballpoint pens, blue", "quantity": 40, "unit": "C62", "unit_price": 2.5, "tax_rate": 20,
-         "amount": 100},
+        {
+            "description": "Ballpoint pens, blue",
+            "quantity": 40,
+            "unit": "C62",
+            "unit_price": 2.5,
+            "tax_rate": 20,
+            "amount": 100,
+        },
         {"description": "Notebook", "quantity": 1, "unit": "C62", "unit_price": 12.5, "tax_rate": 0, "amount": 12.5},
     ],
     "subtotal": 112.5,
     "tax_lines": [{"rate": 20, "base": 100, "amount": 20}, {"rate": 0, "base": 12.5, "amount": 0}],
-    "total": 132.5, "prepaid_amount": None, "amount_due": 132.5, "payment_terms": "30 days net",
-    "bank_account": {"iban": "GB29NWBK60161331926819", "bic": "NWBKGB2L",
-                     "account_holder": "Kestrel Office Supplies Ltd"},
+    "total": 132.5,
+    "prepaid_amount": None,
+    "amount_due": 132.5,
+    "payment_terms": "30 days net",
+    "bank_account": {
+        "iban": "GB29NWBK60161331926819",
+        "bic": "NWBKGB2L",
+        "account_holder": "Kestrel Office Supplies Ltd",
+    },
 }
 
 
@@ -82,10 +100,24 @@ def test_cii_mapping():
     e = parse_invoice_xml(CII.encode(), attachment="factur-x.xml")
     assert e.data == CII_DATA
     assert e.to_dict() == {
-        "syntax": "CII", "guideline": "urn:cen.eu:en16931:2017", "type_code": "380", "attachment": "factur-x.xml",
-        "totals": {"line_total": 1156, "charge_total": None, "allowance_total": None, "tax_basis_total": 1156,
-                   "tax_total": 219.64, "grand_total": 1375.64, "prepaid": 375.64, "due_payable": 1000},
-        "skipped_lines": 0, "notes": [], "schema_errors": []}
+        "syntax": "CII",
+        "guideline": "urn:cen.eu:en16931:2017",
+        "type_code": "380",
+        "attachment": "factur-x.xml",
+        "totals": {
+            "line_total": 1156,
+            "charge_total": None,
+            "allowance_total": None,
+            "tax_basis_total": 1156,
+            "tax_total": 219.64,
+            "grand_total": 1375.64,
+            "prepaid": 375.64,
+            "due_payable": 1000,
+        },
+        "skipped_lines": 0,
+        "notes": [],
+        "schema_errors": [],
+    }
     assert e.valid
 
 
@@ -97,24 +129,30 @@ def test_ubl_mapping():
 
 def test_missing_values_stay_null():
     xml = CII.replace("<ram:DuePayableAmount>1000.00</ram:DuePayableAmount>", "").replace(
-        "<ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>", "<ram:TaxBasisTotalAmount>")
+        "<ram:LineTotalAmount>1156.00</ram:LineTotalAmount><ram:TaxBasisTotalAmount>", "<ram:TaxBasisTotalAmount>"
+    )
     xml = xml.replace("<ram:IBANID>DE89 3704 0044 0532 0130 00</ram:IBANID>", "<ram:IBANID>DE01234..</ram:IBANID>")
     xml = xml.replace("<ram:Name>Bürostuhl  ErgoFlex</ram:Name>", "<ram:Name>" + "x" * 250 + "</ram:Name>")
     e = parse_invoice_xml(xml.encode())
     assert (e.data["subtotal"], e.data["amount_due"], e.data["bank_account"]["iban"]) == (None, 1000, None)
     assert e.data["line_items"][0]["description"] == "x" * 200
-    assert e.notes == ("IBAN 'DE01234..' in the XML is not an IBAN; left out",
-                       "amount_due derived as total - prepaid (the XML has no due payable amount)",
-                       "/line_items/0/description cut from 250 to 200 characters (the schema's maxLength)")
+    assert e.notes == (
+        "IBAN 'DE01234..' in the XML is not an IBAN; left out",
+        "amount_due derived as total - prepaid (the XML has no due payable amount)",
+        "/line_items/0/description cut from 250 to 200 characters (the schema's maxLength)",
+    )
     assert e.schema_errors == ({"code": "schema", "path": "/subtotal", "message": "None is not of type 'number'"},)
 
 
-@pytest.mark.parametrize("xml", [
-    b"not xml at all",
-    b"<?xml version='1.0'?><order><id>1</id></order>",
-    b"<Invoice xmlns='urn:example:not-ubl'><ID>1</ID></Invoice>",
-    b"<?xml version='1.0'?><!DOCTYPE r [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]><r>&b;</r>",
-])
+@pytest.mark.parametrize(
+    "xml",
+    [
+        b"not xml at all",
+        b"<?xml version='1.0'?><order><id>1</id></order>",
+        b"<Invoice xmlns='urn:example:not-ubl'><ID>1</ID></Invoice>",
+        b"<?xml version='1.0'?><!DOCTYPE r [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]><r>&b;</r>",
+    ],
+)
 def test_not_an_invoice(xml):
     assert parse_invoice_xml(xml) is None
 
@@ -135,10 +173,13 @@ def test_pdf_without_invoice_xml(tmp_path):
     assert read_embedded_invoice(_pdf_with(tmp_path, [])) is None
 
 
-@pytest.mark.parametrize("make,code", [
-    (lambda tmp: tmp / "missing.pdf", "not_found"),
-    (lambda tmp: (tmp / "x.pdf").write_bytes(b"%PDF-1.4 garbage") and tmp / "x.pdf", "corrupt"),
-])
+@pytest.mark.parametrize(
+    "make,code",
+    [
+        (lambda tmp: tmp / "missing.pdf", "not_found"),
+        (lambda tmp: (tmp / "x.pdf").write_bytes(b"%PDF-1.4 garbage") and tmp / "x.pdf", "corrupt"),
+    ],
+)
 def test_unreadable_inputs(tmp_path, make, code):
     with pytest.raises(InputError) as err:
         read_embedded_invoice(make(tmp_path))
@@ -146,6 +187,7 @@ def test_unreadable_inputs(tmp_path, make, code):
 
 
 # -- the shared ZUGFeRD / Factur-X corpus --------------------------------------------------------------------------
+
 
 def _gt_files():
     return sorted(ZUGFERD.glob("*.gt.json")) if ZUGFERD.is_dir() else []
@@ -192,7 +234,7 @@ def test_zugferd_corpus_matches_ground_truth(gt_path):
     if gt_path is None:
         shared_path("corpus", "invoices", "zugferd-corpus")  # absent: skips, or fails under CI=true
     gt = json.loads(gt_path.read_text(encoding="utf-8"))
-    pdf = gt_path.with_name(gt_path.name[:-len(".gt.json")] + ".pdf")
+    pdf = gt_path.with_name(gt_path.name[: -len(".gt.json")] + ".pdf")
     e = read_embedded_invoice(pdf)
     assert e is not None
     result = _compare(e, gt)
@@ -202,6 +244,7 @@ def test_zugferd_corpus_matches_ground_truth(gt_path):
 
 
 def test_zugferd_pdf_without_xml():
-    pdf = shared_path("corpus", "invoices", "zugferd-corpus", "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486"
-                                                               ".pdf")
+    pdf = shared_path(
+        "corpus", "invoices", "zugferd-corpus", "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486.pdf"
+    )
     assert read_embedded_invoice(pdf) is None

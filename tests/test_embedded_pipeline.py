@@ -8,9 +8,9 @@ import json
 from decimal import Decimal
 
 import pytest
+from helpers import CII, CII_DATA, CII_PRINTED, FORCED_FAMILY, einvoice_pdf, forced_settings, settings_for
 
 from extractor import Extractor
-from helpers import CII, CII_DATA, CII_PRINTED, FORCED_FAMILY, einvoice_pdf, forced_settings, settings_for
 
 DATA = CII_DATA
 PRINTED = CII_PRINTED
@@ -60,7 +60,8 @@ def test_invalid_xml_asks_the_model(tmp_path, runner):
     assert record.extra["data_source"] == "model"
     assert record.usage.generated_tokens > 0
     assert record.extra["embedded"]["schema_errors"] == [
-        {"code": "schema", "path": "/invoice_number", "message": "None is not of type 'string'"}]
+        {"code": "schema", "path": "/invoice_number", "message": "None is not of type 'string'"}
+    ]
     assert [w["code"] for w in record.warnings if w["code"].startswith("embedded")] == ["embedded_invalid"]
 
 
@@ -84,19 +85,22 @@ def test_cross_check_lists_disagreements(tmp_path, model_factory):
     answer["line_items"][0]["unit"] = None
     family = model_factory.family(FORCED_FAMILY)  # a kit model, writing the answer
     record = Extractor(forced_settings(family, answer, cross_check=True, max_tokens=1000)).extract(
-        str(_pdf(tmp_path, PRINTED)))
+        str(_pdf(tmp_path, PRINTED))
+    )
     assert record.status == "ok"
     assert record.data == DATA
     assert record.extra["data_source"] == "embedded_xml"
     assert record.extra["cross_check"] == [
         {"path": "/line_items/0/unit", "embedded": "H87", "model": None},
-        {"path": "/total", "embedded": 1375.64, "model": 1357.64}]
+        {"path": "/total", "embedded": 1375.64, "model": 1357.64},
+    ]
     assert record.extra["model_status"] == "ok"  # the generation's own status (its data is not reviewed)
     assert (record.finish_reason, record.stop_token_id) == ("stop", family.end_of_turn_id)
     assert [a["status"] for a in record.extra["attempts"]] == ["ok"]
 
 
 # -- the shared ZUGFeRD / Factur-X corpus ----------------------------------------------------------------------------
+
 
 def _compare(record, gt):
     """Our record's reading of each field the ground truth has, in the ground truth's terms (as test_einvoice)."""
@@ -139,7 +143,7 @@ def test_zugferd_corpus(shared_dir, runner):
     mismatches, embedded, fallback = {}, 0, []
     for gt_path in gts:
         gt = json.loads(gt_path.read_text(encoding="utf-8"))
-        pdf = gt_path.with_name(gt_path.name[:-len(".gt.json")] + ".pdf")
+        pdf = gt_path.with_name(gt_path.name[: -len(".gt.json")] + ".pdf")
         record = extractor.extract(str(pdf))
         assert record.status != "error", (pdf.name, record.errors)
         assert "embedded" in record.extra, pdf.name  # every corpus PDF with a gt carries XML

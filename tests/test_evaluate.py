@@ -15,8 +15,18 @@ EXPECTED = Path(__file__).resolve().parents[1] / "samples" / "expected"
 
 def record(source, data, status="ok"):
     """A record file's content, as the pipeline writes it (only the keys evaluation reads matter)."""
-    return {"version": 1, "source": source, "sha256": "", "pages": 1, "model": "m", "schema": "invoice",
-            "status": status, "data": data, "errors": [], "warnings": []}
+    return {
+        "version": 1,
+        "source": source,
+        "sha256": "",
+        "pages": 1,
+        "model": "m",
+        "schema": "invoice",
+        "status": status,
+        "data": data,
+        "errors": [],
+        "warnings": [],
+    }
 
 
 def write(path, obj):
@@ -27,8 +37,13 @@ def write(path, obj):
 
 def test_flatten():
     data = {"a": {"b": "X"}, "items": [{"q": 2, "u": None}, {"q": 3.50}], "tags": ["x", ""], "n": None, "k/1": 0}
-    assert flatten(data) == {"/a/b": ("/a/b", "x"), "/items/0/q": ("/items/*/q", "2"),
-                             "/items/1/q": ("/items/*/q", "3.5"), "/tags/0": ("/tags/*", "x"), "/k~11": ("/k~11", "0")}
+    assert flatten(data) == {
+        "/a/b": ("/a/b", "x"),
+        "/items/0/q": ("/items/*/q", "2"),
+        "/items/1/q": ("/items/*/q", "3.5"),
+        "/tags/0": ("/tags/*", "x"),
+        "/k~11": ("/k~11", "0"),
+    }
 
 
 def test_counts():
@@ -49,19 +64,37 @@ def test_tiny_case_by_hand(tmp_path):
     # Trees (keys sorted, one leaf per value): TED(empty, gold) = 11 nodes; pred -> gold deletes c and its leaf
     # "extra" (1 + 5) and inserts the second <subtree>, q and leaf "3" (3) = 9 -> nTED = 1 - 9/11 = 2/11.
     assert report.to_dict() == {
-        "documents": 1, "tp": 3, "fp": 1, "fn": 1, "precision": 0.75, "recall": 0.75, "f1": 0.75,
+        "documents": 1,
+        "tp": 3,
+        "fp": 1,
+        "fn": 1,
+        "precision": 0.75,
+        "recall": 0.75,
+        "f1": 0.75,
         "nted": round(2 / 11, 6),
         "fields": [
             {"path": "/a", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
             {"path": "/b", "tp": 1, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0},
             {"path": "/c", "tp": 0, "fp": 1, "fn": 0, "precision": 0.0, "recall": 1.0, "f1": 0.0},
-            {"path": "/items/*/q", "tp": 1, "fp": 0, "fn": 1, "precision": 1.0, "recall": 0.5,
-             "f1": round(2 / 3, 6)},
+            {"path": "/items/*/q", "tp": 1, "fp": 0, "fn": 1, "precision": 1.0, "recall": 0.5, "f1": round(2 / 3, 6)},
         ],
-        "per_document": [{"stem": "doc", "pred": str(tmp_path / "pred" / "doc.json"),
-                          "gold": str(tmp_path / "gold" / "doc.json"), "tp": 3, "fp": 1, "fn": 1,
-                          "precision": 0.75, "recall": 0.75, "f1": 0.75, "nted": round(2 / 11, 6)}],
-        "missing_pred": [], "missing_gold": [], "unreadable": [],
+        "per_document": [
+            {
+                "stem": "doc",
+                "pred": str(tmp_path / "pred" / "doc.json"),
+                "gold": str(tmp_path / "gold" / "doc.json"),
+                "tp": 3,
+                "fp": 1,
+                "fn": 1,
+                "precision": 0.75,
+                "recall": 0.75,
+                "f1": 0.75,
+                "nted": round(2 / 11, 6),
+            }
+        ],
+        "missing_pred": [],
+        "missing_gold": [],
+        "unreadable": [],
     }
 
 
@@ -88,14 +121,17 @@ def test_list_item_and_digit_key_do_not_agree(tmp_path):
     assert [(f["path"], f["tp"], f["fp"], f["fn"]) for f in d["fields"]] == [("/a/*", 0, 0, 1), ("/a/0", 0, 1, 0)]
 
 
-@pytest.mark.parametrize("pred,gold,accuracy", [
-    (GOLD, GOLD, 1.0),
-    ({}, GOLD, 0.0),
-    (PRED, GOLD, 2 / 11),
-    ({"a": "Y"}, {"a": "X"}, 0.5),  # root + a + leaf "x": change one character of a 1-character leaf: 1 - 1/2
-    ({}, {}, 1.0),
-    ({"a": 1}, {}, 0.0),
-])
+@pytest.mark.parametrize(
+    "pred,gold,accuracy",
+    [
+        (GOLD, GOLD, 1.0),
+        ({}, GOLD, 0.0),
+        (PRED, GOLD, 2 / 11),
+        ({"a": "Y"}, {"a": "X"}, 0.5),  # root + a + leaf "x": change one character of a 1-character leaf: 1 - 1/2
+        ({}, {}, 1.0),
+        ({"a": 1}, {}, 0.0),
+    ],
+)
 def test_nted(pred, gold, accuracy):
     assert nted_accuracy(pred, gold) == pytest.approx(accuracy)
 
@@ -124,7 +160,11 @@ def test_matching_records_by_stem_source_and_hash(tmp_path):
     d = report.to_dict()
     assert (d["tp"], d["fp"], d["fn"]) == (3, 0, 1)
     assert [(x["stem"], Path(x["pred"]).name) for x in d["per_document"]] == [
-        ("four", ""), ("one", "one.json"), ("three", "three-0a1b2c3d.json"), ("two", "renamed.json")]
+        ("four", ""),
+        ("one", "one.json"),
+        ("three", "three-0a1b2c3d.json"),
+        ("two", "renamed.json"),
+    ]
     assert d["missing_pred"] == ["four"]
     assert d["missing_gold"] == [str(pred / "extra.json")]
     assert [Path(x["file"]).name for x in d["unreadable"]] == ["broken.json"]
@@ -134,8 +174,7 @@ def test_error_record_counts_as_nothing_predicted(tmp_path):
     write(tmp_path / "g" / "a.json", {"x": 1, "y": "z"})
     write(tmp_path / "p" / "a.json", record("a.pdf", None, status="error"))
     d = evaluate(tmp_path / "p", tmp_path / "g").to_dict()
-    assert (d["tp"], d["fp"], d["fn"], d["precision"], d["recall"], d["f1"], d["nted"]) == (0, 0, 2, 0.0, 0.0,
-                                                                                            0.0, 0.0)
+    assert (d["tp"], d["fp"], d["fn"], d["precision"], d["recall"], d["f1"], d["nted"]) == (0, 0, 2, 0.0, 0.0, 0.0, 0.0)
 
 
 def test_single_files(tmp_path):
@@ -204,9 +243,19 @@ def test_samples_with_planted_errors(tmp_path):
 
 def reviewed(record_name, data):
     """A reviewed file's content, as ``extract review`` writes it (only ``data`` is read for scoring)."""
-    return {"version": 1, "record": record_name, "source": "in/a.pdf", "sha256": "", "schema": "invoice",
-            "data": data, "reviewer": "me", "reviewed_at": "2026-01-01T00:00:00+00:00",
-            "original_status": "review", "approved": True, "changed": ["/a"]}
+    return {
+        "version": 1,
+        "record": record_name,
+        "source": "in/a.pdf",
+        "sha256": "",
+        "schema": "invoice",
+        "data": data,
+        "reviewer": "me",
+        "reviewed_at": "2026-01-01T00:00:00+00:00",
+        "original_status": "review",
+        "approved": True,
+        "changed": ["/a"],
+    }
 
 
 def test_reviewed_files_are_the_gold_for_the_records_beside_them(tmp_path):
@@ -215,10 +264,20 @@ def test_reviewed_files_are_the_gold_for_the_records_beside_them(tmp_path):
     write(tmp_path / "b.json", record("in/b.pdf", {"a": "z"}))  # nobody reviewed it
     report = evaluate_reviewed(tmp_path).to_dict()
     assert (report["documents"], report["tp"], report["fp"], report["fn"]) == (1, 1, 1, 1)
-    assert report["per_document"] == [{"stem": "a", "pred": str(tmp_path / "a.json"),
-                                       "gold": str(tmp_path / "a.reviewed.json"), "tp": 1, "fp": 1, "fn": 1,
-                                       "precision": 0.5, "recall": 0.5, "f1": 0.5,
-                                       "nted": 0.75}]  # one character changed of the gold's 4 nodes
+    assert report["per_document"] == [
+        {
+            "stem": "a",
+            "pred": str(tmp_path / "a.json"),
+            "gold": str(tmp_path / "a.reviewed.json"),
+            "tp": 1,
+            "fp": 1,
+            "fn": 1,
+            "precision": 0.5,
+            "recall": 0.5,
+            "f1": 0.5,
+            "nted": 0.75,
+        }
+    ]  # one character changed of the gold's 4 nodes
     assert report["missing_gold"] == [str(tmp_path / "b.json")] and report["missing_pred"] == []
     # any other evaluation never takes a reviewed file for a prediction
     gold = write(tmp_path / "gold" / "a.json", {"a": "y", "b": 1})
@@ -226,12 +285,15 @@ def test_reviewed_files_are_the_gold_for_the_records_beside_them(tmp_path):
     assert (other["tp"], other["fp"], other["fn"], other["missing_gold"]) == (1, 1, 1, [str(tmp_path / "b.json")])
 
 
-@pytest.mark.parametrize("args, message", [
-    (["eval", "{out}"], "give either GOLD or --gold reviewed"),
-    (["eval", "{out}", "{out}", "--gold", "reviewed"], "give either GOLD or --gold reviewed"),
-    (["eval", "{out}", "--gold", "mine"], "--gold takes `reviewed`"),
-    (["eval", "{out}", "--gold", "reviewed"], "no reviewed files"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["eval", "{out}"], "give either GOLD or --gold reviewed"),
+        (["eval", "{out}", "{out}", "--gold", "reviewed"], "give either GOLD or --gold reviewed"),
+        (["eval", "{out}", "--gold", "mine"], "--gold takes `reviewed`"),
+        (["eval", "{out}", "--gold", "reviewed"], "no reviewed files"),
+    ],
+)
 def test_eval_gold_option_usage(tmp_path, args, message):
     from typer.testing import CliRunner
 
@@ -247,16 +309,28 @@ def test_grounding_precision_against_gold(tmp_path):
     is what grounding must not do."""
     data = {"invoice_number": "A-1", "total": 99.5, "currency": "EUR", "line_items": [{"quantity": 1}]}
     rec = record("in/a.pdf", data, status="review")
-    rec["grounding"] = {"fields": {"/invoice_number": True, "/total": True, "/currency": False,
-                                   "/line_items/0/quantity": None}}
+    rec["grounding"] = {
+        "fields": {"/invoice_number": True, "/total": True, "/currency": False, "/line_items/0/quantity": None}
+    }
     write(tmp_path / "pred" / "a.json", rec)
     write(tmp_path / "pred" / "b.json", {"invoice_number": "B-2"})  # plain JSON: no grounding to score
-    write(tmp_path / "gold" / "a.json", {"invoice_number": "A-1", "total": 100.5, "currency": "EUR",
-                                         "line_items": [{"quantity": 1}]})
+    write(
+        tmp_path / "gold" / "a.json",
+        {"invoice_number": "A-1", "total": 100.5, "currency": "EUR", "line_items": [{"quantity": 1}]},
+    )
     write(tmp_path / "gold" / "b.json", {"invoice_number": "B-2"})
     report = evaluate(tmp_path / "pred", tmp_path / "gold")
-    assert report.to_dict()["grounding"] == {"records": 1, "grounded": 2, "grounded_correct": 1, "precision": 0.5,
-                                             "ungrounded": 1, "ungrounded_correct": 1, "unchecked": 1}
-    assert ("grounding (1 records): 1 of 2 fields marked found hold the gold value (precision 0.5000); 1 of 1 "
-            "marked not found do; 1 not checkable") in report.to_text()
+    assert report.to_dict()["grounding"] == {
+        "records": 1,
+        "grounded": 2,
+        "grounded_correct": 1,
+        "precision": 0.5,
+        "ungrounded": 1,
+        "ungrounded_correct": 1,
+        "unchecked": 1,
+    }
+    assert (
+        "grounding (1 records): 1 of 2 fields marked found hold the gold value (precision 0.5000); 1 of 1 "
+        "marked not found do; 1 not checkable"
+    ) in report.to_text()
     assert "grounding" not in evaluate(tmp_path / "pred" / "b.json", tmp_path / "gold" / "b.json").to_dict()

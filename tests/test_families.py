@@ -13,19 +13,26 @@ import json
 import shutil
 
 import pytest
+from helpers import fed_stepwise, make_pdf, settings_for
 
 from extractor import Extractor
+from extractor.testing import family_names, force_answer
 from extractor.tools.doctor import run_doctor
 from extractor.tools.doctor.smoke import smoke_check
-from extractor.testing import family_names, force_answer
-from helpers import fed_stepwise, make_pdf, settings_for
 
 FAMILIES = family_names()
 # A small custom schema (no invoice checks, no key fields) keeps every generation short: the record is ok exactly
 # when the answer is schema-valid and ended on a stop token.
-SCHEMA = {"title": "Note", "type": "object", "additionalProperties": False, "required": ["number", "total"],
-          "properties": {"number": {"type": "string", "maxLength": 12},
-                         "total": {"type": "number", "minimum": 0, "maximum": 100000, "multipleOf": 0.01}}}
+SCHEMA = {
+    "title": "Note",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["number", "total"],
+    "properties": {
+        "number": {"type": "string", "maxLength": 12},
+        "total": {"type": "number", "minimum": 0, "maximum": 100000, "multipleOf": 0.01},
+    },
+}
 ANSWER = {"number": "RE-2026-42", "total": 1234.56}
 ANSWER_TEXT = json.dumps(ANSWER, separators=(",", ":"))
 # Turn openers a stop set must never hold (GLM's <|user|> is its end: it has no closing token)
@@ -62,8 +69,9 @@ def runner(model_factory):
 
 
 def extract(runner, files, *, doc: int = 0, max_tokens: int = 160, **changes):
-    settings = settings_for(runner.model_dir, schema=str(files["schema"]), isolate=False, ocr="never",
-                            max_tokens=max_tokens, **changes)
+    settings = settings_for(
+        runner.model_dir, schema=str(files["schema"]), isolate=False, ocr="never", max_tokens=max_tokens, **changes
+    )
     return Extractor(settings, runner=runner).extract(str(files["docs"][doc]))
 
 
@@ -97,8 +105,9 @@ def test_the_runner_loads_what_mlx_vlm_load_loads(runner, name):
     assert ours.keys() == theirs.keys() and all(mx.array_equal(ours[k], theirs[k]).item() for k in ours)
     prompt = loaded._render_user("Read this page.", 1)
     page = Image.new("RGB", (120, 90), "white")
-    mine, real = (prepare_inputs(m, p, prompt, [page]) for m, p in ((loaded._model, loaded._processor),
-                                                                      (model, processor)))
+    mine, real = (
+        prepare_inputs(m, p, prompt, [page]) for m, p in ((loaded._model, loaded._processor), (model, processor))
+    )
     assert mine.keys() == real.keys()
     for key in mine:
         assert np.array_equal(np.array(mine[key]), np.array(real[key])), key
@@ -152,7 +161,7 @@ def test_prefix_cache_and_jump_forward_give_the_same_records(runner, files, name
     stepped = extract(loaded, files, doc=1, extra_processors=processors, jump_forward=False)
     per_token = fed_stepwise(loaded, True, lambda: extract(loaded, files, doc=1, extra_processors=processors))
     assert (outcome(per_token), per_token.usage.decode_steps) == (outcome(warm[1]), warm[1].usage.decode_steps)
-    for a, b in zip(cold, warm):
+    for a, b in zip(cold, warm, strict=False):
         assert outcome(a) == outcome(b)
         assert (a.usage.generated_tokens, a.usage.prompt_tokens) == (b.usage.generated_tokens, b.usage.prompt_tokens)
     assert outcome(stepped) == outcome(warm[1])
@@ -173,9 +182,15 @@ def test_a_model_that_forbids_chunked_prefill_with_images_runs_on_generate_step(
     _, processors = forcing(family, loaded)
     record = extract(loaded, files, extra_processors=processors)
     assert (record.status, record.data) == ("ok", ANSWER)
-    assert record.usage.decoding == {"path": "generic", "prefix_cache": False, "jump_forward": False,
-                                     "forced_feed": None, "batch": 1, "merged_steps": 0,
-                                     "reasons": ["the model forbids chunked prefill for this prompt (images)"]}
+    assert record.usage.decoding == {
+        "path": "generic",
+        "prefix_cache": False,
+        "jump_forward": False,
+        "forced_feed": None,
+        "batch": 1,
+        "merged_steps": 0,
+        "reasons": ["the model forbids chunked prefill for this prompt (images)"],
+    }
     assert record.usage.image_tokens > 0 and record.usage.cached_prompt_tokens == 0
 
 
@@ -206,13 +221,12 @@ def test_doctor_fails_the_bug_fixes_it_and_the_smoke_check_passes(runner, tmp_pa
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_prompt_holds_the_instruction_verbatim_once_before_the_pages(runner, name):
-    from extractor.pipeline.prompt import build_messages
-    from extractor.runners.base import GenerationRequest
-    from extractor.schema import load_schema
-
     from PIL import Image
 
+    from extractor.pipeline.prompt import build_messages
+    from extractor.runners.base import GenerationRequest
     from extractor.runners.mlx.loop import prepare_inputs
+    from extractor.schema import load_schema
 
     _, loaded = runner(name)
     count = 1 if name == "paddleocr_vl" else 2  # mlx-vlm 0.7.10's PaddleOCR-VL processor fails on two images
@@ -235,15 +249,24 @@ def test_generic_path_keeps_guards_limits_retries_and_seeds(runner, files):
     assert space not in loaded.stop_set.ids
     spaces = force_answer(loaded.tokenizer, ANSWER_TEXT, end_token_id=space)  # the answer, then spaces forever
     guarded = extract(loaded, files, constrained=False, extra_processors=lambda attempt: (spaces,))
-    assert (guarded.status, guarded.finish_reason, guarded.guard, guarded.data) == ("ok", "guard", "json_closed",
-                                                                                   ANSWER)
+    assert (guarded.status, guarded.finish_reason, guarded.guard, guarded.data) == (
+        "ok",
+        "guard",
+        "json_closed",
+        ANSWER,
+    )
     assert guarded.usage.decoding["path"] == "generic"
     short = extract(loaded, files, constrained=False, max_tokens=5, extra_processors=lambda attempt: (spaces,))
     assert (short.status, short.finish_reason, short.usage.generated_tokens) == ("truncated", "length", 5)
     wrong = force_answer(loaded.tokenizer, '{"number":"RE-2026-42"}', end_token_id=family.end_of_turn_id)
     right = force_answer(loaded.tokenizer, ANSWER_TEXT, end_token_id=family.end_of_turn_id)
-    retried = extract(loaded, files, constrained=False, retries=1,
-                      extra_processors=lambda attempt: (wrong if attempt == 1 else right,))
+    retried = extract(
+        loaded,
+        files,
+        constrained=False,
+        retries=1,
+        extra_processors=lambda attempt: (wrong if attempt == 1 else right,),
+    )
     assert (retried.status, retried.data) == ("ok", ANSWER)
     assert [a["status"] for a in retried.extra["attempts"]] == ["invalid", "ok"]
     sampled = [extract(loaded, files, temperature=1.0, seed=11).to_dict() for _ in range(2)]
@@ -291,10 +314,17 @@ def test_batching_is_exact_on_every_family(runner, name):
     _, loaded = runner(name)
     assert loaded._forward.can_split_head()
     assert stacked_gap(loaded._model, loaded._processor, loaded._forward, render=loaded._render_user) <= BATCH_TOLERANCE
-    assert batch_reason(loaded._model, loaded._processor, loaded._forward, loaded.decoding,
-                        render=loaded._render_user) is None
+    assert (
+        batch_reason(loaded._model, loaded._processor, loaded._forward, loaded.decoding, render=loaded._render_user)
+        is None
+    )
     # the merged layer pass (``runners.merged``): exact on every family but glm4v, whose attention mask ignores a
     # batch cache's left padding (its documents each keep their own layer pass)
-    reason = merged_reason(loaded._model, loaded._processor, loaded._forward, render=loaded._render_user,
-                           images=loaded.vision.method != "default")
+    reason = merged_reason(
+        loaded._model,
+        loaded._processor,
+        loaded._forward,
+        render=loaded._render_user,
+        images=loaded.vision.method != "default",
+    )
     assert (reason is None) == (name != "glm4v"), reason

@@ -12,54 +12,63 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 
 
-@pytest.mark.parametrize("text,value", [
-    ("Summe 1.234,56 €", "1234.56"),
-    ("Total $1,234.56", "1234.56"),
-    ("Total HT 1 234,56 €", "1234.56"),
-    ("Total TTC 1\u202f234,56\u00a0€", "1234.56"),
-    ("Total CHF 1'234.56", "1234.56"),
-    ("Total CHF 1’234.56", "1234.56"),
-    ("¥1,561,450", "1561450"),
-    ("1 561 450 ¥", "1561450"),
-    ("12.345.678,90", "12345678.90"),
-    ("USt. 19 %", "19"),
-    ("19,00 %", "19"),
-    ("8.1%", "8.1"),
-    ("3,5 Std.", "3.5"),
-    ("Anzahlung -3'000.00", "3000"),
-    ("(1,234.50)", "1234.5"),
-    ("EUR1.156,00", "1156"),
-    ("Qty 250 @ 0.084", "0.084"),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Summe 1.234,56 €", "1234.56"),
+        ("Total $1,234.56", "1234.56"),
+        ("Total HT 1 234,56 €", "1234.56"),
+        ("Total TTC 1\u202f234,56\u00a0€", "1234.56"),
+        ("Total CHF 1'234.56", "1234.56"),
+        ("Total CHF 1’234.56", "1234.56"),
+        ("¥1,561,450", "1561450"),
+        ("1 561 450 ¥", "1561450"),
+        ("12.345.678,90", "12345678.90"),
+        ("USt. 19 %", "19"),
+        ("19,00 %", "19"),
+        ("8.1%", "8.1"),
+        ("3,5 Std.", "3.5"),
+        ("Anzahlung -3'000.00", "3000"),
+        ("(1,234.50)", "1234.5"),
+        ("EUR1.156,00", "1156"),
+        ("Qty 250 @ 0.084", "0.084"),
+    ],
+)
 def test_numbers_in_finds(text, value):
     assert Decimal(value) in numbers_in(fold(text))
 
 
-@pytest.mark.parametrize("text,value", [
-    ("1.234", "1234"),  # ambiguous: both readings
-    ("1.234", "1.234"),
-    ("1,234", "1.234"),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("1.234", "1234"),  # ambiguous: both readings
+        ("1.234", "1.234"),
+        ("1,234", "1.234"),
+    ],
+)
 def test_numbers_in_ambiguous(text, value):
     assert Decimal(value) in numbers_in(fold(text))
 
 
-@pytest.mark.parametrize("text,value", [
-    ("1.234,56", "1.23456"),
-    ("1.234,56", "123456"),
-    ("31.01.2026", "31.01"),
-    ("Tel. 040 555 0192", "40555"),
-    # whole tokens only: no part of a date, identifier, phone number or IBAN is a number
-    ("31.01.2026", "2026"),
-    ("Vervaldatum 19-03-2026", "19"),
-    ("Tel. 040 555 0192", "555"),
-    ("(512) 555-0147", "512"),
-    ("IBAN DE89 3704 0044 0532 0130 00", "3704"),
-    ("IBAN DE89 3704 0044 0532 0130 00", "89"),
-    ("VAT Reg. No. GB 314 1500 17", "314"),
-    ("Kundennummer: K-10482", "10482"),
-    ("Kopierpapier 80gsm", "80"),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("1.234,56", "1.23456"),
+        ("1.234,56", "123456"),
+        ("31.01.2026", "31.01"),
+        ("Tel. 040 555 0192", "40555"),
+        # whole tokens only: no part of a date, identifier, phone number or IBAN is a number
+        ("31.01.2026", "2026"),
+        ("Vervaldatum 19-03-2026", "19"),
+        ("Tel. 040 555 0192", "555"),
+        ("(512) 555-0147", "512"),
+        ("IBAN DE89 3704 0044 0532 0130 00", "3704"),
+        ("IBAN DE89 3704 0044 0532 0130 00", "89"),
+        ("VAT Reg. No. GB 314 1500 17", "314"),
+        ("Kundennummer: K-10482", "10482"),
+        ("Kopierpapier 80gsm", "80"),
+    ],
+)
 def test_numbers_in_rejects(text, value):
     assert Decimal(value) not in numbers_in(fold(text))
 
@@ -174,12 +183,15 @@ def test_ground_with_cldr(key, value, text, grounded):
     assert [(f.path, f.grounded) for f in ground({key: value}, [text]).fields] == [(f"/{key}", grounded)]
 
 
-@pytest.mark.parametrize("text,values,absent", [
-    ("₹1,23,456.78", {"123456.78"}, {"1.23", "23", "456.78"}),
-    ("12,34,567", {"1234567"}, {"12.34", "34"}),  # one whole reading: no digit groups
-    ("1\u202f234\u202f567,89", {"1234567.89", "1234"}, {"1234567", "123456789"}),
-    ("١٬٢٣٤٫٥٦", {"1234.56"}, {"1.234"}),
-])
+@pytest.mark.parametrize(
+    "text,values,absent",
+    [
+        ("₹1,23,456.78", {"123456.78"}, {"1.23", "23", "456.78"}),
+        ("12,34,567", {"1234567"}, {"12.34", "34"}),  # one whole reading: no digit groups
+        ("1\u202f234\u202f567,89", {"1234567.89", "1234"}, {"1234567", "123456789"}),
+        ("١٬٢٣٤٫٥٦", {"1234.56"}, {"1.234"}),
+    ],
+)
 def test_numbers_in_cldr_conventions(text, values, absent):
     found = numbers_in(fold(text))
     assert {Decimal(v) for v in values} <= found
@@ -194,8 +206,10 @@ def test_no_text_layer_is_unknown():
 
 def test_value_on_a_page_without_text_is_unknown():
     report = ground({"invoice_number": "X-100", "total": 10}, ["Invoice X-100", None])
-    assert [(f.path, f.grounded, f.page) for f in report.fields] == [("/invoice_number", True, 0),
-                                                                      ("/total", None, None)]
+    assert [(f.path, f.grounded, f.page) for f in report.fields] == [
+        ("/invoice_number", True, 0),
+        ("/total", None, None),
+    ]
     assert report.warnings == ()
 
 
@@ -206,12 +220,25 @@ def test_nulls_booleans_and_empty_strings_are_skipped():
 
 def test_short_values_are_not_checkable():
     """0 and 1, one digit outside a row and one-letter texts prove nothing: null, left out of the ratio."""
-    data = {"quantity": 1, "discount": 0, "days": 7, "unit_price": 289, "description": "Chair", "mark": "x",
-            "missing": "Table"}
+    data = {
+        "quantity": 1,
+        "discount": 0,
+        "days": 7,
+        "unit_price": 289,
+        "description": "Chair",
+        "mark": "x",
+        "missing": "Table",
+    }
     report = ground(data, ["Office chair 289,00 7 1 0 x"])
     assert [(f.path, f.grounded) for f in report.fields] == [
-        ("/quantity", None), ("/discount", None), ("/days", None), ("/unit_price", True), ("/description", True),
-        ("/mark", None), ("/missing", False)]
+        ("/quantity", None),
+        ("/discount", None),
+        ("/days", None),
+        ("/unit_price", True),
+        ("/description", True),
+        ("/mark", None),
+        ("/missing", False),
+    ]
     result = report.to_dict()
     assert (result["ratio"], result["grounded"], result["checked"]) == (0.6667, 2, 3)
     assert result["unchecked"] == ["/quantity", "/discount", "/days", "/mark"]
@@ -219,22 +246,45 @@ def test_short_values_are_not_checkable():
 
 
 def test_ungrounded_key_fields_warn():
-    data = {"invoice_number": "RE-9", "total": 100.5, "currency": "EUR", "seller": {"vat_id": "DE136695976"},
-            "bank_account": {"iban": "DE89370400440532013000"}}
+    data = {
+        "invoice_number": "RE-9",
+        "total": 100.5,
+        "currency": "EUR",
+        "seller": {"vat_id": "DE136695976"},
+        "bank_account": {"iban": "DE89370400440532013000"},
+    }
     report = ground(data, ["Rechnung RE-9\nSumme 100,50 €\nUSt-IdNr. DE 136 695 976"])
-    assert report.warnings == ({"code": "ungrounded", "path": "/bank_account/iban",
-                                "message": "/bank_account/iban = 'DE89370400440532013000' is not found in the "
-                                           "document's text (its text layer, or OCR text where a page has none)"},)
+    assert report.warnings == (
+        {
+            "code": "ungrounded",
+            "path": "/bank_account/iban",
+            "message": "/bank_account/iban = 'DE89370400440532013000' is not found in the "
+            "document's text (its text layer, or OCR text where a page has none)",
+        },
+    )
     text_layer = {"source": "text_layer", "box": None, "confidence": None, "page": 1}
     assert report.to_dict() == {
-        "text_layer": True, "source": ["text_layer"], "ocr_confidence": [None],
-        "ratio": 0.8, "grounded": 4, "checked": 5,
-        "fields": {"/invoice_number": True, "/total": True, "/currency": True, "/seller/vat_id": True,
-                   "/bank_account/iban": False},
+        "text_layer": True,
+        "source": ["text_layer"],
+        "ocr_confidence": [None],
+        "ratio": 0.8,
+        "grounded": 4,
+        "checked": 5,
+        "fields": {
+            "/invoice_number": True,
+            "/total": True,
+            "/currency": True,
+            "/seller/vat_id": True,
+            "/bank_account/iban": False,
+        },
         "ungrounded": ["/bank_account/iban"],
         "unchecked": [],
-        "where": {"/invoice_number": text_layer, "/total": text_layer, "/currency": text_layer,
-                  "/seller/vat_id": text_layer},
+        "where": {
+            "/invoice_number": text_layer,
+            "/total": text_layer,
+            "/currency": text_layer,
+            "/seller/vat_id": text_layer,
+        },
     }
 
 
@@ -255,21 +305,35 @@ def test_fpdf_text_layer(tmp_path):
     pdf = fpdf.FPDF()
     pdf.add_page()
     pdf.set_font("Helvetica", size=11)
-    for line in ("Facture N° FA-2026-042", "Date : 27/02/2026", "Total TTC 7 089,60 EUR",
-                 "IBAN FR76 3000 6000 0112 3456 7890 189"):
+    for line in (
+        "Facture N° FA-2026-042",
+        "Date : 27/02/2026",
+        "Total TTC 7 089,60 EUR",
+        "IBAN FR76 3000 6000 0112 3456 7890 189",
+    ):
         pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
     pdf.add_page()
     pdf.cell(0, 8, "Page 2: TVA FR20817263544")
     path = tmp_path / "f.pdf"
     pdf.output(str(path))
     doc = load_document(path, settings=RasterSettings(max_pixels=64 * 64, min_side=32))
-    data = {"invoice_number": "FA-2026-042", "issue_date": "2026-02-27", "total": 7089.6,
-            "bank_account": {"iban": "FR7630006000011234567890189"}, "buyer": {"vat_id": "FR20817263544"},
-            "seller": {"vat_id": "FR65908172638"}}
+    data = {
+        "invoice_number": "FA-2026-042",
+        "issue_date": "2026-02-27",
+        "total": 7089.6,
+        "bank_account": {"iban": "FR7630006000011234567890189"},
+        "buyer": {"vat_id": "FR20817263544"},
+        "seller": {"vat_id": "FR65908172638"},
+    }
     report = ground(data, [p.text for p in doc.pages])
-    assert report.to_dict()["fields"] == {"/invoice_number": True, "/issue_date": True, "/total": True,
-                                          "/bank_account/iban": True, "/buyer/vat_id": True,
-                                          "/seller/vat_id": False}
+    assert report.to_dict()["fields"] == {
+        "/invoice_number": True,
+        "/issue_date": True,
+        "/total": True,
+        "/bank_account/iban": True,
+        "/buyer/vat_id": True,
+        "/seller/vat_id": False,
+    }
     assert [f.page for f in report.fields if f.path == "/buyer/vat_id"] == [1]
     assert [w["path"] for w in report.warnings] == ["/seller/vat_id"]
 
@@ -309,19 +373,24 @@ def test_sample_with_a_value_not_printed(sample_texts):
     data["total"] = 2377.87  # two digits swapped
     data["seller"]["vat_id"] = "DE271828181"
     report = ground(data, sample_texts[stem])
-    assert [(w["code"], w["path"]) for w in report.warnings] == [("ungrounded", "/seller/vat_id"),
-                                                                  ("ungrounded", "/total")]
+    assert [(w["code"], w["path"]) for w in report.warnings] == [
+        ("ungrounded", "/seller/vat_id"),
+        ("ungrounded", "/total"),
+    ]
 
 
 # ------------------------------------------------------------------------------------------- boxes on a text layer
 
 
-@pytest.mark.parametrize("data, printed", [
-    ({"invoice_number": "FA-2026-042"}, "FA-2026-042"),
-    ({"total": 7089.6}, "7 089,60"),  # the first line printing it: "Total TTC 7 089,60 €"
-    ({"iban": "FR7630006000011234567890189"}, "FR76 3000 6000 0112 3456 7890 189"),
-    ({"issue_date": "2026-02-27"}, "27/02/2026"),
-])
+@pytest.mark.parametrize(
+    "data, printed",
+    [
+        ({"invoice_number": "FA-2026-042"}, "FA-2026-042"),
+        ({"total": 7089.6}, "7 089,60"),  # the first line printing it: "Total TTC 7 089,60 €"
+        ({"iban": "FR7630006000011234567890189"}, "FR76 3000 6000 0112 3456 7890 189"),
+        ({"issue_date": "2026-02-27"}, "27/02/2026"),
+    ],
+)
 def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed):
     """Where a value is on a text layer: the box of the words holding it, checked against pdfium's own search."""
     import pypdfium2 as pdfium
@@ -334,12 +403,16 @@ def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed
     textpage = page.get_textpage()
     start, count = textpage.search(printed).get_next()
     chars = [textpage.get_charbox(i) for i in range(start, start + count)]
-    expected = (min(c[0] for c in chars) / width, 1 - max(c[3] for c in chars) / height,
-                max(c[2] for c in chars) / width, 1 - min(c[1] for c in chars) / height)
+    expected = (
+        min(c[0] for c in chars) / width,
+        1 - max(c[3] for c in chars) / height,
+        max(c[2] for c in chars) / width,
+        1 - min(c[1] for c in chars) / height,
+    )
     layer = PageText(textpage.get_text_range(), source="text_layer", lines=text_lines(page))
     where = ground(data, [layer]).to_dict()["where"]
     pdf.close()
-    (pointer, found), = where.items()
+    ((pointer, found),) = where.items()
     assert (found["page"], found["source"], found["confidence"]) == (1, "text_layer", None)
     assert found["box"] == pytest.approx(list(expected), abs=2e-4)
 
@@ -349,18 +422,19 @@ def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
 
     def line(words, top, bottom, confidence):  # words: (text, left, right)
         boxes = [OcrWord(text, (left, top, right, bottom), confidence) for text, left, right in words]
-        return OcrLine(" ".join(w.text for w in boxes), (boxes[0].box[0], top, boxes[-1].box[2], bottom),
-                       confidence, tuple(boxes))
+        return OcrLine(
+            " ".join(w.text for w in boxes), (boxes[0].box[0], top, boxes[-1].box[2], bottom), confidence, tuple(boxes)
+        )
 
-    lines = (line([("Rechnung", 0.1, 0.2), ("Nr.", 0.25, 0.3), ("RE-2026-0117", 0.4, 0.5)], 0.1, 0.12, 0.97),
-             line([("Gesamt", 0.1, 0.2), ("1.375,64", 0.5, 0.6), ("EUR", 0.65, 0.7)], 0.8, 0.82, 0.95),
-             line([("IBAN", 0.1, 0.2), ("DE89", 0.25, 0.35), ("3704", 0.4, 0.5)], 0.9, 0.92, 0.93),  # 2 lines
-             line([("0044", 0.1, 0.2), ("0532", 0.25, 0.35), ("0130", 0.4, 0.5), ("00", 0.55, 0.65)], 0.92, 0.94,
-                  0.91),
-             OcrLine("Zahlbar sofort", (0.1, 0.95, 0.4, 0.97), 0.99))  # no words: the line's box
-    page = PageText("\n".join(l.text for l in lines), source="ocr", lines=lines, confidence=0.95)
-    data = {"invoice_number": "RE-2026-0117", "total": 1375.64, "iban": "DE89370400440532013000",
-            "terms": "sofort"}
+    lines = (
+        line([("Rechnung", 0.1, 0.2), ("Nr.", 0.25, 0.3), ("RE-2026-0117", 0.4, 0.5)], 0.1, 0.12, 0.97),
+        line([("Gesamt", 0.1, 0.2), ("1.375,64", 0.5, 0.6), ("EUR", 0.65, 0.7)], 0.8, 0.82, 0.95),
+        line([("IBAN", 0.1, 0.2), ("DE89", 0.25, 0.35), ("3704", 0.4, 0.5)], 0.9, 0.92, 0.93),  # 2 lines
+        line([("0044", 0.1, 0.2), ("0532", 0.25, 0.35), ("0130", 0.4, 0.5), ("00", 0.55, 0.65)], 0.92, 0.94, 0.91),
+        OcrLine("Zahlbar sofort", (0.1, 0.95, 0.4, 0.97), 0.99),
+    )  # no words: the line's box
+    page = PageText("\n".join(line.text for line in lines), source="ocr", lines=lines, confidence=0.95)
+    data = {"invoice_number": "RE-2026-0117", "total": 1375.64, "iban": "DE89370400440532013000", "terms": "sofort"}
     assert ground(data, [page]).to_dict()["where"] == {
         "/invoice_number": {"page": 1, "source": "ocr", "box": [0.4, 0.1, 0.5, 0.12], "confidence": 0.97},
         "/total": {"page": 1, "source": "ocr", "box": [0.5, 0.8, 0.6, 0.82], "confidence": 0.95},
@@ -413,23 +487,51 @@ def printed(rows: list, reading: str) -> PageText:
 
 
 def _box(words):
-    return (min(w.box[0] for w in words), min(w.box[1] for w in words), max(w.box[2] for w in words),
-            max(w.box[3] for w in words))
+    return (
+        min(w.box[0] for w in words),
+        min(w.box[1] for w in words),
+        max(w.box[2] for w in words),
+        max(w.box[3] for w in words),
+    )
 
 
 TABLE = [
     [("Pos.", 0.05), ("Beschreibung", 0.1), ("Menge", 0.5), ("Einzelpreis", 0.65), ("USt.", 0.75), ("Betrag", 0.85)],
-    [("1", 0.05), ("Bürostuhl ErgoFlex Pro, schwarz", 0.1), ("4 Stk.", 0.5), ("289,00", 0.65), ("19 %", 0.75),
-     ("1.156,00", 0.85)],
-    [("2", 0.05), ("Schreibtischleuchte LED, dimmbar", 0.1), ("6 Stk.", 0.5), ("54,90", 0.65), ("19 %", 0.75),
-     ("329,40", 0.85)],
+    [
+        ("1", 0.05),
+        ("Bürostuhl ErgoFlex Pro, schwarz", 0.1),
+        ("4 Stk.", 0.5),
+        ("289,00", 0.65),
+        ("19 %", 0.75),
+        ("1.156,00", 0.85),
+    ],
+    [
+        ("2", 0.05),
+        ("Schreibtischleuchte LED, dimmbar", 0.1),
+        ("6 Stk.", 0.5),
+        ("54,90", 0.65),
+        ("19 %", 0.75),
+        ("329,40", 0.85),
+    ],
     [("zzgl. 19 % USt. auf 1.485,40 €", 0.5), ("282,23 €", 0.85)],
     [("Fällig am 19-03-2026", 0.05)],
 ]
-CHAIR = {"description": "Bürostuhl ErgoFlex Pro, schwarz", "quantity": 4, "unit": "Stk.", "unit_price": 289,
-         "tax_rate": 19, "amount": 1156}
-LAMP = {"description": "Schreibtischleuchte LED, dimmbar", "quantity": 6, "unit": "Stk.", "unit_price": 54.9,
-        "tax_rate": 19, "amount": 329.4}
+CHAIR = {
+    "description": "Bürostuhl ErgoFlex Pro, schwarz",
+    "quantity": 4,
+    "unit": "Stk.",
+    "unit_price": 289,
+    "tax_rate": 19,
+    "amount": 1156,
+}
+LAMP = {
+    "description": "Schreibtischleuchte LED, dimmbar",
+    "quantity": 6,
+    "unit": "Stk.",
+    "unit_price": 54.9,
+    "tax_rate": 19,
+    "amount": 329.4,
+}
 
 
 def _fields(data, rows, reading):
@@ -459,8 +561,12 @@ def test_a_line_item_whose_row_is_not_printed(reading):
     anchor it, not checkable), even where they are printed on other rows."""
     ghost = {"description": "Konferenztisch Eiche", "quantity": 4, "unit_price": 289, "amount": 1156}
     fields = _fields({"line_items": [ghost]}, TABLE, reading)
-    assert fields == {"/line_items/0/description": False, "/line_items/0/quantity": None,
-                      "/line_items/0/unit_price": False, "/line_items/0/amount": False}
+    assert fields == {
+        "/line_items/0/description": False,
+        "/line_items/0/quantity": None,
+        "/line_items/0/unit_price": False,
+        "/line_items/0/amount": False,
+    }
 
 
 @pytest.mark.parametrize("reading", READINGS)
@@ -468,11 +574,19 @@ def test_a_tax_rate_inside_a_date_is_not_grounded(reading):
     """19 is printed in the date 19-03-2026 only: not a tax rate, nor as a number anywhere."""
     rows = [[("Fällig am 19-03-2026", 0.05)], [("zzgl. 21 % USt. auf 1.485,40 €", 0.5), ("311,93 €", 0.85)]]
     data = {"tax_lines": [{"rate": 19, "base": 1485.4, "amount": 311.93}], "tax_rate": 19}
-    assert _fields(data, rows, reading) == {"/tax_lines/0/rate": False, "/tax_lines/0/base": True,
-                                            "/tax_lines/0/amount": True, "/tax_rate": False}
+    assert _fields(data, rows, reading) == {
+        "/tax_lines/0/rate": False,
+        "/tax_lines/0/base": True,
+        "/tax_lines/0/amount": True,
+        "/tax_rate": False,
+    }
     rows[1][0] = ("zzgl. 19 % USt. auf 1.485,40 €", 0.5)
-    assert _fields(data, rows, reading) == {"/tax_lines/0/rate": True, "/tax_lines/0/base": True,
-                                            "/tax_lines/0/amount": True, "/tax_rate": True}
+    assert _fields(data, rows, reading) == {
+        "/tax_lines/0/rate": True,
+        "/tax_lines/0/base": True,
+        "/tax_lines/0/amount": True,
+        "/tax_rate": True,
+    }
 
 
 @pytest.mark.parametrize("reading", READINGS)
@@ -497,13 +611,33 @@ def test_country_code_is_a_word_in_its_case(reading):
 def test_a_wrapped_description_grounds_its_row(reading):
     """The description wraps to a second line, the numbers are on the first: the item is grounded, the second
     line's number (3. Auflage) is the description's own and grounds no quantity 3."""
-    rows = [[("4", 0.05), ('Fachbuch "Ergonomie im', 0.1), ("5 Stk.", 0.5), ("39,80", 0.65), ("7 %", 0.75),
-             ("199,00", 0.85)],
-            [('Büro", 3. Auflage', 0.1)],
-            [("5", 0.05), ("Kopierpapier A4, 500 Blatt", 0.1), ("20 Pack", 0.5), ("4,79", 0.65), ("19 %", 0.75),
-             ("95,80", 0.85)]]
-    book = {"description": 'Fachbuch "Ergonomie im Büro", 3. Auflage', "quantity": 5, "unit": "Stk.",
-            "unit_price": 39.8, "tax_rate": 7, "amount": 199}
+    rows = [
+        [
+            ("4", 0.05),
+            ('Fachbuch "Ergonomie im', 0.1),
+            ("5 Stk.", 0.5),
+            ("39,80", 0.65),
+            ("7 %", 0.75),
+            ("199,00", 0.85),
+        ],
+        [('Büro", 3. Auflage', 0.1)],
+        [
+            ("5", 0.05),
+            ("Kopierpapier A4, 500 Blatt", 0.1),
+            ("20 Pack", 0.5),
+            ("4,79", 0.65),
+            ("19 %", 0.75),
+            ("95,80", 0.85),
+        ],
+    ]
+    book = {
+        "description": 'Fachbuch "Ergonomie im Büro", 3. Auflage',
+        "quantity": 5,
+        "unit": "Stk.",
+        "unit_price": 39.8,
+        "tax_rate": 7,
+        "amount": 199,
+    }
     report = ground({"line_items": [book]}, [printed(rows, reading)]).to_dict()
     assert report["fields"] == {f"/line_items/0/{k}": True for k in book}
     if reading != "text":  # boxes: the quantity on the first line, the description over both
@@ -526,11 +660,18 @@ def test_a_line_items_box_lies_on_its_row(reading):
 def test_receipt_quantity_line_above_its_item(reading):
     """A till receipt prints ``2 x 4,20`` above the item: part of its row (no word, one number), while the
     next item's line is not."""
-    rows = [[("2 x 4,20", 0.05)], [("Wiener Melange", 0.05), ("8,40 A", 0.7)], [("Espresso", 0.05), ("2,90 A", 0.7)],
-            [("3 x 2,60", 0.05)], [("Croissant", 0.05), ("7,80 B", 0.7)]]
-    items = [{"description": "Wiener Melange", "quantity": 2, "unit_price": 4.2, "amount": 8.4},
-             {"description": "Espresso", "quantity": 1, "unit_price": 2.9, "amount": 2.9},
-             {"description": "Croissant", "quantity": 3, "unit_price": 2.6, "amount": 7.8}]
+    rows = [
+        [("2 x 4,20", 0.05)],
+        [("Wiener Melange", 0.05), ("8,40 A", 0.7)],
+        [("Espresso", 0.05), ("2,90 A", 0.7)],
+        [("3 x 2,60", 0.05)],
+        [("Croissant", 0.05), ("7,80 B", 0.7)],
+    ]
+    items = [
+        {"description": "Wiener Melange", "quantity": 2, "unit_price": 4.2, "amount": 8.4},
+        {"description": "Espresso", "quantity": 1, "unit_price": 2.9, "amount": 2.9},
+        {"description": "Croissant", "quantity": 3, "unit_price": 2.6, "amount": 7.8},
+    ]
     fields = _fields({"items": items}, rows, reading)
     assert fields == {**{f"/items/{i}/{k}": True for i in range(3) for k in items[0]}, "/items/1/quantity": None}
     fields = _fields({"items": [{**items[1], "unit_price": 4.2}]}, rows, reading)
@@ -541,7 +682,9 @@ def test_document_decimal_mark():
     """On a page writing 1,489.00, 2,500 is 2500, not 2.5."""
     page = "Postcards 2,500 ea 0.084 210.00\nSubtotal $1,489.00\nTotal $1,611.84"
     assert _fields({"a": 2500, "b": 2.5}, [[(line, 0.05)] for line in page.splitlines()], "text") == {
-        "/a": True, "/b": False}
+        "/a": True,
+        "/b": False,
+    }
 
 
 @pytest.mark.parametrize("reading", READINGS)

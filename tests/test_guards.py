@@ -14,12 +14,12 @@ import re
 from dataclasses import replace
 
 import pytest
+from helpers import settings_for
 
 from extractor.runners.guards import GUARD_NAMES, GuardSettings, ValueScanner, run_guards
-from extractor.trust.parse import parse_answer
 from extractor.testing import IM_END, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
+from extractor.trust.parse import parse_answer
 from extractor.trust.verdict import decide
-from helpers import settings_for
 
 _VOCAB: dict[str, int] = {}
 _TOKEN = re.compile(r"<\|[a-z_]+\|>|</s>|<end_of_turn>|\n|[ \t]+|\w+|[^\w\s]")
@@ -37,12 +37,18 @@ def forever(text: str, count: int = 400) -> list[tuple[int, str]]:
 
 SPACES = [(_VOCAB.setdefault(" ", len(_VOCAB)), " ")] * 400  # one space per token, as a scripted model emits
 
-ITEM = {"description": "Widget } with {braces} and \"quotes\" ]", "quantity": 1, "unit_price": 2.5, "amount": 2.5}
-MANY_ITEMS = {"invoice_number": "INV-1", "line_items": [dict(ITEM) for _ in range(40)], "total": 100.0,
-              "notes": "Line\\nLine\\nLine\\nLine", "iban": "DE00 0000 0000 0000 0000 00", "filler": "." * 60}
+ITEM = {"description": 'Widget } with {braces} and "quotes" ]', "quantity": 1, "unit_price": 2.5, "amount": 2.5}
+MANY_ITEMS = {
+    "invoice_number": "INV-1",
+    "line_items": [dict(ITEM) for _ in range(40)],
+    "total": 100.0,
+    "notes": "Line\\nLine\\nLine\\nLine",
+    "iban": "DE00 0000 0000 0000 0000 00",
+    "filler": "." * 60,
+}
 PRETTY = json.dumps(MANY_ITEMS, indent=2)
 COMPACT = json.dumps(MANY_ITEMS, separators=(",", ":"))
-ONE_PER_LINE = "{\"items\": [\n" + ",\n".join(json.dumps(ITEM) for _ in range(40)) + "\n], \"total\": 100.0}"
+ONE_PER_LINE = '{"items": [\n' + ",\n".join(json.dumps(ITEM) for _ in range(40)) + '\n], "total": 100.0}'
 ZEROS = json.dumps({"values": [0] * 60, "total": 0})
 SAMPLE = SAMPLE_INVOICE_ANSWER
 
@@ -54,7 +60,8 @@ NORMAL = {
     "40 identical items, one per line": ONE_PER_LINE,
     "60 zeros in an array": ZEROS,
     "prose with brackets before the JSON": "Here is the extracted data [as requested] {see below}:\n```json\n"
-                                           + PRETTY + "\n```",
+    + PRETTY
+    + "\n```",
     "think block before the JSON": "<think>\nThe page shows an invoice.\nThe total is 100.\n</think>\n\n" + COMPACT,
     "a few whitespace tokens after the JSON": COMPACT + "\n\n  \n",
     "closing fence after the JSON": "```json\n" + COMPACT + "\n```\n",
@@ -86,12 +93,21 @@ FIRES = {
     "whitespace forever, no json_closed": (toks(SAMPLE) + SPACES, NO_JSON, "loop", SAMPLE, 16),
     "repeated line": (toks(SAMPLE) + forever('\n{"note": "see above"}'), ALL_ON, "json_closed", SAMPLE, 2),
     # 13 tokens a line here (finer than BPE): 4 repeats; the scripted model's 4-token line stops within 16
-    "repeated line, no json_closed": (toks(SAMPLE) + forever('\n{"note": "see above"}'), NO_JSON, "loop", SAMPLE,
-                                      52),
-    "repeated prose line after the answer": (toks(PRETTY) + forever("\nThank you for your business."), LOOP_ONLY,
-                                             "loop", PRETTY, 48),
-    "end marker before the JSON closed": (toks('{"total": 1') + forever("<|im_end|>"), ALL_ON, "end_marker",
-                                          '{"total": 1', None),
+    "repeated line, no json_closed": (toks(SAMPLE) + forever('\n{"note": "see above"}'), NO_JSON, "loop", SAMPLE, 52),
+    "repeated prose line after the answer": (
+        toks(PRETTY) + forever("\nThank you for your business."),
+        LOOP_ONLY,
+        "loop",
+        PRETTY,
+        48,
+    ),
+    "end marker before the JSON closed": (
+        toks('{"total": 1') + forever("<|im_end|>"),
+        ALL_ON,
+        "end_marker",
+        '{"total": 1',
+        None,
+    ),
     "loop inside a string": (toks('{"notes": "') + forever("la "), ALL_ON, "loop", '{"notes": "la ', None),
     "loop before the JSON": (forever("Let me read the page.\n"), ALL_ON, "loop", "Let me read the page.\n", None),
     "whitespace before the JSON": (SPACES, ALL_ON, "loop", " ", None),
@@ -132,8 +148,14 @@ def test_every_guard_off_lets_it_run(name):
     assert (hit, n) == (None, len(stream))
 
 
-@pytest.mark.parametrize("name,off", [("im_end forever", "end_marker"), ("whitespace forever", "json_closed"),
-                                      ("repeated line, no json_closed", "loop")])
+@pytest.mark.parametrize(
+    "name,off",
+    [
+        ("im_end forever", "end_marker"),
+        ("whitespace forever", "json_closed"),
+        ("repeated line, no json_closed", "loop"),
+    ],
+)
 def test_each_guard_switches_off_alone(name, off):
     stream, settings, guard, _, _ = FIRES[name]
     assert guard == off
@@ -141,13 +163,35 @@ def test_each_guard_switches_off_alone(name, off):
     assert hit is None or hit.guard != off
 
 
-@pytest.mark.parametrize("text,regions", [
-    ('ab{"k": "v"} x', ["pre", "pre", None, ("str", 1), ("str", 1), None, None, None, ("str", 2), ("str", 2), None,
-                        "post", "post", "post"]),
-    # "[x]" looks like a value until it closes and does not parse; then it was prose all along
-    ('[x] {"a": [1]}', [None, None, "pre", "pre", None, ("str", 1), ("str", 1), None, None, None, None, None, None,
-                        "post"]),
-])
+@pytest.mark.parametrize(
+    "text,regions",
+    [
+        (
+            'ab{"k": "v"} x',
+            [
+                "pre",
+                "pre",
+                None,
+                ("str", 1),
+                ("str", 1),
+                None,
+                None,
+                None,
+                ("str", 2),
+                ("str", 2),
+                None,
+                "post",
+                "post",
+                "post",
+            ],
+        ),
+        # "[x]" looks like a value until it closes and does not parse; then it was prose all along
+        (
+            '[x] {"a": [1]}',
+            [None, None, "pre", "pre", None, ("str", 1), ("str", 1), None, None, None, None, None, None, "post"],
+        ),
+    ],
+)
 def test_value_scanner_regions(text, regions):
     scanner = ValueScanner()
     seen = []
@@ -171,9 +215,18 @@ def test_settings_without_and_report():
     with pytest.raises(ValueError, match="unknown guard"):
         GuardSettings.without(["bogus"])
     assert GuardSettings(loop=False).report(fired="json_closed") == {
-        "active": ["end_marker", "json_closed"], "fired": "json_closed",
-        "thresholds": {"json_grace_tokens": 8, "loop_repeats": 4, "loop_max_period": 64, "loop_min_tokens": 12,
-                       "string_loop_min_tokens": 64, "whitespace_run_tokens": 16, "number_max_chars": 48}}
+        "active": ["end_marker", "json_closed"],
+        "fired": "json_closed",
+        "thresholds": {
+            "json_grace_tokens": 8,
+            "loop_repeats": 4,
+            "loop_max_period": 64,
+            "loop_min_tokens": 12,
+            "string_loop_min_tokens": 64,
+            "whitespace_run_tokens": 16,
+            "number_max_chars": 48,
+        },
+    }
 
 
 def test_factory_builds_fresh_monitors():
@@ -190,8 +243,13 @@ def test_factory_builds_fresh_monitors():
 # ---------------------------------------------------------------------------------------------------------------
 # End to end: the real runner on scripted tiny models, 248046 dropped from the stop set (guards alone)
 # ---------------------------------------------------------------------------------------------------------------
-SMALL_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Total", "type": "object",
-                "properties": {"total": {"type": "number"}, "items": {"type": "array"}}, "required": ["total"]}
+SMALL_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Total",
+    "type": "object",
+    "properties": {"total": {"type": "number"}, "items": {"type": "array"}},
+    "required": ["total"],
+}
 SHORT_ANSWER = json.dumps({"items": [{"d": "x } y"}] * 3, "total": 12.5})
 
 
@@ -220,18 +278,42 @@ def _extract(model, schema, page, **options):
 E2E = {
     # then, answer, options -> status, finish, guard, tokens after the answer, warnings
     "im_end, full stop set": ("im_end", SHORT_ANSWER, {}, ("ok", "stop", None, 1, [])),
-    "im_end, guards alone": ("im_end", SHORT_ANSWER, {"drop_stop_ids": (IM_END,)},
-                             ("ok", "guard", "end_marker", 1, ["guard_end_marker"])),
-    "im_end, no guards": ("im_end", SHORT_ANSWER, {"drop_stop_ids": (IM_END,), "guards": GuardSettings.without(
-        ["all"])}, ("runaway", "length", None, None, [])),
-    "whitespace": ("whitespace", SHORT_ANSWER, {"drop_stop_ids": (IM_END,)},
-                   ("ok", "guard", "json_closed", 8, ["guard_json_closed"])),
-    "whitespace, loop guard": ("whitespace", SHORT_ANSWER, {"guards": GuardSettings(json_closed=False)},
-                               ("ok", "guard", "loop", 12, ["guard_loop"])),
-    "repeated line": ("repeat", SHORT_ANSWER, {"drop_stop_ids": (IM_END,)},
-                      ("ok", "guard", "json_closed", 1, ["guard_json_closed"])),
-    "unclosed JSON then im_end": ("im_end", '{"total": 12.5, "items": [', {"drop_stop_ids": (IM_END,)},
-                                  ("runaway", "guard", "end_marker", 1, [])),
+    "im_end, guards alone": (
+        "im_end",
+        SHORT_ANSWER,
+        {"drop_stop_ids": (IM_END,)},
+        ("ok", "guard", "end_marker", 1, ["guard_end_marker"]),
+    ),
+    "im_end, no guards": (
+        "im_end",
+        SHORT_ANSWER,
+        {"drop_stop_ids": (IM_END,), "guards": GuardSettings.without(["all"])},
+        ("runaway", "length", None, None, []),
+    ),
+    "whitespace": (
+        "whitespace",
+        SHORT_ANSWER,
+        {"drop_stop_ids": (IM_END,)},
+        ("ok", "guard", "json_closed", 8, ["guard_json_closed"]),
+    ),
+    "whitespace, loop guard": (
+        "whitespace",
+        SHORT_ANSWER,
+        {"guards": GuardSettings(json_closed=False)},
+        ("ok", "guard", "loop", 12, ["guard_loop"]),
+    ),
+    "repeated line": (
+        "repeat",
+        SHORT_ANSWER,
+        {"drop_stop_ids": (IM_END,)},
+        ("ok", "guard", "json_closed", 1, ["guard_json_closed"]),
+    ),
+    "unclosed JSON then im_end": (
+        "im_end",
+        '{"total": 12.5, "items": [',
+        {"drop_stop_ids": (IM_END,)},
+        ("runaway", "guard", "end_marker", 1, []),
+    ),
 }
 
 
@@ -244,7 +326,10 @@ def test_guards_end_to_end(model_factory, small_schema, page, name):
     expected_after = after if finish != "length" else 96 - n_answer
     active = list(options.get("guards", GuardSettings()).active)
     assert {k: record[k] for k in ("status", "finish_reason", "guard")} == {
-        "status": status, "finish_reason": finish, "guard": guard}
+        "status": status,
+        "finish_reason": finish,
+        "guard": guard,
+    }
     assert record["usage"]["generated_tokens"] - n_answer == expected_after
     assert [w["code"] for w in record["warnings"]] == warnings
     assert {k: record["guards"][k] for k in ("active", "fired")} == {"active": active, "fired": guard}
@@ -260,9 +345,14 @@ def test_sample_invoice_end_to_end_guards_alone(model_factory, page):
     assert record["usage"]["generated_tokens"] == len(model.answer_token_ids) + 1
 
 
-@pytest.mark.parametrize("switch,status,guard,exit_code", [([], "ok", "end_marker", 0),
-                                                          (["--no-guard", "end_marker"], "ok", "json_closed", 0),
-                                                          (["--no-guard", "all"], "runaway", None, 1)])
+@pytest.mark.parametrize(
+    "switch,status,guard,exit_code",
+    [
+        ([], "ok", "end_marker", 0),
+        (["--no-guard", "end_marker"], "ok", "json_closed", 0),
+        (["--no-guard", "all"], "runaway", None, 1),
+    ],
+)
 def test_cli_guard_switches(model_factory, small_schema, page, tmp_path, switch, status, guard, exit_code):
     from typer.testing import CliRunner
 
@@ -271,8 +361,20 @@ def test_cli_guard_switches(model_factory, small_schema, page, tmp_path, switch,
     model = model_factory.scripted(answer=SHORT_ANSWER, then="im_end")
     image = tmp_path / "page.png"
     page.save(image)
-    args = [str(image), "--model", str(model.path), "--schema", small_schema, "--max-tokens", "48",
-            "--drop-stop-id", str(IM_END), "--no-constrained", "--json", *switch]
+    args = [
+        str(image),
+        "--model",
+        str(model.path),
+        "--schema",
+        small_schema,
+        "--max-tokens",
+        "48",
+        "--drop-stop-id",
+        str(IM_END),
+        "--no-constrained",
+        "--json",
+        *switch,
+    ]
     result = CliRunner().invoke(app, dispatch_args(args))
     record = json.loads(result.stdout)[0]
     assert (result.exit_code, record["status"], record["guard"]) == (exit_code, status, guard)

@@ -19,14 +19,13 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Optional
 
 import pytest
 from fpdf.enums import EncryptionMethod
+from helpers import make_pdf, raw_pdf
 from PIL import Image
 
 from extractor.inputs.worker import FAULT_ENV
-from helpers import make_pdf, raw_pdf
 
 # bench/hostile.py's process-tree sampler: one way to measure a run's memory, for the bench and this test
 _BENCH = importlib.util.spec_from_file_location("bench_hostile", Path(__file__).parents[1] / "bench" / "hostile.py")
@@ -37,8 +36,20 @@ TreeSampler = _bench.TreeSampler
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
 # Every code an error record may carry (README "Error codes").
-ERROR_CODES = {"not_found", "unreadable", "empty", "not_a_pdf", "unsupported_type", "corrupt", "encrypted",
-               "wrong_password", "too_large", "timeout", "crashed", "model_error"}
+ERROR_CODES = {
+    "not_found",
+    "unreadable",
+    "empty",
+    "not_a_pdf",
+    "unsupported_type",
+    "corrupt",
+    "encrypted",
+    "wrong_password",
+    "too_large",
+    "timeout",
+    "crashed",
+    "model_error",
+}
 RSS_LIMIT = 2 * 1024**3
 CLI_LIMIT_S = 600  # a hung CLI fails the test instead of the whole CI job
 
@@ -54,12 +65,17 @@ class Run:
         return {r["source"]: r["errors"][0]["code"] if r["status"] == "error" else "rendered" for r in self.records}
 
 
-def run_cli(args: list[str], *, cwd: Path, env: Optional[dict] = None, prefix: tuple = ()) -> Run:
+def run_cli(args: list[str], *, cwd: Path, env: dict | None = None, prefix: tuple = ()) -> Run:
     """Run ``extract ARGS`` in a subprocess, records to a JSONL file, and measure its largest process."""
     jsonl = cwd.parent / f"{cwd.name}-records.jsonl"
     with open(cwd.parent / f"{cwd.name}-stderr.txt", "w+b") as err, open(os.devnull, "wb") as out:
-        proc = subprocess.Popen([*prefix, sys.executable, "-m", "extractor.cli", "--jsonl", str(jsonl), *args],
-                                cwd=cwd, stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        proc = subprocess.Popen(
+            [*prefix, sys.executable, "-m", "extractor.cli", "--jsonl", str(jsonl), *args],
+            cwd=cwd,
+            stdout=out,
+            stderr=err,
+            env={**os.environ, **(env or {})},
+        )
         killer = threading.Timer(CLI_LIMIT_S, proc.kill)
         killer.start()
         try:
@@ -89,7 +105,7 @@ def png_bomb() -> bytes:
     return buf.getvalue()
 
 
-def deny_read_prefix(tmp_path: Path) -> tuple[tuple, Optional[str]]:
+def deny_read_prefix(tmp_path: Path) -> tuple[tuple, str | None]:
     """How to run the CLI so that a chmod-000 file is really unreadable: as is, or (as root) under ``setpriv``
     without the capabilities that let root read anything. Returns (prefix, None) or ((), why not)."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
@@ -125,9 +141,27 @@ def test_hostile_corpus_batch(shared_dir, model_factory, tmp_path):
     # (80/80 records, no timeouts) and test_synthetic_hostile_batch keeps OCR in the hostile workers.
     # --retries 0 --window-pages 8: every page is still rendered, but the 76-, 55- and 30-page files are asked in 8-page
     # windows, once each (2 tokens are always truncated, and its retry would double the model's part: 59 s -> 32 s).
-    run = run_cli([str(corpus), "--model", str(model.path), "--max-tokens", "2", "--no-constrained", "--ocr", "never",
-                   "--timeout", str(timeout), "--retries", "0", "--window-pages", "8",
-                   "--password-file", str(tmp_path / "passwords.txt")], cwd=work)
+    run = run_cli(
+        [
+            str(corpus),
+            "--model",
+            str(model.path),
+            "--max-tokens",
+            "2",
+            "--no-constrained",
+            "--ocr",
+            "never",
+            "--timeout",
+            str(timeout),
+            "--retries",
+            "0",
+            "--window-pages",
+            "8",
+            "--password-file",
+            str(tmp_path / "passwords.txt"),
+        ],
+        cwd=work,
+    )
 
     # 1. one record per file, the batch ends normally (1: not all ok), nothing over its limits
     assert run.code == 1, run.stderr[-2000:]
@@ -135,22 +169,26 @@ def test_hostile_corpus_batch(shared_dir, model_factory, tmp_path):
     assert sorted(outcomes) == sorted(manifest) and len(run.records) == 80
     assert set(outcomes.values()) <= ERROR_CODES - {"timeout", "crashed"} | {"rendered"}
     assert all(r["timings"].get("render_s", r["timings"].get("total_s")) < timeout for r in run.records)
-    assert all(r["errors"][0]["message"].startswith(r["source"] + ": ") for r in run.records
-               if r["status"] == "error")
+    assert all(r["errors"][0]["message"].startswith(r["source"] + ": ") for r in run.records if r["status"] == "error")
     assert run.peak_rss < RSS_LIMIT, f"peak RSS {run.peak_rss / 1024**2:.0f} MiB"
 
     # 2. the encrypted files pdfium can open, open with the MANIFEST passwords (saslprep-r6 only when normalised)
-    openable = sorted(name for name, m in manifest.items()
-                      if m.get("password") and m.get("pdfium_with_password", {}).get("status") == "ok")
+    openable = sorted(
+        name
+        for name, m in manifest.items()
+        if m.get("password") and m.get("pdfium_with_password", {}).get("status") == "ok"
+    )
     assert len(openable) == 12
     assert {name: outcomes[name] for name in openable + ["pdfjs__saslprep-r6.pdf"]} == dict.fromkeys(
-        openable + ["pdfjs__saslprep-r6.pdf"], "rendered")
+        openable + ["pdfjs__saslprep-r6.pdf"], "rendered"
+    )
 
     # 3. the giant page (595 x 2^31 pt) gives a record; only its top 81 x 16,200 px part is ever rendered
     giant = next(r for r in run.records if r["source"].endswith("pdfjs__poppler-85140-0.pdf"))
     assert (giant["status"] != "error", giant["pages"]) == (True, 1)
     assert [w["message"] for w in giant["warnings"] if w["code"] == "page"] == [
-        "page 1: the page is 595 x 2,147,483,648 pt, too elongated to render whole; only its top part was rendered"]
+        "page 1: the page is 595 x 2,147,483,648 pt, too elongated to render whole; only its top part was rendered"
+    ]
 
 
 # ---------------------------------------------------------------------------------------------- synthetic cases
@@ -164,8 +202,10 @@ def test_synthetic_hostile_batch(model_factory, tmp_path):
     Image.new("RGB", (300, 200), "white").save(png, "PNG")
     files = {
         "empty.pdf": (b"", "empty"),
-        "login.pdf": (b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Session expired</body></html>",
-                      "not_a_pdf"),
+        "login.pdf": (
+            b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Session expired</body></html>",
+            "not_a_pdf",
+        ),
         "scan.pdf": (png.getvalue(), "rendered"),  # a PNG named .pdf is read as the PNG it is
         "notes.png": (b"just some text, not an image\n", "unsupported_type"),
         "cut.pdf": (sample[: len(sample) // 2], "corrupt"),
@@ -203,20 +243,37 @@ def test_synthetic_hostile_batch(model_factory, tmp_path):
     (tmp_path / "passwords.txt").write_text("nope\nsecret\n", encoding="utf-8")
 
     model = model_factory.scripted()
-    run = run_cli(["--model", str(model.path), "--max-tokens", "4", "--max-pages", "2", "--timeout", "8",
-                   "--password-file", str(tmp_path / "passwords.txt"),
-                   "--", *[args.get(name, name) for name in expected]], cwd=inbox, prefix=prefix,
-                  env={FAULT_ENV: "kill:crash-me,hang:hang-me,nomem:nomem-me"})
+    run = run_cli(
+        [
+            "--model",
+            str(model.path),
+            "--max-tokens",
+            "4",
+            "--max-pages",
+            "2",
+            "--timeout",
+            "8",
+            "--password-file",
+            str(tmp_path / "passwords.txt"),
+            "--",
+            *[args.get(name, name) for name in expected],
+        ],
+        cwd=inbox,
+        prefix=prefix,
+        env={FAULT_ENV: "kill:crash-me,hang:hang-me,nomem:nomem-me"},
+    )
 
     assert run.code == 1, run.stderr[-2000:]
     assert [r["source"] for r in run.records] == list(expected)  # input order, every file once
     assert run.outcomes() == expected
     by_name = {r["source"]: r for r in run.records}
     assert (by_name["ledger.pdf"]["pages"], by_name["poster.pdf"]["pages"]) == (2, 1)
-    assert {"code": "input", "message": "only the first 2 of 2000 selected pages were rendered"} in \
-        by_name["ledger.pdf"]["warnings"]
-    assert {"code": "input", "message": "content is PNG, not PDF as the file name says; read as PNG"} in \
-        by_name["scan.pdf"]["warnings"]
+    assert {"code": "input", "message": "only the first 2 of 2000 selected pages were rendered"} in by_name[
+        "ledger.pdf"
+    ]["warnings"]
+    assert {"code": "input", "message": "content is PNG, not PDF as the file name says; read as PNG"} in by_name[
+        "scan.pdf"
+    ]["warnings"]
     messages = {name: r["errors"][0]["message"] for name, r in by_name.items() if r["status"] == "error"}
     assert all(message.startswith(f"{name}: ") for name, message in messages.items())
     assert "killed by signal SIGKILL" in messages["crash-me.pdf"]
@@ -225,12 +282,15 @@ def test_synthetic_hostile_batch(model_factory, tmp_path):
         pytest.skip(f"every other case passed; the unreadable file was not tried: {no_denial}")
 
 
-@pytest.mark.parametrize("name, shown", [
-    ("plain.pdf", "plain.pdf"),
-    ("Rechnung März 2024.pdf", "Rechnung März 2024.pdf"),
-    (os.fsdecode(b"caf\xe9.pdf"), "caf\\xe9.pdf"),
-    (os.fsdecode(b"dir/\xff\xfe.pdf"), "dir/\\xff\\xfe.pdf"),
-])
+@pytest.mark.parametrize(
+    "name, shown",
+    [
+        ("plain.pdf", "plain.pdf"),
+        ("Rechnung März 2024.pdf", "Rechnung März 2024.pdf"),
+        (os.fsdecode(b"caf\xe9.pdf"), "caf\\xe9.pdf"),
+        (os.fsdecode(b"dir/\xff\xfe.pdf"), "dir/\\xff\\xfe.pdf"),
+    ],
+)
 def test_display_name(name, shown):
     from extractor.inputs.discover import display_name
 
@@ -241,7 +301,12 @@ def test_display_name(name, shown):
 def test_leading_dash_needs_double_dash_or_dot_slash(tmp_path):
     """Without ``--`` (or ``./``) a name like ``-x.pdf`` is an option to click: a usage error (2), not a record."""
     (tmp_path / "-x.pdf").write_bytes(SAMPLE.read_bytes())
-    done = subprocess.run([sys.executable, "-m", "extractor.cli", "-x.pdf", "--model", "nowhere"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "extractor.cli", "-x.pdf", "--model", "nowhere"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
     assert "No such option: -x" in done.stderr

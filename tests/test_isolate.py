@@ -16,17 +16,17 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import make_pdf, png, text_pdf
 from PIL import Image
 
 from extractor.cli.commands import _password_file, _size
 from extractor.errors import UsageError, WorkerError
+from extractor.inputs.document import RasterSettings, parse_pages
+from extractor.inputs.ocr import OcrSettings, engine_available
 from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer, render_here
 from extractor.inputs.wire import FrameReader, document_from_frame, settings_from_json, settings_to_json
 from extractor.inputs.worker import FAULT_ENV
-from extractor.inputs.ocr import OcrSettings, engine_available
-from extractor.inputs.document import RasterSettings, parse_pages
-from helpers import make_pdf, png, text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = RasterSettings(max_pixels=200_000)  # small pages keep the pipe traffic of these tests low
@@ -43,16 +43,22 @@ def same_document(a, b) -> bool:
     fields = ("source", "sha256", "kind", "page_count", "warnings")
     if any(getattr(a, f) != getattr(b, f) for f in fields) or len(a.pages) != len(b.pages):
         return False
-    return all((p.index, p.width_pt, p.height_pt, p.text, p.warnings, p.image.mode, p.image.size, p.image.tobytes())
-               == (q.index, q.width_pt, q.height_pt, q.text, q.warnings, q.image.mode, q.image.size, q.image.tobytes())
-               for p, q in zip(a.pages, b.pages))
+    return all(
+        (p.index, p.width_pt, p.height_pt, p.text, p.warnings, p.image.mode, p.image.size, p.image.tobytes())
+        == (q.index, q.width_pt, q.height_pt, q.text, q.warnings, q.image.mode, q.image.size, q.image.tobytes())
+        for p, q in zip(a.pages, b.pages, strict=False)
+    )
 
 
 @pytest.fixture
 def files(tmp_path):
     """A few inputs: a 3-page PDF, a PNG, a PNG named .pdf, HTML named .pdf, a missing file."""
-    paths = {"three.pdf": make_pdf(("one", "two", "three")), "scan.png": png(), "renamed.pdf": png(color="blue"),
-             "login.pdf": b"<!DOCTYPE html><html><body>Sign in</body></html>"}
+    paths = {
+        "three.pdf": make_pdf(("one", "two", "three")),
+        "scan.png": png(),
+        "renamed.pdf": png(color="blue"),
+        "login.pdf": b"<!DOCTYPE html><html><body>Sign in</body></html>",
+    }
     for name, data in paths.items():
         (tmp_path / name).write_bytes(data)
     return tmp_path
@@ -65,12 +71,22 @@ def test_pool_renders_exactly_what_the_caller_would(files):
     with RenderPool(workers=2) as pool:
         isolated = list(pool.render_many(sources, settings=SMALL))
         assert pool.stats.jobs == 6  # the PIL image is rendered in the caller
-    assert [outcome(r) for r in isolated] == [["one", "two", "three"], [None], [None], "not_a_pdf", "not_found",
-                                              ["from bytes"], [None]]
-    for a, b in zip(here, isolated):
+    assert [outcome(r) for r in isolated] == [
+        ["one", "two", "three"],
+        [None],
+        [None],
+        "not_a_pdf",
+        "not_found",
+        ["from bytes"],
+        [None],
+    ]
+    for a, b in zip(here, isolated, strict=False):
         assert a.source is b.source
-        assert (type(a.error), str(a.error), a.error and a.error.code) == (type(b.error), str(b.error),
-                                                                           b.error and b.error.code)
+        assert (type(a.error), str(a.error), a.error and a.error.code) == (
+            type(b.error),
+            str(b.error),
+            b.error and b.error.code,
+        )
         assert a.document is None or same_document(a.document, b.document)
     assert [r.wait_s is None for r in isolated] == [False] * 6 + [True]
 
@@ -85,8 +101,11 @@ def test_here_or_in_the_pool_behind_one_interface(files, make):
         one = renderer.render(sources[0], settings=SMALL)
         many = list(renderer.render_many(iter(sources), settings=SMALL))
     assert outcome(one) == ["one", "two", "three"]
-    assert [(r.source, outcome(r)) for r in many] == [(sources[0], ["one", "two", "three"]),
-                                                       (sources[1], "not_found"), (sources[2], ["from bytes"])]
+    assert [(r.source, outcome(r)) for r in many] == [
+        (sources[0], ["one", "two", "three"]),
+        (sources[1], "not_found"),
+        (sources[2], ["from bytes"]),
+    ]
 
 
 def test_order_is_kept_with_prefetch(files):
@@ -97,11 +116,14 @@ def test_order_is_kept_with_prefetch(files):
     assert got == [["one", "two", "three"] if i % 3 == 0 else [f"doc {i}"] for i in range(12)]
 
 
-@pytest.mark.parametrize("action, code, words", [
-    ("kill", "crashed", "the rendering process died (killed by signal SIGKILL)"),
-    ("hang", "timeout", "took longer than the 2-second limit"),
-    ("nomem", "too_large", "needs more memory than a worker may use"),
-])
+@pytest.mark.parametrize(
+    "action, code, words",
+    [
+        ("kill", "crashed", "the rendering process died (killed by signal SIGKILL)"),
+        ("hang", "timeout", "took longer than the 2-second limit"),
+        ("nomem", "too_large", "needs more memory than a worker may use"),
+    ],
+)
 def test_faults_cost_one_file_and_the_worker_is_replaced(files, monkeypatch, action, code, words):
     for name in ("bad-one.pdf", "after.pdf"):
         (files / name).write_bytes(make_pdf((name,)))
@@ -128,6 +150,7 @@ def test_threads_share_a_pool(files):
     sources = [make_pdf((f"thread {i}",)) for i in range(8)]
     results = [None] * len(sources)
     with RenderPool(workers=2) as pool:
+
         def work(i):
             results[i] = outcome(pool.render(sources[i], settings=SMALL))
 
@@ -156,13 +179,15 @@ def test_worker_exits_when_its_parent_dies(files):
     """A worker stuck in a file does not outlive its parent: its watchdog sees the parent go and exits."""
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc to tell a zombie from a live process")
-    code = (f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
-            "from extractor.inputs.pool import RenderPool; from extractor.inputs.document import RasterSettings\n"
-            "pool = RenderPool(workers=1, timeout=600)\n"
-            f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
-            "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
-            "while not (pool._pool and pool._pool[0].item): time.sleep(0.05)\n"
-            "print(pool._pool[0].proc.pid, flush=True); os._exit(0)\n")
+    code = (
+        f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
+        "from extractor.inputs.pool import RenderPool; from extractor.inputs.document import RasterSettings\n"
+        "pool = RenderPool(workers=1, timeout=600)\n"
+        f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
+        "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
+        "while not (pool._pool and pool._pool[0].item): time.sleep(0.05)\n"
+        "print(pool._pool[0].proc.pid, flush=True); os._exit(0)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     pid = int(done.stdout.strip())
     deadline = 100  # x 0.1 s
@@ -228,19 +253,31 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
     assert rendered.error is None
     page = rendered.document.pages[0]
     assert page.ocr is None
-    assert page.warnings == ("not read by OCR: the time limit to open and render this document was nearly used up "
-                             "(raise --timeout to read every page)",)
+    assert page.warnings == (
+        "not read by OCR: the time limit to open and render this document was nearly used up "
+        "(raise --timeout to read every page)",
+    )
     assert pool.stats.timed_out == 0
 
 
 # ---------------------------------------------------------------------------------------------------- protocol
 
 
-@pytest.mark.parametrize("settings", [
-    RasterSettings(),
-    RasterSettings(max_pixels=5000, pages=parse_pages("2-,1"), passwords=("hôtel", "a\udcff", ""), max_pages=3,
-                   max_bytes=10, min_side=8, ocr=OcrSettings(mode="auto", threads=2, max_side=1000)),
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        RasterSettings(),
+        RasterSettings(
+            max_pixels=5000,
+            pages=parse_pages("2-,1"),
+            passwords=("hôtel", "a\udcff", ""),
+            max_pages=3,
+            max_bytes=10,
+            min_side=8,
+            ocr=OcrSettings(mode="auto", threads=2, max_side=1000),
+        ),
+    ],
+)
 def test_settings_survive_the_wire(settings):
     assert settings_from_json(json.loads(json.dumps(settings_to_json(settings)))) == settings
 
@@ -277,15 +314,29 @@ def test_frame_reader_assembles_pieces_and_rejects_oversize():
 PAGE = {"index": 0, "size": [2, 2], "width_pt": None, "height_pt": None, "text": None, "warnings": []}
 
 
-@pytest.mark.parametrize("page, payload, words", [
-    ({**PAGE, "size": [2000, 2000]}, b"", "outside the budget"),
-    ({**PAGE, "ocr": {"reason": "always", "size": [2, 2], "seconds": 0, "cached": False,
-                      "lines": [{"text": "x", "box": [0, 0, 2, 1], "confidence": 1, "words": []}]}},
-     b"\x00" * 12, "not a normalised box"),
-    ({**PAGE, "size": [0, 5]}, b"", "outside the budget"),
-    (PAGE, b"\x00" * 11, "shorter"),
-    (PAGE, b"\x00" * 13, "longer"),
-])
+@pytest.mark.parametrize(
+    "page, payload, words",
+    [
+        ({**PAGE, "size": [2000, 2000]}, b"", "outside the budget"),
+        (
+            {
+                **PAGE,
+                "ocr": {
+                    "reason": "always",
+                    "size": [2, 2],
+                    "seconds": 0,
+                    "cached": False,
+                    "lines": [{"text": "x", "box": [0, 0, 2, 1], "confidence": 1, "words": []}],
+                },
+            },
+            b"\x00" * 12,
+            "not a normalised box",
+        ),
+        ({**PAGE, "size": [0, 5]}, b"", "outside the budget"),
+        (PAGE, b"\x00" * 11, "shorter"),
+        (PAGE, b"\x00" * 13, "longer"),
+    ],
+)
 def test_malformed_documents_are_refused(page, payload, words):
     header = {"source": "x", "sha256": "", "kind": "pdf", "page_count": 1, "warnings": [], "pages": [page]}
     with pytest.raises(ValueError, match=words):
@@ -295,12 +346,15 @@ def test_malformed_documents_are_refused(page, payload, words):
 # ------------------------------------------------------------------------------------------------- CLI helpers
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("secret\n", ("secret",)),
-    ("\ufeffone\r\ntwo\n\n three \n", ("one", "two", " three ")),  # BOM and CRLF dropped, spaces kept
-    ("hôtel\næøå", ("hôtel", "æøå")),
-    ("", ()),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("secret\n", ("secret",)),
+        ("\ufeffone\r\ntwo\n\n three \n", ("one", "two", " three ")),  # BOM and CRLF dropped, spaces kept
+        ("hôtel\næøå", ("hôtel", "æøå")),
+        ("", ()),
+    ],
+)
 def test_password_file(tmp_path, text, expected):
     path = tmp_path / "pw.txt"
     path.write_bytes(text.encode("utf-8"))
@@ -316,8 +370,17 @@ def test_password_file_errors(tmp_path):
         _password_file(tmp_path / "latin1.txt")
 
 
-@pytest.mark.parametrize("text, size", [("200M", 200 * 1024**2), ("1g", 1024**3), ("5000000", 5_000_000),
-                                        ("1.5K", 1536), ("10MiB", 10 * 1024**2), ("2GB", 2 * 1024**3)])
+@pytest.mark.parametrize(
+    "text, size",
+    [
+        ("200M", 200 * 1024**2),
+        ("1g", 1024**3),
+        ("5000000", 5_000_000),
+        ("1.5K", 1536),
+        ("10MiB", 10 * 1024**2),
+        ("2GB", 2 * 1024**3),
+    ],
+)
 def test_size(text, size):
     assert _size(text, "--max-bytes") == size
 
@@ -326,4 +389,3 @@ def test_size(text, size):
 def test_size_rejects(text):
     with pytest.raises(UsageError):
         _size(text, "--max-bytes")
-

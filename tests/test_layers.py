@@ -10,7 +10,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "extractor"
 
 # Lowest first: a module may import its own layer (without a cycle) or any lower one, never a higher one.
 LAYERS = [
-    ("extractor.errors", "extractor.quiet", "extractor.text", "extractor.leaves", "extractor.schema", "extractor.record"),
+    (
+        "extractor.errors",
+        "extractor.quiet",
+        "extractor.text",
+        "extractor.leaves",
+        "extractor.schema",
+        "extractor.record",
+    ),
     ("extractor.inputs",),
     ("extractor.runners",),
     ("extractor.trust",),
@@ -79,8 +86,12 @@ def test_every_module_sits_in_a_layer():
 
 
 def test_no_module_imports_a_later_stage():
-    upward = sorted(f"{name} -> {target}" for name, targets in GRAPH.items() for target in targets
-                    if layer(target) > layer(name) and not (name == "extractor" or name.endswith("__init__")))
+    upward = sorted(
+        f"{name} -> {target}"
+        for name, targets in GRAPH.items()
+        for target in targets
+        if layer(target) > layer(name) and not (name == "extractor" or name.endswith("__init__"))
+    )
     assert upward == []
 
 
@@ -120,10 +131,13 @@ def test_no_import_cycle():
     assert _cycles() == []
 
 
-@pytest.mark.parametrize(("name", "target", "expected"), [
-    ("extractor.trust.parse", "extractor.errors", True),
-    ("extractor.inputs.ocr", "extractor.trust.grounding", False),
-    ("extractor.runners.base", "extractor.settings", False),
-])
+@pytest.mark.parametrize(
+    ("name", "target", "expected"),
+    [
+        ("extractor.trust.parse", "extractor.errors", True),
+        ("extractor.inputs.ocr", "extractor.trust.grounding", False),
+        ("extractor.runners.base", "extractor.settings", False),
+    ],
+)
 def test_layer_order_itself(name, target, expected):
     assert (layer(target) <= layer(name)) is expected

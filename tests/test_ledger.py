@@ -21,9 +21,15 @@ def book(tmp_path):
 
 def _state(book, sha):
     entry = book.get(sha)
-    return {"state": entry.state, "attempts": entry.attempts, "result_path": entry.result_path,
-            "status": entry.status, "error_code": entry.error_code, "error": entry.error,
-            "sources": list(entry.sources)}
+    return {
+        "state": entry.state,
+        "attempts": entry.attempts,
+        "result_path": entry.result_path,
+        "status": entry.status,
+        "error_code": entry.error_code,
+        "error": entry.error,
+        "sources": list(entry.sources),
+    }
 
 
 def test_new_ledger_is_wal_and_empty(book):
@@ -37,8 +43,15 @@ def test_see_records_names_once_in_first_seen_order(book):
     book.see(A, name="b.pdf")
     book.see(A, name="a copy.pdf")
     book.see(A, name="b.pdf")
-    assert _state(book, A) == {"state": "queued", "attempts": 0, "result_path": None, "status": None,
-                               "error_code": None, "error": None, "sources": ["b.pdf", "a copy.pdf"]}
+    assert _state(book, A) == {
+        "state": "queued",
+        "attempts": 0,
+        "result_path": None,
+        "status": None,
+        "error_code": None,
+        "error": None,
+        "sources": ["b.pdf", "a copy.pdf"],
+    }
 
 
 def test_claim_counts_attempts_and_keeps_the_first_result_path(book):
@@ -50,8 +63,15 @@ def test_claim_counts_attempts_and_keeps_the_first_result_path(book):
     book.retry_later(A, error_code="model_error", error="boom", at=0)
     book.claim(A, result_path="/out/other-name.json")
     book.finish(A, state="done", status="ok")
-    assert _state(book, A) == {"state": "done", "attempts": 2, "result_path": "/out/x-1.json", "status": "ok",
-                               "error_code": None, "error": None, "sources": ["x.pdf"]}
+    assert _state(book, A) == {
+        "state": "done",
+        "attempts": 2,
+        "result_path": "/out/x-1.json",
+        "status": "ok",
+        "error_code": None,
+        "error": None,
+        "sources": ["x.pdf"],
+    }
 
 
 def test_recover_requeues_processing_rows_only(book):
@@ -75,10 +95,21 @@ def test_report_lists_counts_and_recent_failures(book):
         "counts": {"queued": 1, "processing": 0, "done": 0, "failed": 1},
         "documents": 2,
         "sources": 2,
-        "failures": [{"sha256": A, "state": "failed", "attempts": 1, "result_path": "/out/bad.json",
-                      "status": "error", "error_code": "encrypted", "error": "bad.pdf: encrypted",
-                      "next_attempt_at": None, "created_at": entry.created_at, "updated_at": entry.updated_at,
-                      "sources": ["bad.pdf"]}],
+        "failures": [
+            {
+                "sha256": A,
+                "state": "failed",
+                "attempts": 1,
+                "result_path": "/out/bad.json",
+                "status": "error",
+                "error_code": "encrypted",
+                "error": "bad.pdf: encrypted",
+                "next_attempt_at": None,
+                "created_at": entry.created_at,
+                "updated_at": entry.updated_at,
+                "sources": ["bad.pdf"],
+            }
+        ],
     }
     assert book.report(recent=0)["failures"] == []
 
@@ -108,10 +139,9 @@ def test_opening_a_missing_or_foreign_file_is_a_usage_error(tmp_path, content):
         Ledger(path, create=False)
 
 
-@pytest.mark.parametrize("seconds, text", [
-    (0.0, "1970-01-01T00:00:00.000Z"),
-    (1700000000.5, "2023-11-14T22:13:20.500Z"),
-])
+@pytest.mark.parametrize(
+    "seconds, text", [(0.0, "1970-01-01T00:00:00.000Z"), (1700000000.5, "2023-11-14T22:13:20.500Z")]
+)
 def test_timestamps_round_trip(seconds, text):
     assert timestamp(seconds) == text
     assert parse_timestamp(text) == seconds

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from extractor.tools.doctor.files import read_facts, required_end_ids, run_checks
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import as_id_list, read_model_files, token_content
 from extractor.runners.stopping import resolve_stop_set
+from extractor.tools.doctor.files import read_facts, required_end_ids, run_checks
 
-QWEN_TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
-                 "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+QWEN_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
 GEMMA_TEMPLATE = "{% for m in messages %}<start_of_turn>model\n{{ m.content }}<end_of_turn>\n{% endfor %}"
 NOT_JSON = "{not json"
 NOT_JSON_WHY = "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
@@ -37,9 +39,11 @@ def tokenizer_config(ids: dict, **extra) -> dict:
 QWEN_IDS = {"<|endoftext|>": 248044, "<|im_start|>": 248045, "<|im_end|>": 248046}
 LLAMA_IDS = {"<|begin_of_text|>": 1, "<|end_of_text|>": 2, "<|eot_id|>": 9}
 GEMMA_IDS = {"<s>": 1, "</s>": 2, "<end_of_turn>": 107}
-QWEN = {"config.json": {"model_type": "qwen3_5", "eos_token_id": 248044},
-        "tokenizer.json": tokenizer_json(QWEN_IDS),
-        "tokenizer_config.json": tokenizer_config(QWEN_IDS, eos_token="<|endoftext|>")}
+QWEN = {
+    "config.json": {"model_type": "qwen3_5", "eos_token_id": 248044},
+    "tokenizer.json": tokenizer_json(QWEN_IDS),
+    "tokenizer_config.json": tokenizer_config(QWEN_IDS, eos_token="<|endoftext|>"),
+}
 
 
 def write_files(root: Path, files: dict) -> Path:
@@ -58,50 +62,100 @@ def write_files(root: Path, files: dict) -> Path:
 # ---------------------------------------------------------------------------------------------------------------
 # The reader
 # ---------------------------------------------------------------------------------------------------------------
-EMPTY = {"config": None, "generation": None, "generation_exists": False, "tokenizer_json_ids": {},
-         "tokenizer_config_ids": {}, "eos_token": None, "eos_token_file": None, "template": None,
-         "template_file": None, "errors": {}}
-QWEN_READ = {**EMPTY, "config": QWEN["config.json"], "tokenizer_json_ids": QWEN_IDS, "tokenizer_config_ids": QWEN_IDS,
-             "eos_token": "<|endoftext|>", "eos_token_file": "tokenizer_config.json"}
+EMPTY = {
+    "config": None,
+    "generation": None,
+    "generation_exists": False,
+    "tokenizer_json_ids": {},
+    "tokenizer_config_ids": {},
+    "eos_token": None,
+    "eos_token_file": None,
+    "template": None,
+    "template_file": None,
+    "errors": {},
+}
+QWEN_READ = {
+    **EMPTY,
+    "config": QWEN["config.json"],
+    "tokenizer_json_ids": QWEN_IDS,
+    "tokenizer_config_ids": QWEN_IDS,
+    "eos_token": "<|endoftext|>",
+    "eos_token_file": "tokenizer_config.json",
+}
 NAMED = [{"name": "tool_use", "template": "{{ tools }}</s>"}, {"name": "default", "template": GEMMA_TEMPLATE}]
 # name -> (files, every ModelFiles field but model_dir)
 READS = {
     "empty directory": ({}, EMPTY),
     "qwen with a generation config and a jinja template": (
-        {**QWEN, "generation_config.json": {"eos_token_id": [248044, 248046], "do_sample": False},
-         "chat_template.jinja": QWEN_TEMPLATE,
-         "chat_template.json": {"chat_template": "ignored: the .jinja file comes first"}},
-        {**QWEN_READ, "generation": {"eos_token_id": [248044, 248046], "do_sample": False},
-         "generation_exists": True, "template": QWEN_TEMPLATE, "template_file": "chat_template.jinja"}),
+        {
+            **QWEN,
+            "generation_config.json": {"eos_token_id": [248044, 248046], "do_sample": False},
+            "chat_template.jinja": QWEN_TEMPLATE,
+            "chat_template.json": {"chat_template": "ignored: the .jinja file comes first"},
+        },
+        {
+            **QWEN_READ,
+            "generation": {"eos_token_id": [248044, 248046], "do_sample": False},
+            "generation_exists": True,
+            "template": QWEN_TEMPLATE,
+            "template_file": "chat_template.jinja",
+        },
+    ),
     "eos only in special_tokens_map.json (an AddedToken dict)": (
-        {**QWEN, "tokenizer_config.json": tokenizer_config(QWEN_IDS),
-         "special_tokens_map.json": {"eos_token": {"content": "<|im_end|>", "lstrip": False}}},
-        {**QWEN_READ, "eos_token": "<|im_end|>", "eos_token_file": "special_tokens_map.json"}),
+        {
+            **QWEN,
+            "tokenizer_config.json": tokenizer_config(QWEN_IDS),
+            "special_tokens_map.json": {"eos_token": {"content": "<|im_end|>", "lstrip": False}},
+        },
+        {**QWEN_READ, "eos_token": "<|im_end|>", "eos_token_file": "special_tokens_map.json"},
+    ),
     "tokenizer_config.json's eos wins; a broken special_tokens_map.json is then not read": (
-        {**QWEN, "special_tokens_map.json": NOT_JSON}, QWEN_READ),
+        {**QWEN, "special_tokens_map.json": NOT_JSON},
+        QWEN_READ,
+    ),
     "named templates in chat_template.json: the default one": (
-        {"chat_template.json": {"chat_template": NAMED},
-         "tokenizer_config.json": {"chat_template": "ignored: chat_template.json comes first"}},
-        {**EMPTY, "template": GEMMA_TEMPLATE, "template_file": "chat_template.json"}),
+        {
+            "chat_template.json": {"chat_template": NAMED},
+            "tokenizer_config.json": {"chat_template": "ignored: chat_template.json comes first"},
+        },
+        {**EMPTY, "template": GEMMA_TEMPLATE, "template_file": "chat_template.json"},
+    ),
     "named templates without a default fall through to tokenizer_config.json": (
-        {"chat_template.json": {"chat_template": [NAMED[0], "not a dict"]},
-         "tokenizer_config.json": {"chat_template": [{"name": "default", "template": QWEN_TEMPLATE}]}},
-        {**EMPTY, "template": QWEN_TEMPLATE, "template_file": "tokenizer_config.json"}),
+        {
+            "chat_template.json": {"chat_template": [NAMED[0], "not a dict"]},
+            "tokenizer_config.json": {"chat_template": [{"name": "default", "template": QWEN_TEMPLATE}]},
+        },
+        {**EMPTY, "template": QWEN_TEMPLATE, "template_file": "tokenizer_config.json"},
+    ),
     "unreadable generation_config.json": (
         {**QWEN, "generation_config.json": NOT_JSON},
-        {**QWEN_READ, "generation_exists": True, "errors": {"generation_config.json": NOT_JSON_WHY}}),
+        {**QWEN_READ, "generation_exists": True, "errors": {"generation_config.json": NOT_JSON_WHY}},
+    ),
     "files that are JSON but not objects": (
         {"config.json": [1, 2], "tokenizer.json": "null", "generation_config.json": "248046"},
-        {**EMPTY, "generation_exists": True, "errors": {"config.json": "not a JSON object",
-                                                        "generation_config.json": "not a JSON object",
-                                                        "tokenizer.json": "not a JSON object"}}),
+        {
+            **EMPTY,
+            "generation_exists": True,
+            "errors": {
+                "config.json": "not a JSON object",
+                "generation_config.json": "not a JSON object",
+                "tokenizer.json": "not a JSON object",
+            },
+        },
+    ),
     "a chat_template.jinja that is not UTF-8 is not replaced by another template": (
         {"chat_template.jinja": b"\xff\xfe", "tokenizer_config.json": {"chat_template": QWEN_TEMPLATE}},
-        {**EMPTY, "errors": {"chat_template.jinja": NOT_UTF8_WHY}}),
+        {**EMPTY, "errors": {"chat_template.jinja": NOT_UTF8_WHY}},
+    ),
     "malformed added tokens are skipped": (
-        {"tokenizer.json": {"added_tokens": [{"id": "7", "content": "<a>"}, {"id": 8}, "x", {"id": 9, "content": "<b>"}]},
-         "tokenizer_config.json": {"added_tokens_decoder": {"x1": {"content": "<c>"}, "11": "<d>", "12": {"id": 3}}}},
-        {**EMPTY, "tokenizer_json_ids": {"<b>": 9}, "tokenizer_config_ids": {"<d>": 11}}),
+        {
+            "tokenizer.json": {
+                "added_tokens": [{"id": "7", "content": "<a>"}, {"id": 8}, "x", {"id": 9, "content": "<b>"}]
+            },
+            "tokenizer_config.json": {"added_tokens_decoder": {"x1": {"content": "<c>"}, "11": "<d>", "12": {"id": 3}}},
+        },
+        {**EMPTY, "tokenizer_json_ids": {"<b>": 9}, "tokenizer_config_ids": {"<d>": 11}},
+    ),
 }
 
 
@@ -118,8 +172,9 @@ ADDED = [{"id": 7, "content": "<a>"}]
 MEMBER_TEXTS = {  # tokenizer.json texts a reader meets; each decodes with json.loads to the same added_tokens
     "first member": json.dumps({"added_tokens": ADDED, "model": {"vocab": {"a": 0}}}),
     "after others, spaced": ' \n{ "version" : "1.0", "padding":null,\t"added_tokens" : ' + json.dumps(ADDED) + " }\n",
-    "keys and strings that look like it": json.dumps({"x": {"added_tokens": []}, "y": '"added_tokens": [] }',
-                                                      "added_tokens": ADDED}),
+    "keys and strings that look like it": json.dumps(
+        {"x": {"added_tokens": []}, "y": '"added_tokens": [] }', "added_tokens": ADDED}
+    ),
     "absent": json.dumps({"version": "1.0", "model": {}}),
     "empty object": "{}",
     "an escaped name": '{"add\\u0065d": 1, "added_\\u0074okens": ' + json.dumps(ADDED) + "}",  # added_tokens
@@ -134,13 +189,19 @@ def test_a_member_read_alone_is_what_json_decodes(name):
     assert _member(text, "added_tokens") == json.loads(text).get("added_tokens")
 
 
-@pytest.mark.parametrize("text,why", [
-    (NOT_JSON, NOT_JSON_WHY),
-    ('{"added_tokens": [1,', "JSONDecodeError: Expecting value: line 1 column 21 (char 20)"),
-    ('{"version" "1.0", "added_tokens": []}', "JSONDecodeError: Expecting ':' delimiter: line 1 column 12 (char 11)"),
-    ("[1, 2]", "not a JSON object"),
-    ("\ufeff{}", "JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        (NOT_JSON, NOT_JSON_WHY),
+        ('{"added_tokens": [1,', "JSONDecodeError: Expecting value: line 1 column 21 (char 20)"),
+        (
+            '{"version" "1.0", "added_tokens": []}',
+            "JSONDecodeError: Expecting ':' delimiter: line 1 column 12 (char 11)",
+        ),
+        ("[1, 2]", "not a JSON object"),
+        ("\ufeff{}", "JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"),
+    ],
+)
 def test_a_member_read_alone_reports_the_file_as_json_does(tmp_path, text, why):
     root = write_files(tmp_path / "m", {"tokenizer.json": text})
     assert read_model_files(root, whole_tokenizer=False).errors == {"tokenizer.json": why}
@@ -157,30 +218,47 @@ def test_the_stop_set_reads_tokenizer_json_only_as_far_as_its_added_tokens(tmp_p
 
 
 def test_token_ids_take_tokenizer_config_over_tokenizer_json(tmp_path):
-    read = read_model_files(write_files(tmp_path / "m", {
-        "tokenizer.json": tokenizer_json({"<|endoftext|>": 248044, "<|im_end|>": 248046}),
-        "tokenizer_config.json": tokenizer_config({"<|im_end|>": 248047})}))
-    assert (read.token_ids, read.token_names) == ({"<|endoftext|>": 248044, "<|im_end|>": 248047},
-                                                  {248044: "<|endoftext|>", 248047: "<|im_end|>"})
+    read = read_model_files(
+        write_files(
+            tmp_path / "m",
+            {
+                "tokenizer.json": tokenizer_json({"<|endoftext|>": 248044, "<|im_end|>": 248046}),
+                "tokenizer_config.json": tokenizer_config({"<|im_end|>": 248047}),
+            },
+        )
+    )
+    assert (read.token_ids, read.token_names) == (
+        {"<|endoftext|>": 248044, "<|im_end|>": 248047},
+        {248044: "<|endoftext|>", 248047: "<|im_end|>"},
+    )
 
 
-@pytest.mark.parametrize("config,text_config,model_type", [
-    ({"model_type": "qwen3_5", "text_config": {"eos_token_id": 248044}}, {"eos_token_id": 248044}, "qwen3_5"),
-    ({"text_config": "not an object"}, {}, None),
-    (None, {}, None),
-])
+@pytest.mark.parametrize(
+    "config,text_config,model_type",
+    [
+        ({"model_type": "qwen3_5", "text_config": {"eos_token_id": 248044}}, {"eos_token_id": 248044}, "qwen3_5"),
+        ({"text_config": "not an object"}, {}, None),
+        (None, {}, None),
+    ],
+)
 def test_config_views(tmp_path, config, text_config, model_type):
     read = read_model_files(write_files(tmp_path / "m", {} if config is None else {"config.json": config}))
     assert (read.text_config, read.model_type) == (text_config, model_type)
 
 
-@pytest.mark.parametrize("files,name,why", [
-    ({"config.json": NOT_JSON}, "config.json", NOT_JSON_WHY),
-    ({"config.json": "[]"}, "config.json", "not a JSON object"),
-    ({**QWEN, "generation_config.json": NOT_JSON, "tokenizer.json": NOT_JSON}, "generation_config.json",
-     NOT_JSON_WHY),
-    ({"chat_template.jinja": b"\xff\xfe"}, "chat_template.jinja", NOT_UTF8_WHY),
-])
+@pytest.mark.parametrize(
+    "files,name,why",
+    [
+        ({"config.json": NOT_JSON}, "config.json", NOT_JSON_WHY),
+        ({"config.json": "[]"}, "config.json", "not a JSON object"),
+        (
+            {**QWEN, "generation_config.json": NOT_JSON, "tokenizer.json": NOT_JSON},
+            "generation_config.json",
+            NOT_JSON_WHY,
+        ),
+        ({"chat_template.jinja": b"\xff\xfe"}, "chat_template.jinja", NOT_UTF8_WHY),
+    ],
+)
 def test_strict_reading_raises_naming_the_first_bad_file(tmp_path, files, name, why):
     root = write_files(tmp_path / "m", files)
     with pytest.raises(ModelError) as caught:
@@ -188,16 +266,23 @@ def test_strict_reading_raises_naming_the_first_bad_file(tmp_path, files, name, 
     assert (caught.value.message, caught.value.source) == (f"cannot read {name}: {why}", str(root / name))
 
 
-@pytest.mark.parametrize("value,expected", [
-    (None, []), (248046, [248046]), ([248044, "248046", "x", 1.5], [248044, 248046]), ("7", [7]), ("x", []),
-])
+@pytest.mark.parametrize(
+    "value,expected",
+    [(None, []), (248046, [248046]), ([248044, "248046", "x", 1.5], [248044, 248046]), ("7", [7]), ("x", [])],
+)
 def test_as_id_list(value, expected):
     assert as_id_list(value) == expected
 
 
-@pytest.mark.parametrize("value,expected", [
-    ("<|im_end|>", "<|im_end|>"), ({"content": "</s>", "lstrip": False}, "</s>"), ({"content": 5}, None), (None, None),
-])
+@pytest.mark.parametrize(
+    "value,expected",
+    [
+        ("<|im_end|>", "<|im_end|>"),
+        ({"content": "</s>", "lstrip": False}, "</s>"),
+        ({"content": 5}, None),
+        (None, None),
+    ],
+)
 def test_token_content(value, expected):
     assert token_content(value) == expected
 
@@ -212,81 +297,172 @@ ERROR = "error"  # marks a runtime that must refuse the directory
 #          the doctor: some of its checks, as whole dicts)
 AGREE = {
     "only special_tokens_map.json names the eos (qwen)": (
-        {**QWEN, "tokenizer_config.json": tokenizer_config(QWEN_IDS),
-         "special_tokens_map.json": {"eos_token": "<|im_end|>"}},
-        {"ids": [248044, 248046], "sources": {
-            "248044": ["config.json:eos_token_id", "tokenizer:<|endoftext|>"],
-            "248046": ["special_tokens_map.json:eos_token=<|im_end|>", "tokenizer:<|im_end|>"]}},
+        {
+            **QWEN,
+            "tokenizer_config.json": tokenizer_config(QWEN_IDS),
+            "special_tokens_map.json": {"eos_token": "<|im_end|>"},
+        },
+        {
+            "ids": [248044, 248046],
+            "sources": {
+                "248044": ["config.json:eos_token_id", "tokenizer:<|endoftext|>"],
+                "248046": ["special_tokens_map.json:eos_token=<|im_end|>", "tokenizer:<|im_end|>"],
+            },
+        },
         [248044, 248046],
-        {"tokenizer_ids": {"name": "tokenizer_ids", "status": "pass", "source": "tokenizer_config.json",
-                           "detail": "ids agree: <|endoftext|>=248044, <|im_start|>=248045, <|im_end|>=248046, "
-                                     "eos_token <|im_end|>=248046"}}),
+        {
+            "tokenizer_ids": {
+                "name": "tokenizer_ids",
+                "status": "pass",
+                "source": "tokenizer_config.json",
+                "detail": "ids agree: <|endoftext|>=248044, <|im_start|>=248045, <|im_end|>=248046, "
+                "eos_token <|im_end|>=248046",
+            }
+        },
+    ),
     "only special_tokens_map.json names the eos (llama: it adds an id)": (
-        {"config.json": {"eos_token_id": 2}, "tokenizer.json": tokenizer_json(LLAMA_IDS),
-         "tokenizer_config.json": tokenizer_config(LLAMA_IDS),
-         "special_tokens_map.json": {"eos_token": {"content": "<|eot_id|>"}}},
-        {"ids": [2, 9], "sources": {"2": ["config.json:eos_token_id"],
-                                    "9": ["special_tokens_map.json:eos_token=<|eot_id|>"]}},
+        {
+            "config.json": {"eos_token_id": 2},
+            "tokenizer.json": tokenizer_json(LLAMA_IDS),
+            "tokenizer_config.json": tokenizer_config(LLAMA_IDS),
+            "special_tokens_map.json": {"eos_token": {"content": "<|eot_id|>"}},
+        },
+        {
+            "ids": [2, 9],
+            "sources": {"2": ["config.json:eos_token_id"], "9": ["special_tokens_map.json:eos_token=<|eot_id|>"]},
+        },
         [2, 9],
-        {"config_eos": {"name": "config_eos", "status": "pass", "source": "config.json",
-                        "detail": "eos_token_id=2, text_config.eos_token_id=null; mlx-vlm 0.7.10: config.json "
-                                  "eos_token_id = 2; + tokenizer eos <|eot_id|> -> stops on [2 <|end_of_text|>, "
-                                  "9 <|eot_id|>]"}}),
+        {
+            "config_eos": {
+                "name": "config_eos",
+                "status": "pass",
+                "source": "config.json",
+                "detail": "eos_token_id=2, text_config.eos_token_id=null; mlx-vlm 0.7.10: config.json "
+                "eos_token_id = 2; + tokenizer eos <|eot_id|> -> stops on [2 <|end_of_text|>, "
+                "9 <|eot_id|>]",
+            }
+        },
+    ),
     "unreadable generation_config.json": (
         {**QWEN, "generation_config.json": NOT_JSON, "chat_template.jinja": QWEN_TEMPLATE},
         (ERROR, f"cannot read generation_config.json: {NOT_JSON_WHY}", "generation_config.json"),
         [248044, 248046],  # what the readable files say (an unreadable file once emptied the doctor's stop set)
-        {"generation_config": {"name": "generation_config", "status": "fail", "source": "generation_config.json",
-                               "detail": f"unreadable ({NOT_JSON_WHY}); mlx-vlm ignores it; fix: {FIX} (sets "
-                                         f"eos_token_id to [248044, 248046])"},
-         "chat_template": {"name": "chat_template", "status": "warn", "source": "chat_template.jinja",
-                           "detail": f"assistant turns end with <|im_end|> (248046): in extract's stop set, not in "
-                                     f"bare mlx-vlm's [248044 <|endoftext|>] ({FIX})"}}),
+        {
+            "generation_config": {
+                "name": "generation_config",
+                "status": "fail",
+                "source": "generation_config.json",
+                "detail": f"unreadable ({NOT_JSON_WHY}); mlx-vlm ignores it; fix: {FIX} (sets "
+                f"eos_token_id to [248044, 248046])",
+            },
+            "chat_template": {
+                "name": "chat_template",
+                "status": "warn",
+                "source": "chat_template.jinja",
+                "detail": f"assistant turns end with <|im_end|> (248046): in extract's stop set, not in "
+                f"bare mlx-vlm's [248044 <|endoftext|>] ({FIX})",
+            },
+        },
+    ),
     "named chat-template list in chat_template.json": (
-        {"config.json": {"eos_token_id": 2}, "tokenizer.json": tokenizer_json(GEMMA_IDS),
-         "tokenizer_config.json": tokenizer_config(GEMMA_IDS, eos_token="</s>"),
-         "chat_template.json": {"chat_template": NAMED}},
-        {"ids": [2, 107], "sources": {"2": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=</s>"],
-                                      "107": ["chat_template:end_of_turn=<end_of_turn>"]}},
+        {
+            "config.json": {"eos_token_id": 2},
+            "tokenizer.json": tokenizer_json(GEMMA_IDS),
+            "tokenizer_config.json": tokenizer_config(GEMMA_IDS, eos_token="</s>"),
+            "chat_template.json": {"chat_template": NAMED},
+        },
+        {
+            "ids": [2, 107],
+            "sources": {
+                "2": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=</s>"],
+                "107": ["chat_template:end_of_turn=<end_of_turn>"],
+            },
+        },
         [2, 107],
-        {"chat_template": {"name": "chat_template", "status": "warn", "source": "chat_template.json",
-                           "detail": f"assistant turns end with <end_of_turn> (107): in extract's stop set, not in "
-                                     f"bare mlx-vlm's [2 </s>] ({FIX})"}}),
+        {
+            "chat_template": {
+                "name": "chat_template",
+                "status": "warn",
+                "source": "chat_template.json",
+                "detail": f"assistant turns end with <end_of_turn> (107): in extract's stop set, not in "
+                f"bare mlx-vlm's [2 </s>] ({FIX})",
+            }
+        },
+    ),
     "tokenizer_config.json and tokenizer.json disagree on an id": (
-        {**QWEN, "tokenizer_config.json": tokenizer_config({**QWEN_IDS, "<|im_end|>": 248047},
-                                                           eos_token="<|endoftext|>"),
-         "chat_template.jinja": QWEN_TEMPLATE},
+        {
+            **QWEN,
+            "tokenizer_config.json": tokenizer_config({**QWEN_IDS, "<|im_end|>": 248047}, eos_token="<|endoftext|>"),
+            "chat_template.jinja": QWEN_TEMPLATE,
+        },
         # <|im_end|> is not 248046 here: Qwen3.5's pair rule stays out; the template's end token still stops
-        {"ids": [248044, 248047], "sources": {
-            "248044": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=<|endoftext|>"],
-            "248047": ["chat_template:end_of_turn=<|im_end|>"]}},
+        {
+            "ids": [248044, 248047],
+            "sources": {
+                "248044": ["config.json:eos_token_id", "tokenizer_config.json:eos_token=<|endoftext|>"],
+                "248047": ["chat_template:end_of_turn=<|im_end|>"],
+            },
+        },
         [248044, 248047],
-        {"tokenizer_ids": {"name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
-                           "detail": "<|im_end|> is 248047 in tokenizer_config.json but 248046 in tokenizer.json"},
-         "chat_template": {"name": "chat_template", "status": "warn", "source": "chat_template.jinja",
-                           "detail": f"assistant turns end with <|im_end|> (248047): in extract's stop set, not in "
-                                     f"bare mlx-vlm's [248044 <|endoftext|>] ({FIX})"}}),
+        {
+            "tokenizer_ids": {
+                "name": "tokenizer_ids",
+                "status": "fail",
+                "source": "tokenizer_config.json",
+                "detail": "<|im_end|> is 248047 in tokenizer_config.json but 248046 in tokenizer.json",
+            },
+            "chat_template": {
+                "name": "chat_template",
+                "status": "warn",
+                "source": "chat_template.jinja",
+                "detail": f"assistant turns end with <|im_end|> (248047): in extract's stop set, not in "
+                f"bare mlx-vlm's [248044 <|endoftext|>] ({FIX})",
+            },
+        },
+    ),
     "unreadable special_tokens_map.json when it is needed": (
         {**QWEN, "tokenizer_config.json": tokenizer_config(QWEN_IDS), "special_tokens_map.json": NOT_JSON},
         (ERROR, f"cannot read special_tokens_map.json: {NOT_JSON_WHY}", "special_tokens_map.json"),
         [248044, 248046],
-        {"tokenizer_ids": {"name": "tokenizer_ids", "status": "fail", "source": "tokenizer_config.json",
-                           "detail": f"special_tokens_map.json unreadable ({NOT_JSON_WHY}); the tokenizer declares "
-                                     f"no eos_token"}}),
+        {
+            "tokenizer_ids": {
+                "name": "tokenizer_ids",
+                "status": "fail",
+                "source": "tokenizer_config.json",
+                "detail": f"special_tokens_map.json unreadable ({NOT_JSON_WHY}); the tokenizer declares no eos_token",
+            }
+        },
+    ),
     "unreadable chat_template.json next to a usable tokenizer_config template": (
-        {**QWEN, "tokenizer_config.json": tokenizer_config(QWEN_IDS, eos_token="<|endoftext|>",
-                                                           chat_template=QWEN_TEMPLATE),
-         "chat_template.json": NOT_JSON},
+        {
+            **QWEN,
+            "tokenizer_config.json": tokenizer_config(QWEN_IDS, eos_token="<|endoftext|>", chat_template=QWEN_TEMPLATE),
+            "chat_template.json": NOT_JSON,
+        },
         (ERROR, f"cannot read chat_template.json: {NOT_JSON_WHY}", "chat_template.json"),
         [248044, 248046],
-        {"chat_template": {"name": "chat_template", "status": "fail", "source": "chat_template.json",
-                           "detail": f"chat_template.json unreadable ({NOT_JSON_WHY}): repair or delete it"}}),
+        {
+            "chat_template": {
+                "name": "chat_template",
+                "status": "fail",
+                "source": "chat_template.json",
+                "detail": f"chat_template.json unreadable ({NOT_JSON_WHY}): repair or delete it",
+            }
+        },
+    ),
     "config.json that is not an object": (
         {**QWEN, "config.json": [248044]},
         (ERROR, "cannot read config.json: not a JSON object", "config.json"),
         [248044, 248046],
-        {"config_eos": {"name": "config_eos", "status": "fail", "source": "config.json",
-                        "detail": "config.json not a JSON object: mlx-vlm cannot load this directory"}}),
+        {
+            "config_eos": {
+                "name": "config_eos",
+                "status": "fail",
+                "source": "config.json",
+                "detail": "config.json not a JSON object: mlx-vlm cannot load this directory",
+            }
+        },
+    ),
 }
 
 

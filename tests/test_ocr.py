@@ -11,13 +11,13 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import FORCED_FAMILY, forced_settings, garbled_pdf, photo_like
 from PIL import Image, ImageDraw, ImageFont
 
-from extractor.inputs import ocr
 from extractor.errors import UsageError
-from extractor.trust.grounding import PageText, ground
+from extractor.inputs import ocr
 from extractor.inputs.ocr import OcrBudget, OcrLine, OcrPage, OcrSettings, OcrWord
-from helpers import FORCED_FAMILY, forced_settings, garbled_pdf, photo_like
+from extractor.trust.grounding import PageText, ground
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -45,33 +45,39 @@ PAGE_LINES = [f"Position {i}: Bürostuhl ErgoFlex, 4 x 289,00 EUR = 1.156,00 EUR
 PAGE_TEXT = "\n".join(PAGE_LINES)
 
 
-@pytest.mark.parametrize("text,garbage", [
-    ("Invoice 42", False),
-    ("\x01\x04\x05\x06 \x05\x07 \x01\x08", True),  # glyph ids: a font without ToUnicode
-    ("\ufffd\ufffd ab", True),
-    ("\ue000\ue001\ue002 abcd", True),  # 3 of 7 private-use
-    ("Rechnung\x01 Nr. 42", False),  # one stray control character
-    ("", False),
-    ("   \n ", False),
-])
+@pytest.mark.parametrize(
+    "text,garbage",
+    [
+        ("Invoice 42", False),
+        ("\x01\x04\x05\x06 \x05\x07 \x01\x08", True),  # glyph ids: a font without ToUnicode
+        ("\ufffd\ufffd ab", True),
+        ("\ue000\ue001\ue002 abcd", True),  # 3 of 7 private-use
+        ("Rechnung\x01 Nr. 42", False),  # one stray control character
+        ("", False),
+        ("   \n ", False),
+    ],
+)
 def test_garbled(text, garbage):
     assert ocr.garbled(text) is garbage
 
 
-@pytest.mark.parametrize("mode,text,page,reason", [
-    ("auto", None, "text", "no_text_layer"),
-    ("auto", "", "text", "no_text_layer"),
-    ("auto", "  \n", "text", "no_text_layer"),
-    ("auto", "\x01\x02\x03 " * 50, "text", "garbled_text_layer"),
-    ("auto", "Seite 1", "text", "sparse_text_layer"),  # a scan whose only text is a stamp
-    ("auto", PAGE_TEXT, "invisible", "invisible_text_layer"),  # a scanner's OCR layer under the picture
-    ("auto", PAGE_TEXT, "text", None),  # the text layer has what the ink suggests
-    ("always", PAGE_TEXT, "text", "always"),
-    ("never", None, "text", None),
-    ("auto", None, "blank", None),  # a blank page is never read
-    ("always", None, "blank", None),
-    ("auto", None, "grey", None),  # evenly grey paper with faint noise: no strokes
-])
+@pytest.mark.parametrize(
+    "mode,text,page,reason",
+    [
+        ("auto", None, "text", "no_text_layer"),
+        ("auto", "", "text", "no_text_layer"),
+        ("auto", "  \n", "text", "no_text_layer"),
+        ("auto", "\x01\x02\x03 " * 50, "text", "garbled_text_layer"),
+        ("auto", "Seite 1", "text", "sparse_text_layer"),  # a scan whose only text is a stamp
+        ("auto", PAGE_TEXT, "invisible", "invisible_text_layer"),  # a scanner's OCR layer under the picture
+        ("auto", PAGE_TEXT, "text", None),  # the text layer has what the ink suggests
+        ("always", PAGE_TEXT, "text", "always"),
+        ("never", None, "text", None),
+        ("auto", None, "blank", None),  # a blank page is never read
+        ("always", None, "blank", None),
+        ("auto", None, "grey", None),  # evenly grey paper with faint noise: no strokes
+    ],
+)
 def test_reason_to_read(mode, text, page, reason, blank_pages):
     image = text_image(PAGE_LINES) if page in ("text", "invisible") else blank_pages[page]
     assert ocr.reason_to_read(text, image, OcrSettings(mode=mode), invisible=page == "invisible") == reason
@@ -85,12 +91,15 @@ def blank_pages():
     return {"blank": Image.new("RGB", (970, 1372), "white"), "grey": Image.fromarray(noise).convert("RGB")}
 
 
-@pytest.mark.parametrize("read,layer,share", [
-    ("Rechnung Nr 4711 Summe EUR", "Rechnung Nr. 4711, Summe: EUR", 1.0),
-    ("Rechnung Nr 4711 Summe EUR", "Rcchnunq Nr 4711 Sunme EUR", 0.5),  # words of 3+ characters: 4711, EUR
-    ("Bürostuhl", "Burostuhl", 1.0),  # folded as grounding folds
-    ("a b", "", 1.0),  # no words to disagree on
-])
+@pytest.mark.parametrize(
+    "read,layer,share",
+    [
+        ("Rechnung Nr 4711 Summe EUR", "Rechnung Nr. 4711, Summe: EUR", 1.0),
+        ("Rechnung Nr 4711 Summe EUR", "Rcchnunq Nr 4711 Sunme EUR", 0.5),  # words of 3+ characters: 4711, EUR
+        ("Bürostuhl", "Burostuhl", 1.0),  # folded as grounding folds
+        ("a b", "", 1.0),  # no words to disagree on
+    ],
+)
 def test_agreement(read, layer, share):
     assert ocr.agreement(read, layer) == share
 
@@ -102,24 +111,29 @@ def test_ink_suggests_about_the_characters_printed():
 
 
 def _ocr_page(text: str, confidence: float = 0.9) -> OcrPage:
-    lines = tuple(OcrLine(text=line, box=(0.1, 0.1 * i, 0.5, 0.1 * i + 0.05), confidence=confidence)
-                  for i, line in enumerate(text.split("\n")))
+    lines = tuple(
+        OcrLine(text=line, box=(0.1, 0.1 * i, 0.5, 0.1 * i + 0.05), confidence=confidence)
+        for i, line in enumerate(text.split("\n"))
+    )
     return OcrPage(lines=lines, reason="no_text_layer", size=(100, 100))
 
 
-@pytest.mark.parametrize("layer,read,source", [
-    ("Total 5 EUR", None, "text_layer"),
-    (None, None, "none"),
-    ("", None, "none"),
-    ("\x01\x02\x03\x04", None, "none"),  # a garbled layer is not searched, even without OCR
-    ("\x01\x02\x03\x04", "Total 5 EUR", "ocr"),
-    (None, "Total 5 EUR", "ocr"),
-    ("Total 5 EUR", "Total 5 EUR", "text_layer"),  # OCR ran anyway (always): the layer is as good
-    ("Seite 1", "Seite 1\nRechnung RE-7 Total 5 EUR", "ocr"),  # the layer is far less than OCR finds
-    ("Seite 1 Rechnung", "Seite 1\nRechnung RE-7", "text_layer"),  # not twice as much, and the words agree
-    ("Rcchnunq Nr 47l1 Sunme 5 EUR", "Rechnung Nr 4711 Summe 5 EUR", "ocr"),  # a poor scanner layer: 1 of 5 words
-    (None, " ", "none"),  # OCR found nothing
-])
+@pytest.mark.parametrize(
+    "layer,read,source",
+    [
+        ("Total 5 EUR", None, "text_layer"),
+        (None, None, "none"),
+        ("", None, "none"),
+        ("\x01\x02\x03\x04", None, "none"),  # a garbled layer is not searched, even without OCR
+        ("\x01\x02\x03\x04", "Total 5 EUR", "ocr"),
+        (None, "Total 5 EUR", "ocr"),
+        ("Total 5 EUR", "Total 5 EUR", "text_layer"),  # OCR ran anyway (always): the layer is as good
+        ("Seite 1", "Seite 1\nRechnung RE-7 Total 5 EUR", "ocr"),  # the layer is far less than OCR finds
+        ("Seite 1 Rechnung", "Seite 1\nRechnung RE-7", "text_layer"),  # not twice as much, and the words agree
+        ("Rcchnunq Nr 47l1 Sunme 5 EUR", "Rechnung Nr 4711 Summe 5 EUR", "ocr"),  # a poor scanner layer: 1 of 5 words
+        (None, " ", "none"),  # OCR found nothing
+    ],
+)
 def test_page_text_chooses_the_source(layer, read, source):
     chosen = ocr.page_text(layer, None if read is None else _ocr_page(read))
     assert chosen.source == source
@@ -144,27 +158,33 @@ def test_page_text_keeps_the_text_layers_boxes_and_grounding_uses_them():
 # ------------------------------------------------------------------------------------------------------- sizes
 
 
-@pytest.mark.parametrize("size,scale", [
-    ((595.28, 841.89), 2000 / 841.89),  # A4: 2,000 px long, ~171 DPI
-    ((841.89, 595.28), 2000 / 841.89),
-    ((300, 200), 200 / 72),  # small pages stop at 200 DPI
-    ((227, 1816), 500 / 227),  # an 8:1 till roll: a 500-px short side, read in tiles (~159 DPI)
-    ((227, 227 * 32), 500 / 227),
-    ((227, 227 * 33), None),  # over 32:1: not read
-])
+@pytest.mark.parametrize(
+    "size,scale",
+    [
+        ((595.28, 841.89), 2000 / 841.89),  # A4: 2,000 px long, ~171 DPI
+        ((841.89, 595.28), 2000 / 841.89),
+        ((300, 200), 200 / 72),  # small pages stop at 200 DPI
+        ((227, 1816), 500 / 227),  # an 8:1 till roll: a 500-px short side, read in tiles (~159 DPI)
+        ((227, 227 * 32), 500 / 227),
+        ((227, 227 * 33), None),  # over 32:1: not read
+    ],
+)
 def test_pdf_scale(size, scale):
     got = ocr.pdf_scale(*size, AUTO)
     assert got == (None if scale is None else pytest.approx(scale))
 
 
-@pytest.mark.parametrize("size,out", [
-    ((4000, 3000), (2000, 1500)),
-    ((800, 600), (800, 600)),  # never enlarged
-    ((500, 4000), (500, 4000)),  # 8:1 with a 500-px short side already
-    ((1000, 8000), (500, 4000)),
-    ((3000, 1000), (2000, 667)),
-    ((100, 4000), None),  # 40:1
-])
+@pytest.mark.parametrize(
+    "size,out",
+    [
+        ((4000, 3000), (2000, 1500)),
+        ((800, 600), (800, 600)),  # never enlarged
+        ((500, 4000), (500, 4000)),  # 8:1 with a 500-px short side already
+        ((1000, 8000), (500, 4000)),
+        ((3000, 1000), (2000, 667)),
+        ((100, 4000), None),  # 40:1
+    ],
+)
 def test_image_size(size, out):
     assert ocr.image_size(*size, AUTO) == out
 
@@ -174,12 +194,21 @@ def test_tiles_of_a_page_are_the_page():
     assert ocr.work_pixels(1414, 2000) == 1414 * 2000
 
 
-@pytest.mark.parametrize("size,boxes,keeps", [
-    ((500, 4000), [(0, 0, 500, 1500), (0, 1275, 500, 2775), (0, 2500, 500, 4000)],
-     [(0.0, 1387.5), (1387.5, 2637.5), (2637.5, 4000.0)]),
-    ((4000, 500), [(0, 0, 1500, 500), (1275, 0, 2775, 500), (2500, 0, 4000, 500)],
-     [(0.0, 1387.5), (1387.5, 2637.5), (2637.5, 4000.0)]),
-])
+@pytest.mark.parametrize(
+    "size,boxes,keeps",
+    [
+        (
+            (500, 4000),
+            [(0, 0, 500, 1500), (0, 1275, 500, 2775), (0, 2500, 500, 4000)],
+            [(0.0, 1387.5), (1387.5, 2637.5), (2637.5, 4000.0)],
+        ),
+        (
+            (4000, 500),
+            [(0, 0, 1500, 500), (1275, 0, 2775, 500), (2500, 0, 4000, 500)],
+            [(0.0, 1387.5), (1387.5, 2637.5), (2637.5, 4000.0)],
+        ),
+    ],
+)
 def test_tiles_of_a_strip_overlap_and_split_the_overlaps(size, boxes, keeps):
     tiles = ocr.tile_boxes(*size)
     assert [box for box, _ in tiles] == boxes
@@ -196,20 +225,36 @@ def test_tiles_of_a_strip_overlap_and_split_the_overlaps(size, boxes, keeps):
 
 def test_ocr_page_round_trips_through_json():
     words = (OcrWord("Total", (0.1, 0.2, 0.2, 0.25), 0.99), OcrWord("5,00", (0.22, 0.2, 0.3, 0.25), 0.95))
-    page = OcrPage(lines=(OcrLine("Total 5,00 €", (0.1, 0.2, 0.4, 0.25), 0.97, words),
-                          OcrLine("唐炖小馆", (0.5, 0.5, 0.6, 0.52), 0.8)),
-                   reason="no_text_layer", size=(1414, 2000), seconds=4.2)
+    page = OcrPage(
+        lines=(
+            OcrLine("Total 5,00 €", (0.1, 0.2, 0.4, 0.25), 0.97, words),
+            OcrLine("唐炖小馆", (0.5, 0.5, 0.6, 0.52), 0.8),
+        ),
+        reason="no_text_layer",
+        size=(1414, 2000),
+        seconds=4.2,
+    )
     data = json.loads(json.dumps(page.to_dict()))
     assert OcrPage.from_dict(data) == page
     assert page.text == "Total 5,00 €\n唐炖小馆"
-    assert page.summary() == {"reason": "no_text_layer", "confidence": round((12 * 0.97 + 4 * 0.8) / 16, 4),
-                              "lines": 2, "seconds": 4.2, "cached": False}
+    assert page.summary() == {
+        "reason": "no_text_layer",
+        "confidence": round((12 * 0.97 + 4 * 0.8) / 16, 4),
+        "lines": 2,
+        "seconds": 4.2,
+        "cached": False,
+    }
 
 
 @pytest.mark.parametrize("box", [[0.1, 0.2, 1.5, 0.3], [0.5, 0.2, 0.4, 0.3], [0.1, 0.2, 0.3]])
 def test_ocr_page_refuses_bad_boxes(box):
-    data = {"reason": "always", "size": [10, 10], "seconds": 0, "cached": False,
-            "lines": [{"text": "x", "box": box, "confidence": 1.0, "words": []}]}
+    data = {
+        "reason": "always",
+        "size": [10, 10],
+        "seconds": 0,
+        "cached": False,
+        "lines": [{"text": "x", "box": box, "confidence": 1.0, "words": []}],
+    }
     with pytest.raises(ValueError):
         OcrPage.from_dict(data)
 
@@ -247,8 +292,10 @@ def test_modes_and_settings(monkeypatch, capsys):
     monkeypatch.setattr(ocr, "_warned", type(ocr._warned)())
     assert Settings().raster(1024).ocr.mode == "never"
     assert Settings(ocr_threads=2).raster(1024).ocr == OcrSettings(mode="never", threads=2)
-    assert capsys.readouterr().err == ("extract: warning: OCR is off (rapidocr / onnxruntime are not installed): "
-                                       "scans and images are not checked against their text\n")
+    assert capsys.readouterr().err == (
+        "extract: warning: OCR is off (rapidocr / onnxruntime are not installed): "
+        "scans and images are not checked against their text\n"
+    )
     with pytest.raises(UsageError, match="needs rapidocr and onnxruntime"):
         Settings(ocr="always")
 
@@ -260,40 +307,53 @@ def _ocr_text(text: str) -> PageText:
     return ocr.page_text(None, _ocr_page(text))
 
 
-@pytest.mark.parametrize("value,printed,on_ocr,on_layer", [
-    ("DE89370400440532013000", "IBAN DEB9 37O4 0044 O532 0130 00", True, False),  # B/8, O/0, spaces
-    ("RE-2026-0117", "Rechnung RE-2026-O1I7", True, False),  # O/0, I/1
-    ("RE-2026-0117", "Rechnung RE2026-0ll7", True, False),  # lost dash, l/1
-    ("NL50INGB0001234567", "NLSOINGB0001234567", True, False),  # S/5 (and B in INGB stays a letter: both sides)
-    ("RE-2026-0118", "Rechnung RE-2026-0117", False, False),  # a different digit is never tolerated
-    ("BOSS GmbH", "8055 GmbH", False, False),  # only identifiers (values with a digit)
-    ("2014-08-03", "Date: August3,2014", True, False),  # glued date parts
-    ("RE-2026-0117", "Rechnung RE-2026-0117", True, True),
-])
+@pytest.mark.parametrize(
+    "value,printed,on_ocr,on_layer",
+    [
+        ("DE89370400440532013000", "IBAN DEB9 37O4 0044 O532 0130 00", True, False),  # B/8, O/0, spaces
+        ("RE-2026-0117", "Rechnung RE-2026-O1I7", True, False),  # O/0, I/1
+        ("RE-2026-0117", "Rechnung RE2026-0ll7", True, False),  # lost dash, l/1
+        ("NL50INGB0001234567", "NLSOINGB0001234567", True, False),  # S/5 (and B in INGB stays a letter: both sides)
+        ("RE-2026-0118", "Rechnung RE-2026-0117", False, False),  # a different digit is never tolerated
+        ("BOSS GmbH", "8055 GmbH", False, False),  # only identifiers (values with a digit)
+        ("2014-08-03", "Date: August3,2014", True, False),  # glued date parts
+        ("RE-2026-0117", "Rechnung RE-2026-0117", True, True),
+    ],
+)
 def test_ocr_confusions_for_identifiers(value, printed, on_ocr, on_layer):
     assert ground({"v": value}, [_ocr_text(printed)]).fields[0].grounded is on_ocr
     assert ground({"v": value}, [printed]).fields[0].grounded is on_layer
 
 
-@pytest.mark.parametrize("value,printed,found", [
-    (1375.64, "Gesamt 1.375,64 €", True),
-    (1375.64, "Gesamt 1.375,84 €", False),  # an amount with another digit
-    (1375.64, "Gesamt 1.375,6A €", False),  # no letters for digits in amounts
-    (1375.64, "Gesamt 1.375,64€", True),
-])
+@pytest.mark.parametrize(
+    "value,printed,found",
+    [
+        (1375.64, "Gesamt 1.375,64 €", True),
+        (1375.64, "Gesamt 1.375,84 €", False),  # an amount with another digit
+        (1375.64, "Gesamt 1.375,6A €", False),  # no letters for digits in amounts
+        (1375.64, "Gesamt 1.375,64€", True),
+    ],
+)
 def test_amounts_on_ocr_text_are_exact(value, printed, found):
     assert ground({"total": value}, [_ocr_text(printed)]).fields[0].grounded is found
 
 
 def test_where_a_value_was_found():
-    lines = (OcrLine("Rechnung Nr.", (0.1, 0.10, 0.3, 0.12), 0.99),
-             OcrLine("RE-2026-0117", (0.6, 0.10, 0.8, 0.12), 0.91),
-             OcrLine("Gesamt 1.375,64 EUR", (0.1, 0.80, 0.5, 0.82), 0.98),
-             OcrLine("IBAN DE89 3704 0044", (0.1, 0.90, 0.4, 0.92), 0.95),  # an IBAN broken over two lines
-             OcrLine("0532 0130 00", (0.1, 0.92, 0.3, 0.94), 0.88))
+    lines = (
+        OcrLine("Rechnung Nr.", (0.1, 0.10, 0.3, 0.12), 0.99),
+        OcrLine("RE-2026-0117", (0.6, 0.10, 0.8, 0.12), 0.91),
+        OcrLine("Gesamt 1.375,64 EUR", (0.1, 0.80, 0.5, 0.82), 0.98),
+        OcrLine("IBAN DE89 3704 0044", (0.1, 0.90, 0.4, 0.92), 0.95),  # an IBAN broken over two lines
+        OcrLine("0532 0130 00", (0.1, 0.92, 0.3, 0.94), 0.88),
+    )
     page = OcrPage(lines=lines, reason="no_text_layer", size=(1000, 1400))
-    data = {"invoice_number": "RE-2026-0117", "total": 1375.64, "iban": "DE89370400440532013000",
-            "note": "Skonto", "terms": "sofort"}
+    data = {
+        "invoice_number": "RE-2026-0117",
+        "total": 1375.64,
+        "iban": "DE89370400440532013000",
+        "note": "Skonto",
+        "terms": "sofort",
+    }
     report = ground(data, [PageText("Zahlbar sofort"), ocr.page_text(None, page)])
     assert report.to_dict()["where"] == {
         "/invoice_number": {"page": 2, "source": "ocr", "box": [0.6, 0.1, 0.8, 0.12], "confidence": 0.91},
@@ -312,8 +372,9 @@ def test_where_a_value_was_found():
 @needs_engine
 def test_engine_reads_lines_with_boxes_and_caches_them():
     ocr.clear_cache()
-    image = text_image(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(900, 600), font_size=28,
-                       origin=(450, 100))
+    image = text_image(
+        ["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(900, 600), font_size=28, origin=(450, 100)
+    )
     first = ocr.read(image, reason="always", settings=AUTO)
     assert [line.text for line in first.lines] == ["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"]
     top = first.lines[0]
@@ -390,9 +451,12 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
     report = ground(expected("invoice-de-einfach"), [ocr.page_text(page.text, page.ocr)])
     fields = report.to_dict()["fields"]
     assert report.sources == ("ocr",)
-    assert {key: fields[key] for key in ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id",
-                                         "/issue_date", "/due_date")} == dict.fromkeys(
-        ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/issue_date", "/due_date"), True)
+    assert {
+        key: fields[key]
+        for key in ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/issue_date", "/due_date")
+    } == dict.fromkeys(
+        ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/issue_date", "/due_date"), True
+    )
     assert report.ratio >= 0.9 and report.warnings == ()
 
 
@@ -400,13 +464,16 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
 def test_garbled_text_layer_is_read_by_ocr(family, tmp_path):
     from extractor.testing import SAMPLE_INVOICE
 
-    pdf = garbled_pdf(tmp_path / "garbled.pdf", [
-        f"Rechnung {SAMPLE_INVOICE['invoice_number']} vom 14.03.2024",
-        f"USt-IdNr. {SAMPLE_INVOICE['seller']['vat_id']}",
-        f"Kunde USt-IdNr. {SAMPLE_INVOICE['buyer']['vat_id']}",
-        f"Gesamt {SAMPLE_INVOICE['total']:.2f} EUR".replace(".", ","),
-        "IBAN DE89 3704 0044 0532 0130 00",
-    ])
+    pdf = garbled_pdf(
+        tmp_path / "garbled.pdf",
+        [
+            f"Rechnung {SAMPLE_INVOICE['invoice_number']} vom 14.03.2024",
+            f"USt-IdNr. {SAMPLE_INVOICE['seller']['vat_id']}",
+            f"Kunde USt-IdNr. {SAMPLE_INVOICE['buyer']['vat_id']}",
+            f"Gesamt {SAMPLE_INVOICE['total']:.2f} EUR".replace(".", ","),
+            "IBAN DE89 3704 0044 0532 0130 00",
+        ],
+    )
     record = _extract(family, SAMPLE_INVOICE, pdf)
     assert [page["reason"] for page in record.to_dict()["ocr"]] == ["garbled_text_layer"]
     grounding = record.extra["grounding"]
@@ -435,5 +502,8 @@ def test_receipt_image_gets_grounding_and_checks(tmp_path):
     assert (result.warnings, grounding["source"]) == ((), ["ocr"])
     assert grounding["fields"]["/total"] is True and grounding["fields"]["/merchant/vat_id"] is True
     wrong = review_data("receipt", {**data, "total": 45.4}, [ocr.page_text(page.text, page.ocr)])
-    assert [(w["code"], w["path"]) for w in wrong.warnings] == [("items_sum", "/total"), ("total", "/total"),
-                                                                ("ungrounded", "/total")]
+    assert [(w["code"], w["path"]) for w in wrong.warnings] == [
+        ("items_sum", "/total"),
+        ("total", "/total"),
+        ("ungrounded", "/total"),
+    ]

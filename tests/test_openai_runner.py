@@ -20,34 +20,48 @@ from helpers import make_pdf
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.runners.constrain.bounds import bounded_schema
 from extractor.errors import ExtractorError, ModelError
-from extractor.runners.guards import GuardSettings
 from extractor.runners.base import GenerationRequest, GuardHit, Message
+from extractor.runners.constrain.bounds import bounded_schema
+from extractor.runners.guards import GuardSettings
 from extractor.runners.openai.choose import choose_model, detect_kind, remote_stop_set
 from extractor.runners.openai.endpoints import EndpointFailure, EndpointPool, api_base, summarize
 from extractor.runners.openai.wire import (
-    StreamOutcome, check_status, error_message, finish_reason, image_url, read_stream, request_body, retry_after,
+    StreamOutcome,
+    check_status,
+    error_message,
+    finish_reason,
+    image_url,
+    read_stream,
+    request_body,
+    retry_after,
     sse_data,
 )
-from extractor.settings import DEFAULT_MODEL
 from extractor.runners.stopping import StopSet
+from extractor.settings import DEFAULT_MODEL
 
-SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "string", "maxLength": 8}},
+    "required": ["n"],
+    "additionalProperties": False,
+}
 QWEN = "Qwen/Qwen3.5-2B"
 
 
 # ------------------------------------------------------------------------------------------------- pure parts
 
 
-@pytest.mark.parametrize("header, models, kind", [
-    ("mlx_vlm/0.7.10", [{"id": "/m", "object": "model", "loaded": True}], "mlx"),
-    ("uvicorn", [{"id": "/m", "owned_by": "vllm", "root": "/m"}], "vllm"),
-    ("", [{"id": "qwen", "owned_by": "sglang"}], "sglang"),
-    ("", [{"id": "qwen/qwen3.5-9b", "owned_by": "organization_owner"}], "openai"),
-    ("", [], "openai"),
-])
+@pytest.mark.parametrize(
+    "header, models, kind",
+    [
+        ("mlx_vlm/0.7.10", [{"id": "/m", "object": "model", "loaded": True}], "mlx"),
+        ("uvicorn", [{"id": "/m", "owned_by": "vllm", "root": "/m"}], "vllm"),
+        ("", [{"id": "qwen", "owned_by": "sglang"}], "sglang"),
+        ("", [{"id": "qwen/qwen3.5-9b", "owned_by": "organization_owner"}], "openai"),
+        ("", [], "openai"),
+    ],
+)
 def test_detect_kind(header, models, kind):
     assert detect_kind(server_header=header, models=models) == kind
 
@@ -62,15 +76,27 @@ def test_choose_model(tmp_path):
         choose_model("c", ["a", "b"], url="u")
 
 
-@pytest.mark.parametrize("model, stop_ids, ids, sources", [
-    (QWEN, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",), 248046: ("qwen-family id:<|im_end|>",)}),
-    ("Qwen/Qwen2.5-VL-7B-Instruct", (), (), {}),  # another Qwen vocabulary: 151645, not 248046; unknown here
-    ("google/gemma-3-4b-it", (), (), {}),  # never Qwen ids for a Gemma model
-    (DEFAULT_MODEL, (), (248044, 248046), {248044: ("qwen-family id:<|endoftext|>",),
-                                           248046: ("qwen-family id:<|im_end|>",)}),
-    ("meta-llama/Llama-3.2-11B-Vision", (), (), {}),
-    (QWEN, (7, 3, 7), (3, 7), {3: ("--stop-id",), 7: ("--stop-id",)}),
-])
+@pytest.mark.parametrize(
+    "model, stop_ids, ids, sources",
+    [
+        (
+            QWEN,
+            (),
+            (248044, 248046),
+            {248044: ("qwen-family id:<|endoftext|>",), 248046: ("qwen-family id:<|im_end|>",)},
+        ),
+        ("Qwen/Qwen2.5-VL-7B-Instruct", (), (), {}),  # another Qwen vocabulary: 151645, not 248046; unknown here
+        ("google/gemma-3-4b-it", (), (), {}),  # never Qwen ids for a Gemma model
+        (
+            DEFAULT_MODEL,
+            (),
+            (248044, 248046),
+            {248044: ("qwen-family id:<|endoftext|>",), 248046: ("qwen-family id:<|im_end|>",)},
+        ),
+        ("meta-llama/Llama-3.2-11B-Vision", (), (), {}),
+        (QWEN, (7, 3, 7), (3, 7), {3: ("--stop-id",), 7: ("--stop-id",)}),
+    ],
+)
 def test_remote_stop_set(model, stop_ids, ids, sources):
     stop = remote_stop_set(model, stop_ids=stop_ids)
     assert (stop.ids, dict(stop.sources)) == (ids, sources)
@@ -83,34 +109,53 @@ def test_remote_stop_set_reads_a_local_model_directory(model_factory):
     assert "config.json:eos_token_id" in stop.sources[248044] and "tokenizer:<|im_end|>" in stop.sources[248046]
 
 
-@pytest.mark.parametrize("lines, events", [
-    (["data: a", "", "data: [DONE]", ""], ["a", "[DONE]"]),
-    (["data:a", "data: b", "", ": comment", "event: x", "data: c"], ["a\nb", "c"]),
-    (["", "", "data: {\"x\": 1}", ""], ['{"x": 1}']),
-])
+@pytest.mark.parametrize(
+    "lines, events",
+    [
+        (["data: a", "", "data: [DONE]", ""], ["a", "[DONE]"]),
+        (["data:a", "data: b", "", ": comment", "event: x", "data: c"], ["a\nb", "c"]),
+        (["", "", 'data: {"x": 1}', ""], ['{"x": 1}']),
+    ],
+)
 def test_sse_data(lines, events):
     assert list(sse_data(lines)) == events
 
 
-@pytest.mark.parametrize("status, text, message", [
-    (400, '{"detail":"Failed to load model: no such path"}', "HTTP 400: Failed to load model: no such path"),
-    (404, '{"error":{"message":"The model `x` does not exist.","type":"NotFoundError","code":404}}',
-     "HTTP 404: The model `x` does not exist."),
-    (400, '{"object":"error","message":"bad schema","type":"BadRequestError"}', "HTTP 400: bad schema"),
-    (422, '{"detail":[{"loc":["body","messages"],"msg":"Field required"}]}',
-     'HTTP 422: [{"loc": ["body", "messages"], "msg": "Field required"}]'),
-    (502, "<html>Bad Gateway</html>\n", "HTTP 502: <html>Bad Gateway</html>"),
-    (500, "", "HTTP 500: (no body)"),
-])
+@pytest.mark.parametrize(
+    "status, text, message",
+    [
+        (400, '{"detail":"Failed to load model: no such path"}', "HTTP 400: Failed to load model: no such path"),
+        (
+            404,
+            '{"error":{"message":"The model `x` does not exist.","type":"NotFoundError","code":404}}',
+            "HTTP 404: The model `x` does not exist.",
+        ),
+        (400, '{"object":"error","message":"bad schema","type":"BadRequestError"}', "HTTP 400: bad schema"),
+        (
+            422,
+            '{"detail":[{"loc":["body","messages"],"msg":"Field required"}]}',
+            'HTTP 422: [{"loc": ["body", "messages"], "msg": "Field required"}]',
+        ),
+        (502, "<html>Bad Gateway</html>\n", "HTTP 502: <html>Bad Gateway</html>"),
+        (500, "", "HTTP 500: (no body)"),
+    ],
+)
 def test_error_message(status, text, message):
     assert error_message(status, text) == message
 
 
-@pytest.mark.parametrize("status, raised, code", [
-    (401, ExtractorError, "auth"), (403, ExtractorError, "auth"), (429, EndpointFailure, None),
-    (500, EndpointFailure, None), (503, EndpointFailure, None), (400, ModelError, "model_error"),
-    (404, ModelError, "model_error"),
-])
+@pytest.mark.parametrize(
+    "status, raised, code",
+    [
+        (401, ExtractorError, "auth"),
+        (403, ExtractorError, "auth"),
+        (429, EndpointFailure, None),
+        (500, EndpointFailure, None),
+        (503, EndpointFailure, None),
+        (400, ModelError, "model_error"),
+        (404, ModelError, "model_error"),
+    ],
+)
 def test_check_status(status, raised, code):
     with pytest.raises(raised) as caught:
         check_status(status, '{"detail":"no"}', url="http://h:1", headers={"retry-after": "3"})
@@ -126,10 +171,15 @@ def test_retry_after():
     assert 59 <= retry_after(time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 60))) <= 61
 
 
-@pytest.mark.parametrize("url, base", [
-    ("http://h:8000", "http://h:8000/v1"), ("http://h:8000/", "http://h:8000/v1"),
-    ("http://h:8000/v1", "http://h:8000/v1"), ("https://h/llm/v1/", "https://h/llm/v1"),
-])
+@pytest.mark.parametrize(
+    "url, base",
+    [
+        ("http://h:8000", "http://h:8000/v1"),
+        ("http://h:8000/", "http://h:8000/v1"),
+        ("http://h:8000/v1", "http://h:8000/v1"),
+        ("https://h/llm/v1/", "https://h/llm/v1"),
+    ],
+)
 def test_api_base(url, base):
     assert api_base(url) == base
 
@@ -140,6 +190,7 @@ def test_summarize_counts_repeats():
 
 def vllm_chunks(pieces, *, finish="stop", stop_reason=248046, usage=True):
     """A vLLM 0.32 stream (continuous usage): role chunk, one chunk per piece, the finish chunk, usage, [DONE]."""
+
     def chunk(choices, n):
         body = {"id": "c", "object": "chat.completion.chunk", "choices": choices}
         if usage:
@@ -149,8 +200,13 @@ def vllm_chunks(pieces, *, finish="stop", stop_reason=248046, usage=True):
     lines = [chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}], 0), ""]
     for n, piece in enumerate(pieces, 1):
         lines += [chunk([{"index": 0, "delta": {"content": piece}, "finish_reason": None}], n), ""]
-    lines += [chunk([{"index": 0, "delta": {"content": ""}, "finish_reason": finish, "stop_reason": stop_reason}],
-                    len(pieces) + 1), ""]
+    lines += [
+        chunk(
+            [{"index": 0, "delta": {"content": ""}, "finish_reason": finish, "stop_reason": stop_reason}],
+            len(pieces) + 1,
+        ),
+        "",
+    ]
     if usage:
         lines += [chunk([], len(pieces) + 1), ""]
     return lines + ["data: [DONE]", ""]
@@ -158,17 +214,39 @@ def vllm_chunks(pieces, *, finish="stop", stop_reason=248046, usage=True):
 
 def mlx_chunks(pieces, *, finish="length"):
     """An mlx_vlm.server 0.7.10 stream: role repeated in every chunk, a separate finish chunk, no usage."""
-    def chunk(content, reason):
-        return "data: " + json.dumps({"choices": [{"index": 0, "finish_reason": reason, "delta": {
-            "role": "assistant", "content": content, "reasoning": None}}], "usage": None})
 
-    return [line for piece in pieces for line in (chunk(piece, None), "")] + [chunk(None, finish), "",
-                                                                               "data: [DONE]", ""]
+    def chunk(content, reason):
+        return "data: " + json.dumps(
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": reason,
+                        "delta": {"role": "assistant", "content": content, "reasoning": None},
+                    }
+                ],
+                "usage": None,
+            }
+        )
+
+    return [line for piece in pieces for line in (chunk(piece, None), "")] + [
+        chunk(None, finish),
+        "",
+        "data: [DONE]",
+        "",
+    ]
 
 
 def outcome_view(out: StreamOutcome) -> dict:
-    return {"text": out.text, "pieces": out.pieces, "finish_reason": out.finish_reason,
-            "stop_token_id": out.stop_token_id, "hit": out.hit, "usage": out.usage, "done": out.done}
+    return {
+        "text": out.text,
+        "pieces": out.pieces,
+        "finish_reason": out.finish_reason,
+        "stop_token_id": out.stop_token_id,
+        "hit": out.hit,
+        "usage": out.usage,
+        "done": out.done,
+    }
 
 
 def guard_monitors():
@@ -177,50 +255,78 @@ def guard_monitors():
 
 def test_read_stream_vllm_stop_with_stop_reason():
     out = read_stream(vllm_chunks(['{"', "n", '":"', 'x"', "}"]), monitors=guard_monitors())
-    assert outcome_view(out) == {"text": '{"n":"x"}', "pieces": 6, "finish_reason": "stop", "stop_token_id": 248046,
-                                 "hit": None, "usage": {"prompt_tokens": 40, "completion_tokens": 6,
-                                                        "total_tokens": 46}, "done": True}
+    assert outcome_view(out) == {
+        "text": '{"n":"x"}',
+        "pieces": 6,
+        "finish_reason": "stop",
+        "stop_token_id": 248046,
+        "hit": None,
+        "usage": {"prompt_tokens": 40, "completion_tokens": 6, "total_tokens": 46},
+        "done": True,
+    }
     assert finish_reason(out) == "stop"
 
 
 def test_read_stream_mlx_bug_is_cut_at_the_first_end_marker():
     out = read_stream(mlx_chunks(['{"', "n", '":"', 'x"', "}"] + ["<|im_end|>"] * 50), monitors=guard_monitors())
-    assert outcome_view(out) == {"text": '{"n":"x"}', "pieces": 6, "finish_reason": None, "stop_token_id": None,
-                                 "hit": GuardHit("end_marker", keep_chars=9), "usage": None, "done": False}
+    assert outcome_view(out) == {
+        "text": '{"n":"x"}',
+        "pieces": 6,
+        "finish_reason": None,
+        "stop_token_id": None,
+        "hit": GuardHit("end_marker", keep_chars=9),
+        "usage": None,
+        "done": False,
+    }
     assert finish_reason(out) == "guard"
 
 
 def test_read_stream_hidden_special_tokens_are_cut_after_the_grace():
     """vLLM without stop ids on the bug config: clean text, one empty delta per hidden <|im_end|>."""
-    out = read_stream(vllm_chunks(['{"n":"x"}'] + [""] * 40, finish="length", stop_reason=None),
-                      monitors=guard_monitors())
+    out = read_stream(
+        vllm_chunks(['{"n":"x"}'] + [""] * 40, finish="length", stop_reason=None), monitors=guard_monitors()
+    )
     assert (out.text, out.pieces, out.hit.guard, out.usage["completion_tokens"]) == ('{"n":"x"}', 9, "json_closed", 9)
 
 
-@pytest.mark.parametrize("reason, stop_reason, expected", [
-    ("stop", 248046, ("stop", 248046)), ("stop", "<|im_end|>", ("stop", None)), ("stop", None, ("stop", None)),
-    ("length", None, ("length", None)),
-])
+@pytest.mark.parametrize(
+    "reason, stop_reason, expected",
+    [
+        ("stop", 248046, ("stop", 248046)),
+        ("stop", "<|im_end|>", ("stop", None)),
+        ("stop", None, ("stop", None)),
+        ("length", None, ("length", None)),
+    ],
+)
 def test_finish_reasons(reason, stop_reason, expected):
     out = read_stream(vllm_chunks(["a"], finish=reason, stop_reason=stop_reason))
     assert (finish_reason(out), out.stop_token_id) == expected
 
 
-@pytest.mark.parametrize("outcome, raised", [
-    (StreamOutcome(finish_reason=None), EndpointFailure), (StreamOutcome(finish_reason="abort"), EndpointFailure),
-    (StreamOutcome(finish_reason="content_filter"), ModelError),
-])
+@pytest.mark.parametrize(
+    "outcome, raised",
+    [
+        (StreamOutcome(finish_reason=None), EndpointFailure),
+        (StreamOutcome(finish_reason="abort"), EndpointFailure),
+        (StreamOutcome(finish_reason="content_filter"), ModelError),
+    ],
+)
 def test_finish_reasons_that_are_failures(outcome, raised):
     with pytest.raises(raised):
         finish_reason(outcome)
 
 
-@pytest.mark.parametrize("data, message", [
-    ('{"error": "[metal_kernel] No Metal back-end."}',
-     r"failed while generating: \[metal_kernel\] No Metal back-end\."),
-    ("[1, 2]", r"a chunk that is not a JSON object: '\[1, 2\]'"),
-    ("{oops", r"a chunk that is not JSON: '\{oops'"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            '{"error": "[metal_kernel] No Metal back-end."}',
+            r"failed while generating: \[metal_kernel\] No Metal back-end\.",
+        ),
+        ("[1, 2]", r"a chunk that is not a JSON object: '\[1, 2\]'"),
+        ("{oops", r"a chunk that is not JSON: '\{oops'"),
+    ],
+)
 def test_a_bad_or_error_event_is_a_model_error(data, message):
     with pytest.raises(ModelError, match=message):
         read_stream([f"data: {data}", ""])
@@ -243,8 +349,14 @@ def test_image_url_keeps_the_pixels():
 
 
 def request(**changes):
-    fields = dict(messages=(Message("system", "S"), Message("user", "U", images=1)), images=(page(),),
-                  max_tokens=64, stop=StopSet(ids=(248044, 248046)), temperature=0.0, json_schema=SCHEMA)
+    fields = dict(
+        messages=(Message("system", "S"), Message("user", "U", images=1)),
+        images=(page(),),
+        max_tokens=64,
+        stop=StopSet(ids=(248044, 248046)),
+        temperature=0.0,
+        json_schema=SCHEMA,
+    )
     return GenerationRequest(**{**fields, **changes})
 
 
@@ -257,44 +369,100 @@ def body_view(body: dict) -> dict:
     return body
 
 
-BASE = {"model": "m", "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": [
-    {"type": "image_url", "image_url": {"url": "<png>"}}, {"type": "text", "text": "U"}]}],
-    "max_tokens": 64, "temperature": 0.0, "seed": 0, "stream": True, "top_p": 1.0}
+BASE = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": "S"},
+        {
+            "role": "user",
+            "content": [{"type": "image_url", "image_url": {"url": "<png>"}}, {"type": "text", "text": "U"}],
+        },
+    ],
+    "max_tokens": 64,
+    "temperature": 0.0,
+    "seed": 0,
+    "stream": True,
+    "top_p": 1.0,
+}
 SCHEMA_FORMAT = {"type": "json_schema", "json_schema": {"name": "answer", "schema": SCHEMA, "strict": True}}
 
 
-@pytest.mark.parametrize("kind, expected", [
-    ("vllm", {**BASE, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0, "presence_penalty": 0.0,
-              "frequency_penalty": 0.0, "chat_template_kwargs": {"enable_thinking": False},
-              "stream_options": {"include_usage": True, "continuous_usage_stats": True},
-              "stop_token_ids": [248044, 248046], "response_format": SCHEMA_FORMAT}),
-    ("sglang", {**BASE, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0, "presence_penalty": 0.0,
-                "frequency_penalty": 0.0, "chat_template_kwargs": {"enable_thinking": False},
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        (
+            "vllm",
+            {
+                **BASE,
+                "top_k": -1,
+                "min_p": 0.0,
+                "repetition_penalty": 1.0,
+                "presence_penalty": 0.0,
+                "frequency_penalty": 0.0,
+                "chat_template_kwargs": {"enable_thinking": False},
                 "stream_options": {"include_usage": True, "continuous_usage_stats": True},
-                "stop_token_ids": [248044, 248046], "response_format": SCHEMA_FORMAT}),
-    ("mlx", {**BASE, "top_k": 0, "min_p": 0.0, "enable_thinking": False, "stream_options": {"include_usage": True}}),
-    ("openai", {**BASE, "presence_penalty": 0.0, "frequency_penalty": 0.0, "stream_options": {"include_usage": True},
-                "response_format": SCHEMA_FORMAT}),
-])
+                "stop_token_ids": [248044, 248046],
+                "response_format": SCHEMA_FORMAT,
+            },
+        ),
+        (
+            "sglang",
+            {
+                **BASE,
+                "top_k": -1,
+                "min_p": 0.0,
+                "repetition_penalty": 1.0,
+                "presence_penalty": 0.0,
+                "frequency_penalty": 0.0,
+                "chat_template_kwargs": {"enable_thinking": False},
+                "stream_options": {"include_usage": True, "continuous_usage_stats": True},
+                "stop_token_ids": [248044, 248046],
+                "response_format": SCHEMA_FORMAT,
+            },
+        ),
+        (
+            "mlx",
+            {**BASE, "top_k": 0, "min_p": 0.0, "enable_thinking": False, "stream_options": {"include_usage": True}},
+        ),
+        (
+            "openai",
+            {
+                **BASE,
+                "presence_penalty": 0.0,
+                "frequency_penalty": 0.0,
+                "stream_options": {"include_usage": True},
+                "response_format": SCHEMA_FORMAT,
+            },
+        ),
+    ],
+)
 def test_request_body_per_kind(kind, expected):
     assert body_view(request_body(request(), model="m", kind=kind)) == expected
 
 
 def test_request_body_seed_and_no_schema():
-    body = request_body(request(seed=7, temperature=0.5, json_schema=None, stop=StopSet(ids=())), model="m",
-                        kind="vllm")
+    body = request_body(
+        request(seed=7, temperature=0.5, json_schema=None, stop=StopSet(ids=())), model="m", kind="vllm"
+    )
     assert (body["seed"], body["temperature"], "stop_token_ids" in body, "response_format" in body) == (
-        7, 0.5, False, False)
+        7,
+        0.5,
+        False,
+        False,
+    )
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"endpoint": "gpu1:8000"}, "endpoint 'gpu1:8000': expected a URL such as http://host:8000/v1"),
-    ({"endpoint": ["http://a:1", "ftp://b"]}, "endpoint 'ftp://b': expected a URL such as http://host:8000/v1"),
-    ({"concurrency": 0}, "concurrency must be at least 1, got 0"),
-    ({"server_kind": "tgi"}, "server kind 'tgi': expected one of vllm, sglang, mlx, openai"),
-    ({"image_format": "gif"}, "image format 'gif': expected one of png, jpeg"),
-    ({"read_timeout": 0}, "read timeout must be positive, got 0"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"endpoint": "gpu1:8000"}, "endpoint 'gpu1:8000': expected a URL such as http://host:8000/v1"),
+        ({"endpoint": ["http://a:1", "ftp://b"]}, "endpoint 'ftp://b': expected a URL such as http://host:8000/v1"),
+        ({"concurrency": 0}, "concurrency must be at least 1, got 0"),
+        ({"server_kind": "tgi"}, "server kind 'tgi': expected one of vllm, sglang, mlx, openai"),
+        ({"image_format": "gif"}, "image format 'gif': expected one of png, jpeg"),
+        ({"read_timeout": 0}, "read timeout must be positive, got 0"),
+    ],
+)
 def test_bad_remote_settings_are_usage_errors(changes, message):
     from extractor.errors import UsageError
     from extractor.settings import Settings
@@ -310,13 +478,15 @@ def test_a_string_endpoint_is_one_url_and_remote_settings_only_touch_remote_fing
     local = Settings()
     assert Settings(endpoint="http://a:1").endpoint == ("http://a:1",)
     # without endpoints the server settings change nothing (local fingerprints stay what they were)
-    assert local.replace(server_kind="vllm", image_format="jpeg", concurrency=9).fingerprint(schema_text="s") == \
-        local.fingerprint(schema_text="s")
+    assert local.replace(server_kind="vllm", image_format="jpeg", concurrency=9).fingerprint(
+        schema_text="s"
+    ) == local.fingerprint(schema_text="s")
     remote = local.replace(endpoint=("http://a:1",))
     assert remote.fingerprint(schema_text="s") != local.fingerprint(schema_text="s")
     # which hosts and how many at once do not change an answer; what the servers are told does
-    assert remote.replace(endpoint=("http://b:2", "http://c:3"), concurrency=8, api_key_env="K",
-                          read_timeout=5).fingerprint(schema_text="s") == remote.fingerprint(schema_text="s")
+    assert remote.replace(
+        endpoint=("http://b:2", "http://c:3"), concurrency=8, api_key_env="K", read_timeout=5
+    ).fingerprint(schema_text="s") == remote.fingerprint(schema_text="s")
     assert remote.replace(stop_ids=(248046,)).fingerprint(schema_text="s") != remote.fingerprint(schema_text="s")
 
 
@@ -350,7 +520,10 @@ def test_the_pool_spreads_to_the_least_busy_and_fails_over():
     assert seen == ["http://a", "http://b", "http://b"] and clock.slept == [0.25]
     stats = pool.stats()
     assert (stats["http://a"]["down"], stats["http://a"]["last_error"], stats["http://b"]["requests"]) == (
-        True, "connection refused", 2)
+        True,
+        "connection refused",
+        2,
+    )
 
 
 def test_the_pool_gives_up_with_every_reason():
@@ -419,9 +592,12 @@ class Recorder:
                 pass
 
             def do_GET(self):
-                data = json.dumps({"object": "list", "data": [{"id": m, "object": "model",
-                                                               "owned_by": recorder.owned_by}
-                                                              for m in recorder.models]}).encode()
+                data = json.dumps(
+                    {
+                        "object": "list",
+                        "data": [{"id": m, "object": "model", "owned_by": recorder.owned_by} for m in recorder.models],
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
@@ -504,15 +680,29 @@ def test_server_kind_vllm_sends_stop_token_ids_and_the_schema_as_vllm_documents(
     assert result.exit_code == 0, result.output
     [body] = server.bodies
     assert body["stop_token_ids"] == [248044, 248046]
-    assert body["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "answer", "schema": bounded_schema(SCHEMA), "strict": True}}
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "answer", "schema": bounded_schema(SCHEMA), "strict": True},
+    }
     assert (body["model"], body["max_tokens"], body["temperature"], body["seed"], body["stream"]) == (
-        QWEN, 99, 0.0, 0, True)
+        QWEN,
+        99,
+        0.0,
+        0,
+        True,
+    )
     assert [p["type"] for p in body["messages"][1]["content"]] == ["image_url", "text"]
     assert (record["status"], record["data"], record["finish_reason"], record["stop_token_id"]) == (
-        "ok", {"n": "x"}, "stop", 248046)
+        "ok",
+        {"n": "x"},
+        "stop",
+        248046,
+    )
     assert (record["constrained"], record["usage"]["prompt_tokens"], record["usage"]["generated_tokens"]) == (
-        True, 40, 6)
+        True,
+        40,
+        6,
+    )
     assert record["server"] == {"endpoint": server.url, "kind": "vllm", "model": QWEN, "usage": "server"}
     assert not any(w["code"] == "unconstrained" for w in record["warnings"])
 
@@ -535,8 +725,12 @@ def test_a_model_whose_stop_set_is_unknown_sends_none_and_says_so(recorders, pdf
     assert gemma in warning["message"] and "--stop-id" in warning["message"]
     assert record["stop_token_ids"] == []
     with_ids = recorders(models=(gemma,))
-    _, [record] = extract(pdf, schema_file, with_ids.url,
-                          extra=("--model", gemma, "--server-kind", "vllm", "--stop-id", "106", "--stop-id", "1"))
+    _, [record] = extract(
+        pdf,
+        schema_file,
+        with_ids.url,
+        extra=("--model", gemma, "--server-kind", "vllm", "--stop-id", "106", "--stop-id", "1"),
+    )
     assert with_ids.bodies[0]["stop_token_ids"] == [1, 106]
     assert not any(w["code"] == "stop_set_unknown" for w in record["warnings"])
 
@@ -557,13 +751,22 @@ def test_429_honours_retry_after(recorders, pdf, schema_file):
     assert len(server.bodies) == 2 and time.monotonic() - start >= 0.3
 
 
-@pytest.mark.parametrize("kind, fix", [
-    ("vllm", "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
-             "is [248044, 248046]"),
-    ("sglang", "fix the model's generation_config.json (`extract doctor MODEL_DIR --fix` on the directory the server "
-               "loads: eos_token_id [248044, 248046]) and restart SGLang"),
-    ("openai", "this server takes no per-request stop ids"),
-])
+@pytest.mark.parametrize(
+    "kind, fix",
+    [
+        (
+            "vllm",
+            "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
+            "is [248044, 248046]",
+        ),
+        (
+            "sglang",
+            "fix the model's generation_config.json (`extract doctor MODEL_DIR --fix` on the directory the server "
+            "loads: eos_token_id [248044, 248046]) and restart SGLang",
+        ),
+        ("openai", "this server takes no per-request stop ids"),
+    ],
+)
 def test_doctor_endpoint_gives_the_fix_for_each_kind_and_tries_our_stop_ids(recorders, kind, fix):
     """The seed's bug on a server that hides special tokens (vLLM, SGLang): clean JSON, then empty deltas to
     max_tokens without our stop ids; with them (the second request) it stops on 248046."""
@@ -578,10 +781,12 @@ def test_doctor_endpoint_gives_the_fix_for_each_kind_and_tries_our_stop_ids(reco
     assert checks[0]["detail"] == f"{kind} server (detected); serves {QWEN}; checking {QWEN}"
     assert checks[1]["detail"].startswith("does not stop: it went on generating after the JSON closed")
     assert fix in checks[1]["detail"]
-    assert ["stop_token_ids" in body for body in server.bodies] == [False, True][:len(expected) - 1]
+    assert ["stop_token_ids" in body for body in server.bodies] == [False, True][: len(expected) - 1]
     if kind != "openai":
-        assert checks[2]["detail"] == ("with stop_token_ids [248044, 248046] (what extract sends): stopped on 248046 "
-                                       "after 2 tokens (stop token included)")
+        assert checks[2]["detail"] == (
+            "with stop_token_ids [248044, 248046] (what extract sends): stopped on 248046 "
+            "after 2 tokens (stop token included)"
+        )
 
 
 def pictures(folder):
@@ -633,8 +838,9 @@ def test_the_python_api_keeps_documents_in_flight_and_yields_them_in_input_order
         assert finished == [(1, paths[1], "ok"), (0, paths[0], "ok")]
         # extract_many: doc0 is held until doc1's answer went out (and had half a second to become a record)
         released.clear()
-        gate, timed_out = hold_doc0(lambda: len(server.answered_at) >= 3
-                                    and time.monotonic() > server.answered_at[2] + 0.5)
+        gate, timed_out = hold_doc0(
+            lambda: len(server.answered_at) >= 3 and time.monotonic() > server.answered_at[2] + 0.5
+        )
         server.gate = gate
         assert [(r.source, r.status) for r in ex.extract_many(paths)] == [(paths[0], "ok"), (paths[1], "ok")]
     assert timed_out == [] and len(server.bodies) == 4
@@ -647,8 +853,22 @@ def test_out_files_are_written_as_documents_finish_and_jsonl_keeps_input_order(r
     out, jsonl = tmp_path / "out", tmp_path / "all.jsonl"
     gate, timed_out = hold_doc0(lambda: (out / "doc1.json").exists())
     server = recorders(gate=gate)
-    args = [*map(str, paths), "--model", QWEN, "--schema", str(schema_file), "--no-isolate", "--endpoint", server.url,
-            "--out", str(out), "--jsonl", str(jsonl), "--api-key-env", "EXTRACT_TEST_KEY"]
+    args = [
+        *map(str, paths),
+        "--model",
+        QWEN,
+        "--schema",
+        str(schema_file),
+        "--no-isolate",
+        "--endpoint",
+        server.url,
+        "--out",
+        str(out),
+        "--jsonl",
+        str(jsonl),
+        "--api-key-env",
+        "EXTRACT_TEST_KEY",
+    ]
     result = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_TEST_KEY": "sesame-1234"})
     assert result.exit_code == 0, result.output
     assert timed_out == []

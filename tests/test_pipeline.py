@@ -4,10 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import settings_for
 from PIL import Image
 
 from extractor import Extractor
-from helpers import settings_for
 from extractor.runners.guards import GuardSettings
 from extractor.testing import ENDOFTEXT, IM_END
 
@@ -23,8 +23,9 @@ NO_GUARDS = GuardSettings.without(["all"])
 @pytest.fixture(scope="module")
 def bug_model(model_factory):
     """Upstream's bug: config eos 248044 only, tokenizer eos <|endoftext|>; answers, then <|im_end|> forever."""
-    return model_factory.scripted(answer=ANSWER, then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>",
-                                  schema="invoice")
+    return model_factory.scripted(
+        answer=ANSWER, then="im_end", config_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>", schema="invoice"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_plain_mlx_vlm_generate_never_stops(bug_model):
     result = generate(model, processor, prompt, image=[Image.new("RGB", (64, 64), "white")], max_tokens=budget)
     assert result.finish_reason == "length"
     assert result.generation_tokens == budget
-    assert result.token_ids[len(bug_model.answer_token_ids):] == [IM_END] * 30
+    assert result.token_ids[len(bug_model.answer_token_ids) :] == [IM_END] * 30
 
 
 def test_extract_stops_on_first_im_end(bug_model, bug_extractor):
@@ -59,8 +60,10 @@ def test_extract_stops_on_first_im_end(bug_model, bug_extractor):
 
 def test_without_im_end_in_stop_set_is_runaway(bug_model, bug_extractor):
     """Diagnosis option: drop 248046 (and the guards, and constraints) and the waste is flagged, data kept."""
-    ex = Extractor(settings=settings_for(bug_model, drop_stop_ids=(IM_END,), guards=NO_GUARDS, constrained=False,
-                                      max_tokens=400), runner=bug_extractor.runner)
+    ex = Extractor(
+        settings=settings_for(bug_model, drop_stop_ids=(IM_END,), guards=NO_GUARDS, constrained=False, max_tokens=400),
+        runner=bug_extractor.runner,
+    )
     record = ex.extract(SAMPLE)
     assert record.status == "runaway"
     assert record.data == SAMPLE_INVOICE

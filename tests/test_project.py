@@ -20,8 +20,9 @@ def readme_commands():
 
 
 def ci_readme(which: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / ".ci" / "readme.py"), which], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "readme.py"), which], capture_output=True, text=True, check=True
+    )
     return done.stdout.rstrip("\n")
 
 
@@ -37,9 +38,11 @@ def test_ci_runs_exactly_the_readme_commands():
     assert ci_readme("test") == test
     assert ci_readme("install") == install
     demo = ci_readme("demo")  # the first command with the main job on two samples instead of samples/
-    assert demo != install and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf", "samples/") \
-        == install
-    assert f'{ci_readme("demo-install")} && {ci_readme("demo-job")}' == demo  # CI runs it in these two parts
+    assert (
+        demo != install
+        and demo.replace("samples/invoice-de-einfach.pdf samples/invoice-fr-services.pdf", "samples/") == install
+    )
+    assert f"{ci_readme('demo-install')} && {ci_readme('demo-job')}" == demo  # CI runs it in these two parts
     ci = (ROOT / ".ci" / "run").read_text()
     assert '\nbash -c "$(python3 .ci/readme.py demo-install)"\n' in ci
     assert 'bash -c ". .venv/bin/activate && $(python3 .ci/readme.py demo-job)"' in ci
@@ -60,7 +63,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
     out = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+        ):
             out.add(id(body[0].value))
     return out
 
@@ -74,13 +82,19 @@ def _status_writes(tree: ast.AST) -> list[int]:
             lines.append(node.value.lineno)
         elif isinstance(node, ast.Compare):
             names = [node.left, *node.comparators]
-            if any(isinstance(n, (ast.Attribute, ast.Name)) and getattr(n, "attr", getattr(n, "id", "")) == "status"
-                   for n in names) and any(isinstance(n, ast.Constant) and n.value in STATUSES for n in names):
+            if any(
+                isinstance(n, (ast.Attribute, ast.Name)) and getattr(n, "attr", getattr(n, "id", "")) == "status"
+                for n in names
+            ) and any(isinstance(n, ast.Constant) and n.value in STATUSES for n in names):
                 lines.append(node.lineno)
         elif isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
-                if (isinstance(key, ast.Constant) and key.value == "status" and isinstance(value, ast.Constant)
-                        and value.value in STATUSES):
+            for key, value in zip(node.keys, node.values, strict=False):
+                if (
+                    isinstance(key, ast.Constant)
+                    and key.value == "status"
+                    and isinstance(value, ast.Constant)
+                    and value.value in STATUSES
+                ):
                     lines.append(value.lineno)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value in STATUSES:
             if any(getattr(t, "id", getattr(t, "attr", "")) == "status" for t in node.targets):
@@ -98,8 +112,11 @@ def test_only_verdict_writes_a_status():
         # a bare status tuple / set elsewhere is a second list of statuses
         docs = _docstrings(tree)
         for node in ast.walk(tree):
-            if isinstance(node, (ast.Tuple, ast.Set, ast.List)) and len(node.elts) > 1 and all(
-                    isinstance(e, ast.Constant) and e.value in STATUSES and id(e) not in docs for e in node.elts):
+            if (
+                isinstance(node, (ast.Tuple, ast.Set, ast.List))
+                and len(node.elts) > 1
+                and all(isinstance(e, ast.Constant) and e.value in STATUSES and id(e) not in docs for e in node.elts)
+            ):
                 lines.append(node.lineno)
         if lines:
             offenders[str(path.relative_to(ROOT))] = sorted(lines)
@@ -108,8 +125,13 @@ def test_only_verdict_writes_a_status():
 
 def test_the_grep_catches_a_status_write():
     """The check above can fail: each form it looks for is caught."""
-    for code in ('Record(status="ok")', 'if record.status == "review": pass', 'x = {"status": "error"}',
-                 'self.status = "invalid"', 'RETRIED = ("invalid", "truncated")'):
+    for code in (
+        'Record(status="ok")',
+        'if record.status == "review": pass',
+        'x = {"status": "error"}',
+        'self.status = "invalid"',
+        'RETRIED = ("invalid", "truncated")',
+    ):
         tree = ast.parse(code)
         caught = _status_writes(tree) or [n for n in ast.walk(tree) if isinstance(n, ast.Tuple)]
         assert caught, code

@@ -25,13 +25,17 @@ from helpers import ROOT, MlxServer, in_ci, make_pdf, text_pdf
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.jobs.ray import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for, extract_on_ray
 from extractor.errors import UsageError
+from extractor.jobs.ray import LOCAL_STARTS, RAY_MISSING, RaySettings, actor_cpus, engine_for, extract_on_ray
 from extractor.settings import Settings
 from extractor.testing import ENDOFTEXT, IM_END
 
-SCHEMA = {"type": "object", "properties": {"n": {"type": "string", "maxLength": 8}}, "required": ["n"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "string", "maxLength": 8}},
+    "required": ["n"],
+    "additionalProperties": False,
+}
 ANSWER = '{"n":"x"}'
 GOOD = 14  # text PDFs; with the sample, the scan and four bad files: 20 documents
 
@@ -65,12 +69,30 @@ def setup(model_factory, tmp_path_factory):
             base = ["--endpoint", server.url, "--model", str(model.path), "--schema", str(schema)]
             docs = documents(root / "docs")
             local = root / "local"
-            result = CliRunner().invoke(app, dispatch_args([*map(str, docs), *base, "--out", str(local / "out"),
-                                                            "--jsonl", str(local / "all.jsonl"),
-                                                            "--csv", str(local / "all.csv")]))
+            result = CliRunner().invoke(
+                app,
+                dispatch_args(
+                    [
+                        *map(str, docs),
+                        *base,
+                        "--out",
+                        str(local / "out"),
+                        "--jsonl",
+                        str(local / "all.jsonl"),
+                        "--csv",
+                        str(local / "all.csv"),
+                    ]
+                ),
+            )
             assert result.exit_code == 1, result.output  # the bad files are error records
-            yield {"root": root, "docs": docs, "base": base, "address": ray.get_runtime_context().gcs_address,
-                   "local": local, "server": server}
+            yield {
+                "root": root,
+                "docs": docs,
+                "base": base,
+                "address": ray.get_runtime_context().gcs_address,
+                "local": local,
+                "server": server,
+            }
         finally:
             if server is not None:
                 server.stop()
@@ -82,8 +104,13 @@ def start_cluster(ray) -> None:
     """A local 2-CPU cluster, tried as often as the engine tries its own (its start can time out on busy cores)."""
     for attempt in range(1, LOCAL_STARTS + 1):
         try:
-            ray.init(num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024**2,
-                     logging_level="WARNING", log_to_driver=False)
+            ray.init(
+                num_cpus=2,
+                include_dashboard=False,
+                object_store_memory=128 * 1024**2,
+                logging_level="WARNING",
+                log_to_driver=False,
+            )
             return
         except Exception:
             ray.shutdown()
@@ -94,9 +121,13 @@ def start_cluster(ray) -> None:
 def documents(folder: Path) -> list[Path]:
     """20 documents: good text PDFs, a bundled sample, a scan (OCR), corrupt, not a PDF, encrypted, empty."""
     folder.mkdir()
-    files = {"a-corrupt.pdf": make_pdf(["Invoice c"])[:300], "a-notpdf.pdf": b"just some text, not a PDF\n",
-             "a-encrypted.pdf": make_pdf(["Invoice e"], user_password="secret"), "a-empty.pdf": b"",
-             "b-scan.pdf": text_pdf(["Invoice 77", "Total 12.50"], size=(300, 200), image_only=True)}
+    files = {
+        "a-corrupt.pdf": make_pdf(["Invoice c"])[:300],
+        "a-notpdf.pdf": b"just some text, not a PDF\n",
+        "a-encrypted.pdf": make_pdf(["Invoice e"], user_password="secret"),
+        "a-empty.pdf": b"",
+        "b-scan.pdf": text_pdf(["Invoice 77", "Total 12.50"], size=(300, 200), image_only=True),
+    }
     files.update({f"doc{i:02d}.pdf": make_pdf([f"Invoice {i}"]) for i in range(GOOD)})
     paths = []
     for name, data in files.items():
@@ -110,11 +141,28 @@ def ray_batch(setup, name: str, docs=None, *, actors: int = 2, env=None, wait: b
     """``extract DOCS --engine ray --address CLUSTER`` as a second driver (a subprocess); its folder's paths."""
     folder = setup["root"] / name
     folder.mkdir(exist_ok=True)
-    args = [sys.executable, "-m", "extractor.cli", *map(str, docs or setup["docs"]), *setup["base"],
-            "--engine", "ray", "--address", setup["address"], "--actors", str(actors), "--out", str(folder / "out"),
-            "--jsonl", str(folder / "all.jsonl"), "--csv", str(folder / "all.csv")]
-    proc = subprocess.Popen(args, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    args = [
+        sys.executable,
+        "-m",
+        "extractor.cli",
+        *map(str, docs or setup["docs"]),
+        *setup["base"],
+        "--engine",
+        "ray",
+        "--address",
+        setup["address"],
+        "--actors",
+        str(actors),
+        "--out",
+        str(folder / "out"),
+        "--jsonl",
+        str(folder / "all.jsonl"),
+        "--csv",
+        str(folder / "all.csv"),
+    ]
+    proc = subprocess.Popen(
+        args, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     if wait:
         proc.stdout_text, proc.stderr_text = proc.communicate(timeout=300)
     return folder, proc
@@ -162,8 +210,9 @@ def test_killed_job_resumes_exactly_once_through_dying_actors_and_a_poison_input
     crashed record and the job finishes."""
     root, docs = setup["root"], setup["docs"]
     paused = root / "paused-first"
-    folder, proc = ray_batch(setup, "resumed", actors=1, env={"EXTRACTOR_RAY_TEST_PAUSE": f"doc06.pdf:{paused}"},
-                             wait=False)
+    folder, proc = ray_batch(
+        setup, "resumed", actors=1, env={"EXTRACTOR_RAY_TEST_PAUSE": f"doc06.pdf:{paused}"}, wait=False
+    )
     actor = int(wait_for(paused))
     proc.kill()
     proc.communicate(timeout=60)
@@ -174,9 +223,17 @@ def test_killed_job_resumes_exactly_once_through_dying_actors_and_a_poison_input
     poison = root / "docs" / "z-poison.pdf"
     shutil.copy(docs[7], poison)
     exited, killed = root / "exited", root / "paused-again"
-    _, again = ray_batch(setup, "resumed", [*docs, poison], actors=2, wait=False,
-                         env={"EXTRACTOR_RAY_TEST_EXIT": f"doc09.pdf:{exited};{poison.name}",
-                              "EXTRACTOR_RAY_TEST_PAUSE": f"doc12.pdf:{killed}"})
+    _, again = ray_batch(
+        setup,
+        "resumed",
+        [*docs, poison],
+        actors=2,
+        wait=False,
+        env={
+            "EXTRACTOR_RAY_TEST_EXIT": f"doc09.pdf:{exited};{poison.name}",
+            "EXTRACTOR_RAY_TEST_PAUSE": f"doc12.pdf:{killed}",
+        },
+    )
     os.kill(int(wait_for(killed)), signal.SIGKILL)
     _, err = again.communicate(timeout=300)
     assert again.returncode == 1, err  # the bad files
@@ -195,8 +252,12 @@ def test_killed_job_resumes_exactly_once_through_dying_actors_and_a_poison_input
     assert (folder / "all.csv").read_text().splitlines()[:21] == (setup["local"] / "all.csv").read_text().splitlines()
     by_name = {Path(r["source"]).name: r for r in lines}
     assert {n: r["errors"][0]["code"] for n, r in by_name.items() if r["status"] == "error"} == {
-        "a-corrupt.pdf": "corrupt", "a-notpdf.pdf": "not_a_pdf", "a-encrypted.pdf": "encrypted",
-        "a-empty.pdf": "empty", "z-poison.pdf": "crashed"}
+        "a-corrupt.pdf": "corrupt",
+        "a-notpdf.pdf": "not_a_pdf",
+        "a-encrypted.pdf": "encrypted",
+        "a-empty.pdf": "empty",
+        "z-poison.pdf": "crashed",
+    }
     for name in ("a-corrupt.pdf", "a-notpdf.pdf", "a-encrypted.pdf", "a-empty.pdf"):
         data = (docs[0].parent / name).read_bytes()
         assert by_name[name]["sha256"] == hashlib.sha256(data).hexdigest()
@@ -231,28 +292,45 @@ main(sys.argv[1:])
 
 def test_without_ray_one_clear_error(tmp_path):
     (tmp_path / "a.pdf").write_bytes(make_pdf())
-    done = subprocess.run([sys.executable, "-c", BLOCK_RAY, str(tmp_path / "a.pdf"), "--endpoint",
-                           "http://127.0.0.1:9/v1", "--out", str(tmp_path / "out"), "--engine", "ray"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BLOCK_RAY,
+            str(tmp_path / "a.pdf"),
+            "--endpoint",
+            "http://127.0.0.1:9/v1",
+            "--out",
+            str(tmp_path / "out"),
+            "--engine",
+            "ray",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
     assert done.stderr.count("error:") == 1 and "Traceback" not in done.stderr, done.stderr
     assert RAY_MISSING in " ".join(done.stderr.split())  # names pip install "extractor-vlm[ray]"
 
 
-@pytest.mark.parametrize("name, settings, out, options, message", [
-    ("ray", Settings(), Path("o"), RaySettings(), "needs --endpoint"),
-    ("ray", Settings(endpoint="http://h:1/v1"), None, RaySettings(), "needs --out"),
-    ("spark", Settings(), Path("o"), RaySettings(), "expected one of local, ray"),
-    ("local", Settings(), None, RaySettings(address="auto"), "need --engine ray"),
-])
+@pytest.mark.parametrize(
+    "name, settings, out, options, message",
+    [
+        ("ray", Settings(), Path("o"), RaySettings(), "needs --endpoint"),
+        ("ray", Settings(endpoint="http://h:1/v1"), None, RaySettings(), "needs --out"),
+        ("spark", Settings(), Path("o"), RaySettings(), "expected one of local, ray"),
+        ("local", Settings(), None, RaySettings(address="auto"), "need --engine ray"),
+    ],
+)
 def test_engine_usage_errors(name, settings, out, options, message):
     with pytest.raises(UsageError, match=message):
         engine_for(name, settings=settings, out=out, options=options)
 
 
-@pytest.mark.parametrize("cpus, actors, expected", [
-    (2, 1, 0.5), (2, 2, 0.5), (2, 4, 0.25), (1, 2, 0.25), (64, 64, 0.5), (3, 8, 0.25),
-])
+@pytest.mark.parametrize(
+    "cpus, actors, expected", [(2, 1, 0.5), (2, 2, 0.5), (2, 4, 0.25), (1, 2, 0.25), (64, 64, 0.5), (3, 8, 0.25)]
+)
 def test_actor_cpus_leave_one_cpu(cpus, actors, expected):
     assert actor_cpus(cpus, actors, most=0.5) == expected
 
@@ -265,25 +343,32 @@ class _Wrapped(Exception):
         self.cause = cause
 
 
-@pytest.mark.parametrize("error, reason", [
-    (_Wrapped(UsageError("no server at http://gpu1:8000/v1")), "no server at http://gpu1:8000/v1"),
-    (_Wrapped(_Wrapped(ValueError("deep\nsecond line"))), "deep"),
-    (RuntimeError("plain"), "plain"),
-])
+@pytest.mark.parametrize(
+    "error, reason",
+    [
+        (_Wrapped(UsageError("no server at http://gpu1:8000/v1")), "no server at http://gpu1:8000/v1"),
+        (_Wrapped(_Wrapped(ValueError("deep\nsecond line"))), "deep"),
+        (RuntimeError("plain"), "plain"),
+    ],
+)
 def test_a_stopped_job_names_the_innermost_error(error, reason):
     from extractor.jobs.ray import _innermost
 
     assert _innermost(error) == reason
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--engine", "ray", "--out", "o"], "--engine ray needs --endpoint url"),
-    (["--engine", "ray", "--endpoint", "http://127.0.0.1:9/v1"], "--engine ray needs --out dir"),
-    (["--actors", "2"], "--address and --actors need --engine ray"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--engine", "ray", "--out", "o"], "--engine ray needs --endpoint url"),
+        (["--engine", "ray", "--endpoint", "http://127.0.0.1:9/v1"], "--engine ray needs --out dir"),
+        (["--actors", "2"], "--address and --actors need --engine ray"),
+    ],
+)
 def test_cli_usage_errors_before_anything_loads(args, needle, tmp_path):
     (tmp_path / "a.pdf").write_bytes(make_pdf())
-    result = CliRunner().invoke(app, dispatch_args([str(tmp_path / "a.pdf"), "--model", "/nonexistent-model-dir",
-                                                    *args]))
+    result = CliRunner().invoke(
+        app, dispatch_args([str(tmp_path / "a.pdf"), "--model", "/nonexistent-model-dir", *args])
+    )
     assert result.exit_code == 2
     assert needle in " ".join(result.output.lower().split())

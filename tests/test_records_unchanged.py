@@ -27,8 +27,7 @@ DEMO_ANSWER = SAMPLES / "expected" / "invoice-de-einfach.json"
 @pytest.fixture(scope="module")
 def demo(model_factory):
     """README's demo model: the scripted answer of ``invoice-de-einfach``, under the invoice schema."""
-    answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), ensure_ascii=False,
-                        separators=(",", ":"))
+    answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
     return model_factory.scripted(answer=answer, schema="invoice")
 
 
@@ -80,8 +79,13 @@ def _check(name: str, records: list[dict]) -> None:
 def test_the_batch_command_on_the_samples(demo, tmp_path):
     out = tmp_path / "out"
     extract = Path(sys.executable).parent / "extract"
-    done = subprocess.run([str(extract), str(SAMPLES), "--model", str(demo.path), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    done = subprocess.run(
+        [str(extract), str(SAMPLES), "--model", str(demo.path), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stderr  # the demo's by-design exit code: some records are review
     records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(out.glob("*.json"))]
     assert len(records) == 8
@@ -111,8 +115,7 @@ def test_the_python_api_on_long_split_bad_embedded_and_runaway_inputs(demo, tmp_
             records.append(ex.extract(str(source) if isinstance(source, Path) else source).to_dict())
     with Extractor(model=str(demo.path), cross_check=True) as ex:
         records.append(ex.extract(str(einvoice)).to_dict())
-    with Extractor(model=str(demo.path), constrained=False, drop_stop_ids=(248046,), retries=1,
-                   max_tokens=700) as ex:
+    with Extractor(model=str(demo.path), constrained=False, drop_stop_ids=(248046,), retries=1, max_tokens=700) as ex:
         records.append(ex.extract(str(SAMPLES / "invoice-de-einfach.pdf")).to_dict())
     _valid_records(records)
     _check("api-cases", [_normal(r, model=demo.path, tmp=tmp_path) for r in records])
@@ -129,18 +132,26 @@ def test_the_record_schema_rejects_what_is_not_a_record():
     validator = jsonschema.Draft202012Validator(record_schema())
     assert list(validator.iter_errors(good)) == []
     assert good["status"] == "ok" and json.loads(json.dumps(good))["status"] == "ok" and f"{Status.REVIEW}" == "review"
-    for bad in ({**good, "status": "fine"}, {k: v for k, v in good.items() if k != "usage"},
-                {**good, "errors": [{"message": "no code"}]}):
+    for bad in (
+        {**good, "status": "fine"},
+        {k: v for k, v in good.items() if k != "usage"},
+        {**good, "errors": [{"message": "no code"}]},
+    ):
         assert list(validator.iter_errors(bad)), bad
 
 
 def test_fingerprints_of_fixed_settings():
     from extractor import Settings
 
-    schema = json.dumps(json.loads((ROOT / "schemas" / "invoice.schema.json").read_text(encoding="utf-8")),
-                        sort_keys=True, ensure_ascii=False)
-    cases = {"defaults": Settings(model="models/demo"),
-             "command line": Settings(model="models/demo", retries=1, isolate=True, batch=4),
-             "windows and split": Settings(model="models/demo", window_pages=2, split="auto"),
-             "endpoints": Settings(model="models/demo", endpoint=("http://gpu1:8000/v1",), server_kind="vllm")}
+    schema = json.dumps(
+        json.loads((ROOT / "schemas" / "invoice.schema.json").read_text(encoding="utf-8")),
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+    cases = {
+        "defaults": Settings(model="models/demo"),
+        "command line": Settings(model="models/demo", retries=1, isolate=True, batch=4),
+        "windows and split": Settings(model="models/demo", window_pages=2, split="auto"),
+        "endpoints": Settings(model="models/demo", endpoint=("http://gpu1:8000/v1",), server_kind="vllm"),
+    }
     _check("fingerprints", [{name: s.fingerprint(schema_text=schema)} for name, s in cases.items()])

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import FORCED_FAMILY, forced_settings
 
 from extractor.inputs.document import RasterSettings
 from extractor.inputs.load import load_document
-from helpers import FORCED_FAMILY, forced_settings
 from extractor.record import Record
 from extractor.trust.review import apply_review, disagreements, review_answer, review_data
 from extractor.trust.verdict import Signals, record_status
@@ -44,16 +44,19 @@ def planted(data, pointer, value):
     return data
 
 
-@pytest.mark.parametrize("name,text_layer", [
-    ("invoice-de-einfach", True),     # 1.234,56 and DD.MM.YYYY
-    ("invoice-ch-chf", True),         # 11'484.12, CHE-... MWST
-    ("invoice-fr-services", True),    # 7 089,60 and DD/MM/YYYY
-    ("invoice-jp-yen", True),         # JPY without minor unit
-    ("invoice-en-multipage", True),   # 1,234.56 over three pages
-    ("receipt-cafe", True),
-    ("invoice-scan", False),          # no text layer: grounding cannot tell, never review for it
-    ("invoice-us", False),
-])
+@pytest.mark.parametrize(
+    "name,text_layer",
+    [
+        ("invoice-de-einfach", True),  # 1.234,56 and DD.MM.YYYY
+        ("invoice-ch-chf", True),  # 11'484.12, CHE-... MWST
+        ("invoice-fr-services", True),  # 7 089,60 and DD/MM/YYYY
+        ("invoice-jp-yen", True),  # JPY without minor unit
+        ("invoice-en-multipage", True),  # 1,234.56 over three pages
+        ("receipt-cafe", True),
+        ("invoice-scan", False),  # no text layer: grounding cannot tell, never review for it
+        ("invoice-us", False),
+    ],
+)
 def test_samples_pass_review(name, text_layer):
     result = review_data(schema_of(name), expected(name), page_texts(name))
     assert result.warnings == ()
@@ -66,20 +69,40 @@ def test_samples_pass_review(name, text_layer):
         assert extra["grounding"]["ratio"] == (1.0 if text_layer else None)
 
 
-@pytest.mark.parametrize("name,pointer,value,failures", [
-    ("invoice-fr-services", "/invoice_number", "FA-2026-024", [("ungrounded", "/invoice_number")]),
-    ("invoice-en-multipage", "/seller/vat_id", "GB999999973", [("ungrounded", "/seller/vat_id")]),
-    ("invoice-de-einfach", "/bank_account/iban", "DE89370400440532013001",
-     [("iban_invalid", "/bank_account/iban"), ("ungrounded", "/bank_account/iban")]),
-    ("invoice-ch-chf", "/total", 11484.21,
-     [("total", "/total"), ("amount_due", "/amount_due"), ("ungrounded", "/total")]),
-    ("invoice-jp-yen", "/total", 100, [("total", "/total"), ("amount_due", "/amount_due"), ("ungrounded", "/total")]),
-    ("invoice-fr-services", "/line_items/2/amount", 671.5,
-     [("line_amount", "/line_items/2/amount"), ("lines_subtotal", "/subtotal")]),
-    ("receipt-cafe", "/total", 1.0, [("items_sum", "/total"), ("total", "/total")]),
-    # no text layer: a wrong invoice number cannot be told, the arithmetic still can
-    ("invoice-scan", "/invoice_number", "XX-0000", []),
-])
+@pytest.mark.parametrize(
+    "name,pointer,value,failures",
+    [
+        ("invoice-fr-services", "/invoice_number", "FA-2026-024", [("ungrounded", "/invoice_number")]),
+        ("invoice-en-multipage", "/seller/vat_id", "GB999999973", [("ungrounded", "/seller/vat_id")]),
+        (
+            "invoice-de-einfach",
+            "/bank_account/iban",
+            "DE89370400440532013001",
+            [("iban_invalid", "/bank_account/iban"), ("ungrounded", "/bank_account/iban")],
+        ),
+        (
+            "invoice-ch-chf",
+            "/total",
+            11484.21,
+            [("total", "/total"), ("amount_due", "/amount_due"), ("ungrounded", "/total")],
+        ),
+        (
+            "invoice-jp-yen",
+            "/total",
+            100,
+            [("total", "/total"), ("amount_due", "/amount_due"), ("ungrounded", "/total")],
+        ),
+        (
+            "invoice-fr-services",
+            "/line_items/2/amount",
+            671.5,
+            [("line_amount", "/line_items/2/amount"), ("lines_subtotal", "/subtotal")],
+        ),
+        ("receipt-cafe", "/total", 1.0, [("items_sum", "/total"), ("total", "/total")]),
+        # no text layer: a wrong invoice number cannot be told, the arithmetic still can
+        ("invoice-scan", "/invoice_number", "XX-0000", []),
+    ],
+)
 def test_planted_errors_are_named(name, pointer, value, failures):
     result = review_data(schema_of(name), planted(expected(name), pointer, value), page_texts(name))
     assert [(w["code"], w["path"]) for w in result.warnings] == failures
@@ -87,8 +110,14 @@ def test_planted_errors_are_named(name, pointer, value, failures):
 
 
 def _record(status, data, schema="invoice"):
-    return Record(source="x.pdf", status=status, schema=schema, data=data, warnings=({"code": "page", "message": "m"},),
-                  extra={"data_source": "model"})
+    return Record(
+        source="x.pdf",
+        status=status,
+        schema=schema,
+        data=data,
+        warnings=({"code": "page", "message": "m"},),
+        extra={"data_source": "model"},
+    )
 
 
 def _reviewed(record, texts):
@@ -127,14 +156,17 @@ def test_custom_schema_has_no_checks_or_key_fields():
     assert record.extra["grounding"]["fields"] == {"/total": False}  # reported, but not a key field
 
 
-@pytest.mark.parametrize("embedded,model,diff", [
-    ({"a": 1, "b": "X  Y"}, {"a": 1.0, "b": "x y"}, []),
-    ({"a": 1, "b": None}, {"a": 2}, [{"path": "/a", "embedded": 1, "model": 2}]),
-    ({"a": None}, {"a": "", "c": 3}, [{"path": "/c", "embedded": None, "model": 3}]),
-    ({"l": [{"x": 1}, {"x": 2}]}, {"l": [{"x": 1}]}, [{"path": "/l/1/x", "embedded": 2, "model": None}]),
-    ({"a": 1}, None, [{"path": "/a", "embedded": 1, "model": None}]),
-    ({"a/b": "v"}, {"a/b": "w"}, [{"path": "/a~1b", "embedded": "v", "model": "w"}]),
-])
+@pytest.mark.parametrize(
+    "embedded,model,diff",
+    [
+        ({"a": 1, "b": "X  Y"}, {"a": 1.0, "b": "x y"}, []),
+        ({"a": 1, "b": None}, {"a": 2}, [{"path": "/a", "embedded": 1, "model": 2}]),
+        ({"a": None}, {"a": "", "c": 3}, [{"path": "/c", "embedded": None, "model": 3}]),
+        ({"l": [{"x": 1}, {"x": 2}]}, {"l": [{"x": 1}]}, [{"path": "/l/1/x", "embedded": 2, "model": None}]),
+        ({"a": 1}, None, [{"path": "/a", "embedded": 1, "model": None}]),
+        ({"a/b": "v"}, {"a/b": "w"}, [{"path": "/a~1b", "embedded": "v", "model": "w"}]),
+    ],
+)
 def test_disagreements(embedded, model, diff):
     assert disagreements(embedded, model) == diff
 
@@ -182,7 +214,14 @@ def test_pipeline_flags_an_ungrounded_value_for_review(model_factory):
     assert record.extra["grounding"]["ungrounded"] == ["/invoice_number"]
     assert record.extra["grounding"]["fields"]["/total"] is True  # 7 089,60 found
     # the generation's own status was ok: review alone made the record "review"
-    assert record.extra["attempts"] == [{"number": 1, "reason": None, "status": "ok", "finish_reason": "stop",
-                                         "generated_tokens": record.usage.generated_tokens,
-                                         "max_tokens": MAX_TOKENS, "errors": []}]
-
+    assert record.extra["attempts"] == [
+        {
+            "number": 1,
+            "reason": None,
+            "status": "ok",
+            "finish_reason": "stop",
+            "generated_tokens": record.usage.generated_tokens,
+            "max_tokens": MAX_TOKENS,
+            "errors": [],
+        }
+    ]

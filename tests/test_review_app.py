@@ -19,14 +19,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
 from helpers import FORCED_FAMILY, ROOT, forced_settings, in_ci, make_pdf, raw_pdf
 
 from extractor.cli.commands import app
+from extractor.schema import load_schema, validate_data
 from extractor.tools.evaluate import evaluate_reviewed
 from extractor.tools.review_page.app import create_app, needs_token
 from extractor.tools.review_page.store import changed_fields
-from extractor.schema import load_schema, validate_data
 
 SAMPLE = "invoice-fr-services"
 DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
@@ -50,16 +49,22 @@ def out(tmp_path_factory, model_factory) -> Path:
     (sources / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R >>\nendobj\ntrailer\n")
     (sources / "nopages.pdf").write_bytes(raw_pdf())
     # the demo's answer to every document, forced on a kit model (not a scripted model built for it)
-    extractor = Extractor(forced_settings(model_factory.family(FORCED_FAMILY), DEMO_ANSWER, schema="invoice",
-                                          max_tokens=2000))
+    extractor = Extractor(
+        forced_settings(model_factory.family(FORCED_FAMILY), DEMO_ANSWER, schema="invoice", max_tokens=2000)
+    )
     for name in (f"{SAMPLE}.pdf", "locked.pdf", "broken.pdf", "nopages.pdf"):
         record = extractor.extract(str(sources / name))
         text = json.dumps(record.to_dict(), ensure_ascii=False)
         (folder / f"{Path(name).stem}.json").write_text(text, encoding="utf-8")
     # an answer that breaks the schema every way the form can meet: wrong types where objects, lists and numbers go
     wrong = dict(json.loads((folder / f"{SAMPLE}.json").read_text(encoding="utf-8")), status="invalid")
-    wrong["data"] = {"invoice_number": 5, "seller": ["x"], "line_items": [None, 3, {"amount": {"x": 1}}],
-                     "total": "abc", "tax_lines": "none"}
+    wrong["data"] = {
+        "invoice_number": 5,
+        "seller": ["x"],
+        "line_items": [None, 3, {"amount": {"x": 1}}],
+        "total": "abc",
+        "tax_lines": "none",
+    }
     (folder / "wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
     return folder
 
@@ -97,21 +102,34 @@ def get(host: str, path: str, headers=None) -> tuple[int, str, dict]:
 # ------------------------------------------------------------------------------------------------------ pure parts
 
 
-@pytest.mark.parametrize("host, needed", [("127.0.0.1", False), ("localhost", False), ("::1", False),
-                                          ("127.0.0.2", False), ("0.0.0.0", True), ("192.168.1.5", True),
-                                          ("::", True), ("review.example", True)])
+@pytest.mark.parametrize(
+    "host, needed",
+    [
+        ("127.0.0.1", False),
+        ("localhost", False),
+        ("::1", False),
+        ("127.0.0.2", False),
+        ("0.0.0.0", True),
+        ("192.168.1.5", True),
+        ("::", True),
+        ("review.example", True),
+    ],
+)
 def test_only_loopback_binds_go_without_a_token(host, needed):
     assert needs_token(host) is needed
 
 
-@pytest.mark.parametrize("original, corrected, changed", [
-    ({"a": 1, "b": "x"}, {"a": 1, "b": "x"}, []),
-    ({"a": 1, "b": "x"}, {"a": 1.0, "b": " X "}, []),  # compared as extract eval does
-    ({"a": 1, "b": "x"}, {"a": 2, "b": "x"}, ["/a"]),
-    ({"items": [{"q": 1}, {"q": 2}]}, {"items": [{"q": 1}]}, ["/items/1/q"]),
-    ({"items": [{"q": 1}]}, {"items": [{"q": 1}, {"q": 3}]}, ["/items/1/q"]),
-    ({"a": None}, {"a": "new"}, ["/a"]),
-])
+@pytest.mark.parametrize(
+    "original, corrected, changed",
+    [
+        ({"a": 1, "b": "x"}, {"a": 1, "b": "x"}, []),
+        ({"a": 1, "b": "x"}, {"a": 1.0, "b": " X "}, []),  # compared as extract eval does
+        ({"a": 1, "b": "x"}, {"a": 2, "b": "x"}, ["/a"]),
+        ({"items": [{"q": 1}, {"q": 2}]}, {"items": [{"q": 1}]}, ["/items/1/q"]),
+        ({"items": [{"q": 1}]}, {"items": [{"q": 1}, {"q": 3}]}, ["/items/1/q"]),
+        ({"a": None}, {"a": "new"}, ["/a"]),
+    ],
+)
 def test_changed_fields(original, corrected, changed):
     assert changed_fields(original, corrected) == changed
 
@@ -125,14 +143,27 @@ def test_list_and_error_records_over_http(out):
         listing = json.loads(body)
         assert status == 200
         assert [(r["name"], r["status"]) for r in listing["records"]] == [
-            (SAMPLE, "review"), ("wrong", "invalid"), ("broken", "error"), ("locked", "error"), ("nopages", "error")]
+            (SAMPLE, "review"),
+            ("wrong", "invalid"),
+            ("broken", "error"),
+            ("locked", "error"),
+            ("nopages", "error"),
+        ]
         assert {k: v for k, v in listing["counts"].items() if v} == {"review": 1, "invalid": 1, "error": 3}
         status, body, _ = get(host, "/api/records/wrong")
         state = json.loads(body)["state"]
         assert status == 200 and not state["valid"]
         assert {e["path"] for e in state["errors"]} == {  # "": the required fields it lacks
-            "", "/invoice_number", "/seller", "/line_items/0", "/line_items/1", "/line_items/2",
-            "/line_items/2/amount", "/total", "/tax_lines"}
+            "",
+            "/invoice_number",
+            "/seller",
+            "/line_items/0",
+            "/line_items/1",
+            "/line_items/2",
+            "/line_items/2/amount",
+            "/total",
+            "/tax_lines",
+        }
         status, page, _ = get(host, "/")
         assert status == 200 and f'href="/r/{SAMPLE}"' in page
         # the demo's answer on the French page: three states, each field in one of them
@@ -158,11 +189,21 @@ def test_traversal_and_anything_outside_out_is_404(out, tmp_path):
     (out / "leak.json").symlink_to(outside)
     try:
         with serving(out) as host:
-            for path in ("/api/records/..%2F..%2Fetc%2Fpasswd", "/api/records/../../etc/passwd",
-                         "/r/%2Fetc%2Fpasswd", "/api/records/%2e%2e", "/api/records/..%252Fsecret",
-                         f"/api/records/{outside}", "/api/records/leak", "/r/leak",
-                         f"/api/records/{SAMPLE}%2F..%2Fleak", f"/api/records/{SAMPLE}/pages/9",
-                         "/static/..%2F..%2Fapp.py", "/static/../app.py", "/api/records/locked/pages/1"):
+            for path in (
+                "/api/records/..%2F..%2Fetc%2Fpasswd",
+                "/api/records/../../etc/passwd",
+                "/r/%2Fetc%2Fpasswd",
+                "/api/records/%2e%2e",
+                "/api/records/..%252Fsecret",
+                f"/api/records/{outside}",
+                "/api/records/leak",
+                "/r/leak",
+                f"/api/records/{SAMPLE}%2F..%2Fleak",
+                f"/api/records/{SAMPLE}/pages/9",
+                "/static/..%2F..%2Fapp.py",
+                "/static/../app.py",
+                "/api/records/locked/pages/1",
+            ):
                 status, _, _ = get(host, path)
                 assert status == 404, path
             names = [r["name"] for r in json.loads(get(host, "/api/records")[1])["records"]]
@@ -175,8 +216,12 @@ def test_a_non_loopback_bind_prints_a_token_and_refuses_requests_without_it(out)
     import subprocess
     import sys
 
-    server = subprocess.Popen([sys.executable, "-m", "extractor.cli", "review", str(out), "--host", "0.0.0.0",
-                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor.cli", "review", str(out), "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         line = server.stdout.readline()
         assert line.startswith("review: http://0.0.0.0:") and "?token=" in line, line
@@ -241,9 +286,19 @@ def browser():
     profile = tempfile.mkdtemp(prefix="review-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,800"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,800",
+    ):
         options.add_argument(flag)
     # CI preloads OpenBLAS for mlx (LD_PRELOAD); Chromium crashes with it, so its processes start without it
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
@@ -258,18 +313,24 @@ def browser():
 
 def box_centre(driver, ptr: str) -> tuple[float, float]:
     """The centre of the selected box of ``ptr`` as a fraction of its page image."""
-    return tuple(driver.execute_script("""
+    return tuple(
+        driver.execute_script(
+            """
         const box = document.querySelector('.box.selected[data-ptr="' + arguments[0] + '"]');
         const img = box.closest('.page').querySelector('img').getBoundingClientRect();
         const b = box.getBoundingClientRect();
         return [(b.left + b.width / 2 - img.left) / img.width, (b.top + b.height / 2 - img.top) / img.height];
-    """, ptr))
+    """,
+            ptr,
+        )
+    )
 
 
 def style_of(node) -> list:
     """A form field's left border (colour, style): how the page marks its state."""
-    return node.parent.execute_script("const s = getComputedStyle(arguments[0]); return [s.borderLeftColor, "
-                                      "s.borderLeftStyle]", node)
+    return node.parent.execute_script(
+        "const s = getComputedStyle(arguments[0]); return [s.borderLeftColor, s.borderLeftStyle]", node
+    )
 
 
 def inside(point, boxes) -> bool:
@@ -335,7 +396,7 @@ def test_review_in_a_browser(out, browser, tmp_path):
         wait.until(lambda d: cell.get_attribute("data-state") == "grounded")
         quantity.click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.box.selected[data-ptr="/line_items/0/quantity"]'))
-        (_, top, _, bottom), = printed_boxes(pdf, TRUE_ITEM["description"])
+        ((_, top, _, bottom),) = printed_boxes(pdf, TRUE_ITEM["description"])
         x, y = box_centre(browser, "/line_items/0/quantity")
         assert top <= y <= bottom and not inside((x, y), printed_boxes(pdf, TRUE_ITEM["description"]))
         quantity.send_keys(Keys.ESCAPE)  # not saved: the record approved above stays as it was
@@ -351,8 +412,12 @@ def test_review_in_a_browser(out, browser, tmp_path):
     assert validate_data(reviewed["data"], load_schema("invoice")) == []
     assert reviewed["data"] == {**DEMO_ANSWER, "invoice_number": TRUE_NUMBER}
     assert {k: reviewed[k] for k in ("record", "reviewer", "original_status", "approved", "changed")} == {
-        "record": f"{SAMPLE}.json", "reviewer": "tester", "original_status": "review", "approved": True,
-        "changed": ["/invoice_number"]}
+        "record": f"{SAMPLE}.json",
+        "reviewer": "tester",
+        "original_status": "review",
+        "approved": True,
+        "changed": ["/invoice_number"],
+    }
     assert json.loads((out / f"{SAMPLE}.json").read_text(encoding="utf-8")) == source  # the model's record stays
 
     # extract eval OUT --gold reviewed: the model's record against the correction
@@ -362,7 +427,6 @@ def test_review_in_a_browser(out, browser, tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     number = next(f for f in report["fields"] if f["path"] == "/invoice_number")
-    assert number == {"path": "/invoice_number", "tp": 0, "fp": 1, "fn": 1, "precision": 0.0, "recall": 0.0,
-                      "f1": 0.0}
+    assert number == {"path": "/invoice_number", "tp": 0, "fp": 1, "fn": 1, "precision": 0.0, "recall": 0.0, "f1": 0.0}
     assert report["per_document"][0]["stem"] == SAMPLE and report["per_document"][0]["fp"] == 1
     assert report == evaluate_reviewed(out).to_dict()

@@ -21,8 +21,35 @@ EXPECTED = SAMPLES / "expected"
 SCHEMAS = ROOT / "schemas"
 DOCUMENT_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg"}
 MINOR_UNITS = {"EUR": 2, "GBP": 2, "USD": 2, "CHF": 2, "JPY": 0}
-EU_PREFIXES = {"AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "EL", "ES", "FI", "FR", "HR", "HU", "IE", "IT",
-               "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK"}
+EU_PREFIXES = {
+    "AT",
+    "BE",
+    "BG",
+    "CY",
+    "CZ",
+    "DE",
+    "DK",
+    "EE",
+    "EL",
+    "ES",
+    "FI",
+    "FR",
+    "HR",
+    "HU",
+    "IE",
+    "IT",
+    "LT",
+    "LU",
+    "LV",
+    "MT",
+    "NL",
+    "PL",
+    "PT",
+    "RO",
+    "SE",
+    "SI",
+    "SK",
+}
 
 # stem -> (kind, pages, number style used on the page)
 #   kind "text": PDF with a text layer; "scan": image-only PDF; "image": a raster file.

@@ -3,8 +3,8 @@
 import csv
 import json
 
-from extractor.record import Record, Usage
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink, write_atomic
+from extractor.record import Record, Usage
 
 
 def rec(source, status="ok", data=None):
@@ -32,8 +32,7 @@ def test_same_stem_in_different_folders_never_collide(tmp_path):
 
 
 def test_jsonl_and_csv(tmp_path):
-    records = [rec("a.pdf", data={"invoice_number": "1", "total": 9.5, "line_items": []}),
-               rec("b.pdf", status="error")]
+    records = [rec("a.pdf", data={"invoice_number": "1", "total": 9.5, "line_items": []}), rec("b.pdf", status="error")]
     jl, cs = JsonlSink(tmp_path / "r.jsonl"), CsvSink(tmp_path / "r.csv", columns=["invoice_number", "total"])
     for r in records:
         jl.write(r)
@@ -43,5 +42,7 @@ def test_jsonl_and_csv(tmp_path):
     lines = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert lines == [r.to_dict() for r in records]
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
-    assert rows == [{"source": "a.pdf", "status": "ok", "invoice_number": "1", "total": "9.5", "errors": ""},
-                    {"source": "b.pdf", "status": "error", "invoice_number": "", "total": "", "errors": ""}]
+    assert rows == [
+        {"source": "a.pdf", "status": "ok", "invoice_number": "1", "total": "9.5", "errors": ""},
+        {"source": "b.pdf", "status": "error", "invoice_number": "", "total": "", "errors": ""},
+    ]

@@ -12,16 +12,21 @@ import json
 import time
 
 import pytest
+from helpers import ROOT, following, make_pdf, settings_for, text_pdf
 
 from extractor.api import Extractor
 from extractor.jobs.batch import run_batch
 from extractor.pipeline.split import boundaries, find_parts, model_question, page_spec, signals, unsure_pages
-from helpers import ROOT, following, make_pdf, settings_for, text_pdf
 
 SAMPLES = ("invoice-de-einfach", "invoice-en-multipage", "invoice-fr-services", "invoice-jp-yen", "invoice-ch-chf")
 PARTS = [[1, 1], [2, 4], [5, 5], [6, 6], [7, 7]]  # the multi-page English invoice is pages 2-4
-CODE = {"title": "code", "type": "object", "required": ["code"], "additionalProperties": False,
-        "properties": {"code": {"type": "string", "maxLength": 4}}}
+CODE = {
+    "title": "code",
+    "type": "object",
+    "required": ["code"],
+    "additionalProperties": False,
+    "properties": {"code": {"type": "string", "maxLength": 4}},
+}
 
 
 def bundle(path):
@@ -48,47 +53,55 @@ def texts(path):
         doc.close()
 
 
-@pytest.mark.parametrize("text,number,marker", [
-    ("Rechnungsnummer: RE-2026-0117\nRechnungsdatum: 31.01.2026", "RE-2026-0117", None),
-    ("Kestrel Ltd INVOICE\nINV-24-00871 | Page 2 of 3", "INV-24-00871", (2, 3)),
-    ("FACTURE N° de facture : FA-2026-042\nDate : 27/02/2026", "FA-2026-042", None),
-    ("Invoice No.: SDK-2603-019\nIssue date: 2026/03/10", "SDK-2603-019", None),
-    ("Rechnung Nr. 2026-0315\nSeite 1/2", "2026-0315", (1, 2)),
-    ("Seite 2 von 5", None, (2, 5)),
-    ("Total\n  - 3/3 -  ", None, (3, 3)),
-    ("Invoice date 12 February 2026\nDue 31/01/2026", None, None),  # no number after the label; dates are no marker
-    ("", None, None),
-])
+@pytest.mark.parametrize(
+    "text,number,marker",
+    [
+        ("Rechnungsnummer: RE-2026-0117\nRechnungsdatum: 31.01.2026", "RE-2026-0117", None),
+        ("Kestrel Ltd INVOICE\nINV-24-00871 | Page 2 of 3", "INV-24-00871", (2, 3)),
+        ("FACTURE N° de facture : FA-2026-042\nDate : 27/02/2026", "FA-2026-042", None),
+        ("Invoice No.: SDK-2603-019\nIssue date: 2026/03/10", "SDK-2603-019", None),
+        ("Rechnung Nr. 2026-0315\nSeite 1/2", "2026-0315", (1, 2)),
+        ("Seite 2 von 5", None, (2, 5)),
+        ("Total\n  - 3/3 -  ", None, (3, 3)),
+        ("Invoice date 12 February 2026\nDue 31/01/2026", None, None),  # no number after the label; dates are no marker
+        ("", None, None),
+    ],
+)
 def test_signals(text, number, marker):
     got = signals(text)
     assert (got.number, got.marker) == (number, marker)
 
 
 def test_vat_ids_are_read_with_their_spaces_and_dots():
-    assert signals("VAT Reg. No. GB 314 1500 17 · UID CHE-271.828.189 MWST").vat_ids == {"GB314150017",
-                                                                                         "CHE271828189"}
+    assert signals("VAT Reg. No. GB 314 1500 17 · UID CHE-271.828.189 MWST").vat_ids == {"GB314150017", "CHE271828189"}
 
 
-@pytest.mark.parametrize("pages,expected", [
-    (["Invoice 1 Page 1 of 2", "Invoice 1 Page 2 of 2"], [(1, 2)]),
-    (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. A-1\n2/2"], [(1, 2)]),                     # a single invoice stays one
-    (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. B-2\n2/2"], [(1, 2)]),                     # the markers continue: one
-    (["Invoice No. A-1", "Invoice No. B-2", "Invoice No. B-2"], [(1, 1), (2, 3)]),       # a new number
-    (["Seite 1/1", "Seite 1/2", "Seite 2/2"], [(1, 1), (2, 3)]),                         # markers restart
-    (["Invoice No. A-1", "", "continued"], [(1, 3)]),                                    # no signal: same invoice
-    (["Seller DE271828180", "Seller DE271828180", "Seller FR65908172638"], [(1, 2), (3, 3)]),  # another seller
-])
+@pytest.mark.parametrize(
+    "pages,expected",
+    [
+        (["Invoice 1 Page 1 of 2", "Invoice 1 Page 2 of 2"], [(1, 2)]),
+        (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. A-1\n2/2"], [(1, 2)]),  # a single invoice stays one
+        (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. B-2\n2/2"], [(1, 2)]),  # the markers continue: one
+        (["Invoice No. A-1", "Invoice No. B-2", "Invoice No. B-2"], [(1, 1), (2, 3)]),  # a new number
+        (["Seite 1/1", "Seite 1/2", "Seite 2/2"], [(1, 1), (2, 3)]),  # markers restart
+        (["Invoice No. A-1", "", "continued"], [(1, 3)]),  # no signal: same invoice
+        (["Seller DE271828180", "Seller DE271828180", "Seller FR65908172638"], [(1, 2), (3, 3)]),  # another seller
+    ],
+)
 def test_boundaries(pages, expected):
     assert boundaries(pages) == expected
 
 
-@pytest.mark.parametrize("pages,expected", [
-    (["Invoice No. A-1", "Invoice No. B-2", "continued"], [(3, "no_signal")]),   # nothing says, in a bundle
-    (["Invoice No. A-1", "", "continued"], []),                                  # one invoice by its text: sure
-    (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. B-2\n2/2"], [(2, "conflict")]),    # marker continues, number differs
-    (["Invoice No. A-1 Page 1 of 1", "Invoice No. A-1 Page 1 of 1"], [(2, "conflict")]),  # restart, same number
-    (["Invoice No. A-1 Page 1 of 2", "Invoice No. A-1 Page 2 of 2", "Invoice No. B-2"], []),
-])
+@pytest.mark.parametrize(
+    "pages,expected",
+    [
+        (["Invoice No. A-1", "Invoice No. B-2", "continued"], [(3, "no_signal")]),  # nothing says, in a bundle
+        (["Invoice No. A-1", "", "continued"], []),  # one invoice by its text: sure
+        (["Rechnung Nr. A-1\n1/2", "Rechnung Nr. B-2\n2/2"], [(2, "conflict")]),  # marker continues, number differs
+        (["Invoice No. A-1 Page 1 of 1", "Invoice No. A-1 Page 1 of 1"], [(2, "conflict")]),  # restart, same number
+        (["Invoice No. A-1 Page 1 of 2", "Invoice No. A-1 Page 2 of 2", "Invoice No. B-2"], []),
+    ],
+)
 def test_unsure_pages(pages, expected):
     assert unsure_pages(pages) == expected
 
@@ -119,8 +132,9 @@ def code_extractor(model_factory, tmp_path_factory):
     schema = tmp_path_factory.mktemp("schema") / "code.schema.json"
     schema.write_text(json.dumps(CODE))
     tiny = model_factory.random()
-    extractor = Extractor(settings_for(tiny, schema=str(schema), split="auto", vision_tokens=16, max_tokens=32,
-                                       isolate=True, workers=1))
+    extractor = Extractor(
+        settings_for(tiny, schema=str(schema), split="auto", vision_tokens=16, max_tokens=32, isolate=True, workers=1)
+    )
     yield extractor
     extractor.close()
 
@@ -145,7 +159,8 @@ def test_batch_gives_one_record_per_invoice_and_resumes(code_extractor, tmp_path
     assert [json.loads(line)["part"]["pages"] for line in jsonl.read_text().splitlines()[:5]] == PARTS
     rows = list(csv.DictReader(table.open()))
     assert [(r["source"], r["part"]) for r in rows] == [(str(path), f"{i}/5") for i in range(1, 6)] + [
-        (str(single), "")]
+        (str(single), "")
+    ]
     # the review page lists the parts, each with its pages
     from extractor.tools.review_page.store import RecordStore
 
@@ -167,7 +182,8 @@ def test_the_api_keeps_extract_for_one_record(code_extractor, tmp_path):
     assert first.extra["part"] == {"index": 1, "of": 5, "pages": [1, 1]}
     assert [w for w in first.warnings if w["code"] == "split"][0]["message"].endswith(
         "holds 5 invoices (pages 1, 2-4, 5, 6, 7); this record is the first; Extractor.extract_parts returns one "
-        "record for each")
+        "record for each"
+    )
     never = Extractor(code_extractor.settings.replace(split="never"), runner=code_extractor.runner)
     assert [r.pages for r in never.extract_parts(path)] == [7]
 
@@ -201,8 +217,8 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
     path = tmp_path / "many.pdf"
     pdf.output(str(path))
     from extractor.inputs.renderer import render_here
-    from extractor.settings import Settings
     from extractor.pipeline.split import find_parts
+    from extractor.settings import Settings
 
     start = time.perf_counter()
     raster = Settings().raster(1024)
@@ -242,8 +258,11 @@ def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):
     if not ocr.engine_available():
         pytest.skip("rapidocr / onnxruntime not installed")
     out = pdfium.PdfDocument.new()
-    for lines in (["ACME GmbH", "Invoice No. A-100", "Page 1 of 2"], ["Invoice No. A-100", "Page 2 of 2"],
-                  ["Invoice No. B-200", "Page 1 of 1"]):
+    for lines in (
+        ["ACME GmbH", "Invoice No. A-100", "Page 1 of 2"],
+        ["Invoice No. A-100", "Page 2 of 2"],
+        ["Invoice No. B-200", "Page 1 of 1"],
+    ):
         out.import_pages(pdfium.PdfDocument(text_pdf(lines, image_only=True, size=(298, 210))))
     path = tmp_path / "scans.pdf"
     out.save(str(path))
@@ -252,7 +271,8 @@ def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):
     assert parts.pages == ((1, 2), (3,))
     assert parts.ocr_pages == (1, 2, 3)
     assert [w["message"] for w in parts.warnings] == [
-        f"{path}: pages 1, 2, 3 have no usable text layer: the split read their OCR text"]
+        f"{path}: pages 1, 2, 3 have no usable text layer: the split read their OCR text"
+    ]
     assert parts.entry(2).to_dict() == {"index": 2, "of": 2, "pages": [3, 3], "ocr_pages": [3]}
     # --ocr never: today's behaviour, one record, nothing said
     assert find_parts(path, render=_here(path), raster=Settings(ocr="never").raster(1024)) is None
@@ -276,8 +296,9 @@ def _asking(code_extractor, answer=None, *, fail=False):
             return (boom,)
         return (following(tiny, json.dumps({"new_invoice": answer}, separators=(",", ":")), end=end),)
 
-    return Extractor(code_extractor.settings.replace(request_processors=processors, isolate=False),
-                     runner=code_extractor.runner)
+    return Extractor(
+        code_extractor.settings.replace(request_processors=processors, isolate=False), runner=code_extractor.runner
+    )
 
 
 @pytest.mark.parametrize("answer,pages", [(True, ((1,), (2,), (3,))), (False, ((1,), (2, 3)))])
@@ -285,13 +306,18 @@ def test_an_unsure_page_is_decided_by_the_model(code_extractor, tmp_path, answer
     path = tmp_path / "unsure.pdf"
     path.write_bytes(make_pdf(UNSURE_FILE))
     asking = _asking(code_extractor, answer)
-    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
-                       question=model_question(asking.runner, asking.settings))
+    parts = find_parts(
+        path,
+        render=_here(path),
+        raster=asking.settings.raster(1024),
+        question=model_question(asking.runner, asking.settings),
+    )
     assert parts.pages == pages
     assert [m.to_dict() for m in parts.model_pages] == [{"page": 3, "new_invoice": answer, "reason": "no_signal"}]
     said = "starts a new invoice" if answer else "continues the invoice before"
-    assert [w["message"] for w in parts.warnings] == [f"{path}: page 3 unsure by its text (no signal): the model "
-                                                      f"says it {said}"]
+    assert [w["message"] for w in parts.warnings] == [
+        f"{path}: page 3 unsure by its text (no signal): the model says it {said}"
+    ]
     if answer:
         return
     records = asking.extract_parts(path)  # through the API: the record says so
@@ -305,20 +331,37 @@ def test_a_failed_question_falls_back_to_the_text_rule(code_extractor, tmp_path)
     path = tmp_path / "unsure.pdf"
     path.write_bytes(make_pdf(UNSURE_FILE))
     asking = _asking(code_extractor, fail=True)
-    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
-                       question=model_question(asking.runner, asking.settings))
+    parts = find_parts(
+        path,
+        render=_here(path),
+        raster=asking.settings.raster(1024),
+        question=model_question(asking.runner, asking.settings),
+    )
     assert parts.pages == ((1,), (2, 3)) and parts.model_pages == ()
     [note] = [w["message"] for w in parts.warnings]
     assert note.startswith(f"{path}: page 3 unsure by its text (no signal); asking the model failed (")
     assert note.endswith("): the text rule decided")
     # no model to ask (endpoints): the text rule, and the record says so; no questions asked: nothing said
-    parts = find_parts(path, render=_here(path), raster=asking.settings.raster(1024),
-                       no_question="no in-process model to ask (runner OpenAIRunner)")
+    parts = find_parts(
+        path,
+        render=_here(path),
+        raster=asking.settings.raster(1024),
+        no_question="no in-process model to ask (runner OpenAIRunner)",
+    )
     assert [w["message"] for w in parts.warnings] == [
         f"{path}: page(s) 3 unsure by their text (no signal); no in-process model to ask (runner OpenAIRunner): "
-        "the text rule decided"]
-    assert find_parts(path, render=_here(path), raster=asking.settings.raster(1024), questions=0,
-                      question=model_question(asking.runner, asking.settings)).warnings == ()
+        "the text rule decided"
+    ]
+    assert (
+        find_parts(
+            path,
+            render=_here(path),
+            raster=asking.settings.raster(1024),
+            questions=0,
+            question=model_question(asking.runner, asking.settings),
+        ).warnings
+        == ()
+    )
 
 
 def test_questions_are_bounded_per_file(tmp_path):
@@ -335,5 +378,7 @@ def test_questions_are_bounded_per_file(tmp_path):
     parts = find_parts(path, render=_here(path), raster=Settings().raster(1024), question=question, questions=2)
     assert asked == [(2, 3), (3, 4)]
     assert parts.pages == ((1,), (2, 3, 4, 5))
-    assert any("page(s) 5 unsure by their text; the model is asked about 2 pages per file at most" in w["message"]
-               for w in parts.warnings)
+    assert any(
+        "page(s) 5 unsure by their text; the model is asked about 2 pages per file at most" in w["message"]
+        for w in parts.warnings
+    )

@@ -60,7 +60,8 @@ def _inputs(model, processor, images):
 # --- pure parts ------------------------------------------------------------------------------------------------
 def test_table_lists_at_least_the_eight_families():
     assert {"qwen3_5", "qwen2_5_vl", "qwen3_vl", "gemma3", "gemma4", "idefics3", "smolvlm", "mistral3"} <= set(
-        FAMILY_NAMES)
+        FAMILY_NAMES
+    )
     assert FAMILY_NAMES[0] == "qwen3_5" and len(set(FAMILY_NAMES)) == len(FAMILY_NAMES)
 
 
@@ -88,8 +89,10 @@ def test_unknown_family_and_bad_options_raise(tmp_path):
     assert not (tmp_path / "m").exists()
 
 
-@pytest.mark.parametrize("answer, end, message", [("", 1, "non-empty"), ("x", -1, "end_token_id"),
-                                                   ("x", True, "end_token_id"), ("x", 10**7, "outside")])
+@pytest.mark.parametrize(
+    "answer, end, message",
+    [("", 1, "non-empty"), ("x", -1, "end_token_id"), ("x", True, "end_token_id"), ("x", 10**7, "outside")],
+)
 def test_force_answer_rejects_bad_options(model_factory, answer, end, message):
     family = model_factory.family("gemma3")
     with pytest.raises(UsageError, match=message):
@@ -103,8 +106,11 @@ def test_family_json_matches_the_directory(model_factory, name):
     assert read_family_model(family.path) == family
     tokenizer = _read(family.path / "tokenizer.json")
     added = {token["content"]: token for token in tokenizer["added_tokens"]}
-    for text, tid in ((family.end_of_turn, family.end_of_turn_id), (family.eos_token, family.eos_token_id),
-                      (family.image_token, family.image_token_id)):
+    for text, tid in (
+        (family.end_of_turn, family.end_of_turn_id),
+        (family.eos_token, family.eos_token_id),
+        (family.image_token, family.image_token_id),
+    ):
         assert (added[text]["id"], added[text]["special"]) == (tid, True), text
     assert _read(family.path / "tokenizer_config.json")["eos_token"] == family.eos_token
     assert _read(family.path / "config.json")["model_type"] == family.model_type
@@ -145,10 +151,21 @@ def test_generate_with_an_image_and_text_only(loaded, name):
     from mlx_vlm.prompt_utils import apply_chat_template
 
     family, model, processor = loaded(name)
-    with_image = generate(model, processor, apply_chat_template(processor, model.config, "Read it.", num_images=1),
-                          image=[_image()], max_tokens=2, verbose=False)
-    text_only = generate(model, processor, apply_chat_template(processor, model.config, "Read it.", num_images=0),
-                         max_tokens=2, verbose=False)
+    with_image = generate(
+        model,
+        processor,
+        apply_chat_template(processor, model.config, "Read it.", num_images=1),
+        image=[_image()],
+        max_tokens=2,
+        verbose=False,
+    )
+    text_only = generate(
+        model,
+        processor,
+        apply_chat_template(processor, model.config, "Read it.", num_images=0),
+        max_tokens=2,
+        verbose=False,
+    )
     assert isinstance(with_image.text, str) and isinstance(text_only.text, str)
     assert with_image.generation_tokens >= 1 and text_only.generation_tokens >= 1
     assert with_image.prompt_tokens > text_only.prompt_tokens  # the image is expanded into image tokens
@@ -158,11 +175,13 @@ def test_generate_with_an_image_and_text_only(loaded, name):
 def test_template_ends_an_assistant_turn_with_the_end_of_turn_token(loaded, name):
     family, _, processor = loaded(name)
     tokenizer = _tokenizer(processor)
-    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
-                {"role": "assistant", "content": [{"type": "text", "text": MARKER}]},
-                {"role": "user", "content": [{"type": "text", "text": "again"}]}]
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": MARKER}]},
+        {"role": "user", "content": [{"type": "text", "text": "again"}]},
+    ]
     rendered = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-    after = tokenizer.encode(rendered[rendered.index(MARKER) + len(MARKER):], add_special_tokens=False)
+    after = tokenizer.encode(rendered[rendered.index(MARKER) + len(MARKER) :], add_special_tokens=False)
     specials = set(tokenizer.all_special_ids) | {tid for tid in after if tid in tokenizer.added_tokens_decoder}
     assert next(tid for tid in after if tid in specials) == family.end_of_turn_id, rendered
 
@@ -180,8 +199,15 @@ def test_forced_answer_through_generate_step_then_end_of_turn_forever(loaded, na
     count = len(forced.answer_ids) + 3
     # generate_step shows processors the whole prompt where a model forbids chunked prefill (gemma4 with an
     # image): the runner's adapter gives them the contract's tokens (the prompt's last one, then the generated)
-    steps = generate_step(inputs["input_ids"], model, inputs["pixel_values"], inputs["attention_mask"],
-                          logits_processors=[FromLastPromptToken(forced)], max_tokens=count, **extra)
+    steps = generate_step(
+        inputs["input_ids"],
+        model,
+        inputs["pixel_values"],
+        inputs["attention_mask"],
+        logits_processors=[FromLastPromptToken(forced)],
+        max_tokens=count,
+        **extra,
+    )
     tokens = tuple(token for token, _ in steps)
     assert tokens == forced.answer_ids + (family.end_of_turn_id,) * 3
     assert _tokenizer(processor).decode(list(forced.answer_ids)) == ANSWER
@@ -196,13 +222,16 @@ def test_force_answer_counts_fed_tokens_and_reads_other_tokenizations(model_fact
     ids = forced.answer_ids
     prompt_last = 7
     # fed tokens count as generated: after k answer tokens (however they came), the next answer token
-    assert [forced.next_token(ids[:k]) for k in range(len(ids) + 2)] == [*ids, family.end_of_turn_id,
-                                                                         family.end_of_turn_id]
+    assert [forced.next_token(ids[:k]) for k in range(len(ids) + 2)] == [
+        *ids,
+        family.end_of_turn_id,
+        family.end_of_turn_id,
+    ]
     # another tokenization of the answer's start (byte by byte): the rest of the answer, then the end token
     tokenizer = Tokenizer.from_file(str(family.path / "tokenizer.json"))
     head = ANSWER[:9]
     by_bytes = [tid for char in head for tid in tokenizer.encode(char, add_special_tokens=False).ids]
-    assert by_bytes != list(ids[:len(by_bytes)])
+    assert by_bytes != list(ids[: len(by_bytes)])
     rest = tokenizer.encode(ANSWER[9:], add_special_tokens=False).ids
     assert forced.next_token(by_bytes) == rest[0]
     assert forced.next_token(by_bytes + rest) == family.end_of_turn_id
@@ -228,14 +257,16 @@ def test_force_answer_accepts_a_processor_and_explicit_ids(loaded):
 
 
 # features the families exist for in the kit: qwen3_vl's deepstack, gemma4's per-layer inputs
-@pytest.mark.parametrize("name, fields", [("qwen3_vl", {"deepstack_visual_embeds", "visual_pos_masks"}),
-                                          ("gemma4", {"per_layer_inputs"})])
+@pytest.mark.parametrize(
+    "name, fields", [("qwen3_vl", {"deepstack_visual_embeds", "visual_pos_masks"}), ("gemma4", {"per_layer_inputs"})]
+)
 def test_image_embeddings_carry_the_family_specific_fields(loaded, name, fields):
     family, model, processor = loaded(name)
     inputs = _inputs(model, processor, [_image()])
     extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values", "attention_mask")}
-    features = model.get_input_embeddings(inputs["input_ids"], inputs["pixel_values"], mask=inputs["attention_mask"],
-                                          **extra)
+    features = model.get_input_embeddings(
+        inputs["input_ids"], inputs["pixel_values"], mask=inputs["attention_mask"], **extra
+    )
     present = {key for key, value in vars(features).items() if value is not None}
     assert fields <= present, present
 
@@ -247,8 +278,14 @@ def _cli(*args: str):
     import sys
 
     env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
-    return subprocess.run([sys.executable, "-m", "extractor.testing", *args], cwd=Path(__file__).resolve().parents[1],
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "extractor.testing", *args],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_builds_a_family_model_with_its_config_bug(tmp_path):
@@ -259,15 +296,19 @@ def test_cli_builds_a_family_model_with_its_config_bug(tmp_path):
     assert done.stdout.splitlines() == [
         str(tmp_path / "g"),
         "gemma3 (gemma3), random: end of turn <end_of_turn> 106, tokenizer eos <eos> 1, declared eos [1] (the "
-        "typical config bug); vocabulary 2176 (special ids not all real)"]
+        "typical config bug); vocabulary 2176 (special ids not all real)",
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--family", "llava"], "family: expected one of qwen3_5"),
-    (["--family", "gemma3", "--schema", "invoice"], "--schema cannot be used with it"),
-    (["--family", "gemma3", "--size", "mid"], "--size/--then cannot be used"),
-    (["--config-bug"], "--config-bug needs --family"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--family", "llava"], "family: expected one of qwen3_5"),
+        (["--family", "gemma3", "--schema", "invoice"], "--schema cannot be used with it"),
+        (["--family", "gemma3", "--size", "mid"], "--size/--then cannot be used"),
+        (["--config-bug"], "--config-bug needs --family"),
+    ],
+)
 def test_cli_rejects_family_option_mixes(tmp_path, args, message):
     done = _cli(str(tmp_path / "m"), *args)
     assert done.returncode == 2, done.stderr
@@ -294,8 +335,9 @@ def test_mlx_vlm_generate_stops_with_official_eos_and_runs_on_with_the_bug(loade
             family, model, processor = loaded(name)
         forced = force_answer(family.path, ANSWER, end_token_id=family.end_of_turn_id)
         prompt = apply_chat_template(processor, model.config, "Read it.", num_images=0)
-        out = generate(model, processor, prompt, max_tokens=len(forced.answer_ids) + 4, verbose=False,
-                       logits_processors=[forced])
+        out = generate(
+            model, processor, prompt, max_tokens=len(forced.answer_ids) + 4, verbose=False, logits_processors=[forced]
+        )
         runs[bug] = (out.text.startswith(ANSWER), out.generation_tokens - len(forced.answer_ids))
     stops_anyway = name in MLX_VLM_STOPS_ANYWAY
     assert runs == {False: (True, 1), True: (True, 1 if stops_anyway else 4)}

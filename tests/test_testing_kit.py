@@ -18,13 +18,23 @@ from pathlib import Path
 import pytest
 
 from extractor import testing
-from extractor.testing import register as kit_register
-from extractor.testing import tokenizer as kit_tokenizer
 from extractor.errors import ModelError, UsageError
 from extractor.testing import (
-    ENDOFTEXT, IM_END, IMAGE_PAD, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER, THEN_CHOICES, VISION_END, VISION_START,
-    TinyModel, build_scripted_model, read_tiny_model, scripted_answer_ids,
+    ENDOFTEXT,
+    IM_END,
+    IMAGE_PAD,
+    SAMPLE_INVOICE,
+    SAMPLE_INVOICE_ANSWER,
+    THEN_CHOICES,
+    VISION_END,
+    VISION_START,
+    TinyModel,
+    build_scripted_model,
+    read_tiny_model,
+    scripted_answer_ids,
 )
+from extractor.testing import register as kit_register
+from extractor.testing import tokenizer as kit_tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHORT_ANSWER = '{"total": 12.5, "note": "Grüße"}'
@@ -75,9 +85,11 @@ def _eos_view(path: Path) -> dict:
 
 # --- pure parts -----------------------------------------------------------------------------------------------
 def test_module_imports_without_heavy_packages():
-    code = ("import sys, extractor.testing; "
-            "print(sorted({'mlx', 'mlx_vlm', 'numpy', 'tokenizers', 'transformers'} "
-            "& {name.split('.')[0] for name in sys.modules}))")
+    code = (
+        "import sys, extractor.testing; "
+        "print(sorted({'mlx', 'mlx_vlm', 'numpy', 'tokenizers', 'transformers'} "
+        "& {name.split('.')[0] for name in sys.modules}))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
 
@@ -96,7 +108,9 @@ def test_sample_invoice_is_valid_and_consistent():
     for tax in SAMPLE_INVOICE["tax_lines"]:
         base = sum(money(li["amount"]) for li in lines if li["tax_rate"] == tax["rate"])
         assert (base, (base * money(tax["rate"]) / 100).quantize(Decimal("0.01"))) == (
-            money(tax["base"]), money(tax["amount"]))
+            money(tax["base"]),
+            money(tax["amount"]),
+        )
     total = money(SAMPLE_INVOICE["subtotal"]) + sum(money(t["amount"]) for t in SAMPLE_INVOICE["tax_lines"])
     assert total == money(SAMPLE_INVOICE["total"])
     assert total - money(SAMPLE_INVOICE["prepaid_amount"]) == money(SAMPLE_INVOICE["amount_due"])
@@ -118,8 +132,9 @@ def test_bad_options_raise_usage_error(tmp_path, options):
         build_scripted_model(tmp_path / "m", **options)
 
 
-@pytest.mark.parametrize("text", ["x", "{}", "ü", "a" * 300, "\n" + " " * 200, "0" * 120, "ab" * 200,
-                                  json.dumps(SAMPLE_INVOICE, indent=4)])
+@pytest.mark.parametrize(
+    "text", ["x", "{}", "ü", "a" * 300, "\n" + " " * 200, "0" * 120, "ab" * 200, json.dumps(SAMPLE_INVOICE, indent=4)]
+)
 def test_chunks_are_distinct_and_rebuild_the_text(text):
     base_vocab = kit_tokenizer._base_tokenizer()["model"]["vocab"]
     taken = {"aaaaaa"}  # as if another text of the same model already used "aaaaaa"
@@ -207,19 +222,46 @@ def test_weights_are_float32_and_tied(model_factory, kind):
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
-        ({}, {"config": ENDOFTEXT, "text_config": ENDOFTEXT, "generation_config": ABSENT,
-              "tokenizer": "<|endoftext|>"}),
-        ({"config_eos": [IM_END, ENDOFTEXT], "text_eos": None, "generation_eos": None, "tokenizer_eos": "<|im_end|>"},
-         {"config": [IM_END, ENDOFTEXT], "text_config": ABSENT,
-          "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT}, "tokenizer": "<|im_end|>"}),
-        ({"config_eos": None, "generation_eos": [IM_END, ENDOFTEXT]},
-         {"config": ABSENT, "text_config": ENDOFTEXT,
-          "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT,
-                                "eos_token_id": [IM_END, ENDOFTEXT]}, "tokenizer": "<|endoftext|>"}),
-        ({"config_eos": None, "text_eos": None, "generation_eos": IM_END},
-         {"config": ABSENT, "text_config": ABSENT,
-          "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT, "eos_token_id": IM_END},
-          "tokenizer": "<|endoftext|>"}),
+        (
+            {},
+            {"config": ENDOFTEXT, "text_config": ENDOFTEXT, "generation_config": ABSENT, "tokenizer": "<|endoftext|>"},
+        ),
+        (
+            {
+                "config_eos": [IM_END, ENDOFTEXT],
+                "text_eos": None,
+                "generation_eos": None,
+                "tokenizer_eos": "<|im_end|>",
+            },
+            {
+                "config": [IM_END, ENDOFTEXT],
+                "text_config": ABSENT,
+                "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT},
+                "tokenizer": "<|im_end|>",
+            },
+        ),
+        (
+            {"config_eos": None, "generation_eos": [IM_END, ENDOFTEXT]},
+            {
+                "config": ABSENT,
+                "text_config": ENDOFTEXT,
+                "generation_config": {
+                    "bos_token_id": ENDOFTEXT,
+                    "pad_token_id": ENDOFTEXT,
+                    "eos_token_id": [IM_END, ENDOFTEXT],
+                },
+                "tokenizer": "<|endoftext|>",
+            },
+        ),
+        (
+            {"config_eos": None, "text_eos": None, "generation_eos": IM_END},
+            {
+                "config": ABSENT,
+                "text_config": ABSENT,
+                "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT, "eos_token_id": IM_END},
+                "tokenizer": "<|endoftext|>",
+            },
+        ),
     ],
 )
 def test_eos_fields_are_written_as_asked(model_factory, options, expected):
@@ -232,9 +274,15 @@ def test_vision_ids_written_or_omitted(model_factory):
         return {key: config.get(key, ABSENT) for key in keys}
 
     assert view(_read(model_factory.random().path / "config.json")) == {
-        "image_token_id": IMAGE_PAD, "vision_start_token_id": VISION_START, "vision_end_token_id": VISION_END}
+        "image_token_id": IMAGE_PAD,
+        "vision_start_token_id": VISION_START,
+        "vision_end_token_id": VISION_END,
+    }
     assert view(_read(model_factory.random(vision_ids=False).path / "config.json")) == {
-        "image_token_id": IMAGE_PAD, "vision_start_token_id": ABSENT, "vision_end_token_id": ABSENT}
+        "image_token_id": IMAGE_PAD,
+        "vision_start_token_id": ABSENT,
+        "vision_end_token_id": ABSENT,
+    }
 
 
 def test_mismatched_tokenizer_ids_still_load(model_factory):
@@ -264,8 +312,12 @@ def test_program_json_reads_back(model_factory):
     assert "".join(program["answer_chunks"]) == SHORT_ANSWER
     assert len(set(tiny.answer_token_ids)) == len(tiny.answer_token_ids)
     assert tiny.expected_token_ids(len(tiny.answer_token_ids) + 2) == (*tiny.answer_token_ids, IM_END, IM_END)
-    assert (tiny.fed, tiny.fed_count, tiny.schema_name, tiny.schema) == ((False,) * len(tiny.answer_token_ids), 0,
-                                                                         None, None)
+    assert (tiny.fed, tiny.fed_count, tiny.schema_name, tiny.schema) == (
+        (False,) * len(tiny.answer_token_ids),
+        0,
+        None,
+        None,
+    )
     assert program["min_logit_margin"] >= testing.MIN_LOGIT_MARGIN
     random = model_factory.random()
     assert read_tiny_model(random.path) == TinyModel(random.path, None, (), None, ())
@@ -296,8 +348,9 @@ def test_scripted_invoice_never_stops_with_default_eos(invoice_model, temperatur
     tiny, model, processor = invoice_model
     assert len(tiny.answer_token_ids) >= 200
     max_tokens = len(tiny.answer_token_ids) + 20
-    result = generate(model, processor, _prompt(model, processor), image=[_image()], max_tokens=max_tokens,
-                      temperature=temperature)
+    result = generate(
+        model, processor, _prompt(model, processor), image=[_image()], max_tokens=max_tokens, temperature=temperature
+    )
     assert processor.tokenizer.stopping_criteria.eos_token_ids == [ENDOFTEXT]  # why it never stops
     assert result.finish_reason == "length"
     assert tuple(result.token_ids) == tiny.expected_token_ids(max_tokens)
@@ -310,7 +363,7 @@ def test_each_continuation_is_emitted(model_factory, then):
     tiny = model_factory.scripted(answer=SHORT_ANSWER, then=then, repeat_line=REPEAT_LINE)
     result = _generate(tiny, max_tokens=len(tiny.answer_token_ids) + 8)
     ids = tuple(result.token_ids)
-    tail_ids, tail_text = ids[len(tiny.answer_token_ids):], result.text[len(SHORT_ANSWER):]
+    tail_ids, tail_text = ids[len(tiny.answer_token_ids) :], result.text[len(SHORT_ANSWER) :]
     assert result.text.startswith(SHORT_ANSWER)
     assert ids == tiny.expected_token_ids(len(ids))
     if then == "endoftext":
@@ -343,12 +396,14 @@ def test_stream_generate_and_generate_step_follow_the_script(model_factory):
     assert tuple(streamed.values()) == tiny.expected_token_ids(count)
     assert "".join(chunk.text for chunk in chunks).startswith(SHORT_ANSWER)
 
-    inputs = prepare_inputs(processor, images=[_image()], prompts=prompt,
-                            image_token_index=getattr(model.config, "image_token_index", None))
+    inputs = prepare_inputs(
+        processor, images=[_image()], prompts=prompt, image_token_index=getattr(model.config, "image_token_index", None)
+    )
     extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values", "attention_mask")}
     stepped = []
-    for token, _ in generate_step(inputs["input_ids"], model, inputs["pixel_values"], inputs["attention_mask"],
-                                  max_tokens=count, **extra):
+    for token, _ in generate_step(
+        inputs["input_ids"], model, inputs["pixel_values"], inputs["attention_mask"], max_tokens=count, **extra
+    ):
         stepped.append(int(token))
         if len(stepped) == count:
             break
@@ -361,8 +416,14 @@ def _cli(*args: str, process: bool = False) -> subprocess.CompletedProcess:
     transformers again, ~3 s a call), or as a subprocess with ``process`` (the real entry point)."""
     if process:
         env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
-        return subprocess.run([sys.executable, "-m", "extractor.testing", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "extractor.testing", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     import contextlib
 
     from extractor.testing.cli import main
@@ -373,8 +434,9 @@ def _cli(*args: str, process: bool = False) -> subprocess.CompletedProcess:
             code = main(list(args))
         except SystemExit as exc:  # argparse's usage errors
             code = exc.code if isinstance(exc.code, int) else 1
-    return subprocess.CompletedProcess(["python", "-m", "extractor.testing", *args], code, out.getvalue(),
-                                       err.getvalue())
+    return subprocess.CompletedProcess(
+        ["python", "-m", "extractor.testing", *args], code, out.getvalue(), err.getvalue()
+    )
 
 
 def test_cli_builds_a_scripted_model(tmp_path):
@@ -387,8 +449,12 @@ def test_cli_builds_a_scripted_model(tmp_path):
     tiny = read_tiny_model(tmp_path / "m")
     compact = json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False, separators=(",", ":"))
     assert (tiny.answer, tiny.then, tiny.continuation_token_ids) == (compact, "im_end", (IM_END,))
-    assert _eos_view(tmp_path / "m") == {"config": ENDOFTEXT, "text_config": ENDOFTEXT, "generation_config": ABSENT,
-                                         "tokenizer": "<|endoftext|>"}
+    assert _eos_view(tmp_path / "m") == {
+        "config": ENDOFTEXT,
+        "text_config": ENDOFTEXT,
+        "generation_config": ABSENT,
+        "tokenizer": "<|endoftext|>",
+    }
     text_script = tmp_path / "answer.txt"  # any other file is scripted verbatim
     text_script.write_text(SHORT_ANSWER + "\n", encoding="utf-8")
     assert _cli(str(tmp_path / "t"), "--script", str(text_script)).returncode == 0
@@ -396,14 +462,29 @@ def test_cli_builds_a_scripted_model(tmp_path):
 
 
 def test_cli_builds_a_random_model_with_eos_options(tmp_path):
-    done = _cli(str(tmp_path / "m"), "--config-eos", "none", "--generation-eos", str(IM_END), str(ENDOFTEXT),
-                "--tokenizer-eos", "<|im_end|>", "--no-vision-ids")
+    done = _cli(
+        str(tmp_path / "m"),
+        "--config-eos",
+        "none",
+        "--generation-eos",
+        str(IM_END),
+        str(ENDOFTEXT),
+        "--tokenizer-eos",
+        "<|im_end|>",
+        "--no-vision-ids",
+    )
     assert done.returncode == 0, done.stderr
     assert read_tiny_model(tmp_path / "m").answer is None
     assert _eos_view(tmp_path / "m") == {
-        "config": ABSENT, "text_config": ENDOFTEXT, "tokenizer": "<|im_end|>",
-        "generation_config": {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT,
-                              "eos_token_id": [IM_END, ENDOFTEXT]}}
+        "config": ABSENT,
+        "text_config": ENDOFTEXT,
+        "tokenizer": "<|im_end|>",
+        "generation_config": {
+            "bos_token_id": ENDOFTEXT,
+            "pad_token_id": ENDOFTEXT,
+            "eos_token_id": [IM_END, ENDOFTEXT],
+        },
+    }
     assert "vision_start_token_id" not in _read(tmp_path / "m" / "config.json")
 
 
@@ -427,12 +508,25 @@ def test_cli_builds_the_readme_demo_with_a_schema(tmp_path):
 
 def test_cli_builds_a_mid_style_model_with_a_schema_file(tmp_path):
     schema = tmp_path / "short.schema.json"
-    schema.write_text(json.dumps({"type": "object", "properties": {"total": {"type": "number"}},
-                                  "required": ["total"]}), encoding="utf-8")
+    schema.write_text(
+        json.dumps({"type": "object", "properties": {"total": {"type": "number"}}, "required": ["total"]}),
+        encoding="utf-8",
+    )
     script = tmp_path / "answer.json"
     script.write_text('{"total": 12.5}\n', encoding="utf-8")
-    done = _cli(str(tmp_path / "m"), "--script", str(script), "--schema", str(schema), "--size", "mid",
-                "--hidden-size", "128", "--layers", "4")
+    done = _cli(
+        str(tmp_path / "m"),
+        "--script",
+        str(script),
+        "--schema",
+        str(schema),
+        "--size",
+        "mid",
+        "--hidden-size",
+        "128",
+        "--layers",
+        "4",
+    )
     assert done.returncode == 0, done.stderr
     text = _read(tmp_path / "m" / "config.json")["text_config"]
     assert (text["hidden_size"], text["num_hidden_layers"], text["full_attention_interval"]) == (128, 4, 4)
@@ -457,10 +551,13 @@ def test_cli_rejects_bad_schema_and_size_options(tmp_path, args, message):
     assert message in done.stderr
 
 
-@pytest.mark.parametrize(("content", "hint"), [
-    (None, "--schema invoice (the answer is valid against it)"),  # README's demo answer
-    ('{"total": 12.5}', "--schema FILE (your schema; it matches no builtin one)"),
-])
+@pytest.mark.parametrize(
+    ("content", "hint"),
+    [
+        (None, "--schema invoice (the answer is valid against it)"),  # README's demo answer
+        ('{"total": 12.5}', "--schema FILE (your schema; it matches no builtin one)"),
+    ],
+)
 def test_cli_refuses_a_json_script_without_a_schema(tmp_path, content, hint):
     sample = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
     script = tmp_path / "answer.json"
@@ -487,16 +584,20 @@ def test_a_plain_json_script_breaks_jump_forward_decoding(model_factory):
     from extractor.runners.stopping import resolve_stop_set
     from extractor.testing import script as kit_script
 
-    schema = {"type": "object", "properties": {"total": {"type": "number"}, "note": {"type": "string"}},
-              "required": ["total", "note"], "additionalProperties": False}
-    tiny = model_factory.scripted(answer=json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False,
-                                                    separators=(",", ":")))
+    schema = {
+        "type": "object",
+        "properties": {"total": {"type": "number"}, "note": {"type": "string"}},
+        "required": ["total", "note"],
+        "additionalProperties": False,
+    }
+    tiny = model_factory.scripted(
+        answer=json.dumps(json.loads(SHORT_ANSWER), ensure_ascii=False, separators=(",", ":"))
+    )
     stop = resolve_stop_set(tiny.path).ids
     tokenizer = kit_script._model_llg_tokenizer(tiny.path, stop)
     compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
     assert compiled.new_matcher().compute_ff_tokens(), "the grammar forces the opening of the object"
-    assert kit_script._walk_script(tiny.answer_token_ids, compiled=compiled, tokenizer=tokenizer,
-                                   stop_ids=stop) is None
+    assert kit_script._walk_script(tiny.answer_token_ids, compiled=compiled, tokenizer=tokenizer, stop_ids=stop) is None
 
 
 # --- mlx_vlm.server ---------------------------------------------------------------------------------------------
@@ -526,9 +627,21 @@ def test_mlx_vlm_server_answers_with_the_script(model_factory, tmp_path):
     env = dict(os.environ, HF_HUB_OFFLINE="1", MLX_DISABLE_COMPILE="1")
     with log_path.open("w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "mlx_vlm.server", "--model", str(tiny.path), "--host", "127.0.0.1",
-             "--port", base.rsplit(":", 1)[1]],
-            stdout=log, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "mlx_vlm.server",
+                "--model",
+                str(tiny.path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                base.rsplit(":", 1)[1],
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         try:
             deadline = time.monotonic() + 180
             while True:
@@ -541,14 +654,23 @@ def test_mlx_vlm_server_answers_with_the_script(model_factory, tmp_path):
                 except OSError:
                     pass
                 time.sleep(0.3)
-            code, body = _http(base + "/v1/chat/completions", {
-                "model": str(tiny.path),
-                "messages": [{"role": "user", "content": [
-                    {"type": "image_url", "image_url": {"url": data_url}},
-                    {"type": "text", "text": "Extract the invoice as JSON."}]}],
-                "max_tokens": len(tiny.answer_token_ids) + 2,
-                "temperature": 0.0,
-            })
+            code, body = _http(
+                base + "/v1/chat/completions",
+                {
+                    "model": str(tiny.path),
+                    "messages": [
+                        {
+                            "role": "user",
+                            "content": [
+                                {"type": "image_url", "image_url": {"url": data_url}},
+                                {"type": "text", "text": "Extract the invoice as JSON."},
+                            ],
+                        }
+                    ],
+                    "max_tokens": len(tiny.answer_token_ids) + 2,
+                    "temperature": 0.0,
+                },
+            )
             assert code == 200, body
             content = json.loads(body)["choices"][0]["message"]["content"]
             assert content.startswith(SAMPLE_INVOICE_ANSWER)

@@ -9,15 +9,22 @@ from pathlib import Path
 import pytest
 
 from extractor import testing
+from extractor.errors import ModelError, UsageError
+from extractor.testing import (
+    ENDOFTEXT,
+    IM_END,
+    MIN_LOGIT_MARGIN,
+    SAMPLE_INVOICE,
+    SAMPLE_INVOICE_ANSWER,
+    THEN_CHOICES,
+    TinyModel,
+    build_scripted_model,
+    read_tiny_model,
+)
 from extractor.testing import qwen35 as kit_qwen35
 from extractor.testing import register as kit_register
 from extractor.testing import script as kit_script
 from extractor.testing import tokenizer as kit_tokenizer
-from extractor.errors import ModelError, UsageError
-from extractor.testing import (
-    ENDOFTEXT, IM_END, MIN_LOGIT_MARGIN, SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER, THEN_CHOICES, TinyModel,
-    build_scripted_model, read_tiny_model,
-)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHORT_SCHEMA = {
@@ -41,8 +48,9 @@ def _prompt_inputs(model, processor, text: str = "Extract the invoice as JSON.")
     from mlx_vlm.prompt_utils import apply_chat_template
 
     prompt = apply_chat_template(processor, model.config, text, num_images=1)
-    return prepare_inputs(processor, images=[_image()], prompts=prompt,
-                          image_token_index=getattr(model.config, "image_token_index", None))
+    return prepare_inputs(
+        processor, images=[_image()], prompts=prompt, image_token_index=getattr(model.config, "image_token_index", None)
+    )
 
 
 def _step_tokens(model, processor, count: int, temperature: float) -> tuple[int, ...]:
@@ -52,8 +60,15 @@ def _step_tokens(model, processor, count: int, temperature: float) -> tuple[int,
     inputs = _prompt_inputs(model, processor)
     extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values", "attention_mask")}
     out = []
-    for token, _ in generate_step(inputs["input_ids"], model, inputs["pixel_values"], inputs["attention_mask"],
-                                  max_tokens=count, temperature=temperature, **extra):
+    for token, _ in generate_step(
+        inputs["input_ids"],
+        model,
+        inputs["pixel_values"],
+        inputs["attention_mask"],
+        max_tokens=count,
+        temperature=temperature,
+        **extra,
+    ):
         out.append(int(token))
         if len(out) == count:
             break
@@ -79,8 +94,9 @@ def _forced(matcher, stop_ids: set[int]) -> list[int]:
     return out
 
 
-def _jump_forward_decode(model, processor, compiled, stop_ids: set[int], *, jump: bool, temperature: float,
-                         max_tokens: int, seed: int = 0) -> tuple[list[int], list[bool]]:
+def _jump_forward_decode(
+    model, processor, compiled, stop_ids: set[int], *, jump: bool, temperature: float, max_tokens: int, seed: int = 0
+) -> tuple[list[int], list[bool]]:
     """Decode as the runtime contract says: forced tokens fed in one forward pass (``jump``), every other token
     sampled under the widened mask (only stop tokens once the value is complete). Returns tokens and fed flags."""
     import mlx.core as mx
@@ -94,8 +110,9 @@ def _jump_forward_decode(model, processor, compiled, stop_ids: set[int], *, jump
     extra = {k: v for k, v in inputs.items() if k not in ("input_ids", "pixel_values", "attention_mask")}
     lm = model.language_model
     cache = mlx_cache.make_prompt_cache(lm)
-    embedded = model.get_input_embeddings(inputs["input_ids"], inputs["pixel_values"], mask=inputs["attention_mask"],
-                                          **extra)
+    embedded = model.get_input_embeddings(
+        inputs["input_ids"], inputs["pixel_values"], mask=inputs["attention_mask"], **extra
+    )
     meta = {k: v for k, v in embedded.to_dict().items() if k != "inputs_embeds" and v is not None}
     logits = lm(inputs["input_ids"], inputs_embeds=embedded.inputs_embeds, cache=cache, **meta).logits[:, -1, :]
     matcher = compiled.new_matcher()
@@ -117,8 +134,9 @@ def _jump_forward_decode(model, processor, compiled, stop_ids: set[int], *, jump
         else:
             compiled.fill_mask(matcher, bitmask)
             allowed = apply_bitmask(logits, mx.array(bitmask))
-        token = int((mx.argmax(allowed, axis=-1) if temperature == 0 else
-                     mx.random.categorical(allowed / temperature)).item())
+        token = int(
+            (mx.argmax(allowed, axis=-1) if temperature == 0 else mx.random.categorical(allowed / temperature)).item()
+        )
         if not matcher.is_stopped():
             assert matcher.consume_token(token), matcher.get_error()
         tokens.append(token)
@@ -134,8 +152,9 @@ def invoice_script(tmp_path_factory):
     """SAMPLE_INVOICE scripted for the invoice schema (then <|im_end|>), loaded."""
     from mlx_vlm import load
 
-    tiny = build_scripted_model(tmp_path_factory.mktemp("schema") / "invoice", answer=SAMPLE_INVOICE_ANSWER,
-                                schema="invoice")
+    tiny = build_scripted_model(
+        tmp_path_factory.mktemp("schema") / "invoice", answer=SAMPLE_INVOICE_ANSWER, schema="invoice"
+    )
     return (tiny, *load(str(tiny.path)))
 
 
@@ -170,7 +189,7 @@ def test_script_follows_the_runtime_contract(invoice_script):
     while i < len(tiny.answer_token_ids):
         forced = _forced(matcher, stop_ids)
         if forced:
-            assert list(tiny.answer_token_ids[i:i + len(forced)]) == forced, i
+            assert list(tiny.answer_token_ids[i : i + len(forced)]) == forced, i
             assert matcher.consume_tokens(forced)
             fed += [True] * len(forced)
             kinds["fed"] += len(forced)
@@ -204,14 +223,15 @@ def test_generate_step_emits_the_schema_script(invoice_script, temperature):
     count = len(tiny.answer_token_ids) + 3
     tokens = _step_tokens(model, processor, count, temperature)
     assert tokens == tiny.expected_token_ids(count)
-    assert json.loads(processor.tokenizer.decode(tokens[:len(tiny.answer_token_ids)])) == SAMPLE_INVOICE
+    assert json.loads(processor.tokenizer.decode(tokens[: len(tiny.answer_token_ids)])) == SAMPLE_INVOICE
 
 
 def test_jump_forward_decoding_feeds_exactly_the_fed_tokens(invoice_script):
     tiny, model, processor = invoice_script
     compiled, stop_ids = _compiled(tiny, processor)
-    tokens, fed = _jump_forward_decode(model, processor, compiled, stop_ids, jump=True, temperature=1.0,
-                                       max_tokens=len(tiny.answer_token_ids) + 5)
+    tokens, fed = _jump_forward_decode(
+        model, processor, compiled, stop_ids, jump=True, temperature=1.0, max_tokens=len(tiny.answer_token_ids) + 5
+    )
     assert tuple(tokens) == (*tiny.answer_token_ids, IM_END)  # stopped on the stop token
     assert tuple(fed) == (*tiny.fed, False)
 
@@ -220,8 +240,15 @@ def test_jump_forward_decoding_feeds_exactly_the_fed_tokens(invoice_script):
 def test_constrained_decoding_emits_the_same_tokens_with_or_without_jump_forward(invoice_script, jump, temperature):
     tiny, model, processor = invoice_script
     compiled, stop_ids = _compiled(tiny, processor)
-    tokens, _ = _jump_forward_decode(model, processor, compiled, stop_ids, jump=jump, temperature=temperature,
-                                     max_tokens=len(tiny.answer_token_ids) + 5)
+    tokens, _ = _jump_forward_decode(
+        model,
+        processor,
+        compiled,
+        stop_ids,
+        jump=jump,
+        temperature=temperature,
+        max_tokens=len(tiny.answer_token_ids) + 5,
+    )
     assert tuple(tokens) == (*tiny.answer_token_ids, IM_END)  # unconstrained: test_generate_step_emits_...
 
 
@@ -240,12 +267,16 @@ def test_one_pass_over_prompt_and_script_predicts_every_next_token_with_margin(i
     lm = model.language_model
     embedded = model.get_input_embeddings(ids, inputs["pixel_values"], mask=None, **extra)
     meta = {k: v for k, v in embedded.to_dict().items() if k != "inputs_embeds" and v is not None}
-    hidden = lm.model(ids, inputs_embeds=embedded.inputs_embeds, cache=mlx_cache.make_prompt_cache(lm),
-                      position_ids=meta["position_ids"])[0, inputs["input_ids"].shape[1] - 1:]
+    hidden = lm.model(
+        ids,
+        inputs_embeds=embedded.inputs_embeds,
+        cache=mlx_cache.make_prompt_cache(lm),
+        position_ids=meta["position_ids"],
+    )[0, inputs["input_ids"].shape[1] - 1 :]
     weight = lm.model.embed_tokens.weight  # tied: the lm_head
     best, margins = [], []
     for start in range(0, hidden.shape[0], 64):
-        logits = hidden[start:start + 64] @ weight.T
+        logits = hidden[start : start + 64] @ weight.T
         top = mx.topk(logits, 2, axis=-1)  # unordered: sort the two
         best += mx.argmax(logits, axis=-1).tolist()
         margins += np.abs(np.diff(np.array(top), axis=-1))[:, 0].tolist()
@@ -258,14 +289,15 @@ def test_one_pass_over_prompt_and_script_predicts_every_next_token_with_margin(i
 def test_each_continuation_follows_a_schema_script(tmp_path, then):
     from mlx_vlm import load
 
-    tiny = build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER, schema=SHORT_SCHEMA, then=then,
-                                repeat_line=REPEAT_LINE)
+    tiny = build_scripted_model(
+        tmp_path / "m", answer=SHORT_ANSWER, schema=SHORT_SCHEMA, then=then, repeat_line=REPEAT_LINE
+    )
     assert (tiny.schema_name, tiny.fed_count > 0) == ("inline", True)
     model, processor = load(str(tiny.path))
     count = len(tiny.answer_token_ids) + 6
     tokens = _step_tokens(model, processor, count, 1.0)
     assert tokens == tiny.expected_token_ids(count)
-    text = processor.tokenizer.decode(tokens[:len(tiny.answer_token_ids)])
+    text = processor.tokenizer.decode(tokens[: len(tiny.answer_token_ids)])
     assert text == SHORT_ANSWER
     if then in ("im_end", "endoftext"):
         assert tiny.continuation_token_ids == ({"im_end": IM_END, "endoftext": ENDOFTEXT}[then],)
@@ -304,12 +336,16 @@ def test_every_sample_can_be_scripted_for_its_schema(tmp_path):
     tokenizer = kit_script._planning_tokenizer((ENDOFTEXT, IM_END))
     counts = {}
     for sample in sorted((ROOT / "samples" / "expected").glob("*.json")):
-        answer = json.dumps(json.loads(sample.read_text(encoding="utf-8")), ensure_ascii=False,
-                            separators=(",", ":"))
+        answer = json.dumps(json.loads(sample.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
         schema = load_schema("receipt" if sample.name.startswith("receipt") else "invoice").schema
         compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
-        pieces = kit_script._plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=(ENDOFTEXT, IM_END),
-                                      base_vocab=base["model"]["vocab"])
+        pieces = kit_script._plan_script(
+            answer,
+            compiled=compiled,
+            tokenizer=tokenizer,
+            stop_ids=(ENDOFTEXT, IM_END),
+            base_vocab=base["model"]["vocab"],
+        )
         chunks = [piece.text for piece in pieces if piece.token is None]
         assert b"".join(piece.data for piece in pieces).decode("utf-8") == answer, sample.name
         assert len(set(chunks)) == len(chunks), sample.name
@@ -326,14 +362,21 @@ D = kit_register._DEFAULT
     ("sequence", "writers", "expected", "positions"),
     [
         # chunk 10, forced 1, 2; chunk 11, forced 1, 2 (the same forced run after another chunk): 4 + 4 pairs
-        ([D, 10, 1, 2, 11, 1, 2, 99, 99], [1, 1, 0, 0, 1, 0, 0, 1, 1],
-         {(D, D): 10, (10, 10): 1, (10, 1): 2, (10, 2): 11, (11, 11): 1, (11, 1): 2, (11, 2): 99, (99, 99): 99},
-         [0, 1, 2, 3, 4, 5, 6, 7]),
+        (
+            [D, 10, 1, 2, 11, 1, 2, 99, 99],
+            [1, 1, 0, 0, 1, 0, 0, 1, 1],
+            {(D, D): 10, (10, 10): 1, (10, 1): 2, (10, 2): 11, (11, 11): 1, (11, 1): 2, (11, 2): 99, (99, 99): 99},
+            [0, 1, 2, 3, 4, 5, 6, 7],
+        ),
         # plain chunks cycling: a pair seen again is not a new one
         ([D, 5, 6, 5, 6, 5], [1, 1, 1, 1, 1, 1], {(D, D): 5, (5, 5): 6, (6, 6): 5}, [0, 1, 2]),
         # the forced run before any chunk reads the prompt's default register
-        ([D, 1, 2, 10, 99, 99], [1, 0, 0, 1, 1, 1], {(D, D): 1, (D, 1): 2, (D, 2): 10, (10, 10): 99, (99, 99): 99},
-         [0, 1, 2, 3, 4]),
+        (
+            [D, 1, 2, 10, 99, 99],
+            [1, 0, 0, 1, 1, 1],
+            {(D, D): 1, (D, 1): 2, (D, 2): 10, (10, 10): 99, (99, 99): 99},
+            [0, 1, 2, 3, 4],
+        ),
     ],
 )
 def test_register_pairs(sequence, writers, expected, positions):
@@ -362,15 +405,20 @@ def test_forced_tokens_are_cut_at_the_first_stop_id(tokens, stop, expected):
 
 @pytest.mark.parametrize(
     ("size", "hidden", "layers", "expected"),
-    [("small", None, None, (32, 2)), ("mid", None, None, (768, 8)), ("mid", 128, 4, (128, 4)),
-     ("small", 64, 3, (64, 3))],
+    [
+        ("small", None, None, (32, 2)),
+        ("mid", None, None, (768, 8)),
+        ("mid", 128, 4, (128, 4)),
+        ("small", 64, 3, (64, 3)),
+    ],
 )
 def test_model_sizes(size, hidden, layers, expected):
     assert kit_qwen35._model_size(size, hidden, layers) == expected
 
 
-@pytest.mark.parametrize(("size", "hidden", "layers"), [("large", None, None), ("mid", 200, None),
-                                                        ("small", None, 1), ("small", 4, None)])
+@pytest.mark.parametrize(
+    ("size", "hidden", "layers"), [("large", None, None), ("mid", 200, None), ("small", None, 1), ("small", 4, None)]
+)
 def test_bad_model_sizes_are_usage_errors(size, hidden, layers):
     with pytest.raises(UsageError):
         kit_qwen35._model_size(size, hidden, layers)
@@ -382,20 +430,37 @@ def _check_mid(tiny: TinyModel, hidden: int, layers: int) -> None:
 
     config = json.loads((tiny.path / "config.json").read_text(encoding="utf-8"))["text_config"]
     heads = hidden // 128
-    assert {key: config[key] for key in ("hidden_size", "num_hidden_layers", "full_attention_interval",
-                                         "num_attention_heads", "head_dim", "linear_num_key_heads",
-                                         "linear_value_head_dim", "intermediate_size")} == {
-        "hidden_size": hidden, "num_hidden_layers": layers, "full_attention_interval": 4,
-        "num_attention_heads": heads, "head_dim": 128, "linear_num_key_heads": heads,
-        "linear_value_head_dim": 128, "intermediate_size": 8 * hidden // 3 // 64 * 64}
+    assert {
+        key: config[key]
+        for key in (
+            "hidden_size",
+            "num_hidden_layers",
+            "full_attention_interval",
+            "num_attention_heads",
+            "head_dim",
+            "linear_num_key_heads",
+            "linear_value_head_dim",
+            "intermediate_size",
+        )
+    } == {
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "full_attention_interval": 4,
+        "num_attention_heads": heads,
+        "head_dim": 128,
+        "linear_num_key_heads": heads,
+        "linear_value_head_dim": 128,
+        "intermediate_size": 8 * hidden // 3 // 64 * 64,
+    }
     model, processor = load(str(tiny.path))
     count = len(tiny.answer_token_ids) + 2
     assert _step_tokens(model, processor, count, 1.0) == tiny.expected_token_ids(count)
 
 
 def test_a_mid_style_model_with_small_numbers_follows_its_script(tmp_path):
-    tiny = build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER, schema=SHORT_SCHEMA, size="mid",
-                                hidden_size=128, layers=4)
+    tiny = build_scripted_model(
+        tmp_path / "m", answer=SHORT_ANSWER, schema=SHORT_SCHEMA, size="mid", hidden_size=128, layers=4
+    )
     _check_mid(tiny, 128, 4)
 
 

@@ -24,14 +24,14 @@ from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from typer.testing import CliRunner
 
+from extractor import Extractor, Settings
 from extractor.cli.commands import app, dispatch_args
 from extractor.errors import ModelError, UsageError
 from extractor.jobs.ledger import Ledger
-from extractor.runners.base import Runner
-from extractor import Extractor, Settings
 from extractor.jobs.watch import WatchSettings, watch
 from extractor.jobs.watch.inbox import WatchLock, WatchPaths, ignored_name
 from extractor.jobs.watch.steps import TEST_PAUSE_ENV, result_name
+from extractor.runners.base import Runner
 
 ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
@@ -41,7 +41,7 @@ HANG_GUARD_S = 150  # only stops a hung test; no test asserts on time
 # ------------------------------------------------------------------------------------------------------- helpers
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pdf(text: str, *, password: str = "") -> bytes:
     """A one-page PDF whose bytes depend only on ``text`` (fixed creation date; cached)."""
     doc = FPDF()
@@ -130,8 +130,20 @@ def dirs(tmp_path) -> tuple[Path, Path]:
 
 
 def cli_args(inbox: Path, out: Path, model_dir: Path, schema: Path, *extra: str) -> list[str]:
-    return ["watch", str(inbox), "--out", str(out), "--model", str(model_dir), "--schema", str(schema),
-            "--no-isolate", "--settle", "0.1", *extra]
+    return [
+        "watch",
+        str(inbox),
+        "--out",
+        str(out),
+        "--model",
+        str(model_dir),
+        "--schema",
+        str(schema),
+        "--no-isolate",
+        "--settle",
+        "0.1",
+        *extra,
+    ]
 
 
 def start_cli(args: list[str], tmp_path: Path, tag: str, *, pause: str = "") -> subprocess.Popen:
@@ -145,31 +157,51 @@ def start_cli(args: list[str], tmp_path: Path, tag: str, *, pause: str = "") -> 
 
 def finish_cli(proc: subprocess.Popen, tmp_path: Path, tag: str) -> tuple[int, str, str]:
     rc = proc.wait(timeout=HANG_GUARD_S)
-    return (rc, (tmp_path / f"{tag}.out").read_text(encoding="utf-8"),
-            (tmp_path / f"{tag}.err").read_text(encoding="utf-8"))
+    return (
+        rc,
+        (tmp_path / f"{tag}.out").read_text(encoding="utf-8"),
+        (tmp_path / f"{tag}.err").read_text(encoding="utf-8"),
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- pure parts
 
 
-@pytest.mark.parametrize("name, ignored", [
-    ("invoice.pdf", False), ("scan 01.PDF", False), ("-rf.pdf", False), ("Rechnung März.pdf", False),
-    ("noextension", False), ("download.pdf.part", True), ("x.PARTIAL", True), ("report.pdf.crdownload", True),
-    ("a.download", True), ("upload.tmp", True), ("~$invoice.docx", True), (".hidden.pdf", True),
-    (".DS_Store", True), ("Thumbs.db", True), ("desktop.ini", True),
-])
+@pytest.mark.parametrize(
+    "name, ignored",
+    [
+        ("invoice.pdf", False),
+        ("scan 01.PDF", False),
+        ("-rf.pdf", False),
+        ("Rechnung März.pdf", False),
+        ("noextension", False),
+        ("download.pdf.part", True),
+        ("x.PARTIAL", True),
+        ("report.pdf.crdownload", True),
+        ("a.download", True),
+        ("upload.tmp", True),
+        ("~$invoice.docx", True),
+        (".hidden.pdf", True),
+        (".DS_Store", True),
+        ("Thumbs.db", True),
+        ("desktop.ini", True),
+    ],
+)
 def test_ignored_names(name, ignored):
     assert ignored_name(name) is ignored
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("invoice.pdf", "invoice-0123456789ab.json"),
-    ("2024/03/scan one.pdf", "scan one-0123456789ab.json"),
-    ("-rf.pdf", "-rf-0123456789ab.json"),
-    ("noextension", "noextension-0123456789ab.json"),
-    ("line\nbreak.pdf", "line_break-0123456789ab.json"),
-    ("ü" * 150 + ".pdf", "ü" * 100 + "-0123456789ab.json"),  # cut to 200 UTF-8 bytes
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("invoice.pdf", "invoice-0123456789ab.json"),
+        ("2024/03/scan one.pdf", "scan one-0123456789ab.json"),
+        ("-rf.pdf", "-rf-0123456789ab.json"),
+        ("noextension", "noextension-0123456789ab.json"),
+        ("line\nbreak.pdf", "line_break-0123456789ab.json"),
+        ("ü" * 150 + ".pdf", "ü" * 100 + "-0123456789ab.json"),  # cut to 200 UTF-8 bytes
+    ],
+)
 def test_result_names(name, expected):
     assert result_name(name, "0123456789ab" + "f" * 52) == expected
 
@@ -182,7 +214,9 @@ def test_paths_are_checked(tmp_path):
     paths = WatchPaths.resolve(tmp_path, tmp_path / "out")
     assert (paths.ledger, paths.lock, paths.processed) == (
         tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite",
-        tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite.lock", tmp_path.resolve() / "processed")
+        tmp_path.resolve() / "out" / ".extractor" / "ledger.sqlite.lock",
+        tmp_path.resolve() / "processed",
+    )
 
 
 @pytest.mark.parametrize("options", [{"settle": -1}, {"poll": 0}, {"error_retries": -1}, {"backoff": -0.5}])
@@ -194,9 +228,11 @@ def test_bad_settings_are_usage_errors(options):
 def test_the_watch_api_and_the_cli_import_without_mlx():
     """In a fresh interpreter (this one has loaded mlx long ago): importing the watcher, the CLI and the API
     loads neither mlx nor mlx_vlm; only loading a model does."""
-    code = ("import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.jobs.watch import watch; "
-            "import extractor.cli.commands, extractor.tools.doctor, extractor.jobs.batch, extractor.pipeline.document; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mlx', 'mlx_vlm', 'transformers')))")
+    code = (
+        "import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.jobs.watch import watch; "
+        "import extractor.cli.commands, extractor.tools.doctor, extractor.jobs.batch, extractor.pipeline.document; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mlx', 'mlx_vlm', 'transformers')))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
 
@@ -211,12 +247,26 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
     outside = tmp_path / "outside.pdf"
     outside.write_bytes(pdf("outside the inbox"))
     (inbox / "link.pdf").symlink_to(outside)  # never followed
-    special = ["Rechnung März №5 ü.pdf", "請求書.pdf", "emoji 🧾 receipt.pdf", "-rf.pdf", "--help.pdf",
-               "L" * 200 + ".pdf", "2024/03/sub folder invoice.pdf", "scan0001", "SCAN.PDF", "a  b   c .pdf"]
+    special = [
+        "Rechnung März №5 ü.pdf",
+        "請求書.pdf",
+        "emoji 🧾 receipt.pdf",
+        "-rf.pdf",
+        "--help.pdf",
+        "L" * 200 + ".pdf",
+        "2024/03/sub folder invoice.pdf",
+        "scan0001",
+        "SCAN.PDF",
+        "a  b   c .pdf",
+    ]
     names = special + [f"invoice {i:02d}.pdf" for i in range(50 - len(special))]
     contents = {name: pdf(f"Invoice {i % 15}") for i, name in enumerate(names)}
-    ignored = {"big.pdf.part": b"%PDF-1.4 partial", "~$draft.pdf": b"lock", "report.crdownload": b"x",
-               "upload.tmp": b"x"}
+    ignored = {
+        "big.pdf.part": b"%PDF-1.4 partial",
+        "~$draft.pdf": b"lock",
+        "report.crdownload": b"x",
+        "upload.tmp": b"x",
+    }
     records, stop = [], threading.Event()
 
     def drop():
@@ -231,15 +281,23 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
         wait_for(lambda: inputs_left(inbox) == set(ignored) | {"link.pdf"}, what="every input to be moved")
 
     thread, errors = run_in_thread(drop, stop)
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
-                    settings=WatchSettings(settle=0.3))
+    summary = watch(
+        inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settings=WatchSettings(settle=0.3)
+    )
     thread.join()
     assert not errors, errors
 
     distinct = {sha(data) for data in contents.values()}
     assert len(distinct) == 15
-    assert summary.to_dict() == {"extracted": 15, "failed": 0, "duplicates": 35, "error_retries": 0, "abandoned": 0,
-                                 "recovered": 0, "left": 0}
+    assert summary.to_dict() == {
+        "extracted": 15,
+        "failed": 0,
+        "duplicates": 35,
+        "error_retries": 0,
+        "abandoned": 0,
+        "recovered": 0,
+        "left": 0,
+    }
     assert sorted(r.sha256 for r in records) == sorted(distinct)
     assert {r["sha256"]: r["status"] for r in records_in(out).values()} == dict.fromkeys(distinct, "ok")
     assert files_under(inbox / "processed") == set(names) | {"old.pdf"}
@@ -247,11 +305,15 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
     assert inputs_left(inbox) == set(ignored) | {"link.pdf"}
     entries = ledger_entries(out)
     assert {s: (e["state"], e["attempts"], sorted(e["sources"])) for s, e in entries.items()} == {
-        s: ("done", 1, sorted(n for n in names if sha(contents[n]) == s)) for s in distinct}
+        s: ("done", 1, sorted(n for n in names if sha(contents[n]) == s)) for s in distinct
+    }
     with Ledger(out / ".extractor" / "ledger.sqlite", create=False) as book:
         report = book.report()
     assert (report["counts"], report["documents"], report["sources"]) == (
-        {"queued": 0, "processing": 0, "done": 15, "failed": 0}, 15, 50)
+        {"queued": 0, "processing": 0, "done": 15, "failed": 0},
+        15,
+        50,
+    )
 
 
 def test_a_file_written_slowly_is_taken_only_when_complete(dirs, extractor):
@@ -264,7 +326,7 @@ def test_a_file_written_slowly_is_taken_only_when_complete(dirs, extractor):
         with open(inbox / "slow.pdf", "wb") as handle:
             step = len(slow) // 8 + 1
             for start in range(0, len(slow), step):
-                handle.write(slow[start:start + step])
+                handle.write(slow[start : start + step])
                 handle.flush()
                 time.sleep(0.1)  # well inside the 1.5 s settle interval
         partial = inbox / "fast.pdf.crdownload"
@@ -274,13 +336,16 @@ def test_a_file_written_slowly_is_taken_only_when_complete(dirs, extractor):
         wait_for(lambda: not inputs_left(inbox), what="both files to be moved")
 
     thread, errors = run_in_thread(write, stop)
-    watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
-          settings=WatchSettings(settle=1.5))
+    watch(
+        inbox, out, extractor=extractor, on_record=records.append, stop_event=stop, settings=WatchSettings(settle=1.5)
+    )
     thread.join()
     assert not errors, errors
     assert sorted((r.sha256, r.status) for r in records) == sorted([(sha(slow), "ok"), (sha(download), "ok")])
     assert {s: (e["state"], e["attempts"], e["sources"]) for s, e in ledger_entries(out).items()} == {
-        sha(slow): ("done", 1, ["slow.pdf"]), sha(download): ("done", 1, ["fast.pdf"])}
+        sha(slow): ("done", 1, ["slow.pdf"]),
+        sha(download): ("done", 1, ["fast.pdf"]),
+    }
     assert files_under(inbox / "processed") == {"slow.pdf", "fast.pdf"}
 
 
@@ -298,26 +363,38 @@ def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, t
 
     # each run re-queues what the previous kill left, takes a.pdf first and is killed at the next step
     observed = []
-    for run, step in enumerate(["claimed", "written", "committed"]):
+    for _run, step in enumerate(["claimed", "written", "committed"]):
         marker = tmp_path / f"paused-{step}"
         proc = start_cli(cli_args(inbox, out, model_dir, note_schema), tmp_path, step, pause=f"{step}:{marker}")
         try:
-            wait_for(lambda: marker.exists() or proc.poll() is not None, what=f"the watcher to pause at {step}")
+            wait_for(
+                lambda marker=marker, proc=proc: marker.exists() or proc.poll() is not None,
+                what=f"the watcher to pause at {step}",
+            )
             assert marker.exists(), (tmp_path / f"{step}.err").read_text()
         finally:
             proc.kill()  # SIGKILL
             proc.wait()
         assert proc.returncode == -signal.SIGKILL
         observed.append((step, *state()))
-    assert observed == [("claimed", "processing", 1, False, True),  # (state, attempts, record?, input in inbox?)
-                        ("written", "processing", 2, True, True),
-                        ("committed", "done", 3, True, True)]
+    assert observed == [
+        ("claimed", "processing", 1, False, True),  # (state, attempts, record?, input in inbox?)
+        ("written", "processing", 2, True, True),
+        ("committed", "done", 3, True, True),
+    ]
 
     # the last watcher runs to the end: in this process (a fourth subprocess would load the model once more)
     final = CliRunner().invoke(app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, "--once", "--json")))
     assert final.exit_code == 0, final.output
-    assert json.loads(final.stdout) == {"extracted": 1, "failed": 0, "duplicates": 2, "error_retries": 0,
-                                        "abandoned": 0, "recovered": 0, "left": 0}
+    assert json.loads(final.stdout) == {
+        "extracted": 1,
+        "failed": 0,
+        "duplicates": 2,
+        "error_retries": 0,
+        "abandoned": 0,
+        "recovered": 0,
+        "left": 0,
+    }
     records = records_in(out)
     assert sorted(records) == sorted([record_a.name, result_name("b.pdf", second)])
     assert sorted(r["sha256"] for r in records.values()) == sorted([first, second])
@@ -325,23 +402,38 @@ def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, t
     assert files_under(inbox / "processed") == set(contents)
     assert inputs_left(inbox) == set()
     assert {s: (e["state"], e["attempts"], sorted(e["sources"])) for s, e in ledger_entries(out).items()} == {
-        first: ("done", 3, ["a.pdf", "c copy.pdf"]), second: ("done", 1, ["b.pdf"])}
+        first: ("done", 3, ["a.pdf", "c copy.pdf"]),
+        second: ("done", 1, ["b.pdf"]),
+    }
 
 
 def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(dirs, extractor):
     inbox, out = dirs
-    contents = {"a corrupt.pdf": b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref, no trailer\n",
-                "b encrypted.pdf": pdf("secret", password="letmein"), "c good.pdf": pdf("good")}
+    contents = {
+        "a corrupt.pdf": b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref, no trailer\n",
+        "b encrypted.pdf": pdf("secret", password="letmein"),
+        "c good.pdf": pdf("good"),
+    }
     for name, data in contents.items():
         (inbox / name).write_bytes(data)
     records = []
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append,
-                    settings=WatchSettings(once=True, settle=0.1))
-    assert summary.to_dict() == {"extracted": 1, "failed": 2, "duplicates": 0, "error_retries": 0, "abandoned": 0,
-                                 "recovered": 0, "left": 0}
+    summary = watch(
+        inbox, out, extractor=extractor, on_record=records.append, settings=WatchSettings(once=True, settle=0.1)
+    )
+    assert summary.to_dict() == {
+        "extracted": 1,
+        "failed": 2,
+        "duplicates": 0,
+        "error_retries": 0,
+        "abandoned": 0,
+        "recovered": 0,
+        "left": 0,
+    }
     assert [(Path(r.source).name, r.status, [e["code"] for e in r.errors]) for r in records] == [
-        ("a corrupt.pdf", "error", ["corrupt"]), ("b encrypted.pdf", "error", ["encrypted"]),
-        ("c good.pdf", "ok", [])]
+        ("a corrupt.pdf", "error", ["corrupt"]),
+        ("b encrypted.pdf", "error", ["encrypted"]),
+        ("c good.pdf", "ok", []),
+    ]
     saved = {r["sha256"]: r for r in records_in(out).values()}
     for name, code in (("a corrupt.pdf", "corrupt"), ("b encrypted.pdf", "encrypted")):
         record = saved[sha(contents[name])]
@@ -350,8 +442,10 @@ def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(d
     assert files_under(inbox / "failed") == {"a corrupt.pdf", "b encrypted.pdf"}
     assert files_under(inbox / "processed") == {"c good.pdf"}
     assert {e["sources"][0]: (e["state"], e["attempts"], e["error_code"]) for e in ledger_entries(out).values()} == {
-        "a corrupt.pdf": ("failed", 1, "corrupt"), "b encrypted.pdf": ("failed", 1, "encrypted"),
-        "c good.pdf": ("done", 1, None)}
+        "a corrupt.pdf": ("failed", 1, "corrupt"),
+        "b encrypted.pdf": ("failed", 1, "encrypted"),
+        "c good.pdf": ("done", 1, None),
+    }
 
 
 def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tmp_path, model_dir, note_schema):
@@ -367,9 +461,12 @@ def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tm
         assert marker.exists(), (tmp_path / "first.err").read_text()
         other_out = tmp_path / "other-out"  # another ledger, same inbox: the inbox lock refuses it
         for target in (out, other_out):
-            second = subprocess.run([sys.executable, "-m", "extractor.cli",
-                                     *cli_args(inbox, target, model_dir, note_schema, "--once")],
-                                    capture_output=True, text=True, timeout=HANG_GUARD_S)
+            second = subprocess.run(
+                [sys.executable, "-m", "extractor.cli", *cli_args(inbox, target, model_dir, note_schema, "--once")],
+                capture_output=True,
+                text=True,
+                timeout=HANG_GUARD_S,
+            )
             assert second.returncode == 1
             message = " ".join(second.stderr.split())  # rich wraps long lines
             assert "another watcher" in message and "is already running on inbox" in message
@@ -379,8 +476,15 @@ def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tm
         if proc.poll() is None:
             proc.kill()
     assert rc == 0, stderr
-    assert json.loads(stdout) == {"extracted": 0, "failed": 0, "duplicates": 0, "error_retries": 0, "abandoned": 1,
-                                  "recovered": 0, "left": 1}
+    assert json.loads(stdout) == {
+        "extracted": 0,
+        "failed": 0,
+        "duplicates": 0,
+        "error_retries": 0,
+        "abandoned": 1,
+        "recovered": 0,
+        "left": 1,
+    }
     assert {s: (e["state"], e["attempts"]) for s, e in ledger_entries(out).items()} == {sha(data): ("queued", 0)}
     assert inputs_left(inbox) == {"doc.pdf"}
     assert records_in(out) == {}
@@ -394,8 +498,15 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
     runner = CliRunner()
     result = runner.invoke(app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, "--once", "--json")))
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"extracted": 1, "failed": 1, "duplicates": 1, "error_retries": 0,
-                                         "abandoned": 0, "recovered": 0, "left": 0}
+    assert json.loads(result.stdout) == {
+        "extracted": 1,
+        "failed": 1,
+        "duplicates": 1,
+        "error_retries": 0,
+        "abandoned": 0,
+        "recovered": 0,
+        "left": 0,
+    }
 
     result = runner.invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
     assert result.exit_code == 0, result.output
@@ -406,10 +517,21 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
         "counts": {"queued": 0, "processing": 0, "done": 1, "failed": 1},
         "documents": 2,
         "sources": 3,
-        "failures": [{"sha256": sha(contents["bad.pdf"]), "state": "failed", "attempts": 1,
-                      "result_path": str(out.resolve() / result_name("bad.pdf", sha(contents["bad.pdf"]))),
-                      "status": "error", "error_code": "corrupt", "error": bad["error"], "next_attempt_at": None,
-                      "created_at": bad["created_at"], "updated_at": bad["updated_at"], "sources": ["bad.pdf"]}],
+        "failures": [
+            {
+                "sha256": sha(contents["bad.pdf"]),
+                "state": "failed",
+                "attempts": 1,
+                "result_path": str(out.resolve() / result_name("bad.pdf", sha(contents["bad.pdf"]))),
+                "status": "error",
+                "error_code": "corrupt",
+                "error": bad["error"],
+                "next_attempt_at": None,
+                "created_at": bad["created_at"],
+                "updated_at": bad["updated_at"],
+                "sources": ["bad.pdf"],
+            }
+        ],
     }
     assert "bad.pdf" in bad["error"]
     result = runner.invoke(app, dispatch_args(["status", "--ledger", str(ledger.parent / "missing.sqlite")]))
@@ -434,36 +556,56 @@ class FlakyRunner(Runner):
         return self.runner.generate(request)
 
 
-@pytest.mark.parametrize("failures, retries, expected", [
-    (1, 2, {"state": "done", "attempts": 2, "error_code": None, "where": "processed"}),
-    (5, 1, {"state": "failed", "attempts": 2, "error_code": "model_error", "where": "failed"}),
-])
+@pytest.mark.parametrize(
+    "failures, retries, expected",
+    [
+        (1, 2, {"state": "done", "attempts": 2, "error_code": None, "where": "processed"}),
+        (5, 1, {"state": "failed", "attempts": 2, "error_code": "model_error", "where": "failed"}),
+    ],
+)
 def test_retryable_failures_are_retried_with_backoff(dirs, extractor, failures, retries, expected):
     inbox, out = dirs
     data = pdf("flaky")
     (inbox / "flaky.pdf").write_bytes(data)
     flaky = Extractor(settings=extractor.settings, runner=FlakyRunner(extractor.runner, failures=failures))
-    summary = watch(inbox, out, extractor=flaky,
-                    settings=WatchSettings(once=True, settle=0.1, error_retries=retries, backoff=0.05))
+    summary = watch(
+        inbox, out, extractor=flaky, settings=WatchSettings(once=True, settle=0.1, error_retries=retries, backoff=0.05)
+    )
     assert (summary.error_retries, summary.extracted, summary.failed) == (
-        1, int(expected["state"] == "done"), int(expected["state"] == "failed"))
+        1,
+        int(expected["state"] == "done"),
+        int(expected["state"] == "failed"),
+    )
     entry = ledger_entries(out)[sha(data)]
     where = "processed" if (inbox / "processed" / "flaky.pdf").exists() else "failed"
-    assert {"state": entry["state"], "attempts": entry["attempts"], "error_code": entry["error_code"],
-            "where": where} == expected
+    assert {
+        "state": entry["state"],
+        "attempts": entry["attempts"],
+        "error_code": entry["error_code"],
+        "where": where,
+    } == expected
 
 
 def test_keep_inputs_relies_on_the_ledger(dirs, extractor):
     inbox, out = dirs
     data = pdf("kept")
     (inbox / "kept.pdf").write_bytes(data)
-    runs = [watch(inbox, out, extractor=extractor,
-                  settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict()]
-    runs.append(watch(inbox, out, extractor=extractor,
-                      settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict())
+    runs = [
+        watch(
+            inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)
+        ).to_dict()
+    ]
+    runs.append(
+        watch(
+            inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)
+        ).to_dict()
+    )
     (inbox / "kept again.pdf").write_bytes(data)
-    runs.append(watch(inbox, out, extractor=extractor,
-                      settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)).to_dict())
+    runs.append(
+        watch(
+            inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1, keep_inputs=True)
+        ).to_dict()
+    )
     assert [(r["extracted"], r["duplicates"]) for r in runs] == [(1, 0), (0, 0), (0, 1)]
     assert inputs_left(inbox) == {"kept.pdf", "kept again.pdf"}
     assert not (inbox / "processed").exists()
@@ -477,8 +619,9 @@ def test_same_name_different_content_keeps_both_records(dirs, extractor):
     watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1))
     (inbox / "scan.pdf").write_bytes(second)
     watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1))
-    assert sorted(records_in(out)) == sorted([result_name("scan.pdf", sha(first)),
-                                              result_name("scan.pdf", sha(second))])
+    assert sorted(records_in(out)) == sorted(
+        [result_name("scan.pdf", sha(first)), result_name("scan.pdf", sha(second))]
+    )
     assert files_under(inbox / "processed") == {"scan.pdf", f"scan-{sha(second)[:12]}.pdf"}
 
 
@@ -488,8 +631,9 @@ def test_a_held_lock_refuses_a_second_watcher(dirs, extractor):
         with pytest.raises(UsageError, match="already running") as caught:
             watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True))
     assert caught.value.code == "locked"
-    assert watch(inbox, out, extractor=extractor,
-                 settings=WatchSettings(once=True, settle=0.1)).extracted == 0  # free again
+    assert (
+        watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True, settle=0.1)).extracted == 0
+    )  # free again
 
 
 def test_poll_mode_finds_files_that_arrive_later(dirs, extractor):
@@ -502,8 +646,14 @@ def test_poll_mode_finds_files_that_arrive_later(dirs, extractor):
         wait_for(lambda: (inbox / "processed" / "late.pdf").exists(), what="the file to be moved")
 
     thread, errors = run_in_thread(drop, stop)
-    summary = watch(inbox, out, extractor=extractor, on_record=records.append, stop_event=stop,
-                    settings=WatchSettings(settle=0.1, poll=0.2))
+    summary = watch(
+        inbox,
+        out,
+        extractor=extractor,
+        on_record=records.append,
+        stop_event=stop,
+        settings=WatchSettings(settle=0.1, poll=0.2),
+    )
     thread.join()
     assert not errors, errors
     assert (summary.extracted, [r.sha256 for r in records]) == (1, [sha(pdf("late"))])
@@ -569,22 +719,66 @@ def test_watch_cli_honours_answer_retries_embedded_and_cross_check(dirs, model_f
     runner = CliRunner()
     for retries, expected in (("1", [(1, None, "truncated"), (2, "truncated", "ok")]), ("0", [(1, None, "truncated")])):
         target = tmp_path / f"out-retries-{retries}"
-        args = cli_args(inbox, target, model_dir, note_schema, "--once", "--keep-inputs", "--max-tokens", str(first),
-                        "--retries", retries)
+        args = cli_args(
+            inbox,
+            target,
+            model_dir,
+            note_schema,
+            "--once",
+            "--keep-inputs",
+            "--max-tokens",
+            str(first),
+            "--retries",
+            retries,
+        )
         assert runner.invoke(app, dispatch_args(args)).exit_code == 0
         (watched,) = records_in(target).values()
-        batch = runner.invoke(app, dispatch_args(["--json", str(inbox / "note.pdf"), "--model", str(model_dir),
-                                                  "--schema", str(note_schema), "--no-isolate", "--max-tokens",
-                                                  str(first), "--retries", retries]))
+        batch = runner.invoke(
+            app,
+            dispatch_args(
+                [
+                    "--json",
+                    str(inbox / "note.pdf"),
+                    "--model",
+                    str(model_dir),
+                    "--schema",
+                    str(note_schema),
+                    "--no-isolate",
+                    "--max-tokens",
+                    str(first),
+                    "--retries",
+                    retries,
+                ]
+            ),
+        )
         (extracted,) = json.loads(batch.stdout)
         assert _attempts(watched) == _attempts(extracted) == expected
 
     einvoice_pdf(inbox / "einvoice.pdf")
-    for flags, source, cross in ((), "embedded_xml", False), (("--no-embedded",), "model", False), \
-            (("--cross-check",), "embedded_xml", True):
+    for flags, source, cross in (
+        ((), "embedded_xml", False),
+        (("--no-embedded",), "model", False),
+        (("--cross-check",), "embedded_xml", True),
+    ):
         target = tmp_path / f"out-{'-'.join(flags) or 'default'}"
-        args = ["watch", str(inbox), "--out", str(target), "--model", str(model_dir), "--schema", "invoice",
-                "--no-isolate", "--settle", "0.1", "--once", "--keep-inputs", "--max-tokens", "4", *flags]
+        args = [
+            "watch",
+            str(inbox),
+            "--out",
+            str(target),
+            "--model",
+            str(model_dir),
+            "--schema",
+            "invoice",
+            "--no-isolate",
+            "--settle",
+            "0.1",
+            "--once",
+            "--keep-inputs",
+            "--max-tokens",
+            "4",
+            *flags,
+        ]
         assert runner.invoke(app, dispatch_args(args)).exit_code == 0
         record = next(r for r in records_in(target).values() if r["source"].endswith("einvoice.pdf"))
         assert (record["data_source"], "cross_check" in record) == (source, cross)

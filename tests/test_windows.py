@@ -13,14 +13,12 @@ import re
 import time
 
 import pytest
+from helpers import following, sample_generator
 
 from extractor.api import Extractor
-from extractor.settings import Settings
+from extractor.pipeline.windows import merge_answers, merge_warnings, plan_spans, repeated_prefix, window_size
 from extractor.schema import load_schema
-from extractor.pipeline.windows import (
-    merge_answers, merge_warnings, plan_spans, repeated_prefix, window_size,
-)
-from helpers import following, sample_generator
+from extractor.settings import Settings
 
 INVOICE = load_schema("invoice")
 
@@ -39,15 +37,18 @@ def long_invoice(tmp_path, pages: int, per_page: int):
 # ------------------------------------------------------------------------------------------------------ the plan
 
 
-@pytest.mark.parametrize("count,size,expected", [
-    (1, 4, [(0, 0)]),
-    (4, 4, [(0, 3)]),
-    (5, 4, [(0, 3), (3, 4)]),
-    (7, 4, [(0, 3), (3, 6)]),
-    (8, 4, [(0, 3), (3, 6), (6, 7)]),
-    (30, 8, [(0, 7), (7, 14), (14, 21), (21, 28), (28, 29)]),
-    (3, 2, [(0, 1), (1, 2)]),
-])
+@pytest.mark.parametrize(
+    "count,size,expected",
+    [
+        (1, 4, [(0, 0)]),
+        (4, 4, [(0, 3)]),
+        (5, 4, [(0, 3), (3, 4)]),
+        (7, 4, [(0, 3), (3, 6)]),
+        (8, 4, [(0, 3), (3, 6), (6, 7)]),
+        (30, 8, [(0, 7), (7, 14), (14, 21), (21, 28), (28, 29)]),
+        (3, 2, [(0, 1), (1, 2)]),
+    ],
+)
 def test_plan_spans(count, size, expected):
     spans = plan_spans(count, size)
     assert list(spans) == expected
@@ -56,19 +57,23 @@ def test_plan_spans(count, size, expected):
     assert all(b - a + 1 <= size for a, b in spans)
 
 
-@pytest.mark.parametrize("changes,expected", [
-    ({}, 4),
-    ({"window_pages": 8}, 8),
-    ({"window_pages": 8, "vision_tokens": 2600}, 4),    # the window's vision budget makes it smaller
-    ({"window_pages": 2, "vision_tokens": 100}, 2),     # ... never larger
-    ({"window_pages": 8, "vision_tokens": 20000}, 2),   # at least two pages (one overlap, one new)
-])
+@pytest.mark.parametrize(
+    "changes,expected",
+    [
+        ({}, 4),
+        ({"window_pages": 8}, 8),
+        ({"window_pages": 8, "vision_tokens": 2600}, 4),  # the window's vision budget makes it smaller
+        ({"window_pages": 2, "vision_tokens": 100}, 2),  # ... never larger
+        ({"window_pages": 8, "vision_tokens": 20000}, 2),  # at least two pages (one overlap, one new)
+    ],
+)
 def test_window_size(changes, expected):
     assert window_size(Settings(**changes), pixels_per_token=1024) == expected
 
 
-@pytest.mark.parametrize("bad", [{"window_pages": 1}, {"window_pages": 9}, {"split": "sometimes"},
-                                 {"window_vision_tokens": 0}])
+@pytest.mark.parametrize(
+    "bad", [{"window_pages": 1}, {"window_pages": 9}, {"split": "sometimes"}, {"window_vision_tokens": 0}]
+)
 def test_bad_window_settings(bad):
     from extractor.errors import UsageError
 
@@ -78,24 +83,33 @@ def test_bad_window_settings(bad):
 
 def _line(n, amount=None):
     amount = float(10 + n) if amount is None else amount
-    return {"description": f"L{n}", "quantity": 1, "unit": None, "unit_price": amount, "tax_rate": 19,
-            "amount": amount}
+    return {"description": f"L{n}", "quantity": 1, "unit": None, "unit_price": amount, "tax_rate": 19, "amount": amount}
 
 
-@pytest.mark.parametrize("before,after,expected", [
-    ([], [_line(1)], 0),
-    ([_line(1), _line(2)], [_line(2), _line(3)], 1),
-    ([_line(1), _line(2)], [_line(1), _line(2), _line(3)], 2),
-    ([_line(1), _line(2)], [_line(3)], 0),
-    ([_line(1), _line(2)], [{**_line(2), "description": " l2 "}, _line(3)], 1),  # compared normalised
-])
+@pytest.mark.parametrize(
+    "before,after,expected",
+    [
+        ([], [_line(1)], 0),
+        ([_line(1), _line(2)], [_line(2), _line(3)], 1),
+        ([_line(1), _line(2)], [_line(1), _line(2), _line(3)], 2),
+        ([_line(1), _line(2)], [_line(3)], 0),
+        ([_line(1), _line(2)], [{**_line(2), "description": " l2 "}, _line(3)], 1),  # compared normalised
+    ],
+)
 def test_repeated_prefix(before, after, expected):
     assert repeated_prefix(before, after) == expected
 
 
 def _answer(number, lines, subtotal):
-    return {"invoice_number": number, "currency": "EUR", "seller": {"name": "S"}, "line_items": lines,
-            "subtotal": subtotal, "tax_lines": [{"rate": 19, "base": subtotal, "amount": 0}], "total": subtotal}
+    return {
+        "invoice_number": number,
+        "currency": "EUR",
+        "seller": {"name": "S"},
+        "line_items": lines,
+        "subtotal": subtotal,
+        "tax_lines": [{"rate": 19, "base": subtotal, "amount": 0}],
+        "total": subtotal,
+    }
 
 
 def test_merge_takes_header_first_totals_last_lines_from_all():
@@ -103,9 +117,15 @@ def test_merge_takes_header_first_totals_last_lines_from_all():
     second = _answer("garbled", [_line(2), _line(3)], None)
     last = _answer("A-1?", [_line(3), _line(4)], 46.0)
     merged, kept = merge_answers(INVOICE, [first, second, last])
-    assert merged == {"invoice_number": "A-1", "currency": "EUR", "seller": {"name": "S"},
-                      "line_items": [_line(1), _line(2), _line(3), _line(4)], "subtotal": 46.0,
-                      "tax_lines": [{"rate": 19, "base": 46.0, "amount": 0}], "total": 46.0}
+    assert merged == {
+        "invoice_number": "A-1",
+        "currency": "EUR",
+        "seller": {"name": "S"},
+        "line_items": [_line(1), _line(2), _line(3), _line(4)],
+        "subtotal": 46.0,
+        "tax_lines": [{"rate": 19, "base": 46.0, "amount": 0}],
+        "total": 46.0,
+    }
     assert kept == [2, 1, 1]
 
 
@@ -145,10 +165,11 @@ def _answers(tiny, data, per_page, *, end, drop=None, long_first=None):
     max_tokens): that window's first attempt writes 20 extra lines (more than its max_tokens), the retry the
     right answer.
     """
+
     def factory(request):
         found = re.search(r"pages (\d+)-(\d+) of a", request.messages[-1].text)
         first, last = (int(found[1]), int(found[2])) if found else (1, 10**6)
-        lines = [x for x in data["line_items"][(first - 1) * per_page:last * per_page] if x["description"] != drop]
+        lines = [x for x in data["line_items"][(first - 1) * per_page : last * per_page] if x["description"] != drop]
         if long_first is not None and (first, request.max_tokens) == long_first:
             lines = lines + data["line_items"] * 4  # 20 more lines than the window prints
         text = json.dumps({**data, "line_items": lines}, ensure_ascii=False, separators=(",", ":"))
@@ -183,14 +204,23 @@ def _windows(record):
 def test_thirty_pages_three_hundred_lines(family, runner, tmp_path):
     """~13,000 generated tokens (~10,000 decode steps): in CI time on the mistral3 kit model."""
     path, data = long_invoice(tmp_path, 30, 10)
-    extractor = _extractor(runner, window_pages=8, max_tokens=4096,
-                           request_processors=_answers(family.path, data, 10, end=family.end_of_turn_id))
+    extractor = _extractor(
+        runner,
+        window_pages=8,
+        max_tokens=4096,
+        request_processors=_answers(family.path, data, 10, end=family.end_of_turn_id),
+    )
     record = extractor.extract(path)
     assert record.status == "ok", (record.errors, record.warnings)
     assert record.data == data  # all 300 lines once, in order; header and totals
     assert record.pages == 30
-    assert _windows(record) == [([1, 8], "ok", []), ([8, 15], "ok", []), ([15, 22], "ok", []), ([22, 29], "ok", []),
-                                ([29, 30], "ok", [])]
+    assert _windows(record) == [
+        ([1, 8], "ok", []),
+        ([8, 15], "ok", []),
+        ([15, 22], "ok", []),
+        ([22, 29], "ok", []),
+        ([29, 30], "ok", []),
+    ]
     assert [w["lines"] for w in record.extra["windows"]] == [80, 80, 80, 80, 20]
     assert [w["kept"] for w in record.extra["windows"]] == [80, 70, 70, 70, 10]
     per_page = record.extra["windows"][0]["usage"]["image_tokens"] // 8
@@ -208,8 +238,11 @@ def test_thirty_pages_three_hundred_lines(family, runner, tmp_path):
 
 def test_a_window_that_drops_a_line_is_named(family, runner, tmp_path):
     path, data = long_invoice(tmp_path, 5, 1)  # windows 1-4, 4-5
-    extractor = _extractor(runner, max_tokens=800, request_processors=_answers(family.path, data, 1, drop="L00002",
-                                                                             end=family.end_of_turn_id))
+    extractor = _extractor(
+        runner,
+        max_tokens=800,
+        request_processors=_answers(family.path, data, 1, drop="L00002", end=family.end_of_turn_id),
+    )
     record = extractor.extract(path)  # L00002 is printed on page 2
     assert record.status == "review"
     assert _windows(record) == [([1, 4], "ok", []), ([4, 5], "ok", [])]
@@ -221,9 +254,12 @@ def test_a_window_that_drops_a_line_is_named(family, runner, tmp_path):
 
 def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):
     path, data = long_invoice(tmp_path, 5, 1)
-    extractor = _extractor(runner, max_tokens=500, retries=1,
-                           request_processors=_answers(family.path, data, 1, long_first=(4, 500),
-                                                       end=family.end_of_turn_id))
+    extractor = _extractor(
+        runner,
+        max_tokens=500,
+        retries=1,
+        request_processors=_answers(family.path, data, 1, long_first=(4, 500), end=family.end_of_turn_id),
+    )
     record = extractor.extract(path)
     assert record.status == "ok", (record.errors, record.warnings)
     assert record.data == data
@@ -236,9 +272,10 @@ def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):
 def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
     """Hostile size, at the rendering level (no generation): the first render holds one window's pages, the plan
     covers max_pages of them in windows, and the cut is named with its limit."""
+    from helpers import raw_pdf
+
     from extractor.inputs.renderer import render_here
     from extractor.pipeline.windows import first_raster, plan_for, window_raster
-    from helpers import raw_pdf
 
     path = tmp_path / "huge.pdf"
     path.write_bytes(raw_pdf(*["/MediaBox [0 0 200 300]"] * 5000))
@@ -250,8 +287,9 @@ def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
     plan = plan_for(rendered.document, settings=settings, pixels_per_token=1024)
     assert len(plan.indices) == 500 and plan.spans[0] == (0, 3) and plan.spans[-1][1] == 499
     assert len(plan.spans) == 167 and all(b - a + 1 <= 4 for a, b in plan.spans)
-    assert plan.warnings == ("only the first 500 of 5000 selected pages were extracted (max_pages 500; "
-                             "--max-pages raises it)",)
+    assert plan.warnings == (
+        "only the first 500 of 5000 selected pages were extracted (max_pages 500; --max-pages raises it)",
+    )
     last = render_here(path, settings=window_raster(plan, plan.spans[-1], raster))
     assert [p.index for p in last.document.pages] == [498, 499]
     assert time.perf_counter() - start < 30

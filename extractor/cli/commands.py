@@ -11,31 +11,34 @@ import inspect
 import re
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
-from extractor.tools.doctor import run_doctor, run_endpoint_doctor
-from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
-from extractor.cli import output as render
 from extractor.api import Extractor, api_key
+from extractor.cli import output as render
+from extractor.errors import ExitCode, ExtractorError, UsageError
+from extractor.inputs.discover import expand_inputs
 from extractor.jobs.batch import run_batch
 from extractor.jobs.ray import RaySettings, engine_for
-from extractor.errors import ExitCode, ExtractorError, UsageError
-from extractor.runners.guards import GuardSettings
-from extractor.quiet import configure
-from extractor.inputs.discover import expand_inputs
-from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
-from extractor.trust.verdict import trusted
 from extractor.jobs.watch.inbox import WatchSettings
+from extractor.quiet import configure
+from extractor.runners.guards import GuardSettings
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
 from extractor.service.store import DEFAULT_STORE
+from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default, job_batch
+from extractor.tools.doctor import run_doctor, run_endpoint_doctor
+from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
+from extractor.trust.verdict import trusted
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
-                       "Add --verbose to any command to see third-party notes too.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
+    "Add --verbose to any command to see third-party notes too.",
+)
 BATCH = "run"
 VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
 SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
@@ -60,7 +63,7 @@ def handle_errors(command):
     return wrapper
 
 
-def dispatch_args(args: List[str]) -> List[str]:
+def dispatch_args(args: list[str]) -> list[str]:
     """Route ``extract INPUTS...`` to the batch command and ``extract NAME ...`` to a subcommand.
 
     Args:
@@ -87,117 +90,306 @@ def size_text(size: int) -> str:
 SETTINGS_OPTIONS = {
     "model": (str, typer.Option(default("model"), "--model", "-m", help="Model directory or cached hub id.")),
     "schema": (str, typer.Option(default("schema"), "--schema", "-s", help="invoice, receipt or a JSON Schema file.")),
-    "max_tokens": (int, typer.Option(default("max_tokens"), "--max-tokens", min=1,
-                                     help="Cap on generated tokens per document.")),
-    "vision_tokens": (int, typer.Option(default("vision_tokens"), "--vision-tokens", min=4,
-                                        help="Vision-token budget per page.")),
-    "max_pixels": (Optional[int], typer.Option(None, "--max-pixels", min=1024,
-                                               help="Pixel budget per page (overrides --vision-tokens).")),
-    "pages": (Optional[str], typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all).")),
-    "password": (List[str], typer.Option([], "--password", help="Password for encrypted PDFs (repeatable).")),
-    "password_file": (Optional[Path], typer.Option(None, "--password-file", metavar="FILE",
-                                                   help="Passwords, one per line (UTF-8), tried after the "
-                                                        "--password ones.")),
-    "temperature": (float, typer.Option(default("temperature"), "--temperature", min=0.0,
-                                        help="Sampling temperature (0: greedy).")),
-    "seed": (Optional[int], typer.Option(None, "--seed", help="Sampling seed.")),
-    "drop_stop_id": (List[int], typer.Option([], "--drop-stop-id", hidden=True,
-                                             help="Diagnosis: remove this id from the stop set.")),
-    "constrained": (bool, typer.Option(default("constrained"), "--constrained/--no-constrained",
-                                       help="Constrain decoding to the JSON Schema (the answer always parses and "
-                                            "ends).")),
-    "prefix_cache": (bool, typer.Option(default("prefix_cache"), "--prefix-cache/--no-prefix-cache",
-                                        help="Prefill the instruction and schema once and reuse them for every "
-                                             "document (exact).")),
-    "jump_forward": (bool, typer.Option(default("jump_forward"), "--jump-forward/--no-jump-forward",
-                                        help="With constraints, feed the text the schema forces (keys, quotes) in "
-                                             "one pass instead of one decode step per token.")),
-    "no_guard": (List[str], typer.Option([], "--no-guard", metavar="NAME",
-                                         help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
-                                              "(repeatable; all guards are on by default).")),
-    "retries": (int, typer.Option(default("retries"), "--retries", min=0, metavar="N",
-                                  help="Retries of a failed answer in total: invalid (once, with the errors as "
-                                       "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
-                                       "guards). 0: one attempt.")),
-    "embedded": (bool, typer.Option(default("embedded"), "--embedded/--no-embedded",
-                                    help="Use a PDF's ZUGFeRD / Factur-X / XRechnung XML as the answer when it is "
-                                         "valid (invoice schema; no tokens). --no-embedded always asks the model.")),
-    "cross_check": (bool, typer.Option(default("cross_check"), "--cross-check",
-                                       help="With embedded XML, also run the model and list every field where they "
-                                            "disagree (the answer stays the XML's).")),
-    "timeout": (float, typer.Option(default("timeout"), "--timeout", min=0.1, metavar="SECONDS",
-                                    help="Seconds one file may take to open and render; then it is stopped (code "
-                                         "timeout).")),
-    "max_pages": (int, typer.Option(default("max_pages"), "--max-pages", min=1,
-                                    help="Pages read per document at most; the rest are skipped with a warning.")),
-    "window_pages": (int, typer.Option(default("window_pages"), "--window-pages", min=2, max=8, metavar="N",
-                                       help="Read a longer document in windows of N pages (overlapping by one), "
-                                            "one generation each, merged.")),
-    "batch": (int, typer.Option(default("batch"), "--batch", min=1, max=MAX_BATCH, metavar="N",
-                                help="In-process model: decode up to N documents together (the same tokens as one "
-                                     "at a time; where that is not exact for the model, one at a time, and the "
-                                     f"record says why). Default: {BATCH_JOB_DEFAULT} where extract runs several "
-                                     "documents in-process, else 1 (extract watch: 1).")),
-    "split": (str, typer.Option(default("split"), "--split", metavar="auto|never",
-                                help="auto: a file holding several invoices gives one record per invoice (found "
-                                     "from the page text, OCR text for scans unless --ocr never); never: one "
-                                     "record per file.")),
-    "split_questions": (int, typer.Option(default("split_questions"), "--split-questions", min=0, metavar="N",
-                                          help="With --split auto: ask the in-process model about at most N pages "
-                                               "per file whose text is unsure (no signal in a file of several "
-                                               "invoices, or conflicting signals); 0: the text alone decides.")),
-    "max_bytes": (str, typer.Option(size_text(default("max_bytes")), "--max-bytes", metavar="SIZE",
-                                    help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).")),
-    "workers": (Optional[int], typer.Option(None, "--workers", min=1,
-                                            help="Render worker processes (with --no-isolate: render threads "
-                                                 "when several documents are in flight; default: the cores, at "
-                                                 "most 4).")),
-    "ocr": (str, typer.Option(default("ocr"), "--ocr", metavar="MODE",
-                              help="Read pages by OCR to check values against their text: auto (pages without a "
-                                   "usable text layer: scans, photos, images), always, or never.")),
-    "isolate": (bool, typer.Option(default("isolate"), "--isolate/--no-isolate",
-                                   help="Open and render each file in a worker process, so a crash or a hang costs "
-                                        "only that file.")),
-    "endpoints": (List[str], typer.Option([], "--endpoint", metavar="URL", envvar="EXTRACT_ENDPOINTS",
-                                          help="Run the model on this OpenAI-compatible server (vLLM, SGLang, "
-                                               "mlx_vlm.server, LM Studio), e.g. http://gpu1:8000/v1; repeatable "
-                                               "(or EXTRACT_ENDPOINTS, separated by spaces or commas).")),
-    "concurrency": (Optional[int], typer.Option(None, "--concurrency", min=1, metavar="N",
-                                                help="With --endpoint: documents in flight at once, in total "
-                                                     "(default: 2 per endpoint).")),
-    "server_kind": (Optional[str], typer.Option(None, "--server-kind", metavar="KIND",
-                                                help="vllm, sglang, mlx (mlx_vlm.server) or openai (any other); "
-                                                     "default: detected.")),
-    "api_key_env": (Optional[str], typer.Option(None, "--api-key-env", metavar="NAME",
-                                                help="The environment variable holding the servers' API key.")),
-    "stop_id": (List[int], typer.Option([], "--stop-id", metavar="ID",
-                                        help="With --endpoint: a token id that ends generation, sent to the servers "
-                                             "instead of the resolved stop set (repeatable).")),
-    "image_format": (str, typer.Option(default("image_format"), "--image-format", metavar="png|jpeg",
-                                       help="How page images travel to the servers: png (lossless) or jpeg "
-                                            "(quality 92, same pixels).")),
-    "read_timeout": (float, typer.Option(default("read_timeout"), "--read-timeout", min=0.1, metavar="SECONDS",
-                                         help="Seconds a server may stay silent before the request is tried on "
-                                              "another endpoint.")),
+    "max_tokens": (
+        int,
+        typer.Option(default("max_tokens"), "--max-tokens", min=1, help="Cap on generated tokens per document."),
+    ),
+    "vision_tokens": (
+        int,
+        typer.Option(default("vision_tokens"), "--vision-tokens", min=4, help="Vision-token budget per page."),
+    ),
+    "max_pixels": (
+        int | None,
+        typer.Option(None, "--max-pixels", min=1024, help="Pixel budget per page (overrides --vision-tokens)."),
+    ),
+    "pages": (str | None, typer.Option(None, "--pages", help="Pages to read, e.g. 1-3,5 (default: all).")),
+    "password": (list[str], typer.Option([], "--password", help="Password for encrypted PDFs (repeatable).")),
+    "password_file": (
+        Path | None,
+        typer.Option(
+            None,
+            "--password-file",
+            metavar="FILE",
+            help="Passwords, one per line (UTF-8), tried after the --password ones.",
+        ),
+    ),
+    "temperature": (
+        float,
+        typer.Option(default("temperature"), "--temperature", min=0.0, help="Sampling temperature (0: greedy)."),
+    ),
+    "seed": (int | None, typer.Option(None, "--seed", help="Sampling seed.")),
+    "drop_stop_id": (
+        list[int],
+        typer.Option([], "--drop-stop-id", hidden=True, help="Diagnosis: remove this id from the stop set."),
+    ),
+    "constrained": (
+        bool,
+        typer.Option(
+            default("constrained"),
+            "--constrained/--no-constrained",
+            help="Constrain decoding to the JSON Schema (the answer always parses and ends).",
+        ),
+    ),
+    "prefix_cache": (
+        bool,
+        typer.Option(
+            default("prefix_cache"),
+            "--prefix-cache/--no-prefix-cache",
+            help="Prefill the instruction and schema once and reuse them for every document (exact).",
+        ),
+    ),
+    "jump_forward": (
+        bool,
+        typer.Option(
+            default("jump_forward"),
+            "--jump-forward/--no-jump-forward",
+            help="With constraints, feed the text the schema forces (keys, quotes) in "
+            "one pass instead of one decode step per token.",
+        ),
+    ),
+    "no_guard": (
+        list[str],
+        typer.Option(
+            [],
+            "--no-guard",
+            metavar="NAME",
+            help="Switch a runaway guard off: end_marker, json_closed, loop, or all "
+            "(repeatable; all guards are on by default).",
+        ),
+    ),
+    "retries": (
+        int,
+        typer.Option(
+            default("retries"),
+            "--retries",
+            min=0,
+            metavar="N",
+            help="Retries of a failed answer in total: invalid (once, with the errors as "
+            "feedback), truncated (max tokens doubled, up to 4x), runaway (once, tighter "
+            "guards). 0: one attempt.",
+        ),
+    ),
+    "embedded": (
+        bool,
+        typer.Option(
+            default("embedded"),
+            "--embedded/--no-embedded",
+            help="Use a PDF's ZUGFeRD / Factur-X / XRechnung XML as the answer when it is "
+            "valid (invoice schema; no tokens). --no-embedded always asks the model.",
+        ),
+    ),
+    "cross_check": (
+        bool,
+        typer.Option(
+            default("cross_check"),
+            "--cross-check",
+            help="With embedded XML, also run the model and list every field where they "
+            "disagree (the answer stays the XML's).",
+        ),
+    ),
+    "timeout": (
+        float,
+        typer.Option(
+            default("timeout"),
+            "--timeout",
+            min=0.1,
+            metavar="SECONDS",
+            help="Seconds one file may take to open and render; then it is stopped (code timeout).",
+        ),
+    ),
+    "max_pages": (
+        int,
+        typer.Option(
+            default("max_pages"),
+            "--max-pages",
+            min=1,
+            help="Pages read per document at most; the rest are skipped with a warning.",
+        ),
+    ),
+    "window_pages": (
+        int,
+        typer.Option(
+            default("window_pages"),
+            "--window-pages",
+            min=2,
+            max=8,
+            metavar="N",
+            help="Read a longer document in windows of N pages (overlapping by one), one generation each, merged.",
+        ),
+    ),
+    "batch": (
+        int,
+        typer.Option(
+            default("batch"),
+            "--batch",
+            min=1,
+            max=MAX_BATCH,
+            metavar="N",
+            help="In-process model: decode up to N documents together (the same tokens as one "
+            "at a time; where that is not exact for the model, one at a time, and the "
+            f"record says why). Default: {BATCH_JOB_DEFAULT} where extract runs several "
+            "documents in-process, else 1 (extract watch: 1).",
+        ),
+    ),
+    "split": (
+        str,
+        typer.Option(
+            default("split"),
+            "--split",
+            metavar="auto|never",
+            help="auto: a file holding several invoices gives one record per invoice (found "
+            "from the page text, OCR text for scans unless --ocr never); never: one "
+            "record per file.",
+        ),
+    ),
+    "split_questions": (
+        int,
+        typer.Option(
+            default("split_questions"),
+            "--split-questions",
+            min=0,
+            metavar="N",
+            help="With --split auto: ask the in-process model about at most N pages "
+            "per file whose text is unsure (no signal in a file of several "
+            "invoices, or conflicting signals); 0: the text alone decides.",
+        ),
+    ),
+    "max_bytes": (
+        str,
+        typer.Option(
+            size_text(default("max_bytes")),
+            "--max-bytes",
+            metavar="SIZE",
+            help="Larger input files fail with code too_large (bytes, or e.g. 50M, 1G).",
+        ),
+    ),
+    "workers": (
+        int | None,
+        typer.Option(
+            None,
+            "--workers",
+            min=1,
+            help="Render worker processes (with --no-isolate: render threads "
+            "when several documents are in flight; default: the cores, at "
+            "most 4).",
+        ),
+    ),
+    "ocr": (
+        str,
+        typer.Option(
+            default("ocr"),
+            "--ocr",
+            metavar="MODE",
+            help="Read pages by OCR to check values against their text: auto (pages without a "
+            "usable text layer: scans, photos, images), always, or never.",
+        ),
+    ),
+    "isolate": (
+        bool,
+        typer.Option(
+            default("isolate"),
+            "--isolate/--no-isolate",
+            help="Open and render each file in a worker process, so a crash or a hang costs only that file.",
+        ),
+    ),
+    "endpoints": (
+        list[str],
+        typer.Option(
+            [],
+            "--endpoint",
+            metavar="URL",
+            envvar="EXTRACT_ENDPOINTS",
+            help="Run the model on this OpenAI-compatible server (vLLM, SGLang, "
+            "mlx_vlm.server, LM Studio), e.g. http://gpu1:8000/v1; repeatable "
+            "(or EXTRACT_ENDPOINTS, separated by spaces or commas).",
+        ),
+    ),
+    "concurrency": (
+        int | None,
+        typer.Option(
+            None,
+            "--concurrency",
+            min=1,
+            metavar="N",
+            help="With --endpoint: documents in flight at once, in total (default: 2 per endpoint).",
+        ),
+    ),
+    "server_kind": (
+        str | None,
+        typer.Option(
+            None,
+            "--server-kind",
+            metavar="KIND",
+            help="vllm, sglang, mlx (mlx_vlm.server) or openai (any other); default: detected.",
+        ),
+    ),
+    "api_key_env": (
+        str | None,
+        typer.Option(
+            None, "--api-key-env", metavar="NAME", help="The environment variable holding the servers' API key."
+        ),
+    ),
+    "stop_id": (
+        list[int],
+        typer.Option(
+            [],
+            "--stop-id",
+            metavar="ID",
+            help="With --endpoint: a token id that ends generation, sent to the servers "
+            "instead of the resolved stop set (repeatable).",
+        ),
+    ),
+    "image_format": (
+        str,
+        typer.Option(
+            default("image_format"),
+            "--image-format",
+            metavar="png|jpeg",
+            help="How page images travel to the servers: png (lossless) or jpeg (quality 92, same pixels).",
+        ),
+    ),
+    "read_timeout": (
+        float,
+        typer.Option(
+            default("read_timeout"),
+            "--read-timeout",
+            min=0.1,
+            metavar="SECONDS",
+            help="Seconds a server may stay silent before the request is tried on another endpoint.",
+        ),
+    ),
 }
 
 
-def settings_from_options(*, password: List[str], password_file: Optional[Path], drop_stop_id: List[int],
-                          no_guard: List[str], max_bytes: str, endpoints: List[str], stop_id: List[int],
-                          **settings) -> Settings:
+def settings_from_options(
+    *,
+    password: list[str],
+    password_file: Path | None,
+    drop_stop_id: list[int],
+    no_guard: list[str],
+    max_bytes: str,
+    endpoints: list[str],
+    stop_id: list[int],
+    **settings,
+) -> Settings:
     """Turn the parsed SETTINGS_OPTIONS into one Settings (the options that are not spelled like their setting are
     converted here).
 
     Raises:
         UsageError: a bad value (an unreadable password file, a bad size, an unknown guard, ...).
     """
-    return command_line_settings(**settings, passwords=tuple(password) + _password_file(password_file),
-                                 drop_stop_ids=tuple(drop_stop_id), guards=_guard_settings(no_guard),
-                                 max_bytes=_size(max_bytes, "--max-bytes"), endpoint=_urls(endpoints),
-                                 stop_ids=tuple(stop_id))
+    return command_line_settings(
+        **settings,
+        passwords=tuple(password) + _password_file(password_file),
+        drop_stop_ids=tuple(drop_stop_id),
+        guards=_guard_settings(no_guard),
+        max_bytes=_size(max_bytes, "--max-bytes"),
+        endpoint=_urls(endpoints),
+        stop_ids=tuple(stop_id),
+    )
 
 
-def _urls(values: List[str]) -> tuple[str, ...]:
+def _urls(values: list[str]) -> tuple[str, ...]:
     """``--endpoint`` values (and EXTRACT_ENDPOINTS) split on commas and whitespace."""
     return tuple(url for value in values for url in re.split(r"[\s,]+", value) if url)
 
@@ -205,8 +397,10 @@ def _urls(values: List[str]) -> tuple[str, ...]:
 def settings_options(command):
     """Give a command every SETTINGS_OPTIONS option and call it with ``settings=`` the Settings they make."""
     own = inspect.signature(command, eval_str=True)
-    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
-              for name, (annotation, option) in SETTINGS_OPTIONS.items()]
+    shared = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
+        for name, (annotation, option) in SETTINGS_OPTIONS.items()
+    ]
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
@@ -218,33 +412,49 @@ def settings_options(command):
     return wrapper
 
 
-@app.command(BATCH, help="Extract INPUTS (files, directories, glob patterns) to JSON records.\n\n"
-                         "With --out, a re-run skips inputs whose record there is already final for the same content "
-                         "and settings (--force: extract all again).\n\n"
-                         "Subcommands: extract doctor MODEL | watch INBOX | status | eval PRED GOLD.")
+@app.command(
+    BATCH,
+    help="Extract INPUTS (files, directories, glob patterns) to JSON records.\n\n"
+    "With --out, a re-run skips inputs whose record there is already final for the same content "
+    "and settings (--force: extract all again).\n\n"
+    "Subcommands: extract doctor MODEL | watch INBOX | status | eval PRED GOLD.",
+)
 @handle_errors
 @settings_options
 def run_batch_command(
     ctx: typer.Context,
-    inputs: List[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write one <name>.json record per input here."),
-    jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Write every record to this JSONL file."),
-    csv_path: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per document."),
+    inputs: list[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write one <name>.json record per input here."),
+    jsonl: Path | None = typer.Option(None, "--jsonl", help="Write every record to this JSONL file."),
+    csv_path: Path | None = typer.Option(None, "--csv", help="Write one CSV row per document."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON instead of a table."),
-    force: bool = typer.Option(False, "--force", help="Extract every input again, even when --out already holds "
-                                                      "its final record."),
-    engine: str = typer.Option("local", "--engine", metavar="local|ray",
-                               help="Where the batch runs: local (this machine) or ray (a Ray cluster; pip install "
-                                    "\"extractor-vlm\\[ray]\"; needs --endpoint and --out on shared storage: the "
-                                    "in-process MLX model stays on one machine)."),
-    address: Optional[str] = typer.Option(None, "--address", metavar="ADDR",
-                                          help="With --engine ray: the cluster to join (head host:port, "
-                                               "ray://host:10001 or auto; default: a local cluster of this "
-                                               "machine's cores)."),
-    actors: Optional[int] = typer.Option(None, "--actors", min=1, metavar="N",
-                                         help="With --engine ray: extraction actors, one document each at a time "
-                                              "(default: one per CPU of the cluster)."),
-    settings: Optional[Settings] = None,  # given by settings_options
+    force: bool = typer.Option(
+        False, "--force", help="Extract every input again, even when --out already holds its final record."
+    ),
+    engine: str = typer.Option(
+        "local",
+        "--engine",
+        metavar="local|ray",
+        help="Where the batch runs: local (this machine) or ray (a Ray cluster; pip install "
+        '"extractor-vlm\\[ray]"; needs --endpoint and --out on shared storage: the '
+        "in-process MLX model stays on one machine).",
+    ),
+    address: str | None = typer.Option(
+        None,
+        "--address",
+        metavar="ADDR",
+        help="With --engine ray: the cluster to join (head host:port, "
+        "ray://host:10001 or auto; default: a local cluster of this "
+        "machine's cores).",
+    ),
+    actors: int | None = typer.Option(
+        None,
+        "--actors",
+        min=1,
+        metavar="N",
+        help="With --engine ray: extraction actors, one document each at a time (default: one per CPU of the cluster).",
+    ),
+    settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
@@ -255,10 +465,21 @@ def run_batch_command(
     settings = job_batch(settings, documents=len(paths), given=_given(ctx, "batch"))
     remote = engine_for(engine, settings=settings, out=out, options=RaySettings(address=address, actors=actors))
     logged = bool(out or jsonl or csv_path) and not as_json
-    with Extractor(settings) as extractor, remote or contextlib.nullcontext(), \
-            render.BatchProgress(len(paths), log_lines=logged) as progress:
-        result = run_batch(extractor, [str(p) for p in paths], out=out, jsonl=jsonl, csv_path=csv_path, force=force,
-                           on_record=progress.advance, engine=remote)
+    with (
+        Extractor(settings) as extractor,
+        remote or contextlib.nullcontext(),
+        render.BatchProgress(len(paths), log_lines=logged) as progress,
+    ):
+        result = run_batch(
+            extractor,
+            [str(p) for p in paths],
+            out=out,
+            jsonl=jsonl,
+            csv_path=csv_path,
+            force=force,
+            on_record=progress.advance,
+            engine=remote,
+        )
     render.show_batch(result, as_json=as_json, table=not logged)
     raise typer.Exit(ExitCode.OK if trusted(result.records) else ExitCode.NOT_OK)
 
@@ -270,7 +491,7 @@ def _given(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
-def _password_file(path: Optional[Path]) -> tuple[str, ...]:
+def _password_file(path: Path | None) -> tuple[str, ...]:
     """Read ``--password-file``: one password per line (UTF-8, BOM allowed), line ends stripped, blank lines
     skipped; spaces are kept, they may be part of a password."""
     if path is None:
@@ -300,35 +521,54 @@ def _size(text: str, option: str) -> int:
     return size
 
 
-def _guard_settings(no_guard: List[str]) -> GuardSettings:
+def _guard_settings(no_guard: list[str]) -> GuardSettings:
     try:
         return GuardSettings.without(no_guard)
     except ValueError as exc:
         raise UsageError(f"--no-guard: {exc}") from exc
 
 
-@app.command("doctor", help="Check a model directory's stop configuration (and fix it with --fix), or a running "
-                            "inference server (--endpoint URL): does it stop on its own?\n\n"
-                            "MODEL is a local directory or a hub id already in the local Hugging Face cache; with "
-                            "--endpoint it names the served model to check (default: the only one served). "
-                            "Exit 0 when no check fails, 1 otherwise.")
+@app.command(
+    "doctor",
+    help="Check a model directory's stop configuration (and fix it with --fix), or a running "
+    "inference server (--endpoint URL): does it stop on its own?\n\n"
+    "MODEL is a local directory or a hub id already in the local Hugging Face cache; with "
+    "--endpoint it names the served model to check (default: the only one served). "
+    "Exit 0 when no check fails, 1 otherwise.",
+)
 @handle_errors
 def doctor_command(
-    model: Optional[str] = typer.Argument(None, help="Model directory or cached hub id (with --endpoint: the served "
-                                                     "model's id)."),
-    fix: bool = typer.Option(False, "--fix", help="Rewrite generation_config.json's eos_token_id to the full list "
-                                                  "(original kept as generation_config.json.bak), then re-check."),
-    smoke: bool = typer.Option(False, "--smoke", help="Also run one short real generation on a blank page: "
-                                                      "does it stop?"),
-    smoke_tokens: int = typer.Option(DEFAULT_SMOKE_TOKENS, "--smoke-tokens", min=1,
-                                     help="max_tokens of the --smoke generation (and of the --endpoint requests)."),
-    endpoint: Optional[str] = typer.Option(None, "--endpoint", metavar="URL",
-                                           help="Check this OpenAI-compatible server instead of a directory: the "
-                                                "models it serves, and one smoke request without our stop ids."),
-    server_kind: Optional[str] = typer.Option(None, "--server-kind", metavar="KIND",
-                                              help="With --endpoint: vllm, sglang, mlx or openai (default: detected)."),
-    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", metavar="NAME",
-                                              help="With --endpoint: the environment variable holding the API key."),
+    model: str | None = typer.Argument(
+        None, help="Model directory or cached hub id (with --endpoint: the served model's id)."
+    ),
+    fix: bool = typer.Option(
+        False,
+        "--fix",
+        help="Rewrite generation_config.json's eos_token_id to the full list "
+        "(original kept as generation_config.json.bak), then re-check.",
+    ),
+    smoke: bool = typer.Option(
+        False, "--smoke", help="Also run one short real generation on a blank page: does it stop?"
+    ),
+    smoke_tokens: int = typer.Option(
+        DEFAULT_SMOKE_TOKENS,
+        "--smoke-tokens",
+        min=1,
+        help="max_tokens of the --smoke generation (and of the --endpoint requests).",
+    ),
+    endpoint: str | None = typer.Option(
+        None,
+        "--endpoint",
+        metavar="URL",
+        help="Check this OpenAI-compatible server instead of a directory: the "
+        "models it serves, and one smoke request without our stop ids.",
+    ),
+    server_kind: str | None = typer.Option(
+        None, "--server-kind", metavar="KIND", help="With --endpoint: vllm, sglang, mlx or openai (default: detected)."
+    ),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", metavar="NAME", help="With --endpoint: the environment variable holding the API key."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as a JSON list instead of a table."),
 ) -> None:
     """Run the doctor's checks; exit 0 when nothing fails, 1 otherwise."""
@@ -336,8 +576,13 @@ def doctor_command(
         if fix or smoke:
             raise UsageError("--fix and --smoke check a model directory; with --endpoint the server is smoke-tested")
         settings = Settings(endpoint=(endpoint,), server_kind=server_kind)  # checks the URL and the kind
-        report = run_endpoint_doctor(settings.endpoint[0], model=model, server_kind=server_kind,
-                                     api_key=api_key(api_key_env), smoke_tokens=smoke_tokens)
+        report = run_endpoint_doctor(
+            settings.endpoint[0],
+            model=model,
+            server_kind=server_kind,
+            api_key=api_key(api_key_env),
+            smoke_tokens=smoke_tokens,
+        )
     elif model is None:
         raise UsageError("doctor: name a MODEL directory, or a server with --endpoint URL")
     else:
@@ -349,48 +594,83 @@ def doctor_command(
 SUBCOMMANDS.add("doctor")
 
 
-@app.command("watch", help="Watch INBOX and extract every new document once: records go to OUT, inputs to "
-                           "INBOX/processed/ or INBOX/failed/, a SQLite ledger remembers every content.\n\n"
-                           "Runs until SIGINT / SIGTERM (exit 0); --once processes what is there now and exits.")
+@app.command(
+    "watch",
+    help="Watch INBOX and extract every new document once: records go to OUT, inputs to "
+    "INBOX/processed/ or INBOX/failed/, a SQLite ledger remembers every content.\n\n"
+    "Runs until SIGINT / SIGTERM (exit 0); --once processes what is there now and exits.",
+)
 @handle_errors
 @settings_options
 def watch_command(
     inbox: Path = typer.Argument(..., help="The folder to watch (subfolders included)."),
     out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
-    ledger: Optional[Path] = typer.Option(None, "--ledger", help="The SQLite ledger (default: "
-                                                                 "OUT/.extractor/ledger.sqlite)."),
-    once: bool = typer.Option(WATCH.once, "--once", help="Process what is in the inbox now, then exit (cron, "
-                                                         "timers)."),
-    poll: Optional[float] = typer.Option(WATCH.poll, "--poll", min=0.1, metavar="SECONDS",
-                                         help="Scan every SECONDS instead of using file-system events "
-                                              "(network shares)."),
-    settle: float = typer.Option(WATCH.settle, "--settle", min=0.0, metavar="SECONDS",
-                                 help="A file is taken once its size and mtime have not changed for this long."),
-    error_retries: int = typer.Option(WATCH.error_retries, "--error-retries", min=0, metavar="N",
-                                      help="Retries of a model error or time-out, with back-off (answer retries: "
-                                           "--retries)."),
-    backoff: float = typer.Option(WATCH.backoff, "--backoff", min=0.0, metavar="SECONDS",
-                                  help="Seconds before the first error retry (doubled for each further one)."),
-    keep_inputs: bool = typer.Option(WATCH.keep_inputs, "--keep-inputs",
-                                     help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."),
-    stop_timeout: float = typer.Option(WATCH.stop_timeout, "--stop-timeout", min=0.0, metavar="SECONDS",
-                                       help="After SIGINT / SIGTERM, seconds the current document may still run "
-                                            "before it is abandoned (it stays queued)."),
+    ledger: Path | None = typer.Option(
+        None, "--ledger", help="The SQLite ledger (default: OUT/.extractor/ledger.sqlite)."
+    ),
+    once: bool = typer.Option(WATCH.once, "--once", help="Process what is in the inbox now, then exit (cron, timers)."),
+    poll: float | None = typer.Option(
+        WATCH.poll,
+        "--poll",
+        min=0.1,
+        metavar="SECONDS",
+        help="Scan every SECONDS instead of using file-system events (network shares).",
+    ),
+    settle: float = typer.Option(
+        WATCH.settle,
+        "--settle",
+        min=0.0,
+        metavar="SECONDS",
+        help="A file is taken once its size and mtime have not changed for this long.",
+    ),
+    error_retries: int = typer.Option(
+        WATCH.error_retries,
+        "--error-retries",
+        min=0,
+        metavar="N",
+        help="Retries of a model error or time-out, with back-off (answer retries: --retries).",
+    ),
+    backoff: float = typer.Option(
+        WATCH.backoff,
+        "--backoff",
+        min=0.0,
+        metavar="SECONDS",
+        help="Seconds before the first error retry (doubled for each further one).",
+    ),
+    keep_inputs: bool = typer.Option(
+        WATCH.keep_inputs, "--keep-inputs", help="Leave inputs in the inbox (the ledger alone prevents re-extraction)."
+    ),
+    stop_timeout: float = typer.Option(
+        WATCH.stop_timeout,
+        "--stop-timeout",
+        min=0.0,
+        metavar="SECONDS",
+        help="After SIGINT / SIGTERM, seconds the current document may still run "
+        "before it is abandoned (it stays queued).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    settings: Optional[Settings] = None,  # given by settings_options
+    settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
     from extractor.jobs.watch import watch
     from extractor.jobs.watch.inbox import WatchPaths, check_unlocked
 
-    behaviour = WatchSettings(settle=settle, poll=poll, error_retries=error_retries, backoff=backoff,
-                              keep_inputs=keep_inputs, once=once, stop_timeout=stop_timeout)
+    behaviour = WatchSettings(
+        settle=settle,
+        poll=poll,
+        error_retries=error_retries,
+        backoff=backoff,
+        keep_inputs=keep_inputs,
+        once=once,
+        stop_timeout=stop_timeout,
+    )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     render.watch_logging()
     with Extractor(settings) as extractor:
-        summary = watch(paths.inbox, paths.out, extractor=extractor, settings=behaviour, ledger=paths.ledger,
-                        handle_signals=True)
+        summary = watch(
+            paths.inbox, paths.out, extractor=extractor, settings=behaviour, ledger=paths.ledger, handle_signals=True
+        )
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
 
@@ -398,10 +678,12 @@ def watch_command(
 @app.command("status", help="Show a watcher's ledger: documents per state and the recent failures with reasons.")
 @handle_errors
 def status_command(
-    ledger: Optional[Path] = typer.Option(None, "--ledger", help="The ledger file (default: "
-                                                                 "OUT/.extractor/ledger.sqlite)."),
-    out: Path = typer.Option(Path("."), "--out", "-o", help="The watcher's output folder (when --ledger is not "
-                                                            "given)."),
+    ledger: Path | None = typer.Option(
+        None, "--ledger", help="The ledger file (default: OUT/.extractor/ledger.sqlite)."
+    ),
+    out: Path = typer.Option(
+        Path("."), "--out", "-o", help="The watcher's output folder (when --ledger is not given)."
+    ),
     recent: int = typer.Option(10, "--recent", min=0, help="How many recent failures to list."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
@@ -418,16 +700,20 @@ def status_command(
 SUBCOMMANDS.update({"watch", "status"})
 
 
-@app.command("eval", help="Score predictions against ground truth: field precision / recall / F1 and nTED.\n\n"
-                          "PRED and GOLD are JSON files or directories (our records or plain JSON), matched by stem. "
-                          "`extract eval OUT --gold reviewed` scores the records in OUT against the corrections "
-                          "`extract review` saved beside them.")
+@app.command(
+    "eval",
+    help="Score predictions against ground truth: field precision / recall / F1 and nTED.\n\n"
+    "PRED and GOLD are JSON files or directories (our records or plain JSON), matched by stem. "
+    "`extract eval OUT --gold reviewed` scores the records in OUT against the corrections "
+    "`extract review` saved beside them.",
+)
 @handle_errors
 def eval_command(
     pred: Path = typer.Argument(..., help="Predicted records / JSON (file or directory)."),
-    gold: Optional[Path] = typer.Argument(None, help="Ground-truth JSON (file or directory)."),
-    gold_kind: Optional[str] = typer.Option(None, "--gold", help="`reviewed`: the gold is PRED's *.reviewed.json "
-                                                                 "files (instead of a GOLD argument)."),
+    gold: Path | None = typer.Argument(None, help="Ground-truth JSON (file or directory)."),
+    gold_kind: str | None = typer.Option(
+        None, "--gold", help="`reviewed`: the gold is PRED's *.reviewed.json files (instead of a GOLD argument)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Evaluate PRED against GOLD (or against the reviewed files in PRED) and print the report."""
@@ -444,17 +730,22 @@ def eval_command(
 SUBCOMMANDS.add("eval")
 
 
-@app.command("review", help="Review the records in OUT in a browser: each beside its pages, values boxed where they "
-                            "are printed; corrections go to OUT/<name>.reviewed.json.")
+@app.command(
+    "review",
+    help="Review the records in OUT in a browser: each beside its pages, values boxed where they "
+    "are printed; corrections go to OUT/<name>.reviewed.json.",
+)
 @handle_errors
 def review_command(
     out: Path = typer.Argument(..., help="The folder of records (a batch's --out or a watcher's OUT)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
-    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires the "
-                                                        "token printed at start."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="The address to bind; any but loopback requires the token printed at start."
+    ),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
-    reviewer: Optional[str] = typer.Option(None, "--reviewer", help="Your name in the reviewed files (default: "
-                                                                    "the OS user)."),
+    reviewer: str | None = typer.Option(
+        None, "--reviewer", help="Your name in the reviewed files (default: the OS user)."
+    ),
 ) -> None:
     """Serve the review page until Ctrl-C."""
     from extractor.tools.review_page.app import serve
@@ -465,26 +756,41 @@ def review_command(
 SUBCOMMANDS.add("review")
 
 
-@app.command("serve", help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
-                           "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
-                           "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
-                           "key is a tenant that sees only its own jobs. Runs until Ctrl-C / SIGTERM.")
+@app.command(
+    "serve",
+    help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
+    "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
+    "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
+    "key is a tenant that sees only its own jobs. Runs until Ctrl-C / SIGTERM.",
+)
 @handle_errors
 @settings_options
 def serve_command(
-    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API "
-                                                        "keys."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API keys."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
-    store: str = typer.Option(DEFAULT_STORE, "--store", metavar="URL", help="The job store: sqlite:///PATH (jobs, "
-                                                                            "uploads and records; survives restarts)."),
-    api_keys_file: Optional[Path] = typer.Option(None, "--api-keys-file", metavar="FILE",
-                                                 help="API keys, one KEY or TENANT:KEY per line (# comments)."),
-    retention: str = typer.Option("7d", "--retention", metavar="DURATION",
-                                  help="How long ended jobs and their records are kept (e.g. 7d, 12h, 3600)."),
-    sync_timeout: float = typer.Option(DEFAULT_SYNC_TIMEOUT, "--sync-timeout", min=0.0, metavar="SECONDS",
-                                       help="POST /v1/extract answers the record if done within this, else 202 "
-                                            "with the job."),
-    settings: Optional[Settings] = None,  # given by settings_options
+    store: str = typer.Option(
+        DEFAULT_STORE,
+        "--store",
+        metavar="URL",
+        help="The job store: sqlite:///PATH (jobs, uploads and records; survives restarts).",
+    ),
+    api_keys_file: Path | None = typer.Option(
+        None, "--api-keys-file", metavar="FILE", help="API keys, one KEY or TENANT:KEY per line (# comments)."
+    ),
+    retention: str = typer.Option(
+        "7d",
+        "--retention",
+        metavar="DURATION",
+        help="How long ended jobs and their records are kept (e.g. 7d, 12h, 3600).",
+    ),
+    sync_timeout: float = typer.Option(
+        DEFAULT_SYNC_TIMEOUT,
+        "--sync-timeout",
+        min=0.0,
+        metavar="SECONDS",
+        help="POST /v1/extract answers the record if done within this, else 202 with the job.",
+    ),
+    settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
     if settings is None:
@@ -492,16 +798,25 @@ def serve_command(
     from extractor.service.app import serve
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
 
-    config = ServeSettings(host=host, port=port, store=store, sync_timeout=sync_timeout,
-                           retention=parse_duration(retention, option="--retention"))
-    serve(settings=settings, serve_settings=config, keys=ApiKeys.from_environment(file=api_keys_file),
-          echo=lambda line: typer.echo(line, err=True))
+    config = ServeSettings(
+        host=host,
+        port=port,
+        store=store,
+        sync_timeout=sync_timeout,
+        retention=parse_duration(retention, option="--retention"),
+    )
+    serve(
+        settings=settings,
+        serve_settings=config,
+        keys=ApiKeys.from_environment(file=api_keys_file),
+        echo=lambda line: typer.echo(line, err=True),
+    )
 
 
 SUBCOMMANDS.add("serve")
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (exits with the command's exit code).
 
     ``--verbose`` (anywhere before ``--``, any command) also shows third-party notes (``quiet``).
@@ -510,7 +825,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         argv: arguments (default: ``sys.argv[1:]``).
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    options = args[:args.index("--")] if "--" in args else args
+    options = args[: args.index("--")] if "--" in args else args
     verbose = VERBOSE in options
     if verbose:
         args.remove(VERBOSE)

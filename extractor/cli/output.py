@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING
 
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, INVALID, OK, REVIEW, RUNAWAY, TRUNCATED
@@ -13,8 +14,14 @@ from extractor.trust.verdict import ERROR, INVALID, OK, REVIEW, RUNAWAY, TRUNCAT
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-STATUS_STYLE: dict[str, str] = {OK: "green", REVIEW: "yellow", INVALID: "red", TRUNCATED: "red", RUNAWAY: "magenta",
-                ERROR: "red bold"}
+STATUS_STYLE: dict[str, str] = {
+    OK: "green",
+    REVIEW: "yellow",
+    INVALID: "red",
+    TRUNCATED: "red",
+    RUNAWAY: "magenta",
+    ERROR: "red bold",
+}
 
 
 def console(*, stderr: bool = False):
@@ -37,7 +44,7 @@ def shorten_middle(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     keep = width - 1
-    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
+    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2 :]
 
 
 def cut(text: str, width: int) -> str:
@@ -66,12 +73,23 @@ def records_table(records: Sequence[Record]):
     widths = {"source": 22, "status": 9, "pages": 5, "tokens": 6, "s": 5}
     widths["detail"] = TABLE_WIDTH - sum(widths.values()) - 2 * len(widths)  # two spaces between columns
     for col, width in widths.items():
-        table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=width, max_width=width,
-                         justify="right" if col in ("pages", "tokens", "s") else "left")
+        table.add_column(
+            col,
+            no_wrap=True,
+            overflow="ellipsis",
+            min_width=width,
+            max_width=width,
+            justify="right" if col in ("pages", "tokens", "s") else "left",
+        )
     for r in records:
-        table.add_row(shorten_middle(Path(r.source).name or r.source, widths["source"]),
-                      f"[{STATUS_STYLE.get(r.status, '')}]{r.status}[/]", str(r.pages), str(r.usage.generated_tokens),
-                      f"{r.timings.get('total_s', 0):.1f}", cut(detail(r), widths["detail"]))
+        table.add_row(
+            shorten_middle(Path(r.source).name or r.source, widths["source"]),
+            f"[{STATUS_STYLE.get(r.status, '')}]{r.status}[/]",
+            str(r.pages),
+            str(r.usage.generated_tokens),
+            f"{r.timings.get('total_s', 0):.1f}",
+            cut(detail(r), widths["detail"]),
+        )
     return table
 
 
@@ -101,9 +119,9 @@ class BatchProgress:
         """Args: total: the number of inputs; log_lines: print a line per document (stderr)."""
         self.total = total
         self.log_lines = log_lines
-        self.bar: Optional[Progress] = None
+        self.bar: Progress | None = None
 
-    def __enter__(self) -> "BatchProgress":
+    def __enter__(self) -> BatchProgress:
         if sys.stderr.isatty():
             from rich.progress import Progress
 
@@ -115,8 +133,9 @@ class BatchProgress:
     def advance(self, record: Record, skipped: bool = False) -> None:
         """Note one finished (or skipped) document."""
         if self.log_lines:
-            console(stderr=True).print(file_line(record, skipped=skipped), highlight=False, markup=False,
-                                       soft_wrap=True)
+            console(stderr=True).print(
+                file_line(record, skipped=skipped), highlight=False, markup=False, soft_wrap=True
+            )
         if self.bar is not None:
             self.bar.update(self.task, advance=1, description=f"{Path(record.source).name}: {record.status}")
 
@@ -161,8 +180,9 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
     for col in ("check", "status", "detail", "source"):
         table.add_column(col, overflow="fold")
     for c in checks:
-        table.add_row(c["name"], f"[{style.get(c['status'], '')}]{c['status']}[/]", c.get("detail", ""),
-                      c.get("source") or "")
+        table.add_row(
+            c["name"], f"[{style.get(c['status'], '')}]{c['status']}[/]", c.get("detail", ""), c.get("source") or ""
+        )
     console().print(table)
 
 
@@ -209,16 +229,24 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
     from rich.table import Table
 
     counts = report["counts"]
-    console().print(f"{report['ledger']}: {report['documents']} document(s) from {report['sources']} input name(s): "
-                    + ", ".join(f"{n} {state}" for state, n in counts.items()), highlight=False)
+    console().print(
+        f"{report['ledger']}: {report['documents']} document(s) from {report['sources']} input name(s): "
+        + ", ".join(f"{n} {state}" for state, n in counts.items()),
+        highlight=False,
+    )
     if not report["failures"]:
         return
     table = Table(title="recent failures")
     for col in ("when", "input", "code", "reason", "attempts"):
         table.add_column(col, overflow="fold")
     for f in report["failures"]:
-        table.add_row(f["updated_at"], ", ".join(f["sources"]), f["error_code"] or "", (f["error"] or "")[:200],
-                      str(f["attempts"]))
+        table.add_row(
+            f["updated_at"],
+            ", ".join(f["sources"]),
+            f["error_code"] or "",
+            (f["error"] or "")[:200],
+            str(f["attempts"]),
+        )
     console().print(table)
 
 

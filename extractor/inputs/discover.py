@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, Union
 
 SUPPORTED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp")
 
@@ -74,11 +74,10 @@ def _dir_files(folder: Path) -> list[Path]:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError:
         return [folder]  # becomes an ``unreadable`` record when loaded
-    return [p for p in entries
-            if not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES and p.is_file()]
+    return [p for p in entries if not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES and p.is_file()]
 
 
-def display_name(path: Union[str, os.PathLike]) -> str:
+def display_name(path: str | os.PathLike) -> str:
     """Return how a path is named in records and messages: as given, except bytes that are not UTF-8.
 
     On POSIX a file name may be any bytes; Python keeps the undecodable ones as lone surrogates, which UTF-8 JSON,
@@ -96,4 +95,3 @@ def display_name(path: Union[str, os.PathLike]) -> str:
     except UnicodeEncodeError:
         return os.fsencode(text).decode("utf-8", "backslashreplace")
     return text
-

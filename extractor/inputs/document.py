@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional
 
 from PIL import Image
 
@@ -56,7 +56,7 @@ def max_pixels_for(*, tokens: int = DEFAULT_VISION_TOKENS, patch_size: int = 16,
 class PageSelection:
     """A parsed ``--pages`` spec: sorted, merged, 1-based inclusive ranges (``end`` None: to the last page)."""
 
-    ranges: tuple[tuple[int, Optional[int]], ...]
+    ranges: tuple[tuple[int, int | None], ...]
 
     def __str__(self) -> str:
         return ",".join(_range_text(start, end) for start, end in self.ranges)
@@ -72,12 +72,15 @@ class PageSelection:
 
     def beyond(self, page_count: int) -> str:
         """Return the selected pages past the last page as a spec ("" when there are none)."""
-        parts = [(max(start, page_count + 1), end) for start, end in self.ranges
-                 if (end is None and start > page_count) or (end is not None and end > page_count)]
+        parts = [
+            (max(start, page_count + 1), end)
+            for start, end in self.ranges
+            if (end is None and start > page_count) or (end is not None and end > page_count)
+        ]
         return ",".join(_range_text(start, end) for start, end in parts)
 
 
-def _range_text(start: int, end: Optional[int]) -> str:
+def _range_text(start: int, end: int | None) -> str:
     if end is None:
         return f"{start}-"
     return str(start) if start == end else f"{start}-{end}"
@@ -99,7 +102,7 @@ def parse_pages(spec: str) -> PageSelection:
     if not spec.strip() or any(not p for p in parts):
         raise UsageError(f"bad page selection {spec!r}: expected pages and ranges like 1-3,5")
     ranges = sorted((_parse_range(part, spec) for part in parts), key=lambda r: (r[0], r[1] or math.inf))
-    merged: list[tuple[int, Optional[int]]] = []
+    merged: list[tuple[int, int | None]] = []
     for start, end in ranges:
         last = merged[-1] if merged else None
         if last and (last[1] is None or start <= last[1] + 1):
@@ -109,7 +112,7 @@ def parse_pages(spec: str) -> PageSelection:
     return PageSelection(tuple(merged))
 
 
-def _parse_range(part: str, spec: str) -> tuple[int, Optional[int]]:
+def _parse_range(part: str, spec: str) -> tuple[int, int | None]:
     first, dash, last = part.partition("-")
     if not all(x.isdigit() and x.isascii() for x in (first, last) if x) or not (first or last):
         raise UsageError(f"bad page selection {spec!r}: {part!r} is not a page or a range like 2-4")
@@ -118,7 +121,6 @@ def _parse_range(part: str, spec: str) -> tuple[int, Optional[int]]:
     if start < 1 or (end is not None and end < start):
         raise UsageError(f"bad page selection {spec!r}: {part!r} (pages count from 1; ranges go upwards)")
     return start, end
-
 
 
 # ------------------------------------------------------------------------------------------------------- settings
@@ -143,7 +145,7 @@ class RasterSettings:
     """
 
     max_pixels: int = max_pixels_for()
-    pages: Optional[PageSelection] = None
+    pages: PageSelection | None = None
     passwords: tuple[str, ...] = ()
     max_pages: int = DEFAULT_MAX_PAGES
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -152,7 +154,7 @@ class RasterSettings:
     text_boxes: bool = False
 
     def __post_init__(self) -> None:
-        if self.min_side < 1 or self.max_pixels < self.min_side ** 2:
+        if self.min_side < 1 or self.max_pixels < self.min_side**2:
             raise UsageError(f"max_pixels ({self.max_pixels}) must be at least min_side² ({self.min_side}²)")
         if self.max_pages < 1 or self.max_bytes < 1:
             raise UsageError("max_pages and max_bytes must be positive")
@@ -175,11 +177,11 @@ class Page:
 
     index: int
     image: Image.Image
-    width_pt: Optional[float]
-    height_pt: Optional[float]
-    text: Optional[str]
+    width_pt: float | None
+    height_pt: float | None
+    text: str | None
     warnings: tuple[str, ...] = ()
-    ocr: Optional[ocr.OcrPage] = None
+    ocr: ocr.OcrPage | None = None
     lines: tuple[TextLine, ...] = ()
 
 
@@ -280,10 +282,11 @@ def select_pages(page_count: int, *, name: str, settings: RasterSettings) -> tup
     if beyond and selected:
         warnings.append(f"selected pages {beyond} do not exist (the document has {page_count}); skipped")
     if not selected:
-        raise InputError(f"{name}: none of the selected pages ({selection}) exist; the document has {page_count}",
-                         source=name, code="empty")
+        raise InputError(
+            f"{name}: none of the selected pages ({selection}) exist; the document has {page_count}",
+            source=name,
+            code="empty",
+        )
     if selected > settings.max_pages:
         warnings.append(page_cap_warning(settings.max_pages, selected))
     return list(itertools.islice(selection.indices(page_count), settings.max_pages)), warnings
-
-

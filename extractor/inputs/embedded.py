@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 from extractor.errors import InputError
 
@@ -82,7 +82,7 @@ class EmbeddedInvoice:
         }
 
 
-def read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedInvoice]:
+def read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:
     """Find an e-invoice XML attached to a PDF (thread-safe: takes ``pdf.PDFIUM_LOCK``).
 
     See ``_read_embedded_invoice`` for arguments, return value and errors.
@@ -93,7 +93,7 @@ def read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedI
         return _read_embedded_invoice(source)
 
 
-def _read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[EmbeddedInvoice]:
+def _read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:
     """Find an e-invoice XML attached to a PDF and map it to the invoice schema.
 
     Args:
@@ -123,8 +123,7 @@ def _read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[Embedded
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         code = "encrypted" if "password" in str(exc).lower() else "corrupt"
-        raise InputError(f"cannot open the PDF to look for an embedded invoice: {exc}", source=name,
-                         code=code) from exc
+        raise InputError(f"cannot open the PDF to look for an embedded invoice: {exc}", source=name, code=code) from exc
     try:
         found = []
         for i in range(pdf.count_attachments()):
@@ -145,7 +144,7 @@ def _read_embedded_invoice(source: Union[str, Path, bytes]) -> Optional[Embedded
     return None
 
 
-def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> Optional[EmbeddedInvoice]:
+def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | None:
     """Map CII or UBL invoice XML to the invoice schema.
 
     Args:
@@ -176,12 +175,21 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> Optional[EmbeddedI
     from extractor.schema import load_schema, validate_data
 
     errors = validate_data(data, load_schema("invoice"))
-    return EmbeddedInvoice(data=data, syntax=syntax, guideline=guideline, type_code=type_code,
-                           attachment=attachment, totals=totals, skipped_lines=skipped, notes=tuple(notes),
-                           schema_errors=tuple(errors))
+    return EmbeddedInvoice(
+        data=data,
+        syntax=syntax,
+        guideline=guideline,
+        type_code=type_code,
+        attachment=attachment,
+        totals=totals,
+        skipped_lines=skipped,
+        notes=tuple(notes),
+        schema_errors=tuple(errors),
+    )
 
 
 # -- element helpers (local names, so ZUGFeRD 1 and 2 namespaces both work) ---------------------------------------
+
 
 def _local(el) -> str:
     from lxml import etree
@@ -206,7 +214,7 @@ def _one(el, *steps: str):
     return nodes[0] if nodes else None
 
 
-def _text(el, *steps: str) -> Optional[str]:
+def _text(el, *steps: str) -> str | None:
     for node in _all(el, *steps):
         text = " ".join((node.text or "").split())
         if text:
@@ -214,7 +222,7 @@ def _text(el, *steps: str) -> Optional[str]:
     return None
 
 
-def _dec(el, *steps: str, currency: Optional[str] = None) -> Optional[Decimal]:
+def _dec(el, *steps: str, currency: str | None = None) -> Decimal | None:
     nodes = _all(el, *steps)
     if currency and len(nodes) > 1:
         # e.g. TaxTotalAmount given twice: in the invoice currency and in the tax currency
@@ -229,7 +237,7 @@ def _dec(el, *steps: str, currency: Optional[str] = None) -> Optional[Decimal]:
     return None
 
 
-def _num(value: Optional[Decimal]) -> Union[int, float, None]:
+def _num(value: Decimal | None) -> int | float | None:
     if value is None:
         return None
     if value == value.to_integral_value():
@@ -237,7 +245,7 @@ def _num(value: Optional[Decimal]) -> Union[int, float, None]:
     return float(value)
 
 
-def _date(text: Optional[str]) -> Optional[str]:
+def _date(text: str | None) -> str | None:
     """CII format 102 (``YYYYMMDD``) or an ISO date / date-time, as ``YYYY-MM-DD``; other formats give None."""
     import datetime as dt
 
@@ -252,7 +260,7 @@ def _date(text: Optional[str]) -> Optional[str]:
         return None
 
 
-def _iban(value: Optional[str], notes: list[str]) -> Optional[str]:
+def _iban(value: str | None, notes: list[str]) -> str | None:
     if value is None:
         return None
     compact = "".join(value.split()).upper()
@@ -272,6 +280,7 @@ def _finish(data: dict, totals: dict, notes: list[str]) -> None:
 
 # -- CII ---------------------------------------------------------------------------------------------------------
 
+
 class _Cii:
     """UN/CEFACT Cross Industry Invoice, ZUGFeRD 1 (``CrossIndustryDocument``) and 2 (``CrossIndustryInvoice``)."""
 
@@ -281,8 +290,9 @@ class _Cii:
         self.tx = _one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
         self.agreement = _one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
         self.settlement = _one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
-        self.summation = _one(self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|"
-                                               "SpecifiedTradeSettlementMonetarySummation")
+        self.summation = _one(
+            self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
+        )
 
     def map(self):
         notes: list[str] = []
@@ -305,8 +315,7 @@ class _Cii:
         if skipped:
             notes.append(f"{skipped} text-only line position(s) without product, quantity or amount left out")
         terms = _all(self.settlement, "SpecifiedTradePaymentTerms")
-        due_date = next((d for d in (_date(_text(t, "DueDateDateTime", "DateTimeString")) for t in terms) if d),
-                        None)
+        due_date = next((d for d in (_date(_text(t, "DueDateDateTime", "DateTimeString")) for t in terms) if d), None)
         descriptions = [d for d in (_text(t, "Description") for t in terms) if d]
         data = {
             "invoice_number": _text(self.doc, "ID"),
@@ -329,7 +338,7 @@ class _Cii:
         guideline = _text(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
         return data, totals, skipped, notes, "CII", guideline, _text(self.doc, "TypeCode") or ""
 
-    def _party(self, name: str) -> Optional[dict]:
+    def _party(self, name: str) -> dict | None:
         party = _one(self.agreement, name)
         if party is None:
             return None
@@ -343,7 +352,9 @@ class _Cii:
                 tax_id = value
         return {
             "name": _text(party, "Name"),
-            "address": None if address is None else {
+            "address": None
+            if address is None
+            else {
                 "street": ", ".join(x for x in (_text(address, "LineOne"), _text(address, "LineTwo")) if x) or None,
                 "postal_code": _text(address, "PostcodeCode"),
                 "city": _text(address, "CityName"),
@@ -361,8 +372,11 @@ class _Cii:
             settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
             product = _one(item, "SpecifiedTradeProduct")
             quantity_el = _one(delivery, "BilledQuantity")
-            amount = _dec(settlement, "SpecifiedTradeSettlementLineMonetarySummation|"
-                                      "SpecifiedTradeSettlementMonetarySummation", "LineTotalAmount")
+            amount = _dec(
+                settlement,
+                "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
+                "LineTotalAmount",
+            )
             quantity = _dec(delivery, "BilledQuantity")
             if product is None and quantity is None and amount is None:
                 skipped += 1
@@ -371,14 +385,16 @@ class _Cii:
             basis = _dec(agreement, "NetPriceProductTradePrice", "BasisQuantity")
             if price is not None and basis not in (None, 0):
                 price = price / basis
-            lines.append({
-                "description": _text(product, "Name") or _text(product, "Description"),
-                "quantity": _num(quantity),
-                "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
-                "unit_price": _num(price),
-                "tax_rate": _num(_dec(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")),
-                "amount": _num(amount),
-            })
+            lines.append(
+                {
+                    "description": _text(product, "Name") or _text(product, "Description"),
+                    "quantity": _num(quantity),
+                    "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
+                    "unit_price": _num(price),
+                    "tax_rate": _num(_dec(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")),
+                    "amount": _num(amount),
+                }
+            )
         return lines, skipped
 
     @staticmethod
@@ -389,7 +405,7 @@ class _Cii:
             "amount": _num(_dec(tax, "CalculatedAmount")),
         }
 
-    def _bank(self, notes: list[str]) -> Optional[dict]:
+    def _bank(self, notes: list[str]) -> dict | None:
         for means in _all(self.settlement, "SpecifiedTradeSettlementPaymentMeans"):
             account = _one(means, "PayeePartyCreditorFinancialAccount")
             if account is None:
@@ -403,6 +419,7 @@ class _Cii:
 
 
 # -- UBL ---------------------------------------------------------------------------------------------------------
+
 
 class _Ubl:
     """OASIS UBL 2.1 ``Invoice`` and ``CreditNote`` (XRechnung UBL, Peppol BIS)."""
@@ -428,15 +445,27 @@ class _Ubl:
         }
         tax_totals = _all(r, "TaxTotal")
         # a second TaxTotal may be in the tax currency; keep the one in the document currency
-        tax_total = next((t for t in tax_totals if (_one(t, "TaxAmount") is not None and
-                                                    _one(t, "TaxAmount").get("currencyID") in (None, currency))),
-                         tax_totals[0] if tax_totals else None)
+        tax_total = next(
+            (
+                t
+                for t in tax_totals
+                if (_one(t, "TaxAmount") is not None and _one(t, "TaxAmount").get("currencyID") in (None, currency))
+            ),
+            tax_totals[0] if tax_totals else None,
+        )
         totals["tax_total"] = _num(_dec(tax_total, "TaxAmount"))
-        tax_lines = [{
-            "rate": _num(_dec(sub, "TaxCategory", "Percent")),
-            "base": _num(_dec(sub, "TaxableAmount")),
-            "amount": _num(_dec(sub, "TaxAmount")),
-        } for sub in _all(tax_total, "TaxSubtotal")] if tax_total is not None else []
+        tax_lines = (
+            [
+                {
+                    "rate": _num(_dec(sub, "TaxCategory", "Percent")),
+                    "base": _num(_dec(sub, "TaxableAmount")),
+                    "amount": _num(_dec(sub, "TaxAmount")),
+                }
+                for sub in _all(tax_total, "TaxSubtotal")
+            ]
+            if tax_total is not None
+            else []
+        )
         due_date = _date(_text(r, "DueDate")) or _date(_text(r, "PaymentMeans", "PaymentDueDate"))
         data = {
             "invoice_number": _text(r, "ID"),
@@ -458,7 +487,7 @@ class _Ubl:
         type_code = _text(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
         return data, totals, 0, notes, "UBL", _text(r, "CustomizationID") or "", type_code
 
-    def _party(self, name: str) -> Optional[dict]:
+    def _party(self, name: str) -> dict | None:
         party = _one(self.root, name, "Party")
         if party is None:
             return None
@@ -473,7 +502,9 @@ class _Ubl:
         street = ", ".join(x for x in (_text(address, "StreetName"), _text(address, "AdditionalStreetName")) if x)
         return {
             "name": _text(party, "PartyName", "Name") or _text(party, "PartyLegalEntity", "RegistrationName"),
-            "address": None if address is None else {
+            "address": None
+            if address is None
+            else {
                 "street": street or None,
                 "postal_code": _text(address, "PostalZone"),
                 "city": _text(address, "CityName"),
@@ -498,7 +529,7 @@ class _Ubl:
             "amount": _num(_dec(line, "LineExtensionAmount")),
         }
 
-    def _bank(self, notes: list[str]) -> Optional[dict]:
+    def _bank(self, notes: list[str]) -> dict | None:
         for means in _all(self.root, "PaymentMeans"):
             account = _one(means, "PayeeFinancialAccount")
             if account is None:
@@ -512,6 +543,7 @@ class _Ubl:
 
 
 # -- schema lengths ------------------------------------------------------------------------------------------------
+
 
 def _fit_lengths(data: dict, notes: list[str]) -> None:
     """Cut strings longer than the invoice schema's ``maxLength`` (long payment terms, names), noting each."""

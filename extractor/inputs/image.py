@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
-from typing import Optional, cast
+from typing import cast
 
 from PIL import Image
 
@@ -28,16 +28,33 @@ from extractor.inputs.document import Document, Page, RasterSettings, elongated,
 MAX_IMAGE_PIXELS = 100_000_000  # source images above this are refused before their pixels are decoded
 
 _PIL_FORMAT = {"png": "PNG", "jpeg": "JPEG", "tiff": "TIFF", "webp": "WEBP"}
-_EXIF_TRANSPOSE = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
-                   4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270,
-                   7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
+_EXIF_TRANSPOSE = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
 # What Pillow raises on hostile input (besides our own InputError).
-_PILLOW_FAILURES = (OSError, SyntaxError, ValueError, TypeError, EOFError, struct.error, IndexError, KeyError,
-                    ZeroDivisionError, OverflowError)
+_PILLOW_FAILURES = (
+    OSError,
+    SyntaxError,
+    ValueError,
+    TypeError,
+    EOFError,
+    struct.error,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+    OverflowError,
+)
 
 
-def load_image(data: bytes, *, kind: str, name: str, settings: RasterSettings,
-               budget: ocr.OcrBudget) -> tuple[int, tuple[Page, ...], list[str]]:
+def load_image(
+    data: bytes, *, kind: str, name: str, settings: RasterSettings, budget: ocr.OcrBudget
+) -> tuple[int, tuple[Page, ...], list[str]]:
     """Decode an image file and make its selected frames pages.
 
     Args:
@@ -60,11 +77,13 @@ def load_image(data: bytes, *, kind: str, name: str, settings: RasterSettings,
             indices, warnings = select_pages(page_count, name=name, settings=settings)
             pages = tuple(_image_page(img, index, name, settings, budget) for index in indices)
     except Image.DecompressionBombError:
-        raise InputError(f"{name}: the image's pixel dimensions are too large to decode safely",
-                         source=name, code="too_large") from None
+        raise InputError(
+            f"{name}: the image's pixel dimensions are too large to decode safely", source=name, code="too_large"
+        ) from None
     except _PILLOW_FAILURES as exc:
-        raise InputError(f"{name}: the {kind.upper()} image is damaged and cannot be decoded ({exc})",
-                         source=name, code="corrupt") from None
+        raise InputError(
+            f"{name}: the {kind.upper()} image is damaged and cannot be decoded ({exc})", source=name, code="corrupt"
+        ) from None
     return page_count, pages, warnings
 
 
@@ -86,14 +105,24 @@ def _image_page(img: Image.Image, index: int, name: str, settings: RasterSetting
     read, ocr_warnings = _read_image(rgb, image, orientation, settings, budget)
     if orientation in _EXIF_TRANSPOSE:
         image = image.transpose(_EXIF_TRANSPOSE[orientation])
-    return Page(index=index, image=image, width_pt=None, height_pt=None, text=None,
-                warnings=tuple(warnings + ocr_warnings), ocr=read)
+    return Page(
+        index=index,
+        image=image,
+        width_pt=None,
+        height_pt=None,
+        text=None,
+        warnings=tuple(warnings + ocr_warnings),
+        ocr=read,
+    )
 
 
 def _check_pixels(name: str, width: int, height: int) -> None:
     if width * height > MAX_IMAGE_PIXELS:
-        raise InputError(f"{name}: the image is {width:,} x {height:,} pixels, over the "
-                         f"{MAX_IMAGE_PIXELS // 1_000_000} MP limit", source=name, code="too_large")
+        raise InputError(
+            f"{name}: the image is {width:,} x {height:,} pixels, over the {MAX_IMAGE_PIXELS // 1_000_000} MP limit",
+            source=name,
+            code="too_large",
+        )
     if width < 1 or height < 1:
         raise InputError(f"{name}: the image has no pixels ({width} x {height})", source=name, code="corrupt")
 
@@ -132,21 +161,26 @@ def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, lis
     warnings = []
     if elongated(width, height, settings=settings):
         image = image.crop((0, 0, *_kept(width, height, settings)))
-        warnings.append(f"the image is {width:,} x {height:,} px, too elongated to use whole; "
-                        f"only its {'top' if height > width else 'left'} part was kept")
+        warnings.append(
+            f"the image is {width:,} x {height:,} px, too elongated to use whole; "
+            f"only its {'top' if height > width else 'left'} part was kept"
+        )
         width, height = image.size
     if width * height > box_w * box_h:
         return image.resize((box_w, box_h), Image.Resampling.LANCZOS), warnings
     if min(width, height) < settings.min_side:
         grow = settings.min_side / min(width, height)
-        size = (min(box_w, max(settings.min_side, round(width * grow))),
-                min(box_h, max(settings.min_side, round(height * grow))))
+        size = (
+            min(box_w, max(settings.min_side, round(width * grow))),
+            min(box_h, max(settings.min_side, round(height * grow))),
+        )
         return image.resize(size, Image.Resampling.BICUBIC), warnings
     return image, warnings
 
 
-def _read_image(rgb: Image.Image, image: Image.Image, orientation: int, settings: RasterSettings,
-                budget: ocr.OcrBudget) -> tuple[Optional[ocr.OcrPage], list[str]]:
+def _read_image(
+    rgb: Image.Image, image: Image.Image, orientation: int, settings: RasterSettings, budget: ocr.OcrBudget
+) -> tuple[ocr.OcrPage | None, list[str]]:
     """OCR for an image page: the part of the source the page image shows, shrunk to OCR size and turned by its
     EXIF orientation (as the page image is), then read."""
     reason = ocr.reason_to_read(None, image, settings.ocr)
@@ -184,6 +218,13 @@ def load_pil(img: Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudge
     digest = hashlib.sha256(rgb.tobytes()).hexdigest()
     image, warnings = _fit(rgb, settings)
     read, ocr_warnings = _read_image(rgb, image, 1, settings, budget)
-    page = Page(index=0, image=image, width_pt=None, height_pt=None, text=None,
-                warnings=tuple(warnings + ocr_warnings), ocr=read)
+    page = Page(
+        index=0,
+        image=image,
+        width_pt=None,
+        height_pt=None,
+        text=None,
+        warnings=tuple(warnings + ocr_warnings),
+        ocr=read,
+    )
     return Document(source=name, sha256=digest, kind="image", page_count=1, pages=(page,))

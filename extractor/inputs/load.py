@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import stat
 from pathlib import Path
-from typing import Optional, Union
 
 from PIL import Image
 
@@ -31,15 +30,29 @@ from extractor.inputs.document import Document, RasterSettings
 from extractor.inputs.image import load_image, load_pil
 from extractor.inputs.pdf import PDFIUM_LOCK, load_pdf
 
-_SUFFIX_KIND = {".pdf": "pdf", ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff",
-                ".webp": "webp"}
-_LOOKS_LIKE = ((b"<?xml", "an XML document"), (b"PK\x03\x04", "a ZIP archive (e.g. DOCX or XLSX)"),
-               (b"GIF8", "a GIF image"), (b"BM", "a BMP image"), (b"\x00\x00\x01\x00", "an ICO image"),
-               (b"{", "JSON"), (b"%!PS", "a PostScript file"))
+_SUFFIX_KIND = {
+    ".pdf": "pdf",
+    ".png": "png",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+    ".tif": "tiff",
+    ".tiff": "tiff",
+    ".webp": "webp",
+}
+_LOOKS_LIKE = (
+    (b"<?xml", "an XML document"),
+    (b"PK\x03\x04", "a ZIP archive (e.g. DOCX or XLSX)"),
+    (b"GIF8", "a GIF image"),
+    (b"BM", "a BMP image"),
+    (b"\x00\x00\x01\x00", "an ICO image"),
+    (b"{", "JSON"),
+    (b"%!PS", "a PostScript file"),
+)
 
 
-def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings = RasterSettings(),
-                  deadline: Optional[float] = None) -> Document:
+def load_document(
+    source: Path | bytes | Image.Image, *, settings: RasterSettings = RasterSettings(), deadline: float | None = None
+) -> Document:
     """Read a PDF or image and render its selected pages (thread-safe: pdfium calls take ``PDFIUM_LOCK``).
 
     See ``_load_document`` for arguments, return value and errors.
@@ -48,8 +61,7 @@ def load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSe
         return _load_document(source, settings=settings, budget=ocr.OcrBudget(deadline))
 
 
-def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterSettings,
-                   budget: ocr.OcrBudget) -> Document:
+def _load_document(source: Path | bytes | Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudget) -> Document:
     """Read a PDF or image and render its selected pages.
 
     Args:
@@ -81,8 +93,14 @@ def _load_document(source: Union[Path, bytes, Image.Image], *, settings: RasterS
         page_count, pages, more = load_pdf(data, name=name, settings=settings, budget=budget)
     else:
         page_count, pages, more = load_image(data, kind=kind, name=name, settings=settings, budget=budget)
-    return Document(source=name, sha256=hashlib.sha256(data).hexdigest(), kind="pdf" if kind == "pdf" else "image",
-                    page_count=page_count, pages=pages, warnings=tuple(warnings + more))
+    return Document(
+        source=name,
+        sha256=hashlib.sha256(data).hexdigest(),
+        kind="pdf" if kind == "pdf" else "image",
+        page_count=page_count,
+        pages=pages,
+        warnings=tuple(warnings + more),
+    )
 
 
 def _content_kind(data: bytes, name: str, suffix: str) -> str:
@@ -92,8 +110,11 @@ def _content_kind(data: bytes, name: str, suffix: str) -> str:
     what = _looks_like(data[:1024])
     if suffix == ".pdf":
         raise InputError(f"{name}: not a PDF (the content looks like {what})", source=name, code="not_a_pdf")
-    raise InputError(f"{name}: unsupported file type ({what}); expected PDF, PNG, JPEG, TIFF or WebP",
-                     source=name, code="unsupported_type")
+    raise InputError(
+        f"{name}: unsupported file type ({what}); expected PDF, PNG, JPEG, TIFF or WebP",
+        source=name,
+        code="unsupported_type",
+    )
 
 
 def _kind_warnings(kind: str, suffix: str) -> list[str]:
@@ -103,7 +124,7 @@ def _kind_warnings(kind: str, suffix: str) -> list[str]:
     return [f"content is {kind.upper()}, not {expected.upper()} as the file name says; read as {kind.upper()}"]
 
 
-def sniff_kind(head: bytes) -> Optional[str]:
+def sniff_kind(head: bytes) -> str | None:
     """Identify a supported file type by its magic bytes.
 
     Args:
@@ -140,7 +161,6 @@ def _looks_like(head: bytes) -> str:
     return "plain text"
 
 
-
 def _read_file(path: Path, max_bytes: int) -> bytes:
     """Read a whole file once, refusing missing, special and oversized files."""
     name = display_name(path)
@@ -166,6 +186,6 @@ def _read_file(path: Path, max_bytes: int) -> bytes:
 
 def _check_bytes(name: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
-        raise InputError(f"{name}: the file is {size:,} bytes, over the {max_bytes:,}-byte limit",
-                         source=name, code="too_large")
-
+        raise InputError(
+            f"{name}: the file is {size:,} bytes, over the {max_bytes:,}-byte limit", source=name, code="too_large"
+        )

@@ -47,9 +47,10 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from PIL import Image, ImageChops, ImageFilter
 
@@ -63,8 +64,11 @@ DEFAULT_MAX_SIDE = 2000  # px, the OCR image's longest side
 MAX_DPI = 200  # small pages are not rendered finer than this for OCR
 CACHE_SIZE = 64  # pages
 # Model files of rapidocr 3.10's default onnxruntime configuration, inside the wheel.
-MODEL_FILES = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
-               "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx"}
+MODEL_FILES = {
+    "Det": "PP-OCRv6_det_small.onnx",
+    "Rec": "PP-OCRv6_rec_small.onnx",
+    "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
+}
 
 # Ink: pixels darker than their neighbourhood by STROKE levels, counted on the model's page image and turned into
 # page area. On our 27 digital invoices and 7 receipt scans a character of the text layer comes with ~15 pt² of such
@@ -117,15 +121,16 @@ class OcrSettings:
     def __post_init__(self) -> None:
         check_mode(self.mode)
         if self.threads < 1 or self.max_side < 64:
-            raise UsageError(f"ocr threads must be at least 1 and max_side at least 64, got {self.threads}, "
-                             f"{self.max_side}")
+            raise UsageError(
+                f"ocr threads must be at least 1 and max_side at least 64, got {self.threads}, {self.max_side}"
+            )
 
     def to_dict(self) -> dict:
         """The settings as JSON (for the render workers)."""
         return {"mode": self.mode, "threads": self.threads, "max_side": self.max_side}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "OcrSettings":
+    def from_dict(cls, data: dict) -> OcrSettings:
         """The settings from ``to_dict``'s JSON."""
         return cls(mode=str(data["mode"]), threads=int(data["threads"]), max_side=int(data["max_side"]))
 
@@ -179,7 +184,7 @@ class OcrPage:
         return "\n".join(line.text for line in self.lines)
 
     @property
-    def confidence(self) -> Optional[float]:
+    def confidence(self) -> float | None:
         """The recognizer's mean confidence, weighted by each line's length (None when nothing was read)."""
         weights = [(len(line.text), line.confidence) for line in self.lines if line.text]
         total = sum(n for n, _ in weights)
@@ -188,29 +193,56 @@ class OcrPage:
     def summary(self) -> dict:
         """The record's per-page OCR entry: why it ran, mean confidence, lines, seconds, cached."""
         confidence = self.confidence
-        return {"reason": self.reason, "confidence": None if confidence is None else round(confidence, 4),
-                "lines": len(self.lines), "seconds": round(self.seconds, 3), "cached": self.cached}
+        return {
+            "reason": self.reason,
+            "confidence": None if confidence is None else round(confidence, 4),
+            "lines": len(self.lines),
+            "seconds": round(self.seconds, 3),
+            "cached": self.cached,
+        }
 
     def to_dict(self) -> dict:
         """The whole result as JSON (lines, words, boxes), e.g. for the render workers' frames."""
-        return {"reason": self.reason, "size": list(self.size), "seconds": self.seconds, "cached": self.cached,
-                "lines": [{"text": line.text, "box": list(line.box), "confidence": line.confidence,
-                           "words": [[w.text, list(w.box), w.confidence] for w in line.words]}
-                          for line in self.lines]}
+        return {
+            "reason": self.reason,
+            "size": list(self.size),
+            "seconds": self.seconds,
+            "cached": self.cached,
+            "lines": [
+                {
+                    "text": line.text,
+                    "box": list(line.box),
+                    "confidence": line.confidence,
+                    "words": [[w.text, list(w.box), w.confidence] for w in line.words],
+                }
+                for line in self.lines
+            ],
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "OcrPage":
+    def from_dict(cls, data: dict) -> OcrPage:
         """Rebuild a result from ``to_dict``'s JSON.
 
         Raises:
             ValueError, KeyError, TypeError: the JSON is not such a result.
         """
-        lines = tuple(OcrLine(text=str(item["text"]), box=_box(item["box"]), confidence=float(item["confidence"]),
-                              words=tuple(OcrWord(str(t), _box(b), float(c)) for t, b, c in item["words"]))
-                      for item in data["lines"])
+        lines = tuple(
+            OcrLine(
+                text=str(item["text"]),
+                box=_box(item["box"]),
+                confidence=float(item["confidence"]),
+                words=tuple(OcrWord(str(t), _box(b), float(c)) for t, b, c in item["words"]),
+            )
+            for item in data["lines"]
+        )
         width, height = (int(v) for v in data["size"])
-        return cls(lines=lines, reason=str(data["reason"]), size=(width, height), seconds=float(data["seconds"]),
-                   cached=bool(data["cached"]))
+        return cls(
+            lines=lines,
+            reason=str(data["reason"]),
+            size=(width, height),
+            seconds=float(data["seconds"]),
+            cached=bool(data["cached"]),
+        )
 
 
 def _box(values: Sequence[Any]) -> Box:
@@ -250,12 +282,15 @@ def resolve_mode(mode: str) -> str:
         return mode
     if not _warned.is_set():
         _warned.set()
-        print("extract: warning: OCR is off (rapidocr / onnxruntime are not installed): scans and images are not "
-              "checked against their text", file=sys.stderr)
+        print(
+            "extract: warning: OCR is off (rapidocr / onnxruntime are not installed): scans and images are not "
+            "checked against their text",
+            file=sys.stderr,
+        )
     return "never"
 
 
-def ink_chars(image: Image.Image, *, area_pt2: Optional[float] = None) -> float:
+def ink_chars(image: Image.Image, *, area_pt2: float | None = None) -> float:
     """How many characters the ink on a page image suggests (strokes darker than their surroundings, so uneven
     lighting and grey paper do not count).
 
@@ -279,12 +314,18 @@ def garbled(text: str) -> bool:
     return bool(chars) and bad > GARBLED_SHARE * len(chars)
 
 
-def _letters(text: Optional[str]) -> int:
+def _letters(text: str | None) -> int:
     return sum(1 for c in text or "" if c.isalnum())
 
 
-def reason_to_read(text: Optional[str], image: Image.Image, settings: OcrSettings, *,
-                   area_pt2: Optional[float] = None, invisible: bool = False) -> Optional[str]:
+def reason_to_read(
+    text: str | None,
+    image: Image.Image,
+    settings: OcrSettings,
+    *,
+    area_pt2: float | None = None,
+    invisible: bool = False,
+) -> str | None:
     """Why a page should be read by OCR, or None when it should not.
 
     Args:
@@ -324,7 +365,7 @@ def agreement(ocr_text: str, layer: str) -> float:
     return sum(1 for word in words if word in present) / len(words) if words else 1.0
 
 
-def page_text(text: Optional[str], ocr: Optional[OcrPage], *, lines: tuple = ()) -> PageText:
+def page_text(text: str | None, ocr: OcrPage | None, *, lines: tuple = ()) -> PageText:
     """The text grounding uses for a page: its text layer or its OCR text, and which, with its lines' boxes.
 
     Args:
@@ -337,9 +378,15 @@ def page_text(text: Optional[str], ocr: Optional[OcrPage], *, lines: tuple = ())
         A ``PageText`` with source ``text_layer``, ``ocr`` or ``none``.
     """
     layer = text if text is not None and text.strip() and not garbled(text) else None  # None: no usable layer
-    if ocr is not None and _letters(ocr.text) > 0 and (
-            layer is None or _letters(ocr.text) > OCR_FINDS_MORE * _letters(layer)
-            or agreement(ocr.text, layer) < AGREEMENT):
+    if (
+        ocr is not None
+        and _letters(ocr.text) > 0
+        and (
+            layer is None
+            or _letters(ocr.text) > OCR_FINDS_MORE * _letters(layer)
+            or agreement(ocr.text, layer) < AGREEMENT
+        )
+    ):
         return PageText(text=ocr.text, source="ocr", lines=ocr.lines, confidence=ocr.confidence)
     if layer is not None:
         return PageText(text=layer, source="text_layer", lines=tuple(lines))
@@ -349,7 +396,7 @@ def page_text(text: Optional[str], ocr: Optional[OcrPage], *, lines: tuple = ())
 # -------------------------------------------------------------------------------------------------------- sizing
 
 
-def _factor(long: float, short: float, max_side: int) -> Optional[float]:
+def _factor(long: float, short: float, max_side: int) -> float | None:
     """Pixels per unit (point or source pixel) for OCR: the long side to ``max_side``; a strip longer than
     ``MAX_ASPECT``:1 keeps a short side of ``max_side / MAX_ASPECT`` instead (it is read in tiles); None beyond
     ``MAX_OCR_ASPECT``:1."""
@@ -360,14 +407,14 @@ def _factor(long: float, short: float, max_side: int) -> Optional[float]:
     return max_side / long
 
 
-def pdf_scale(width_pt: float, height_pt: float, settings: OcrSettings) -> Optional[float]:
+def pdf_scale(width_pt: float, height_pt: float, settings: OcrSettings) -> float | None:
     """The render scale (pixels per point) of a PDF page region for OCR, at most ``MAX_DPI``; None when the region
     is too elongated to read (over ``MAX_OCR_ASPECT``:1)."""
     factor = _factor(max(width_pt, height_pt), min(width_pt, height_pt), settings.max_side)
     return None if factor is None else min(factor, MAX_DPI / 72)
 
 
-def image_size(width: int, height: int, settings: OcrSettings) -> Optional[tuple[int, int]]:
+def image_size(width: int, height: int, settings: OcrSettings) -> tuple[int, int] | None:
     """The OCR size of a source image (shrunk as ``pdf_scale`` sizes pages, never enlarged); None when it is too
     elongated to read."""
     factor = _factor(max(width, height), min(width, height), settings.max_side)
@@ -391,7 +438,7 @@ def work_pixels(width: int, height: int) -> int:
 class OcrBudget:
     """The time left for OCR in one document: a page is read only while its estimated cost still fits."""
 
-    def __init__(self, deadline: Optional[float]) -> None:
+    def __init__(self, deadline: float | None) -> None:
         """Args: deadline: ``time.monotonic()`` by which OCR must be done; None: no limit."""
         self.deadline = deadline
         self.seconds_per_mp = SECONDS_PER_MP
@@ -441,9 +488,13 @@ def read(image: Image.Image, *, reason: str, settings: OcrSettings) -> OcrPage:
         return OcrPage(lines=hit.lines, reason=reason, size=hit.size, seconds=0.0, cached=True)
     start = time.perf_counter()
     engine = _engine(settings.threads)
-    lines = tuple(line for box, keep in tile_boxes(*image.size)
-                  for line in _tile_lines(engine, image.crop(box) if box != (0, 0, *image.size) else image,
-                                          box[:2], keep, image.size))
+    lines = tuple(
+        line
+        for box, keep in tile_boxes(*image.size)
+        for line in _tile_lines(
+            engine, image.crop(box) if box != (0, 0, *image.size) else image, box[:2], keep, image.size
+        )
+    )
     result = OcrPage(lines=lines, reason=reason, size=image.size, seconds=time.perf_counter() - start)
     _give_back_memory()
     with _cache_lock:
@@ -485,9 +536,15 @@ def _build_engine(threads: int):
     missing = [name for name in MODEL_FILES.values() if not (models / name).is_file()]
     if missing:  # a different rapidocr version: never let it download
         raise RuntimeError(f"rapidocr's packaged models are missing ({', '.join(missing)}); install rapidocr==3.10.0")
-    params.update({"Global.log_level": "warning", "Global.use_cls": True, "Global.return_word_box": True,
-                   "EngineConfig.onnxruntime.intra_op_num_threads": threads,
-                   "EngineConfig.onnxruntime.inter_op_num_threads": 1})
+    params.update(
+        {
+            "Global.log_level": "warning",
+            "Global.use_cls": True,
+            "Global.return_word_box": True,
+            "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+    )
     engine = RapidOCR(params=params)
     logging.getLogger("RapidOCR").addFilter(_NoEmptyPageWarning())
     return engine
@@ -526,8 +583,9 @@ def tile_boxes(width: int, height: int) -> list[tuple[tuple[int, int, int, int],
     return tiles
 
 
-def _tile_lines(engine, tile: Image.Image, offset: tuple[int, int], keep: tuple[float, float],
-                size: tuple[int, int]) -> list[OcrLine]:
+def _tile_lines(
+    engine, tile: Image.Image, offset: tuple[int, int], keep: tuple[float, float], size: tuple[int, int]
+) -> list[OcrLine]:
     """Run the engine on one tile; its lines (centre inside the keep range) with boxes normalised to the page."""
     out = engine(tile)
     if out is None or getattr(out, "boxes", None) is None or getattr(out, "txts", None) is None:
@@ -535,13 +593,16 @@ def _tile_lines(engine, tile: Image.Image, offset: tuple[int, int], keep: tuple[
     words = getattr(out, "word_results", None) or ()
     tall = size[1] > size[0]
     lines = []
-    for i, (quad, text, score) in enumerate(zip(out.boxes, out.txts, out.scores)):
+    for i, (quad, text, score) in enumerate(zip(out.boxes, out.txts, out.scores, strict=False)):
         box = _normalise(quad, offset, size)
         centre = (box[1] + box[3]) / 2 * size[1] if tall else (box[0] + box[2]) / 2 * size[0]
         if not keep[0] <= centre <= keep[1] or not str(text).strip():
             continue
-        line_words = tuple(OcrWord(str(w), _normalise(b, offset, size), round(float(c), 4))
-                           for w, c, b in (words[i] if i < len(words) else ()) if str(w).strip())
+        line_words = tuple(
+            OcrWord(str(w), _normalise(b, offset, size), round(float(c), 4))
+            for w, c, b in (words[i] if i < len(words) else ())
+            if str(w).strip()
+        )
         lines.append(OcrLine(text=str(text), box=box, confidence=round(float(score), 4), words=line_words))
     return lines
 
@@ -557,8 +618,9 @@ def _normalise(quad: Any, offset: tuple[int, int], size: tuple[int, int]) -> Box
     return clamp(min(xs), size[0]), clamp(min(ys), size[1]), clamp(max(xs), size[0]), clamp(max(ys), size[1])
 
 
-def read_page(image: Image.Image, *, reason: str, settings: OcrSettings,
-              budget: OcrBudget) -> tuple[Optional[OcrPage], list[str]]:
+def read_page(
+    image: Image.Image, *, reason: str, settings: OcrSettings, budget: OcrBudget
+) -> tuple[OcrPage | None, list[str]]:
     """Read one page's OCR image within the time budget; a failure costs the page's OCR, never the document.
 
     Returns:
@@ -566,8 +628,10 @@ def read_page(image: Image.Image, *, reason: str, settings: OcrSettings,
     """
     pixels = work_pixels(*image.size)
     if not budget.allows(pixels):
-        return None, ["not read by OCR: the time limit to open and render this document was nearly used up "
-                      "(raise --timeout to read every page)"]
+        return None, [
+            "not read by OCR: the time limit to open and render this document was nearly used up "
+            "(raise --timeout to read every page)"
+        ]
     try:
         result = read(image, reason=reason, settings=settings)
     except Exception as exc:  # noqa: BLE001 - the engine's failures (memory too) are its own; the page stays usable
@@ -584,7 +648,28 @@ def clear_cache() -> None:
         _cache.clear()
 
 
-__all__ = ["DEFAULT_MODE", "DEFAULT_THREADS", "MODES", "OcrBudget", "OcrLine", "OcrPage", "OcrSettings", "OcrWord",
-           "agreement", "check_mode", "clear_cache", "engine_available", "garbled", "image_size", "ink_chars",
-           "page_text", "pdf_scale", "read", "read_page", "reason_to_read", "resolve_mode", "tile_boxes",
-           "work_pixels"]
+__all__ = [
+    "DEFAULT_MODE",
+    "DEFAULT_THREADS",
+    "MODES",
+    "OcrBudget",
+    "OcrLine",
+    "OcrPage",
+    "OcrSettings",
+    "OcrWord",
+    "agreement",
+    "check_mode",
+    "clear_cache",
+    "engine_available",
+    "garbled",
+    "image_size",
+    "ink_chars",
+    "page_text",
+    "pdf_scale",
+    "read",
+    "read_page",
+    "reason_to_read",
+    "resolve_mode",
+    "tile_boxes",
+    "work_pixels",
+]

@@ -25,7 +25,7 @@ import math
 import stringprep
 import threading
 import unicodedata
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -53,8 +53,9 @@ class _PageFailed(Exception):
         self.message, self.code = message, code
 
 
-def load_pdf(data: bytes, *, name: str, settings: RasterSettings,
-             budget: ocr.OcrBudget) -> tuple[int, tuple[Page, ...], list[str]]:
+def load_pdf(
+    data: bytes, *, name: str, settings: RasterSettings, budget: ocr.OcrBudget
+) -> tuple[int, tuple[Page, ...], list[str]]:
     """Open a PDF and render its selected pages (the caller holds ``PDFIUM_LOCK``).
 
     Args:
@@ -92,7 +93,7 @@ def load_pdf(data: bytes, *, name: str, settings: RasterSettings,
     return page_count, tuple(pages), warnings + [f.message for f in failures]
 
 
-def saslprep(text: str) -> Optional[str]:
+def saslprep(text: str) -> str | None:
     """Prepare a password with SASLprep (RFC 4013), as PDF 2.0 asks for AES-256 (R6) passwords.
 
     Args:
@@ -103,20 +104,29 @@ def saslprep(text: str) -> Optional[str]:
     """
     mapped = "".join(" " if stringprep.in_table_c12(ch) else ch for ch in text if not stringprep.in_table_b1(ch))
     norm = unicodedata.normalize("NFKC", mapped)
-    prohibited = (stringprep.in_table_c12, stringprep.in_table_c21_c22, stringprep.in_table_c3,
-                  stringprep.in_table_c4, stringprep.in_table_c5, stringprep.in_table_c6, stringprep.in_table_c7,
-                  stringprep.in_table_c8, stringprep.in_table_c9)
+    prohibited = (
+        stringprep.in_table_c12,
+        stringprep.in_table_c21_c22,
+        stringprep.in_table_c3,
+        stringprep.in_table_c4,
+        stringprep.in_table_c5,
+        stringprep.in_table_c6,
+        stringprep.in_table_c7,
+        stringprep.in_table_c8,
+        stringprep.in_table_c9,
+    )
     if any(check(ch) for ch in norm for check in prohibited):
         return None
     if any(stringprep.in_table_d1(ch) for ch in norm):
         if any(stringprep.in_table_d2(ch) for ch in norm) or not (
-                stringprep.in_table_d1(norm[0]) and stringprep.in_table_d1(norm[-1])):
+            stringprep.in_table_d1(norm[0]) and stringprep.in_table_d1(norm[-1])
+        ):
             return None
     return norm
 
 
-def _password_attempts(passwords: Sequence[str]) -> list[Optional[str]]:
-    attempts: list[Optional[str]] = [None]
+def _password_attempts(passwords: Sequence[str]) -> list[str | None]:
+    attempts: list[str | None] = [None]
     for password in passwords:
         for candidate in (password, saslprep(password)):
             if candidate is not None and candidate not in attempts:
@@ -142,13 +152,17 @@ def _open_pdf(data: bytes, name: str, passwords: Sequence[str]) -> pdfium.PdfDoc
 
 def _open_error(name: str, error: int, passwords: Sequence[str]) -> InputError:
     if error == pdfium_c.FPDF_ERR_PASSWORD and passwords:
-        return InputError(f"{name}: the file is encrypted and none of the {len(passwords)} password(s) given opens it",
-                          source=name, code="wrong_password")
+        return InputError(
+            f"{name}: the file is encrypted and none of the {len(passwords)} password(s) given opens it",
+            source=name,
+            code="wrong_password",
+        )
     if error == pdfium_c.FPDF_ERR_PASSWORD:
         return InputError(f"{name}: the file is encrypted; pass --password", source=name, code="encrypted")
     if error == pdfium_c.FPDF_ERR_SECURITY:
-        return InputError(f"{name}: the file uses an encryption scheme pdfium does not support",
-                          source=name, code="encrypted")
+        return InputError(
+            f"{name}: the file uses an encryption scheme pdfium does not support", source=name, code="encrypted"
+        )
     if error == pdfium_c.FPDF_ERR_FILE:
         return InputError(f"{name}: the PDF cannot be read", source=name, code="unreadable")
     return InputError(f"{name}: the PDF is damaged and cannot be opened", source=name, code="corrupt")
@@ -179,14 +193,23 @@ def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettin
         text, text_warnings = read_text(page)
         read, ocr_warnings = _read_pdf_page(page, (width, height), crop, image, text, settings.ocr, budget)
         lines = read_lines(page) if settings.text_boxes and text else ()
-        return Page(index=index, image=image, width_pt=width, height_pt=height, text=text,
-                    warnings=tuple(warnings + text_warnings + ocr_warnings), ocr=read, lines=lines)
+        return Page(
+            index=index,
+            image=image,
+            width_pt=width,
+            height_pt=height,
+            text=text,
+            warnings=tuple(warnings + text_warnings + ocr_warnings),
+            ocr=read,
+            lines=lines,
+        )
     finally:
         page.close()
 
 
-def _render_page_image(page: pdfium.PdfPage, width: float, height: float, index: int,
-                       settings: RasterSettings) -> tuple[Image.Image, tuple[float, float, float, float], list[str]]:
+def _render_page_image(
+    page: pdfium.PdfPage, width: float, height: float, index: int, settings: RasterSettings
+) -> tuple[Image.Image, tuple[float, float, float, float], list[str]]:
     """Render at the scale that fills the budget box; the part beyond the box (absurd aspect only) is cropped.
     Returns the image, the crop (left, bottom, right, top, in points) and warnings."""
     box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
@@ -194,25 +217,29 @@ def _render_page_image(page: pdfium.PdfPage, width: float, height: float, index:
     scale = max(box_w / width, box_h / height) * (1 - 1e-9)
     full_w, full_h = math.ceil(width * scale), math.ceil(height * scale)
     if max(full_w, full_h) > _INT_MAX:
-        raise _PageFailed(f"page {index + 1}: the page is {width:,.0f} x {height:,.0f} pt, too large to render; "
-                          "skipped", code="too_large")
+        raise _PageFailed(
+            f"page {index + 1}: the page is {width:,.0f} x {height:,.0f} pt, too large to render; skipped",
+            code="too_large",
+        )
     crop = (0.0, max(0, full_h - box_h) / scale, max(0, full_w - box_w) / scale, 0.0)  # left, bottom, right, top
     image = _render_region(page, scale, crop, index)
     warnings = []
     if elongated(width, height, settings=settings):
         part = "top" if height > width else "left"
-        warnings.append(f"the page is {width:,.0f} x {height:,.0f} pt, too elongated to render whole; "
-                        f"only its {part} part was rendered")
+        warnings.append(
+            f"the page is {width:,.0f} x {height:,.0f} pt, too elongated to render whole; "
+            f"only its {part} part was rendered"
+        )
     return image, crop, warnings
 
 
-def _render_region(page: pdfium.PdfPage, scale: float, crop: tuple[float, float, float, float],
-                   index: int) -> Image.Image:
+def _render_region(
+    page: pdfium.PdfPage, scale: float, crop: tuple[float, float, float, float], index: int
+) -> Image.Image:
     try:
         # 3-byte RGB forced: Pillow then copies the pixels (it shares only 4-byte and grey buffers), so the
         # bitmap can be freed right away.
-        bitmap = page.render(scale=scale, crop=crop, force_bitmap_format=pdfium_c.FPDFBitmap_BGR,
-                             rev_byteorder=True)
+        bitmap = page.render(scale=scale, crop=crop, force_bitmap_format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
         try:
             return bitmap.to_pil()
         finally:
@@ -221,15 +248,26 @@ def _render_region(page: pdfium.PdfPage, scale: float, crop: tuple[float, float,
         raise _PageFailed(f"page {index + 1}: pdfium cannot render the page; skipped") from None
 
 
-def _read_pdf_page(page: pdfium.PdfPage, size: tuple[float, float], crop: tuple[float, float, float, float],
-                   image: Image.Image, text: Optional[str], settings: ocr.OcrSettings,
-                   budget: ocr.OcrBudget) -> tuple[Optional[ocr.OcrPage], list[str]]:
+def _read_pdf_page(
+    page: pdfium.PdfPage,
+    size: tuple[float, float],
+    crop: tuple[float, float, float, float],
+    image: Image.Image,
+    text: str | None,
+    settings: ocr.OcrSettings,
+    budget: ocr.OcrBudget,
+) -> tuple[ocr.OcrPage | None, list[str]]:
     """OCR for a PDF page that needs it: the page image's region rendered again at OCR resolution, then read."""
     if settings.mode == "never":
         return None, []
     region = (size[0] - crop[0] - crop[2], size[1] - crop[1] - crop[3])
-    reason = ocr.reason_to_read(text, image, settings, area_pt2=region[0] * region[1],
-                                invisible=bool(text and text.strip()) and _invisible_text(page))
+    reason = ocr.reason_to_read(
+        text,
+        image,
+        settings,
+        area_pt2=region[0] * region[1],
+        invisible=bool(text and text.strip()) and _invisible_text(page),
+    )
     if reason is None:
         return None, []
     scale = ocr.pdf_scale(*region, settings)
@@ -245,10 +283,11 @@ def _read_pdf_page(page: pdfium.PdfPage, size: tuple[float, float], crop: tuple[
 def _invisible_text(page: pdfium.PdfPage) -> bool:
     """Whether the page's text is (nearly) all drawn invisibly: a scanner's OCR layer under the page image."""
     try:
-        modes = [pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw)
-                 for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=3)]
+        modes = [
+            pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw)
+            for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=3)
+        ]
     except Exception:  # noqa: BLE001 - optional evidence on a page that rendered: never fail the page for it
         return False
     hidden = sum(1 for mode in modes if mode == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
     return bool(modes) and hidden >= 0.9 * len(modes)
-

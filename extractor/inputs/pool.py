@@ -39,8 +39,9 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any
 
 from extractor.errors import InputError, UsageError, WorkerError
 from extractor.inputs.discover import display_name
@@ -85,6 +86,7 @@ class PoolStats:
     replaced_after_error: int = 0
     worker_peak_rss: int = 0
 
+
 class _Item:
     """One source moving through the pool."""
 
@@ -94,7 +96,7 @@ class _Item:
         self.source = source
         self.name = source_label(source)
         self.settings = settings
-        self.result: Optional[Rendered] = None
+        self.result: Rendered | None = None
 
 
 class _Worker:
@@ -103,7 +105,7 @@ class _Worker:
     def __init__(self, proc: subprocess.Popen, max_payload: int) -> None:
         self.proc = proc
         self.ready = False
-        self.item: Optional[_Item] = None
+        self.item: _Item | None = None
         self.deadline = 0.0
         self.dispatched = 0.0
         self.reader = FrameReader(max_payload)
@@ -125,7 +127,7 @@ def _isolatable(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike, bytes, bytearray, memoryview))
 
 
-def _signal_name(returncode: Optional[int]) -> str:
+def _signal_name(returncode: int | None) -> str:
     if returncode is None:
         return "the result stream broke"
     if returncode < 0:
@@ -136,7 +138,7 @@ def _signal_name(returncode: Optional[int]) -> str:
     return f"exited with status {returncode}"
 
 
-def _cwd() -> Optional[str]:
+def _cwd() -> str | None:
     """The parent's working directory, sent with each job (None when it was removed)."""
     try:
         return os.getcwd()
@@ -155,8 +157,14 @@ class RenderPool(Renderer):
         ...         print(rendered.source, rendered.error or len(rendered.document.pages))
     """
 
-    def __init__(self, *, workers: Optional[int] = None, timeout: float = DEFAULT_TIMEOUT,
-                 memory_limit: Optional[int] = DEFAULT_MEMORY_LIMIT, ahead: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+        ahead: int | None = None,
+    ) -> None:
         """Set up the pool; workers start when the first document needs one.
 
         Args:
@@ -208,7 +216,7 @@ class RenderPool(Renderer):
         iterator = iter(sources)
         window: deque[_Item] = deque()
         exhausted = False
-        head: Optional[_Item] = None
+        head: _Item | None = None
         try:
             while True:
                 while not exhausted and len(window) <= self.ahead:
@@ -228,8 +236,13 @@ class RenderPool(Renderer):
                     self._pump(wait=True)
                 result = head.result
                 if result.wait_s is not None:
-                    result = Rendered(source=result.source, document=result.document, error=result.error,
-                                      render_s=result.render_s, wait_s=time.perf_counter() - waited)
+                    result = Rendered(
+                        source=result.source,
+                        document=result.document,
+                        error=result.error,
+                        render_s=result.render_s,
+                        wait_s=time.perf_counter() - waited,
+                    )
                 yield result
         finally:
             self._forget([*window, *([head] if head is not None and head.result is None else [])])
@@ -272,8 +285,13 @@ class RenderPool(Renderer):
     def _start_worker(self) -> _Worker:
         if not sys.executable:
             raise WorkerError("cannot start a render worker: no Python executable (sys.executable is empty)")
-        proc = subprocess.Popen([sys.executable, "-c", WORKER_CODE, str(self.memory_limit), PACKAGE_ROOT],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, close_fds=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WORKER_CODE, str(self.memory_limit), PACKAGE_ROOT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+            close_fds=True,
+        )
         self.stats.started += 1
         worker = _Worker(proc, max_payload=0)
         os.set_blocking(worker.fd, False)  # several threads may see the same fd readable; only one gets the bytes
@@ -301,8 +319,14 @@ class RenderPool(Renderer):
         settings = item.settings
         worker.reader.max_payload = settings.max_pages * settings.max_pixels * 3
         is_path = isinstance(item.source, (str, os.PathLike))
-        header = {"type": "job", "name": item.name, "source": os.fspath(item.source) if is_path else None,
-                  "cwd": _cwd(), "settings": settings_to_json(settings), "timeout": self.timeout}
+        header = {
+            "type": "job",
+            "name": item.name,
+            "source": os.fspath(item.source) if is_path else None,
+            "cwd": _cwd(),
+            "settings": settings_to_json(settings),
+            "timeout": self.timeout,
+        }
         worker.item = item
         worker.dispatched = time.perf_counter()
         worker.deadline = time.monotonic() + self.timeout
@@ -396,31 +420,45 @@ class RenderPool(Renderer):
         elif header.get("type") == "error":
             code = str(header.get("code", "corrupt"))
             error_type = WorkerError if code == "crashed" else InputError
-            item.result = Rendered(source=item.source, error=error_type(str(header.get("message", "")),
-                                                                        source=item.name, code=code),
-                                   render_s=render_s, wait_s=0.0)
+            item.result = Rendered(
+                source=item.source,
+                error=error_type(str(header.get("message", "")), source=item.name, code=code),
+                render_s=render_s,
+                wait_s=0.0,
+            )
         else:
             try:
                 document = document_from_frame(header, payload, max_pixels=item.settings.max_pixels)
             except (ValueError, KeyError, TypeError) as exc:
-                item.result = self._crash_result(item, f"the rendering process sent a malformed result ({exc})",
-                                                 render_s)
+                item.result = self._crash_result(
+                    item, f"the rendering process sent a malformed result ({exc})", render_s
+                )
                 self._retire(worker)
                 return
             item.result = Rendered(source=item.source, document=document, render_s=render_s, wait_s=0.0)
 
     def _timeout_result(self, item: _Item, render_s: float) -> Rendered:
         self.stats.timed_out += 1
-        message = (f"{item.name}: opening and rendering took longer than the {self.timeout:g}-second limit and was "
-                   "stopped; raise --timeout if the file is just large")
-        return Rendered(source=item.source, error=WorkerError(message, source=item.name, code="timeout"),
-                        render_s=render_s, wait_s=0.0)
+        message = (
+            f"{item.name}: opening and rendering took longer than the {self.timeout:g}-second limit and was "
+            "stopped; raise --timeout if the file is just large"
+        )
+        return Rendered(
+            source=item.source,
+            error=WorkerError(message, source=item.name, code="timeout"),
+            render_s=render_s,
+            wait_s=0.0,
+        )
 
     def _crash_result(self, item: _Item, why: str, render_s: float) -> Rendered:
         self.stats.crashed += 1
         message = f"{item.name}: {why}; the file was skipped (it may be malformed in a way that crashes the renderer)"
-        return Rendered(source=item.source, error=WorkerError(message, source=item.name, code="crashed"),
-                        render_s=render_s, wait_s=0.0)
+        return Rendered(
+            source=item.source,
+            error=WorkerError(message, source=item.name, code="crashed"),
+            render_s=render_s,
+            wait_s=0.0,
+        )
 
     def _time_out(self, worker: _Worker) -> None:
         item = worker.item
@@ -435,15 +473,17 @@ class RenderPool(Renderer):
             why = f"the rendering process died ({_signal_name(worker.proc.returncode)})"
             item.result = self._crash_result(item, why, time.perf_counter() - worker.dispatched)
         elif not worker.ready:
-            raise WorkerError(f"a render worker could not start ({_signal_name(worker.proc.returncode)}); "
-                              "see the messages above")
+            raise WorkerError(
+                f"a render worker could not start ({_signal_name(worker.proc.returncode)}); see the messages above"
+            )
 
     def _worker_broke(self, worker: _Worker, why: str) -> None:
         item = worker.item
         self._retire(worker)
         if item is not None:
-            item.result = self._crash_result(item, f"the rendering process {why}",
-                                             time.perf_counter() - worker.dispatched)
+            item.result = self._crash_result(
+                item, f"the rendering process {why}", time.perf_counter() - worker.dispatched
+            )
 
     def _retire(self, worker: _Worker, *, kill: bool = True) -> None:
         if worker in self._pool:
@@ -467,4 +507,3 @@ def _stop_workers(workers: list[_Worker], *, kill: bool = False) -> None:
         except subprocess.TimeoutExpired:
             worker.proc.kill()
             worker.proc.wait()
-

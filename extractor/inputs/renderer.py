@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from pathlib import Path
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Optional, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 from extractor.errors import ExtractorError, InputError
 from extractor.inputs.document import Document, RasterSettings
@@ -38,10 +39,10 @@ class Rendered:
     """
 
     source: Any
-    document: Optional[Document] = None
-    error: Optional[ExtractorError] = None
+    document: Document | None = None
+    error: ExtractorError | None = None
     render_s: float = 0.0
-    wait_s: Optional[float] = None
+    wait_s: float | None = None
 
 
 def render_here(source: Any, *, settings: RasterSettings) -> Rendered:
@@ -101,7 +102,7 @@ class Renderer(ABC):
         for source in sources:
             yield self.render(source, settings=settings)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - not abstract: a renderer with nothing to release keeps this no-op
         """Release what the renderer holds (this base holds nothing)."""
 
     def __enter__(self: R) -> R:

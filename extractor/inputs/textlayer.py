@@ -13,7 +13,7 @@ Decisions, in one place:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only pages pdfium opened elsewhere are read here: the data types load without pdfium
     import pypdfium2 as pdfium
@@ -35,17 +35,20 @@ class TextLine:
     text: str
     box: tuple[float, float, float, float]
     words: tuple[TextWord, ...]
-    confidence: Optional[float] = None
+    confidence: float | None = None
 
     def to_dict(self) -> dict:
         """The line as JSON (a render worker's frame)."""
         return {"text": self.text, "box": list(self.box), "words": [[w.text, list(w.box)] for w in self.words]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TextLine":
+    def from_dict(cls, data: dict) -> TextLine:
         """The line from ``to_dict``'s JSON."""
-        return cls(text=data["text"], box=tuple(data["box"]),
-                   words=tuple(TextWord(text, tuple(box)) for text, box in data["words"]))
+        return cls(
+            text=data["text"],
+            box=tuple(data["box"]),
+            words=tuple(TextWord(text, tuple(box)) for text, box in data["words"]),
+        )
 
 
 def text_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:
@@ -71,7 +74,7 @@ def text_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:
     lines: list = []
     words: list = []
     chars: list[tuple[str, tuple]] = []
-    for char, box in zip(text + "\n", boxes + [(0, 0, 0, 0)]):
+    for char, box in zip(text + "\n", boxes + [(0, 0, 0, 0)], strict=False):
         if char.isspace():
             if chars:
                 words.append(TextWord("".join(c for c, _ in chars), _union(place(b) for _, b in chars)))
@@ -106,8 +109,12 @@ def _page_placer(page: pdfium.PdfPage):
 
 def _union(boxes) -> tuple[float, float, float, float]:
     boxes = list(boxes)
-    return (round(min(b[0] for b in boxes), 5), round(min(b[1] for b in boxes), 5),
-            round(max(b[2] for b in boxes), 5), round(max(b[3] for b in boxes), 5))
+    return (
+        round(min(b[0] for b in boxes), 5),
+        round(min(b[1] for b in boxes), 5),
+        round(max(b[2] for b in boxes), 5),
+        round(max(b[3] for b in boxes), 5),
+    )
 
 
 def read_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:
@@ -118,7 +125,7 @@ def read_lines(page: pdfium.PdfPage) -> tuple[TextLine, ...]:
         return ()
 
 
-def read_text(page: pdfium.PdfPage) -> tuple[Optional[str], list[str]]:
+def read_text(page: pdfium.PdfPage) -> tuple[str | None, list[str]]:
     """Return a PDF page's text (``\\r\\n`` as ``\\n``; "" when it has none) and page warnings.
 
     Args:

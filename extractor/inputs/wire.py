@@ -23,7 +23,8 @@ import functools
 import json
 import os
 import struct
-from typing import Any, Callable, Optional, Sequence, Union, cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from PIL import Image
 
@@ -36,13 +37,13 @@ _MAX_HEADER = 256 * 1024**2  # the page texts, OCR results and text-layer lines 
 _READ_CHUNK = 1 << 20
 
 
-def _write_all(fd: int, data: Union[bytes, bytearray, memoryview]) -> None:
+def _write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
-def send(fd: int, header: dict, payload: Union[bytes, Sequence[Any]] = b"", *, size: Optional[int] = None) -> None:
+def send(fd: int, header: dict, payload: bytes | Sequence[Any] = b"", *, size: int | None = None) -> None:
     """Write one frame; ``payload`` is bytes, or a sequence of callables each returning the next piece (``size``
     bytes in all), so a document's pages are converted and written one at a time."""
     head = json.dumps(header).encode("ascii")  # ensure_ascii: lone surrogates in names and texts survive
@@ -59,7 +60,7 @@ def send(fd: int, header: dict, payload: Union[bytes, Sequence[Any]] = b"", *, s
             _write_all(fd, data)
 
 
-def _read_exact(fd: int, size: int) -> Optional[bytes]:
+def _read_exact(fd: int, size: int) -> bytes | None:
     """Blocking read of exactly ``size`` bytes; None on end of stream."""
     parts, left = [], size
     while left:
@@ -71,7 +72,7 @@ def _read_exact(fd: int, size: int) -> Optional[bytes]:
     return b"".join(parts)
 
 
-def recv(fd: int) -> Optional[tuple[dict, bytes]]:
+def recv(fd: int) -> tuple[dict, bytes] | None:
     """Blocking read of one frame (worker side); None when the parent closed the stream."""
     sizes = _read_exact(fd, _FRAME.size)
     if sizes is None:
@@ -93,7 +94,7 @@ class FrameReader:
 
     def _reset(self) -> None:
         self.prefix = b""
-        self.body: Optional[bytearray] = None
+        self.body: bytearray | None = None
         self.head_len = 0
         self.filled = 0
 
@@ -118,46 +119,74 @@ class FrameReader:
                     raise ValueError(f"a frame of {self.head_len:,} + {payload_len:,} bytes is over the limit")
                 self.body = bytearray(self.head_len + payload_len)  # once: no regrowing of a ~200 MB buffer
             return len(chunk)
-        count = os.readv(fd, [memoryview(self.body)[self.filled:]])
+        count = os.readv(fd, [memoryview(self.body)[self.filled :]])
         self.filled += count
         return count
 
-    def frame(self) -> Optional[tuple[dict, memoryview]]:
+    def frame(self) -> tuple[dict, memoryview] | None:
         """Return the frame when complete (and start over), else None."""
         if self.body is None or self.filled < len(self.body):
             return None
         body = memoryview(self.body)
-        header = json.loads(bytes(body[:self.head_len]))
-        payload = body[self.head_len:]
+        header = json.loads(bytes(body[: self.head_len]))
+        payload = body[self.head_len :]
         self._reset()
         return header, payload
 
 
-
 def settings_to_json(settings: RasterSettings) -> dict:
     """The settings as a job frame's JSON (``settings_from_json`` reads it back)."""
-    return {"max_pixels": settings.max_pixels, "passwords": list(settings.passwords),
-            "pages": None if settings.pages is None else [list(r) for r in settings.pages.ranges],
-            "max_pages": settings.max_pages, "max_bytes": settings.max_bytes, "min_side": settings.min_side,
-            "ocr": settings.ocr.to_dict(), "text_boxes": settings.text_boxes}
+    return {
+        "max_pixels": settings.max_pixels,
+        "passwords": list(settings.passwords),
+        "pages": None if settings.pages is None else [list(r) for r in settings.pages.ranges],
+        "max_pages": settings.max_pages,
+        "max_bytes": settings.max_bytes,
+        "min_side": settings.min_side,
+        "ocr": settings.ocr.to_dict(),
+        "text_boxes": settings.text_boxes,
+    }
 
 
 def settings_from_json(data: dict) -> RasterSettings:
     """The settings from ``settings_to_json``'s JSON (``UsageError`` when they are invalid)."""
     pages = None if data["pages"] is None else PageSelection(tuple((a, b) for a, b in data["pages"]))
-    return RasterSettings(max_pixels=data["max_pixels"], pages=pages, passwords=tuple(data["passwords"]),
-                          max_pages=data["max_pages"], max_bytes=data["max_bytes"], min_side=data["min_side"],
-                          ocr=OcrSettings.from_dict(data["ocr"]), text_boxes=data["text_boxes"])
+    return RasterSettings(
+        max_pixels=data["max_pixels"],
+        pages=pages,
+        passwords=tuple(data["passwords"]),
+        max_pages=data["max_pages"],
+        max_bytes=data["max_bytes"],
+        min_side=data["min_side"],
+        ocr=OcrSettings.from_dict(data["ocr"]),
+        text_boxes=data["text_boxes"],
+    )
 
 
 def document_to_frame(document: Document) -> tuple[dict, list, int]:
     """The frame for a document: header, one callable per page returning its RGB bytes, and their total size."""
-    pages = [{"index": page.index, "size": list(page.image.size), "width_pt": page.width_pt,
-              "height_pt": page.height_pt, "text": page.text, "warnings": list(page.warnings),
-              "ocr": None if page.ocr is None else page.ocr.to_dict(), "lines": [line.to_dict() for line in page.lines]}
-             for page in document.pages]
-    header = {"type": "document", "source": document.source, "sha256": document.sha256, "kind": document.kind,
-              "page_count": document.page_count, "warnings": list(document.warnings), "pages": pages}
+    pages = [
+        {
+            "index": page.index,
+            "size": list(page.image.size),
+            "width_pt": page.width_pt,
+            "height_pt": page.height_pt,
+            "text": page.text,
+            "warnings": list(page.warnings),
+            "ocr": None if page.ocr is None else page.ocr.to_dict(),
+            "lines": [line.to_dict() for line in page.lines],
+        }
+        for page in document.pages
+    ]
+    header = {
+        "type": "document",
+        "source": document.source,
+        "sha256": document.sha256,
+        "kind": document.kind,
+        "page_count": document.page_count,
+        "warnings": list(document.warnings),
+        "pages": pages,
+    }
     size = sum(page.image.width * page.image.height * 3 for page in document.pages)
     return header, [functools.partial(_rgb_bytes, page.image) for page in document.pages], size
 
@@ -176,14 +205,29 @@ def document_from_frame(header: dict, payload: memoryview, *, max_pixels: int) -
         size = width * height * 3
         if offset + size > len(payload):
             raise ValueError("the pixel data is shorter than the page sizes say")
-        image = Image.frombytes("RGB", (width, height), payload[offset:offset + size])
+        image = Image.frombytes("RGB", (width, height), payload[offset : offset + size])
         offset += size
         read = None if item.get("ocr") is None else OcrPage.from_dict(item["ocr"])
         lines = tuple(TextLine.from_dict(line) for line in item.get("lines", ()))
-        pages.append(Page(index=int(item["index"]), image=image, width_pt=item["width_pt"],
-                          height_pt=item["height_pt"], text=item["text"], warnings=tuple(item["warnings"]), ocr=read,
-                          lines=lines))
+        pages.append(
+            Page(
+                index=int(item["index"]),
+                image=image,
+                width_pt=item["width_pt"],
+                height_pt=item["height_pt"],
+                text=item["text"],
+                warnings=tuple(item["warnings"]),
+                ocr=read,
+                lines=lines,
+            )
+        )
     if offset != len(payload):
         raise ValueError("the pixel data is longer than the page sizes say")
-    return Document(source=header["source"], sha256=header["sha256"], kind=header["kind"],
-                    page_count=int(header["page_count"]), pages=tuple(pages), warnings=tuple(header["warnings"]))
+    return Document(
+        source=header["source"],
+        sha256=header["sha256"],
+        kind=header["kind"],
+        page_count=int(header["page_count"]),
+        pages=tuple(pages),
+        warnings=tuple(header["warnings"]),
+    )

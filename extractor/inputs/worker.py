@@ -36,7 +36,6 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Optional
 
 from PIL import Image
 
@@ -49,9 +48,11 @@ OCR_SHARE = 0.8  # of the time limit, for rendering and OCR; the rest is for sen
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 # Drops the '' that ``-c`` puts first on sys.path (a json.py or PIL/ in the user's folder must not be imported),
 # and finds this very package (argv[2]) even when it is a checkout that is not installed.
-WORKER_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p]; root = sys.argv[2]; "
-               "root in sys.path or sys.path.insert(0, root); "
-               "from extractor.inputs.worker import worker_main; raise SystemExit(worker_main())")
+WORKER_CODE = (
+    "import sys; sys.path[:] = [p for p in sys.path if p]; root = sys.argv[2]; "
+    "root in sys.path or sys.path.insert(0, root); "
+    "from extractor.inputs.worker import worker_main; raise SystemExit(worker_main())"
+)
 
 
 def _peak_rss() -> int:
@@ -100,7 +101,8 @@ def _inject_fault(name: str) -> None:
             elif action == "nomem":
                 raise MemoryError("injected by " + FAULT_ENV)
 
-def _follow_cwd(cwd: Optional[str]) -> None:
+
+def _follow_cwd(cwd: str | None) -> None:
     """Work in the parent's current directory, so relative paths mean what they mean to the parent now."""
     if cwd:
         try:
@@ -127,12 +129,20 @@ def _run_job(header: dict, payload: bytes, memory_limit: int) -> tuple[dict, lis
         reply = {"type": "error", "code": exc.code, "message": str(exc)}
     except MemoryError:
         limit = f" (the limit is {memory_limit / 1024**3:g} GiB per worker)" if memory_limit > 0 else ""
-        reply = {"type": "error", "code": "too_large", "retire": True,
-                 "message": f"{name}: rendering needs more memory than a worker may use{limit}; lower --max-pages "
-                            "or the pixel budget"}
+        reply = {
+            "type": "error",
+            "code": "too_large",
+            "retire": True,
+            "message": f"{name}: rendering needs more memory than a worker may use{limit}; lower --max-pages "
+            "or the pixel budget",
+        }
     except Exception as exc:  # noqa: BLE001 - an unexpected failure in pdfium/Pillow bindings: this file only
-        reply = {"type": "error", "code": "crashed", "retire": True,
-                 "message": f"{name}: the renderer failed unexpectedly ({type(exc).__name__}: {exc})"}
+        reply = {
+            "type": "error",
+            "code": "crashed",
+            "retire": True,
+            "message": f"{name}: the renderer failed unexpectedly ({type(exc).__name__}: {exc})",
+        }
     reply["render_s"] = time.perf_counter() - start
     reply["peak_rss"] = _peak_rss()
     return reply, data, size
@@ -169,4 +179,3 @@ def worker_main() -> int:
                 return 0  # after a MemoryError or an internal error the interpreter state is suspect
     except BrokenPipeError:
         return 0
-

@@ -16,15 +16,15 @@ gives the same outputs as one that was never interrupted.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Generator, Optional, Sequence
 
 from extractor.api import in_input_order
 from extractor.jobs.hooks import pause_at
+from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
 from extractor.pipeline.document import content_sha256
 from extractor.record import Record, record_from_dict
-from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
 from extractor.trust.verdict import final
 
 # Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).
@@ -45,9 +45,17 @@ class BatchResult:
     skipped: int = 0
 
 
-def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, jsonl: Optional[Path] = None,
-              csv_path: Optional[Path] = None, force: bool = False,
-              on_record: Optional[Callable[[Record, bool], None]] = None, engine=None) -> BatchResult:
+def run_batch(
+    extractor,
+    sources: Sequence[str],
+    *,
+    out: Path | None = None,
+    jsonl: Path | None = None,
+    csv_path: Path | None = None,
+    force: bool = False,
+    on_record: Callable[[Record, bool], None] | None = None,
+    engine=None,
+) -> BatchResult:
     """Extract every source and write each record to the chosen sinks as soon as it is done.
 
     Args:
@@ -67,9 +75,14 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     """
     json_dir = JsonDirSink(out) if out else None
     split = extractor.settings.split == "auto"
-    sinks = [s for s in (JsonlSink(jsonl) if jsonl else None,
-                         CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split) if csv_path
-                         else None) if s]
+    sinks = [
+        s
+        for s in (
+            JsonlSink(jsonl) if jsonl else None,
+            CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split) if csv_path else None,
+        )
+        if s
+    ]
     fingerprint = extractor.fingerprint
     done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint, split=split)
     if json_dir is not None:
@@ -89,11 +102,13 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     if engine is not None:  # it writes the --out files itself, to the names given here (one record per input)
         if json_dir is None:
             raise ValueError("an engine writes the records to --out itself: out is required")
-        fresh = ((record,) for record in in_input_order(engine.extract_as_done(todo,
-                                                                               [json_dir.path_for(s) for s in todo])))
+        fresh = (
+            (record,) for record in in_input_order(engine.extract_as_done(todo, [json_dir.path_for(s) for s in todo]))
+        )
     else:
-        fresh = in_input_order(extractor.extract_parts_as_done(todo),
-                               on_arrival=arrived if json_dir is not None else None)
+        fresh = in_input_order(
+            extractor.extract_parts_as_done(todo), on_arrival=arrived if json_dir is not None else None
+        )
     try:
         for source in sources:
             skipped = source in done
@@ -111,8 +126,9 @@ def run_batch(extractor, sources: Sequence[str], *, out: Optional[Path] = None, 
     return BatchResult(records=tuple(records), skipped=len(done))
 
 
-def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str, *,
-              split: bool = False) -> dict[str, tuple[Record, ...]]:
+def _finished(
+    sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str, *, split: bool = False
+) -> dict[str, tuple[Record, ...]]:
     """The sources whose records in the output directory can be reused (same content, settings, final status):
     the one record of the file or, with ``split``, every part of it (1 to n, all there)."""
     found = {}
@@ -132,7 +148,7 @@ def _finished(sources: Sequence[str], json_dir: JsonDirSink, fingerprint: str, *
     return found
 
 
-def _earlier(path: Path, source: str) -> Optional[Record]:
+def _earlier(path: Path, source: str) -> Record | None:
     try:
         record = record_from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError):

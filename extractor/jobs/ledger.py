@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
 
 from extractor.errors import UsageError
 
@@ -47,7 +46,7 @@ CREATE TABLE IF NOT EXISTS sources (
 """
 
 
-def timestamp(seconds: Optional[float] = None) -> str:
+def timestamp(seconds: float | None = None) -> str:
     """Return a UTC time as ISO 8601 text with milliseconds.
 
     Args:
@@ -86,21 +85,30 @@ class Entry:
     sha256: str
     state: str
     attempts: int
-    result_path: Optional[str]
-    status: Optional[str]
-    error_code: Optional[str]
-    error: Optional[str]
-    next_attempt_at: Optional[str]
+    result_path: str | None
+    status: str | None
+    error_code: str | None
+    error: str | None
+    next_attempt_at: str | None
     created_at: str
     updated_at: str
     sources: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """Return the entry as a JSON-ready dict."""
-        return {"sha256": self.sha256, "state": self.state, "attempts": self.attempts,
-                "result_path": self.result_path, "status": self.status, "error_code": self.error_code,
-                "error": self.error, "next_attempt_at": self.next_attempt_at, "created_at": self.created_at,
-                "updated_at": self.updated_at, "sources": list(self.sources)}
+        return {
+            "sha256": self.sha256,
+            "state": self.state,
+            "attempts": self.attempts,
+            "result_path": self.result_path,
+            "status": self.status,
+            "error_code": self.error_code,
+            "error": self.error,
+            "next_attempt_at": self.next_attempt_at,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "sources": list(self.sources),
+        }
 
 
 class Ledger:
@@ -130,8 +138,10 @@ class Ledger:
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise UsageError(f"{self.path}: ledger version {version} is newer than this extractor knows "
-                                 f"({SCHEMA_VERSION}); upgrade extractor")
+                raise UsageError(
+                    f"{self.path}: ledger version {version} is newer than this extractor knows "
+                    f"({SCHEMA_VERSION}); upgrade extractor"
+                )
             if create:
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -143,7 +153,7 @@ class Ledger:
         """Close the database."""
         self._db.close()
 
-    def __enter__(self) -> "Ledger":
+    def __enter__(self) -> Ledger:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -162,11 +172,13 @@ class Ledger:
 
     # ---------------------------------------------------------------------------------------------------- reads
 
-    def get(self, sha256: str) -> Optional[Entry]:
+    def get(self, sha256: str) -> Entry | None:
         """Return the entry for a content hash, or None when it was never seen."""
         row = self._db.execute(
             "SELECT sha256, state, attempts, result_path, status, error_code, error, next_attempt_at, created_at, "
-            "updated_at FROM documents WHERE sha256 = ?", (sha256,)).fetchone()
+            "updated_at FROM documents WHERE sha256 = ?",
+            (sha256,),
+        ).fetchone()
         if row is None:
             return None
         return Entry(*row, sources=self.sources(sha256))  # type: ignore[misc]  # row is Any: its 10 columns
@@ -180,15 +192,15 @@ class Ledger:
 
     def sources(self, sha256: str) -> tuple[str, ...]:
         """Return the names a content was seen under, in the order first seen."""
-        rows = self._db.execute("SELECT name FROM sources WHERE sha256 = ? ORDER BY first_seen_at, rowid",
-                                (sha256,)).fetchall()
+        rows = self._db.execute(
+            "SELECT name FROM sources WHERE sha256 = ? ORDER BY first_seen_at, rowid", (sha256,)
+        ).fetchall()
         return tuple(r[0] for r in rows)
 
-    def entries(self, *, state: Optional[str] = None) -> list[Entry]:
+    def entries(self, *, state: str | None = None) -> list[Entry]:
         """Return every entry (or those in one state), oldest first."""
         where, params = ("WHERE state = ?", (state,)) if state else ("", ())
-        rows = self._db.execute(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256",
-                                params).fetchall()
+        rows = self._db.execute(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256", params).fetchall()
         return [self._existing(r[0]) for r in rows]
 
     def counts(self) -> dict[str, int]:
@@ -207,12 +219,17 @@ class Ledger:
         Returns:
             ``{"ledger", "counts", "documents", "sources", "failures": [Entry.to_dict(), ...]}``.
         """
-        rows = self._db.execute("SELECT sha256 FROM documents WHERE state = 'failed' "
-                                "ORDER BY updated_at DESC, sha256 LIMIT ?", (recent,)).fetchall()
+        rows = self._db.execute(
+            "SELECT sha256 FROM documents WHERE state = 'failed' ORDER BY updated_at DESC, sha256 LIMIT ?", (recent,)
+        ).fetchall()
         counts = self.counts()
-        return {"ledger": str(self.path), "counts": counts, "documents": sum(counts.values()),
-                "sources": self._db.execute("SELECT count(*) FROM sources").fetchone()[0],
-                "failures": [self._existing(r[0]).to_dict() for r in rows]}
+        return {
+            "ledger": str(self.path),
+            "counts": counts,
+            "documents": sum(counts.values()),
+            "sources": self._db.execute("SELECT count(*) FROM sources").fetchone()[0],
+            "failures": [self._existing(r[0]).to_dict() for r in rows],
+        }
 
     # --------------------------------------------------------------------------------------------------- writes
 
@@ -225,8 +242,9 @@ class Ledger:
         now = timestamp()
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            n = self._db.execute("UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'",
-                                 (now,)).rowcount
+            n = self._db.execute(
+                "UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'", (now,)
+            ).rowcount
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
@@ -244,13 +262,21 @@ class Ledger:
             The entry after the change.
         """
         now = timestamp()
-        self._write([
-            ("INSERT INTO documents (sha256, state, attempts, created_at, updated_at) VALUES (?, 'queued', 0, ?, ?) "
-             "ON CONFLICT (sha256) DO NOTHING", (sha256, now, now)),
-            ("INSERT INTO sources (sha256, name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?) "
-             "ON CONFLICT (sha256, name) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-             (sha256, name, now, now)),
-        ])
+        self._write(
+            [
+                (
+                    "INSERT INTO documents (sha256, state, attempts, created_at, updated_at) "
+                    "VALUES (?, 'queued', 0, ?, ?) "
+                    "ON CONFLICT (sha256) DO NOTHING",
+                    (sha256, now, now),
+                ),
+                (
+                    "INSERT INTO sources (sha256, name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (sha256, name) DO UPDATE SET last_seen_at = excluded.last_seen_at",
+                    (sha256, name, now, now),
+                ),
+            ]
+        )
         return self._existing(sha256)
 
     def claim(self, sha256: str, *, result_path: str) -> Entry:
@@ -264,15 +290,29 @@ class Ledger:
             The entry after the change.
         """
         now = timestamp()
-        self._write([("UPDATE documents SET state = 'processing', attempts = attempts + 1, "
-                      "result_path = coalesce(result_path, ?), next_attempt_at = NULL, updated_at = ? "
-                      "WHERE sha256 = ?", (result_path, now, sha256))])
+        self._write(
+            [
+                (
+                    "UPDATE documents SET state = 'processing', attempts = attempts + 1, "
+                    "result_path = coalesce(result_path, ?), next_attempt_at = NULL, updated_at = ? "
+                    "WHERE sha256 = ?",
+                    (result_path, now, sha256),
+                )
+            ]
+        )
         return self._existing(sha256)
 
     def release(self, sha256: str) -> None:
         """Put an abandoned ``processing`` row back to ``queued`` without counting the attempt."""
-        self._write([("UPDATE documents SET state = 'queued', attempts = max(attempts - 1, 0), updated_at = ? "
-                      "WHERE sha256 = ? AND state = 'processing'", (timestamp(), sha256))])
+        self._write(
+            [
+                (
+                    "UPDATE documents SET state = 'queued', attempts = max(attempts - 1, 0), updated_at = ? "
+                    "WHERE sha256 = ? AND state = 'processing'",
+                    (timestamp(), sha256),
+                )
+            ]
+        )
 
     def retry_later(self, sha256: str, *, error_code: str, error: str, at: float) -> None:
         """Put a row back to ``queued`` after a retryable failure.
@@ -283,11 +323,19 @@ class Ledger:
             error: the failure's message.
             at: Unix time before which it should not run again.
         """
-        self._write([("UPDATE documents SET state = 'queued', error_code = ?, error = ?, next_attempt_at = ?, "
-                      "updated_at = ? WHERE sha256 = ?", (error_code, error, timestamp(at), timestamp(), sha256))])
+        self._write(
+            [
+                (
+                    "UPDATE documents SET state = 'queued', error_code = ?, error = ?, next_attempt_at = ?, "
+                    "updated_at = ? WHERE sha256 = ?",
+                    (error_code, error, timestamp(at), timestamp(), sha256),
+                )
+            ]
+        )
 
-    def finish(self, sha256: str, *, state: str, status: str, error_code: Optional[str] = None,
-               error: Optional[str] = None) -> None:
+    def finish(
+        self, sha256: str, *, state: str, status: str, error_code: str | None = None, error: str | None = None
+    ) -> None:
         """Mark a content finished (its record is already written).
 
         Args:
@@ -302,8 +350,15 @@ class Ledger:
         """
         if state not in TERMINAL:
             raise ValueError(f"finish: state must be one of {TERMINAL}, got {state!r}")
-        self._write([("UPDATE documents SET state = ?, status = ?, error_code = ?, error = ?, next_attempt_at = NULL, "
-                      "updated_at = ? WHERE sha256 = ?", (state, status, error_code, error, timestamp(), sha256))])
+        self._write(
+            [
+                (
+                    "UPDATE documents SET state = ?, status = ?, error_code = ?, error = ?, next_attempt_at = NULL, "
+                    "updated_at = ? WHERE sha256 = ?",
+                    (state, status, error_code, error, timestamp(), sha256),
+                )
+            ]
+        )
 
 
 __all__ = ["Entry", "Ledger", "STATES", "TERMINAL", "parse_timestamp", "timestamp"]

@@ -32,13 +32,14 @@ import os
 import shutil
 import time
 import warnings
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING
 
 from extractor.errors import ExtractorError, UsageError
-from extractor.record import Record, record_from_dict
 from extractor.jobs.sinks import write_atomic, write_record
+from extractor.record import Record, record_from_dict
 
 if TYPE_CHECKING:
     from extractor.jobs.batch import BatchResult
@@ -78,8 +79,8 @@ class RaySettings:
             of using the copy installed on every node (its dependencies must be installed there either way).
     """
 
-    address: Optional[str] = None
-    actors: Optional[int] = None
+    address: str | None = None
+    actors: int | None = None
     actor_cpus: float = 0.5
     attempts: int = 2
     object_store_mb: int = 128
@@ -120,7 +121,7 @@ class RayEngine:
     one). ``extract_as_done`` runs one dataset per call.
     """
 
-    def __init__(self, settings: "Settings", options: RaySettings = RaySettings()) -> None:
+    def __init__(self, settings: Settings, options: RaySettings = RaySettings()) -> None:
         """Check that the batch can run on Ray and import it (nothing starts yet).
 
         Args:
@@ -131,14 +132,16 @@ class RayEngine:
             UsageError: no endpoints (the in-process model stays on one machine), or Ray is not installed.
         """
         if not settings.endpoint:
-            raise UsageError("--engine ray needs --endpoint URL: the actors call inference servers (vLLM, SGLang, "
-                             "mlx_vlm.server); the in-process MLX model runs on one machine only")
+            raise UsageError(
+                "--engine ray needs --endpoint URL: the actors call inference servers (vLLM, SGLang, "
+                "mlx_vlm.server); the in-process MLX model runs on one machine only"
+            )
         self.settings = settings
         self.options = options
         self._ray = import_ray()
         self._started = False
 
-    def __enter__(self) -> "RayEngine":
+    def __enter__(self) -> RayEngine:
         ray = self._ray
         if not ray.is_initialized():  # else the caller's own ray.init: theirs to end
             self._start()
@@ -154,8 +157,11 @@ class RayEngine:
         ray = self._ray
         kwargs = dict(logging_level=logging.WARNING, log_to_driver=False, runtime_env=self._runtime_env())
         if self.options.address is None:
-            kwargs.update(num_cpus=len(os.sched_getaffinity(0)), include_dashboard=False,
-                          object_store_memory=self.options.object_store_mb * 1024**2)
+            kwargs.update(
+                num_cpus=len(os.sched_getaffinity(0)),
+                include_dashboard=False,
+                object_store_memory=self.options.object_store_mb * 1024**2,
+            )
         tries = 1 if self.options.address else LOCAL_STARTS
         for attempt in range(1, tries + 1):
             try:
@@ -164,11 +170,14 @@ class RayEngine:
             except Exception as exc:  # noqa: BLE001 - Ray raises many kinds (connection, auth, config): one line
                 ray.shutdown()  # whatever half started
                 if attempt == tries:
-                    where = f"the Ray cluster at {self.options.address}" if self.options.address else \
-                        "a local Ray cluster"
-                    raise ExtractorError(f"cannot start or join {where}: {_first_line(exc)} (a cluster with token "
-                                         "auth needs its token: RAY_AUTH_TOKEN or ~/.ray/auth_token)",
-                                         code="ray") from None
+                    where = (
+                        f"the Ray cluster at {self.options.address}" if self.options.address else "a local Ray cluster"
+                    )
+                    raise ExtractorError(
+                        f"cannot start or join {where}: {_first_line(exc)} (a cluster with token "
+                        "auth needs its token: RAY_AUTH_TOKEN or ~/.ray/auth_token)",
+                        code="ray",
+                    ) from None
         self._started = True
 
     def __exit__(self, *exc) -> None:
@@ -176,7 +185,7 @@ class RayEngine:
             self._ray.shutdown()
             self._started = False
 
-    def _runtime_env(self) -> Optional[dict]:
+    def _runtime_env(self) -> dict | None:
         """The job's runtime_env: the driver's EXTRACTOR_* variables, the servers' API key (named by
         ``--api-key-env``; on a shared cluster set it on the nodes instead) and, if asked, this package."""
         names = [n for n in os.environ if n.startswith(FORWARDED_PREFIX)]
@@ -207,8 +216,10 @@ class RayEngine:
             for row in self._dataset(sources, paths, ledger).iter_rows():
                 yield int(row["index"]), record_from_dict(json.loads(row["record"]))
         except self._ray.exceptions.RayError as exc:  # e.g. actors that cannot start: no server, no shared storage
-            raise ExtractorError(f"the Ray job stopped: {_innermost(exc)} (the records written so far stay in "
-                                 "--out; a re-run resumes)", code="ray") from None
+            raise ExtractorError(
+                f"the Ray job stopped: {_innermost(exc)} (the records written so far stay in --out; a re-run resumes)",
+                code="ray",
+            ) from None
         finally:  # also when the batch stops reading after the last record (it closes this generator)
             shutil.rmtree(ledger, ignore_errors=True)
 
@@ -220,29 +231,39 @@ class RayEngine:
         threads = max(1, int(cpus))
         # isolated whatever the caller chose: a native crash in rendering costs a record, never the actor
         settings = self.settings.replace(isolate=True, workers=threads, ocr_threads=threads)
-        rows = [{"index": i, "source": os.fsencode(s), "path": os.fsencode(str(Path(p).resolve()))}
-                for i, (s, p) in enumerate(zip(sources, paths))]
+        rows = [
+            {"index": i, "source": os.fsencode(s), "path": os.fsencode(str(Path(p).resolve()))}
+            for i, (s, p) in enumerate(zip(sources, paths, strict=False))
+        ]
         attempts = self.options.attempts
         with warnings.catch_warnings():
             # Ray 2.60 has no named parameter for max_restarts / max_task_retries yet; the remote-args keywords
             # are deprecated for 2.64 (hence the extra's upper bound)
             warnings.simplefilter("ignore", DeprecationWarning)
             return ray.data.from_items(rows, override_num_blocks=len(rows)).map_batches(
-                ExtractStage, batch_size=1, num_cpus=cpus,
+                ExtractStage,
+                batch_size=1,
+                num_cpus=cpus,
                 compute=ray.data.ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=1),
-                fn_constructor_kwargs={"settings": settings, "cwd": os.getcwd(), "attempts": attempts,
-                                       "ledger": str(ledger.resolve())},
+                fn_constructor_kwargs={
+                    "settings": settings,
+                    "cwd": os.getcwd(),
+                    "attempts": attempts,
+                    "ledger": str(ledger.resolve()),
+                },
                 # one task per actor at a time: an actor's death fails only the input it was on. Each death is
                 # charged to that input's attempts, so restarts are bounded by attempts per input; the try after
                 # the last allowed death writes the crashed record.
-                max_restarts=attempts * len(rows), max_task_retries=attempts)
+                max_restarts=attempts * len(rows),
+                max_task_retries=attempts,
+            )
 
 
 class ExtractStage:
     """The map stage's actor: one ``Extractor`` (its render pool, its connections to the endpoints), one input at a
     time; every input gives a record, written to its fixed name and returned as JSON."""
 
-    def __init__(self, *, settings: "Settings", cwd: str, attempts: int, ledger: str) -> None:
+    def __init__(self, *, settings: Settings, cwd: str, attempts: int, ledger: str) -> None:
         """Load the extractor in the driver's working directory.
 
         Raises:
@@ -253,9 +274,11 @@ class ExtractStage:
         try:
             os.chdir(cwd)
         except OSError as exc:
-            raise ExtractorError(f"the driver's working directory {cwd} is not on this node ({exc.strerror}): the "
-                                 "inputs and --out must be on shared storage at the same path on every node",
-                                 code="ray") from None
+            raise ExtractorError(
+                f"the driver's working directory {cwd} is not on this node ({exc.strerror}): the "
+                "inputs and --out must be on shared storage at the same path on every node",
+                code="ray",
+            ) from None
         self.extractor = Extractor(settings)
         self.attempts = attempts
         self.ledger = Path(ledger)
@@ -264,8 +287,10 @@ class ExtractStage:
         """Extract the batch's inputs (one, with ``batch_size=1``)."""
         import numpy as np
 
-        records = [self.one(os.fsdecode(bytes(s)), Path(os.fsdecode(bytes(p))))
-                   for s, p in zip(batch["source"], batch["path"])]
+        records = [
+            self.one(os.fsdecode(bytes(s)), Path(os.fsdecode(bytes(p))))
+            for s, p in zip(batch["source"], batch["path"], strict=False)
+        ]
         return {"index": np.asarray(batch["index"]), "record": np.array(records, dtype=object)}
 
     def one(self, source: str, path: Path) -> bytes:
@@ -279,8 +304,9 @@ class ExtractStage:
                 _test_faults(source)
                 record = self.extractor.extract(source)
         except Exception as exc:  # noqa: BLE001 - one input's unexpected failure is its record, not the job's end
-            record = self._error(source, "internal", f"{source}: extraction failed unexpectedly "
-                                                     f"({type(exc).__name__}: {exc})")
+            record = self._error(
+                source, "internal", f"{source}: extraction failed unexpectedly ({type(exc).__name__}: {exc})"
+            )
         write_record(path, record)
         return record.to_json(indent=None).encode("utf-8")
 
@@ -296,18 +322,27 @@ class ExtractStage:
         return before
 
     def _crashed(self, source: str, deaths: int) -> Record:
-        return self._error(source, "crashed", f"{source}: the Ray actor extracting it died {deaths} time(s) (a crash "
-                                              "in native code outside the render workers, or out of memory); the "
-                                              "file was skipped")
+        return self._error(
+            source,
+            "crashed",
+            f"{source}: the Ray actor extracting it died {deaths} time(s) (a crash "
+            "in native code outside the render workers, or out of memory); the "
+            "file was skipped",
+        )
 
     def _error(self, source: str, code: str, message: str) -> Record:
         from extractor.pipeline.job import source_name
         from extractor.trust.verdict import error_record
 
         ex = self.extractor
-        record = error_record(source=source_name(source), code=code, message=message, model=ex.runner.model_id,
-                              schema=ex.schema.name,
-                              stop_token_ids=ex.runner.stop_set.without(ex.settings.drop_stop_ids).ids)
+        record = error_record(
+            source=source_name(source),
+            code=code,
+            message=message,
+            model=ex.runner.model_id,
+            schema=ex.schema.name,
+            stop_token_ids=ex.runner.stop_set.without(ex.settings.drop_stop_ids).ids,
+        )
         return dataclasses.replace(record, extra={"fingerprint": ex.fingerprint})
 
 
@@ -354,8 +389,9 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-def engine_for(name: str, *, settings: "Settings", out: Optional[Path],
-               options: RaySettings = RaySettings()) -> Optional[RayEngine]:
+def engine_for(
+    name: str, *, settings: Settings, out: Path | None, options: RaySettings = RaySettings()
+) -> RayEngine | None:
     """The engine a batch command asks for: None for ``local`` (this machine), a ``RayEngine`` for ``ray``.
 
     Raises:
@@ -369,14 +405,24 @@ def engine_for(name: str, *, settings: "Settings", out: Optional[Path],
             raise UsageError("--address and --actors need --engine ray")
         return None
     if out is None:
-        raise UsageError("--engine ray needs --out DIR: the actors write each record there (shared storage that "
-                         "every node sees at the same path)")
+        raise UsageError(
+            "--engine ray needs --out DIR: the actors write each record there (shared storage that "
+            "every node sees at the same path)"
+        )
     return RayEngine(settings, options)
 
 
-def extract_on_ray(sources: Sequence[str], *, out: Path, settings: Optional["Settings"] = None,
-                   options: RaySettings = RaySettings(), jsonl: Optional[Path] = None,
-                   csv_path: Optional[Path] = None, force: bool = False, on_record=None) -> "BatchResult":
+def extract_on_ray(
+    sources: Sequence[str],
+    *,
+    out: Path,
+    settings: Settings | None = None,
+    options: RaySettings = RaySettings(),
+    jsonl: Path | None = None,
+    csv_path: Path | None = None,
+    force: bool = False,
+    on_record=None,
+) -> BatchResult:
     """The Python API of ``extract FILES --out DIR --engine ray``: a batch on a Ray cluster.
 
     Args:
@@ -403,9 +449,26 @@ def extract_on_ray(sources: Sequence[str], *, out: Path, settings: Optional["Set
     settings = settings or Settings()
     engine = RayEngine(settings, options)
     with Extractor(settings) as extractor, engine:
-        return run_batch(extractor, [str(s) for s in sources], out=out, jsonl=jsonl, csv_path=csv_path, force=force,
-                         on_record=on_record, engine=engine)
+        return run_batch(
+            extractor,
+            [str(s) for s in sources],
+            out=out,
+            jsonl=jsonl,
+            csv_path=csv_path,
+            force=force,
+            on_record=on_record,
+            engine=engine,
+        )
 
 
-__all__ = ["ENGINES", "ExtractStage", "RAY_MISSING", "RayEngine", "RaySettings", "actor_cpus", "engine_for",
-           "extract_on_ray", "import_ray"]
+__all__ = [
+    "ENGINES",
+    "ExtractStage",
+    "RAY_MISSING",
+    "RayEngine",
+    "RaySettings",
+    "actor_cpus",
+    "engine_for",
+    "extract_on_ray",
+    "import_ray",
+]

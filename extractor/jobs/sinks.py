@@ -8,8 +8,9 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from extractor.record import Record
 
@@ -50,7 +51,7 @@ class JsonDirSink:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._taken: dict[str, str] = {}  # file name -> source that owns it in this run
 
-    def path_for(self, source: str, part: Optional[dict] = None) -> Path:
+    def path_for(self, source: str, part: dict | None = None) -> Path:
         """Return the output path for a source, disambiguating clashing stems with a hash of the source path.
 
         Args:
@@ -76,8 +77,10 @@ class JsonDirSink:
     def part_paths(self, source: str) -> list[Path]:
         """The part files (``<stem>[-<hash>].part-*.json``) an earlier run may have written for a source."""
         stem = Path(Path(source).name).stem or "document"
-        return sorted(set(self.out_dir.glob(f"{glob_escape(stem)}.part-*-of-*.json"))
-                      | set(self.out_dir.glob(f"{glob_escape(stem)}-????????.part-*-of-*.json")))
+        return sorted(
+            set(self.out_dir.glob(f"{glob_escape(stem)}.part-*-of-*.json"))
+            | set(self.out_dir.glob(f"{glob_escape(stem)}-????????.part-*-of-*.json"))
+        )
 
     def write(self, record: Record) -> Path:
         """Write a record atomically and return its path."""
@@ -96,7 +99,7 @@ def glob_escape(text: str) -> str:
     return glob.escape(text)
 
 
-def _existing_source(path: Path) -> Optional[str]:
+def _existing_source(path: Path) -> str | None:
     try:
         return json.loads(path.read_text(encoding="utf-8")).get("source")
     except (OSError, ValueError, AttributeError):
@@ -146,9 +149,12 @@ class CsvSink:
         """Append the record's row."""
         data = record.data if isinstance(record.data, dict) else {}
         part = record.extra.get("part")
-        cells: list[Any] = [record.source, *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
-                 record.status]
-        cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells):-1]]
+        cells: list[Any] = [
+            record.source,
+            *([f"{part['index']}/{part['of']}" if part else ""] if self.parts else []),
+            record.status,
+        ]
+        cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells) : -1]]
         cells.append("; ".join(e.get("message", "") for e in record.errors))
         os.write(self._fd, self._line(cells))
         return self.path

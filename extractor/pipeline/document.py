@@ -15,14 +15,14 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional, Union
 
 from extractor.errors import InputError, ModelError
-from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
-from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
-from extractor.inputs.ocr import page_text
 from extractor.inputs.document import Document, Page, RasterSettings
+from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
+from extractor.inputs.ocr import page_text
+from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
 from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
@@ -34,14 +34,14 @@ from extractor.settings import Settings
 from extractor.trust.review import apply_review, disagreements, review_answer
 from extractor.trust.verdict import Signals, embedded_status, error_record, record_status
 
-
 # Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
 # (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
-READ_ERROR_CODES = frozenset({"empty", "not_a_pdf", "unsupported_type", "corrupt", "encrypted", "wrong_password",
-                              "too_large"})
+READ_ERROR_CODES = frozenset(
+    {"empty", "not_a_pdf", "unsupported_type", "corrupt", "encrypted", "wrong_password", "too_large"}
+)
 
 
-def content_sha256(path: Union[str, Path], *, max_bytes: Optional[int] = None) -> Optional[str]:
+def content_sha256(path: str | Path, *, max_bytes: int | None = None) -> str | None:
     """The sha256 of a file's bytes, read in chunks; None when it cannot be read (or is over ``max_bytes``)."""
     digest = hashlib.sha256()
     try:
@@ -71,8 +71,9 @@ def settings_fingerprint(settings: Settings, schema: Schema) -> str:
     return settings.fingerprint(schema_text=json.dumps(schema.schema, sort_keys=True, ensure_ascii=False))
 
 
-def extract_document(source: Source, *, runner: Runner, schema: Schema, settings: Settings,
-                     renderer: Optional[Renderer] = None) -> Record:
+def extract_document(
+    source: Source, *, runner: Runner, schema: Schema, settings: Settings, renderer: Renderer | None = None
+) -> Record:
     """Extract one document. Never raises for a bad input or a model failure: those become ``error`` records.
 
     Args:
@@ -94,12 +95,12 @@ def extract_document(source: Source, *, runner: Runner, schema: Schema, settings
 def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
     """The rasterizer settings of a document's first render: all its pages, or its first window's when it is long
     (``windows``: the later windows are rendered one by one as their turn comes)."""
-    return windows.first_raster(document_raster(settings, runner), settings,
-                                pixels_per_token=runner.pixels_per_token)
+    return windows.first_raster(document_raster(settings, runner), settings, pixels_per_token=runner.pixels_per_token)
 
 
-def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings,
-                    renderer: Optional[Renderer] = None) -> Record:
+def document_record(
+    rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings, renderer: Renderer | None = None
+) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
 
@@ -115,9 +116,14 @@ def document_record(rendered: Rendered, *, runner: Runner, schema: Schema, setti
         ``timings.render_wait_s`` how long generation waited for it (0 when it was rendered ahead); ``fingerprint``
         the settings fingerprint (a resumed batch reuses records that carry the same one).
     """
-    job = DocumentJob(source=rendered.source, runner=runner, schema=schema, settings=settings,
-                      renderer=renderer if renderer is not None else LocalRenderer(),
-                      start=time.perf_counter() - rendered.render_s)  # the document's own work: render, generate
+    job = DocumentJob(
+        source=rendered.source,
+        runner=runner,
+        schema=schema,
+        settings=settings,
+        renderer=renderer if renderer is not None else LocalRenderer(),
+        start=time.perf_counter() - rendered.render_s,
+    )  # the document's own work: render, generate
     record = _document_record(job, rendered)
     return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})
 
@@ -127,10 +133,14 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
     later window that could not be rendered; else its answer's."""
     base, stop_ids = job.base, job.stop_ids
     if rendered.error is not None:
-        return error_record(**base, code=rendered.error.code, message=str(rendered.error), stop_token_ids=stop_ids,
-                            sha256=_error_sha256(rendered.source, rendered.error.code,
-                                                 max_bytes=job.settings.max_bytes),
-                            timings={"total_s": round(rendered.render_s, 4)})
+        return error_record(
+            **base,
+            code=rendered.error.code,
+            message=str(rendered.error),
+            stop_token_ids=stop_ids,
+            sha256=_error_sha256(rendered.source, rendered.error.code, max_bytes=job.settings.max_bytes),
+            timings={"total_s": round(rendered.render_s, 4)},
+        )
     document = rendered.document
     assert document is not None  # a render without an error holds its document
     timings = {"render_s": rendered.render_s}
@@ -141,12 +151,24 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
     try:
         return _answer_record(job, document, timings=timings)
     except WindowRenderError as exc:
-        return error_record(**base, code=exc.code, message=f"{base['source']}: {exc}", sha256=document.sha256,
-                            stop_token_ids=stop_ids, timings={"total_s": round(time.perf_counter() - job.start, 4)})
+        return error_record(
+            **base,
+            code=exc.code,
+            message=f"{base['source']}: {exc}",
+            sha256=document.sha256,
+            stop_token_ids=stop_ids,
+            timings={"total_s": round(time.perf_counter() - job.start, 4)},
+        )
     except ModelError as exc:
-        return error_record(**base, code=exc.code, message=str(exc), sha256=document.sha256, stop_token_ids=stop_ids,
-                            pages=len(document.pages),
-                            timings={"total_s": round(time.perf_counter() - job.start, 4)})
+        return error_record(
+            **base,
+            code=exc.code,
+            message=str(exc),
+            sha256=document.sha256,
+            stop_token_ids=stop_ids,
+            pages=len(document.pages),
+            timings={"total_s": round(time.perf_counter() - job.start, 4)},
+        )
 
 
 def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Record:
@@ -156,8 +178,10 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
     texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
     plan = windows.plan_for(document, settings=settings, pixels_per_token=pixels_per_token)
     if plan is not None:
-        document = dataclasses.replace(document, warnings=windows.first_warnings(
-            document, settings, pixels_per_token=pixels_per_token) + plan.warnings)
+        document = dataclasses.replace(
+            document,
+            warnings=windows.first_warnings(document, settings, pixels_per_token=pixels_per_token) + plan.warnings,
+        )
     embedded, notes = _embedded_invoice(job, document)
     xml = embedded if embedded is not None and embedded.valid else None  # the answer, when valid
     if xml is not None and not settings.cross_check:
@@ -169,8 +193,12 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
     merge: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
-            model = run_with_retries(lambda attempt: generate_record(job, document, attempt, timings=timings),
-                                     max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries)
+            model = run_with_retries(
+                lambda attempt: generate_record(job, document, attempt, timings=timings),
+                max_tokens=settings.max_tokens,
+                guards=settings.guards,
+                retries=settings.retries,
+            )
         else:
             merged = _windowed(job, plan, document)
             texts, merge = list(merged.pages.texts), merged.findings
@@ -180,19 +208,38 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             raise
         # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(job, document, xml, timings=timings)
-        return _decided(dataclasses.replace(record, extra={
-            **record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}), texts)
+        return _decided(
+            dataclasses.replace(
+                record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
+            ),
+            texts,
+        )
     if xml is not None:
-        record = dataclasses.replace(model, status=embedded_status(), data=xml.data, errors=(), extra={
-            **model.extra, "data_source": "embedded_xml", "embedded": xml.to_dict(),
-            "cross_check": disagreements(xml.data, model.data), "model_status": model.status})
+        record = dataclasses.replace(
+            model,
+            status=embedded_status(),
+            data=xml.data,
+            errors=(),
+            extra={
+                **model.extra,
+                "data_source": "embedded_xml",
+                "embedded": xml.to_dict(),
+                "cross_check": disagreements(xml.data, model.data),
+                "model_status": model.status,
+            },
+        )
         return _decided(record, texts, merge=merge)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
-        notes += (issue("embedded_invalid", f"the embedded e-invoice XML ({embedded.attachment or 'attachment'}) "
-                        f"does not fit the invoice schema ({len(embedded.schema_errors)} errors, see "
-                        "embedded.schema_errors); the model read the pages instead"),)
+        notes += (
+            issue(
+                "embedded_invalid",
+                f"the embedded e-invoice XML ({embedded.attachment or 'attachment'}) "
+                f"does not fit the invoice schema ({len(embedded.schema_errors)} errors, see "
+                "embedded.schema_errors); the model read the pages instead",
+            ),
+        )
     return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=merge)
 
 
@@ -216,8 +263,9 @@ class WindowRenderError(Exception):
         self.code = code
 
 
-def _window_documents(job: DocumentJob, plan: windows.Plan,
-                      first: Document) -> Iterator[tuple[windows.Window, Document, float]]:
+def _window_documents(
+    job: DocumentJob, plan: windows.Plan, first: Document
+) -> Iterator[tuple[windows.Window, Document, float]]:
     """Each window's rendered pages, lazily: the first from the document's first render, each later one rendered
     by the job's renderer when its turn comes, so memory holds one window's page images.
 
@@ -233,8 +281,10 @@ def _window_documents(job: DocumentJob, plan: windows.Plan,
             continue
         rendered = job.render(windows.window_raster(plan, window.span, job.raster))
         if rendered.error is not None or rendered.document is None:
-            raise WindowRenderError(f"pages {window.first_page}-{window.last_page}: {rendered.error}",
-                                    code=getattr(rendered.error, "code", "corrupt"))
+            raise WindowRenderError(
+                f"pages {window.first_page}-{window.last_page}: {rendered.error}",
+                code=getattr(rendered.error, "code", "corrupt"),
+            )
         yield window, rendered.document, rendered.render_s
 
 
@@ -250,14 +300,17 @@ def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.
         pages = windows.bare(document)
 
         def attempt_once(attempt, pages=pages, window=window) -> Record:
-            messages = windows.window_messages(job.schema, plan, window, pages=len(pages.pages),
-                                               feedback=attempt.feedback)
+            messages = windows.window_messages(
+                job.schema, plan, window, pages=len(pages.pages), feedback=attempt.feedback
+            )
             return generate_record(job, pages, attempt, timings={}, messages=messages)
 
-        record = run_with_retries(attempt_once, max_tokens=settings.max_tokens, guards=settings.guards,
-                                  retries=settings.retries)
-        results.append(windows.WindowResult(window=window, record=record, pages=windows.released(document.pages),
-                                            render_s=seconds))
+        record = run_with_retries(
+            attempt_once, max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries
+        )
+        results.append(
+            windows.WindowResult(window=window, record=record, pages=windows.released(document.pages), render_s=seconds)
+        )
         del document, pages  # the window's images go here: only the texts stay
     return windows.merge(plan, results, schema=job.schema, base=job.base)
 
@@ -273,8 +326,9 @@ def _every_page(job: DocumentJob, plan: windows.Plan, first: Document) -> window
     return windows.left_behind(pages, render_s=render_s)
 
 
-def _with_pages(record: Record, left: windows.WindowedPages, first: Document, *, timings: dict,
-                start: Optional[float] = None) -> Record:
+def _with_pages(
+    record: Record, left: windows.WindowedPages, first: Document, *, timings: dict, start: float | None = None
+) -> Record:
     """A long document's record with every page's warnings, OCR summaries, page count and the windows' render
     time (``first``: the first render, whose document warnings the record keeps); ``start``: total_s is measured
     again."""
@@ -286,12 +340,16 @@ def _with_pages(record: Record, left: windows.WindowedPages, first: Document, *,
     if any(o is not None for o in left.ocr):
         extra["ocr"] = list(left.ocr)
     warnings = tuple({"code": "input", "message": w} for w in first.warnings) + left.warnings
-    return dataclasses.replace(record, pages=len(left.texts), warnings=warnings + tuple(
-        w for w in record.warnings if w.get("code") not in ("input", "page")), extra=extra,
-        timings={k: round(v, 4) for k, v in timings.items()})
+    return dataclasses.replace(
+        record,
+        pages=len(left.texts),
+        warnings=warnings + tuple(w for w in record.warnings if w.get("code") not in ("input", "page")),
+        extra=extra,
+        timings={k: round(v, 4) for k, v in timings.items()},
+    )
 
 
-def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[Optional[EmbeddedInvoice], tuple[dict, ...]]:
+def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInvoice | None, tuple[dict, ...]]:
     """The e-invoice XML a rendered PDF carries, if it is looked for (invoice schema, ``settings.embedded``).
 
     Read only after rendering succeeded, from the same bytes (checked by hash): a file replaced in between is
@@ -304,20 +362,29 @@ def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[Optional[Em
         try:
             data = Path(source).read_bytes()
         except OSError as exc:
-            return None, (issue("embedded_unreadable", f"{source}: cannot read the file again to look for "
-                                                       f"embedded e-invoice XML ({exc.strerror or exc})"),)
+            return None, (
+                issue(
+                    "embedded_unreadable",
+                    f"{source}: cannot read the file again to look for embedded e-invoice XML ({exc.strerror or exc})",
+                ),
+            )
     elif isinstance(source, (bytes, bytearray)):
         data = bytes(source)
     else:
         return None, ()
     if hashlib.sha256(data).hexdigest() != document.sha256:
-        return None, (issue("embedded_unreadable", f"{source_name(source)}: the file changed after it was "
-                                                   "rendered; embedded e-invoice XML not looked for"),)
+        return None, (
+            issue(
+                "embedded_unreadable",
+                f"{source_name(source)}: the file changed after it was rendered; embedded e-invoice XML not looked for",
+            ),
+        )
     try:
         return read_embedded_invoice(data), ()
     except InputError as exc:
-        return None, (issue("embedded_unreadable", f"{source_name(source)}: embedded e-invoice XML could not be "
-                                                   f"read ({exc})"),)
+        return None, (
+            issue("embedded_unreadable", f"{source_name(source)}: embedded e-invoice XML could not be read ({exc})"),
+        )
 
 
 def _embedded_record(job: DocumentJob, document: Document, embedded: EmbeddedInvoice, *, timings: dict) -> Record:
@@ -336,5 +403,11 @@ def _embedded_record(job: DocumentJob, document: Document, embedded: EmbeddedInv
     )
 
 
-__all__ = ["READ_ERROR_CODES", "content_sha256", "document_record", "extract_document", "first_raster",
-           "settings_fingerprint"]
+__all__ = [
+    "READ_ERROR_CODES",
+    "content_sha256",
+    "document_record",
+    "extract_document",
+    "first_raster",
+    "settings_fingerprint",
+]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from extractor.inputs.document import Document
 from extractor.pipeline.job import DocumentJob
@@ -23,8 +24,16 @@ from extractor.trust.parse import parse_answer
 from extractor.trust.verdict import decide
 
 
-def generation_request(runner: Runner, settings: Settings, *, schema: Mapping[str, Any],
-                       messages: tuple[Message, ...], images: tuple, attempt: Attempt, prefix_cache: bool = True):
+def generation_request(
+    runner: Runner,
+    settings: Settings,
+    *,
+    schema: Mapping[str, Any],
+    messages: tuple[Message, ...],
+    images: tuple,
+    attempt: Attempt,
+    prefix_cache: bool = True,
+):
     """A model call as the pipeline makes it: the stop set less ``drop_stop_ids``, the schema's constraint, the
     settings' sampling and logits processors (``extra_processors`` for this attempt, then ``request_processors``,
     which see the request).
@@ -57,13 +66,20 @@ def generation_request(runner: Runner, settings: Settings, *, schema: Mapping[st
         json_schema=constraint.server_schema,
     )
     if settings.request_processors is not None:  # they see the request (its pages, its budget) before it runs
-        request = dataclasses.replace(request, logits_processors=request.logits_processors + tuple(
-            settings.request_processors(request)))
+        request = dataclasses.replace(
+            request, logits_processors=request.logits_processors + tuple(settings.request_processors(request))
+        )
     return request, stop, constraint
 
 
-def generate_record(job: DocumentJob, document: Document, attempt: Attempt, *, timings: dict,
-                    messages: Optional[tuple[Message, ...]] = None) -> Record:
+def generate_record(
+    job: DocumentJob,
+    document: Document,
+    attempt: Attempt,
+    *,
+    timings: dict,
+    messages: tuple[Message, ...] | None = None,
+) -> Record:
     """Run one attempt on a document's pages (all of them, or one window's) and make its record.
 
     Args:
@@ -82,9 +98,14 @@ def generate_record(job: DocumentJob, document: Document, attempt: Attempt, *, t
     """
     runner, schema, settings = job.runner, job.schema, job.settings
     request, stop, constraint = generation_request(
-        runner, settings, schema=schema.schema,
+        runner,
+        settings,
+        schema=schema.schema,
         messages=messages or build_messages(schema, pages=len(document.pages), feedback=attempt.feedback),
-        images=tuple(p.image for p in document.pages), attempt=attempt, prefix_cache=settings.prefix_cache)
+        images=tuple(p.image for p in document.pages),
+        attempt=attempt,
+        prefix_cache=settings.prefix_cache,
+    )
     gen = runner.generate(request)
     parsed = parse_answer(gen.text)
     schema_errors = validate_data(parsed.value, schema) if parsed.found else []
@@ -103,14 +124,22 @@ def generate_record(job: DocumentJob, document: Document, attempt: Attempt, *, t
         stop_token_id=gen.stop_token_id,
         stop_token_ids=stop.ids,
         guard=gen.guard,
-        usage=Usage(prompt_tokens=gen.prompt_tokens, image_tokens=gen.image_tokens,
-                    generated_tokens=gen.generated_tokens, cached_prompt_tokens=gen.cached_prompt_tokens,
-                    decode_steps=gen.decode_steps, decoding=dict(gen.decoding) if gen.decoding else None),
+        usage=Usage(
+            prompt_tokens=gen.prompt_tokens,
+            image_tokens=gen.image_tokens,
+            generated_tokens=gen.generated_tokens,
+            cached_prompt_tokens=gen.cached_prompt_tokens,
+            decode_steps=gen.decode_steps,
+            decoding=dict(gen.decoding) if gen.decoding else None,
+        ),
         timings={k: round(v, 4) for k, v in timings.items()},
-        extra={"stop_sources": stop.to_dict()["sources"], **_runner_extra(gen),
-               "guards": attempt.guards.report(fired=gen.guard),
-               "constrained": constraint.active if gen.constrained is None else gen.constrained,
-               **ocr_extra(document)},
+        extra={
+            "stop_sources": stop.to_dict()["sources"],
+            **_runner_extra(gen),
+            "guards": attempt.guards.report(fired=gen.guard),
+            "constrained": constraint.active if gen.constrained is None else gen.constrained,
+            **ocr_extra(document),
+        },
     )
 
 
@@ -125,8 +154,9 @@ def ocr_extra(document: Document) -> dict:
 def document_warnings(document: Document) -> tuple[dict, ...]:
     """The rasterizer's notes on the document and its pages, as warnings."""
     warnings = tuple({"code": "input", "message": w} for w in document.warnings)
-    return warnings + tuple({"code": "page", "message": f"page {p.index + 1}: {w}"} for p in document.pages
-                            for w in p.warnings)
+    return warnings + tuple(
+        {"code": "page", "message": f"page {p.index + 1}: {w}"} for p in document.pages for w in p.warnings
+    )
 
 
 def _runner_extra(gen) -> dict:

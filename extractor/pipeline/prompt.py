@@ -6,7 +6,7 @@ disabled where the template supports ``enable_thinking``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from extractor.runners.base import Message
 from extractor.schema import Schema
@@ -16,8 +16,10 @@ SYSTEM = (
     "no code fences."
 )
 # Said only when the schema has no description of its own (ours say it, in their words).
-DEFAULT_RULES = ("Numbers are JSON numbers (no currency signs or thousands separators); dates are YYYY-MM-DD; null "
-                 "where a field is not printed.")
+DEFAULT_RULES = (
+    "Numbers are JSON numbers (no currency signs or thousands separators); dates are YYYY-MM-DD; null "
+    "where a field is not printed."
+)
 DOCUMENT_LINE = "Extract this document."
 
 
@@ -28,8 +30,10 @@ def instruction(schema: Schema) -> str:
     """
     what = schema.schema.get("title") or schema.name
     rules = schema.schema.get("description") or DEFAULT_RULES
-    return (f"The user shows the page images of one document ({what}). Return its data as one JSON value that "
-            f"matches this JSON Schema. {rules} Copy identifiers exactly.\nJSON Schema:\n{schema.compact()}")
+    return (
+        f"The user shows the page images of one document ({what}). Return its data as one JSON value that "
+        f"matches this JSON Schema. {rules} Copy identifiers exactly.\nJSON Schema:\n{schema.compact()}"
+    )
 
 
 def build_messages(schema: Schema, *, pages: int, feedback: Sequence[str] = ()) -> tuple[Message, ...]:
@@ -51,5 +55,7 @@ def build_messages(schema: Schema, *, pages: int, feedback: Sequence[str] = ()) 
     text = DOCUMENT_LINE
     if feedback:
         text += "\nYour previous answer had these problems; fix them:\n" + "\n".join(f"- {f}" for f in feedback)
-    return (Message(role="system", text=f"{SYSTEM}\n\n{instruction(schema)}"),
-            Message(role="user", text=text, images=pages))
+    return (
+        Message(role="system", text=f"{SYSTEM}\n\n{instruction(schema)}"),
+        Message(role="user", text=text, images=pages),
+    )

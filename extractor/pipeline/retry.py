@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
 
-from extractor.runners.guards import GuardSettings
 from extractor.record import AttemptReport, Record, Usage
+from extractor.runners.guards import GuardSettings
 from extractor.trust.verdict import INVALID, RETRYABLE, RUNAWAY, TRUNCATED
 
 CAP_FACTOR = 4  # truncated answers grow up to 4x the first max_tokens
@@ -52,7 +52,7 @@ class Attempt:
     number: int
     max_tokens: int
     guards: GuardSettings
-    reason: Optional[str] = None
+    reason: str | None = None
     feedback: tuple[str, ...] = ()
 
 
@@ -69,8 +69,9 @@ def first_attempt(*, max_tokens: int, guards: GuardSettings) -> Attempt:
     return Attempt(number=1, max_tokens=max_tokens, guards=guards)
 
 
-def next_attempt(history: Sequence[Attempt], *, status: str, errors: Sequence[dict], retries: int,
-                 guard: Optional[str] = None) -> Optional[Attempt]:
+def next_attempt(
+    history: Sequence[Attempt], *, status: str, errors: Sequence[dict], retries: int, guard: str | None = None
+) -> Attempt | None:
     """Decide whether another attempt runs after the last one in ``history``, and how.
 
     Args:
@@ -101,8 +102,9 @@ def next_attempt(history: Sequence[Attempt], *, status: str, errors: Sequence[di
         return dataclasses.replace(last, number=number, reason=status, max_tokens=min(cap, last.max_tokens * 2))
     if RUNAWAY in reasons or not last.guards.active:
         return None
-    return dataclasses.replace(last, number=number, reason=status, guards=tighten(last.guards),
-                               feedback=runaway_feedback(guard))
+    return dataclasses.replace(
+        last, number=number, reason=status, guards=tighten(last.guards), feedback=runaway_feedback(guard)
+    )
 
 
 def invalid_feedback(errors: Sequence[dict]) -> tuple[str, ...]:
@@ -129,7 +131,7 @@ def invalid_feedback(errors: Sequence[dict]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def runaway_feedback(guard: Optional[str]) -> tuple[str, ...]:
+def runaway_feedback(guard: str | None) -> tuple[str, ...]:
     """Return the feedback line for a retry after a runaway answer.
 
     Args:
@@ -140,7 +142,8 @@ def runaway_feedback(guard: Optional[str]) -> tuple[str, ...]:
         One line.
     """
     how = {"loop": "it repeated itself", "end_marker": "it wrote an end-of-turn marker as text"}.get(
-        guard or "", "it did not stop after the JSON value")
+        guard or "", "it did not stop after the JSON value"
+    )
     return (f"{how}; write the JSON value once and stop right after its closing bracket",)
 
 
@@ -165,8 +168,9 @@ def tighten(guards: GuardSettings) -> GuardSettings:
     )
 
 
-def run_with_retries(generate: Callable[[Attempt], Record], *, max_tokens: int, guards: GuardSettings,
-                     retries: int) -> Record:
+def run_with_retries(
+    generate: Callable[[Attempt], Record], *, max_tokens: int, guards: GuardSettings, retries: int
+) -> Record:
     """Run attempts until one needs no retry or the retries are used up.
 
     Args:
@@ -179,15 +183,14 @@ def run_with_retries(generate: Callable[[Attempt], Record], *, max_tokens: int, 
         The last attempt's record, with ``extra["attempts"]`` and ``usage`` / ``prefill_s`` / ``decode_s`` summed
         over the attempts.
     """
-    attempt: Optional[Attempt] = first_attempt(max_tokens=max_tokens, guards=guards)
+    attempt: Attempt | None = first_attempt(max_tokens=max_tokens, guards=guards)
     history: list[Attempt] = []
     records: list[Record] = []
     while attempt is not None:
         record = generate(attempt)
         history.append(attempt)
         records.append(record)
-        attempt = next_attempt(history, status=record.status, errors=record.errors, retries=retries,
-                               guard=record.guard)
+        attempt = next_attempt(history, status=record.status, errors=record.errors, retries=retries, guard=record.guard)
     return combine(history, records)
 
 
@@ -207,9 +210,15 @@ def combine(history: Sequence[Attempt], records: Sequence[Record]) -> Record:
     for key in ("prefill_s", "decode_s"):
         if key in timings:
             timings[key] = round(sum(r.timings.get(key, 0.0) for r in records), 4)
-    return dataclasses.replace(final, usage=usage, timings=timings,
-                               extra={**final.extra, "attempts": [attempt_report(a, r).to_dict() for a, r in
-                                                                  zip(history, records)]})
+    return dataclasses.replace(
+        final,
+        usage=usage,
+        timings=timings,
+        extra={
+            **final.extra,
+            "attempts": [attempt_report(a, r).to_dict() for a, r in zip(history, records, strict=False)],
+        },
+    )
 
 
 def attempt_report(attempt: Attempt, record: Record) -> AttemptReport:
@@ -222,6 +231,12 @@ def attempt_report(attempt: Attempt, record: Record) -> AttemptReport:
     Returns:
         The AttemptReport; its ``errors`` are the error codes.
     """
-    return AttemptReport(number=attempt.number, reason=attempt.reason, status=record.status,
-                         finish_reason=record.finish_reason, generated_tokens=record.usage.generated_tokens,
-                         max_tokens=attempt.max_tokens, errors=tuple(e.get("code") for e in record.errors))
+    return AttemptReport(
+        number=attempt.number,
+        reason=attempt.reason,
+        status=record.status,
+        finish_reason=record.finish_reason,
+        generated_tokens=record.usage.generated_tokens,
+        max_tokens=attempt.max_tokens,
+        errors=tuple(e.get("code") for e in record.errors),
+    )

@@ -45,8 +45,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, Optional, Sequence
 
 from extractor.inputs.document import RasterSettings
 from extractor.record import ModelPage, Part
@@ -55,15 +55,26 @@ from extractor.settings import DEFAULT_SPLIT_QUESTIONS
 TEXT_PIXELS = 1024  # the smallest page image the rasterizer makes: the text pass only wants the text layer
 
 _ID = r"(?P<id>[A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*)"
-_LABELS = (r"invoice(?:\s*(?:number|no\.?|nr\.?|#))?", r"rechnung(?:snummer|s-nr\.?|\s+nr\.?)?",
-           r"n°\s*de\s*facture", r"facture(?:\s*(?:n°|no\.?))?", r"factura(?:\s*(?:n[°º.]|no\.?))?",
-           r"fattura(?:\s*(?:n\.?|n°))?", r"factuur(?:nummer|\s*nr\.?)?")
+_LABELS = (
+    r"invoice(?:\s*(?:number|no\.?|nr\.?|#))?",
+    r"rechnung(?:snummer|s-nr\.?|\s+nr\.?)?",
+    r"n°\s*de\s*facture",
+    r"facture(?:\s*(?:n°|no\.?))?",
+    r"factura(?:\s*(?:n[°º.]|no\.?))?",
+    r"fattura(?:\s*(?:n\.?|n°))?",
+    r"factuur(?:nummer|\s*nr\.?)?",
+)
 _NUMBER = re.compile(r"(?<![A-Za-z])(?:" + "|".join(_LABELS) + r")\s*[:#.]?\s*" + _ID, re.IGNORECASE)
-_MARKER = re.compile(r"(?:page|seite|página|pagina|pagina|blatt|p\.)\s*(\d{1,4})\s*(?:of|von|de|di|van|/)\s*"
-                     r"(\d{1,4})(?!\d)", re.IGNORECASE)
+_MARKER = re.compile(
+    r"(?:page|seite|página|pagina|pagina|blatt|p\.)\s*(\d{1,4})\s*(?:of|von|de|di|van|/)\s*"
+    r"(\d{1,4})(?!\d)",
+    re.IGNORECASE,
+)
 _BARE_MARKER = re.compile(r"^[\s\-–—(\[]*(\d{1,4})\s*/\s*(\d{1,4})[\s\-–—)\]]*$", re.MULTILINE)
-_VAT = re.compile(r"\b(ATU\d{8}|BE0?\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|"
-                  r"ES[0-9A-Z]\d{7}[0-9A-Z]|CHE\d{9}|ATU\d{8}|PL\d{10}|SE\d{12}|DK\d{8}|FI\d{8})\b")
+_VAT = re.compile(
+    r"\b(ATU\d{8}|BE0?\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|"
+    r"ES[0-9A-Z]\d{7}[0-9A-Z]|CHE\d{9}|ATU\d{8}|PL\d{10}|SE\d{12}|DK\d{8}|FI\d{8})\b"
+)
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,8 @@ class PageSignals:
         vat_ids: the VAT ids printed on the page (spaces, dots and dashes removed).
     """
 
-    number: Optional[str] = None
-    marker: Optional[tuple[int, int]] = None
+    number: str | None = None
+    marker: tuple[int, int] | None = None
     vat_ids: frozenset = frozenset()
 
     @property
@@ -86,7 +97,7 @@ class PageSignals:
         return self.number is None and self.marker is None and not self.vat_ids
 
 
-def signals(text: Optional[str]) -> PageSignals:
+def signals(text: str | None) -> PageSignals:
     """Read a page's text for the split signals (empty signals for a page without text).
 
     Args:
@@ -115,8 +126,11 @@ def signals(text: Optional[str]) -> PageSignals:
 # The text rules, strongest first (``boundaries``): (name, test(before, page, current_number), new invoice?).
 # The first rule whose test holds decides; none: the page continues the invoice before it.
 RULES = (
-    ("marker_continues", lambda b, p, n: bool(p.marker and b.marker and p.marker == (b.marker[0] + 1, b.marker[1])),
-     False),
+    (
+        "marker_continues",
+        lambda b, p, n: bool(p.marker and b.marker and p.marker == (b.marker[0] + 1, b.marker[1])),
+        False,
+    ),
     ("marker_restarts", lambda b, p, n: bool(p.marker and p.marker[0] == 1), True),
     ("new_number", lambda b, p, n: bool(p.number and n and p.number != n), True),
     ("new_seller", lambda b, p, n: bool(p.vat_ids and b.vat_ids and not p.vat_ids & b.vat_ids), True),
@@ -126,8 +140,10 @@ CONFLICT = "conflict"  # the page's own signals point both ways
 # Why the text is unsure of a page (``unsure_pages``): (reason, test(fired rules, page, current_number, several)).
 UNSURE = (
     # a marker continues the page before, yet another number or only new VAT ids say another invoice
-    (CONFLICT, lambda fired, p, n, several: "marker_continues" in fired and bool({"new_number", "new_seller"}
-                                                                             & set(fired))),
+    (
+        CONFLICT,
+        lambda fired, p, n, several: "marker_continues" in fired and bool({"new_number", "new_seller"} & set(fired)),
+    ),
     # a marker restarts at page 1 under the same invoice number (a copy, or the number of an order?)
     (CONFLICT, lambda fired, p, n, several: "marker_restarts" in fired and bool(p.number) and p.number == n),
     # nothing on the page says either way, and the file holds several invoices by its text
@@ -135,12 +151,12 @@ UNSURE = (
 )
 
 
-def fired_rules(before: PageSignals, page: PageSignals, *, current_number: Optional[str]) -> list[str]:
+def fired_rules(before: PageSignals, page: PageSignals, *, current_number: str | None) -> list[str]:
     """The names of the text rules (``RULES``) whose test holds for ``page`` after ``before``, in order."""
     return [name for name, test, _ in RULES if test(before, page, current_number)]
 
 
-def starts_new(before: PageSignals, page: PageSignals, *, current_number: Optional[str]) -> bool:
+def starts_new(before: PageSignals, page: PageSignals, *, current_number: str | None) -> bool:
     """Whether ``page`` starts a new invoice after the page ``before`` (the first rule of ``RULES`` that holds).
 
     Args:
@@ -156,8 +172,7 @@ def _decides(fired: Sequence[str]) -> bool:
     return next(new for name, _, new in RULES if name in fired) if fired else False
 
 
-def _unsure_reason(fired: Sequence[str], page: PageSignals, current_number: Optional[str],
-                   several: bool) -> Optional[str]:
+def _unsure_reason(fired: Sequence[str], page: PageSignals, current_number: str | None, several: bool) -> str | None:
     """Why the text is unsure whether ``page`` starts a new invoice (the first of ``UNSURE`` that holds), or None.
 
     Args:
@@ -168,8 +183,9 @@ def _unsure_reason(fired: Sequence[str], page: PageSignals, current_number: Opti
     return next((reason for reason, test in UNSURE if test(fired, page, current_number, several)), None)
 
 
-def _walk(pages: Sequence[PageSignals], answers: Mapping[int, bool]
-          ) -> Iterator[tuple[int, list[str], Optional[str], bool]]:
+def _walk(
+    pages: Sequence[PageSignals], answers: Mapping[int, bool]
+) -> Iterator[tuple[int, list[str], str | None, bool]]:
     """Each page after the first, as the cut is made: (1-based position, the text rules that fired, the invoice
     number of the part before it, whether it starts a new invoice: ``answers``' where given, else the rules')."""
     number = pages[0].number if pages else None
@@ -183,8 +199,7 @@ def _walk(pages: Sequence[PageSignals], answers: Mapping[int, bool]
             number = pages[i].number
 
 
-def boundaries(texts: Sequence[Optional[str]], *, answers: Optional[Mapping[int, bool]] = None
-               ) -> list[tuple[int, int]]:
+def boundaries(texts: Sequence[str | None], *, answers: Mapping[int, bool] | None = None) -> list[tuple[int, int]]:
     """Cut a file's pages into invoices.
 
     Args:
@@ -208,18 +223,19 @@ def boundaries(texts: Sequence[Optional[str]], *, answers: Optional[Mapping[int,
     return parts
 
 
-def unsure_pages(texts: Sequence[Optional[str]]) -> list[tuple[int, str]]:
+def unsure_pages(texts: Sequence[str | None]) -> list[tuple[int, str]]:
     """The pages the text rule is unsure of, as ``(1-based position, reason)``, in order (``UNSURE``, following
     the text rule's own cut)."""
     pages = [signals(t) for t in texts]
     walk = list(_walk(pages, {}))
     several = any(new for *_, new in walk)  # the text rule cuts the file into more than one invoice
-    found = ((position, _unsure_reason(fired, pages[position - 1], number, several))
-             for position, fired, number, _ in walk)
+    found = (
+        (position, _unsure_reason(fired, pages[position - 1], number, several)) for position, fired, number, _ in walk
+    )
     return [(position, reason) for position, reason in found if reason is not None]
 
 
-def needs_ocr(text: Optional[str]) -> bool:
+def needs_ocr(text: str | None) -> bool:
     """Whether a page's text layer is unusable for the signals (none, or garbled), so OCR text may stand in."""
     from extractor.inputs.ocr import garbled
 
@@ -230,17 +246,24 @@ def text_raster(raster: RasterSettings) -> RasterSettings:
     """The rasterizer settings of the text pass: the same pages and passwords, tiny images, no OCR."""
     from extractor.inputs.ocr import OcrSettings
 
-    return dataclasses.replace(raster, max_pixels=max(TEXT_PIXELS, raster.min_side ** 2), ocr=OcrSettings(),
-                               text_boxes=False)
+    return dataclasses.replace(
+        raster, max_pixels=max(TEXT_PIXELS, raster.min_side**2), ocr=OcrSettings(), text_boxes=False
+    )
 
 
-def part_entry(index: int, of: int, pages: tuple[int, int], *, ocr_pages: Sequence[int] = (),
-               model_pages: Sequence[ModelPage] = ()) -> Part:
+def part_entry(
+    index: int, of: int, pages: tuple[int, int], *, ocr_pages: Sequence[int] = (), model_pages: Sequence[ModelPage] = ()
+) -> Part:
     """The record's ``part`` (``record.Part``): its index and count, its first and last page (1-based), with this
     part's pages whose signals came from OCR text and those the model decided."""
     inside = range(pages[0], pages[1] + 1)
-    return Part(index=index, of=of, pages=(pages[0], pages[1]), ocr_pages=tuple(n for n in ocr_pages if n in inside),
-                model_pages=tuple(m for m in model_pages if m.page in inside))
+    return Part(
+        index=index,
+        of=of,
+        pages=(pages[0], pages[1]),
+        ocr_pages=tuple(n for n in ocr_pages if n in inside),
+        model_pages=tuple(m for m in model_pages if m.page in inside),
+    )
 
 
 def page_spec(numbers: Sequence[int]) -> str:
@@ -274,8 +297,9 @@ class Parts:
     def entry(self, index: int) -> Part:
         """The record's ``part`` for the ``index``-th part (1-based)."""
         numbers = self.pages[index - 1]
-        return part_entry(index, len(self.pages), (numbers[0], numbers[-1]), ocr_pages=self.ocr_pages,
-                          model_pages=self.model_pages)
+        return part_entry(
+            index, len(self.pages), (numbers[0], numbers[-1]), ocr_pages=self.ocr_pages, model_pages=self.model_pages
+        )
 
 
 # ---------------------------------------------------------------------------------------- the text pass, OCR, model
@@ -283,13 +307,22 @@ class Parts:
 
 OCR_PIXELS = 1_300_000  # the OCR pass's page images: the ink measure (``ocr.reason_to_read``) is calibrated here
 QUESTION_MAX_TOKENS = 16  # {"new_invoice":false} is 6-9 tokens in the tokenizers we ship for
-QUESTION_SCHEMA = {"title": "page boundary", "type": "object", "required": ["new_invoice"],
-                   "additionalProperties": False, "properties": {"new_invoice": {"type": "boolean"}}}
-QUESTION_SYSTEM = ("You look at pages of a file that holds several invoices. Answer with one JSON value only: no "
-                   "prose, no Markdown, no code fences.")
-QUESTION_LINE = ("The first image is page {before} of the file, the second page {page}. Does page {page} start "
-                 "another invoice (not a continuation of page {before}'s invoice)? Answer "
-                 '{{"new_invoice": true}} or {{"new_invoice": false}}.')
+QUESTION_SCHEMA = {
+    "title": "page boundary",
+    "type": "object",
+    "required": ["new_invoice"],
+    "additionalProperties": False,
+    "properties": {"new_invoice": {"type": "boolean"}},
+}
+QUESTION_SYSTEM = (
+    "You look at pages of a file that holds several invoices. Answer with one JSON value only: no "
+    "prose, no Markdown, no code fences."
+)
+QUESTION_LINE = (
+    "The first image is page {before} of the file, the second page {page}. Does page {page} start "
+    "another invoice (not a continuation of page {before}'s invoice)? Answer "
+    '{{"new_invoice": true}} or {{"new_invoice": false}}.'
+)
 
 # Asks the model whether a page starts a new invoice: (image of the page before, image of the page, page number,
 # page number before) -> True / False; raises when it cannot answer.
@@ -301,14 +334,19 @@ def ocr_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSettings
     text layer (``auto``, whatever ``raster.ocr.mode`` other than never), page images at ``OCR_PIXELS``."""
     from extractor.inputs.document import parse_pages
 
-    return dataclasses.replace(raster, pages=parse_pages(page_spec(numbers)), max_pixels=max(
-        OCR_PIXELS, raster.min_side ** 2), ocr=dataclasses.replace(raster.ocr, mode="auto"), text_boxes=False)
+    return dataclasses.replace(
+        raster,
+        pages=parse_pages(page_spec(numbers)),
+        max_pixels=max(OCR_PIXELS, raster.min_side**2),
+        ocr=dataclasses.replace(raster.ocr, mode="auto"),
+        text_boxes=False,
+    )
 
 
 def question_raster(raster: RasterSettings, numbers: Sequence[int]) -> RasterSettings:
     """The rasterizer settings of the model's question: only these pages, at the model's budget, no OCR."""
-    from extractor.inputs.ocr import OcrSettings
     from extractor.inputs.document import parse_pages
+    from extractor.inputs.ocr import OcrSettings
 
     return dataclasses.replace(raster, pages=parse_pages(page_spec(numbers)), ocr=OcrSettings(), text_boxes=False)
 
@@ -321,12 +359,21 @@ def question_request(runner, settings, images: Sequence, *, page: int, before: i
     from extractor.runners.base import Message
     from extractor.runners.guards import GuardSettings
 
-    messages = (Message(role="system", text=QUESTION_SYSTEM),
-                Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images)))
+    messages = (
+        Message(role="system", text=QUESTION_SYSTEM),
+        Message(role="user", text=QUESTION_LINE.format(page=page, before=before), images=len(images)),
+    )
     # one attempt, no guards: a constrained boolean cannot run away
     attempt = Attempt(number=1, max_tokens=QUESTION_MAX_TOKENS, guards=GuardSettings.without(["all"]))
-    request, _, _ = generation_request(runner, settings, schema=QUESTION_SCHEMA, messages=messages,
-                                       images=tuple(images), attempt=attempt, prefix_cache=False)
+    request, _, _ = generation_request(
+        runner,
+        settings,
+        schema=QUESTION_SCHEMA,
+        messages=messages,
+        images=tuple(images),
+        attempt=attempt,
+        prefix_cache=False,
+    )
     return request
 
 
@@ -339,8 +386,7 @@ def model_question(runner, settings) -> Question:
         parsed = parse_answer(gen.text)
         value = parsed.value.get("new_invoice") if parsed.found and isinstance(parsed.value, dict) else None
         if not isinstance(value, bool):
-            raise ValueError(f"the answer {gen.text[:60]!r} ({gen.finish_reason}) is not {{\"new_invoice\": "
-                             "true|false}")
+            raise ValueError(f'the answer {gen.text[:60]!r} ({gen.finish_reason}) is not {{"new_invoice": true|false}}')
         return value
 
     return ask
@@ -350,8 +396,15 @@ def _pages_text(numbers: Sequence[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-def find_parts(source, *, render, raster: RasterSettings, question: Optional[Question] = None,
-               questions: int = DEFAULT_SPLIT_QUESTIONS, no_question: str = "") -> Optional[Parts]:
+def find_parts(
+    source,
+    *,
+    render,
+    raster: RasterSettings,
+    question: Question | None = None,
+    questions: int = DEFAULT_SPLIT_QUESTIONS,
+    no_question: str = "",
+) -> Parts | None:
     """Read a file's page texts (the text pass; OCR text for pages without a usable text layer when
     ``raster.ocr`` allows OCR), ask the model about the pages the text is unsure of, and cut the file into
     invoices.
@@ -381,18 +434,27 @@ def find_parts(source, *, render, raster: RasterSettings, question: Optional[Que
     model_pages: list[ModelPage] = []
     found = unsure_pages(texts)
     if found and questions > 0:
-        answers, model_pages = _ask(found, numbers, render=render, raster=raster, question=question,
-                                    questions=questions, no_question=no_question, notes=notes)
+        answers, model_pages = _ask(
+            found,
+            numbers,
+            render=render,
+            raster=raster,
+            question=question,
+            questions=questions,
+            no_question=no_question,
+            notes=notes,
+        )
     parts = boundaries(texts, answers=answers)
     if len(parts) < 2:
         return None
-    by_position = tuple(tuple(numbers[first - 1:last]) for first, last in parts)
+    by_position = tuple(tuple(numbers[first - 1 : last]) for first, last in parts)
     warnings = tuple({"code": "split", "message": f"{name}: {note}"} for note in notes)
     return Parts(pages=by_position, warnings=warnings, ocr_pages=tuple(ocr_pages), model_pages=tuple(model_pages))
 
 
-def _read_by_ocr(source, texts: list, numbers: Sequence[int], *, render, raster: RasterSettings,
-                 notes: list) -> list[int]:
+def _read_by_ocr(
+    source, texts: list, numbers: Sequence[int], *, render, raster: RasterSettings, notes: list
+) -> list[int]:
     """Put OCR text in ``texts`` for the pages without a usable text layer (one render of those pages, in the pool
     when isolated, under the document's time limit and OCR budget); returns their page numbers where OCR read
     text, and adds notes."""
@@ -404,8 +466,10 @@ def _read_by_ocr(source, texts: list, numbers: Sequence[int], *, render, raster:
     rendered = render(ocr_raster(raster, [numbers[i] for i in scanned]))
     if rendered.error is not None or rendered.document is None:
         reason = rendered.error if rendered.error is not None else "nothing rendered"
-        notes.append(f"pages {_pages_text([numbers[i] for i in scanned])} have no usable text layer and could not "
-                     f"be read by OCR ({reason}); they stay with the page before")
+        notes.append(
+            f"pages {_pages_text([numbers[i] for i in scanned])} have no usable text layer and could not "
+            f"be read by OCR ({reason}); they stay with the page before"
+        )
         return []
     position = {numbers[i]: i for i in scanned}
     read, unread = [], []
@@ -425,21 +489,33 @@ def _read_by_ocr(source, texts: list, numbers: Sequence[int], *, render, raster:
     return read
 
 
-def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, raster: RasterSettings,
-         question: Optional[Question], questions: int, no_question: str,
-         notes: list) -> tuple[dict[int, bool], list[ModelPage]]:
+def _ask(
+    found: Sequence[tuple[int, str]],
+    numbers: Sequence[int],
+    *,
+    render,
+    raster: RasterSettings,
+    question: Question | None,
+    questions: int,
+    no_question: str,
+    notes: list,
+) -> tuple[dict[int, bool], list[ModelPage]]:
     """The model's answers on the first ``questions`` unsure pages (by position), each with the page before it
     (one render of those pages); a failed question or render leaves the text rule, with a note."""
     label = {NO_SIGNAL: "no signal", CONFLICT: "conflicting signals"}
     if question is None:
-        notes.append(f"page(s) {_pages_text([numbers[p - 1] for p, _ in found])} unsure by their text "
-                     f"({', '.join(sorted({label[r] for _, r in found}))}); {no_question or 'no model to ask'}: "
-                     "the text rule decided")
+        notes.append(
+            f"page(s) {_pages_text([numbers[p - 1] for p, _ in found])} unsure by their text "
+            f"({', '.join(sorted({label[r] for _, r in found}))}); {no_question or 'no model to ask'}: "
+            "the text rule decided"
+        )
         return {}, []
     asked, skipped = found[:questions], found[questions:]
     if skipped:
-        notes.append(f"page(s) {_pages_text([numbers[p - 1] for p, _ in skipped])} unsure by their text; the model "
-                     f"is asked about {questions} pages per file at most (split_questions): the text rule decided")
+        notes.append(
+            f"page(s) {_pages_text([numbers[p - 1] for p, _ in skipped])} unsure by their text; the model "
+            f"is asked about {questions} pages per file at most (split_questions): the text rule decided"
+        )
     wanted = sorted({numbers[p - 2] for p, _ in asked} | {numbers[p - 1] for p, _ in asked})
     try:
         rendered = render(question_raster(raster, wanted))
@@ -447,8 +523,10 @@ def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, ra
             raise RuntimeError(str(rendered.error or "nothing rendered"))
         images = {p.index + 1: p.image for p in rendered.document.pages}
     except Exception as exc:  # noqa: BLE001 - the question is optional: the text rule stands
-        notes.append(f"page(s) {_pages_text([numbers[p - 1] for p, _ in asked])} unsure by their text; their images "
-                     f"could not be rendered for the model ({exc}): the text rule decided")
+        notes.append(
+            f"page(s) {_pages_text([numbers[p - 1] for p, _ in asked])} unsure by their text; their images "
+            f"could not be rendered for the model ({exc}): the text rule decided"
+        )
         return {}, []
     answers, decided = {}, []
     for position, reason in asked:
@@ -456,17 +534,41 @@ def _ask(found: Sequence[tuple[int, str]], numbers: Sequence[int], *, render, ra
         try:
             new = question(images[before], images[page], page, before)
         except Exception as exc:  # noqa: BLE001 - a failed question (model, processor, answer) costs the answer only
-            notes.append(f"page {page} unsure by its text ({label[reason]}); asking the model failed "
-                         f"({type(exc).__name__}: {exc}): the text rule decided")
+            notes.append(
+                f"page {page} unsure by its text ({label[reason]}); asking the model failed "
+                f"({type(exc).__name__}: {exc}): the text rule decided"
+            )
             continue
         answers[position] = new
         decided.append(ModelPage(page=page, new_invoice=new, reason=reason))
-        notes.append(f"page {page} unsure by its text ({label[reason]}): the model says it "
-                     f"{'starts a new invoice' if new else 'continues the invoice before'}")
+        notes.append(
+            f"page {page} unsure by its text ({label[reason]}): the model says it "
+            f"{'starts a new invoice' if new else 'continues the invoice before'}"
+        )
     return answers, decided
 
 
-__all__ = ["CONFLICT", "NO_SIGNAL", "PageSignals", "Parts", "QUESTION_SCHEMA", "RULES",
-           "TEXT_PIXELS", "UNSURE", "boundaries", "find_parts", "fired_rules", "model_question", "needs_ocr",
-           "ocr_raster", "page_spec", "part_entry", "question_raster", "question_request", "signals", "starts_new",
-           "text_raster", "unsure_pages"]
+__all__ = [
+    "CONFLICT",
+    "NO_SIGNAL",
+    "PageSignals",
+    "Parts",
+    "QUESTION_SCHEMA",
+    "RULES",
+    "TEXT_PIXELS",
+    "UNSURE",
+    "boundaries",
+    "find_parts",
+    "fired_rules",
+    "model_question",
+    "needs_ocr",
+    "ocr_raster",
+    "page_spec",
+    "part_entry",
+    "question_raster",
+    "question_request",
+    "signals",
+    "starts_new",
+    "text_raster",
+    "unsure_pages",
+]

@@ -39,25 +39,27 @@ import dataclasses
 import functools
 import itertools
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
-from extractor.trust.checks import minor_unit
+from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
 from extractor.inputs.ocr import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
-from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.runners.base import Message
-from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
 from extractor.schema import Schema, validate_data
+from extractor.settings import MAX_WINDOW_PAGES, WINDOW_OVERLAP, Settings
+from extractor.trust.checks import minor_unit
 from extractor.trust.verdict import OK, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.
 LINE_FIELDS = {"invoice": ("line_items",), "receipt": ("items",)}
-TOTAL_FIELDS = {"invoice": ("subtotal", "tax_lines", "total", "prepaid_amount", "amount_due", "payment_terms",
-                            "bank_account"),
-                "receipt": ("taxes", "subtotal", "total", "payment_method")}
+TOTAL_FIELDS = {
+    "invoice": ("subtotal", "tax_lines", "total", "prepaid_amount", "amount_due", "payment_terms", "bank_account"),
+    "receipt": ("taxes", "subtotal", "total", "payment_method"),
+}
 MERGE_CODES = ("window_lines", "window_tax")
 
 
@@ -79,10 +81,12 @@ class Plan:
         """The 1-based page numbers of a window, first and last."""
         return [self.indices[span[0]] + 1, self.indices[span[1]] + 1]
 
-    def windows(self) -> tuple["Window", ...]:
+    def windows(self) -> tuple[Window, ...]:
         """The windows, in page order."""
-        return tuple(Window(number=number, span=span, first_page=self.pages(span)[0], last_page=self.pages(span)[1])
-                     for number, span in enumerate(self.spans, 1))
+        return tuple(
+            Window(number=number, span=span, first_page=self.pages(span)[0], last_page=self.pages(span)[1])
+            for number, span in enumerate(self.spans, 1)
+        )
 
 
 @dataclass(frozen=True)
@@ -113,8 +117,9 @@ def window_size(settings: Settings, *, pixels_per_token: int) -> int:
         2 to ``MAX_WINDOW_PAGES`` pages (two: a window must bring a new page besides its overlap).
     """
     per_page = max(1, -(-(settings.max_pixels or settings.vision_tokens * pixels_per_token) // pixels_per_token))
-    return max(WINDOW_OVERLAP + 1, min(settings.window_pages, MAX_WINDOW_PAGES,
-                                       settings.window_vision_tokens // per_page))
+    return max(
+        WINDOW_OVERLAP + 1, min(settings.window_pages, MAX_WINDOW_PAGES, settings.window_vision_tokens // per_page)
+    )
 
 
 def plan_spans(count: int, size: int, overlap: int = WINDOW_OVERLAP) -> tuple[tuple[int, int], ...]:
@@ -142,7 +147,7 @@ def first_raster(raster: RasterSettings, settings: Settings, *, pixels_per_token
     return dataclasses.replace(raster, max_pages=min(raster.max_pages, size))
 
 
-def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -> Optional[Plan]:
+def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -> Plan | None:
     """The window plan of a document rendered with ``first_raster``, or None when its pages fit in one window.
 
     Args:
@@ -162,8 +167,10 @@ def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -
     indices = tuple(itertools.islice(selection.indices(document.page_count), settings.max_pages))
     warnings: tuple[str, ...] = ()
     if selected > settings.max_pages:
-        warnings = (f"only the first {settings.max_pages} of {selected} selected pages were extracted (max_pages "
-                    f"{settings.max_pages}; --max-pages raises it)",)
+        warnings = (
+            f"only the first {settings.max_pages} of {selected} selected pages were extracted (max_pages "
+            f"{settings.max_pages}; --max-pages raises it)",
+        )
     return Plan(indices=indices, spans=plan_spans(len(indices), size), warnings=warnings)
 
 
@@ -178,7 +185,7 @@ def first_warnings(document: Document, settings: Settings, *, pixels_per_token: 
 
 def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> RasterSettings:
     """The rasterizer settings that render exactly one window's pages."""
-    numbers = [i + 1 for i in plan.indices[span[0]:span[1] + 1]]
+    numbers = [i + 1 for i in plan.indices[span[0] : span[1] + 1]]
     ranges: list[tuple[int, int]] = []
     for n in numbers:  # consecutive pages as one range
         if ranges and ranges[-1][1] == n - 1:
@@ -191,22 +198,24 @@ def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> 
 def first_pages(plan: Plan, first: Document) -> Document:
     """The first window's pages, from the document's first render (``first_raster``: one window's pages at most);
     every later window is rendered by the pipeline with ``window_raster``, when its turn comes."""
-    wanted = set(plan.indices[plan.spans[0][0]:plan.spans[0][1] + 1])
+    wanted = set(plan.indices[plan.spans[0][0] : plan.spans[0][1] + 1])
     return dataclasses.replace(first, pages=tuple(p for p in first.pages if p.index in wanted))
 
 
 def bare(document: Document) -> Document:
     """A window's pages without their warnings, as the model sees them (the record lists each page's warnings once,
     ``WindowedPages``)."""
-    return dataclasses.replace(document, warnings=(),
-                               pages=tuple(dataclasses.replace(p, warnings=()) for p in document.pages))
+    return dataclasses.replace(
+        document, warnings=(), pages=tuple(dataclasses.replace(p, warnings=()) for p in document.pages)
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- the prompt
 
 
-def window_messages(schema: Schema, plan: Plan, window: Window, *, pages: int,
-                    feedback: Sequence[str] = ()) -> tuple[Message, ...]:
+def window_messages(
+    schema: Schema, plan: Plan, window: Window, *, pages: int, feedback: Sequence[str] = ()
+) -> tuple[Message, ...]:
     """The messages of one window: the document prompt (same shared prefix), whose line says which pages these are.
 
     Args:
@@ -222,8 +231,10 @@ def window_messages(schema: Schema, plan: Plan, window: Window, *, pages: int,
     first_page, last_page, number, windows = window.first_page, window.last_page, window.number, len(plan.spans)
     total = len(plan.indices)
     messages = build_messages(schema, pages=pages, feedback=feedback)
-    parts = [f"These are pages {first_page}-{last_page} of a {total}-page document, read in {windows} parts "
-             f"(this is part {number})."]
+    parts = [
+        f"These are pages {first_page}-{last_page} of a {total}-page document, read in {windows} parts "
+        f"(this is part {number})."
+    ]
     if number == 1:
         parts.append("Read the header fields (parties, numbers, dates, currency) from these pages.")
     else:
@@ -232,10 +243,12 @@ def window_messages(schema: Schema, plan: Plan, window: Window, *, pages: int,
     if number == windows:
         parts.append("Read the totals from these pages.")
     else:
-        parts.append("The totals are on later pages: where a field is not printed on these pages, give null, or 0 "
-                     "where a number is required.")
+        parts.append(
+            "The totals are on later pages: where a field is not printed on these pages, give null, or 0 "
+            "where a number is required."
+        )
     user = messages[-1]
-    text = " ".join(parts) + user.text[len(DOCUMENT_LINE):]
+    text = " ".join(parts) + user.text[len(DOCUMENT_LINE) :]
     return messages[:-1] + (dataclasses.replace(user, text=text),)
 
 
@@ -255,10 +268,10 @@ def _norm(value: Any) -> Any:
 
 def repeated_prefix(before: Sequence[Any], after: Sequence[Any]) -> int:
     """How many of ``after``'s first lines repeat ``before``'s last ones (the longest such run)."""
-    before = before[max(0, len(before) - len(after)):]  # a longer run cannot be: the merge so far stays unread
+    before = before[max(0, len(before) - len(after)) :]  # a longer run cannot be: the merge so far stays unread
     a, b = [_norm(x) for x in before], [_norm(x) for x in after]
     for n in range(min(len(a), len(b)), 0, -1):
-        if a[len(a) - n:] == b[:n]:
+        if a[len(a) - n :] == b[:n]:
             return n
     return 0
 
@@ -268,8 +281,14 @@ def line_fields(schema: Schema) -> tuple[str, ...]:
     if schema.name in LINE_FIELDS:
         return LINE_FIELDS[schema.name]
     props = schema.schema.get("properties") or {}
-    return tuple(k for k, p in props.items() if isinstance(p, dict) and p.get("type") == "array"
-                 and isinstance(p.get("items"), dict) and p["items"].get("type") == "object")
+    return tuple(
+        k
+        for k, p in props.items()
+        if isinstance(p, dict)
+        and p.get("type") == "array"
+        and isinstance(p.get("items"), dict)
+        and p["items"].get("type") == "object"
+    )
 
 
 def merge_answers(schema: Schema, answers: Sequence[dict]) -> tuple[dict, list[int]]:
@@ -304,7 +323,7 @@ def merge_answers(schema: Schema, answers: Sequence[dict]) -> tuple[dict, list[i
     return {k: merged[k] for k in keys if k in merged}, kept
 
 
-def _dec(value: Any) -> Optional[Decimal]:
+def _dec(value: Any) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
@@ -317,17 +336,27 @@ def _spellings(amount: Decimal) -> list[str]:
     """How an amount may be printed: 1234.5 → 1234.50, 1,234.50, 1.234,50, 1234,50, 1 234,50, 1'234.50."""
     text = f"{abs(amount):,.2f}"
     whole, cents = text.split(".")
-    return list(dict.fromkeys([whole.replace(",", "") + "." + cents, text, whole.replace(",", ".") + "," + cents,
-                               whole.replace(",", "") + "," + cents, whole.replace(",", " ") + "," + cents,
-                               whole.replace(",", "'") + "." + cents]))
+    return list(
+        dict.fromkeys(
+            [
+                whole.replace(",", "") + "." + cents,
+                text,
+                whole.replace(",", ".") + "," + cents,
+                whole.replace(",", "") + "," + cents,
+                whole.replace(",", " ") + "," + cents,
+                whole.replace(",", "'") + "." + cents,
+            ]
+        )
+    )
 
 
 def _printed(amount: Decimal, text: str) -> bool:
     return any(re.search(rf"(?<![\d.,']){re.escape(s)}(?![\d]|[.,]\d)", text) for s in _spellings(amount))
 
 
-def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans: Sequence[list[int]],
-                   texts: Sequence[Sequence[str]]) -> list[dict]:
+def merge_warnings(
+    schema: Schema, merged: dict, answers: Sequence[dict], spans: Sequence[list[int]], texts: Sequence[Sequence[str]]
+) -> list[dict]:
     """Prove the merge by the invoice's arithmetic (invoice schema; others are not checked).
 
     Args:
@@ -351,20 +380,31 @@ def merge_warnings(schema: Schema, merged: dict, answers: Sequence[dict], spans:
         total = sum((a for a in amounts if a is not None), Decimal(0))
         if abs(total - subtotal) > len(lines) * half:
             culprits = _culprits(total - subtotal, answers, texts)
-            out.append(issue("window_lines", f"the {len(lines)} merged line amounts add up to {total}, but the "
-                             f"subtotal is {subtotal} (off by {total - subtotal}): the lines of "
-                             f"{_named(culprits, spans)} do not add up (a line dropped or read twice)", "/line_items"))
+            out.append(
+                issue(
+                    "window_lines",
+                    f"the {len(lines)} merged line amounts add up to {total}, but the "
+                    f"subtotal is {subtotal} (off by {total - subtotal}): the lines of "
+                    f"{_named(culprits, spans)} do not add up (a line dropped or read twice)",
+                    "/line_items",
+                )
+            )
     for i, row in enumerate(merged.get("tax_lines") or []):
         rate, base = _dec((row or {}).get("rate")), _dec((row or {}).get("base"))
-        at_rate = [a for x, a in zip(lines, amounts) if _dec(x.get("tax_rate")) == rate]
+        at_rate = [a for x, a in zip(lines, amounts, strict=False) if _dec(x.get("tax_rate")) == rate]
         if rate is None or base is None or not at_rate or None in at_rate:
             continue
         total = sum((a for a in at_rate if a is not None), Decimal(0))
         if abs(total - base) > len(at_rate) * half:
             culprits = _culprits(total - base, answers, texts)
-            out.append(issue("window_tax", f"the merged lines at {rate} % add up to {total}, but the tax row's base "
-                             f"is {base}: the lines of {_named(culprits, spans)} do not add up",
-                             f"/tax_lines/{i}/base"))
+            out.append(
+                issue(
+                    "window_tax",
+                    f"the merged lines at {rate} % add up to {total}, but the tax row's base "
+                    f"is {base}: the lines of {_named(culprits, spans)} do not add up",
+                    f"/tax_lines/{i}/base",
+                )
+            )
     return out
 
 
@@ -377,8 +417,11 @@ def _culprits(difference: Decimal, answers: Sequence[dict], texts: Sequence[Sequ
         theirs = [_dec(x.get("amount")) for x in answer.get("line_items") or [] if isinstance(x, dict)]
         if difference > 0 and amount in theirs:
             found.append(i)
-        elif difference < 0 and amount not in theirs and any(_printed(amount, getattr(t, "text", t) or "")
-                                                             for t in texts[i]):
+        elif (
+            difference < 0
+            and amount not in theirs
+            and any(_printed(amount, getattr(t, "text", t) or "") for t in texts[i])
+        ):
             found.append(i)
     return found or list(range(len(answers)))
 
@@ -390,12 +433,13 @@ def _named(windows: Sequence[int], spans: Sequence[list[int]]) -> str:
 
 # ---------------------------------------------------------------------------------------------- the whole document
 
+
 @dataclass(frozen=True)
 class WindowedPages:
     """What the windows left behind for review: every page's text, OCR summary and warnings, once each."""
 
     texts: tuple[Any, ...]
-    ocr: tuple[Optional[dict], ...]
+    ocr: tuple[dict | None, ...]
     warnings: tuple[dict, ...]
     render_s: float
 
@@ -460,10 +504,12 @@ def merge(plan: Plan, results: Sequence[WindowResult], *, schema: Schema, base: 
         answers.append(record.data if isinstance(record.data, dict) else {})
         attempts += [dataclasses.replace(a, pages=(first_page, last_page)) for a in record.attempts]
         entries.append(_entry(record, first_page, last_page, fields=line_fields(schema)))
-    left = left_behind((p for result in results for p in result.pages),
-                       render_s=sum((r.render_s for r in results), 0.0))
-    record, findings = _merged_record(records, entries, attempts, answers, spans, texts, schema=schema, base=base,
-                                      pages=len(left.texts))
+    left = left_behind(
+        (p for result in results for p in result.pages), render_s=sum((r.render_s for r in results), 0.0)
+    )
+    record, findings = _merged_record(
+        records, entries, attempts, answers, spans, texts, schema=schema, base=base, pages=len(left.texts)
+    )
     return Merged(record=record, findings=findings, pages=left)
 
 
@@ -472,14 +518,30 @@ def _entry(record: Record, first_page: int, last_page: int, *, fields: Sequence[
     attempts = record.attempts
     data = record.data if isinstance(record.data, dict) else None
     lines = None if data is None else sum(len(data.get(f) or []) for f in fields)
-    return WindowReport(pages=(first_page, last_page), status=record.status, finish_reason=record.finish_reason,
-                        usage=record.usage, attempts=len(attempts), retried=tuple(a.reason for a in attempts[1:]),
-                        lines=lines, errors=tuple(record.errors))
+    return WindowReport(
+        pages=(first_page, last_page),
+        status=record.status,
+        finish_reason=record.finish_reason,
+        usage=record.usage,
+        attempts=len(attempts),
+        retried=tuple(a.reason for a in attempts[1:]),
+        lines=lines,
+        errors=tuple(record.errors),
+    )
 
 
-def _merged_record(records: Sequence[Record], entries: list[WindowReport], attempts: list[AttemptReport],
-                   answers: list[dict], spans: list[list[int]], texts: list[list], *, schema: Schema, base: dict,
-                   pages: int) -> tuple[Record, tuple[dict, ...]]:
+def _merged_record(
+    records: Sequence[Record],
+    entries: list[WindowReport],
+    attempts: list[AttemptReport],
+    answers: list[dict],
+    spans: list[list[int]],
+    texts: list[list],
+    *,
+    schema: Schema,
+    base: dict,
+    pages: int,
+) -> tuple[Record, tuple[dict, ...]]:
     """The document's record from its windows' records (before review), and the merge's findings."""
     usage = functools.reduce(lambda a, b: a + b, (r.usage for r in records), Usage())
     timings = {k: round(sum(r.timings.get(k, 0.0) for r in records), 4) for k in ("prefill_s", "decode_s")}
@@ -489,14 +551,14 @@ def _merged_record(records: Sequence[Record], entries: list[WindowReport], attem
     errors: tuple[dict, ...] = ()
     warnings: list[dict] = []
     findings: list[dict] = []
-    for r, (first_page, last_page) in zip(records, spans):
+    for r, (first_page, last_page) in zip(records, spans, strict=False):
         warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
     if failed is not None:
         i = records.index(failed)
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)
     else:
         data, kept = merge_answers(schema, answers)
-        entries = [dataclasses.replace(entry, kept=n) for entry, n in zip(entries, kept)]
+        entries = [dataclasses.replace(entry, kept=n) for entry, n in zip(entries, kept, strict=False)]
         errors = tuple(validate_data(data, schema))
         if errors:
             data = None
@@ -504,12 +566,24 @@ def _merged_record(records: Sequence[Record], entries: list[WindowReport], attem
             findings = merge_warnings(schema, data, answers, spans, texts)
             warnings += findings
     return Record(
-        **base, status=windowed_status([r.status for r in records], schema_errors=len(errors)),
-        sha256=last.sha256, pages=pages, data=data, errors=errors, warnings=tuple(warnings),
-        finish_reason=(failed or last).finish_reason, stop_token_id=(failed or last).stop_token_id,
-        stop_token_ids=last.stop_token_ids, guard=(failed or last).guard, usage=usage, timings=timings,
-        extra={**{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")},
-               "attempts": [a.to_dict() for a in attempts], "windows": [e.to_dict() for e in entries]},
+        **base,
+        status=windowed_status([r.status for r in records], schema_errors=len(errors)),
+        sha256=last.sha256,
+        pages=pages,
+        data=data,
+        errors=errors,
+        warnings=tuple(warnings),
+        finish_reason=(failed or last).finish_reason,
+        stop_token_id=(failed or last).stop_token_id,
+        stop_token_ids=last.stop_token_ids,
+        guard=(failed or last).guard,
+        usage=usage,
+        timings=timings,
+        extra={
+            **{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")},
+            "attempts": [a.to_dict() for a in attempts],
+            "windows": [e.to_dict() for e in entries],
+        },
     ), tuple(findings)
 
 
@@ -519,13 +593,36 @@ def left_behind(pages: Iterable[Page], *, render_s: float) -> WindowedPages:
     for page in pages:
         seen.setdefault(page.index, page)
     pages = [seen[i] for i in sorted(seen)]
-    return WindowedPages(texts=tuple(page_text(p.text, p.ocr) for p in pages),
-                         ocr=tuple(None if p.ocr is None else p.ocr.summary() for p in pages),
-                         warnings=tuple({"code": "page", "message": f"page {p.index + 1}: {w}"} for p in pages
-                                        for w in p.warnings), render_s=render_s)
+    return WindowedPages(
+        texts=tuple(page_text(p.text, p.ocr) for p in pages),
+        ocr=tuple(None if p.ocr is None else p.ocr.summary() for p in pages),
+        warnings=tuple({"code": "page", "message": f"page {p.index + 1}: {w}"} for p in pages for w in p.warnings),
+        render_s=render_s,
+    )
 
 
-__all__ = ["LINE_FIELDS", "MERGE_CODES", "Merged", "Plan", "TOTAL_FIELDS", "Window", "WindowResult", "WindowedPages",
-           "bare", "first_pages", "first_raster", "first_warnings", "left_behind", "merge", "merge_answers",
-           "merge_warnings", "plan_for", "plan_spans", "released", "repeated_prefix", "window_messages",
-           "window_raster", "window_size"]
+__all__ = [
+    "LINE_FIELDS",
+    "MERGE_CODES",
+    "Merged",
+    "Plan",
+    "TOTAL_FIELDS",
+    "Window",
+    "WindowResult",
+    "WindowedPages",
+    "bare",
+    "first_pages",
+    "first_raster",
+    "first_warnings",
+    "left_behind",
+    "merge",
+    "merge_answers",
+    "merge_warnings",
+    "plan_for",
+    "plan_spans",
+    "released",
+    "repeated_prefix",
+    "window_messages",
+    "window_raster",
+    "window_size",
+]

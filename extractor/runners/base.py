@@ -11,8 +11,9 @@ each streamed piece of text, and says in ``GenerationResult.constrained`` whethe
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from extractor.runners.stopping import StopSet
 
@@ -34,13 +35,13 @@ class GuardHit:
     """A monitor's decision to stop: which guard fired and where the kept text ends."""
 
     guard: str
-    keep_chars: Optional[int] = None  # cut the decoded text here (None: keep everything)
+    keep_chars: int | None = None  # cut the decoded text here (None: keep everything)
 
 
 class Monitor(Protocol):
     """Watches the decoded stream token by token and may stop generation (runaway guards)."""
 
-    def feed(self, token_id: int, text: str) -> Optional[GuardHit]:
+    def feed(self, token_id: int, text: str) -> GuardHit | None:
         """Look at the newest token and the whole decoded text so far; return a GuardHit to stop."""
 
 
@@ -85,12 +86,12 @@ class GenerationRequest:
     max_tokens: int = 2048
     stop: StopSet = field(default_factory=lambda: StopSet(ids=()))
     temperature: float = 0.0
-    seed: Optional[int] = None
+    seed: int | None = None
     logits_processors: tuple[LogitsProcessor, ...] = ()
-    monitor_factory: Optional[Callable[[], Sequence[Monitor]]] = None
-    constraint: Optional[Callable[[], Constraint]] = None
+    monitor_factory: Callable[[], Sequence[Monitor]] | None = None
+    constraint: Callable[[], Constraint] | None = None
     prefix_cache: bool = True
-    json_schema: Optional[Mapping] = None
+    json_schema: Mapping | None = None
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,8 @@ class GenerationResult:
     text: str
     token_ids: tuple[int, ...]
     finish_reason: str
-    stop_token_id: Optional[int] = None
-    guard: Optional[str] = None
+    stop_token_id: int | None = None
+    guard: str | None = None
     prompt_tokens: int = 0
     image_tokens: int = 0
     generated_tokens: int = 0
@@ -131,10 +132,10 @@ class GenerationResult:
     prefill_s: float = 0.0
     decode_s: float = 0.0
     peak_memory_gb: float = 0.0
-    constrained: Optional[bool] = None
+    constrained: bool | None = None
     warnings: tuple[dict, ...] = ()
-    server: Optional[Mapping] = None
-    decoding: Optional[Mapping] = None
+    server: Mapping | None = None
+    decoding: Mapping | None = None
 
 
 class Runner:
@@ -171,16 +172,16 @@ class Runner:
         def pixels_per_token(self) -> int: ...
 
         @property
-        def tokenizer(self) -> Optional[object]: ...
+        def tokenizer(self) -> object | None: ...
 
         @property
         def concurrent(self) -> bool: ...
 
         @property
-        def in_flight(self) -> Optional[int]: ...
+        def in_flight(self) -> int | None: ...
 
         @property
-        def max_page_pixels(self) -> Optional[int]: ...
+        def max_page_pixels(self) -> int | None: ...
 
         @property
         def server_constraints(self) -> bool: ...

@@ -11,7 +11,7 @@ Pure Jinja: no mlx, no transformers.
 from __future__ import annotations
 
 import json
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 # Thinking is switched off wherever the chat template has the switch (``enable_thinking``): a <think> block costs
 # tokens and is not part of the answer. The runners render with it and the doctor checks templates against it.
@@ -27,8 +27,9 @@ def template_options(template: str) -> dict:
 MARKER = "ZQXJ-ANSWER-7"  # an assistant turn no template changes and no tokenizer merges with its neighbours
 
 
-def render(template: str, messages: list, *, add_generation_prompt: bool, bos_token: str = "", eos_token: str = "",
-           **variables) -> str:
+def render(
+    template: str, messages: list, *, add_generation_prompt: bool, bos_token: str = "", eos_token: str = "", **variables
+) -> str:
     """Render a chat template for ``messages`` (sandboxed Jinja, transformers' globals; Mistral-style templates
     close assistant turns with ``eos_token``).
 
@@ -44,19 +45,28 @@ def render(template: str, messages: list, *, add_generation_prompt: bool, bos_to
     env.filters["tojson"] = lambda value, **kw: json.dumps(value, ensure_ascii=False, **kw)
     env.globals["raise_exception"] = raise_exception
     env.globals["strftime_now"] = lambda fmt: "01 Jan 2026"
-    return env.from_string(template).render(messages=messages, add_generation_prompt=add_generation_prompt,
-                                            bos_token=bos_token, eos_token=eos_token, **variables)
+    return env.from_string(template).render(
+        messages=messages,
+        add_generation_prompt=add_generation_prompt,
+        bos_token=bos_token,
+        eos_token=eos_token,
+        **variables,
+    )
 
 
 def _conversations():
     """The marker conversation in the content shapes templates expect: plain strings, then typed parts."""
     for content in (lambda t: t, lambda t: [{"type": "text", "text": t}]):
-        yield [{"role": "user", "content": content("hi")}, {"role": "assistant", "content": content(MARKER)},
-               {"role": "user", "content": content("again")}]
+        yield [
+            {"role": "user", "content": content("hi")},
+            {"role": "assistant", "content": content(MARKER)},
+            {"role": "user", "content": content("again")},
+        ]
 
 
-def rendered_turn_end(template: Optional[str], special_texts: Iterable[str], *,
-                      eos_token: Optional[str] = None) -> Optional[str]:
+def rendered_turn_end(
+    template: str | None, special_texts: Iterable[str], *, eos_token: str | None = None
+) -> str | None:
     """The first special token a template renders after an assistant turn's text.
 
     Args:
@@ -78,7 +88,7 @@ def rendered_turn_end(template: Optional[str], special_texts: Iterable[str], *,
         at = text.find(MARKER)
         if at < 0:
             continue
-        tail = text[at + len(MARKER):]
+        tail = text[at + len(MARKER) :]
         found = [(tail.find(t), t) for t in specials if t in tail]
         if found:
             return min(found, key=lambda f: (f[0], -len(f[1])))[1]

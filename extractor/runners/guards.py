@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterable, Optional, Sequence
 
 from extractor.runners.base import GuardHit, Monitor
 from extractor.runners.stopping import END_TOKEN_TEXTS
@@ -51,7 +51,7 @@ class JsonCloseTracker:
         self.in_string = False
         self.escape = False
         self.started = False
-        self.closed_at: Optional[int] = None  # character offset just after the closing bracket
+        self.closed_at: int | None = None  # character offset just after the closing bracket
         self._seen = 0
 
     @property
@@ -123,7 +123,7 @@ class GuardSettings:
     number_max_chars: int = 48
 
     @classmethod
-    def without(cls, names: Iterable[str]) -> "GuardSettings":
+    def without(cls, names: Iterable[str]) -> GuardSettings:
         """Return the default settings with the named guards switched off.
 
         Args:
@@ -148,7 +148,7 @@ class GuardSettings:
         """The names of the guards that are on, in the order they are checked."""
         return tuple(name for name in GUARD_NAMES if getattr(self, name))
 
-    def factory(self, *, stop_texts: Sequence[str] = ()) -> Optional[Callable[[], Sequence[Monitor]]]:
+    def factory(self, *, stop_texts: Sequence[str] = ()) -> Callable[[], Sequence[Monitor]] | None:
         """Return a monitor factory for ``GenerationRequest.monitor_factory`` (None when every guard is off).
 
         Args:
@@ -163,7 +163,7 @@ class GuardSettings:
         markers = tuple(sorted(set(stop_texts) | set(DEFAULT_MARKERS)))
         return lambda: [GuardMonitor(self, markers=markers)]
 
-    def report(self, *, fired: Optional[str]) -> dict:
+    def report(self, *, fired: str | None) -> dict:
         """Return the record's view of the guards: ``{"active": [...], "fired": name | None, "thresholds": {...}}``.
 
         Args:
@@ -187,8 +187,8 @@ class ValueScanner:
         self._tracker = _CountingTracker()
         self._base = 0  # text offset the current tracker started at
         self.end = 0  # characters consumed
-        self.start_at: Optional[int] = None  # offset of the answer's opening bracket
-        self.closed_at: Optional[int] = None  # offset just after its closing bracket (set once it parses)
+        self.start_at: int | None = None  # offset of the answer's opening bracket
+        self.closed_at: int | None = None  # offset just after its closing bracket (set once it parses)
         self._strings_before = 0  # strings counted by trackers that were abandoned
 
     @property
@@ -222,7 +222,7 @@ class ValueScanner:
             text: the whole decoded text so far.
         """
         while self.closed_at is None and self.end < len(text):
-            chunk = text[self.end:]
+            chunk = text[self.end :]
             tracker = self._tracker
             tracker.feed(chunk)
             if tracker.closed_at is None:  # not closed yet
@@ -253,7 +253,7 @@ class _CountingTracker(JsonCloseTracker):
     def __init__(self) -> None:
         super().__init__()
         self.strings = 0
-        self.started_at: Optional[int] = None
+        self.started_at: int | None = None
 
     def _step(self, ch: str) -> None:
         was_in_string, was_started = self.in_string, self.started
@@ -307,14 +307,14 @@ class EndMarkerGuard:
         self.markers = tuple(m for m in markers if m)
         self._overlap = max((len(m) for m in self.markers), default=1) - 1
 
-    def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
+    def check(self, step: Step, text: str, scanner: ValueScanner) -> GuardHit | None:
         """Look for a marker in the new text (and the few characters before it a marker could straddle).
 
         ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit keeping the text before
         the marker, or None.
         """
         lo = max(0, step.start - self._overlap)
-        window = text[lo:step.end]
+        window = text[lo : step.end]
         found = [i for i in (window.find(m) for m in self.markers) if i >= 0]
         if not found:
             return None
@@ -331,7 +331,7 @@ class JsonClosedGuard:
         self._after = 0
         self._checked_to = 0
 
-    def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
+    def check(self, step: Step, text: str, scanner: ValueScanner) -> GuardHit | None:
         """Stop on anything but whitespace after the close, or when the grace tokens are used up.
 
         ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit keeping the text up to the
@@ -341,7 +341,7 @@ class JsonClosedGuard:
         if close is None:  # not closed yet
             return None
         # from the close on (a rescan can find the close a few tokens back), each character is looked at once
-        tail = text[max(self._checked_to, close):step.end]
+        tail = text[max(self._checked_to, close) : step.end]
         self._checked_to = step.end
         if tail.strip().strip("`").strip():
             return GuardHit(self.name, keep_chars=close)
@@ -360,31 +360,36 @@ class LoopGuard:
     def __init__(self, settings: GuardSettings) -> None:
         self.s = settings
         self._tokens: deque[int] = deque(maxlen=settings.loop_max_period)
-        longest = max(settings.loop_max_period * settings.loop_repeats, settings.loop_min_tokens,
-                      settings.string_loop_min_tokens)
+        longest = max(
+            settings.loop_max_period * settings.loop_repeats, settings.loop_min_tokens, settings.string_loop_min_tokens
+        )
         self._starts: deque[int] = deque(maxlen=longest + 1)  # token start offsets, to cut after one unit
         self._runs = [0] * (settings.loop_max_period + 1)  # runs[p]: tokens in a row equal to the one p before
         self._region: object = "pre"
         self._blank_run = 0
         self._blank_from = 0
         self._line_start = 0
-        self._last_line: Optional[str] = None
+        self._last_line: str | None = None
         self._line_count = 0
         self._first_line_end = 0
         self._number_len = 0
 
-    def check(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
+    def check(self, step: Step, text: str, scanner: ValueScanner) -> GuardHit | None:
         """Run the whitespace, number, line and n-gram checks on the new token.
 
         ``step`` is the token just fed, ``text`` the whole text so far. Returns a hit (after the value closed it
         keeps the text up to the close; elsewhere one copy of the repeating unit, or the text before a
         whitespace run), or None.
         """
-        new = text[step.start:step.end]
-        return (self._whitespace(step, new) or self._number(new, scanner) or self._lines(step, text, scanner)
-                or self._ngrams(step, scanner))
+        new = text[step.start : step.end]
+        return (
+            self._whitespace(step, new)
+            or self._number(new, scanner)
+            or self._lines(step, text, scanner)
+            or self._ngrams(step, scanner)
+        )
 
-    def _whitespace(self, step: Step, new: str) -> Optional[GuardHit]:
+    def _whitespace(self, step: Step, new: str) -> GuardHit | None:
         if not new:
             return None
         if new.strip():
@@ -397,7 +402,7 @@ class LoopGuard:
             return GuardHit(self.name, keep_chars=self._blank_from)
         return None
 
-    def _number(self, new: str, scanner: ValueScanner) -> Optional[GuardHit]:
+    def _number(self, new: str, scanner: ValueScanner) -> GuardHit | None:
         if not scanner.in_number():
             self._number_len = 0
             return None
@@ -407,12 +412,15 @@ class LoopGuard:
             return GuardHit(self.name)
         return None
 
-    def _lines(self, step: Step, text: str, scanner: ValueScanner) -> Optional[GuardHit]:
+    def _lines(self, step: Step, text: str, scanner: ValueScanner) -> GuardHit | None:
         pos = text.find("\n", step.start, step.end)
         while pos >= 0:
-            outside = scanner.start_at is None or pos < scanner.start_at or (
-                scanner.closed_at is not None and self._line_start >= scanner.closed_at)
-            line = text[self._line_start:pos].strip() if outside else ""  # lines inside the value never count
+            outside = (
+                scanner.start_at is None
+                or pos < scanner.start_at
+                or (scanner.closed_at is not None and self._line_start >= scanner.closed_at)
+            )
+            line = text[self._line_start : pos].strip() if outside else ""  # lines inside the value never count
             if not line:
                 self._last_line, self._line_count = None, 0
             elif line == self._last_line:
@@ -425,7 +433,7 @@ class LoopGuard:
             pos = text.find("\n", pos + 1, step.end)
         return None
 
-    def _ngrams(self, step: Step, scanner: ValueScanner) -> Optional[GuardHit]:
+    def _ngrams(self, step: Step, scanner: ValueScanner) -> GuardHit | None:
         region = step.region_after
         if region is None or region != step.region_before or region != self._region:
             # structure, or a region boundary inside this token: repetition only counts within one region
@@ -456,7 +464,7 @@ class LoopGuard:
         return None
 
     @staticmethod
-    def _keep(scanner: ValueScanner, fallback: Optional[int]) -> Optional[int]:
+    def _keep(scanner: ValueScanner, fallback: int | None) -> int | None:
         # after the value closed nothing that follows belongs to the answer; elsewhere keep one copy of the unit
         return scanner.closed_at if scanner.closed else fallback
 
@@ -484,10 +492,10 @@ class GuardMonitor:
             self.guards.append(JsonClosedGuard(settings.json_grace_tokens))
         if settings.loop:
             self.guards.append(LoopGuard(settings))
-        self.fired: Optional[str] = None
+        self.fired: str | None = None
         self._seen = 0
 
-    def feed(self, token_id: int, text: str) -> Optional[GuardHit]:
+    def feed(self, token_id: int, text: str) -> GuardHit | None:
         """Look at the newest token.
 
         Args:
@@ -499,8 +507,9 @@ class GuardMonitor:
         """
         before = self.scanner.region()
         self.scanner.feed(text)
-        step = Step(token_id=token_id, start=self._seen, end=len(text), region_before=before,
-                    region_after=self.scanner.region())
+        step = Step(
+            token_id=token_id, start=self._seen, end=len(text), region_before=before, region_after=self.scanner.region()
+        )
         self._seen = len(text)
         for guard in self.guards:
             hit = guard.check(step, text, self.scanner)
@@ -510,8 +519,12 @@ class GuardMonitor:
         return None
 
 
-def run_guards(pieces: Iterable[tuple[int, str]], settings: GuardSettings = GuardSettings(), *,
-               markers: Sequence[str] = DEFAULT_MARKERS) -> tuple[Optional[GuardHit], int, str]:
+def run_guards(
+    pieces: Iterable[tuple[int, str]],
+    settings: GuardSettings = GuardSettings(),
+    *,
+    markers: Sequence[str] = DEFAULT_MARKERS,
+) -> tuple[GuardHit | None, int, str]:
     """Feed a token stream through fresh guards, as the runner does (for tests and benches; no model).
 
     Args:
@@ -529,5 +542,5 @@ def run_guards(pieces: Iterable[tuple[int, str]], settings: GuardSettings = Guar
         n += 1
         hit = monitor.feed(token_id, text)
         if hit is not None:
-            return hit, n, text if hit.keep_chars is None else text[:hit.keep_chars]
+            return hit, n, text if hit.keep_chars is None else text[: hit.keep_chars]
     return None, n, text

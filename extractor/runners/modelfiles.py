@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 from extractor.errors import ModelError
 
@@ -57,15 +58,15 @@ class ModelFiles:
     """
 
     model_dir: Path
-    config: Optional[dict]
-    generation: Optional[dict]
+    config: dict | None
+    generation: dict | None
     generation_exists: bool
     tokenizer_json_ids: Mapping[str, int]
     tokenizer_config_ids: Mapping[str, int]
-    eos_token: Optional[str]
-    eos_token_file: Optional[str]
-    template: Optional[str]
-    template_file: Optional[str]
+    eos_token: str | None
+    eos_token_file: str | None
+    template: str | None
+    template_file: str | None
     errors: Mapping[str, str]
 
     @property
@@ -85,7 +86,7 @@ class ModelFiles:
         return text if isinstance(text, dict) else {}
 
     @property
-    def model_type(self) -> Optional[str]:
+    def model_type(self) -> str | None:
         """config.json's ``model_type``."""
         return (self.config or {}).get("model_type")
 
@@ -101,7 +102,7 @@ def as_id_list(value) -> list[int]:
     return []
 
 
-def token_content(value) -> Optional[str]:
+def token_content(value) -> str | None:
     """Return a special token's text from a tokenizer_config value (a string or ``{"content": ...}``)."""
     if isinstance(value, dict):
         value = value.get("content")
@@ -115,7 +116,7 @@ class _Reader:
         self.model_dir = model_dir
         self.errors: dict[str, str] = {}
 
-    def text(self, name: str) -> Optional[str]:
+    def text(self, name: str) -> str | None:
         """The file's text; None when it is missing or unreadable (recorded)."""
         path = self.model_dir / name
         if not path.is_file():
@@ -126,7 +127,7 @@ class _Reader:
             self.errors[name] = f"{type(exc).__name__}: {exc}"
             return None
 
-    def json(self, name: str) -> Optional[dict]:
+    def json(self, name: str) -> dict | None:
         """The file's JSON object; None when it is missing or unreadable (recorded)."""
         return self._decoded(name, _whole_object)
 
@@ -229,7 +230,7 @@ def _tokenizer_config_ids(tok_cfg: dict) -> dict[str, int]:
     return ids
 
 
-def _eos_token(reader: _Reader, tok_cfg: dict) -> tuple[Optional[str], Optional[str]]:
+def _eos_token(reader: _Reader, tok_cfg: dict) -> tuple[str | None, str | None]:
     eos = token_content(tok_cfg.get("eos_token"))
     if eos is not None:
         return eos, TOKENIZER_CONFIG
@@ -238,14 +239,15 @@ def _eos_token(reader: _Reader, tok_cfg: dict) -> tuple[Optional[str], Optional[
     return (eos, SPECIAL_TOKENS_MAP) if eos is not None else (None, None)
 
 
-def _named_default(template) -> Optional[str]:
+def _named_default(template) -> str | None:
     if isinstance(template, list):  # named templates: take the default one
-        template = next((t.get("template") for t in template if isinstance(t, dict) and t.get("name") == "default"),
-                        None)
+        template = next(
+            (t.get("template") for t in template if isinstance(t, dict) and t.get("name") == "default"), None
+        )
     return template if isinstance(template, str) else None
 
 
-def _template(reader: _Reader, tok_cfg: dict) -> tuple[Optional[str], Optional[str]]:
+def _template(reader: _Reader, tok_cfg: dict) -> tuple[str | None, str | None]:
     if (reader.model_dir / CHAT_TEMPLATE_JINJA).is_file():
         # the loader takes this file first, so an unreadable one is not replaced by another source
         text = reader.text(CHAT_TEMPLATE_JINJA)
@@ -289,14 +291,19 @@ def read_model_files(model_dir: Path | str, *, strict: bool = False, whole_token
     if strict and reader.errors:
         name, why = next(iter(reader.errors.items()))
         raise ModelError(f"cannot read {name}: {why}", source=model_dir / name)
-    return ModelFiles(model_dir=model_dir, config=config, generation=generation,
-                      generation_exists=(model_dir / GENERATION_CONFIG).is_file(),
-                      tokenizer_json_ids=_tokenizer_json_ids(added),
-                      tokenizer_config_ids=_tokenizer_config_ids(tok_cfg), eos_token=eos_token,
-                      eos_token_file=eos_token_file, template=template, template_file=template_file,
-                      errors=reader.errors)
-
-
+    return ModelFiles(
+        model_dir=model_dir,
+        config=config,
+        generation=generation,
+        generation_exists=(model_dir / GENERATION_CONFIG).is_file(),
+        tokenizer_json_ids=_tokenizer_json_ids(added),
+        tokenizer_config_ids=_tokenizer_config_ids(tok_cfg),
+        eos_token=eos_token,
+        eos_token_file=eos_token_file,
+        template=template,
+        template_file=template_file,
+        errors=reader.errors,
+    )
 
 
 # What a hub download fetches: configs, weights, tokenizer and template files (no README images, no other formats).

@@ -19,9 +19,9 @@ The files are read by ``modelfiles`` (the one reader ``extract doctor`` uses too
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Optional
 
 from extractor.runners.chat_template import rendered_turn_end
 from extractor.runners.modelfiles import ModelFiles, as_id_list, read_model_files
@@ -59,7 +59,7 @@ class StopSet:
     sources: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     texts: tuple[str, ...] = ()
 
-    def without(self, removed: Iterable[int]) -> "StopSet":
+    def without(self, removed: Iterable[int]) -> StopSet:
         """Return a copy without the given ids (for diagnosis: reproduce a broken config).
 
         Args:
@@ -75,7 +75,7 @@ class StopSet:
             texts=self.texts,
         )
 
-    def plus(self, ids: Iterable[int], source: str, tokenizer=None) -> "StopSet":
+    def plus(self, ids: Iterable[int], source: str, tokenizer=None) -> StopSet:
         """Return a copy with more ids (e.g. a processor's own end ids), each also credited to ``source``.
 
         Args:
@@ -99,12 +99,16 @@ class StopSet:
         return {"ids": list(self.ids), "sources": {str(i): list(s) for i, s in sorted(self.sources.items())}}
 
 
-_ASSISTANT_END = re.compile(r"assistant.{0,400}?(<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|end\|>|"
-                            r"<end_of_utterance>|<turn\|>|</s>)", re.S)
+_ASSISTANT_END = re.compile(
+    r"assistant.{0,400}?(<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|end\|>|"
+    r"<end_of_utterance>|<turn\|>|</s>)",
+    re.S,
+)
 
 
-def template_end_token(template: Optional[str], special_texts: Iterable[str] = (), *,
-                       eos_token: Optional[str] = None) -> Optional[str]:
+def template_end_token(
+    template: str | None, special_texts: Iterable[str] = (), *, eos_token: str | None = None
+) -> str | None:
     """Find the token that ends an assistant turn in a chat template.
 
     Args:
@@ -118,8 +122,9 @@ def template_end_token(template: Optional[str], special_texts: Iterable[str] = (
     return turn_end(template, special_texts, eos_token=eos_token)[0]
 
 
-def turn_end(template: Optional[str], special_texts: Iterable[str] = (), *,
-             eos_token: Optional[str] = None) -> tuple[Optional[str], str]:
+def turn_end(
+    template: str | None, special_texts: Iterable[str] = (), *, eos_token: str | None = None
+) -> tuple[str | None, str]:
     """The end-of-turn token and how it was found: ``rendered`` (from the template's output) or ``table`` (the
     backup: the template's source searched for known end tokens); ``(None, "")`` when neither finds one."""
     rendered = rendered_turn_end(template, special_texts, eos_token=eos_token)
@@ -129,7 +134,7 @@ def turn_end(template: Optional[str], special_texts: Iterable[str] = (), *,
     return (found, "table") if found else (None, "")
 
 
-def _table_end_token(template: Optional[str]) -> Optional[str]:
+def _table_end_token(template: str | None) -> str | None:
     """The backup: a known end token the template's source names after ``assistant`` (or anywhere)."""
     if not template:
         return None
@@ -191,7 +196,5 @@ def stop_set_of(files: ModelFiles) -> StopSet:
     names = files.token_names
     texts = {names[i] for i in sources if i in names} | set(END_TOKEN_TEXTS)
     return StopSet(
-        ids=tuple(sorted(sources)),
-        sources={i: tuple(s) for i, s in sources.items()},
-        texts=tuple(sorted(texts)),
+        ids=tuple(sorted(sources)), sources={i: tuple(s) for i, s in sources.items()}, texts=tuple(sorted(texts))
     )

@@ -14,7 +14,7 @@ renders, the prompt must hold the system text verbatim; where no form does, the 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from extractor.runners.base import Message
 

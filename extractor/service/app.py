@@ -262,11 +262,7 @@ def create_app(
 
 
 def serve(
-    *,
-    settings: Settings,
-    serve_settings: ServeSettings,
-    keys: ApiKeys,
-    echo: Callable[[str], Any] = print,
+    *, settings: Settings, serve_settings: ServeSettings, keys: ApiKeys, echo: Callable[[str], Any] = print
 ) -> None:
     """Run ``extract serve`` until interrupted: open the store (jobs a killed server left running go back to the
     queue), load the model in the worker, listen.

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, Union
 
 from extractor.errors import UsageError
 
-EosValue = Union[int, Sequence[int], None]
+EosValue = int | Sequence[int] | None
 
 
-def _eos_json(value: EosValue, what: str) -> Union[int, list[int], None]:
+def _eos_json(value: EosValue, what: str) -> int | list[int] | None:
     if value is None:
         return None
     if isinstance(value, (bool, str, bytes)):
@@ -25,10 +25,8 @@ def _eos_json(value: EosValue, what: str) -> Union[int, list[int], None]:
     return ids
 
 
-
 def _write_json(path: Path, data: object) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
 
 
 def _random_parameters(model, rng, *, skip: tuple[str, ...] = ()) -> list:
@@ -65,4 +63,3 @@ def _write_weights(model, path: Path) -> None:
     # mlx-native key names (language_model.model.*, vision_tower.*): mlx-vlm's sanitize() leaves them as they
     # are (no conv transpose, no +1 norm shift), so the saved weights are exactly the loaded ones.
     mx.save_safetensors(str(path / "model.safetensors"), weights, metadata={"format": "mlx"})
-

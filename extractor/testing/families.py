@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
 
 from extractor.errors import ModelError, UsageError
 from extractor.testing.family_configs import FAMILIES, Family
@@ -90,11 +89,14 @@ class FamilyModel:
         return ids[text]
 
 
-def _declared_ids(config: dict, generation: Optional[dict]) -> tuple[int, ...]:
+def _declared_ids(config: dict, generation: dict | None) -> tuple[int, ...]:
     """Every eos id a checkpoint's config.json and generation_config.json name."""
     found: set[int] = set()
-    for value in (config.get("eos_token_id"), (config.get("text_config") or {}).get("eos_token_id"),
-                  (generation or {}).get("eos_token_id")):
+    for value in (
+        config.get("eos_token_id"),
+        (config.get("text_config") or {}).get("eos_token_id"),
+        (generation or {}).get("eos_token_id"),
+    ):
         if isinstance(value, int):
             found.add(value)
         elif isinstance(value, list):
@@ -108,7 +110,7 @@ def _family(name: str) -> Family:
     return FAMILIES[name]
 
 
-def build_family_model(path: Union[str, Path], family: str, *, config_bug: bool = False, seed: int = 0) -> FamilyModel:
+def build_family_model(path: str | Path, family: str, *, config_bug: bool = False, seed: int = 0) -> FamilyModel:
     """Write a tiny random-weight checkpoint of ``family`` to ``path`` (see the module docstring).
 
     Args:
@@ -141,11 +143,22 @@ def build_family_model(path: Union[str, Path], family: str, *, config_bug: bool 
     config, generation = write_family_files(path, spec, ids, config_bug=config_bug)
     write_family_weights(path, spec.module, config, seed=seed)
     eos_token = spec.bug_eos_token if config_bug else spec.eos_token
-    model = FamilyModel(path=path, family=spec.name, model_type=config["model_type"], end_of_turn=spec.end_of_turn,
-                        end_of_turn_id=ids[spec.end_of_turn], eos_token=eos_token, eos_token_id=ids[eos_token],
-                        declared_eos_ids=_declared_ids(config, generation), config_bug=config_bug,
-                        vocab_size=spec.vocab_size, real_ids=spec.real_ids, image_token=spec.image_token,
-                        image_token_id=ids[spec.image_token], seed=seed)
+    model = FamilyModel(
+        path=path,
+        family=spec.name,
+        model_type=config["model_type"],
+        end_of_turn=spec.end_of_turn,
+        end_of_turn_id=ids[spec.end_of_turn],
+        eos_token=eos_token,
+        eos_token_id=ids[eos_token],
+        declared_eos_ids=_declared_ids(config, generation),
+        config_bug=config_bug,
+        vocab_size=spec.vocab_size,
+        real_ids=spec.real_ids,
+        image_token=spec.image_token,
+        image_token_id=ids[spec.image_token],
+        seed=seed,
+    )
     _write_json(path / FAMILY_FILE, _family_json(model))
     return model
 
@@ -159,17 +172,34 @@ def _build_qwen35(path: Path, *, config_bug: bool, seed: int) -> FamilyModel:
     if config_bug:
         build_random_model(path, config_eos=ENDOFTEXT, text_eos=ENDOFTEXT, tokenizer_eos="<|endoftext|>", seed=seed)
     else:
-        build_random_model(path, config_eos=IM_END, text_eos=IM_END, generation_eos=[IM_END, ENDOFTEXT],
-                           tokenizer_eos="<|im_end|>", seed=seed)
+        build_random_model(
+            path,
+            config_eos=IM_END,
+            text_eos=IM_END,
+            generation_eos=[IM_END, ENDOFTEXT],
+            tokenizer_eos="<|im_end|>",
+            seed=seed,
+        )
     config = json.loads((path / "config.json").read_text(encoding="utf-8"))
     generation_file = path / "generation_config.json"
     generation = json.loads(generation_file.read_text(encoding="utf-8")) if generation_file.exists() else None
     eos_token = "<|endoftext|>" if config_bug else "<|im_end|>"
-    model = FamilyModel(path=path, family="qwen3_5", model_type="qwen3_5", end_of_turn="<|im_end|>",
-                        end_of_turn_id=IM_END, eos_token=eos_token, eos_token_id=ENDOFTEXT if config_bug else IM_END,
-                        declared_eos_ids=_declared_ids(config, generation), config_bug=config_bug,
-                        vocab_size=VOCAB_SIZE, real_ids=True, image_token="<|image_pad|>", image_token_id=IMAGE_PAD,
-                        seed=seed)
+    model = FamilyModel(
+        path=path,
+        family="qwen3_5",
+        model_type="qwen3_5",
+        end_of_turn="<|im_end|>",
+        end_of_turn_id=IM_END,
+        eos_token=eos_token,
+        eos_token_id=ENDOFTEXT if config_bug else IM_END,
+        declared_eos_ids=_declared_ids(config, generation),
+        config_bug=config_bug,
+        vocab_size=VOCAB_SIZE,
+        real_ids=True,
+        image_token="<|image_pad|>",
+        image_token_id=IMAGE_PAD,
+        seed=seed,
+    )
     _write_json(path / FAMILY_FILE, _family_json(model))
     return model
 
@@ -183,7 +213,7 @@ def _family_json(model: FamilyModel) -> dict:
     return data
 
 
-def read_family_model(path: Union[str, Path]) -> FamilyModel:
+def read_family_model(path: str | Path) -> FamilyModel:
     """Read back what a family directory declares (its ``family.json``).
 
     Raises:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping, Optional
 
 from extractor.testing.checkpoint import _write_json
 from extractor.testing.family_configs import Family
@@ -34,8 +34,15 @@ def family_tokenizer(specials: tuple[tuple[int, str], ...], vocab_size: int) -> 
         raise ValueError(f"family vocabulary is not dense over {vocab_size} ids ({len(vocab)} entries)")
     data["model"]["vocab"] = vocab
     data["added_tokens"] = [
-        {"id": tid, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
-         "normalized": False, "special": True}
+        {
+            "id": tid,
+            "content": content,
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": True,
+        }
         for tid, content in sorted(specials)
     ]
     return data
@@ -43,8 +50,17 @@ def family_tokenizer(specials: tuple[tuple[int, str], ...], vocab_size: int) -> 
 
 def _tokenizer_config(spec: Family, eos_token: str) -> dict:
     # transformers 5 takes the added tokens from this map (not only tokenizer.json's list): every special listed.
-    decoder = {str(tid): {"content": content, "lstrip": False, "normalized": False, "rstrip": False,
-                          "single_word": False, "special": True} for tid, content in sorted(spec.specials)}
+    decoder = {
+        str(tid): {
+            "content": content,
+            "lstrip": False,
+            "normalized": False,
+            "rstrip": False,
+            "single_word": False,
+            "special": True,
+        }
+        for tid, content in sorted(spec.specials)
+    }
     config = {
         "tokenizer_class": "PreTrainedTokenizerFast",
         "add_bos_token": False,
@@ -61,12 +77,14 @@ def _tokenizer_config(spec: Family, eos_token: str) -> dict:
     return config
 
 
-def write_family_files(path: Path, spec: Family, ids: Mapping[str, int], *,
-                       config_bug: bool) -> tuple[dict, Optional[dict]]:
+def write_family_files(
+    path: Path, spec: Family, ids: Mapping[str, int], *, config_bug: bool
+) -> tuple[dict, dict | None]:
     """Write everything but the weights; returns (config.json, generation_config.json or None) as written."""
     eos_token = spec.bug_eos_token if config_bug else spec.eos_token
-    (path / "tokenizer.json").write_text(json.dumps(family_tokenizer(spec.specials, spec.vocab_size),
-                                                    ensure_ascii=False), encoding="utf-8")
+    (path / "tokenizer.json").write_text(
+        json.dumps(family_tokenizer(spec.specials, spec.vocab_size), ensure_ascii=False), encoding="utf-8"
+    )
     _write_json(path / "tokenizer_config.json", _tokenizer_config(spec, eos_token))
     (path / "chat_template.jinja").write_text(spec.chat_template, encoding="utf-8")
     for name, data in spec.processor_files(spec, ids).items():
@@ -99,8 +117,9 @@ def _instantiate(module_name: str, config: dict):
     module = importlib.import_module(f"mlx_vlm.models.{module_name}")
     cfg = json.loads(json.dumps(config))  # from_dict may change its argument
     model_config = module.ModelConfig.from_dict(cfg)
-    model_config = update_module_configs(model_config, module, cfg, ["text", "vision", "perceiver", "projector",
-                                                                     "audio"])
+    model_config = update_module_configs(
+        model_config, module, cfg, ["text", "vision", "perceiver", "projector", "audio"]
+    )
     return module.Model(model_config)
 
 

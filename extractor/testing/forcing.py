@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence, Union
 
 from extractor.errors import UsageError
 
@@ -59,7 +59,7 @@ class ForcedAnswer:
         count = len(generated)
         if count < len(self.answer_ids) and tuple(generated) == self.answer_ids[:count]:
             return self.answer_ids[count]
-        if tuple(generated[:len(self.answer_ids)]) == self.answer_ids:
+        if tuple(generated[: len(self.answer_ids)]) == self.answer_ids:
             return self.end_token_id
         return self._by_bytes(generated)
 
@@ -70,7 +70,7 @@ class ForcedAnswer:
         answer = self.answer.encode("utf-8")
         if len(done) >= len(answer) or not answer.startswith(done):
             return self.end_token_id
-        return _first_token(self._tokenizer, table, answer[len(done):])
+        return _first_token(self._tokenizer, table, answer[len(done) :])
 
     def __call__(self, tokens, logits):
         """The logits processor: (tokens, logits (1, V)) -> logits (1, V), one-hot on the token to emit."""
@@ -81,7 +81,7 @@ class ForcedAnswer:
         return mx.broadcast_to(mx.where(hot, 0.0, _NEG).astype(logits.dtype), logits.shape)
 
 
-TokenizerSource = Union[str, Path, object]
+TokenizerSource = str | Path | object
 
 
 def _backend(tokenizer_or_dir: TokenizerSource):
@@ -101,8 +101,9 @@ def _backend(tokenizer_or_dir: TokenizerSource):
         inner = getattr(tokenizer_or_dir, attribute, None)
         if inner is not None and inner is not tokenizer_or_dir:
             return _backend(inner)
-    raise UsageError(f"force_answer: expected a model directory, a tokenizer or a processor, got "
-                     f"{type(tokenizer_or_dir).__name__}")
+    raise UsageError(
+        f"force_answer: expected a model directory, a tokenizer or a processor, got {type(tokenizer_or_dir).__name__}"
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -113,8 +114,10 @@ def _byte_table(tokenizer) -> dict[int, bytes]:
 
     decoder = json.loads(tokenizer.to_str()).get("decoder") or {}
     if decoder.get("type") != "ByteLevel":
-        raise UsageError("force_answer needs a byte-level BPE tokenizer (as every kit model has) to match fed "
-                         f"tokens by their bytes; this one decodes with {decoder.get('type')!r}")
+        raise UsageError(
+            "force_answer needs a byte-level BPE tokenizer (as every kit model has) to match fed "
+            f"tokens by their bytes; this one decodes with {decoder.get('type')!r}"
+        )
     inverse = {char: byte for byte, char in _byte_to_unicode().items()}
     table = {tid: bytes(inverse.get(char, 0) for char in text) for text, tid in tokenizer.get_vocab(False).items()}
     table.update({tid: added.content.encode("utf-8") for tid, added in tokenizer.get_added_tokens_decoder().items()})
@@ -127,15 +130,19 @@ def _first_token(tokenizer, table: dict[int, bytes], rest: bytes) -> int:
     try:
         return tokenizer.encode(rest.decode("utf-8"), add_special_tokens=False).ids[0]
     except UnicodeDecodeError:
-        best = max((tid for tid, data in table.items() if data and rest.startswith(data)),
-                   key=lambda tid: len(table[tid]), default=None)
+        best = max(
+            (tid for tid, data in table.items() if data and rest.startswith(data)),
+            key=lambda tid: len(table[tid]),
+            default=None,
+        )
         if best is None:
             raise UsageError(f"force_answer: no token spells the bytes {rest[:8]!r}") from None
         return best
 
 
-def force_answer(tokenizer_or_dir: TokenizerSource, answer_text: str, *,
-                 end_token_id: int, answer_ids: Optional[Sequence[int]] = None) -> ForcedAnswer:
+def force_answer(
+    tokenizer_or_dir: TokenizerSource, answer_text: str, *, end_token_id: int, answer_ids: Sequence[int] | None = None
+) -> ForcedAnswer:
     """A logits processor that forces ``answer_text``'s tokens one by one, then ``end_token_id`` forever.
 
     Args:

@@ -25,8 +25,8 @@ Two kinds:
   :mod:`extractor.testing.script`; how the weights follow them: :mod:`extractor.testing.register`.
 
 Each directory also holds ``program.json`` (what it was built to emit, which tokens are fed, the schema, the
-build options and the measured margin); :func:`read_tiny_model` reads it back. :data:`~extractor.testing.samples.SAMPLE_INVOICE`
-and ``SAMPLE_INVOICE_ANSWER`` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
+build options and the measured margin); :func:`read_tiny_model` reads it back.
+:data:`~extractor.testing.samples.SAMPLE_INVOICE` and ``SAMPLE_INVOICE_ANSWER`` are a realistic invoice (valid against schemas/invoice.schema.json) and its compact
 JSON text, shared by tests and benchmarks.
 
 The shell entry point: :mod:`extractor.testing.cli` (``python -m extractor.testing``).
@@ -36,16 +36,25 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Union
+from typing import Any
 
 from extractor.errors import ModelError, UsageError
 from extractor.testing.checkpoint import EosValue, _eos_json, _random_parameters, _write_json, _write_weights
-from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, _DEFAULT, _program_register, _register_pairs
+from extractor.testing.register import _DEFAULT, FEATURE_RATIO, LOGIT_SCALE, _program_register, _register_pairs
 from extractor.testing.script import THEN_CHOICES, SchemaValue, _plain_script, _resolve_schema, _schema_script
 from extractor.testing.tokenizer import (
-    ENDOFTEXT, IM_END, IMAGE_PAD, VIDEO_PAD, VISION_END, VISION_START, VOCAB_SIZE, _base_tokenizer, _tokenizer_config,
+    ENDOFTEXT,
+    IM_END,
+    IMAGE_PAD,
+    VIDEO_PAD,
+    VISION_END,
+    VISION_START,
+    VOCAB_SIZE,
+    _base_tokenizer,
+    _tokenizer_config,
     _write_tokenizer,
 )
 
@@ -55,12 +64,13 @@ HIDDEN_SIZE = 32
 SIZES: dict[str, tuple[int, int]] = {"small": (HIDDEN_SIZE, 2), "mid": (768, 8)}  # (hidden size, layers)
 PROGRAM_FILE = "program.json"
 
+
 class _Missing:
     """Type of :data:`MISSING`: "do not write this file at all"."""
 
-    _instance: Optional["_Missing"] = None
+    _instance: _Missing | None = None
 
-    def __new__(cls) -> "_Missing":
+    def __new__(cls) -> _Missing:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -131,13 +141,13 @@ class TinyModel:
     """
 
     path: Path
-    answer: Optional[str]
+    answer: str | None
     answer_token_ids: tuple[int, ...]
-    then: Optional[str]
+    then: str | None
     continuation_token_ids: tuple[int, ...]
     fed: tuple[bool, ...] = ()
-    schema_name: Optional[str] = None
-    schema: Optional[Mapping[str, Any]] = field(default=None, hash=False)
+    schema_name: str | None = None
+    schema: Mapping[str, Any] | None = field(default=None, hash=False)
 
     @property
     def fed_count(self) -> int:
@@ -165,8 +175,7 @@ class TinyModel:
         return tuple(ids)
 
 
-
-def _model_size(size: str, hidden_size: Optional[int], layers: Optional[int]) -> tuple[int, int]:
+def _model_size(size: str, hidden_size: int | None, layers: int | None) -> tuple[int, int]:
     """(hidden size, layers) of a size preset with overrides; UsageError for a shape the builder cannot make."""
     if size not in SIZES:
         raise UsageError(f"size: expected one of {', '.join(SIZES)}, got {size!r}")
@@ -182,14 +191,29 @@ def _model_size(size: str, hidden_size: Optional[int], layers: Optional[int]) ->
 def _text_dims(hidden_size: int) -> dict:
     """Head counts and widths: the tiny test shape below hidden 128, Qwen3.5-like 128-wide heads above."""
     if hidden_size < 128:
-        return {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32, "linear_num_key_heads": 1,
-                "linear_num_value_heads": 2, "linear_key_head_dim": 16, "linear_value_head_dim": 16,
-                "intermediate_size": 2 * hidden_size, "mrope_section": [2, 1, 1]}  # rotary 8 = 2 x (2+1+1)
+        return {
+            "num_attention_heads": 2,
+            "num_key_value_heads": 1,
+            "head_dim": 32,
+            "linear_num_key_heads": 1,
+            "linear_num_value_heads": 2,
+            "linear_key_head_dim": 16,
+            "linear_value_head_dim": 16,
+            "intermediate_size": 2 * hidden_size,
+            "mrope_section": [2, 1, 1],
+        }  # rotary 8 = 2 x (2+1+1)
     heads = hidden_size // 128
-    return {"num_attention_heads": heads, "num_key_value_heads": 2 if heads % 2 == 0 else 1, "head_dim": 128,
-            "linear_num_key_heads": heads, "linear_num_value_heads": 2 * heads, "linear_key_head_dim": 128,
-            "linear_value_head_dim": 128, "intermediate_size": max(128, 8 * hidden_size // 3 // 64 * 64),
-            "mrope_section": [6, 5, 5]}  # rotary 32 = 2 x (6+5+5)
+    return {
+        "num_attention_heads": heads,
+        "num_key_value_heads": 2 if heads % 2 == 0 else 1,
+        "head_dim": 128,
+        "linear_num_key_heads": heads,
+        "linear_num_value_heads": 2 * heads,
+        "linear_key_head_dim": 128,
+        "linear_value_head_dim": 128,
+        "intermediate_size": max(128, 8 * hidden_size // 3 // 64 * 64),
+        "mrope_section": [6, 5, 5],
+    }  # rotary 32 = 2 x (6+5+5)
 
 
 def _value_heads(hidden_size: int, pairs: int) -> int:
@@ -200,8 +224,15 @@ def _value_heads(hidden_size: int, pairs: int) -> int:
     return max(dims["linear_num_value_heads"], -(-needed // group) * group)
 
 
-def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool, hidden_size: int = HIDDEN_SIZE,
-                  layers: int = 2, value_heads: Optional[int] = None) -> dict:
+def _model_config(
+    *,
+    config_eos: EosValue,
+    text_eos: EosValue,
+    vision_ids: bool,
+    hidden_size: int = HIDDEN_SIZE,
+    layers: int = 2,
+    value_heads: int | None = None,
+) -> dict:
     dims = _text_dims(hidden_size)
     text = {
         "model_type": "qwen3_5_text",
@@ -225,8 +256,13 @@ def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool,
         "attention_bias": False,
         "hidden_act": "silu",
         # rotary dim = head_dim * 0.25 = 2 x sum(mrope_section)
-        "rope_parameters": {"rope_type": "default", "rope_theta": 10000000, "partial_rotary_factor": 0.25,
-                            "mrope_interleaved": True, "mrope_section": dims["mrope_section"]},
+        "rope_parameters": {
+            "rope_type": "default",
+            "rope_theta": 10000000,
+            "partial_rotary_factor": 0.25,
+            "mrope_interleaved": True,
+            "mrope_section": dims["mrope_section"],
+        },
     }
     if text_eos is not None:
         text["eos_token_id"] = text_eos
@@ -256,8 +292,7 @@ def _model_config(*, config_eos: EosValue, text_eos: EosValue, vision_ids: bool,
         # image positions are computed from the wrong tokens.
         cfg["vision_start_token_id"] = VISION_START
         cfg["vision_end_token_id"] = VISION_END
-    cfg.update({"tie_word_embeddings": True, "vocab_size": VOCAB_SIZE, "text_config": text,
-                "vision_config": vision})
+    cfg.update({"tie_word_embeddings": True, "vocab_size": VOCAB_SIZE, "text_config": text, "vision_config": vision})
     if config_eos is not None:
         cfg["eos_token_id"] = config_eos
     return cfg
@@ -283,20 +318,27 @@ def _preprocessor_configs() -> tuple[dict, dict]:
     return image, video
 
 
-
 def _instantiate(cfg: dict):
     from mlx_vlm.models import qwen3_5
     from mlx_vlm.utils import update_module_configs
 
     model_config = qwen3_5.ModelConfig.from_dict(cfg)
-    model_config = update_module_configs(model_config, qwen3_5, cfg, ["text", "vision", "perceiver", "projector",
-                                                                      "audio"])
+    model_config = update_module_configs(
+        model_config, qwen3_5, cfg, ["text", "vision", "perceiver", "projector", "audio"]
+    )
     return qwen3_5.Model(model_config)
 
 
-
-def _write_common(path: Path, *, config_eos: EosValue, text_eos: EosValue, generation_eos,
-                  tokenizer_eos: str, vision_ids: bool, tokenizer_ids_ok: bool) -> None:
+def _write_common(
+    path: Path,
+    *,
+    config_eos: EosValue,
+    text_eos: EosValue,
+    generation_eos,
+    tokenizer_eos: str,
+    vision_ids: bool,
+    tokenizer_ids_ok: bool,
+) -> None:
     """Write every file but the weights and program.json (config.json with the default text shape)."""
     config_eos = _eos_json(config_eos, "config_eos")
     text_eos = _eos_json(text_eos, "text_eos")
@@ -322,19 +364,24 @@ def _settings(*, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids
     """The build options as program.json records them; raises UsageError for a malformed one."""
     if not isinstance(tokenizer_eos, str) or not tokenizer_eos:
         raise UsageError(f"tokenizer_eos: expected a token string such as '<|im_end|>', got {tokenizer_eos!r}")
-    return {"config_eos": _eos_json(config_eos, "config_eos"), "text_eos": _eos_json(text_eos, "text_eos"),
-            "generation_config": generation_eos is not MISSING,
-            "generation_eos": None if generation_eos is MISSING else _eos_json(generation_eos, "generation_eos"),
-            "tokenizer_eos": tokenizer_eos, "vision_ids": vision_ids, "tokenizer_ids_ok": tokenizer_ids_ok,
-            "seed": seed}
+    return {
+        "config_eos": _eos_json(config_eos, "config_eos"),
+        "text_eos": _eos_json(text_eos, "text_eos"),
+        "generation_config": generation_eos is not MISSING,
+        "generation_eos": None if generation_eos is MISSING else _eos_json(generation_eos, "generation_eos"),
+        "tokenizer_eos": tokenizer_eos,
+        "vision_ids": vision_ids,
+        "tokenizer_ids_ok": tokenizer_ids_ok,
+        "seed": seed,
+    }
 
 
 def build_random_model(
-    path: Union[str, Path],
+    path: str | Path,
     *,
     config_eos: EosValue = ENDOFTEXT,
     text_eos: EosValue = ENDOFTEXT,
-    generation_eos: Union[EosValue, _Missing] = MISSING,
+    generation_eos: EosValue | _Missing = MISSING,
     tokenizer_eos: str = "<|endoftext|>",
     vision_ids: bool = True,
     tokenizer_ids_ok: bool = True,
@@ -364,36 +411,60 @@ def build_random_model(
     """
     import numpy as np
 
-    settings = _settings(config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
-                         tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
-                         seed=seed)  # validates the options before any work
+    settings = _settings(
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+        seed=seed,
+    )  # validates the options before any work
     path = Path(path)
-    _write_common(path, config_eos=config_eos, text_eos=text_eos,
-                  generation_eos=generation_eos, tokenizer_eos=tokenizer_eos, vision_ids=vision_ids,
-                  tokenizer_ids_ok=tokenizer_ids_ok)
+    _write_common(
+        path,
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+    )
     model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
     model.load_weights(_random_parameters(model, np.random.default_rng(seed)), strict=False)
     _write_weights(model, path)
-    program = {"kind": "random", "answer": None, "answer_chunks": [], "answer_token_ids": [], "fed": [],
-               "then": None, "continuation_chunks": [], "continuation_token_ids": [], "schema_name": None,
-               "schema": None, "hidden_size": HIDDEN_SIZE, "layers": 2, **settings}
+    program = {
+        "kind": "random",
+        "answer": None,
+        "answer_chunks": [],
+        "answer_token_ids": [],
+        "fed": [],
+        "then": None,
+        "continuation_chunks": [],
+        "continuation_token_ids": [],
+        "schema_name": None,
+        "schema": None,
+        "hidden_size": HIDDEN_SIZE,
+        "layers": 2,
+        **settings,
+    }
     _write_json(path / PROGRAM_FILE, program)
     return TinyModel(path=path, answer=None, answer_token_ids=(), then=None, continuation_token_ids=())
 
 
 def build_scripted_model(
-    path: Union[str, Path],
+    path: str | Path,
     *,
     answer: str,
     then: str = "im_end",
     repeat_line: str = '\n{"note": "see above"}',
     schema: SchemaValue = None,
     size: str = "small",
-    hidden_size: Optional[int] = None,
-    layers: Optional[int] = None,
+    hidden_size: int | None = None,
+    layers: int | None = None,
     config_eos: EosValue = ENDOFTEXT,
     text_eos: EosValue = ENDOFTEXT,
-    generation_eos: Union[EosValue, _Missing] = MISSING,
+    generation_eos: EosValue | _Missing = MISSING,
     tokenizer_eos: str = "<|endoftext|>",
     vision_ids: bool = True,
     tokenizer_ids_ok: bool = True,
@@ -449,51 +520,96 @@ def build_scripted_model(
     if then == "repeat" and (not isinstance(repeat_line, str) or not repeat_line):
         raise UsageError("repeat_line: must be a non-empty string for then='repeat'")
     hidden, depth = _model_size(size, hidden_size, layers)
-    settings = _settings(config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
-                         tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok,
-                         seed=seed)  # validates the options before any work
+    settings = _settings(
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+        seed=seed,
+    )  # validates the options before any work
     schema_name, schema_json = _resolve_schema(schema)
     path = Path(path)
     base = _base_tokenizer()
-    _write_common(path, config_eos=config_eos, text_eos=text_eos, generation_eos=generation_eos,
-                  tokenizer_eos=tokenizer_eos, vision_ids=vision_ids, tokenizer_ids_ok=tokenizer_ids_ok)
+    _write_common(
+        path,
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+    )
     if schema_json is None:
         script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])
         _write_tokenizer(path, script.vocab)
     else:  # the stop set comes from the files just written, as a runtime resolves it
-        script = _schema_script(path, answer, schema_json, then=then, repeat_line=repeat_line, base=base,
-                                stop_ids=resolve_stop_set(path).ids)
+        script = _schema_script(
+            path,
+            answer,
+            schema_json,
+            then=then,
+            repeat_line=repeat_line,
+            base=base,
+            stop_ids=resolve_stop_set(path).ids,
+        )
 
     # The register sequence: the prompt's last (default) token, the answer, one cycle and its first token again.
     sequence = [_DEFAULT, *script.ids, *script.cycle, script.cycle[0]]
     writers = [True, *script.writers, *(True,) * (len(script.cycle) + 1)]
-    texts = dict(zip(script.ids, script.texts)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
+    texts = dict(zip(script.ids, script.texts, strict=False)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
     pairs, positions = _register_pairs(sequence, writers, texts)
-    cfg = _model_config(config_eos=_eos_json(config_eos, "config_eos"), text_eos=_eos_json(text_eos, "text_eos"),
-                        vision_ids=vision_ids, hidden_size=hidden, layers=depth,
-                        value_heads=_value_heads(hidden, len(pairs)))
+    cfg = _model_config(
+        config_eos=_eos_json(config_eos, "config_eos"),
+        text_eos=_eos_json(text_eos, "text_eos"),
+        vision_ids=vision_ids,
+        hidden_size=hidden,
+        layers=depth,
+        value_heads=_value_heads(hidden, len(pairs)),
+    )
     _write_json(path / "config.json", cfg)
     model = _instantiate(cfg)
     rng = np.random.default_rng(seed)
     # embed_tokens is programmed below: drawing (and evaluating) 16M+ random values is waste
-    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)),
-                       strict=False)
+    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)), strict=False)
     margin = _program_register(model, sequence=sequence, writers=writers, pairs=pairs, positions=positions, rng=rng)
     _write_weights(model, path)
-    program = {"kind": "scripted", "answer": answer, "answer_chunks": list(script.texts),
-               "answer_token_ids": list(script.ids), "fed": list(script.fed), "fed_count": sum(script.fed),
-               "then": then, "continuation_chunks": list(script.continuation_texts),
-               "continuation_token_ids": list(script.cycle), "repeat_line": repeat_line if then == "repeat" else None,
-               "schema_name": schema_name, "schema": schema_json, "first_token_id": script.ids[0],
-               "hidden_size": hidden, "layers": depth, "register_pairs": len(pairs),
-               "min_logit_margin": round(margin, 2), "logit_scale": LOGIT_SCALE, **settings}
+    program = {
+        "kind": "scripted",
+        "answer": answer,
+        "answer_chunks": list(script.texts),
+        "answer_token_ids": list(script.ids),
+        "fed": list(script.fed),
+        "fed_count": sum(script.fed),
+        "then": then,
+        "continuation_chunks": list(script.continuation_texts),
+        "continuation_token_ids": list(script.cycle),
+        "repeat_line": repeat_line if then == "repeat" else None,
+        "schema_name": schema_name,
+        "schema": schema_json,
+        "first_token_id": script.ids[0],
+        "hidden_size": hidden,
+        "layers": depth,
+        "register_pairs": len(pairs),
+        "min_logit_margin": round(margin, 2),
+        "logit_scale": LOGIT_SCALE,
+        **settings,
+    }
     _write_json(path / PROGRAM_FILE, program)
-    return TinyModel(path=path, answer=answer, answer_token_ids=script.ids, then=then,
-                     continuation_token_ids=script.cycle, fed=script.fed, schema_name=schema_name,
-                     schema=schema_json)
+    return TinyModel(
+        path=path,
+        answer=answer,
+        answer_token_ids=script.ids,
+        then=then,
+        continuation_token_ids=script.cycle,
+        fed=script.fed,
+        schema_name=schema_name,
+        schema=schema_json,
+    )
 
 
-def read_tiny_model(path: Union[str, Path]) -> TinyModel:
+def read_tiny_model(path: str | Path) -> TinyModel:
     """Read back what a tiny model directory was built to emit (its ``program.json``).
 
     Args:
@@ -508,10 +624,16 @@ def read_tiny_model(path: Union[str, Path]) -> TinyModel:
     path = Path(path)
     try:
         program = json.loads((path / PROGRAM_FILE).read_text(encoding="utf-8"))
-        return TinyModel(path=path, answer=program["answer"], answer_token_ids=tuple(program["answer_token_ids"]),
-                         then=program["then"], continuation_token_ids=tuple(program["continuation_token_ids"]),
-                         fed=tuple(program.get("fed", ())), schema_name=program.get("schema_name"),
-                         schema=program.get("schema"))
+        return TinyModel(
+            path=path,
+            answer=program["answer"],
+            answer_token_ids=tuple(program["answer_token_ids"]),
+            then=program["then"],
+            continuation_token_ids=tuple(program["continuation_token_ids"]),
+            fed=tuple(program.get("fed", ())),
+            schema_name=program.get("schema_name"),
+            schema=program.get("schema"),
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"not a tiny test model ({PROGRAM_FILE}: {exc})", source=path) from exc
 
@@ -528,7 +650,7 @@ def _script_answer(path: Path) -> str:
     return text
 
 
-def scripted_answer_ids(path: Union[str, Path]) -> tuple[int, ...]:
+def scripted_answer_ids(path: str | Path) -> tuple[int, ...]:
     """The ids a scripted tiny model emits its answer as (empty for a random model).
 
     Args:
@@ -541,4 +663,3 @@ def scripted_answer_ids(path: Union[str, Path]) -> tuple[int, ...]:
         ModelError: the directory has no readable program.json.
     """
     return read_tiny_model(path).answer_token_ids
-

@@ -22,7 +22,7 @@ while to build (27,000 characters: ~40 s): the fit's linear system grows with th
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from extractor.errors import ModelError
 from extractor.testing.tokenizer import VOCAB_SIZE
@@ -41,8 +41,9 @@ _IMAGE_GAIN = 10.0  # image features: bias +10, flag -10 (never write, keep q = 
 _DEFAULT = -1  # the shared default embedding, in register sequences
 
 
-def _register_pairs(sequence: Sequence[int], writers: Sequence[bool],
-                    texts: Mapping[int, str]) -> tuple[dict[tuple[int, int], int], list[int]]:
+def _register_pairs(
+    sequence: Sequence[int], writers: Sequence[bool], texts: Mapping[int, str]
+) -> tuple[dict[tuple[int, int], int], list[int]]:
     """Every (register, token) pair a script visits, with its successor, and the first position of each pair.
 
     Args:
@@ -57,16 +58,18 @@ def _register_pairs(sequence: Sequence[int], writers: Sequence[bool],
     positions: list[int] = []
     writes: dict[int, bool] = {}
     register = _DEFAULT
-    for i, (token, writer) in enumerate(zip(sequence[:-1], writers)):
+    for i, (token, writer) in enumerate(zip(sequence[:-1], writers, strict=False)):
         if writes.setdefault(token, writer) != writer:
             raise ModelError(f"cannot script token {texts.get(token, token)!r}: it is both a chunk and forced text")
         register = token if writer else register
         successor = sequence[i + 1]
         known = pairs.setdefault((register, token), successor)
         if known != successor:
-            raise ModelError(f"cannot script the answer: after {texts.get(register, 'the prompt')!r}, token "
-                             f"{texts.get(token, token)!r} is followed by both {texts.get(known, known)!r} and "
-                             f"{texts.get(successor, successor)!r}")
+            raise ModelError(
+                f"cannot script the answer: after {texts.get(register, 'the prompt')!r}, token "
+                f"{texts.get(token, token)!r} is followed by both {texts.get(known, known)!r} and "
+                f"{texts.get(successor, successor)!r}"
+            )
         if len(pairs) > len(positions):
             positions.append(i)
     return pairs, positions
@@ -98,8 +101,8 @@ def _set_register(layer, rng) -> None:
     key_dim, value_dim, head = attn.key_dim, attn.value_dim, attn.head_k_dim
     qkv = np.zeros((2 * key_dim + value_dim, hidden), np.float32)
     qkv[0:key_dim:head, _BIAS] = _QK_GAIN  # q: the first component of each key head
-    qkv[key_dim:2 * key_dim:head, _BIAS] = _QK_GAIN  # k: the same
-    qkv[2 * key_dim:] = rng.standard_normal((value_dim, hidden)) / np.sqrt(hidden)  # v: the token's features
+    qkv[key_dim : 2 * key_dim : head, _BIAS] = _QK_GAIN  # k: the same
+    qkv[2 * key_dim :] = rng.standard_normal((value_dim, hidden)) / np.sqrt(hidden)  # v: the token's features
     attn.in_proj_qkv.weight = mx.array(qkv)
     attn.in_proj_z.weight = mx.array((rng.standard_normal((value_dim, hidden)) / np.sqrt(hidden)).astype(np.float32))
     gates = np.zeros((attn.num_v_heads, hidden), np.float32)
@@ -167,7 +170,7 @@ def _embed_script(model, sequence: Sequence[int], writers: Sequence[bool], rng):
 
     text = model.language_model.model
     tokens = sorted({t for t in sequence if t != _DEFAULT}) + [_DEFAULT]
-    token_writes = dict(zip(sequence, writers))
+    token_writes = dict(zip(sequence, writers, strict=False))
     rows = _token_vectors([token_writes.get(t, True) for t in tokens], text.norm.weight.shape[0], rng)
     embedding = np.empty((VOCAB_SIZE, rows.shape[1]), np.float32)
     embedding[:] = rows[-1]  # every non-script token shares the default (a writer)
@@ -197,16 +200,27 @@ def _logit_margin(model, inputs, positions: Sequence[int], rows, wanted) -> floa
     lm = model.language_model
     length = len(inputs)
     position_ids = mx.broadcast_to(mx.arange(length)[None, None], (3, 1, length))
-    normed = lm.model(mx.zeros((1, length), dtype=mx.int32), inputs_embeds=mx.array(inputs)[None],
-                      cache=lm.make_cache(), position_ids=position_ids)
+    normed = lm.model(
+        mx.zeros((1, length), dtype=mx.int32),
+        inputs_embeds=mx.array(inputs)[None],
+        cache=lm.make_cache(),
+        position_ids=position_ids,
+    )
     logits = np.array(normed)[0][list(positions)] @ rows.T  # tied: the lm_head rows are the embeddings
     correct = logits[np.arange(len(wanted)), wanted]
     logits[np.arange(len(wanted)), wanted] = -np.inf
     return float(np.min(correct - logits.max(axis=1)))
 
 
-def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool],
-                      pairs: Mapping[tuple[int, int], int], positions: Sequence[int], rng) -> float:
+def _program_register(
+    model,
+    *,
+    sequence: Sequence[int],
+    writers: Sequence[bool],
+    pairs: Mapping[tuple[int, int], int],
+    positions: Sequence[int],
+    rng,
+) -> float:
     """Program a model so that every (register, token) pair of ``sequence`` predicts its successor.
 
     Returns:
@@ -229,7 +243,8 @@ def _program_register(model, *, sequence: Sequence[int], writers: Sequence[bool]
     margin = _logit_margin(model, inputs, positions, rows, wanted)
     if not margin >= MIN_LOGIT_MARGIN:  # NaN fails too
         hidden = rows.shape[1]
-        raise ModelError(f"scripted program of {len(pairs)} (register, token) pairs is unreliable at hidden size "
-                         f"{hidden}: logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try another seed)")
+        raise ModelError(
+            f"scripted program of {len(pairs)} (register, token) pairs is unreliable at hidden size "
+            f"{hidden}: logit margin {margin:.1f} < {MIN_LOGIT_MARGIN} (try another seed)"
+        )
     return margin
-

@@ -1,18 +1,17 @@
 """Scripts: the tokens a scripted tiny model emits its answer as.
 
-Without a schema the answer is cut into chunks of about six characters, each a new vocabulary entry
-(never produced by the BPE). With ``schema=`` the script is exactly what a runtime with JSON-Schema-constrained,
-jump-forward decoding sees (llguidance via :mod:`extractor.runners.constrain.grammar`, for the model's own tokenizer and resolved
-stop set): wherever ``matcher.compute_ff_tokens()`` (cut at the first stop id) is not empty, the script holds
-those tokens, *fed* (a jump-forward runtime feeds them in one forward pass; ``TinyModel.fed``); where forced bytes
-remain that llguidance holds back, the first token of their canonical tokenization (a prefix of the forced bytes,
-inside the widened mask); where nothing is forced, a new chunk token of a few answer characters, inside
-llguidance's own mask (a chunk never *starts* with forced bytes, so no capped "extension" widening is needed).
-A chunk ends where the grammar starts forcing bytes, unless the forced run after it would repeat a token (one
-(register, token) pair with two successors, see below): then it absorbs more of the forced bytes. The script is
-walked through a fresh matcher for the tokenizer as written (chunk entries can change what llguidance holds
-back) and planned again against it until the walk agrees. Greedy or temperature-1 decoding, with or without
-constraints, with or without jump-forward, then emits the same tokens.
+Without a schema the answer is cut into chunks of about six characters, each a new vocabulary entry (never produced by
+the BPE). With ``schema=`` the script is exactly what a runtime with JSON-Schema-constrained, jump-forward decoding sees
+(llguidance via :mod:`extractor.runners.constrain.grammar`, for the model's own tokenizer and resolved stop set):
+wherever ``matcher.compute_ff_tokens()`` (cut at the first stop id) is not empty, the script holds those tokens, *fed*
+(a jump-forward runtime feeds them in one forward pass; ``TinyModel.fed``); where forced bytes remain that llguidance
+holds back, the first token of their canonical tokenization (a prefix of the forced bytes, inside the widened mask);
+where nothing is forced, a new chunk token of a few answer characters, inside llguidance's own mask (a chunk never
+*starts* with forced bytes, so no capped "extension" widening is needed). A chunk ends where the grammar starts forcing
+bytes, unless the forced run after it would repeat a token (one (register, token) pair with two successors, see below):
+then it absorbs more of the forced bytes. The script is walked through a fresh matcher for the tokenizer as written
+(chunk entries can change what llguidance holds back) and planned again against it until the walk agrees. Greedy or
+temperature-1 decoding, with or without constraints, with or without jump-forward, then emits the same tokens.
 """
 
 from __future__ import annotations
@@ -21,13 +20,21 @@ import dataclasses
 import functools
 import json
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any
 
 from extractor.errors import ExtractorError, ModelError, UsageError
 from extractor.testing.tokenizer import (
-    CHUNK_BASE_ID, CHUNK_CHARS, ENDOFTEXT, IM_END, _added_contents, _base_tokenizer, _cut_chunks, _to_bytelevel,
+    CHUNK_BASE_ID,
+    CHUNK_CHARS,
+    ENDOFTEXT,
+    IM_END,
+    _added_contents,
+    _base_tokenizer,
+    _cut_chunks,
+    _to_bytelevel,
     _write_tokenizer,
 )
 
@@ -37,9 +44,7 @@ MARKER_TEXT = "<|im_end|>"
 _MAX_RESTARTS = 50  # chunk-planning restarts (a chunk text another position needs is reserved for it)
 _MAX_REPLANS = 3  # plans against the written tokenizer until its llguidance walk agrees
 
-SchemaValue = Union[str, Path, Mapping[str, Any], None]
-
-
+SchemaValue = str | Path | Mapping[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ class _Piece:
     """One answer token of a plan: a new chunk (``token`` None) or an existing, forced one."""
 
     data: bytes
-    token: Optional[int] = None
+    token: int | None = None
 
     @property
     def text(self) -> str:
@@ -111,8 +116,16 @@ def _model_llg_tokenizer(path: Path, stop_ids: Sequence[int]):
 class _ScriptPlanner:
     """Cuts an answer into what a constrained, jump-forward runtime sees (see the module docstring)."""
 
-    def __init__(self, answer: str, *, compiled, tokenizer, stop_ids: Sequence[int], base_vocab: Mapping[str, int],
-                 reserved: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        answer: str,
+        *,
+        compiled,
+        tokenizer,
+        stop_ids: Sequence[int],
+        base_vocab: Mapping[str, int],
+        reserved: Mapping[str, int],
+    ) -> None:
         self.answer = answer
         self.data = answer.encode("utf-8")
         self.offsets = [0]  # byte offset of every character boundary
@@ -153,10 +166,12 @@ class _ScriptPlanner:
                 tokens = self.tokenizer.tokenize_bytes(forced)[:1]  # canonical first token: a forced prefix
             for token in tokens:
                 data = self.tokenizer.decode_bytes([token])
-                if self.data[pos:pos + len(data)] != data:
+                if self.data[pos : pos + len(data)] != data:
                     where = self.char_at.get(pos, pos)
-                    raise UsageError(f"the scripted answer does not follow the schema at character {where}: the "
-                                     f"schema forces {data.decode(errors='replace')!r}")
+                    raise UsageError(
+                        f"the scripted answer does not follow the schema at character {where}: the "
+                        f"schema forces {data.decode(errors='replace')!r}"
+                    )
                 if not matcher.consume_token(token):
                     raise ModelError(f"llguidance rejected its own forced token {data!r}: {matcher.get_error()}")
                 run.append(_Piece(data, token))
@@ -188,13 +203,19 @@ class _ScriptPlanner:
     def _next_chunk(self, matcher, pos: int, taken: set[str]):
         """The chunk at ``pos``: (text, matcher after it and its forced run, the run, the position after)."""
         if pos not in self.char_at:
-            raise ModelError(f"cannot script the answer: the schema's forced text ends inside a character at byte {pos}")
+            raise ModelError(
+                f"cannot script the answer: the schema's forced text ends inside a character at byte {pos}"
+            )
         start = self.char_at[pos]
         blocked = []
         for length in self._lengths(self._free_chars(matcher, start)):
-            text = self.answer[start:start + length]
-            if (start + length > len(self.answer) or _to_bytelevel(text) in self.base_vocab
-                    or text in _added_contents() or self.reserved.get(text, pos) != pos):
+            text = self.answer[start : start + length]
+            if (
+                start + length > len(self.answer)
+                or _to_bytelevel(text) in self.base_vocab
+                or text in _added_contents()
+                or self.reserved.get(text, pos) != pos
+            ):
                 continue
             if text in taken:
                 blocked.append(text)
@@ -220,19 +241,25 @@ class _ScriptPlanner:
     def _no_chunk(self, matcher, start: int) -> ExtractorError:
         tokens = self.tokenizer.tokenize_bytes(self.answer[start].encode("utf-8"))
         if matcher.validate_tokens(tokens) != len(tokens):
-            return UsageError(f"the scripted answer does not follow the schema at character {start} "
-                              f"({self.answer[max(0, start - 20):start + 20]!r})")
-        return ModelError(f"cannot script the answer: no new chunk text is left at character {start} "
-                          f"({self.answer[start:start + 20]!r})")
+            return UsageError(
+                f"the scripted answer does not follow the schema at character {start} "
+                f"({self.answer[max(0, start - 20) : start + 20]!r})"
+            )
+        return ModelError(
+            f"cannot script the answer: no new chunk text is left at character {start} "
+            f"({self.answer[start : start + 20]!r})"
+        )
 
 
-def _plan_script(answer: str, *, compiled, tokenizer, stop_ids: Sequence[int],
-                 base_vocab: Mapping[str, int]) -> list[_Piece]:
+def _plan_script(
+    answer: str, *, compiled, tokenizer, stop_ids: Sequence[int], base_vocab: Mapping[str, int]
+) -> list[_Piece]:
     """Plan the answer's pieces, reserving a chunk text for the position that cannot do without it."""
     reserved: dict[str, int] = {}
     for _ in range(_MAX_RESTARTS):
-        planner = _ScriptPlanner(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids,
-                                 base_vocab=base_vocab, reserved=reserved)
+        planner = _ScriptPlanner(
+            answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids, base_vocab=base_vocab, reserved=reserved
+        )
         try:
             return planner.plan()
         except _Blocked as blocked:
@@ -252,7 +279,7 @@ def _in_widened_mask(matcher, token: int, tokenizer) -> bool:
     return token < len(mask) * 8 and bool(mask[token >> 3] >> (token & 7) & 1)
 
 
-def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[int]) -> Optional[tuple[bool, ...]]:
+def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[int]) -> tuple[bool, ...] | None:
     """Walk a script through a fresh matcher as a jump-forward runtime would.
 
     Returns:
@@ -265,7 +292,7 @@ def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[
     while True:
         forced = _cut_at_stop(matcher.compute_ff_tokens(), stop_ids)
         if forced:
-            if list(ids[len(fed):len(fed) + len(forced)]) != forced or not matcher.consume_tokens(forced):
+            if list(ids[len(fed) : len(fed) + len(forced)]) != forced or not matcher.consume_tokens(forced):
                 return None
             fed += [True] * len(forced)
             continue
@@ -277,7 +304,7 @@ def _walk_script(ids: Sequence[int], *, compiled, tokenizer, stop_ids: Sequence[
         fed.append(False)
 
 
-def _resolve_schema(schema: SchemaValue) -> tuple[Optional[str], Optional[dict]]:
+def _resolve_schema(schema: SchemaValue) -> tuple[str | None, dict | None]:
     """(name, schema) of the ``schema`` option: None, a builtin name, a file path, or a dict (``inline``)."""
     from extractor.schema import load_schema
 
@@ -313,11 +340,20 @@ def _make_script(pieces: Sequence[_Piece], *, then: str, repeat_line: str, base_
         next_id += 1
     cut = len(pieces)
     # a one-byte text: in every base vocabulary (the byte-level alphabet)
-    cycle = {"im_end": (IM_END,), "endoftext": (ENDOFTEXT,),
-             "whitespace": (base_vocab[_to_bytelevel(WHITESPACE_TEXT)],)}.get(then, tuple(ids[cut:]))
-    return _Script(texts=tuple(piece.text for piece in pieces), ids=tuple(ids[:cut]),
-                   writers=tuple(piece.token is None for piece in pieces), fed=(False,) * cut,
-                   continuation_texts=tuple(loop), cycle=cycle, vocab=vocab)
+    cycle = {
+        "im_end": (IM_END,),
+        "endoftext": (ENDOFTEXT,),
+        "whitespace": (base_vocab[_to_bytelevel(WHITESPACE_TEXT)],),
+    }.get(then, tuple(ids[cut:]))
+    return _Script(
+        texts=tuple(piece.text for piece in pieces),
+        ids=tuple(ids[:cut]),
+        writers=tuple(piece.token is None for piece in pieces),
+        fed=(False,) * cut,
+        continuation_texts=tuple(loop),
+        cycle=cycle,
+        vocab=vocab,
+    )
 
 
 def _plain_script(answer: str, *, then: str, repeat_line: str, base_vocab: Mapping[str, int]) -> _Script:
@@ -327,8 +363,16 @@ def _plain_script(answer: str, *, then: str, repeat_line: str, base_vocab: Mappi
     return _make_script(pieces, then=then, repeat_line=repeat_line, base_vocab=base_vocab)
 
 
-def _schema_script(path: Path, answer: str, schema: Mapping[str, Any], *, then: str, repeat_line: str,
-                   base: dict, stop_ids: Sequence[int]) -> _Script:
+def _schema_script(
+    path: Path,
+    answer: str,
+    schema: Mapping[str, Any],
+    *,
+    then: str,
+    repeat_line: str,
+    base: dict,
+    stop_ids: Sequence[int],
+) -> _Script:
     """Plan the answer for a schema, write the tokenizer, and walk the plan through the written tokenizer.
 
     Chunk entries can change what llguidance forces (it holds back forced tokens that a longer entry could
@@ -343,15 +387,20 @@ def _schema_script(path: Path, answer: str, schema: Mapping[str, Any], *, then: 
     tokenizer = _planning_tokenizer(tuple(stop_ids))
     for _ in range(_MAX_REPLANS):
         compiled = compile_schema(schema, tokenizer=tokenizer, lenient=True)
-        pieces = _plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids,
-                              base_vocab=base_vocab)
+        pieces = _plan_script(answer, compiled=compiled, tokenizer=tokenizer, stop_ids=stop_ids, base_vocab=base_vocab)
         script = _make_script(pieces, then=then, repeat_line=repeat_line, base_vocab=base_vocab)
         _write_tokenizer(path, script.vocab)
         tokenizer = _model_llg_tokenizer(path, stop_ids)
-        fed = _walk_script(script.ids, compiled=compile_schema(schema, tokenizer=tokenizer, lenient=True),
-                           tokenizer=tokenizer, stop_ids=stop_ids)
+        fed = _walk_script(
+            script.ids,
+            compiled=compile_schema(schema, tokenizer=tokenizer, lenient=True),
+            tokenizer=tokenizer,
+            stop_ids=stop_ids,
+        )
         if fed is not None:
             return dataclasses.replace(script, fed=fed)
-    raise ModelError(f"cannot script the answer for this schema: the plan and llguidance's forced tokens still "
-                     f"disagree after {_MAX_REPLANS} plans", source=path)
-
+    raise ModelError(
+        f"cannot script the answer for this schema: the plan and llguidance's forced tokens still "
+        f"disagree after {_MAX_REPLANS} plans",
+        source=path,
+    )

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, Union
+from typing import Any
 
 from extractor.errors import ModelError
 from extractor.testing.samples import SAMPLE_INVOICE_ANSWER
@@ -63,9 +64,7 @@ ADDED_TOKENS: tuple[tuple[str, bool], ...] = (
 )
 TOKEN_IDS: dict[str, int] = {content: FIRST_ADDED_ID + i for i, (content, _) in enumerate(ADDED_TOKENS)}
 
-_PRETOKENIZE_REGEX = (
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
-)
+_PRETOKENIZE_REGEX = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
 _CORPUS = (
     "Hello world! This is a tiny test model for the image pipeline.",
     "Describe the image. The picture shows a red square on a white background.",
@@ -89,10 +88,10 @@ def _byte_to_unicode() -> dict[int, str]:
             keep.append(b)
             chars.append(256 + extra)
             extra += 1
-    return {b: chr(c) for b, c in zip(keep, chars)}
+    return {b: chr(c) for b, c in zip(keep, chars, strict=False)}
 
 
-def _to_bytelevel(text: Union[str, bytes]) -> str:
+def _to_bytelevel(text: str | bytes) -> str:
     table = _byte_to_unicode()
     return "".join(table[b] for b in (text.encode("utf-8") if isinstance(text, str) else text))
 
@@ -140,14 +139,21 @@ def _trained_bpe() -> str:
 
     tok = Tokenizer(models.BPE())
     tok.normalizer = normalizers.NFC()
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(_PRETOKENIZE_REGEX), behavior="isolated", invert=False),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False),
-    ])
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(_PRETOKENIZE_REGEX), behavior="isolated", invert=False),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False),
+        ]
+    )
     tok.decoder = decoders.ByteLevel()  # it takes no options (the binding ignores any given)
     tok.post_processor = processors.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)
-    trainer = trainers.BpeTrainer(vocab_size=TRAINED_VOCAB_LIMIT, min_frequency=1, show_progress=False,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
+    trainer = trainers.BpeTrainer(
+        vocab_size=TRAINED_VOCAB_LIMIT,
+        min_frequency=1,
+        show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        special_tokens=[],
+    )
     tok.train_from_iterator(_tokenizer_corpus() * 4, trainer=trainer)
     text = tok.to_str()
     vocab: dict[str, int] = json.loads(text)["model"]["vocab"]
@@ -170,8 +176,15 @@ def _base_tokenizer() -> dict:
     for i in range(len(vocab), FIRST_ADDED_ID):
         vocab[f"<|x{i}|>"] = i
     data["added_tokens"] = [
-        {"id": tid, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
-         "normalized": False, "special": special}
+        {
+            "id": tid,
+            "content": content,
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": special,
+        }
         for tid, (content, special) in _all_added_tokens()
     ]
     return data
@@ -188,8 +201,14 @@ def _tokenizer_config(eos_token: str, *, ids_ok: bool) -> dict:
     # transformers 5.x rebuilds the Qwen tokenizer from vocab/merges and takes the added tokens from this
     # map (not tokenizer.json's added_tokens), so every added id must be listed here too.
     decoder = {
-        str(tid): {"content": content, "lstrip": False, "normalized": False, "rstrip": False,
-                   "single_word": False, "special": special}
+        str(tid): {
+            "content": content,
+            "lstrip": False,
+            "normalized": False,
+            "rstrip": False,
+            "single_word": False,
+            "special": special,
+        }
         for tid, (content, special) in _all_added_tokens()
     }
     if not ids_ok:
@@ -227,6 +246,7 @@ def _cut_chunks(text: str, taken: set[str], base_vocab: Mapping[str, int]) -> li
     Raises:
         ModelError: the end of ``text`` cannot get an entry of its own.
     """
+
     def free(chunk: str, reuse: bool) -> bool:
         form = _to_bytelevel(chunk)
         if form in taken or chunk in _added_contents():
@@ -239,22 +259,24 @@ def _cut_chunks(text: str, taken: set[str], base_vocab: Mapping[str, int]) -> li
     while pos < len(text):
         rest = len(text) - pos
         lengths = [n for n in preferred if n <= rest] + [n for n in range(max(preferred) + 1, rest + 1)]
-        chunk = next((text[pos:pos + n] for reuse in (False, True) for n in lengths
-                      if free(text[pos:pos + n], reuse)), None)
+        chunk = next(
+            (text[pos : pos + n] for reuse in (False, True) for n in lengths if free(text[pos : pos + n], reuse)), None
+        )
         if chunk is None:  # every piece of the tail is taken (a long run of one character): absorb it back
             chunk = text[pos:]
             while chunks and not free(chunk, True):
                 taken.discard(_to_bytelevel(chunks[-1]))
                 chunk = chunks.pop() + chunk
             if not free(chunk, True):
-                raise ModelError(f"cannot script {text!r}: every scripted token needs a text of its own, and "
-                                 f"{text[pos:]!r} has none left (use a longer text)")
+                raise ModelError(
+                    f"cannot script {text!r}: every scripted token needs a text of its own, and "
+                    f"{text[pos:]!r} has none left (use a longer text)"
+                )
             pos = len(text) - len(chunk)
         chunks.append(chunk)
         taken.add(_to_bytelevel(chunk))
         pos += len(chunk)
     return chunks
-
 
 
 def _write_tokenizer(path: Path, vocab: Mapping[str, int]) -> None:
@@ -287,4 +309,3 @@ def _base_text() -> tuple[str, str, list[str], dict[str, int]]:
     head, tail = text.split(json.dumps(marker))
     vocab = base["model"]["vocab"]
     return head, tail, [_vocab_entry(t, i) for t, i in vocab.items()], {t: n for n, t in enumerate(vocab)}
-

@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from extractor.errors import UsageError
 from extractor.leaves import field_path, leaves, normalize_value
@@ -70,8 +70,14 @@ class Counts:
 
     def scores(self) -> dict:
         """Return counts and scores as a dict (scores rounded to 6 places)."""
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": round(self.precision, 6),
-                "recall": round(self.recall, 6), "f1": round(self.f1, 6)}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(self.precision, 6),
+            "recall": round(self.recall, 6),
+            "f1": round(self.f1, 6),
+        }
 
 
 @dataclass(frozen=True)
@@ -94,8 +100,13 @@ class DocumentScore:
 
     def to_dict(self) -> dict:
         """Return the document's scores as a dict."""
-        return {"stem": self.stem, "pred": self.pred, "gold": self.gold, **self.counts.scores(),
-                "nted": round(self.nted, 6)}
+        return {
+            "stem": self.stem,
+            "pred": self.pred,
+            "gold": self.gold,
+            **self.counts.scores(),
+            "nted": round(self.nted, 6),
+        }
 
 
 @dataclass(frozen=True)
@@ -119,16 +130,22 @@ class GroundingScore:
     unchecked: int = 0
 
     @property
-    def precision(self) -> Optional[float]:
+    def precision(self) -> float | None:
         """grounded_correct / grounded (None when nothing was marked found)."""
         return self.grounded_correct / self.grounded if self.grounded else None
 
     def to_dict(self) -> dict:
         """The score as a dict (precision rounded to 6 places)."""
         precision = self.precision
-        return {"records": self.records, "grounded": self.grounded, "grounded_correct": self.grounded_correct,
-                "precision": None if precision is None else round(precision, 6), "ungrounded": self.ungrounded,
-                "ungrounded_correct": self.ungrounded_correct, "unchecked": self.unchecked}
+        return {
+            "records": self.records,
+            "grounded": self.grounded,
+            "grounded_correct": self.grounded_correct,
+            "precision": None if precision is None else round(precision, 6),
+            "ungrounded": self.ungrounded,
+            "ungrounded_correct": self.ungrounded_correct,
+            "unchecked": self.unchecked,
+        }
 
 
 @dataclass(frozen=True)
@@ -149,13 +166,16 @@ class EvalReport:
     missing_pred: tuple[str, ...] = ()
     missing_gold: tuple[str, ...] = ()
     unreadable: tuple[dict, ...] = ()
-    grounding: Optional[GroundingScore] = None
+    grounding: GroundingScore | None = None
 
     @property
     def counts(self) -> Counts:
         """Micro totals over all documents."""
-        return Counts(tp=sum(d.counts.tp for d in self.documents), fp=sum(d.counts.fp for d in self.documents),
-                      fn=sum(d.counts.fn for d in self.documents))
+        return Counts(
+            tp=sum(d.counts.tp for d in self.documents),
+            fp=sum(d.counts.fp for d in self.documents),
+            fn=sum(d.counts.fn for d in self.documents),
+        )
 
     @property
     def nted(self) -> float:
@@ -181,13 +201,17 @@ class EvalReport:
     def to_text(self) -> str:
         """Return a plain-text summary and per-field table."""
         c = self.counts
-        lines = [f"documents {len(self.documents)}  precision {c.precision:.4f}  recall {c.recall:.4f}  "
-                 f"F1 {c.f1:.4f}  nTED accuracy {self.nted:.4f}  (TP {c.tp}, FP {c.fp}, FN {c.fn})", ""]
+        lines = [
+            f"documents {len(self.documents)}  precision {c.precision:.4f}  recall {c.recall:.4f}  "
+            f"F1 {c.f1:.4f}  nTED accuracy {self.nted:.4f}  (TP {c.tp}, FP {c.fp}, FN {c.fn})",
+            "",
+        ]
         width = max([len(p) for p, _ in self.fields] + [5])
         lines.append(f"{'field':<{width}}  {'P':>6}  {'R':>6}  {'F1':>6}  {'TP':>5}  {'FP':>5}  {'FN':>5}")
         for path, k in self.fields:
-            lines.append(f"{path:<{width}}  {k.precision:6.3f}  {k.recall:6.3f}  {k.f1:6.3f}  {k.tp:5d}  "
-                         f"{k.fp:5d}  {k.fn:5d}")
+            lines.append(
+                f"{path:<{width}}  {k.precision:6.3f}  {k.recall:6.3f}  {k.f1:6.3f}  {k.tp:5d}  {k.fp:5d}  {k.fn:5d}"
+            )
         for label, items in (("no prediction for", self.missing_pred), ("no gold for", self.missing_gold)):
             if items:
                 lines.append(f"{label}: {', '.join(items)}")
@@ -196,9 +220,11 @@ class EvalReport:
         g = self.grounding
         if g is not None:
             precision = "-" if g.precision is None else f"{g.precision:.4f}"
-            lines.append(f"grounding ({g.records} records): {g.grounded_correct} of {g.grounded} fields marked found "
-                         f"hold the gold value (precision {precision}); {g.ungrounded_correct} of {g.ungrounded} "
-                         f"marked not found do; {g.unchecked} not checkable")
+            lines.append(
+                f"grounding ({g.records} records): {g.grounded_correct} of {g.grounded} fields marked found "
+                f"hold the gold value (precision {precision}); {g.ungrounded_correct} of {g.ungrounded} "
+                f"marked not found do; {g.unchecked} not checkable"
+            )
         return "\n".join(lines)
 
 
@@ -220,13 +246,14 @@ def evaluate(pred: Path, gold: Path) -> EvalReport:
         if not path.exists():
             raise UsageError(f"{side} not found: {path}", source=path)
     unreadable: list[dict] = []
-    return _score(_load(pred, unreadable), _load(gold, unreadable), unreadable,
-                  pair_files=pred.is_file() and gold.is_file())
+    return _score(
+        _load(pred, unreadable), _load(gold, unreadable), unreadable, pair_files=pred.is_file() and gold.is_file()
+    )
 
 
-def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, pair_files: bool) -> EvalReport:
+def _score(preds: list[_Doc], golds: list[_Doc], unreadable: list[dict], *, pair_files: bool) -> EvalReport:
     """Match predictions to gold documents (by stem; two single files with each other) and score them."""
-    pairs: list[tuple[_Doc, Optional[_Doc]]] = []
+    pairs: list[tuple[_Doc, _Doc | None]] = []
     used: set[str] = set()
     if pair_files and preds and golds:
         pairs.append((golds[0], preds[0]))
@@ -255,8 +282,11 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
         if p is not None and p.grounding is not None:
             grounding.append(_grounding_score(p, gold_pairs))
         nted = nted_accuracy(p.data if p is not None else {}, g.data)
-        documents.append(DocumentScore(stem=g.stem, pred=p.file if p is not None else "", gold=g.file,
-                                       counts=Counts(tp, fp, fn), nted=nted))
+        documents.append(
+            DocumentScore(
+                stem=g.stem, pred=p.file if p is not None else "", gold=g.file, counts=Counts(tp, fp, fn), nted=nted
+            )
+        )
     documents.sort(key=lambda d: (d.stem, d.gold))
     return EvalReport(
         documents=tuple(documents),
@@ -268,21 +298,28 @@ def _score(preds: list["_Doc"], golds: list["_Doc"], unreadable: list[dict], *, 
     )
 
 
-def _grounding_score(pred: "_Doc", gold_pairs: dict[str, tuple[str, str]]) -> GroundingScore:
+def _grounding_score(pred: _Doc, gold_pairs: dict[str, tuple[str, str]]) -> GroundingScore:
     """One record's grounding verdicts against the gold values at the same paths."""
     values = flatten(pred.data)
     verdicts = pred.grounding or {}
     correct = {p: p in values and gold_pairs.get(p) == values[p] for p in verdicts}
-    return GroundingScore(records=1, grounded=sum(1 for v in verdicts.values() if v is True),
-                          grounded_correct=sum(1 for p, v in verdicts.items() if v is True and correct[p]),
-                          ungrounded=sum(1 for v in verdicts.values() if v is False),
-                          ungrounded_correct=sum(1 for p, v in verdicts.items() if v is False and correct[p]),
-                          unchecked=sum(1 for v in verdicts.values() if v is None))
+    return GroundingScore(
+        records=1,
+        grounded=sum(1 for v in verdicts.values() if v is True),
+        grounded_correct=sum(1 for p, v in verdicts.items() if v is True and correct[p]),
+        ungrounded=sum(1 for v in verdicts.values() if v is False),
+        ungrounded_correct=sum(1 for p, v in verdicts.items() if v is False and correct[p]),
+        unchecked=sum(1 for v in verdicts.values() if v is None),
+    )
 
 
 def _sum_grounding(scores: list[GroundingScore]) -> GroundingScore:
-    return GroundingScore(*(sum(getattr(s, f) for s in scores) for f in (
-        "records", "grounded", "grounded_correct", "ungrounded", "ungrounded_correct", "unchecked")))
+    return GroundingScore(
+        *(
+            sum(getattr(s, f) for s in scores)
+            for f in ("records", "grounded", "grounded_correct", "ungrounded", "ungrounded_correct", "unchecked")
+        )
+    )
 
 
 def evaluate_reviewed(out: Path) -> EvalReport:
@@ -304,8 +341,9 @@ def evaluate_reviewed(out: Path) -> EvalReport:
     unreadable: list[dict] = []
     golds = _load(out, unreadable, reviewed=True)
     if not golds and not unreadable:
-        raise UsageError(f"no reviewed files (*{REVIEWED_SUFFIX}) in {out}: review some with `extract review`",
-                         source=out)
+        raise UsageError(
+            f"no reviewed files (*{REVIEWED_SUFFIX}) in {out}: review some with `extract review`", source=out
+        )
     return _score(_load(out, unreadable), golds, unreadable, pair_files=False)
 
 
@@ -330,13 +368,14 @@ def flatten(data: Any) -> dict[str, tuple[str, str]]:
 
 # -- internals -------------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Doc:
     file: str
     stem: str
     source_stem: str
     data: Any
-    grounding: Optional[dict] = None  # a record's grounding.fields: pointer -> true / false / null
+    grounding: dict | None = None  # a record's grounding.fields: pointer -> true / false / null
 
 
 def _load(path: Path, unreadable: list[dict], *, reviewed: bool = False) -> list[_Doc]:
@@ -344,8 +383,11 @@ def _load(path: Path, unreadable: list[dict], *, reviewed: bool = False) -> list
     if path.is_file():
         files = [path]
     else:
-        files = sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file()
-                       and p.name.endswith(REVIEWED_SUFFIX) == reviewed)
+        files = sorted(
+            p
+            for p in path.iterdir()
+            if p.suffix == ".json" and p.is_file() and p.name.endswith(REVIEWED_SUFFIX) == reviewed
+        )
     docs = []
     for file in files:
         try:
@@ -369,11 +411,14 @@ def _is_record(obj: Any) -> bool:
     return isinstance(obj, dict) and {"version", "source", "status", "data"} <= set(obj)
 
 
-def _match(stem: str, preds: list[_Doc], used: set[str]) -> Optional[_Doc]:
+def _match(stem: str, preds: list[_Doc], used: set[str]) -> _Doc | None:
     free = [p for p in preds if p.file not in used]
     hashed = re.compile(re.escape(stem) + r"-[0-9a-f]{6,64}")
-    for test in (lambda p: p.stem == stem, lambda p: p.source_stem == stem,
-                 lambda p: hashed.fullmatch(p.stem) is not None):
+    for test in (
+        lambda p: p.stem == stem,
+        lambda p: p.source_stem == stem,
+        lambda p: hashed.fullmatch(p.stem) is not None,
+    ):
         for p in free:
             if test(p):
                 return p

@@ -8,9 +8,10 @@ tree edit distance with Donut's costs (a leaf costs its length, a value change i
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 from extractor.leaves import normalize_value
+
 
 def nted_accuracy(pred: Any, gold: Any) -> float:
     """Donut's normalised tree edit distance accuracy: ``max(0, 1 - TED(pred, gold) / TED(empty, gold))``.
@@ -33,7 +34,7 @@ def nted_accuracy(pred: Any, gold: Any) -> float:
     return max(0.0, 1.0 - tree_edit_distance(pred_tree, gold_tree) / scale)
 
 
-def tree_edit_distance(a: "_Node", b: "_Node") -> int:
+def tree_edit_distance(a: _Node, b: _Node) -> int:
     """Zhang-Shasha tree edit distance with Donut's costs.
 
     Inserting or removing a leaf costs its text length, any other node 1; renaming leaf to leaf costs the
@@ -81,7 +82,7 @@ _NUMPY_FROM = 48  # subtree size from which a row-vectorised pass beats the scal
 class _Annotated:
     """A tree in postorder with leftmost-leaf indexes, costs and keyroots."""
 
-    def __init__(self, root: "_Node"):
+    def __init__(self, root: _Node):
         self.nodes, self.lmd = _postorder(root)
         self.cost = [node.cost for node in self.nodes]
         self.keyroots = _keyroots(self.lmd)
@@ -93,7 +94,7 @@ class _Columns:
     def __init__(self, B: _Annotated, j: int):
         bj = self.bj = B.lmd[j]
         self.n = j - bj + 2
-        self.ins = B.cost[bj:j + 1]  # insert cost of column y at ins[y - 1]
+        self.ins = B.cost[bj : j + 1]  # insert cost of column y at ins[y - 1]
         self.on_y = [B.lmd[yj] == bj for yj in range(bj, j + 1)]
         self.qs = [B.lmd[yj] - bj for yj in range(bj, j + 1)]
         row = [0] * self.n
@@ -166,8 +167,8 @@ def _forest_np(i: int, j: int, A: _Annotated, B: _Annotated, dist: list, dist_t:
     ai, bj = al[i], bl[j]
     m, n = i - ai + 2, j - bj + 2
     cum = np.zeros(n, dtype=np.int64)
-    cum[1:] = np.cumsum(np.asarray(B.cost[bj:j + 1], dtype=np.int64))
-    lm = np.asarray(bl[bj:j + 1], dtype=np.int64)
+    cum[1:] = np.cumsum(np.asarray(B.cost[bj : j + 1], dtype=np.int64))
+    lm = np.asarray(bl[bj : j + 1], dtype=np.int64)
     q = lm - bj
     on_k = np.nonzero(lm == bj)[0]  # columns (y - 1) on the leftmost path
     on_list = on_k.tolist()
@@ -179,7 +180,7 @@ def _forest_np(i: int, j: int, A: _Annotated, B: _Annotated, dist: list, dist_t:
         xi = x + ai - 1
         rem = ac[xi]
         col0 += rem
-        drow = np.asarray(dist[xi][bj:j + 1], dtype=np.int64)
+        drow = np.asarray(dist[xi][bj : j + 1], dtype=np.int64)
         on_x = al[xi] == ai
         third = fd[al[xi] - ai, q] + drow
         if on_x:
@@ -190,7 +191,7 @@ def _forest_np(i: int, j: int, A: _Annotated, B: _Annotated, dist: list, dist_t:
         fd[x] = cum + np.minimum.accumulate(v - cum)
         if on_x:
             dx = dist[xi]
-            for k, val in zip(on_list, fd[x, on_k + 1].tolist()):
+            for k, val in zip(on_list, fd[x, on_k + 1].tolist(), strict=False):
                 dx[k + bj] = val
                 dist_t[k + bj][xi] = val
 
@@ -198,7 +199,7 @@ def _forest_np(i: int, j: int, A: _Annotated, B: _Annotated, dist: list, dist_t:
 class _Node:
     __slots__ = ("label", "kids", "leaf", "cost")
 
-    def __init__(self, label: str, kids: Optional[list] = None, leaf: bool = False):
+    def __init__(self, label: str, kids: list | None = None, leaf: bool = False):
         self.label, self.kids, self.leaf = label, kids or [], leaf
         self.cost = len(label) if leaf else 1
 

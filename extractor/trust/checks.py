@@ -28,15 +28,16 @@ then differ from the line sum), which is what ``review`` is for.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterator, Optional
+from typing import Any
 
 from extractor.record import issue
 
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
 
-def minor_unit(currency: Optional[str]) -> Decimal:
+def minor_unit(currency: str | None) -> Decimal:
     """Return the currency's minor unit (``Decimal("0.01")`` for EUR, ``Decimal("1")`` for JPY).
 
     Args:
@@ -82,8 +83,13 @@ def check_invoice(data: dict) -> list[dict]:
     if lines and subtotal is not None and amounts is not None:
         s = sum(amounts, Decimal(0))
         if abs(s - subtotal) > len(lines) * half:
-            out.append(issue("lines_subtotal", f"the {len(lines)} line amounts add up to {_fmt(s)}, but the "
-                             f"subtotal is {_fmt(subtotal)}", "/subtotal"))
+            out.append(
+                issue(
+                    "lines_subtotal",
+                    f"the {len(lines)} line amounts add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)}",
+                    "/subtotal",
+                )
+            )
 
     taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
     for i, rate, base, amount in _rated(taxes):
@@ -91,17 +97,28 @@ def check_invoice(data: dict) -> list[dict]:
         # tax computed per line and then summed may be off by half a unit per line at that rate
         n = sum(1 for x in lines if _num(x.get("tax_rate")) == rate) or 1
         if abs(expected - amount) > n * half:
-            out.append(issue("tax_line", f"tax at {_fmt(rate)} %: base {_fmt(base)} x {_fmt(rate)} % = "
-                             f"{_fmt(_round(expected, unit))}, but the tax amount is {_fmt(amount)}",
-                             f"/tax_lines/{i}/amount"))
+            out.append(
+                issue(
+                    "tax_line",
+                    f"tax at {_fmt(rate)} %: base {_fmt(base)} x {_fmt(rate)} % = "
+                    f"{_fmt(_round(expected, unit))}, but the tax amount is {_fmt(amount)}",
+                    f"/tax_lines/{i}/amount",
+                )
+            )
 
     bases = _every([_num(x.get("base")) for x in taxes])
     tax_amounts = _every([_num(x.get("amount")) for x in taxes])
     if taxes and subtotal is not None and bases is not None:
         s = sum(bases, Decimal(0))
         if abs(s - subtotal) > len(taxes) * half:
-            out.append(issue("tax_base", f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
-                             "(a document-level discount or charge, or a misread)", "/tax_lines"))
+            out.append(
+                issue(
+                    "tax_base",
+                    f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
+                    "(a document-level discount or charge, or a misread)",
+                    "/tax_lines",
+                )
+            )
 
     total = _num(data.get("total"))
     if total is not None and tax_amounts is not None:
@@ -111,8 +128,13 @@ def check_invoice(data: dict) -> list[dict]:
             tax_sum = sum(tax_amounts, Decimal(0))
             expected = net + tax_sum
             if abs(expected - total) > (len(taxes) + 1) * half:
-                out.append(issue("total", f"net {_fmt(net)} + taxes {_fmt(tax_sum)} = {_fmt(expected)}, but the "
-                                 f"total is {_fmt(total)}", "/total"))
+                out.append(
+                    issue(
+                        "total",
+                        f"net {_fmt(net)} + taxes {_fmt(tax_sum)} = {_fmt(expected)}, but the total is {_fmt(total)}",
+                        "/total",
+                    )
+                )
 
     due = _num(data.get("amount_due"))
     prepaid = _num(data.get("prepaid_amount"))
@@ -120,14 +142,20 @@ def check_invoice(data: dict) -> list[dict]:
         expected = total - (prepaid or Decimal(0))
         if abs(expected - due) > half:
             what = f"total {_fmt(total)} - prepaid {_fmt(prepaid)}" if prepaid is not None else f"total {_fmt(total)}"
-            out.append(issue("amount_due", f"{what} = {_fmt(expected)}, but the amount due is {_fmt(due)}",
-                             "/amount_due"))
+            out.append(
+                issue("amount_due", f"{what} = {_fmt(expected)}, but the amount due is {_fmt(due)}", "/amount_due")
+            )
 
     issued = _date(data, "issue_date", out)
     due_date = _date(data, "due_date", out)
     if issued is not None and due_date is not None and due_date < issued:
-        out.append(issue("due_before_issue", f"the due date {due_date.isoformat()} is before the issue date "
-                         f"{issued.isoformat()}", "/due_date"))
+        out.append(
+            issue(
+                "due_before_issue",
+                f"the due date {due_date.isoformat()} is before the issue date {issued.isoformat()}",
+                "/due_date",
+            )
+        )
 
     out.extend(_currency(currency))
     bank = data.get("bank_account")
@@ -170,8 +198,13 @@ def check_receipt(data: dict) -> list[dict]:
         tol = len(items) * half
         if abs(s - total) > tol and (subtotal is None or abs(s - subtotal) > tol):
             against = f"the subtotal {_fmt(subtotal)} or the total" if subtotal is not None else "the total"
-            out.append(issue("items_sum", f"the {len(items)} item amounts add up to {_fmt(s)}, not {against} "
-                             f"{_fmt(total)}", "/total"))
+            out.append(
+                issue(
+                    "items_sum",
+                    f"the {len(items)} item amounts add up to {_fmt(s)}, not {against} {_fmt(total)}",
+                    "/total",
+                )
+            )
 
     taxes = [x for x in _list(data.get("taxes")) if isinstance(x, dict)]
     for i, rate, base, amount in _rated(taxes):
@@ -179,10 +212,16 @@ def check_receipt(data: dict) -> list[dict]:
         net_ok = abs(base * rate / 100 - amount) <= n * half
         gross_ok = abs(base * rate / (100 + rate) - amount) <= n * half
         if not (net_ok or gross_ok):
-            out.append(issue("tax_line", f"tax at {_fmt(rate)} %: base {_fmt(base)} gives "
-                             f"{_fmt(_round(base * rate / 100, unit))} (net base) or "
-                             f"{_fmt(_round(base * rate / (100 + rate), unit))} (gross base), but the tax amount is "
-                             f"{_fmt(amount)}", f"/taxes/{i}/amount"))
+            out.append(
+                issue(
+                    "tax_line",
+                    f"tax at {_fmt(rate)} %: base {_fmt(base)} gives "
+                    f"{_fmt(_round(base * rate / 100, unit))} (net base) or "
+                    f"{_fmt(_round(base * rate / (100 + rate), unit))} (gross base), but the tax amount is "
+                    f"{_fmt(amount)}",
+                    f"/taxes/{i}/amount",
+                )
+            )
 
     bases = _every([_num(x.get("base")) for x in taxes])
     tax_amounts = _every([_num(x.get("amount")) for x in taxes])
@@ -197,10 +236,14 @@ def check_receipt(data: dict) -> list[dict]:
             candidates += [base_sum + tax_sum, base_sum]
         if all(abs(c - total) > tol for c in candidates):
             # without a subtotal, the tax bases are all there (the condition above)
-            net = (f"subtotal {_fmt(subtotal)}" if subtotal is not None
-                   else f"tax bases {_fmt(sum(bases or [], Decimal(0)))}")
-            out.append(issue("total", f"{net} and taxes {_fmt(tax_sum)} do not add up to the total {_fmt(total)}",
-                             "/total"))
+            net = (
+                f"subtotal {_fmt(subtotal)}"
+                if subtotal is not None
+                else f"tax bases {_fmt(sum(bases or [], Decimal(0)))}"
+            )
+            out.append(
+                issue("total", f"{net} and taxes {_fmt(tax_sum)} do not add up to the total {_fmt(total)}", "/total")
+            )
 
     _date(data, "date", out)
     out.extend(_currency(data.get("currency")))
@@ -229,7 +272,7 @@ def run_checks(schema_name: str, data: Any) -> list[dict]:
     return []
 
 
-def vat_id_known(value: str, country: Optional[str] = None) -> Optional[bool]:
+def vat_id_known(value: str, country: str | None = None) -> bool | None:
     """Say whether a VAT id passes python-stdnum's check for its country.
 
     Args:
@@ -269,14 +312,25 @@ def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, pat
         # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
         price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
         if abs(q * p - a) > unit / 2 + abs(q) * price_half:
-            out.append(issue(code, f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = {_fmt(q * p)}, but "
-                                   f"the amount is {_fmt(a)}", f"{path}/{i}/amount"))
+            out.append(
+                issue(
+                    code,
+                    f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = {_fmt(q * p)}, but "
+                    f"the amount is {_fmt(a)}",
+                    f"{path}/{i}/amount",
+                )
+            )
     return out
 
 
-def _vat_id(value: Any, path: str, country: Optional[str]) -> list[dict]:
-    return _identifier(value, path, lambda v: vat_id_known(v, country) is not False, "vat_id_invalid",
-                       "VAT id {!r} fails the format / check-digit test for its country")
+def _vat_id(value: Any, path: str, country: str | None) -> list[dict]:
+    return _identifier(
+        value,
+        path,
+        lambda v: vat_id_known(v, country) is not False,
+        "vat_id_invalid",
+        "VAT id {!r} fails the format / check-digit test for its country",
+    )
 
 
 def _iban(value: Any, path: str) -> list[dict]:
@@ -308,7 +362,7 @@ def _currency(value: Any) -> list[dict]:
     return []
 
 
-def _date(data: dict, key: str, out: list[dict]) -> Optional[dt.date]:
+def _date(data: dict, key: str, out: list[dict]) -> dt.date | None:
     value = data.get(key)
     if not isinstance(value, str):
         return None
@@ -333,13 +387,13 @@ def _rated(taxes: list) -> Iterator[tuple[int, Decimal, Decimal, Decimal]]:
             yield i, rate, base, amount
 
 
-def _every(values: list[Optional[Decimal]]) -> Optional[list[Decimal]]:
+def _every(values: list[Decimal | None]) -> list[Decimal] | None:
     """``values`` when every one is there (a number), else None."""
     present = [v for v in values if v is not None]
     return present if len(present) == len(values) else None
 
 
-def _num(value: Any) -> Optional[Decimal]:
+def _num(value: Any) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         return None
     try:
@@ -360,7 +414,7 @@ def _round(value: Decimal, unit: Decimal) -> Decimal:
     return value.quantize(unit, rounding=ROUND_HALF_UP)
 
 
-def _fmt(value: Optional[Decimal]) -> str:
+def _fmt(value: Decimal | None) -> str:
     if value is None:
         return "none"
     text = format(value.normalize(), "f")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from extractor.runners.guards import JsonCloseTracker
 
@@ -38,7 +38,7 @@ class ParseResult:
     started: bool = False
     closed: bool = False
     trailing: str = ""
-    error: Optional[str] = None
+    error: str | None = None
 
 
 def strip_wrappers(text: str) -> str:

@@ -25,13 +25,14 @@ to prove anything; the ungrounded and unchecked paths; the ratio over checkable 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
-from extractor.trust.checks import run_checks
-from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
 from extractor.leaves import leaves, normalize_value
 from extractor.record import Record
+from extractor.trust.checks import run_checks
+from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
 from extractor.trust.verdict import reviewed
 
 
@@ -62,7 +63,7 @@ class Review:
         return {"checks": list(self.checks), "grounding": self.grounding.to_dict()}
 
 
-PageTexts = Sequence[Union[PageText, str, None]]
+PageTexts = Sequence[PageText | str | None]
 
 
 def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
@@ -82,7 +83,7 @@ def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
     return Review(checks=checks, grounding=grounding)
 
 
-def review_answer(record: Record, page_texts: PageTexts) -> Optional[Review]:
+def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
     """Review a record's answer: its checks and its grounding in the page text.
 
     Args:
@@ -98,7 +99,7 @@ def review_answer(record: Record, page_texts: PageTexts) -> Optional[Review]:
     return review_data(record.schema, record.data, page_texts)
 
 
-def apply_review(record: Record, review: Optional[Review]) -> Record:
+def apply_review(record: Record, review: Review | None) -> Record:
     """Add a review's findings to its record; the status is left as it is (``trust.verdict.record_status`` decides
     it from the findings).
 
@@ -111,8 +112,9 @@ def apply_review(record: Record, review: Optional[Review]) -> Record:
     """
     if review is None:
         return record
-    return dataclasses.replace(record, warnings=tuple(record.warnings) + review.warnings,
-                               extra={**record.extra, **review.to_extra()})
+    return dataclasses.replace(
+        record, warnings=tuple(record.warnings) + review.warnings, extra={**record.extra, **review.to_extra()}
+    )
 
 
 def disagreements(embedded: Any, model: Any) -> list[dict]:

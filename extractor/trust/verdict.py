@@ -23,14 +23,21 @@ Two steps, each decided once:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
-from extractor.trust.parse import ParseResult
 from extractor.record import Record, Status, issue
+from extractor.trust.parse import ParseResult
 
-OK, REVIEW, INVALID, TRUNCATED, RUNAWAY, ERROR = (Status.OK, Status.REVIEW, Status.INVALID, Status.TRUNCATED,
-                                                  Status.RUNAWAY, Status.ERROR)
+OK, REVIEW, INVALID, TRUNCATED, RUNAWAY, ERROR = (
+    Status.OK,
+    Status.REVIEW,
+    Status.INVALID,
+    Status.TRUNCATED,
+    Status.RUNAWAY,
+    Status.ERROR,
+)
 STATUSES = tuple(Status)
 RETRYABLE = (INVALID, TRUNCATED, RUNAWAY)  # a second attempt can fix these (``retry``)
 # Error codes that say nothing about the document itself: the same file may well succeed on another try.
@@ -47,8 +54,7 @@ class Verdict:
     warnings: tuple[dict, ...] = ()
 
 
-def decide(*, finish_reason: str, parsed: ParseResult, schema_errors: list[dict],
-           guard: Optional[str] = None) -> Verdict:
+def decide(*, finish_reason: str, parsed: ParseResult, schema_errors: list[dict], guard: str | None = None) -> Verdict:
     """Decide a generation's status.
 
     Args:
@@ -67,8 +73,9 @@ def decide(*, finish_reason: str, parsed: ParseResult, schema_errors: list[dict]
         return _after_length(parsed, schema_errors)
     if finish_reason == "guard":
         if not parsed.found:
-            return Verdict(RUNAWAY, None, (issue("runaway", f"guard {guard!r} stopped generation before the JSON "
-                                                            "value closed"),))
+            return Verdict(
+                RUNAWAY, None, (issue("runaway", f"guard {guard!r} stopped generation before the JSON value closed"),)
+            )
         warnings.append(issue(f"guard_{guard}", f"guard {guard!r} cut generation after a complete answer"))
     if not parsed.found:
         return Verdict(INVALID, None, (issue("no_json", parsed.error or "no JSON in the answer"),), tuple(warnings))
@@ -79,11 +86,19 @@ def decide(*, finish_reason: str, parsed: ParseResult, schema_errors: list[dict]
 
 def _after_length(parsed: ParseResult, schema_errors: list[dict]) -> Verdict:
     if not parsed.found:
-        return Verdict(TRUNCATED, None, (issue("truncated", "max_tokens reached before the JSON value closed "
-                                                            "(raise --max-tokens)"),))
+        return Verdict(
+            TRUNCATED,
+            None,
+            (issue("truncated", "max_tokens reached before the JSON value closed (raise --max-tokens)"),),
+        )
     # the answer closed, yet the model never emitted a stop token: keep the data, flag the waste
-    errors = (issue("runaway", "the JSON closed but generation went on until max_tokens (the model's end token is "
-                               "missing from the stop set? run `extract doctor`)"),) + tuple(schema_errors)
+    errors = (
+        issue(
+            "runaway",
+            "the JSON closed but generation went on until max_tokens (the model's end token is "
+            "missing from the stop set? run `extract doctor`)",
+        ),
+    ) + tuple(schema_errors)
     return Verdict(RUNAWAY, parsed.value, errors)
 
 
@@ -160,8 +175,18 @@ def final(record: Record) -> bool:
     return not any(e.get("code") in TRANSIENT_ERROR_CODES for e in record.errors[:1])
 
 
-def error_record(*, source: str, code: str, message: str, sha256: str = "", model: str = "", schema: str = "",
-                 pages: int = 0, timings: Optional[dict] = None, stop_token_ids: tuple[int, ...] = ()) -> Record:
+def error_record(
+    *,
+    source: str,
+    code: str,
+    message: str,
+    sha256: str = "",
+    model: str = "",
+    schema: str = "",
+    pages: int = 0,
+    timings: dict | None = None,
+    stop_token_ids: tuple[int, ...] = (),
+) -> Record:
     """Build an ``error`` record for an input that could not be processed.
 
     Args:
@@ -178,10 +203,37 @@ def error_record(*, source: str, code: str, message: str, sha256: str = "", mode
     Returns:
         The Record.
     """
-    return Record(source=source, status=ERROR, sha256=sha256, pages=pages, model=model, schema=schema,
-                  errors=(issue(code, message),), timings=dict(timings or {}), stop_token_ids=tuple(stop_token_ids))
+    return Record(
+        source=source,
+        status=ERROR,
+        sha256=sha256,
+        pages=pages,
+        model=model,
+        schema=schema,
+        errors=(issue(code, message),),
+        timings=dict(timings or {}),
+        stop_token_ids=tuple(stop_token_ids),
+    )
 
 
-__all__ = ["ERROR", "INVALID", "OK", "RETRYABLE", "REVIEW", "RUNAWAY", "STATUSES", "TRANSIENT_ERROR_CODES", "TRUNCATED",
-           "Signals", "Verdict", "decide", "embedded_status", "error_record", "final", "record_status", "reviewed",
-           "trusted", "windowed_status"]
+__all__ = [
+    "ERROR",
+    "INVALID",
+    "OK",
+    "RETRYABLE",
+    "REVIEW",
+    "RUNAWAY",
+    "STATUSES",
+    "TRANSIENT_ERROR_CODES",
+    "TRUNCATED",
+    "Signals",
+    "Verdict",
+    "decide",
+    "embedded_status",
+    "error_record",
+    "final",
+    "record_status",
+    "reviewed",
+    "trusted",
+    "windowed_status",
+]

@@ -57,9 +57,17 @@ class WatchSummary:
         return dataclasses.asdict(self)
 
 
-def watch(inbox: str | Path, out: str | Path, *, extractor, settings: WatchSettings | None = None,
-          ledger: str | Path | None = None, on_record: Callable[[Record], None] | None = None,
-          stop_event: threading.Event | None = None, handle_signals: bool = False) -> WatchSummary:
+def watch(
+    inbox: str | Path,
+    out: str | Path,
+    *,
+    extractor,
+    settings: WatchSettings | None = None,
+    ledger: str | Path | None = None,
+    on_record: Callable[[Record], None] | None = None,
+    stop_event: threading.Event | None = None,
+    handle_signals: bool = False,
+) -> WatchSummary:
     """Watch a folder and extract every new document exactly once, until stopped (or, with ``once``, done).
 
     With the in-process model, documents are extracted on the calling thread, one at a time; call it from the
@@ -90,8 +98,15 @@ def watch(inbox: str | Path, out: str | Path, *, extractor, settings: WatchSetti
     paths = WatchPaths.resolve(inbox, out, ledger)
     with WatchLock(paths), Ledger(paths.ledger) as book:
         folder = Inbox(paths=paths, settle=settings.settle)
-        steps = Steps(paths=paths, settings=settings, extractor=extractor, ledger=book, inbox=folder,
-                      on_record=on_record, stop=stop_event or threading.Event())
+        steps = Steps(
+            paths=paths,
+            settings=settings,
+            extractor=extractor,
+            ledger=book,
+            inbox=folder,
+            on_record=on_record,
+            stop=stop_event or threading.Event(),
+        )
         if handle_signals and threading.current_thread() is threading.main_thread():
             with StopSignals(steps):
                 return _run(paths, settings, folder, steps)
@@ -107,8 +122,13 @@ def _run(paths: WatchPaths, settings: WatchSettings, folder: Inbox, steps: Steps
     steps.recover()
     observer = None if settings.once or settings.poll else folder.start_observer()
     scan_every = settings.poll or (RESCAN_S if observer is not None else FALLBACK_POLL_S)
-    log.info("watching %s -> %s (ledger %s)%s", paths.inbox, paths.out, paths.ledger,
-             " once" if settings.once else f", polling every {settings.poll:g} s" if settings.poll else "")
+    log.info(
+        "watching %s -> %s (ledger %s)%s",
+        paths.inbox,
+        paths.out,
+        paths.ledger,
+        " once" if settings.once else f", polling every {settings.poll:g} s" if settings.poll else "",
+    )
     steps.open()
     try:
         folder.scan()

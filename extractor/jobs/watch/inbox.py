@@ -29,8 +29,17 @@ from extractor.errors import UsageError
 
 log = logging.getLogger("extractor.jobs.watch")
 
-IGNORED_PATTERNS = ("*.part", "*.partial", "*.crdownload", "*.download", "*.tmp", "~$*", ".*", "thumbs.db",
-                    "desktop.ini")
+IGNORED_PATTERNS = (
+    "*.part",
+    "*.partial",
+    "*.crdownload",
+    "*.download",
+    "*.tmp",
+    "~$*",
+    ".*",
+    "thumbs.db",
+    "desktop.ini",
+)
 PROCESSED = "processed"
 FAILED = "failed"
 LEDGER_DIR = ".extractor"
@@ -94,8 +103,7 @@ class WatchPaths:
     failed: Path
 
     @classmethod
-    def resolve(cls, inbox: str | Path, out: str | Path,
-                ledger: str | Path | None = None) -> WatchPaths:
+    def resolve(cls, inbox: str | Path, out: str | Path, ledger: str | Path | None = None) -> WatchPaths:
         """Check and resolve the watcher's paths.
 
         Args:
@@ -117,8 +125,13 @@ class WatchPaths:
         if out_path == inbox_path:
             raise UsageError(f"--out {out} is the inbox itself; records would be read back as inputs")
         ledger_path = Path(ledger).expanduser().resolve() if ledger else out_path / LEDGER_DIR / LEDGER_NAME
-        return cls(inbox=inbox_path, out=out_path, ledger=ledger_path, processed=inbox_path / PROCESSED,
-                   failed=inbox_path / FAILED)
+        return cls(
+            inbox=inbox_path,
+            out=out_path,
+            ledger=ledger_path,
+            processed=inbox_path / PROCESSED,
+            failed=inbox_path / FAILED,
+        )
 
     @property
     def lock(self) -> Path:
@@ -160,9 +173,11 @@ class WatchLock:
                 except OSError:
                     owner = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
                     os.close(fd)
-                    raise UsageError(f"another watcher (pid {owner}) is already running on inbox {self.paths.inbox} "
-                                     f"or ledger {self.paths.ledger} (lock {target}); stop it first",
-                                     code="locked") from None
+                    raise UsageError(
+                        f"another watcher (pid {owner}) is already running on inbox {self.paths.inbox} "
+                        f"or ledger {self.paths.ledger} (lock {target}); stop it first",
+                        code="locked",
+                    ) from None
                 os.ftruncate(fd, 0)
                 os.write(fd, str(os.getpid()).encode())
                 self._fds.append(fd)
@@ -434,5 +449,16 @@ class Inbox:
         self.dropped += 1
 
 
-__all__ = ["IGNORED_PATTERNS", "LEDGER_DIR", "LEDGER_NAME", "Candidate", "Inbox", "WatchLock", "WatchPaths",
-           "WatchSettings", "check_unlocked", "ignored_name", "stat_key"]
+__all__ = [
+    "IGNORED_PATTERNS",
+    "LEDGER_DIR",
+    "LEDGER_NAME",
+    "Candidate",
+    "Inbox",
+    "WatchLock",
+    "WatchPaths",
+    "WatchSettings",
+    "check_unlocked",
+    "ignored_name",
+    "stat_key",
+]

@@ -44,7 +44,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, Union
+from typing import Any
 
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
@@ -55,7 +55,7 @@ from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
 
 # what signal.signal takes and returns (typeshed's alias for it is private)
-_Handler = Union[Callable[[int, Union[FrameType, None]], Any], int, signal.Handlers, None]
+_Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 log = logging.getLogger("extractor.jobs.watch")
 
@@ -171,8 +171,17 @@ class Steps:
         abandoning: the stop's time-out passed: abandon what is being extracted (set by ``StopSignals``).
     """
 
-    def __init__(self, *, paths: WatchPaths, settings: WatchSettings, extractor, ledger: Ledger, inbox: Inbox,
-                 on_record: Callable[[Record], None] | None, stop: threading.Event) -> None:
+    def __init__(
+        self,
+        *,
+        paths: WatchPaths,
+        settings: WatchSettings,
+        extractor,
+        ledger: Ledger,
+        inbox: Inbox,
+        on_record: Callable[[Record], None] | None,
+        stop: threading.Event,
+    ) -> None:
         """Args: as ``watch``'s, with the opened ledger and the inbox whose files the steps take."""
         self.paths = paths
         self.settings = settings
@@ -260,8 +269,14 @@ class Steps:
         result_path = self.paths.out / result_name(name, sha)
         if entry.attempts >= self.max_attempts + CRASH_ALLOWANCE:
             entry = self.ledger.claim(sha, result_path=str(result_path))
-            record = error_record(source=str(path), code="crashed", sha256=sha, message=(
-                f"{path}: the watcher stopped {entry.attempts - 1} times while extracting this document; given up"))
+            record = error_record(
+                source=str(path),
+                code="crashed",
+                sha256=sha,
+                message=(
+                    f"{path}: the watcher stopped {entry.attempts - 1} times while extracting this document; given up"
+                ),
+            )
             self._complete(name, entry, record, key=key)
             return
         entry = self.ledger.claim(sha, result_path=str(result_path))  # step 2
@@ -290,12 +305,20 @@ class Steps:
             self.parts.pop(record.source, None)
             delay = min(self.settings.backoff * 2 ** (entry.attempts - 1), MAX_BACKOFF_S)
             error = record.errors[0]
-            self.ledger.retry_later(sha, error_code=error.get("code", "error"), error=error.get("message", ""),
-                                    at=time.time() + delay)
+            self.ledger.retry_later(
+                sha, error_code=error.get("code", "error"), error=error.get("message", ""), at=time.time() + delay
+            )
             seen.defer(delay)
             self.counts["error_retries"] += 1
-            log.warning("%s: %s (%s); retry %d of %d in %g s", name, error.get("code"), error.get("message"),
-                        entry.attempts, self.settings.error_retries, delay)
+            log.warning(
+                "%s: %s (%s); retry %d of %d in %g s",
+                name,
+                error.get("code"),
+                error.get("message"),
+                entry.attempts,
+                self.settings.error_retries,
+                delay,
+            )
             return
         self._complete(name, entry, record, key=key)
 
@@ -373,19 +396,25 @@ class Steps:
         for part in parts or ():  # step 4 for a file of several invoices: one record per part, all of them
             index, of = part.extra["part"]["index"], part.extra["part"]["of"]
             part = part if part.sha256 else dataclasses.replace(part, sha256=entry.sha256)
-            write_atomic(result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json"),
-                         (part.to_json() + "\n").encode("utf-8"))
+            write_atomic(
+                result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json"),
+                (part.to_json() + "\n").encode("utf-8"),
+            )
         if parts:
-            record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK),
-                                                                         parts[0]))
+            record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK), parts[0]))
         else:
             write_atomic(result, (record.to_json() + "\n").encode("utf-8"))  # step 4
         _fsync_dir(result.parent)
         _pause_for_tests("written")
         failed = record.status == ERROR
         error = record.errors[0] if failed and record.errors else {}
-        self.ledger.finish(entry.sha256, state="failed" if failed else "done", status=record.status,  # step 5
-                           error_code=error.get("code"), error=error.get("message"))
+        self.ledger.finish(
+            entry.sha256,
+            state="failed" if failed else "done",
+            status=record.status,  # step 5
+            error_code=error.get("code"),
+            error=error.get("message"),
+        )
         _pause_for_tests("committed")
         self._move(name, entry.sha256, failed=failed, key=key)  # step 6
         self.counts["failed" if failed else "extracted"] += 1
@@ -439,8 +468,11 @@ class StopSignals:
         self.previous: dict[int, _Handler] = {}
 
     def __enter__(self) -> StopSignals:
-        for signum, handler in ((signal.SIGINT, self._stop), (signal.SIGTERM, self._stop),
-                                (signal.SIGALRM, self._alarm)):
+        for signum, handler in (
+            (signal.SIGINT, self._stop),
+            (signal.SIGTERM, self._stop),
+            (signal.SIGALRM, self._alarm),
+        ):
             self.previous[signum] = signal.signal(signum, handler)
         return self
 

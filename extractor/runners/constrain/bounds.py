@@ -18,7 +18,8 @@ to be a subset of it. Bounds keep a weak model from generating forever:
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 DEFAULT_MAX_LENGTH = 512  # characters, for strings whose schema sets no maxLength
 DEFAULT_MAX_ITEMS = 256  # for arrays whose schema sets no maxItems
@@ -27,21 +28,30 @@ FRACTION_STEP = 1e-6  # multipleOf for numbers without one: at most 6 fraction d
 
 _YEAR = r"(?:[0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})"  # 0001-9999
 _LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
-_MONTH_DAY = (r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
-              r"|02-(?:0[1-9]|1[0-9]|2[0-8]))")
+_MONTH_DAY = (
+    r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    r"|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+)
 _DATE = rf"(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)"
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,6})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 # Exact patterns for formats whose llguidance grammar is looser than the validator (jsonschema + rfc3339).
-FORMAT_PATTERNS = {
-    "date": rf"^{_DATE}$",
-    "date-time": rf"^{_DATE}T{_TIME}$",
-    "time": rf"^{_TIME}$",
-}
+FORMAT_PATTERNS = {"date": rf"^{_DATE}$", "date-time": rf"^{_DATE}T{_TIME}$", "time": rf"^{_TIME}$"}
 
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SUBSCHEMA_ONE = ("items", "additionalItems", "additionalProperties", "contains", "not", "if", "then", "else",
-                  "propertyNames", "unevaluatedItems", "unevaluatedProperties")
+_SUBSCHEMA_ONE = (
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
 
 
 def bounded_schema(schema: Mapping[str, Any]) -> dict:
@@ -96,5 +106,11 @@ def _bound_node(node: dict) -> None:
         node["additionalProperties"] = False
 
 
-__all__ = ["DEFAULT_MAX_ITEMS", "DEFAULT_MAX_LENGTH", "FORMAT_PATTERNS", "FRACTION_STEP", "NUMBER_LIMIT",
-           "bounded_schema"]
+__all__ = [
+    "DEFAULT_MAX_ITEMS",
+    "DEFAULT_MAX_LENGTH",
+    "FORMAT_PATTERNS",
+    "FRACTION_STEP",
+    "NUMBER_LIMIT",
+    "bounded_schema",
+]

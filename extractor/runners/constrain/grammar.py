@@ -37,8 +37,9 @@ import json
 import threading
 import time
 import weakref
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 from extractor.errors import ModelError, SchemaError
 from extractor.runners.constrain.bounds import bounded_schema
@@ -69,7 +70,7 @@ class TokenIndex:
     def _spelling(self, data: bytes) -> list[int]:
         """The ids of the tokens whose bytes are exactly ``data``, in id order."""
         start = bisect.bisect_left(self._sorted_bytes, data)
-        return self._sorted_ids[start:bisect.bisect_right(self._sorted_bytes, data, lo=start)]
+        return self._sorted_ids[start : bisect.bisect_right(self._sorted_bytes, data, lo=start)]
 
     def widen(self, matcher, words) -> None:
         """Allow, in a freshly computed mask, every valid token that spells the forced bytes differently.
@@ -137,7 +138,7 @@ class CompiledSchema:
     compile_s: float
     _tokenizer: Any = field(repr=False, compare=False)  # llguidance.LLTokenizer
     _prototype: Any = field(repr=False, compare=False)  # llguidance.LLMatcher in its start state
-    _index: Optional[TokenIndex] = field(default=None, repr=False, compare=False)  # None: no widening
+    _index: TokenIndex | None = field(default=None, repr=False, compare=False)  # None: no widening
 
     @property
     def vocab_size(self) -> int:
@@ -166,10 +167,12 @@ class CompiledSchema:
         never stop on it)."""
         missing = sorted(set(self._tokenizer.eos_tokens) - set(stop.ids))
         if missing or not stop.ids:
-            raise ModelError(f"the grammar ends on token ids {sorted(self._tokenizer.eos_tokens)}, but the "
-                             f"request's stop set is {list(stop.ids)} (missing {missing})")
+            raise ModelError(
+                f"the grammar ends on token ids {sorted(self._tokenizer.eos_tokens)}, but the "
+                f"request's stop set is {list(stop.ids)} (missing {missing})"
+            )
 
-    def start(self, *, jump_forward: bool = True) -> "ConstraintState":
+    def start(self, *, jump_forward: bool = True) -> ConstraintState:
         """Return a fresh walk through the grammar for one generation."""
         return ConstraintState(self, jump_forward=jump_forward)
 
@@ -238,8 +241,9 @@ class ConstraintState:
 
     def _consume(self, tokens: list[int]) -> None:
         if not self._matcher.consume_tokens(tokens):
-            raise ModelError(f"constrained decoding: the grammar rejected token(s) {tokens}: "
-                             f"{self._matcher.get_error()[:300]}")
+            raise ModelError(
+                f"constrained decoding: the grammar rejected token(s) {tokens}: {self._matcher.get_error()[:300]}"
+            )
 
 
 class Constrainer:
@@ -258,7 +262,7 @@ class Constrainer:
         self._lock = threading.Lock()
         self._tokenizers: dict[tuple[int, ...], Any] = {}
         self._compiled: dict[tuple[str, tuple[int, ...], bool], CompiledSchema] = {}
-        self._index: Optional[TokenIndex] = None
+        self._index: TokenIndex | None = None
         self.tokenizer_build_s: dict[tuple[int, ...], float] = {}
 
     def llg_tokenizer(self, stop_ids: Sequence[int]):
@@ -345,14 +349,19 @@ def _llg_tokenizer(hf, eos_ids: tuple[int, ...]):
     import transformers
 
     backend = getattr(hf, "backend_tokenizer", None)
-    if (isinstance(hf, transformers.PreTrainedTokenizerFast) and backend is not None and backend.padding is None
-            and backend.truncation is None):
+    if (
+        isinstance(hf, transformers.PreTrainedTokenizerFast)
+        and backend is not None
+        and backend.padding is None
+        and backend.truncation is None
+    ):
         return llguidance.LLTokenizer(backend.to_str(), eos_token=list(eos_ids))
     return llguidance.hf.from_tokenizer(hf, eos_token=list(eos_ids))
 
 
-def compile_schema(schema: Mapping[str, Any], *, tokenizer, lenient: bool = False,
-                   index: Optional[TokenIndex] = None) -> CompiledSchema:
+def compile_schema(
+    schema: Mapping[str, Any], *, tokenizer, lenient: bool = False, index: TokenIndex | None = None
+) -> CompiledSchema:
     """Compile a JSON Schema (its bounded copy) into an llguidance grammar for a tokenizer.
 
     Args:
@@ -379,13 +388,19 @@ def compile_schema(schema: Mapping[str, Any], *, tokenizer, lenient: bool = Fals
     if prototype.is_error():
         raise SchemaError(f"llguidance cannot express this schema: {prototype.get_error()}")
     messages = prototype.get_grammar_warnings()  # lenient: the keywords and formats it ignored
-    return CompiledSchema(grammar=grammar, stop_ids=tuple(sorted(tokenizer.eos_tokens)), ignored=tuple(messages),
-                          compile_s=time.perf_counter() - start, _tokenizer=tokenizer, _prototype=prototype,
-                          _index=index)
+    return CompiledSchema(
+        grammar=grammar,
+        stop_ids=tuple(sorted(tokenizer.eos_tokens)),
+        ignored=tuple(messages),
+        compile_s=time.perf_counter() - start,
+        _tokenizer=tokenizer,
+        _prototype=prototype,
+        _index=index,
+    )
 
 
 # One Constrainer per live tokenizer object (the runner keeps its tokenizer for its whole life).
-_CONSTRAINERS: "weakref.WeakKeyDictionary[Any, Constrainer]" = weakref.WeakKeyDictionary()
+_CONSTRAINERS: weakref.WeakKeyDictionary[Any, Constrainer] = weakref.WeakKeyDictionary()
 _CONSTRAINERS_LOCK = threading.Lock()
 
 
@@ -405,5 +420,13 @@ def constrainer_for(hf_tokenizer) -> Constrainer:
         return found
 
 
-__all__ = ["JSON_OPTIONS", "MAX_EXTENSION_CHECKS", "CompiledSchema", "ConstraintState", "Constrainer", "TokenIndex",
-           "compile_schema", "constrainer_for"]
+__all__ = [
+    "JSON_OPTIONS",
+    "MAX_EXTENSION_CHECKS",
+    "CompiledSchema",
+    "ConstraintState",
+    "Constrainer",
+    "TokenIndex",
+    "compile_schema",
+    "constrainer_for",
+]

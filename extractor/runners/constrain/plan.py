@@ -14,8 +14,9 @@ warning with the reason; ``extra.constrained`` says which happened.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from extractor.errors import ModelError, SchemaError
 from extractor.record import issue
@@ -36,10 +37,10 @@ class ConstraintPlan:
         server_schema: the bounded schema for a runner that has it enforced on its server (None: not asked).
     """
 
-    compiled: Optional[CompiledSchema] = None
+    compiled: CompiledSchema | None = None
     active: bool = False
     warnings: tuple[dict, ...] = ()
-    server_schema: Optional[dict] = None
+    server_schema: dict | None = None
 
     def factory(self, *, jump_forward: bool):
         """What a GenerationRequest carries: a callable starting one walk through the grammar (None: no masks)."""
@@ -79,8 +80,14 @@ def plan_constraint(runner: Runner, *, schema: Mapping[str, Any], stop: StopSet,
         return ConstraintPlan(warnings=(unconstrained_warning(str(exc)),))
     warnings: tuple[dict, ...] = ()
     if compiled.ignored:
-        warnings = (issue("constraint_partial", "constrained decoding ignores what llguidance cannot express ("
-                          + "; ".join(compiled.ignored) + "); validation still checks it"),)
+        warnings = (
+            issue(
+                "constraint_partial",
+                "constrained decoding ignores what llguidance cannot express ("
+                + "; ".join(compiled.ignored)
+                + "); validation still checks it",
+            ),
+        )
     return ConstraintPlan(compiled=compiled, active=True, warnings=warnings)
 
 

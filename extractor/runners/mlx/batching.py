@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Any, Optional
+from typing import Any
 
 from extractor.runners.base import GenerationRequest, GenerationResult
 from extractor.runners.mlx.loop import restore_call_state, save_call_state
@@ -62,7 +62,7 @@ def split_runs(model, processor, forward, *, render) -> tuple[bool, dict]:
     return timings["run"] > SPLIT_RATIO * timings["one"], timings
 
 
-def batch_reason(model, processor, forward, plan, *, render) -> Optional[str]:
+def batch_reason(model, processor, forward, plan, *, render) -> str | None:
     """Why batching would not be exact for this model, or None (see the module docstring).
 
     Args:
@@ -94,14 +94,22 @@ def stacked_gap(model, processor, forward, *, render) -> float:
     alone, hidden = [], []
     for text in ("Extract the invoice number.", "Extract the total of this document, please."):
         ids, embeddings, kwargs = probe_prompt(model, processor, render(text))
-        alone.append(forward.logits(ids[:, -1:], prefilled(forward, ids, embeddings, kwargs),
-                                    embeddings=embeddings[:, -1:], kwargs=kwargs))
-        hidden.append(forward.hidden(ids[:, -1:], prefilled(forward, ids, embeddings, kwargs),
-                                     embeddings=embeddings[:, -1:], kwargs=kwargs))
+        alone.append(
+            forward.logits(
+                ids[:, -1:], prefilled(forward, ids, embeddings, kwargs), embeddings=embeddings[:, -1:], kwargs=kwargs
+            )
+        )
+        hidden.append(
+            forward.hidden(
+                ids[:, -1:], prefilled(forward, ids, embeddings, kwargs), embeddings=embeddings[:, -1:], kwargs=kwargs
+            )
+        )
     reset_call_state(forward.lm)
     stacked = forward.head(mx.concatenate(hidden, axis=0)).astype(mx.float32)
-    return max(float(mx.max(mx.abs(stacked[i] - alone[i].astype(mx.float32).reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
-               for i in range(len(alone)))
+    return max(
+        float(mx.max(mx.abs(stacked[i] - alone[i].astype(mx.float32).reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
+        for i in range(len(alone))
+    )
 
 
 class _Job:
@@ -112,8 +120,8 @@ class _Job:
         self.done = threading.Event()
         # runner.Generation (Any: that module imports this one, and the layers forbid the cycle)
         self.generation: Any = None
-        self.result: Optional[GenerationResult] = None
-        self.error: Optional[BaseException] = None
+        self.result: GenerationResult | None = None
+        self.error: BaseException | None = None
         self.prefilled = False
         self.rest = None  # a split forced run's tokens still to feed, one per step
 
@@ -137,7 +145,7 @@ class BatchLoop:
         self._rows = MergedRows()  # the caches kept merged across steps (``runners.merged``)
         self._pending: deque[_Job] = deque()
         self._wake = threading.Condition()
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self.joined = 0  # sequences that entered while others were decoding (a freed slot refilled at once)
 
     def submit(self, request: GenerationRequest, inputs: dict) -> GenerationResult:
@@ -250,9 +258,9 @@ class BatchLoop:
                 self._fail(job, exc)
             return
         masks = [self._guarded_mask(job) for job in stepped]  # on the host while the passes run
-        for row, (job, mask) in enumerate(zip(stepped, masks)):
+        for row, (job, mask) in enumerate(zip(stepped, masks, strict=False)):
             if not job.done.is_set():
-                self._advance(job, logits[row:row + 1], mask, len(stepped))
+                self._advance(job, logits[row : row + 1], mask, len(stepped))
 
     def _own_pass(self, job: _Job, hidden: dict) -> None:
         """A sequence's own pass through the layers (its call state swapped in and out)."""
@@ -281,8 +289,12 @@ class BatchLoop:
             return {}, []
         decoders = [job.generation.decoder for job in merging]
         try:
-            hidden = rows.hidden(self.runner._forward, decoders, [d.feed[0] for d in decoders],
-                                 [job.generation.call_state for job in merging])
+            hidden = rows.hidden(
+                self.runner._forward,
+                decoders,
+                [d.feed[0] for d in decoders],
+                [job.generation.call_state for job in merging],
+            )
         except RowsLost as exc:  # their caches went with the pass: these sequences fail, the others go on
             for job in merging:
                 self._fail(job, exc)
@@ -292,7 +304,7 @@ class BatchLoop:
         out = {}
         for row, job in enumerate(merging):
             job.generation.merged_steps += 1
-            out[job] = hidden[row:row + 1]
+            out[job] = hidden[row : row + 1]
         return out, rows.arrays()
 
     def _advance(self, job: _Job, logits, mask, stepped: int) -> None:

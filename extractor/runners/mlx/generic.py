@@ -9,8 +9,6 @@ processors, temperature and seed (our sampler), and ``max_tokens``. No prefix ca
 
 from __future__ import annotations
 
-from typing import Optional
-
 from extractor.runners.base import GenerationRequest, GuardHit
 from extractor.runners.mlx.loop import check_monitors, sample, split_inputs
 
@@ -34,7 +32,7 @@ class ConstraintProcessor:
 
         from extractor.runners.constrain.mask import apply_bitmask
 
-        new = tokens.tolist()[self.seen:]
+        new = tokens.tolist()[self.seen :]
         self.seen += len(new)
         for token in new:
             if self.closed or token in self.stop_ids:
@@ -51,12 +49,12 @@ class FromLastPromptToken:
 
     def __init__(self, processor) -> None:
         self.processor = processor
-        self.skip: Optional[int] = None
+        self.skip: int | None = None
 
     def __call__(self, tokens, logits):
         if self.skip is None:
             self.skip = int(tokens.shape[0]) - 1  # the first call: every prompt token fed so far
-        return self.processor(tokens[self.skip:], logits)
+        return self.processor(tokens[self.skip :], logits)
 
 
 class GenericDecoder:
@@ -70,10 +68,10 @@ class GenericDecoder:
         self.tokens: list[int] = []
         self.text = ""
         self.finish = "length"
-        self.stop_id: Optional[int] = None
-        self.hit: Optional[GuardHit] = None
+        self.stop_id: int | None = None
+        self.hit: GuardHit | None = None
         self.steps = 0
-        self.first_token_at: Optional[float] = None
+        self.first_token_at: float | None = None
 
     def run(self, inputs: dict, clock) -> None:
         """Generate from ``prepare_inputs``' result until a stop token, a guard or max_tokens.
@@ -94,9 +92,17 @@ class GenericDecoder:
         processors = [FromLastPromptToken(p) for p in processors]
         temperature = self.request.temperature
         reset_call_state(self.model.language_model)
-        steps = generate_step(ids, self.model, pixels, mask, max_tokens=self.request.max_tokens,
-                              temperature=temperature, sampler=lambda logprobs: sample(logprobs, temperature),
-                              logits_processors=processors, **extras)
+        steps = generate_step(
+            ids,
+            self.model,
+            pixels,
+            mask,
+            max_tokens=self.request.max_tokens,
+            temperature=temperature,
+            sampler=lambda logprobs: sample(logprobs, temperature),
+            logits_processors=processors,
+            **extras,
+        )
         try:
             for token, _ in steps:
                 if self.first_token_at is None:

@@ -26,7 +26,7 @@ What makes it faster than ``generate_step`` (and where it is exact is decided at
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from extractor.runners.base import Constraint, GenerationRequest, GuardHit
 from extractor.runners.mlx.prefix_cache import MIN_PREFIX_TOKENS
@@ -68,7 +68,8 @@ def media_ids(config) -> set[int]:
 
 def prepare_inputs(model, processor, prompt: str, images) -> dict:
     """Tokenize the prompt and preprocess the images with mlx-vlm's processor (as ``generate`` does)."""
-    from mlx_vlm.utils import prepare_inputs as mlx_prepare, should_add_special_tokens
+    from mlx_vlm.utils import prepare_inputs as mlx_prepare
+    from mlx_vlm.utils import should_add_special_tokens
 
     return mlx_prepare(
         processor,
@@ -119,9 +120,14 @@ def build_prompt(inputs: dict, embedded: tuple, *, media_ids: frozenset, boundar
     flat = ids[0].tolist()
     prefix = next((i for i, t in enumerate(flat) if t in boundary_ids), 0)
     mx.eval(embeddings)
-    return Prompt(ids=ids, embeddings=embeddings, prefill_kwargs=kwargs,
-                  image_tokens=count_media(flat, media_ids), prefix_ids=tuple(flat[:prefix]),
-                  last_is_text=flat[-1] not in media_ids)
+    return Prompt(
+        ids=ids,
+        embeddings=embeddings,
+        prefill_kwargs=kwargs,
+        image_tokens=count_media(flat, media_ids),
+        prefix_ids=tuple(flat[:prefix]),
+        last_is_text=flat[-1] not in media_ids,
+    )
 
 
 CALL_STATE = ("_position_ids", "_rope_deltas")  # per-call mRoPE state Qwen-style language models keep
@@ -189,7 +195,7 @@ class Forward:
         self.lm(ids, inputs_embeds=embeddings, cache=cache, **kwargs, **extra)
         mx.eval([c.state for c in cache])
 
-    def logits(self, ids, cache, *, embeddings=None, kwargs: Optional[dict] = None):
+    def logits(self, ids, cache, *, embeddings=None, kwargs: dict | None = None):
         """One forward pass over ``ids``; the (1, V) logits of its last position (evaluation started, not awaited)."""
         import mlx.core as mx
 
@@ -214,7 +220,7 @@ class Forward:
         if not self.stepwise or embeddings is not None or not 1 < ids.shape[1] <= STEPWISE_MAX:
             return ids
         for i in range(ids.shape[1] - 1):
-            self.layers(ids[:, i:i + 1], cache)
+            self.layers(ids[:, i : i + 1], cache)
         return ids[:, -1:]
 
     def can_split_head(self) -> bool:
@@ -223,7 +229,7 @@ class Forward:
         that it is exact)."""
         return self.hidden_head or self._head_site is not None
 
-    def hidden(self, ids, cache, *, embeddings=None, kwargs: Optional[dict] = None):
+    def hidden(self, ids, cache, *, embeddings=None, kwargs: dict | None = None):
         """One forward pass over ``ids`` without the lm_head: the (1, H) hidden state its last position gives the
         head (lazy). Only where ``can_split_head``."""
         kwargs = kwargs or {}
@@ -254,7 +260,7 @@ class Forward:
         return self._head_site
 
 
-def _head_site(lm) -> Optional[tuple[Any, str]]:
+def _head_site(lm) -> tuple[Any, str] | None:
     """Where a language model's head lives: (lm, "lm_head") or (its embed_tokens, "as_linear"), or None."""
     if _is_module(getattr(lm, "lm_head", None)):
         return lm, "lm_head"
@@ -282,7 +288,7 @@ class Sampler:
     random key (split once per token, as mlx's global generator does after ``mx.random.seed``), so a sequence
     samples the same tokens alone or batched with others."""
 
-    def __init__(self, temperature: float, seed: Optional[int]) -> None:
+    def __init__(self, temperature: float, seed: int | None) -> None:
         import mlx.core as mx
 
         self.temperature = temperature
@@ -315,19 +321,20 @@ class Decoder:
     forces in the next pass (jump-forward), until a stop token, a guard or max_tokens. ``tokens``, ``finish``,
     ``stop_id``, ``hit`` and ``steps`` hold the outcome."""
 
-    def __init__(self, *, forward: Forward, request: GenerationRequest, piece, prefix_cache, use_prefix: bool,
-                 jump_forward: bool) -> None:
+    def __init__(
+        self, *, forward: Forward, request: GenerationRequest, piece, prefix_cache, use_prefix: bool, jump_forward: bool
+    ) -> None:
         """Args:
-            forward: the model's passes.
-            request: the generation request.
-            piece: token id -> its text (for the monitors).
-            prefix_cache: the runner's ``PrefixCache``.
-            use_prefix: whether the prefix cache may be used for this request (exact for this model and request).
-            jump_forward: whether forced tokens may share a forward pass (exact for this model).
+        forward: the model's passes.
+        request: the generation request.
+        piece: token id -> its text (for the monitors).
+        prefix_cache: the runner's ``PrefixCache``.
+        use_prefix: whether the prefix cache may be used for this request (exact for this model and request).
+        jump_forward: whether forced tokens may share a forward pass (exact for this model).
         """
         self.forward, self.request, self.piece = forward, request, piece
         self.prefix_cache, self.use_prefix = prefix_cache, use_prefix and request.prefix_cache
-        self.constraint: Optional[Constraint] = request.constraint() if request.constraint else None
+        self.constraint: Constraint | None = request.constraint() if request.constraint else None
         self.jump_forward = jump_forward and bool(getattr(self.constraint, "jump_forward", False))
         self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
         self.stop_ids = frozenset(request.stop.ids)
@@ -335,15 +342,15 @@ class Decoder:
         self.tokens: list[int] = []  # generated, fed ones included
         self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
         self.finish = "length"
-        self.stop_id: Optional[int] = None
-        self.hit: Optional[GuardHit] = None
+        self.stop_id: int | None = None
+        self.hit: GuardHit | None = None
         self.steps = 0  # forward passes that ended in sampling a token
-        self.cache: Optional[list] = None
+        self.cache: list | None = None
         self.last_prompt_token = 0
         # the next pass: (ids, embeddings or None, prefill kwargs or None)
-        self.feed: Optional[tuple[Any, Any, Optional[dict]]] = None
+        self.feed: tuple[Any, Any, dict | None] | None = None
         self.prompt_counts = (0, 0, 0)  # (prompt tokens, image tokens, cached prompt tokens), set by ``begin``
-        self._prompt: Optional[Prompt] = None
+        self._prompt: Prompt | None = None
         self._chunks: list[tuple[int, int]] = []
 
     @property
@@ -378,8 +385,9 @@ class Decoder:
             raise RuntimeError("prefill_step before begin, or after the prompt is in")
         if self._chunks:
             chunk, stop = self._chunks.pop(0)
-            self.forward.prefill(prompt.ids[:, chunk:stop], prompt.embeddings[:, chunk:stop], self.cache,
-                                 prompt.prefill_kwargs)
+            self.forward.prefill(
+                prompt.ids[:, chunk:stop], prompt.embeddings[:, chunk:stop], self.cache, prompt.prefill_kwargs
+            )
             if self._chunks:
                 return False
         forced = self._take_forced() if prompt.last_is_text else []
@@ -400,8 +408,9 @@ class Decoder:
         self.cache = self.prefix_cache.restore(key, lambda: make_cache(lm))
         if self.cache is None:
             self.cache = make_cache(lm)
-            self.forward.prefill(prompt.ids[:, :prompt.prefix], prompt.embeddings[:, :prompt.prefix], self.cache,
-                                 prompt.prefill_kwargs)
+            self.forward.prefill(
+                prompt.ids[:, : prompt.prefix], prompt.embeddings[:, : prompt.prefix], self.cache, prompt.prefill_kwargs
+            )
             self.prefix_cache.keep(key, self.cache)
         else:
             prompt.cached = prompt.prefix
@@ -414,7 +423,7 @@ class Decoder:
                 return
             logits = self.forward.logits(self._next_feed()[0], self.cache)
 
-    def _next_feed(self) -> tuple[Any, Any, Optional[dict]]:
+    def _next_feed(self) -> tuple[Any, Any, dict | None]:
         """``feed``, which the prefill and every ``advance`` that goes on set."""
         if self.feed is None:
             raise RuntimeError("no pass to run: the prompt is not prefilled")
@@ -480,7 +489,7 @@ class Decoder:
             self.hit, self.finish = hit, "guard"
 
 
-def check_monitors(monitors, token: int, text: str) -> Optional[GuardHit]:
+def check_monitors(monitors, token: int, text: str) -> GuardHit | None:
     """Feed one token to the guards; the first hit, or None."""
     for monitor in monitors:
         hit = monitor.feed(token, text)

@@ -23,10 +23,15 @@ again; elsewhere every sequence keeps its own pass and the records say why (``us
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Optional
+from typing import Any
 
 from extractor.runners.mlx.loop import (
-    make_cache, prefilled, probe_prompt, reset_call_state, restore_call_state, save_call_state,
+    make_cache,
+    prefilled,
+    probe_prompt,
+    reset_call_state,
+    restore_call_state,
+    save_call_state,
 )
 
 MERGED_TOLERANCE = 1e-4  # max |difference| of float32 logits, a merged pass against each sequence alone
@@ -36,7 +41,7 @@ PROBE_SIDE = 64  # px: the probe's blank page (a few vision tokens)
 PROBE_STEPS = 3
 
 
-def merged_reason(model, processor, forward, *, render, images: bool) -> Optional[str]:
+def merged_reason(model, processor, forward, *, render, images: bool) -> str | None:
     """Why the merged layer pass would not be exact for this model, or None.
 
     Args:
@@ -58,7 +63,7 @@ def merged_reason(model, processor, forward, *, render, images: bool) -> Optiona
     return None
 
 
-def layout_reason(cache: list) -> Optional[str]:
+def layout_reason(cache: list) -> str | None:
     """Why these cache layers cannot be merged and extracted row by row, or None."""
     for entry in cache:
         merge = getattr(type(entry), "merge", None)
@@ -73,21 +78,28 @@ def merged_gap(model, processor, forward, *, render, images: bool) -> float:
     after the first step, extracted and merged again before the last)."""
     import mlx.core as mx
 
-    rows = [_probe_row(model, processor, forward, text, render=render, page=images and i == 1)
-            for i, text in enumerate(PROBE_TEXTS)]
+    rows = [
+        _probe_row(model, processor, forward, text, render=render, page=images and i == 1)
+        for i, text in enumerate(PROBE_TEXTS)
+    ]
     lm, gap, group = forward.lm, 0.0, MergedRows()
     for step in range(PROBE_STEPS):
         tokens = [mx.array([[token + step]]) for token in (11, 13)]
         alone = []
-        for row, ids in zip(rows, tokens):
+        for row, ids in zip(rows, tokens, strict=False):
             restore_call_state(lm, row["state"])
             alone.append(forward.head(forward.hidden(ids, row["alone"].cache)).astype(mx.float32))
         if step == PROBE_STEPS - 1:
             group.release()
         hidden = group.hidden(forward, [row["merged"] for row in rows], tokens, [row["state"] for row in rows])
         stacked = forward.head(hidden).astype(mx.float32)
-        gap = max(gap, *(float(mx.max(mx.abs(stacked[i] - alone[i].reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
-                         for i in range(len(rows))))
+        gap = max(
+            gap,
+            *(
+                float(mx.max(mx.abs(stacked[i] - alone[i].reshape(-1))).item())  # type: ignore[arg-type]  # mlx's stub types item() as int | float | complex; a float32 array's is a float
+                for i in range(len(rows))
+            ),
+        )
     reset_call_state(lm)
     return gap
 
@@ -126,12 +138,15 @@ class MergedRows:
 
     def __init__(self) -> None:
         self.decoders: list = []
-        self.cache: Optional[list] = None
+        self.cache: list | None = None
 
     def holds(self, decoders: list) -> bool:
         """Whether these decoders, in this order, are the held rows."""
-        return self.cache is not None and len(decoders) == len(self.decoders) and all(
-            a is b for a, b in zip(decoders, self.decoders))
+        return (
+            self.cache is not None
+            and len(decoders) == len(self.decoders)
+            and all(a is b for a, b in zip(decoders, self.decoders, strict=False))
+        )
 
     def hidden(self, forward, decoders: list, tokens: list, states: list):
         """One forward pass through the layers for B sequences that each feed one token.
@@ -153,7 +168,7 @@ class MergedRows:
         fresh = not self.holds(decoders)
         if fresh:
             self.release()
-            merged = [type(layer[0]).merge(list(layer)) for layer in zip(*(d.cache for d in decoders))]
+            merged = [type(layer[0]).merge(list(layer)) for layer in zip(*(d.cache for d in decoders), strict=False)]
         elif self.cache is None:
             raise RuntimeError("held rows without their merged caches")
         else:

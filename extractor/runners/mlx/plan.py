@@ -21,7 +21,6 @@ The plan is reported in every record's ``usage.decoding`` (path and features of 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Optional
 
 FAST = "fast"
 GENERIC = "generic"
@@ -61,23 +60,34 @@ class DecodingPlan:
     path: str
     prefix_cache: bool
     jump_forward: bool
-    forced_feed: Optional[str] = ONE_PASS
+    forced_feed: str | None = ONE_PASS
     hidden_head: bool = False
     reasons: tuple[str, ...] = ()
     probe: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """The plan as the record and doctor report it."""
-        return {"path": self.path, "prefix_cache": self.prefix_cache, "jump_forward": self.jump_forward,
-                "forced_feed": self.forced_feed, "reasons": list(self.reasons)}
+        return {
+            "path": self.path,
+            "prefix_cache": self.prefix_cache,
+            "jump_forward": self.jump_forward,
+            "forced_feed": self.forced_feed,
+            "reasons": list(self.reasons),
+        }
 
-    def generic(self, reason: str) -> "DecodingPlan":
+    def generic(self, reason: str) -> DecodingPlan:
         """This plan moved to the generic path (no prefix cache, no jump-forward) for ``reason``."""
-        return replace(self, path=GENERIC, prefix_cache=False, jump_forward=False, forced_feed=None,
-                       reasons=self.reasons + (reason,))
+        return replace(
+            self,
+            path=GENERIC,
+            prefix_cache=False,
+            jump_forward=False,
+            forced_feed=None,
+            reasons=self.reasons + (reason,),
+        )
 
 
-def flag_reason(model) -> Optional[str]:
+def flag_reason(model) -> str | None:
     """Why the model's own flags rule our loop out, or None."""
     lm = model.language_model
     for candidate in (model, lm):
@@ -89,7 +99,7 @@ def flag_reason(model) -> Optional[str]:
     return None
 
 
-def layout_reason(lm) -> Optional[str]:
+def layout_reason(lm) -> str | None:
     """Why the cache layout cannot be snapshotted for a prefix cache, or None."""
     from mlx_vlm.apc import validate_prompt_cache_layout
 
@@ -144,8 +154,9 @@ def decide(model, processor, *, render) -> DecodingPlan:
         feed = feed_choice(timings)
     else:
         reasons.append(f"jump-forward differs from one token per step (max |dlogprob| {measured['jump']:.3g})")
-    return replace(plan, prefix_cache=prefix_ok and layout is None, jump_forward=jump_ok, forced_feed=feed,
-                   reasons=tuple(reasons))
+    return replace(
+        plan, prefix_cache=prefix_ok and layout is None, jump_forward=jump_ok, forced_feed=feed, reasons=tuple(reasons)
+    )
 
 
 def tolerance_for(model) -> float:
@@ -175,8 +186,16 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
     lm = model.language_model
     reset_call_state(lm)
     reference, tokens = [], []
-    steps = generate_step(ids, model, None, mask, max_tokens=PROBE_STEPS, temperature=0.0,
-                          sampler=lambda lp: mx.argmax(lp, axis=-1), **extras)
+    steps = generate_step(
+        ids,
+        model,
+        None,
+        mask,
+        max_tokens=PROBE_STEPS,
+        temperature=0.0,
+        sampler=lambda lp: mx.argmax(lp, axis=-1),
+        **extras,
+    )
     for token, logprobs in steps:
         reference.append(mx.array(logprobs.astype(mx.float32)).reshape(-1))
         tokens.append(int(token))
@@ -198,7 +217,7 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
                 raise RuntimeError("the probe's prefix snapshot was not kept")
             cache = restored
         if length - 1 > prefix:
-            forward.prefill(ids[:, prefix:length - 1], embeddings[:, prefix:length - 1], cache, kwargs)
+            forward.prefill(ids[:, prefix : length - 1], embeddings[:, prefix : length - 1], cache, kwargs)
         out = [forward.logits(ids[:, -1:], cache, embeddings=embeddings[:, -1:], kwargs=kwargs)]
         out.append(forward.logits(mx.array([[tokens[0]]]), cache))
         if jump:  # tokens 2 and 3 in one pass: its last logits are the reference's fourth step
@@ -210,7 +229,7 @@ def probe(model, processor, *, render, hidden_head: bool) -> dict:
 
     def gap(got: list, want: list) -> float:
         worst = 0.0
-        for logits, ref in zip(got, want):
+        for logits, ref in zip(got, want, strict=False):
             lp = logits.astype(mx.float32).reshape(-1)
             lp = lp - mx.logsumexp(lp)
             top = mx.argsort(-ref)[:TOP_COMPARED]
@@ -284,11 +303,12 @@ class _FeedBench:
         from extractor.runners.mlx.loop import Forward, prefilled, probe_prompt
 
         ids, embeddings, kwargs = probe_prompt(model, processor, render(PROBE_TEXT))
-        self.grouped, self.stepwise = (Forward(model.language_model, hidden_head=hidden_head, stepwise=s)
-                                       for s in (False, True))
+        self.grouped, self.stepwise = (
+            Forward(model.language_model, hidden_head=hidden_head, stepwise=s) for s in (False, True)
+        )
         self.cache = prefilled(self.grouped, ids, embeddings, kwargs)
         mx.eval(self.grouped.logits(ids[:, -1:], self.cache, embeddings=embeddings[:, -1:], kwargs=kwargs))
-        self.run = ids[:, -FEED_RUN - 1:-1]  # any text tokens will do: the timing, not the tokens, counts
+        self.run = ids[:, -FEED_RUN - 1 : -1]  # any text tokens will do: the timing, not the tokens, counts
         # on the CPU, the process's CPU time: what other processes on a busy machine take is not ours
         self.clock = time.process_time if mx.default_device() == mx.cpu else time.perf_counter
         self._now = time.perf_counter
@@ -300,6 +320,7 @@ class _FeedBench:
         def feed():
             self.grouped.layers(self.run[:, :tokens], self.cache)
             mx.eval([c.state for c in self.cache])
+
         return feed
 
     def fastest(self, *feeds, repeats: int) -> list[float]:
@@ -310,12 +331,13 @@ class _FeedBench:
         deadline = self._now() + FEED_BUDGET_S
         while len(times) < repeats and (len(times) < 2 or self._now() < deadline):
             times.append([self._timed(feed) for feed in feeds])
-        return [min(column) for column in zip(*times)]
+        return [min(column) for column in zip(*times, strict=False)]
 
     def _timed(self, feed) -> float:
         start = self.clock()
         feed()
         return (self.clock() - start) * 1000
+
 
 def request_path(model, plan: DecodingPlan, *, inputs: dict, embeddings, kwargs: dict) -> DecodingPlan:
     """The plan for one request: the generic path where the model forbids chunked prefill for this prompt.
@@ -330,7 +352,8 @@ def request_path(model, plan: DecodingPlan, *, inputs: dict, embeddings, kwargs:
         return plan
     from mlx_vlm.generate.common import _chunked_prefill_enabled
 
-    if _chunked_prefill_enabled(model, input_ids=inputs["input_ids"], inputs_embeds=embeddings, prompt_cache=None,
-                                prefill_kwargs=kwargs):
+    if _chunked_prefill_enabled(
+        model, input_ids=inputs["input_ids"], inputs_embeds=embeddings, prompt_cache=None, prefill_kwargs=kwargs
+    ):
         return plan
     return plan.generic("the model forbids chunked prefill for this prompt (images)")

@@ -12,7 +12,8 @@ bounded in bytes; it lives in the runner and goes with the model.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 DEFAULT_ENTRIES = 4  # schemas in use at once in one process
 DEFAULT_MAX_BYTES = 2 * 1024**3
@@ -27,9 +28,9 @@ class PrefixCache:
         """Args: entries: snapshots kept at most; max_bytes: their total size at most."""
         self.entries = entries
         self.max_bytes = max_bytes
-        self._snapshots: "OrderedDict[tuple[int, ...], tuple[list, int]]" = OrderedDict()
+        self._snapshots: OrderedDict[tuple[int, ...], tuple[list, int]] = OrderedDict()
 
-    def restore(self, key: Sequence[int], make_cache: Callable[[], list]) -> Optional[list]:
+    def restore(self, key: Sequence[int], make_cache: Callable[[], list]) -> list | None:
         """A fresh model cache in the state after the prefix ``key``, or None when it is not kept.
 
         Args:
@@ -44,7 +45,7 @@ class PrefixCache:
             return None
         self._snapshots.move_to_end(tuple(key))
         cache = make_cache()
-        for layer, payload in zip(cache, found[0]):
+        for layer, payload in zip(cache, found[0], strict=False):
             layer.prefix_cache_restore(_containers(payload))
         return cache
 

@@ -19,23 +19,31 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Optional
+from typing import Any
 
 from extractor.errors import ModelError
-from extractor.runners.modelfiles import resolve_model_dir
-from extractor.runners.chat_template import template_options
 from extractor.quiet import quiet_imports
 from extractor.runners.base import GenerationRequest, GenerationResult, Runner
-from extractor.runners.stopping import StopSet, resolve_stop_set
+from extractor.runners.chat_template import template_options
 from extractor.runners.mlx.batching import BatchLoop, batch_reason, split_runs
-from extractor.runners.mlx.loop import (Decoder, Forward, Prompt, build_prompt, count_media, embed, media_ids,
-                                        prepare_inputs)
-from extractor.runners.mlx.plan import FAST, PER_TOKEN, DecodingPlan, decide, request_path
 from extractor.runners.mlx.generic import GenericDecoder
+from extractor.runners.mlx.loop import (
+    Decoder,
+    Forward,
+    Prompt,
+    build_prompt,
+    count_media,
+    embed,
+    media_ids,
+    prepare_inputs,
+)
 from extractor.runners.mlx.merged import merged_reason
+from extractor.runners.mlx.plan import FAST, PER_TOKEN, DecodingPlan, decide, request_path
 from extractor.runners.mlx.prefix_cache import PrefixCache
-from extractor.runners.templates import render_messages
 from extractor.runners.mlx.vision import VisionBudget, measure_vision_budget
+from extractor.runners.modelfiles import resolve_model_dir
+from extractor.runners.stopping import StopSet, resolve_stop_set
+from extractor.runners.templates import render_messages
 
 quiet_imports()
 
@@ -56,7 +64,7 @@ class MlxRunner(Runner):
     tokenizer: Any  # the processor's Hugging Face tokenizer (or the processor itself), set at load
     batch_feed_ms: dict
     _batch_reasons: tuple[str, ...]
-    _loop: Optional[BatchLoop]
+    _loop: BatchLoop | None
 
     def __init__(self, *, model: str, batch: int = 1) -> None:
         """Load the model and decide how to decode it.
@@ -80,23 +88,33 @@ class MlxRunner(Runner):
             raise ModelError(f"cannot load model {model}: {exc}", source=model) from exc
         self.tokenizer = getattr(self._processor, "tokenizer", self._processor)
         self.stop_set: StopSet = resolve_stop_set(self.model_dir).plus(
-            _processor_eos_ids(self._processor), "processor:additional_eos_token_ids", self.tokenizer)
+            _processor_eos_ids(self._processor), "processor:additional_eos_token_ids", self.tokenizer
+        )
         self.template_text = self._chat_template_source()
         config = self._model.config
         self._media_ids = frozenset(media_ids(config))
         # the shared prefix ends where the first image starts (its start marker or, without one, its placeholder)
         self._boundary_ids = self._media_ids | frozenset(
-            i for i in (getattr(config, "vision_start_token_id", None), getattr(config, "boi_token_index", None),
-                        getattr(config, "boi_token_id", None)) if isinstance(i, int))
+            i
+            for i in (
+                getattr(config, "vision_start_token_id", None),
+                getattr(config, "boi_token_index", None),
+                getattr(config, "boi_token_id", None),
+            )
+            if isinstance(i, int)
+        )
         self._prefix_cache = PrefixCache()
-        self._forward: Optional[Forward] = None  # set once the load-time probes are done
+        self._forward: Forward | None = None  # set once the load-time probes are done
         try:
             self.vision: VisionBudget = measure_vision_budget(self._model, self._processor, self._render_user)
             self.decoding: DecodingPlan = decide(self._model, self._processor, render=self._render_user)
         except Exception as exc:  # noqa: BLE001
             raise ModelError(f"cannot prepare model {model}: {type(exc).__name__}: {exc}", source=model) from exc
-        self._forward = Forward(self._model.language_model, hidden_head=self.decoding.hidden_head,
-                                stepwise=self.decoding.forced_feed == PER_TOKEN)
+        self._forward = Forward(
+            self._model.language_model,
+            hidden_head=self.decoding.hidden_head,
+            stepwise=self.decoding.forced_feed == PER_TOKEN,
+        )
         self.plan_batch(batch)
 
     def plan_batch(self, batch: int) -> None:
@@ -107,17 +125,22 @@ class MlxRunner(Runner):
             self.batch, self._batch_reasons, self._loop, self.batch_feed_ms = 1, (), None, {}
             if batch <= 1:
                 return
-            reason = batch_reason(self._model, self._processor, self._forward, self.decoding,
-                                  render=self._render_user)
+            reason = batch_reason(self._model, self._processor, self._forward, self.decoding, render=self._render_user)
             if reason is not None:
                 self._batch_reasons = (f"batching off: {reason}",)
                 return
-            layers = merged_reason(self._model, self._processor, self._forward, render=self._render_user,
-                                   images=self.vision.method != "default")
+            layers = merged_reason(
+                self._model,
+                self._processor,
+                self._forward,
+                render=self._render_user,
+                images=self.vision.method != "default",
+            )
             split, self.batch_feed_ms = False, {}
             if layers is None and self.decoding.jump_forward:
-                split, self.batch_feed_ms = split_runs(self._model, self._processor, self._forward,
-                                                       render=self._render_user)
+                split, self.batch_feed_ms = split_runs(
+                    self._model, self._processor, self._forward, render=self._render_user
+                )
             self.batch, self._loop = batch, BatchLoop(self, size=batch, merged=layers is None, split=split)
             self._batch_reasons = () if layers is None else (f"layers per sequence: {layers}",)
 
@@ -137,7 +160,7 @@ class MlxRunner(Runner):
         return self.vision.pixels_per_token
 
     @property
-    def max_page_pixels(self) -> Optional[int]:
+    def max_page_pixels(self) -> int | None:
         """The most page pixels worth rendering: a processor that resizes every image itself (``vision.fixed``)
         gets pages no larger than the probe's; None: the budget alone decides."""
         return self.vision.max_pixels
@@ -159,8 +182,13 @@ class MlxRunner(Runner):
         return self._render((Message(role="user", text=text, images=images),), images)
 
     def _render(self, messages, images: int) -> str:
-        return render_messages(self._processor, self._model.config, messages, num_images=images,
-                               options=template_options(self.template_text))
+        return render_messages(
+            self._processor,
+            self._model.config,
+            messages,
+            num_images=images,
+            options=template_options(self.template_text),
+        )
 
     def render_prompt(self, request: GenerationRequest) -> str:
         """Render the request's messages through the model's own chat template.
@@ -220,22 +248,29 @@ class MlxRunner(Runner):
         """Render, tokenize and preprocess the request (no mlx: a batched caller runs it in its own thread)."""
         return prepare_inputs(self._model, self._processor, self.render_prompt(request), request.images)
 
-    def start(self, request: GenerationRequest, inputs: dict) -> "Generation":
+    def start(self, request: GenerationRequest, inputs: dict) -> Generation:
         """Embed the prompt and choose the path for this request: a fast ``Decoder`` ready to prefill (the
         caller drives it), or the generic path run to the end here."""
         generation = Generation(request=request, inputs=inputs, plan=self.decoding, start=time.perf_counter())
         if generation.plan.path == FAST:
             embedded = embed(self._model, inputs)
-            generation.plan = request_path(self._model, generation.plan, inputs=inputs, embeddings=embedded[0],
-                                           kwargs=embedded[1])
+            generation.plan = request_path(
+                self._model, generation.plan, inputs=inputs, embeddings=embedded[0], kwargs=embedded[1]
+            )
         if generation.plan.path == FAST:
             if self._forward is None:
                 raise RuntimeError("the model is not loaded yet")
-            generation.prompt = build_prompt(inputs, embedded, media_ids=self._media_ids,
-                                             boundary_ids=self._boundary_ids)
-            generation.decoder = Decoder(forward=self._forward, request=request, piece=self._piece,
-                                         prefix_cache=self._prefix_cache, use_prefix=generation.plan.prefix_cache,
-                                         jump_forward=generation.plan.jump_forward)
+            generation.prompt = build_prompt(
+                inputs, embedded, media_ids=self._media_ids, boundary_ids=self._boundary_ids
+            )
+            generation.decoder = Decoder(
+                forward=self._forward,
+                request=request,
+                piece=self._piece,
+                prefix_cache=self._prefix_cache,
+                use_prefix=generation.plan.prefix_cache,
+                jump_forward=generation.plan.jump_forward,
+            )
             return generation
         if request.seed is not None:
             import mlx.core as mx
@@ -247,7 +282,7 @@ class MlxRunner(Runner):
         generation.first_at = decoder.first_token_at or time.perf_counter()
         return generation
 
-    def result(self, generation: "Generation") -> GenerationResult:
+    def result(self, generation: Generation) -> GenerationResult:
         """The finished generation as a GenerationResult."""
         import mlx.core as mx
 
@@ -278,15 +313,18 @@ class MlxRunner(Runner):
             prefill_s=first_at - generation.start,
             decode_s=end - first_at,
             peak_memory_gb=mx.get_peak_memory() / 1e9,
-            decoding={"path": plan.path, "prefix_cache": cached > 0 or (plan.prefix_cache and
-                                                                        generation.request.prefix_cache),
-                      "jump_forward": jump,
-                      "forced_feed": (PER_TOKEN if generation.split else plan.forced_feed) if jump else None,
-                      "batch": generation.batch,
-                      "merged_steps": generation.merged_steps, "reasons": reasons},
+            decoding={
+                "path": plan.path,
+                "prefix_cache": cached > 0 or (plan.prefix_cache and generation.request.prefix_cache),
+                "jump_forward": jump,
+                "forced_feed": (PER_TOKEN if generation.split else plan.forced_feed) if jump else None,
+                "batch": generation.batch,
+                "merged_steps": generation.merged_steps,
+                "reasons": reasons,
+            },
         )
 
-    def _final_text(self, tokens: list[int], stop_id: Optional[int], pieced: str, hit) -> str:
+    def _final_text(self, tokens: list[int], stop_id: int | None, pieced: str, hit) -> str:
         answer = tokens[:-1] if stop_id is not None else tokens
         text = self.tokenizer.decode(answer, skip_special_tokens=False)
         if hit is not None and hit.keep_chars is not None:
@@ -301,11 +339,11 @@ class Generation:
 
     def __init__(self, *, request: GenerationRequest, inputs: dict, plan: DecodingPlan, start: float) -> None:
         self.request, self.inputs, self.plan, self.start = request, inputs, plan, start
-        self.prompt: Optional[Prompt] = None  # on the fast path (released once prefilled)
-        self.decoder: Optional[Decoder] = None
-        self.generic: Optional[GenericDecoder] = None
+        self.prompt: Prompt | None = None  # on the fast path (released once prefilled)
+        self.decoder: Decoder | None = None
+        self.generic: GenericDecoder | None = None
         self.done = False
-        self.first_at: Optional[float] = None
+        self.first_at: float | None = None
         self.batch = 1
         self.merged_steps = 0  # passes through the layers it shared with other sequences
         self.split = False  # the batch fed its forced runs one token per step (``batching.split_runs``)
@@ -320,7 +358,8 @@ def load_model(model_dir) -> tuple[Any, Any]:
     Returns:
         (the model, its processor).
     """
-    from mlx_vlm.utils import get_model_path, load_image_processor, load_model as mlx_load_model, load_processor
+    from mlx_vlm.utils import get_model_path, load_image_processor, load_processor
+    from mlx_vlm.utils import load_model as mlx_load_model
 
     path = get_model_path(str(model_dir))
     model = mlx_load_model(path, False, strict=True)

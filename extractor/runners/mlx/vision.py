@@ -40,8 +40,12 @@ class VisionBudget:
 
     def to_dict(self) -> dict:
         """For doctor and the families bench."""
-        return {"pixels_per_token": self.pixels_per_token, "method": self.method,
-                "probe_tokens": {str(k): v for k, v in self.tokens.items()}, "fixed": self.fixed}
+        return {
+            "pixels_per_token": self.pixels_per_token,
+            "method": self.method,
+            "probe_tokens": {str(k): v for k, v in self.tokens.items()},
+            "fixed": self.fixed,
+        }
 
 
 def measure_vision_budget(model, processor, render) -> VisionBudget:
@@ -72,5 +76,9 @@ def measure_vision_budget(model, processor, render) -> VisionBudget:
     small, large = (counts[s] for s in PROBE_SIDES)
     if large <= 0:
         return VisionBudget(pixels_per_token=DEFAULT_PIXELS_PER_TOKEN, tokens=counts, method="default")
-    return VisionBudget(pixels_per_token=max(1, round(PROBE_SIDES[-1] ** 2 / large)), tokens=counts,
-                        fixed=large == small, method="probe")
+    return VisionBudget(
+        pixels_per_token=max(1, round(PROBE_SIDES[-1] ** 2 / large)),
+        tokens=counts,
+        fixed=large == small,
+        method="probe",
+    )

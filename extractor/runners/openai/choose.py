@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import DEFAULT_MODEL
@@ -43,7 +44,6 @@ class ServerInfo:
     kind: str
     models: tuple[str, ...]
     detected: bool = True
-
 
 
 def detect_kind(*, server_header: str, models: Sequence[Mapping[str, Any]]) -> str:
@@ -121,12 +121,15 @@ def remote_stop_set(model: str, *, stop_ids: Sequence[int] = ()) -> StopSet:
     if directory is not None:
         return resolve_stop_set(directory)
     if model in KNOWN_QWEN_MODELS or QWEN35_NAME.search(model or ""):
-        return StopSet(ids=tuple(sorted(QWEN_STOP_IDS)),
-                       sources={i: (f"qwen-family id:{t}",) for i, t in QWEN_STOP_IDS.items()}, texts=END_TOKEN_TEXTS)
+        return StopSet(
+            ids=tuple(sorted(QWEN_STOP_IDS)),
+            sources={i: (f"qwen-family id:{t}",) for i, t in QWEN_STOP_IDS.items()},
+            texts=END_TOKEN_TEXTS,
+        )
     return StopSet(ids=(), texts=END_TOKEN_TEXTS)
 
 
-def local_model_dir(model: str) -> Optional[Path]:
+def local_model_dir(model: str) -> Path | None:
     """The model's directory when it is here: a path, or a hub id already in the local cache (never downloads).
 
     Args:
@@ -164,7 +167,7 @@ def pixels_per_token(model: str) -> int:
     return DEFAULT_PIXELS_PER_TOKEN
 
 
-def fetch_server_info(client, endpoint: Endpoint, *, kind: Optional[str], timeout) -> ServerInfo:
+def fetch_server_info(client, endpoint: Endpoint, *, kind: str | None, timeout) -> ServerInfo:
     """Ask ``/models`` what a server serves, and tell its kind (unless given).
 
     Args:
@@ -196,11 +199,19 @@ def fetch_server_info(client, endpoint: Endpoint, *, kind: Optional[str], timeou
         raise ModelError(f"{endpoint.base}/models did not answer with a model list", source=endpoint.url) from None
     items = [m for m in items if isinstance(m, dict)]
     found = kind or detect_kind(server_header=response.headers.get("server", ""), models=items)
-    return ServerInfo(kind=found, models=tuple(str(m.get("id")) for m in items if m.get("id")),
-                      detected=kind is None)
+    return ServerInfo(kind=found, models=tuple(str(m.get("id")) for m in items if m.get("id")), detected=kind is None)
 
 
-
-__all__ = ["DEFAULT_PIXELS_PER_TOKEN", "KNOWN_QWEN_MODELS", "QWEN35_NAME", "QWEN_STOP_IDS", "ServerInfo",
-           "choose_model", "detect_kind", "fetch_server_info", "local_model_dir", "pixels_per_token",
-           "remote_stop_set"]
+__all__ = [
+    "DEFAULT_PIXELS_PER_TOKEN",
+    "KNOWN_QWEN_MODELS",
+    "QWEN35_NAME",
+    "QWEN_STOP_IDS",
+    "ServerInfo",
+    "choose_model",
+    "detect_kind",
+    "fetch_server_info",
+    "local_model_dir",
+    "pixels_per_token",
+    "remote_stop_set",
+]

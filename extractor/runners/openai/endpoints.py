@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, TypeVar
+from typing import TypeVar
 
 from extractor.errors import ModelError, UsageError
 
@@ -40,7 +41,7 @@ class EndpointFailure(Exception):
         retry_after: seconds the server asked us to wait (HTTP 429 ``Retry-After``), or None.
     """
 
-    def __init__(self, reason: str, *, retry_after: Optional[float] = None) -> None:
+    def __init__(self, reason: str, *, retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
@@ -60,7 +61,8 @@ class Endpoint:
         down_until: monotonic time before which it is avoided.
         last_error: the last failure's reason.
         held: the down time is the server's own Retry-After (not a failure's back-off).
-        info: what ``runners.openai.choose.fetch_server_info`` found out about the server (kind, served model), once known.
+        info: what ``runners.openai.choose.fetch_server_info`` found out about the server (kind, served model),
+            once known.
     """
 
     url: str
@@ -70,9 +72,9 @@ class Endpoint:
     requests: int = 0
     failures: int = 0
     down_until: float = 0.0
-    last_error: Optional[str] = None
+    last_error: str | None = None
     held: bool = False
-    info: Optional[object] = None
+    info: object | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # one discovery at a time
 
 
@@ -104,8 +106,14 @@ class EndpointPool:
         peak_in_flight: the most requests that were running at once (over all endpoints).
     """
 
-    def __init__(self, urls: Sequence[str], *, attempts: Optional[int] = None,
-                 sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        urls: Sequence[str],
+        *,
+        attempts: int | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         """Set up the pool.
 
         Args:
@@ -156,15 +164,25 @@ class EndpointPool:
                 raise
             self._release(endpoint, failure=None)
             return result
-        raise ModelError(f"no endpoint could answer after {self.attempts} tries: {summarize(failures)}",
-                         source=", ".join(e.url for e in self.endpoints))
+        raise ModelError(
+            f"no endpoint could answer after {self.attempts} tries: {summarize(failures)}",
+            source=", ".join(e.url for e in self.endpoints),
+        )
 
     def stats(self) -> dict:
         """Return ``{url: {"requests", "in_flight", "failures", "down", "last_error"}}`` (for logs and benches)."""
         now = self._clock()
         with self._lock:
-            return {e.url: {"requests": e.requests, "in_flight": e.in_flight, "failures": e.failures,
-                            "down": e.down_until > now, "last_error": e.last_error} for e in self.endpoints}
+            return {
+                e.url: {
+                    "requests": e.requests,
+                    "in_flight": e.in_flight,
+                    "failures": e.failures,
+                    "down": e.down_until > now,
+                    "last_error": e.last_error,
+                }
+                for e in self.endpoints
+            }
 
     def _acquire(self) -> Endpoint:
         """The least busy endpoint that is up (fewest running, then fewest sent, then the first), else the one
@@ -180,7 +198,7 @@ class EndpointPool:
             self.peak_in_flight = max(self.peak_in_flight, sum(e.in_flight for e in self.endpoints))
             return endpoint
 
-    def _release(self, endpoint: Endpoint, *, failure: Optional[EndpointFailure], counted: bool = True) -> None:
+    def _release(self, endpoint: Endpoint, *, failure: EndpointFailure | None, counted: bool = True) -> None:
         with self._lock:
             endpoint.in_flight -= 1
             if failure is None:

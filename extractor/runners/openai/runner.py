@@ -21,18 +21,28 @@ httpx is imported lazily (inside functions), like mlx in the local runner.
 from __future__ import annotations
 
 import time
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from extractor.errors import ModelError
 from extractor.record import issue
 from extractor.runners.base import GenerationRequest, GenerationResult, Runner
 from extractor.runners.constrain.plan import unconstrained_warning
 from extractor.runners.openai.choose import (
-    ServerInfo, choose_model, fetch_server_info, pixels_per_token, remote_stop_set,
+    ServerInfo,
+    choose_model,
+    fetch_server_info,
+    pixels_per_token,
+    remote_stop_set,
 )
 from extractor.runners.openai.endpoints import Endpoint, EndpointFailure, EndpointPool
 from extractor.runners.openai.wire import (
-    KINDS, StreamOutcome, check_status, finish_reason, read_stream, request_body, transport_reason,
+    KINDS,
+    StreamOutcome,
+    check_status,
+    finish_reason,
+    read_stream,
+    request_body,
+    transport_reason,
 )
 
 DEFAULT_READ_TIMEOUT = 300.0  # seconds a server may stay silent (a long prefill of many pages on a busy server)
@@ -61,9 +71,18 @@ class OpenAIRunner(Runner):
     tokenizer = None
     pixels_per_token: int  # set per model in __init__
 
-    def __init__(self, *, endpoints: Sequence[str], model: str, server_kind: Optional[str] = None,
-                 api_key: Optional[str] = None, stop_ids: Sequence[int] = (), image_format: str = "png",
-                 read_timeout: float = DEFAULT_READ_TIMEOUT, probe: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        endpoints: Sequence[str],
+        model: str,
+        server_kind: str | None = None,
+        api_key: str | None = None,
+        stop_ids: Sequence[int] = (),
+        image_format: str = "png",
+        read_timeout: float = DEFAULT_READ_TIMEOUT,
+        probe: bool = True,
+    ) -> None:
         """Set up the client and look at every endpoint once (a refused API key fails here, before any document).
 
         Args:
@@ -90,8 +109,9 @@ class OpenAIRunner(Runner):
         self.image_format = image_format
         self.timeout = httpx.Timeout(connect=CONNECT_TIMEOUT, read=read_timeout, write=WRITE_TIMEOUT, pool=None)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(headers=headers, limits=httpx.Limits(max_connections=None,
-                                                                          max_keepalive_connections=32))
+        self._client = httpx.Client(
+            headers=headers, limits=httpx.Limits(max_connections=None, max_keepalive_connections=32)
+        )
         if probe:
             for endpoint in self.pool.endpoints:
                 try:
@@ -99,7 +119,7 @@ class OpenAIRunner(Runner):
                 except EndpointFailure:
                     continue  # not up yet: looked at again when a request goes there
 
-    def describe(self, endpoint: Endpoint, *, timeout: Optional[float] = None) -> ServerInfo:
+    def describe(self, endpoint: Endpoint, *, timeout: float | None = None) -> ServerInfo:
         """What an endpoint serves and what kind of server it is (asked once, then remembered).
 
         Args:
@@ -115,8 +135,9 @@ class OpenAIRunner(Runner):
         """
         with endpoint.lock:
             if not isinstance(endpoint.info, ServerInfo):  # None until fetched (endpoints cannot name the type)
-                endpoint.info = fetch_server_info(self._client, endpoint, kind=self.server_kind,
-                                                  timeout=timeout or self.timeout)
+                endpoint.info = fetch_server_info(
+                    self._client, endpoint, kind=self.server_kind, timeout=timeout or self.timeout
+                )
             return endpoint.info
 
     def generate(self, request: GenerationRequest) -> GenerationResult:
@@ -143,11 +164,16 @@ class OpenAIRunner(Runner):
         monitors = list(request.monitor_factory()) if request.monitor_factory else []
         start = time.perf_counter()
         try:
-            with self._client.stream("POST", f"{endpoint.base}/chat/completions", json=body,
-                                     timeout=self.timeout) as response:
+            with self._client.stream(
+                "POST", f"{endpoint.base}/chat/completions", json=body, timeout=self.timeout
+            ) as response:
                 if response.status_code != 200:
-                    check_status(response.status_code, response.read().decode("utf-8", "replace"), url=endpoint.url,
-                                 headers=response.headers)
+                    check_status(
+                        response.status_code,
+                        response.read().decode("utf-8", "replace"),
+                        url=endpoint.url,
+                        headers=response.headers,
+                    )
                 outcome = read_stream(response.iter_lines(), monitors=monitors)
             # leaving the block closed the response: after a guard hit, that is what stops the server
         except httpx.TransportError as exc:
@@ -156,8 +182,16 @@ class OpenAIRunner(Runner):
             raise ModelError(exc.message, source=endpoint.url) from exc
         return self._result(outcome, request=request, endpoint=endpoint, info=info, model=model, start=start)
 
-    def _result(self, outcome: StreamOutcome, *, request: GenerationRequest, endpoint: Endpoint, info: ServerInfo,
-                model: str, start: float) -> GenerationResult:
+    def _result(
+        self,
+        outcome: StreamOutcome,
+        *,
+        request: GenerationRequest,
+        endpoint: Endpoint,
+        info: ServerInfo,
+        model: str,
+        start: float,
+    ) -> GenerationResult:
         """Map a finished stream onto a GenerationResult (finish, usage, constrained, warnings)."""
         finish = finish_reason(outcome)
         usage = outcome.usage or {}
@@ -169,24 +203,41 @@ class OpenAIRunner(Runner):
         asked = request.json_schema is not None
         warnings: tuple[dict, ...] = ()
         if asked and not spec.json_schema:
-            warnings = (unconstrained_warning(f"the server at {endpoint.url} ({info.kind}) does not enforce a JSON "
-                                              "schema; the answer is validated afterwards"),)
+            warnings = (
+                unconstrained_warning(
+                    f"the server at {endpoint.url} ({info.kind}) does not enforce a JSON "
+                    "schema; the answer is validated afterwards"
+                ),
+            )
         if not request.stop.ids:
-            warnings += (issue(STOP_SET_UNKNOWN, f"the stop set of {model!r} is unknown here (no local model "
-                                                 "directory): no stop ids were sent, so the server's own end tokens "
-                                                 "decide; pass --stop-id ID or a local model directory as --model"),)
+            warnings += (
+                issue(
+                    STOP_SET_UNKNOWN,
+                    f"the stop set of {model!r} is unknown here (no local model "
+                    "directory): no stop ids were sent, so the server's own end tokens "
+                    "decide; pass --stop-id ID or a local model directory as --model",
+                ),
+            )
         return GenerationResult(
-            text=outcome.text, token_ids=(), finish_reason=finish,
+            text=outcome.text,
+            token_ids=(),
+            finish_reason=finish,
             stop_token_id=outcome.stop_token_id if finish == "stop" else None,
             guard=outcome.hit.guard if outcome.hit else None,
             prompt_tokens=int(usage.get("prompt_tokens") or 0),
             generated_tokens=int(usage["completion_tokens"]) if reported else outcome.pieces,
             cached_prompt_tokens=int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
             decode_steps=int(usage["completion_tokens"]) if reported else outcome.pieces,
-            prefill_s=first - start, decode_s=end - first,
-            constrained=asked and spec.json_schema, warnings=warnings,
-            server={"endpoint": endpoint.url, "kind": info.kind, "model": model,
-                    "usage": "server" if reported else "stream"},
+            prefill_s=first - start,
+            decode_s=end - first,
+            constrained=asked and spec.json_schema,
+            warnings=warnings,
+            server={
+                "endpoint": endpoint.url,
+                "kind": info.kind,
+                "model": model,
+                "usage": "server" if reported else "stream",
+            },
         )
 
     def close(self) -> None:
@@ -194,6 +245,11 @@ class OpenAIRunner(Runner):
         self._client.close()
 
 
-
-__all__ = ["CONNECT_TIMEOUT", "DEFAULT_READ_TIMEOUT", "PROBE_TIMEOUT", "STOP_SET_UNKNOWN", "WRITE_TIMEOUT",
-           "OpenAIRunner"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "DEFAULT_READ_TIMEOUT",
+    "PROBE_TIMEOUT",
+    "STOP_SET_UNKNOWN",
+    "WRITE_TIMEOUT",
+    "OpenAIRunner",
+]

@@ -38,8 +38,9 @@ import base64
 import io
 import json
 import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any
 
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.base import GenerationRequest, GuardHit, Monitor
@@ -72,12 +73,26 @@ class Kind:
 _PLAIN = {"top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
 _TEMPLATE_NO_THINKING = {"chat_template_kwargs": {"enable_thinking": False}}
 KINDS = {
-    "vllm": Kind(stop_token_ids=True, json_schema=True, thinking=_TEMPLATE_NO_THINKING,
-                 sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0}, usage_every_chunk=True),
-    "sglang": Kind(stop_token_ids=True, json_schema=True, thinking=_TEMPLATE_NO_THINKING,
-                   sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0}, usage_every_chunk=True),
-    "mlx": Kind(stop_token_ids=False, json_schema=False, thinking={"enable_thinking": False},
-                sampling={"top_p": 1.0, "top_k": 0, "min_p": 0.0}),
+    "vllm": Kind(
+        stop_token_ids=True,
+        json_schema=True,
+        thinking=_TEMPLATE_NO_THINKING,
+        sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
+        usage_every_chunk=True,
+    ),
+    "sglang": Kind(
+        stop_token_ids=True,
+        json_schema=True,
+        thinking=_TEMPLATE_NO_THINKING,
+        sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
+        usage_every_chunk=True,
+    ),
+    "mlx": Kind(
+        stop_token_ids=False,
+        json_schema=False,
+        thinking={"enable_thinking": False},
+        sampling={"top_p": 1.0, "top_k": 0, "min_p": 0.0},
+    ),
     "openai": Kind(stop_token_ids=False, json_schema=True, sampling=_PLAIN),
 }
 
@@ -121,17 +136,26 @@ def request_body(request: GenerationRequest, *, model: str, kind: str, image_for
             messages.append({"role": message.role, "content": [*parts, {"type": "text", "text": message.text}]})
         else:
             messages.append({"role": message.role, "content": message.text})
-    body = {"model": model, "messages": messages, "max_tokens": request.max_tokens,
-            "temperature": request.temperature, "seed": 0 if request.seed is None else request.seed,
-            **spec.sampling, **spec.thinking, "stream": True, "stream_options": {"include_usage": True}}
+    body = {
+        "model": model,
+        "messages": messages,
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+        "seed": 0 if request.seed is None else request.seed,
+        **spec.sampling,
+        **spec.thinking,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
     if spec.usage_every_chunk:
         body["stream_options"]["continuous_usage_stats"] = True
     if spec.stop_token_ids and request.stop.ids:
         body["stop_token_ids"] = list(request.stop.ids)
     if spec.json_schema and request.json_schema is not None:
-        body["response_format"] = {"type": "json_schema",
-                                   "json_schema": {"name": "answer", "schema": dict(request.json_schema),
-                                                   "strict": True}}
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "answer", "schema": dict(request.json_schema), "strict": True},
+        }
     return body
 
 
@@ -176,8 +200,9 @@ def server_message(text: str) -> str:
     message = None
     if isinstance(body, dict):
         error = body.get("error")
-        message = (error.get("message") if isinstance(error, dict) else error) or body.get("detail") \
-            or body.get("message")
+        message = (
+            (error.get("message") if isinstance(error, dict) else error) or body.get("detail") or body.get("message")
+        )
     if message is None:
         message = text.strip()
     if not isinstance(message, str):
@@ -190,7 +215,7 @@ def error_message(status: int, text: str) -> str:
     return f"HTTP {status}: {server_message(text)}"
 
 
-def retry_after(value: Optional[str]) -> Optional[float]:
+def retry_after(value: str | None) -> float | None:
     """Seconds from a ``Retry-After`` header (a number of seconds or an HTTP date); None when absent or bad."""
     if not value:
         return None
@@ -225,8 +250,11 @@ def check_status(status: int, text: str, *, url: str, headers: Mapping[str, str]
         return
     message = error_message(status, text)
     if status in (401, 403):
-        raise ExtractorError(f"{url} refused the API key ({message}); set the key in the environment variable "
-                             "named by --api-key-env", code="auth", source=url)
+        raise ExtractorError(
+            f"{url} refused the API key ({message}); set the key in the environment variable named by --api-key-env",
+            code="auth",
+            source=url,
+        )
     if status == 429:
         raise EndpointFailure(message, retry_after=retry_after(headers.get("retry-after")))
     if status in RETRYABLE_STATUS:
@@ -247,6 +275,7 @@ def transport_reason(exc: BaseException) -> str:
         return f"the connection broke ({text})"
     return f"{type(exc).__name__}: {text}"
 
+
 # ------------------------------------------------------------------------------------------------ the stream
 
 
@@ -256,12 +285,12 @@ class StreamOutcome:
 
     text: str = ""
     pieces: int = 0  # content deltas seen (one per token on the servers we know)
-    finish_reason: Optional[str] = None  # the server's
-    stop_token_id: Optional[int] = None
-    hit: Optional[GuardHit] = None
-    usage: Optional[dict] = None
+    finish_reason: str | None = None  # the server's
+    stop_token_id: int | None = None
+    hit: GuardHit | None = None
+    usage: dict | None = None
     done: bool = False  # [DONE] arrived
-    first_at: Optional[float] = None
+    first_at: float | None = None
 
 
 def read_stream(lines: Iterable[str], *, monitors: Sequence[Monitor] = ()) -> StreamOutcome:
@@ -314,13 +343,14 @@ def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[Monitor
             if hit is not None:
                 out.hit = hit
                 if hit.keep_chars is not None:
-                    out.text = out.text[:hit.keep_chars]
+                    out.text = out.text[: hit.keep_chars]
                 return True
     if choice.get("finish_reason"):
         out.finish_reason = choice["finish_reason"]
         named = choice.get("stop_reason", choice.get("matched_stop"))
         out.stop_token_id = named if isinstance(named, int) and not isinstance(named, bool) else None
     return False
+
 
 def finish_reason(outcome: StreamOutcome) -> str:
     """Our finish reason for a stream: ``guard`` (we cut it), ``stop``, ``length``.
@@ -341,12 +371,27 @@ def finish_reason(outcome: StreamOutcome) -> str:
     if reason in ("stop", "length"):
         return reason
     if reason is None or reason == "abort":
-        raise EndpointFailure("the stream ended before the answer did" if reason is None else "the server aborted "
-                              "the request")
+        raise EndpointFailure(
+            "the stream ended before the answer did" if reason is None else "the server aborted the request"
+        )
     raise ModelError(f"the server ended the answer with finish_reason {reason!r}")
 
 
-
-__all__ = ["ERROR_BODY_LIMIT", "JPEG_QUALITY", "KINDS", "RETRYABLE_STATUS", "Kind", "StreamOutcome", "check_status",
-           "error_message", "finish_reason", "image_url", "read_stream", "request_body", "retry_after",
-           "server_message", "sse_data", "transport_reason"]
+__all__ = [
+    "ERROR_BODY_LIMIT",
+    "JPEG_QUALITY",
+    "KINDS",
+    "RETRYABLE_STATUS",
+    "Kind",
+    "StreamOutcome",
+    "check_status",
+    "error_message",
+    "finish_reason",
+    "image_url",
+    "read_stream",
+    "request_body",
+    "retry_after",
+    "server_message",
+    "sse_data",
+    "transport_reason",
+]

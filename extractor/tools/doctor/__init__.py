@@ -40,8 +40,9 @@ class DoctorReport:
         return [c.to_dict() for c in self.checks]
 
 
-def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
-               smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> DoctorReport:
+def run_doctor(
+    model: str, *, fix: bool = False, smoke: bool = False, smoke_tokens: int = DEFAULT_SMOKE_TOKENS
+) -> DoctorReport:
     """Diagnose (and optionally fix and smoke-test) a model directory or a cached hub id.
 
     Args:
@@ -66,8 +67,14 @@ def run_doctor(model: str, *, fix: bool = False, smoke: bool = False,
     return DoctorReport(model_dir=model_dir, checks=tuple(checks))
 
 
-def run_endpoint_doctor(url: str, *, model: str | None = None, server_kind: str | None = None,
-                        api_key: str | None = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> DoctorReport:
+def run_endpoint_doctor(
+    url: str,
+    *,
+    model: str | None = None,
+    server_kind: str | None = None,
+    api_key: str | None = None,
+    smoke_tokens: int = DEFAULT_SMOKE_TOKENS,
+) -> DoctorReport:
     """Check a running OpenAI-compatible server (``endpoint_checks``) and collect the findings.
 
     Args:

@@ -52,8 +52,6 @@ QWEN_CHAT_EOS = 248046
 FIX_HINT = "run `extract doctor MODEL --fix`"
 
 
-
-
 @dataclass(frozen=True)
 class Check:
     """One diagnostic result.
@@ -196,8 +194,7 @@ def check_generation_config(facts: ModelFacts) -> Check:
     missing_bare = [i for i in required if i not in effective]
     fix = _fix_hint(facts)
     if GENERATION_CONFIG in facts.errors:
-        return Check(name, "fail", f"unreadable ({facts.errors[GENERATION_CONFIG]}); mlx-vlm ignores it; {fix}",
-                     src)
+        return Check(name, "fail", f"unreadable ({facts.errors[GENERATION_CONFIG]}); mlx-vlm ignores it; {fix}", src)
     if not facts.generation_exists:
         lead = "missing; mlx-vlm falls back to config.json's eos_token_id"
         if missing_bare:
@@ -210,8 +207,9 @@ def check_generation_config(facts: ModelFacts) -> Check:
         return Check(name, "pass", f"eos_token_id {_named(ids, facts)} holds every end token", src)
     if not missing:
         return Check(name, "warn", f"eos_token_id {json.dumps(value)} is not a list; {fix}", src)
-    what = ("has no eos_token_id" if value is None
-            else f"eos_token_id {json.dumps(value)} misses {_named(missing, facts)}")
+    what = (
+        "has no eos_token_id" if value is None else f"eos_token_id {json.dumps(value)} misses {_named(missing, facts)}"
+    )
     status = "fail" if missing_bare else "warn"
     return Check(name, status, f"{what}; {fix}", src)
 
@@ -233,8 +231,10 @@ def check_config_eos(facts: ModelFacts) -> Check:
     text = facts.text_config.get("eos_token_id")
     effective, how = mlx_vlm_stop_ids(facts)
     missing = [i for i in required_end_ids(facts) if i not in effective]
-    detail = (f"eos_token_id={json.dumps(top)}, text_config.eos_token_id={json.dumps(text)}; "
-              f"mlx-vlm 0.7.10: {how} -> stops on {_named(effective, facts)}")
+    detail = (
+        f"eos_token_id={json.dumps(top)}, text_config.eos_token_id={json.dumps(text)}; "
+        f"mlx-vlm 0.7.10: {how} -> stops on {_named(effective, facts)}"
+    )
     if missing:
         return Check(name, "fail", f"{detail}; misses {_named(missing, facts)} (never stops); {FIX_HINT}", src)
     return Check(name, "pass", detail, src)
@@ -270,9 +270,11 @@ def check_tokenizer_ids(facts: ModelFacts) -> Check:
             notes.append(f"{text}={a}")
     names = facts.token_names
     ends = end_texts(facts)
-    declared = [("config.json eos_token_id", (facts.config or {}).get("eos_token_id")),
-                ("config.json text_config.eos_token_id", facts.text_config.get("eos_token_id")),
-                ("generation_config.json eos_token_id", (facts.generation or {}).get("eos_token_id"))]
+    declared = [
+        ("config.json eos_token_id", (facts.config or {}).get("eos_token_id")),
+        ("config.json text_config.eos_token_id", facts.text_config.get("eos_token_id")),
+        ("generation_config.json eos_token_id", (facts.generation or {}).get("eos_token_id")),
+    ]
     for where, value in declared:
         for i in as_id_list(value):
             if i not in names:
@@ -307,8 +309,13 @@ def check_chat_template(facts: ModelFacts) -> Check:
         if file in facts.errors:
             return Check(name, "fail", f"{file} unreadable ({facts.errors[file]}): repair or delete it", file)
     if facts.template is None:
-        return Check(name, "warn", "no chat template (chat_template.jinja, chat_template.json or "
-                                   "tokenizer_config.json chat_template): prompts fall back to a generic format", None)
+        return Check(
+            name,
+            "warn",
+            "no chat template (chat_template.jinja, chat_template.json or "
+            "tokenizer_config.json chat_template): prompts fall back to a generic format",
+            None,
+        )
     src = facts.template_file
     end = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
     if end is None:
@@ -322,8 +329,12 @@ def check_chat_template(facts: ModelFacts) -> Check:
     if tid not in ours:
         return Check(name, "fail", f"{lead}, which is not in the stop set {list(ours)}", src)
     if tid not in bare:
-        return Check(name, "warn", f"{lead}: in extract's stop set, not in bare mlx-vlm's {_named(bare, facts)} "
-                                   f"({FIX_HINT})", src)
+        return Check(
+            name,
+            "warn",
+            f"{lead}: in extract's stop set, not in bare mlx-vlm's {_named(bare, facts)} ({FIX_HINT})",
+            src,
+        )
     return Check(name, "pass", f"{lead}: in the stop set (extract and bare mlx-vlm)", src)
 
 
@@ -347,8 +358,9 @@ def check_vision_ids(facts: ModelFacts) -> Check:
     config = facts.config or {}
     family, rules = vision_rules(facts)
     if family is None:
-        return Check(name, "pass", f"model_type {facts.model_type}: no vision ids to check for this family "
-                                   "(not applicable)", src)
+        return Check(
+            name, "pass", f"model_type {facts.model_type}: no vision ids to check for this family (not applicable)", src
+        )
     names = facts.token_names
     statuses, parts = [], []
     for rule in rules:
@@ -376,9 +388,11 @@ def check_vision_ids(facts: ModelFacts) -> Check:
             parts.append(f"{key} missing and the tokenizer has no {token}")
         elif default != want:
             statuses.append("fail")
-            parts.append(f"{key} missing: mlx-vlm 0.7.10 defaults it to {default} "
-                         f"({names.get(default, 'unknown')}), the tokenizer has {token}={want}; "
-                         f"set \"{key}\": {want} in config.json")
+            parts.append(
+                f"{key} missing: mlx-vlm 0.7.10 defaults it to {default} "
+                f"({names.get(default, 'unknown')}), the tokenizer has {token}={want}; "
+                f'set "{key}": {want} in config.json'
+            )
         else:
             statuses.append("warn")
             parts.append(f"{key} missing: mlx-vlm's default {default} happens to match")
@@ -401,8 +415,9 @@ def render_generation_prompt(template: str, *, enable_thinking: bool | None = No
     """
     # Any: mypy would match a dict[str, bool] against render's str keywords (bos_token, eos_token)
     variables: dict[str, Any] = {} if enable_thinking is None else {"enable_thinking": enable_thinking}
-    return render(template, [{"role": "user", "content": "Read this invoice."}], add_generation_prompt=True,
-                  **variables)
+    return render(
+        template, [{"role": "user", "content": "Read this invoice."}], add_generation_prompt=True, **variables
+    )
 
 
 def check_thinking(facts: ModelFacts) -> Check:
@@ -423,24 +438,44 @@ def check_thinking(facts: ModelFacts) -> Check:
         return Check(name, "pass", "no chat template: no thinking switch to set", src)
     if "enable_thinking" not in template:
         if "<think>" in template:
-            return Check(name, "warn", "the template has <think> but no enable_thinking switch: the model may think "
-                                       "before answering (parsing drops <think> blocks; they cost tokens)", src)
+            return Check(
+                name,
+                "warn",
+                "the template has <think> but no enable_thinking switch: the model may think "
+                "before answering (parsing drops <think> blocks; they cost tokens)",
+                src,
+            )
         return Check(name, "pass", "the template has no thinking mode", src)
     try:
         prompt = render_generation_prompt(template, enable_thinking=ENABLE_THINKING)
     except Exception as exc:  # noqa: BLE001 - any template failure is a finding, not a crash
-        return Check(name, "warn", f"supports enable_thinking; could not render it to verify "
-                                   f"({type(exc).__name__}: {exc})", src)
-    tail = prompt[prompt.rfind("<think>"):] if "<think>" in prompt else ""
+        return Check(
+            name, "warn", f"supports enable_thinking; could not render it to verify ({type(exc).__name__}: {exc})", src
+        )
+    tail = prompt[prompt.rfind("<think>") :] if "<think>" in prompt else ""
     if tail and "</think>" not in tail:
-        return Check(name, "fail", "supports enable_thinking, but with enable_thinking=False the generation prompt "
-                                   "still opens a <think> block", src)
-    return Check(name, "pass", "supports enable_thinking; the runner passes enable_thinking=False and the "
-                               "generation prompt then holds no open <think> block", src)
+        return Check(
+            name,
+            "fail",
+            "supports enable_thinking, but with enable_thinking=False the generation prompt "
+            "still opens a <think> block",
+            src,
+        )
+    return Check(
+        name,
+        "pass",
+        "supports enable_thinking; the runner passes enable_thinking=False and the "
+        "generation prompt then holds no open <think> block",
+        src,
+    )
 
 
 CHECKS: tuple[Callable[[ModelFacts], Check], ...] = (
-    check_generation_config, check_config_eos, check_tokenizer_ids, check_chat_template, check_vision_ids,
+    check_generation_config,
+    check_config_eos,
+    check_tokenizer_ids,
+    check_chat_template,
+    check_vision_ids,
     check_thinking,
 )
 
@@ -496,14 +531,23 @@ class FixResult:
     def to_check(self) -> Check:
         """Describe the fix as a ``Check`` named ``fix`` (for the same table / JSON list)."""
         if not self.changed:
-            return Check("fix", "pass", f"nothing to change: eos_token_id is {json.dumps(self.after)}",
-                         GENERATION_CONFIG)
+            return Check(
+                "fix", "pass", f"nothing to change: eos_token_id is {json.dumps(self.after)}", GENERATION_CONFIG
+            )
         if self.created:
-            return Check("fix", "pass", f"created {GENERATION_CONFIG} with eos_token_id {json.dumps(self.after)}",
-                         GENERATION_CONFIG)
+            return Check(
+                "fix",
+                "pass",
+                f"created {GENERATION_CONFIG} with eos_token_id {json.dumps(self.after)}",
+                GENERATION_CONFIG,
+            )
         backup = f"; original backed up to {self.backup.name}" if self.backup else ""
-        return Check("fix", "pass", f"rewrote {GENERATION_CONFIG}: eos_token_id {json.dumps(self.before)} -> "
-                                    f"{json.dumps(self.after)}{backup}", GENERATION_CONFIG)
+        return Check(
+            "fix",
+            "pass",
+            f"rewrote {GENERATION_CONFIG}: eos_token_id {json.dumps(self.before)} -> {json.dumps(self.after)}{backup}",
+            GENERATION_CONFIG,
+        )
 
 
 def fix_generation_config(model_dir: Path) -> FixResult:
@@ -526,17 +570,24 @@ def fix_generation_config(model_dir: Path) -> FixResult:
     facts = read_facts(model_dir)
     path = model_dir / GENERATION_CONFIG
     if GENERATION_CONFIG in facts.errors:
-        raise ModelError(f"cannot fix {GENERATION_CONFIG}: {facts.errors[GENERATION_CONFIG]} "
-                         f"(repair or delete it, then run --fix again)", source=path)
+        raise ModelError(
+            f"cannot fix {GENERATION_CONFIG}: {facts.errors[GENERATION_CONFIG]} "
+            f"(repair or delete it, then run --fix again)",
+            source=path,
+        )
     conflicts = id_conflicts(facts)
     if conflicts:
         # which id the model really ends on is unknowable from files that contradict each other
-        raise ModelError(f"cannot fix {GENERATION_CONFIG}: the tokenizer files disagree ({'; '.join(conflicts)}); "
-                         f"make them agree first", source=model_dir)
+        raise ModelError(
+            f"cannot fix {GENERATION_CONFIG}: the tokenizer files disagree ({'; '.join(conflicts)}); "
+            f"make them agree first",
+            source=model_dir,
+        )
     target = fix_eos_list(facts)
     if not target:
-        raise ModelError("cannot fix: no end token is declared anywhere (config.json, tokenizer, chat template)",
-                         source=model_dir)
+        raise ModelError(
+            "cannot fix: no end token is declared anywhere (config.json, tokenizer, chat template)", source=model_dir
+        )
     before = (facts.generation or {}).get("eos_token_id") if facts.generation_exists else None
     if facts.generation_exists and before == target:
         return FixResult(path=path, changed=False, created=False, backup=None, before=before, after=target)
@@ -556,8 +607,9 @@ def fix_generation_config(model_dir: Path) -> FixResult:
         path.chmod(mode)
     except OSError as exc:
         raise ModelError(f"cannot write {GENERATION_CONFIG}: {exc}", source=path) from exc
-    return FixResult(path=path, changed=True, created=not facts.generation_exists, backup=backup, before=before,
-                     after=target)
+    return FixResult(
+        path=path, changed=True, created=not facts.generation_exists, backup=backup, before=before, after=target
+    )
 
 
 def _file_mode(path: Path) -> int:
@@ -567,6 +619,19 @@ def _file_mode(path: Path) -> int:
         return 0o644
 
 
-__all__ = ["Check", "FixResult", "ModelFacts", "check_chat_template", "check_config_eos",
-           "check_generation_config", "check_thinking", "check_tokenizer_ids", "check_vision_ids",
-           "fix_generation_config", "mlx_vlm_stop_ids", "read_facts", "required_end_ids", "run_checks"]
+__all__ = [
+    "Check",
+    "FixResult",
+    "ModelFacts",
+    "check_chat_template",
+    "check_config_eos",
+    "check_generation_config",
+    "check_thinking",
+    "check_tokenizer_ids",
+    "check_vision_ids",
+    "fix_generation_config",
+    "mlx_vlm_stop_ids",
+    "read_facts",
+    "required_end_ids",
+    "run_checks",
+]

@@ -43,8 +43,7 @@ class _GuardWatch:
         return None
 
 
-def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
-                logits_processors: Sequence = ()) -> Check:
+def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS, logits_processors: Sequence = ()) -> Check:
     """One short real generation with our runner (stop set only, no guards) on a blank page, through the family's
     own chat template: does it stop?
 
@@ -69,9 +68,15 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
     runner = MlxRunner(model=str(model_dir))
     watch = _GuardWatch()
     page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
-    request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
-                                max_tokens=max_tokens, stop=runner.stop_set, temperature=0.0,
-                                monitor_factory=lambda: [watch], logits_processors=tuple(logits_processors))
+    request = GenerationRequest(
+        messages=build_messages(load_schema("invoice"), pages=1),
+        images=(page,),
+        max_tokens=max_tokens,
+        stop=runner.stop_set,
+        temperature=0.0,
+        monitor_factory=lambda: [watch],
+        logits_processors=tuple(logits_processors),
+    )
     result = runner.generate(request)
     facts = read_facts(model_dir)
     names = facts.token_names
@@ -80,12 +85,24 @@ def smoke_check(model_dir: Path, *, max_tokens: int = DEFAULT_SMOKE_TOKENS,
         tid = result.stop_token_id
         also = "bare mlx-vlm stops on it too" if tid in bare else f"bare mlx-vlm would not stop on it ({FIX_HINT})"
         token = f"{tid} {names[tid]}" if tid in names else str(tid)
-        return Check("smoke", "pass", f"stopped on {token} after {result.generated_tokens} tokens (stop token "
-                                      f"included); {also}; {_decoding_words(runner)}", None)
-    guard = (f"; the runaway guards would have stopped it ({watch.would_fire[0]}) after {watch.would_fire[1]} tokens"
-             if watch.would_fire else "; the runaway guards would not have stopped it either")
-    return Check("smoke", "fail", f"no stop token within {result.generated_tokens} tokens (finish: "
-                                  f"{result.finish_reason}){guard}", None)
+        return Check(
+            "smoke",
+            "pass",
+            f"stopped on {token} after {result.generated_tokens} tokens (stop token "
+            f"included); {also}; {_decoding_words(runner)}",
+            None,
+        )
+    guard = (
+        f"; the runaway guards would have stopped it ({watch.would_fire[0]}) after {watch.would_fire[1]} tokens"
+        if watch.would_fire
+        else "; the runaway guards would not have stopped it either"
+    )
+    return Check(
+        "smoke",
+        "fail",
+        f"no stop token within {result.generated_tokens} tokens (finish: {result.finish_reason}){guard}",
+        None,
+    )
 
 
 def _decoding_words(runner) -> str:
@@ -100,21 +117,27 @@ def _decoding_words(runner) -> str:
 # What to do when a server does not stop on its own, per kind (``{ids}``: the stop set, ``{hint}``: the fix).
 SERVER_FIXES = {
     "vllm": "restart vLLM with `--generation-config DIR`, DIR holding a generation_config.json whose eos_token_id "
-            "is {ids} (or fix the model's own file: {hint}, then restart); extract's own requests carry "
-            "stop_token_ids and stop anyway",
+    "is {ids} (or fix the model's own file: {hint}, then restart); extract's own requests carry "
+    "stop_token_ids and stop anyway",
     "sglang": "fix the model's generation_config.json ({hint}: eos_token_id {ids}) and restart SGLang; extract's own "
-              "requests carry stop_token_ids and stop anyway",
+    "requests carry stop_token_ids and stop anyway",
     "mlx": "mlx_vlm.server ignores per-request stop ids: fix the model directory it loads ({hint}: eos_token_id "
-           "{ids}) and restart it; until then extract's guards cut every answer at the first end marker "
-           "(finish guard)",
+    "{ids}) and restart it; until then extract's guards cut every answer at the first end marker "
+    "(finish guard)",
     "openai": "this server takes no per-request stop ids: fix the model's end tokens ({hint}: eos_token_id {ids}, "
-              "or the server's model settings) and reload it; until then extract's guards cut every answer",
+    "or the server's model settings) and reload it; until then extract's guards cut every answer",
 }
 ENDPOINT_HINT = "`extract doctor MODEL_DIR --fix` on the directory the server loads"
 
 
-def endpoint_checks(url: str, *, model: str | None = None, server_kind: str | None = None,
-                    api_key: str | None = None, smoke_tokens: int = DEFAULT_SMOKE_TOKENS) -> tuple[Check, ...]:
+def endpoint_checks(
+    url: str,
+    *,
+    model: str | None = None,
+    server_kind: str | None = None,
+    api_key: str | None = None,
+    smoke_tokens: int = DEFAULT_SMOKE_TOKENS,
+) -> tuple[Check, ...]:
     """Check a running OpenAI-compatible server: what it serves, and whether it stops on its own.
 
     Args:
@@ -139,8 +162,8 @@ def endpoint_checks(url: str, *, model: str | None = None, server_kind: str | No
 
 def _endpoint_checks(runner, *, url: str, model: str | None, smoke_tokens: int) -> tuple[Check, ...]:
     """``endpoint_checks`` with the runner made (and closed by the caller)."""
-    from extractor.runners.openai.endpoints import EndpointFailure
     from extractor.runners.openai.choose import choose_model, remote_stop_set
+    from extractor.runners.openai.endpoints import EndpointFailure
     from extractor.runners.openai.wire import KINDS
 
     try:
@@ -151,8 +174,12 @@ def _endpoint_checks(runner, *, url: str, model: str | None, smoke_tokens: int) 
     except ExtractorError as exc:
         return (Check("endpoint", "fail", str(exc), None),)
     how = "detected" if info.detected else "given"
-    found = Check("endpoint", "pass", f"{info.kind} server ({how}); serves {', '.join(info.models) or '(no list)'}; "
-                                      f"checking {served}", None)
+    found = Check(
+        "endpoint",
+        "pass",
+        f"{info.kind} server ({how}); serves {', '.join(info.models) or '(no list)'}; checking {served}",
+        None,
+    )
     stop = remote_stop_set(model or served)
     smoke = _server_smoke(runner, stop=None, max_tokens=smoke_tokens)
     if smoke.status == "pass":
@@ -162,8 +189,16 @@ def _endpoint_checks(runner, *, url: str, model: str | None, smoke_tokens: int) 
     if not KINDS[info.kind].stop_token_ids or not stop.ids:
         return found, smoke
     again = _server_smoke(runner, stop=stop, max_tokens=smoke_tokens)
-    return found, smoke, Check("smoke_stop_ids", again.status, f"with stop_token_ids {list(stop.ids)} (what "
-                                                               f"extract sends): {again.detail}", None)
+    return (
+        found,
+        smoke,
+        Check(
+            "smoke_stop_ids",
+            again.status,
+            f"with stop_token_ids {list(stop.ids)} (what extract sends): {again.detail}",
+            None,
+        ),
+    )
 
 
 def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
@@ -180,9 +215,14 @@ def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
 
     page = Image.new("RGB", (448, 640), "white")  # a blank portrait page
     guards = GuardSettings(loop=False)
-    request = GenerationRequest(messages=build_messages(load_schema("invoice"), pages=1), images=(page,),
-                                max_tokens=max_tokens, stop=stop or StopSet(ids=()), temperature=0.0,
-                                monitor_factory=guards.factory())
+    request = GenerationRequest(
+        messages=build_messages(load_schema("invoice"), pages=1),
+        images=(page,),
+        max_tokens=max_tokens,
+        stop=stop or StopSet(ids=()),
+        temperature=0.0,
+        monitor_factory=guards.factory(),
+    )
     try:
         result = runner.generate(request)
     except ExtractorError as exc:
@@ -193,11 +233,21 @@ def _server_smoke(runner, *, stop, max_tokens: int) -> Check:
         how = "stopped" if stop else "stopped on its own"
         return Check("smoke", "pass", f"{how}{named} after {tokens} (stop token included)", None)
     if result.guard == "end_marker":
-        return Check("smoke", "fail", f"does not stop: it streamed an end marker as text after {tokens} (the "
-                                      "model's end token is missing from the server's stop set)", None)
+        return Check(
+            "smoke",
+            "fail",
+            f"does not stop: it streamed an end marker as text after {tokens} (the "
+            "model's end token is missing from the server's stop set)",
+            None,
+        )
     if result.guard == "json_closed":
-        return Check("smoke", "fail", f"does not stop: it went on generating after the JSON closed ({tokens}; a "
-                                      "server that hides special tokens streams them as empty text)", None)
+        return Check(
+            "smoke",
+            "fail",
+            f"does not stop: it went on generating after the JSON closed ({tokens}; a "
+            "server that hides special tokens streams them as empty text)",
+            None,
+        )
     return Check("smoke", "fail", f"no stop within {tokens} (finish length): it ran to max_tokens", None)
 
 

@@ -39,9 +39,11 @@ class VisionKey:
 
 def _qwen_vision(start: int, end: int, image: int) -> tuple[VisionKey, ...]:
     """Qwen-VL's placement: ``<|vision_start|>``, the ``<|image_pad|>`` run, ``<|vision_end|>`` (M-RoPE reads all)."""
-    return (VisionKey("vision_start_token_id", "<|vision_start|>", start),
-            VisionKey("vision_end_token_id", "<|vision_end|>", end),
-            VisionKey("image_token_id", "<|image_pad|>", image, image=True))
+    return (
+        VisionKey("vision_start_token_id", "<|vision_start|>", start),
+        VisionKey("vision_end_token_id", "<|vision_end|>", end),
+        VisionKey("image_token_id", "<|image_pad|>", image, image=True),
+    )
 
 
 # Per model_type: the ids its mlx-vlm 0.7.10 model reads, with that model's defaults. Families whose processor
@@ -49,24 +51,38 @@ def _qwen_vision(start: int, end: int, image: int) -> tuple[VisionKey, ...]:
 VISION_RULES: Mapping[str, tuple[VisionKey, ...]] = {
     **{t: _qwen_vision(248045, 248046, 248056) for t in ("qwen3_5", "qwen3_5_moe")},
     "qwen4_exp": _qwen_vision(248053, 248054, 248056),
-    **{t: _qwen_vision(151652, 151653, 151655)
-       for t in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_omni_moe")},
-    **{t: (VisionKey("image_token_id", "<image>", 49153, image=True, read_first="image_token_index"),)
-       for t in ("idefics3", "smolvlm")},
+    **{
+        t: _qwen_vision(151652, 151653, 151655)
+        for t in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_omni_moe")
+    },
+    **{
+        t: (VisionKey("image_token_id", "<image>", 49153, image=True, read_first="image_token_index"),)
+        for t in ("idefics3", "smolvlm")
+    },
     "gemma3": (VisionKey("image_token_index", "<image_soft_token>", 262144, image=True),),
     "gemma4": (VisionKey("image_token_id", "<|image|>", 258880, image=True),),
     "mistral3": (VisionKey("image_token_id", "[IMG]", image=True, read_first="image_token_index"),),
-    "paddleocr_vl": (VisionKey("vision_start_token_id", "<|IMAGE_START|>", 101305),
-                     VisionKey("image_token_id", "<|IMAGE_PLACEHOLDER|>", 100295, image=True)),
-    "glm4v": (VisionKey("vision_start_token_id", "<|begin_of_image|>", 151339),
-              VisionKey("image_token_id", "<|image|>", 151363, image=True)),
+    "paddleocr_vl": (
+        VisionKey("vision_start_token_id", "<|IMAGE_START|>", 101305),
+        VisionKey("image_token_id", "<|IMAGE_PLACEHOLDER|>", 100295, image=True),
+    ),
+    "glm4v": (
+        VisionKey("vision_start_token_id", "<|begin_of_image|>", 151339),
+        VisionKey("image_token_id", "<|image|>", 151363, image=True),
+    ),
 }
 # A model_type the table does not know is read by its processor's class instead (without mlx-vlm's defaults,
 # which belong to a model_type).
 PROCESSOR_FAMILIES = {
-    "Qwen2VLProcessor": "qwen2_vl", "Qwen2_5_VLProcessor": "qwen2_5_vl", "Qwen3VLProcessor": "qwen3_vl",
-    "Idefics3Processor": "idefics3", "SmolVLMProcessor": "smolvlm", "Gemma3Processor": "gemma3",
-    "Gemma4Processor": "gemma4", "PixtralProcessor": "mistral3", "PaddleOCRVLProcessor": "paddleocr_vl",
+    "Qwen2VLProcessor": "qwen2_vl",
+    "Qwen2_5_VLProcessor": "qwen2_5_vl",
+    "Qwen3VLProcessor": "qwen3_vl",
+    "Idefics3Processor": "idefics3",
+    "SmolVLMProcessor": "smolvlm",
+    "Gemma3Processor": "gemma3",
+    "Gemma4Processor": "gemma4",
+    "PixtralProcessor": "mistral3",
+    "PaddleOCRVLProcessor": "paddleocr_vl",
     "Glm4vProcessor": "glm4v",
 }
 PROCESSOR_FILES = ("processor_config.json", "preprocessor_config.json", "tokenizer_config.json")

@@ -22,12 +22,12 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
-from extractor.tools.review_page.recheck import field_states
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
+from extractor.tools.review_page.recheck import field_states
 from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore
 
 HERE = Path(__file__).resolve().parent
@@ -53,8 +53,11 @@ class Review:
         counts: dict[object, int] = {status: 0 for status in STATUS_ORDER}  # and whatever else records say
         for entry in entries:
             counts[entry.record.get("status")] = counts.get(entry.record.get("status"), 0) + 1
-        return {"out": str(self.store.out), "counts": counts,
-                "records": [e.summary(self.store.reviewed(e)) for e in entries]}
+        return {
+            "out": str(self.store.out),
+            "counts": counts,
+            "records": [e.summary(self.store.reviewed(e)) for e in entries],
+        }
 
     def record(self, entry: Entry) -> dict:
         """Everything the record page shows: the record, schema, reviewed file, pages, field states, neighbours."""
@@ -65,23 +68,35 @@ class Review:
         names = [e.name for e in self.store.entries()]
         at = names.index(entry.name) if entry.name in names else 0
         return {
-            "name": entry.name, "file": Path(str(entry.record.get("source") or entry.name)).name,
-            "record": entry.record, "schema": None if schema is None else schema.schema,
-            "schema_error": schema_error, "reviewed": reviewed, "data": data,
-            "pages": [p.to_dict() for p in pages.pages], "pages_error": pages.error,
+            "name": entry.name,
+            "file": Path(str(entry.record.get("source") or entry.name)).name,
+            "record": entry.record,
+            "schema": None if schema is None else schema.schema,
+            "schema_error": schema_error,
+            "reviewed": reviewed,
+            "data": data,
+            "pages": [p.to_dict() for p in pages.pages],
+            "pages_error": pages.error,
             "pages_warnings": list(pages.warnings),
             "state": None if data is None else self.states(entry, data, schema=schema, pages=pages),
-            "previous": names[at - 1] if at > 0 else None, "next": names[at + 1] if at + 1 < len(names) else None,
+            "previous": names[at - 1] if at > 0 else None,
+            "next": names[at + 1] if at + 1 < len(names) else None,
         }
 
-    def states(self, entry: Entry, data: Any, *, schema: Optional[Schema] = None,
-               pages: Optional[SourcePages] = None) -> dict:
+    def states(
+        self, entry: Entry, data: Any, *, schema: Schema | None = None, pages: SourcePages | None = None
+    ) -> dict:
         """The field states of (edited) data of a record."""
         if schema is None:
             schema, _ = _schema(entry)
         pages = pages if pages is not None else self.pages(entry)
-        return field_states(data, schema=schema, schema_name=str(entry.record.get("schema") or ""),
-                            original=entry.record.get("data"), page_texts=[p.text for p in pages.pages])
+        return field_states(
+            data,
+            schema=schema,
+            schema_name=str(entry.record.get("schema") or ""),
+            original=entry.record.get("data"),
+            page_texts=[p.text for p in pages.pages],
+        )
 
     def pages(self, entry: Entry) -> SourcePages:
         """The record's source pages, rendered on first use (an error when the source is gone or unreadable)."""
@@ -106,8 +121,13 @@ class Review:
     def _render(self, entry: Entry, key: str) -> SourcePages:
         source = self.store.source(entry)
         if source is None:
-            return SourcePages(error={"code": "source_missing", "message": f"{entry.record.get('source')}: the "
-                                      "source file is not found (or its content changed since the extraction)"})
+            return SourcePages(
+                error={
+                    "code": "source_missing",
+                    "message": f"{entry.record.get('source')}: the "
+                    "source file is not found (or its content changed since the extraction)",
+                }
+            )
         folder = self.cache / key
         folder.mkdir(parents=True, exist_ok=True)
         return read_pages(source, cache=folder, pool=self._pool, part=entry.record.get("part"))
@@ -117,7 +137,7 @@ class Review:
         self._pool.close()
 
 
-def create_app(out: Path, *, reviewer: Optional[str] = None, token: Optional[str] = None):
+def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None):
     """Build the Starlette app for an output folder.
 
     Args:
@@ -149,8 +169,10 @@ def create_app(out: Path, *, reviewer: Optional[str] = None, token: Optional[str
         shutil.rmtree(cache, ignore_errors=True)
 
     routes = [
-        Route("/", handlers.index), Route("/r/{name}", handlers.record_page),
-        Route("/api/records", handlers.records), Route("/api/records/{name}", handlers.record),
+        Route("/", handlers.index),
+        Route("/r/{name}", handlers.record_page),
+        Route("/api/records", handlers.records),
+        Route("/api/records/{name}", handlers.record),
         Route("/api/records/{name}/pages/{number:int}", handlers.page_image),
         Route("/api/records/{name}/check", handlers.check, methods=["POST"]),
         Route("/api/records/{name}/save", handlers.save, methods=["POST"]),
@@ -218,8 +240,9 @@ class _Handlers:
 
         entry = self._entry(request)
         data = await _posted(request)
-        status, body = await run_in_threadpool(self.review.save, entry, data.get("data"),
-                                               approved=bool(data.get("approved")))
+        status, body = await run_in_threadpool(
+            self.review.save, entry, data.get("data"), approved=bool(data.get("approved"))
+        )
         return JSONResponse(body, status_code=status)
 
     def _entry(self, request) -> Entry:
@@ -247,20 +270,23 @@ class _TokenGate:
         request = Request(scope)
         offered = request.query_params.get("token")
         if offered is not None and secrets.compare_digest(offered, self.token):
+
             async def send_with_cookie(message):
                 if message["type"] == "http.response.start":
                     cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
                     message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
                 await send(message)
+
             return await self.app(scope, receive, send_with_cookie)
         carried = request.headers.get(TOKEN_HEADER) or request.cookies.get(TOKEN_COOKIE) or ""
         if secrets.compare_digest(carried, self.token):
             return await self.app(scope, receive, send)
-        return await PlainTextResponse("a token is required (see the URL extract review printed)",
-                                       status_code=403)(scope, receive, send)
+        return await PlainTextResponse("a token is required (see the URL extract review printed)", status_code=403)(
+            scope, receive, send
+        )
 
 
-def _schema(entry: Entry) -> tuple[Optional[Schema], Optional[str]]:
+def _schema(entry: Entry) -> tuple[Schema | None, str | None]:
     """The record's schema, or None and why it cannot be loaded."""
     name = entry.record.get("schema")
     if not name:
@@ -285,8 +311,7 @@ async def _posted(request) -> dict:
 
 def _script_json(value: Any) -> str:
     """JSON safe inside a <script> element (no ``</script>`` or HTML comment can close it early)."""
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace(
-        "&", "\\u0026")
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def needs_token(host: str) -> bool:
@@ -301,8 +326,15 @@ def needs_token(host: str) -> bool:
         return True
 
 
-def serve(out: Path, *, host: str = "127.0.0.1", port: int = 8000, reviewer: Optional[str] = None,
-          open_browser: bool = False, echo=print) -> None:
+def serve(
+    out: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    reviewer: str | None = None,
+    open_browser: bool = False,
+    echo=print,
+) -> None:
     """Run the review app until interrupted (Ctrl-C).
 
     Args:

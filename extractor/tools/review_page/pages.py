@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from extractor.inputs import ocr
-from extractor.trust.grounding import PageText
-from extractor.inputs.pool import RenderPool
 from extractor.inputs.document import RasterSettings, parse_pages
+from extractor.inputs.pool import RenderPool
+from extractor.trust.grounding import PageText
 
 SCREEN_PIXELS = 1100 * 1560  # an A4 page about 1,100 px wide: sharp on a laptop screen, ~0.3 s to render
 TIMEOUT_S = 60.0
@@ -44,8 +43,12 @@ class PageView:
 
     def to_dict(self) -> dict:
         """The page for the JSON API (without its text)."""
-        return {"number": self.number, "size": list(self.size), "source": self.text.source,
-                "warnings": list(self.warnings)}
+        return {
+            "number": self.number,
+            "size": list(self.size),
+            "source": self.text.source,
+            "warnings": list(self.warnings),
+        }
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ class SourcePages:
     """
 
     pages: tuple[PageView, ...] = ()
-    error: Optional[dict] = None
+    error: dict | None = None
     warnings: tuple[str, ...] = ()
 
 
@@ -68,7 +71,7 @@ def render_pool() -> RenderPool:
     return RenderPool(workers=1, timeout=TIMEOUT_S)
 
 
-def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict] = None) -> SourcePages:
+def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: dict | None = None) -> SourcePages:
     """Render a source's pages in a render worker and write them as PNGs.
 
     Args:
@@ -81,8 +84,13 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict
         The pages, or the error (``timeout``, ``crashed``, or the rasterizer's code: ``encrypted``, ``corrupt``...).
     """
     selection = parse_pages("{}-{}".format(*part["pages"])) if part else None
-    settings = RasterSettings(max_pixels=SCREEN_PIXELS, text_boxes=True, pages=selection, max_pages=MAX_PAGES,
-                              ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"))
+    settings = RasterSettings(
+        max_pixels=SCREEN_PIXELS,
+        text_boxes=True,
+        pages=selection,
+        max_pages=MAX_PAGES,
+        ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"),
+    )
     rendered = pool.render(path, settings=settings)
     if rendered.error is not None:
         return SourcePages(error={"code": rendered.error.code, "message": str(rendered.error)})
@@ -94,6 +102,7 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: Optional[dict
         image = cache / f"page-{page.index + 1}.png"
         page.image.save(image)
         text = ocr.page_text(page.text, page.ocr, lines=page.lines)
-        pages.append(PageView(number=page.index + 1, image=image, size=page.image.size, text=text,
-                              warnings=page.warnings))
+        pages.append(
+            PageView(number=page.index + 1, image=image, size=page.image.size, text=text, warnings=page.warnings)
+        )
     return SourcePages(pages=tuple(pages), warnings=document.warnings)

@@ -7,16 +7,18 @@ grounding (``grounding.ground``, on the pages' texts with their boxes) that made
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from extractor.trust.grounding import PageText
-from extractor.trust.review import review_data
 from extractor.schema import Schema, validate_data
 from extractor.tools.review_page.store import changed_fields
+from extractor.trust.grounding import PageText
+from extractor.trust.review import review_data
 
 
-def field_states(data: Any, *, schema: Optional[Schema], schema_name: str, original: Any,
-                 page_texts: Sequence[PageText]) -> dict:
+def field_states(
+    data: Any, *, schema: Schema | None, schema_name: str, original: Any, page_texts: Sequence[PageText]
+) -> dict:
     """Check data and say, per field, what the review page shows.
 
     Args:
@@ -35,8 +37,14 @@ def field_states(data: Any, *, schema: Optional[Schema], schema_name: str, origi
     errors = validate_data(data, schema) if schema is not None else []
     result = review_data(schema_name, data, page_texts)
     grounding = result.grounding.to_dict()
-    return {"valid": not errors, "errors": errors, "checks": list(result.checks),
-            "grounded": [path for path, ok in grounding["fields"].items() if ok],
-            "ungrounded": grounding["ungrounded"], "unchecked": grounding["unchecked"],
-            "key_ungrounded": [w["path"] for w in result.grounding.warnings],
-            "where": grounding["where"], "changed": changed_fields(original, data)}
+    return {
+        "valid": not errors,
+        "errors": errors,
+        "checks": list(result.checks),
+        "grounded": [path for path, ok in grounding["fields"].items() if ok],
+        "ungrounded": grounding["ungrounded"],
+        "unchecked": grounding["unchecked"],
+        "key_ungrounded": [w["path"] for w in result.grounding.warnings],
+        "where": grounding["where"],
+        "changed": changed_fields(original, data),
+    }

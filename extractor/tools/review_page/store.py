@@ -13,13 +13,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from extractor.errors import UsageError
+from extractor.jobs.sinks import write_atomic
 from extractor.tools.evaluate import REVIEWED_SUFFIX
 from extractor.trust.review import disagreements
-from extractor.jobs.sinks import write_atomic
 from extractor.trust.verdict import INVALID, REVIEW, STATUSES
+
 # what needs a person first: review and invalid, then the failures, ok last
 STATUS_ORDER = (REVIEW, INVALID) + tuple(s for s in reversed(STATUSES) if s not in (REVIEW, INVALID))
 
@@ -38,22 +39,31 @@ class Entry:
     path: Path
     record: dict
 
-    def summary(self, reviewed: Optional[dict]) -> dict:
+    def summary(self, reviewed: dict | None) -> dict:
         """The record's line in the list: status, source, supplier, invoice number, total, its review."""
         data = self.record.get("data")
         if not isinstance(data, dict):
             data = {}
         party = data.get("seller") or data.get("merchant") or {}
-        return {"name": self.name, "status": self.record.get("status"), "source": self.record.get("source"),
-                "file": (Path(str(self.record.get("source") or self.name)).name
-                         + _part_label(self.record.get("part"))),
-                "supplier": party.get("name") if isinstance(party, dict) else None,
-                "invoice_number": data.get("invoice_number"), "total": data.get("total"),
-                "currency": data.get("currency"), "warnings": len(self.record.get("warnings") or ()),
-                "errors": [e.get("message") for e in self.record.get("errors") or () if isinstance(e, dict)],
-                "reviewed": None if reviewed is None else {"approved": reviewed.get("approved"),
-                                                           "reviewer": reviewed.get("reviewer"),
-                                                           "reviewed_at": reviewed.get("reviewed_at")}}
+        return {
+            "name": self.name,
+            "status": self.record.get("status"),
+            "source": self.record.get("source"),
+            "file": (Path(str(self.record.get("source") or self.name)).name + _part_label(self.record.get("part"))),
+            "supplier": party.get("name") if isinstance(party, dict) else None,
+            "invoice_number": data.get("invoice_number"),
+            "total": data.get("total"),
+            "currency": data.get("currency"),
+            "warnings": len(self.record.get("warnings") or ()),
+            "errors": [e.get("message") for e in self.record.get("errors") or () if isinstance(e, dict)],
+            "reviewed": None
+            if reviewed is None
+            else {
+                "approved": reviewed.get("approved"),
+                "reviewer": reviewed.get("reviewer"),
+                "reviewed_at": reviewed.get("reviewed_at"),
+            },
+        }
 
 
 def _part_label(part: Any) -> str:
@@ -66,7 +76,7 @@ def _part_label(part: Any) -> str:
 class RecordStore:
     """The record files of one output folder (a batch's ``--out`` or a watcher's ``OUT``)."""
 
-    def __init__(self, out: Path, *, reviewer: Optional[str] = None) -> None:
+    def __init__(self, out: Path, *, reviewer: str | None = None) -> None:
         """Open an output folder.
 
         Args:
@@ -103,16 +113,16 @@ class RecordStore:
         rank: dict[object, int] = {status: i for i, status in enumerate(STATUS_ORDER)}  # a record may say anything
         return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), e.name))
 
-    def entry(self, name: str) -> Optional[Entry]:
+    def entry(self, name: str) -> Entry | None:
         """The record named ``name`` (a file stem in the listing), or None."""
         return next((e for e in self.entries() if e.name == name), None)
 
-    def reviewed(self, entry: Entry) -> Optional[dict]:
+    def reviewed(self, entry: Entry) -> dict | None:
         """The reviewed file of a record, or None."""
         found = _read_json(self.out / (entry.name + REVIEWED_SUFFIX))
         return found if isinstance(found, dict) else None
 
-    def source(self, entry: Entry) -> Optional[Path]:
+    def source(self, entry: Entry) -> Path | None:
         """The source file the record names, when it still has the record's content (also after a watcher moved
         it to ``processed/`` or ``failed/`` beside it; any content for an error record, which has no sha256);
         None otherwise."""
@@ -140,10 +150,16 @@ class RecordStore:
             What was written.
         """
         reviewed = {
-            "version": 1, "record": entry.path.name, "source": entry.record.get("source"),
-            "sha256": entry.record.get("sha256"), "schema": entry.record.get("schema"), "data": data,
-            "reviewer": self.reviewer, "reviewed_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "original_status": entry.record.get("status"), "approved": approved,
+            "version": 1,
+            "record": entry.path.name,
+            "source": entry.record.get("source"),
+            "sha256": entry.record.get("sha256"),
+            "schema": entry.record.get("schema"),
+            "data": data,
+            "reviewer": self.reviewer,
+            "reviewed_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "original_status": entry.record.get("status"),
+            "approved": approved,
             "changed": changed_fields(entry.record.get("data"), data),
         }
         text = json.dumps(reviewed, ensure_ascii=False, indent=2) + "\n"

@@ -40,20 +40,40 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
 from extractor.leaves import leaves
 from extractor.record import issue
 from extractor.text import PageText, fold
 from extractor.trust.grounding.cldr import country_names, currency_words, date_text, dates_in
 from extractor.trust.grounding.page import (
-    OCR_CONFUSIONS, Hit, Page, Token, compact, compact_in, decimal_marks, key_of, key_spans, number_values, word_in,
+    OCR_CONFUSIONS,
+    Hit,
+    Page,
+    Token,
+    compact,
+    compact_in,
+    decimal_marks,
+    key_of,
+    key_spans,
+    number_values,
+    word_in,
 )
 from extractor.trust.grounding.rows import (
-    ITEM_AMOUNTS, ITEM_TAX_RATES, TAX_ANCHORS, Block, Context, anchor_key, context_of, item_blocks, number_blocks,
-    page_at, runs,
+    ITEM_AMOUNTS,
+    ITEM_TAX_RATES,
+    TAX_ANCHORS,
+    Block,
+    Context,
+    anchor_key,
+    context_of,
+    item_blocks,
+    number_blocks,
+    page_at,
+    runs,
 )
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
@@ -86,16 +106,20 @@ class FieldGrounding:
 
     path: str
     value: Any
-    grounded: Optional[bool]
-    page: Optional[int]
-    source: Optional[str] = None
-    box: Optional[Box] = None
-    confidence: Optional[float] = None
+    grounded: bool | None
+    page: int | None
+    source: str | None = None
+    box: Box | None = None
+    confidence: float | None = None
 
     def where(self) -> dict:
         """Where it was found, for the record: page (1-based), source, box and confidence."""
-        return {"page": None if self.page is None else self.page + 1, "source": self.source,
-                "box": None if self.box is None else list(self.box), "confidence": self.confidence}
+        return {
+            "page": None if self.page is None else self.page + 1,
+            "source": self.source,
+            "box": None if self.box is None else list(self.box),
+            "confidence": self.confidence,
+        }
 
 
 @dataclass(frozen=True)
@@ -114,10 +138,10 @@ class GroundingReport:
     text_layer: bool
     warnings: tuple[dict, ...] = ()
     sources: tuple[str, ...] = ()
-    confidences: tuple[Optional[float], ...] = ()
+    confidences: tuple[float | None, ...] = ()
 
     @property
-    def ratio(self) -> Optional[float]:
+    def ratio(self) -> float | None:
         """Share of the checkable fields found in the text (None when nothing could be checked)."""
         checked = [f for f in self.fields if f.grounded is not None]
         return sum(1 for f in checked if f.grounded) / len(checked) if checked else None
@@ -163,8 +187,9 @@ def key_fields_for(schema_name: str) -> tuple[str, ...]:
     return {"invoice": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
 
 
-def ground(data: Any, page_texts: Sequence[Union[PageText, str, None]], *, key_fields: Sequence[str] = KEY_FIELDS
-           ) -> GroundingReport:
+def ground(
+    data: Any, page_texts: Sequence[PageText | str | None], *, key_fields: Sequence[str] = KEY_FIELDS
+) -> GroundingReport:
     """Look for every extracted scalar in the page texts, line items on their rows.
 
     Args:
@@ -180,13 +205,23 @@ def ground(data: Any, page_texts: Sequence[Union[PageText, str, None]], *, key_f
     search = _Search(data, pages)
     fields = tuple(search.field(pointer, value, parts) for pointer, value, parts in leaves(data, booleans=False))
     keys = set(key_fields)
-    warnings = tuple(issue("ungrounded", f"{f.path} = {f.value!r} is not found in the document's text (its text "
-                                         "layer, or OCR text where a page has none)", f.path)
-                     for f in fields if f.grounded is False and f.path in keys)
-    return GroundingReport(fields=fields, text_layer=any(p.usable and p.source == "text_layer" for p in pages),
-                           warnings=warnings, sources=tuple(p.source if p.usable else "none" for p in pages),
-                           confidences=tuple(p.confidence if p.usable and p.source == "ocr" else None
-                                             for p in pages))
+    warnings = tuple(
+        issue(
+            "ungrounded",
+            f"{f.path} = {f.value!r} is not found in the document's text (its text "
+            "layer, or OCR text where a page has none)",
+            f.path,
+        )
+        for f in fields
+        if f.grounded is False and f.path in keys
+    )
+    return GroundingReport(
+        fields=fields,
+        text_layer=any(p.usable and p.source == "text_layer" for p in pages),
+        warnings=warnings,
+        sources=tuple(p.source if p.usable else "none" for p in pages),
+        confidences=tuple(p.confidence if p.usable and p.source == "ocr" else None for p in pages),
+    )
 
 
 def checkable(value: Any, key: str = "", *, anchored: bool = False) -> bool:
@@ -228,14 +263,18 @@ def numbers_in(text: str) -> set[Decimal]:
     Returns:
         The set of Decimals.
     """
-    return {value for line in text.splitlines()
-            for number in number_values([t.text for t in Page(line).lines[0].tokens] if line.strip() else [])
-            for value in number.values}
+    return {
+        value
+        for line in text.splitlines()
+        for number in number_values([t.text for t in Page(line).lines[0].tokens] if line.strip() else [])
+        for value in number.values
+    }
 
 
 # -- internals -------------------------------------------------------------------------------------------------------
 
-def _page(text: Union[PageText, str, None]) -> PageText:
+
+def _page(text: PageText | str | None) -> PageText:
     """A page's text as a PageText (a bare string is a text layer)."""
     if isinstance(text, PageText):
         return text
@@ -249,16 +288,22 @@ class _Search:
         self.data = data
         self.sources = [p.source for p in pages]
         usable = [p if p.usable else None for p in pages]
-        lines = [line.text if hasattr(line, "text") else line for p in usable if p is not None
-                 for line in (p.lines or (p.text or "").splitlines())]
+        lines = [
+            line.text if hasattr(line, "text") else line
+            for p in usable
+            if p is not None
+            for line in (p.lines or (p.text or "").splitlines())
+        ]
         excluded = decimal_marks([fold(t) for t in lines])
-        self.pages = [None if p is None else Page(p.text or "", lines=p.lines, ocr=p.source == "ocr",
-                                                  excluded=excluded) for p in usable]
+        self.pages = [
+            None if p is None else Page(p.text or "", lines=p.lines, ocr=p.source == "ocr", excluded=excluded)
+            for p in usable
+        ]
         self.searchable = any(p is not None for p in self.pages)
         self.some_missing = any(p is None for p in self.pages)
-        self._items: Optional[dict[tuple, list[Block]]] = None
+        self._items: dict[tuple, list[Block]] | None = None
         self._taxes: dict[tuple, list[Block]] = {}  # rows anchored by numbers: tax lines, undescribed items
-        self._tax_bands: Optional[list[Block]] = None
+        self._tax_bands: list[Block] | None = None
 
     def field(self, pointer: str, value: Any, parts: tuple) -> FieldGrounding:
         """Ground one scalar."""
@@ -313,30 +358,40 @@ class _Search:
                 value = context.node.get(key)
                 number = _decimal(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
                 if number is not None and checkable(value, key):
-                    anchors.append([(i, hit) for i, page in enumerate(self.pages) if page is not None
-                                    for hit in page.numbers.get(abs(number), [])])
+                    anchors.append(
+                        [
+                            (i, hit)
+                            for i, page in enumerate(self.pages)
+                            if page is not None
+                            for hit in page.numbers.get(abs(number), [])
+                        ]
+                    )
             self._taxes[context.parts] = number_blocks(anchors, self.pages)
         return self._taxes[context.parts]
 
     def tax_bands(self) -> list[Block]:
         """The bands of every tax line of the record (where its amount or base is printed; found on first use)."""
         if self._tax_bands is None:
-            contexts = {c.parts: c for c in (context_of(self.data, parts) for _, _, parts in leaves(self.data))
-                        if c is not None and c.kind == "tax"}
+            contexts = {
+                c.parts: c
+                for c in (context_of(self.data, parts) for _, _, parts in leaves(self.data))
+                if c is not None and c.kind == "tax"
+            }
             self._tax_bands = [block for context in contexts.values() for block in self.blocks(context)]
         return self._tax_bands
 
     def _found(self, pointer: str, value: Any, index: int, hits: list[Hit]) -> FieldGrounding:
         page = page_at(self.pages, index)
-        return FieldGrounding(pointer, value, True, index, self.sources[index], page.box_of(hits),
-                              page.confidence_of(hits))
+        return FieldGrounding(
+            pointer, value, True, index, self.sources[index], page.box_of(hits), page.confidence_of(hits)
+        )
 
     def _missing(self, pointer: str, value: Any) -> FieldGrounding:
         """Not found: False, or None when some page has no text (it may be printed there)."""
         return FieldGrounding(pointer, value, None if self.some_missing else False, None)
 
 
-def _on_page(value: Any, key: str, page: Page) -> Optional[list[Hit]]:
+def _on_page(value: Any, key: str, page: Page) -> list[Hit] | None:
     """Where a value is on a page (``[]``: found, but not within two lines), None when it is not."""
     if isinstance(value, (int, float)):
         number = _decimal(value)
@@ -356,13 +411,14 @@ def _on_page(value: Any, key: str, page: Page) -> Optional[list[Hit]]:
     return None
 
 
-def _in_block(value: Any, key: str, page: Page, block: Block) -> Optional[list[Hit]]:
+def _in_block(value: Any, key: str, page: Page, block: Block) -> list[Hit] | None:
     """Where a value is in a row's block (its description's tokens left out), None when it is not."""
     if isinstance(value, (int, float)):
         number = _decimal(value)
         hits = [] if number is None else page.numbers.get(abs(number), [])
-        inside = [h for h in hits if h.line in block.scope and all(t in block.scope[h.line]
-                                                                    for t in range(h.start, h.end))]
+        inside = [
+            h for h in hits if h.line in block.scope and all(t in block.scope[h.line] for t in range(h.start, h.end))
+        ]
         return inside[:1] or None
     text = str(value).strip()
     code = _code(text, key)
@@ -391,11 +447,14 @@ def _text_found(folded: str, needle: str, hay: str, compacted: tuple[str, set, s
         return False
     if compact_in(needle, *compacted):
         return True
-    return page.ocr and any(c.isdigit() for c in needle) and compact_in(
-        needle.translate(OCR_CONFUSIONS), compacted[0].translate(OCR_CONFUSIONS), *compacted[1:])
+    return (
+        page.ocr
+        and any(c.isdigit() for c in needle)
+        and compact_in(needle.translate(OCR_CONFUSIONS), compacted[0].translate(OCR_CONFUSIONS), *compacted[1:])
+    )
 
 
-def _code(text: str, key: str) -> Optional[str]:
+def _code(text: str, key: str) -> str | None:
     """The code a country (2 letters) or currency (3 letters) value is, upper case; None for other values."""
     size = {"country": 2, "currency": 3}.get(key)
     return text.upper() if size is not None and len(text) == size and text.isalpha() else None
@@ -410,7 +469,7 @@ def _code_found(code: str, key: str, plain_text: str, folded_text: str) -> bool:
     return any(word_in(name, folded_text) for name in names)
 
 
-def _iso_date(text: str) -> Optional[set[tuple[int, int, int, bool]]]:
+def _iso_date(text: str) -> set[tuple[int, int, int, bool]] | None:
     """A ``YYYY-MM-DD`` value's keys in ``cldr.dates_in``'s terms (four- and two-digit year), None for other text."""
     if not _ISO_DATE.match(text):
         return None
@@ -429,7 +488,7 @@ def _plain(tokens: Sequence[Token]) -> str:
     return " ".join(t.plain for t in tokens)
 
 
-def _decimal(value: Any) -> Optional[Decimal]:
+def _decimal(value: Any) -> Decimal | None:
     try:
         d = Decimal(str(value))
     except InvalidOperation:
@@ -437,5 +496,15 @@ def _decimal(value: Any) -> Optional[Decimal]:
     return d.normalize() if d.is_finite() else None
 
 
-__all__ = ["FieldGrounding", "GroundingReport", "KEY_FIELDS", "PageText", "RECEIPT_KEY_FIELDS", "checkable", "fold",
-           "ground", "key_fields_for", "numbers_in"]
+__all__ = [
+    "FieldGrounding",
+    "GroundingReport",
+    "KEY_FIELDS",
+    "PageText",
+    "RECEIPT_KEY_FIELDS",
+    "checkable",
+    "fold",
+    "ground",
+    "key_fields_for",
+    "numbers_in",
+]

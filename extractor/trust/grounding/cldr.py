@@ -10,13 +10,14 @@ import contextlib
 import os
 import re
 import unicodedata
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
-from extractor.text import fold, plain
+from extractor.text import fold
 
 # Printed on invoices but not in CLDR, which has "CHF" but not "Fr.", "¥" but not "円", "HK$" but not "$".
 _EXTRA_CURRENCY_SIGNS = {"CHF": ("fr.", "sfr"), "JPY": ("円",), "PLN": ("zl",), "HKD": ("$",)}
@@ -32,6 +33,7 @@ _DATE_SEPARATORS = re.compile(r"[\s.,/\-'年月日" + _HANGUL_DATE + "]+")
 
 
 # -- numbers ---------------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Convention:
@@ -82,12 +84,15 @@ def readings(piece: str, excluded: str = "") -> frozenset[Decimal]:
     seps = {c for c in piece if not c.isdecimal()}
     if not seps:
         return frozenset({Decimal(piece)})
-    return frozenset(Decimal(piece.replace(group, "").replace(decimal, "."))
-                     for symbols, group, decimal, pattern in number_syntax().readers
-                     if seps <= symbols and decimal not in excluded and pattern.fullmatch(piece))
+    return frozenset(
+        Decimal(piece.replace(group, "").replace(decimal, "."))
+        for symbols, group, decimal, pattern in number_syntax().readers
+        if seps <= symbols and decimal not in excluded and pattern.fullmatch(piece)
+    )
 
 
 # -- dates -----------------------------------------------------------------------------------------------------------
+
 
 def date_text(folded: str) -> str:
     """Dates' separators as single spaces and ordinals as plain numbers: ``1er mars, 2026`` -> ``1 mars 2026``."""
@@ -111,8 +116,11 @@ def dates_in(text: str) -> frozenset[tuple[int, int, int, bool]]:
             for end in range(i + 1, min(i + words.starts.get(token, 0), len(chain)) + 1):
                 months = words.months.get(" ".join(chain[i:end]))
                 if months:
-                    out.update((y, m, d, short) for y, d, short in _named_dates(chain, i, end, words.connectors)
-                               for m in months)
+                    out.update(
+                        (y, m, d, short)
+                        for y, d, short in _named_dates(chain, i, end, words.connectors)
+                        for m in months
+                    )
     return frozenset(out)
 
 
@@ -127,6 +135,7 @@ def _numeric_dates(a: str, b: str, c: str) -> list[tuple[int, int, int, bool]]:
 
 def _named_dates(chain: list[str], start: int, end: int, connectors: frozenset) -> list[tuple[int, int, bool]]:
     """``(year, day, two-digit year)`` around a month name at ``chain[start:end]``."""
+
     def step(i: int, by: int) -> int:  # the next part's index, past one date-pattern word
         j = i + by
         return j + by if 0 <= j < len(chain) and chain[j] in connectors else j
@@ -155,6 +164,7 @@ def _is_year(token: str, *lengths: int) -> bool:
 
 
 # -- names -----------------------------------------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=512)
 def country_names(code: str) -> tuple[str, ...]:
@@ -209,6 +219,7 @@ def _fold_symbol(text: str) -> str:
 
 
 # -- CLDR tables -----------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _DateWords:
@@ -286,8 +297,9 @@ def _cache_path() -> Path:
 
     import babel
 
-    root = os.environ.get("EXTRACTOR_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache",
-                                                         "extractor")
+    root = os.environ.get("EXTRACTOR_CACHE_DIR") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "extractor"
+    )
     key = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     return Path(root, f"cldr-babel{babel.__version__}-py{sys.version_info[0]}{sys.version_info[1]}-{key}.pickle")
 
@@ -339,11 +351,13 @@ class _CldrTables:
         """Return the finished tables."""
         from babel.core import get_global
 
-        return _Cldr(conventions=_conventions(self.symbols, self.groupings, get_global("parent_exceptions")),
-                     dates=_date_words(self.names, self.literals),
-                     territories={k: frozenset(v) for k, v in self.territories.items()},
-                     currencies={k: frozenset(v) for k, v in self.currencies.items()},
-                     signs={k: frozenset(v) for k, v in self.signs.items()})
+        return _Cldr(
+            conventions=_conventions(self.symbols, self.groupings, get_global("parent_exceptions")),
+            dates=_date_words(self.names, self.literals),
+            territories={k: frozenset(v) for k, v in self.territories.items()},
+            currencies={k: frozenset(v) for k, v in self.currencies.items()},
+            signs={k: frozenset(v) for k, v in self.signs.items()},
+        )
 
 
 def _locale_files() -> Iterator[tuple[str, dict]]:
@@ -402,12 +416,17 @@ def _date_words(names: dict[str, set[int]], literals: set[str]) -> _DateWords:
         words = key.split(" ")
         starts[words[0]] = max(starts.get(words[0], 0), len(words))
     connectors = {w for text in literals for w in _WORD.findall(text.translate(marks)) if not w.isdecimal()}
-    return _DateWords(months={k: frozenset(v) for k, v in months.items()}, starts=starts,
-                      connectors=frozenset(connectors), marks=marks)
+    return _DateWords(
+        months={k: frozenset(v) for k, v in months.items()},
+        starts=starts,
+        connectors=frozenset(connectors),
+        marks=marks,
+    )
 
 
-def _conventions(symbols: dict[str, dict], groupings: dict[str, tuple[int, int]], exceptions: Mapping
-                 ) -> tuple[_Convention, ...]:
+def _conventions(
+    symbols: dict[str, dict], groupings: dict[str, tuple[int, int]], exceptions: Mapping
+) -> tuple[_Convention, ...]:
     """The distinct number conventions of all locales, each symbol and pattern taken from the nearest locale up the
     parent chain that has it. Grouping other than by three (POSIX: none; Toki Pona: by two) is left out: plain
     digit runs are read anyway, and groups of two would read phone numbers as amounts."""
@@ -421,10 +440,15 @@ def _conventions(symbols: dict[str, dict], groupings: dict[str, tuple[int, int]]
             decimal = next((t["decimal"] for t in tables if "decimal" in t), "")
             group = next((t["group"] for t in tables if "group" in t), "")
             found.add((decimal, group, grouping))
-    conventions = {_Convention(_fold_symbol(d), _fold_symbol(g), *grouping) for d, g, grouping in found
-                   if grouping[0] == 3}
-    return tuple(sorted((c for c in conventions if c.decimal and c.group and c.decimal != c.group),
-                        key=lambda c: (c.decimal, c.group, c.primary, c.secondary)))
+    conventions = {
+        _Convention(_fold_symbol(d), _fold_symbol(g), *grouping) for d, g, grouping in found if grouping[0] == 3
+    }
+    return tuple(
+        sorted(
+            (c for c in conventions if c.decimal and c.group and c.decimal != c.group),
+            key=lambda c: (c.decimal, c.group, c.primary, c.secondary),
+        )
+    )
 
 
 def _parents(name: str, exceptions: Mapping) -> list[str]:

@@ -15,12 +15,13 @@ line).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Callable, Optional, Sequence
 
-from extractor.trust.grounding.cldr import cldr, date_text, dates_in, fold, number_syntax, plain, readings
+from extractor.text import plain
+from extractor.trust.grounding.cldr import cldr, date_text, dates_in, fold, number_syntax, readings
 
 Box = tuple[float, float, float, float]
 
@@ -47,7 +48,7 @@ class Token:
 
     text: str
     plain: str
-    box: Optional[Box]
+    box: Box | None
     key: str
 
 
@@ -63,8 +64,9 @@ class Number:
 class Line:
     """One line: its tokens, box, OCR confidence, folded text, numbers and dates."""
 
-    def __init__(self, tokens: tuple[Token, ...], box: Optional[Box], confidence: Optional[float], *,
-                 excluded: str, ocr: bool):
+    def __init__(
+        self, tokens: tuple[Token, ...], box: Box | None, confidence: float | None, *, excluded: str, ocr: bool
+    ):
         self.tokens = tokens
         self.box = box
         self.confidence = confidence
@@ -73,7 +75,7 @@ class Line:
         self.numbers = number_values([t.text for t in tokens], excluded=excluded)
         self.dates = dates_in(date_text(_GLUED.sub(" ", self.text) if ocr else self.text))
 
-    def box_of(self, start: int, end: int) -> Optional[Box]:
+    def box_of(self, start: int, end: int) -> Box | None:
         """The box of tokens ``[start, end)``: their words' boxes, else the line's."""
         tokens = self.tokens[start:end]
         boxes = [t.box for t in tokens if t.box is not None]
@@ -103,15 +105,20 @@ class Page:
 
     def __init__(self, text: str, *, lines: Sequence = (), ocr: bool = False, excluded: str = ""):
         self.ocr = ocr
-        self.lines = [_line(item, ocr=ocr, excluded=excluded) for item in lines] if lines else [
-            Line(_tokens(t, None), None, None, excluded=excluded, ocr=ocr) for t in text.splitlines() if t.strip()]
+        self.lines = (
+            [_line(item, ocr=ocr, excluded=excluded) for item in lines]
+            if lines
+            else [
+                Line(_tokens(t, None), None, None, excluded=excluded, ocr=ocr) for t in text.splitlines() if t.strip()
+            ]
+        )
         self.folded = " ".join(line.text for line in self.lines)
         self.plain = " ".join(line.plain for line in self.lines)
         self.compact, self.starts, self.ends = compact(self.folded)
         self.confused = self.compact.translate(OCR_CONFUSIONS) if ocr else ""
         self.bands = _bands(self.lines)
-        self._band_keys: Optional[list[tuple[list[tuple[int, int]], list[str], str]]] = None
-        self._all_band_keys: Optional[str] = None
+        self._band_keys: list[tuple[list[tuple[int, int]], list[str], str]] | None = None
+        self._all_band_keys: str | None = None
         self.numbers: dict[Decimal, list[Hit]] = {}
         for i, line in enumerate(self.lines):
             for number in line.numbers:
@@ -134,7 +141,7 @@ class Page:
             self._all_band_keys = "\0".join(self.band_keys(b)[2] for b in range(len(self.bands)))
         return self._all_band_keys
 
-    def keys(self, line: int, indexes: Optional[Sequence[int]] = None) -> list[str]:
+    def keys(self, line: int, indexes: Sequence[int] | None = None) -> list[str]:
         """A line's token keys (of some tokens), with OCR's confusions folded on OCR text."""
         tokens = self.lines[line].tokens
         chosen = tokens if indexes is None else [tokens[i] for i in indexes]
@@ -144,12 +151,12 @@ class Page:
         """A text's key as ``keys`` compares it on this page."""
         return key_of(text).translate(OCR_CONFUSIONS) if self.ocr else key_of(text)
 
-    def box_of(self, hits: Sequence[Hit]) -> Optional[Box]:
+    def box_of(self, hits: Sequence[Hit]) -> Box | None:
         """The joint box of some hits (None when the page has no boxes)."""
         boxes = [b for b in (self.lines[h.line].box_of(h.start, h.end) for h in hits) if b is not None]
         return joint_box(boxes) if boxes else None
 
-    def confidence_of(self, hits: Sequence[Hit]) -> Optional[float]:
+    def confidence_of(self, hits: Sequence[Hit]) -> float | None:
         """The lowest OCR confidence of the hits' lines (None on a text layer)."""
         found = [c for c in (self.lines[h.line].confidence for h in hits) if c is not None]
         return min(found) if found else None
@@ -164,7 +171,7 @@ class Page:
             if found(a + b):
                 for size in range(2, len(a) + len(b) + 1):  # the shortest tail of a with a head of b
                     for cut in range(max(1, size - len(b)), min(len(a), size - 1) + 1):
-                        if found(a[len(a) - cut:] + b[:size - cut]):
+                        if found(a[len(a) - cut :] + b[: size - cut]):
                             return [Hit(i, len(a) - cut, len(a)), Hit(i + 1, 0, size - cut)]
                 return [Hit(i, 0, len(a)), Hit(i + 1, 0, len(b))]
         return []
@@ -187,8 +194,11 @@ def number_values(texts: Sequence[str], *, excluded: str = "") -> list[Number]:
     """
     cores = [number_core(t) for t in texts]
     blocked = _identifier_runs(texts)
-    out = [Number(readings(core, excluded), i, i + 1) for i, core in enumerate(cores)
-           if core is not None and i not in blocked and readings(core, excluded)]
+    out = [
+        Number(readings(core, excluded), i, i + 1)
+        for i, core in enumerate(cores)
+        if core is not None and i not in blocked and readings(core, excluded)
+    ]
     for i, core in enumerate(cores):
         if i in blocked or core is None or not re.fullmatch(r"[1-9]\d{0,2}", core) or _suffix(texts[i], core):
             continue
@@ -207,7 +217,7 @@ def number_values(texts: Sequence[str], *, excluded: str = "") -> list[Number]:
     return out
 
 
-def number_core(text: str) -> Optional[str]:
+def number_core(text: str) -> str | None:
     """The digits and separators of a token that is one whole number, without the signs around them; None when the
     token is no number (a date, an identifier, a word).
 
@@ -222,8 +232,8 @@ def number_core(text: str) -> Optional[str]:
     if match is None:
         return None
     core = match.group().rstrip(syntax.edges)  # "19,00." and "50,": the separator after it is punctuation
-    rest = text[match.start() + len(core):]
-    if not _affix_ok(text[:match.start()]) or not _affix_ok(rest):
+    rest = text[match.start() + len(core) :]
+    if not _affix_ok(text[: match.start()]) or not _affix_ok(rest):
         return None
     return core
 
@@ -303,7 +313,8 @@ def key_of(text: str) -> str:
 
 # -- internals -------------------------------------------------------------------------------------------------------
 
-def _tokens(text: str, words: Optional[Sequence]) -> tuple[Token, ...]:
+
+def _tokens(text: str, words: Sequence | None) -> tuple[Token, ...]:
     """Tokens of a line's text; with word boxes, each token takes the box of the word it is cut from."""
     if words:
         pieces = [(piece, word.box) for word in words for piece in _SPLIT.split(word.text) if piece]
@@ -320,8 +331,13 @@ def _tokens(text: str, words: Optional[Sequence]) -> tuple[Token, ...]:
 def _line(item, *, ocr: bool, excluded: str) -> Line:
     words = tuple(getattr(item, "words", ()) or ())
     box = getattr(item, "box", None)
-    return Line(_tokens(item.text, words), tuple(box) if box is not None else None,
-                getattr(item, "confidence", None), excluded=excluded, ocr=ocr)
+    return Line(
+        _tokens(item.text, words),
+        tuple(box) if box is not None else None,
+        getattr(item, "confidence", None),
+        excluded=excluded,
+        ocr=ocr,
+    )
 
 
 def _narrow(index: int, line: Line, found: Callable[[Sequence[Token]], bool]) -> Hit:
@@ -329,7 +345,7 @@ def _narrow(index: int, line: Line, found: Callable[[Sequence[Token]], bool]) ->
     n = len(line.tokens)
     for size in range(1, n + 1):
         for start in range(n - size + 1):
-            if found(line.tokens[start:start + size]):
+            if found(line.tokens[start : start + size]):
                 return Hit(index, start, start + size)
     return Hit(index, 0, n)
 
@@ -356,11 +372,11 @@ def _affix_ok(text: str) -> bool:
 
 
 def _prefix(text: str, core: str) -> str:
-    return text[:text.find(core)]
+    return text[: text.find(core)]
 
 
 def _suffix(text: str, core: str) -> str:
-    return text[text.find(core) + len(core):]
+    return text[text.find(core) + len(core) :]
 
 
 @lru_cache(maxsize=1)
@@ -380,7 +396,7 @@ def _identifier_runs(texts: Sequence[str]) -> set[int]:
     dashed group, a group starting with 0 or three groups or more. Two plain groups (``2026 12``, ``50 3``: table
     cells) stay numbers.
     """
-    kinds: list[Optional[str]] = []
+    kinds: list[str | None] = []
     for text in texts:
         bare = text.strip(_PUNCT)
         match = _DIGITISH.fullmatch(bare)
@@ -392,8 +408,11 @@ def _identifier_runs(texts: Sequence[str]) -> set[int]:
         while j < len(kinds) and kinds[j] is not None:
             j += 1
         run = [k for k in kinds[i:j] if k is not None]  # all of them: the run ends at the first None
-        if len(run) >= 2 and not _grouped(run) and (
-                "-" in run or any(len(g) > 1 and g.startswith("0") for g in run) or len(run) >= 3):
+        if (
+            len(run) >= 2
+            and not _grouped(run)
+            and ("-" in run or any(len(g) > 1 and g.startswith("0") for g in run) or len(run) >= 3)
+        ):
             blocked.update(range(i, j))
         i = j + 1
     return blocked
@@ -401,8 +420,11 @@ def _identifier_runs(texts: Sequence[str]) -> set[int]:
 
 def _grouped(groups: Sequence[str]) -> bool:
     """Whether digit groups are one number grouped by thousands: ``1 561 450``."""
-    return (groups[0] != "-" and re.fullmatch(r"[1-9]\d{0,2}", groups[0]) is not None
-            and all(len(g) == 3 and g.isdigit() for g in groups[1:]))
+    return (
+        groups[0] != "-"
+        and re.fullmatch(r"[1-9]\d{0,2}", groups[0]) is not None
+        and all(len(g) == 3 and g.isdigit() for g in groups[1:])
+    )
 
 
 def _bands(lines: Sequence[Line]) -> list[list[int]]:

@@ -15,8 +15,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from extractor.trust.grounding.cldr import fold
 from extractor.trust.grounding.page import Hit, Page, Token, key_of, key_spans
@@ -59,7 +60,7 @@ class Block:
     anchor: tuple[Hit, ...] = ()
 
 
-def context_of(data: Any, parts: Sequence) -> Optional[Context]:
+def context_of(data: Any, parts: Sequence) -> Context | None:
     """The innermost line item or tax line holding a leaf, or None when it is in neither.
 
     Args:
@@ -74,18 +75,18 @@ def context_of(data: Any, parts: Sequence) -> Optional[Context]:
         node = node[part]
         if isinstance(part, int) and isinstance(node, dict):
             if anchor_key(node) is not None or any(k in node for k in ITEM_KEYS):
-                found = Context("item", tuple(parts[:depth + 1]), node)
+                found = Context("item", tuple(parts[: depth + 1]), node)
             elif "rate" in node:
-                found = Context("tax", tuple(parts[:depth + 1]), node)
+                found = Context("tax", tuple(parts[: depth + 1]), node)
     return found
 
 
-def anchor_key(node: dict) -> Optional[str]:
+def anchor_key(node: dict) -> str | None:
     """The key of a line item's description (``description`` or ``name``), None when it has none to anchor it."""
     return next((k for k in ITEM_ANCHORS if isinstance(node.get(k), str) and len(key_of(node[k])) >= 3), None)
 
 
-def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Optional[Page]]) -> dict[tuple, list[Block]]:
+def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Page | None]) -> dict[tuple, list[Block]]:
     """Where each line item is printed.
 
     Args:
@@ -106,8 +107,13 @@ def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Optional[Page]])
         blocks = []
         for page_index, bands, hits in matches:
             page = page_at(pages, page_index)
-            extra = [b for b in (bands[0] - 1, bands[-1] + 1) if 0 <= b < len(page.bands)
-                     and not claimed.get((page_index, b), set()) - {path} and not _row_like(page, b)]
+            extra = [
+                b
+                for b in (bands[0] - 1, bands[-1] + 1)
+                if 0 <= b < len(page.bands)
+                and not claimed.get((page_index, b), set()) - {path}
+                and not _row_like(page, b)
+            ]
             own = {(h.line, t) for h in hits for t in range(h.start, h.end)}
             scope: dict[int, set[int]] = {}
             for band in sorted(set(bands) | set(extra)):
@@ -118,7 +124,7 @@ def item_blocks(descriptions: dict[tuple, str], pages: Sequence[Optional[Page]])
     return out
 
 
-def number_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Optional[Page]]) -> list[Block]:
+def number_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Page | None]) -> list[Block]:
     """The bands where a row's anchoring numbers are printed (a tax line's amount or base, an undescribed line
     item's amount).
 
@@ -136,12 +142,15 @@ def number_blocks(anchors: Sequence[list[tuple[int, Hit]]], pages: Sequence[Opti
             band = next(b for b, lines in enumerate(page.bands) if hit.line in lines)
             if (page_index, band) not in seen:
                 seen.add((page_index, band))
-                out.append(Block(page_index, {line: frozenset(range(len(page.lines[line].tokens)))
-                                              for line in page.bands[band]}))
+                out.append(
+                    Block(
+                        page_index, {line: frozenset(range(len(page.lines[line].tokens))) for line in page.bands[band]}
+                    )
+                )
     return out
 
 
-def page_at(pages: Sequence[Optional[Page]], index: int) -> Page:
+def page_at(pages: Sequence[Page | None], index: int) -> Page:
     """The page a block or hit is on: one with text (only those are searched)."""
     page = pages[index]
     if page is None:
@@ -167,8 +176,8 @@ def runs(page: Page, block: Block) -> list[tuple[int, list[int]]]:
 
 # -- internals -------------------------------------------------------------------------------------------------------
 
-def _description_bands(text: str, pages: Sequence[Optional[Page]]
-                       ) -> list[tuple[int, list[int], list[Hit]]]:
+
+def _description_bands(text: str, pages: Sequence[Page | None]) -> list[tuple[int, list[int], list[Hit]]]:
     """Where a description is printed as one band, or wrapped over two or three bands in a row (the fewest that
     hold it): ``(page index, band indexes, the description's tokens)`` per place."""
     folded = fold(text).split()
@@ -197,7 +206,7 @@ def _description_bands(text: str, pages: Sequence[Optional[Page]]
     return []
 
 
-def _split_match(words: list[str], page: Page, bands: list[int]) -> Optional[list[Hit]]:
+def _split_match(words: list[str], page: Page, bands: list[int]) -> list[Hit] | None:
     """The tokens spelling the words, cut into one consecutive part per band (in order), or None."""
     if len(bands) == 1:
         return _band_spans(page, bands[0], "".join(words))
@@ -211,7 +220,7 @@ def _split_match(words: list[str], page: Page, bands: list[int]) -> Optional[lis
     return None
 
 
-def _band_spans(page: Page, band: int, needle: str) -> Optional[list[Hit]]:
+def _band_spans(page: Page, band: int, needle: str) -> list[Hit] | None:
     """The first run of tokens of a band (its lines left to right) spelling ``needle``, as hits (one per line)."""
     places, keys, joined = page.band_keys(band)
     spans = key_spans(keys, needle) if needle in joined else []
