@@ -185,16 +185,19 @@ class Extractor:
         for index, numbers in enumerate(parts.pages, 1):
             settings = self.settings.replace(pages=page_spec(numbers))
             record = extract_document(
-                source, runner=self.runner, schema=self.schema, settings=settings, renderer=renderer
+                source,
+                runner=self.runner,
+                schema=self.schema,
+                settings=settings,
+                renderer=renderer,
+                fingerprint=self.fingerprint,  # the file's settings, not the part's pages
             )
             part = parts.entry(index)
             records.append(
                 dataclasses.replace(
-                    record,
-                    warnings=record.warnings + parts.warnings,
-                    extra={**record.extra, "part": part.to_dict(), "fingerprint": self.fingerprint},
+                    record, warnings=record.warnings + parts.warnings, extra={**record.extra, "part": part.to_dict()}
                 )
-            )  # the file's settings
+            )
         return tuple(records)
 
     def _split_question(self) -> dict:

@@ -72,7 +72,13 @@ def settings_fingerprint(settings: Settings, schema: Schema) -> str:
 
 
 def extract_document(
-    source: Source, *, runner: Runner, schema: Schema, settings: Settings, renderer: Renderer | None = None
+    source: Source,
+    *,
+    runner: Runner,
+    schema: Schema,
+    settings: Settings,
+    renderer: Renderer | None = None,
+    fingerprint: str | None = None,
 ) -> Record:
     """Extract one document. Never raises for a bad input or a model failure: those become ``error`` records.
 
@@ -83,13 +89,17 @@ def extract_document(
         settings: limits and options.
         renderer: what renders its pages: a ``RenderPool`` (worker processes, isolated, with ``settings.timeout``);
             None: this process (``LocalRenderer``).
+        fingerprint: the fingerprint the record carries, when not these settings' (a split file's parts carry the
+            whole file's, so a resumed job recognizes them).
 
     Returns:
         The Record.
     """
     renderer = renderer if renderer is not None else LocalRenderer()
     rendered = renderer.render(source, settings=first_raster(settings, runner))
-    return document_record(rendered, runner=runner, schema=schema, settings=settings, renderer=renderer)
+    return document_record(
+        rendered, runner=runner, schema=schema, settings=settings, renderer=renderer, fingerprint=fingerprint
+    )
 
 
 def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
@@ -99,7 +109,13 @@ def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
 
 
 def document_record(
-    rendered: Rendered, *, runner: Runner, schema: Schema, settings: Settings, renderer: Renderer | None = None
+    rendered: Rendered,
+    *,
+    runner: Runner,
+    schema: Schema,
+    settings: Settings,
+    renderer: Renderer | None = None,
+    fingerprint: str | None = None,
 ) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
@@ -110,6 +126,7 @@ def document_record(
         schema: the schema the answer must follow.
         settings: limits and options.
         renderer: what renders a long document's later windows (None: this process, ``LocalRenderer``).
+        fingerprint: the record's fingerprint; None: ``settings_fingerprint(settings, schema)``.
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
@@ -125,7 +142,9 @@ def document_record(
         start=time.perf_counter() - rendered.render_s,
     )  # the document's own work: render, generate
     record = _document_record(job, rendered)
-    return dataclasses.replace(record, extra={**record.extra, "fingerprint": settings_fingerprint(settings, schema)})
+    if fingerprint is None:
+        fingerprint = settings_fingerprint(settings, schema)
+    return dataclasses.replace(record, extra={**record.extra, "fingerprint": fingerprint})
 
 
 def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
