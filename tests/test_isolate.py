@@ -19,7 +19,7 @@ import pytest
 from helpers import make_pdf, png, text_pdf
 from PIL import Image
 
-from extractor.cli.commands import _password_file, _size
+from extractor.cli.options import _password_file, _size
 from extractor.errors import UsageError, WorkerError
 from extractor.inputs.document import RasterSettings, parse_pages
 from extractor.inputs.ocr import OcrSettings, engine_available

@@ -140,7 +140,7 @@ def test_the_grep_catches_a_status_write():
 def test_command_line_defaults_are_the_settings_defaults():
     """Every extraction option of ``extract`` and ``extract watch`` defaults to settings.default(name): the one
     place defaults live (the CLI's own option names map onto settings only where spelled differently)."""
-    from extractor.cli.commands import SETTINGS_OPTIONS, _size
+    from extractor.cli.options import SETTINGS_OPTIONS, _size
     from extractor.settings import Settings, default
 
     fields = set(Settings.__dataclass_fields__)

@@ -1,4 +1,4 @@
-"""The ``extract`` command: options parsed in ``commands``, the core called, results written by ``output``.
+"""The ``extract`` command: shared options in ``options``, commands in ``commands``, results written by ``output``.
 
 ``main`` is the console script's entry point (``extract = "extractor.cli:main"``).
 """
