@@ -22,11 +22,10 @@ from extractor.tools.doctor.files import (
     check_thinking,
     check_tokenizer_ids,
     check_vision_ids,
-    fix_generation_config,
-    mlx_vlm_stop_ids,
-    read_facts,
     run_checks,
 )
+from extractor.tools.doctor.fix import fix_generation_config
+from extractor.tools.doctor.stopset import mlx_vlm_stop_ids, read_facts
 
 BOTH = [ENDOFTEXT, IM_END]
 FIX_NAMED = "fix: run `extract doctor MODEL --fix` (sets eos_token_id to [248044, 248046])"

@@ -13,7 +13,8 @@ import pytest
 from extractor.errors import ModelError
 from extractor.runners.modelfiles import as_id_list, read_model_files, token_content
 from extractor.runners.stopping import resolve_stop_set
-from extractor.tools.doctor.files import read_facts, required_end_ids, run_checks
+from extractor.tools.doctor.files import run_checks
+from extractor.tools.doctor.stopset import read_facts, required_end_ids
 
 QWEN_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"

@@ -1,7 +1,7 @@
 """``extract doctor``: check a model directory's stop configuration (and fix it), or a running server.
 
 The stop-set fix lives in files users convert and re-convert themselves, so a re-converted model silently brings the
-never-stopping bug back. ``run_doctor`` runs, in order: the fix (``--fix``, ``files.fix_generation_config``), the
+never-stopping bug back. ``run_doctor`` runs, in order: the fix (``--fix``, :mod:`extractor.tools.doctor.fix`), the
 six static checks of the directory's files (:mod:`extractor.tools.doctor.files`) and the live smoke test
 (``--smoke``, :mod:`extractor.tools.doctor.smoke`); ``run_endpoint_doctor`` checks an inference server
 (``--endpoint URL``). Both collect the findings in a :class:`DoctorReport`, which the CLI prints.
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.runners.modelfiles import resolve_model_dir
-from extractor.tools.doctor.files import Check, fix_generation_config, run_checks
+from extractor.tools.doctor.files import Check, run_checks
+from extractor.tools.doctor.fix import fix_generation_config
 from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS, endpoint_checks, smoke_check
 
 

@@ -1,6 +1,6 @@
-"""``extract doctor MODEL``: check a model directory's files for its stop configuration, say where each value came
-from, and fix generation_config.json (``--fix``). Nothing here loads the model (the live checks are
-:mod:`extractor.tools.doctor.smoke`).
+"""``extract doctor MODEL``: check a model directory's files for its stop configuration and say where each value
+came from. Nothing here loads the model (the live checks are :mod:`extractor.tools.doctor.smoke`) or writes a file
+(``--fix`` is :mod:`extractor.tools.doctor.fix`).
 
 The doctor runs six checks, each a small function returning a ``Check``:
 
@@ -14,11 +14,8 @@ The doctor runs six checks, each a small function returning a ``Check``:
                           its processor's class, and the image token is the one its processor places.
 6. ``thinking``           does the template support ``enable_thinking``, and does our runner turn it off.
 
-``fix_generation_config`` rewrites generation_config.json so ``eos_token_id`` is the full list (keeping every other
-key, backing the original up once, writing atomically, changing nothing when already right).
-
-The files are read by ``modelfiles`` and the stop set is ``stopping.stop_set_of``, exactly as at run time; where the
-runtime refuses an unreadable file, the check about that file fails.
+The stop set they compare against (every end token, and what bare mlx-vlm derives) is
+:mod:`extractor.tools.doctor.stopset`; where the runtime refuses an unreadable file, the check about that file fails.
 """
 
 from __future__ import annotations
@@ -29,26 +26,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from extractor.errors import ModelError
 from extractor.runners.chat_template import ENABLE_THINKING, render
 from extractor.runners.modelfiles import (
     CHAT_TEMPLATE_JINJA,
     CHAT_TEMPLATE_JSON,
     GENERATION_CONFIG,
     SPECIAL_TOKENS_MAP,
-    ModelFiles,
     as_id_list,
-    read_model_files,
 )
-from extractor.runners.stopping import END_TOKEN_TEXTS, stop_set_of, template_end_token
+from extractor.runners.stopping import stop_set_of, template_end_token
+from extractor.tools.doctor.stopset import (
+    CHATML_TOKENS,
+    ModelFacts,
+    end_texts,
+    fix_eos_list,
+    id_conflicts,
+    mlx_vlm_stop_ids,
+    read_facts,
+    required_end_ids,
+)
 from extractor.tools.doctor.vision import vision_rules
 
 STATUSES = ("pass", "warn", "fail")
-BACKUP_SUFFIX = ".bak"
-CHATML_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
-# mlx-vlm 0.7.10's qwen3_5 / qwen3_5_moe configs append <|im_end|> only when the top-level eos is missing.
-QWEN_EOS_RULE_TYPES = frozenset({"qwen3_5", "qwen3_5_moe", "qwen4_exp"})
-QWEN_CHAT_EOS = 248046
 FIX_HINT = "run `extract doctor MODEL --fix`"
 
 
@@ -73,97 +72,9 @@ class Check:
         return {"name": self.name, "status": self.status, "detail": self.detail, "source": self.source_file}
 
 
-# The checks read a directory through the one model-file reader the runtime stop set uses too.
-ModelFacts = ModelFiles
-
-
-def read_facts(model_dir: Path) -> ModelFacts:
-    """Read the files the checks need (never raises for a bad file: it is recorded in ``errors``).
-
-    Args:
-        model_dir: the model directory.
-
-    Returns:
-        The ModelFacts (``modelfiles.ModelFiles``).
-    """
-    return read_model_files(model_dir)
-
-
 def _named(ids: Sequence[int], facts: ModelFacts) -> str:
     names = facts.token_names
     return "[" + ", ".join(f"{i} {names[i]}" if i in names else str(i) for i in ids) + "]"
-
-
-def required_end_ids(facts: ModelFacts) -> list[int]:
-    """The end tokens a complete ``eos_token_id`` list must hold: extract's resolved stop set, minus ids the
-    tokenizer names as something other than an end token (a wrong config id must not be copied along).
-
-    Args:
-        facts: the model directory's facts.
-
-    Returns:
-        The ids, sorted.
-    """
-    names = facts.token_names
-    return [i for i in stop_set_of(facts).ids if i not in names or names[i] in end_texts(facts)]
-
-
-def end_texts(facts: ModelFacts) -> set[str]:
-    """Token texts that may end generation for this directory: the known end tokens, the tokenizer's eos and the
-    template's own end-of-turn token (GLM's ``<|user|>`` included)."""
-    ends = set(END_TOKEN_TEXTS) | ({facts.eos_token} if facts.eos_token else set())
-    turn = template_end_token(facts.template, facts.token_ids, eos_token=facts.eos_token)
-    return ends | ({turn} if turn else set())
-
-
-def mlx_vlm_stop_ids(facts: ModelFacts) -> tuple[list[int], str]:
-    """Emulate how bare mlx-vlm 0.7.10 resolves its stop set for this directory (no mlx needed).
-
-    ``load_config`` copies generation_config.json's ``eos_token_id`` over config.json's (when the key is present);
-    qwen3_5 configs then append 248046 only when that value is missing (from ``text_config``); finally the
-    processor's StoppingCriteria adds the tokenizer's eos token.
-
-    Args:
-        facts: the model directory's facts.
-
-    Returns:
-        The ids bare mlx-vlm stops on, and how they were derived (in words).
-    """
-    config = facts.config or {}
-    steps = []
-    value, origin = config.get("eos_token_id"), "config.json eos_token_id"
-    if facts.generation and "eos_token_id" in facts.generation:
-        value, origin = facts.generation["eos_token_id"], "generation_config.json eos_token_id (replaces config.json's)"
-    ids = as_id_list(value)
-    steps.append(f"{origin} = {json.dumps(value)}")
-    if value is None and facts.model_type in QWEN_EOS_RULE_TYPES:
-        text_ids = as_id_list(facts.text_config.get("eos_token_id"))
-        if text_ids:
-            ids = text_ids + ([QWEN_CHAT_EOS] if QWEN_CHAT_EOS not in text_ids else [])
-            steps.append(f"{facts.model_type}: text_config eos + {QWEN_CHAT_EOS}")
-    tok_eos = facts.token_ids.get(facts.eos_token) if facts.eos_token else None
-    if tok_eos is not None:
-        steps.append(f"+ tokenizer eos {facts.eos_token}")
-        if tok_eos not in ids:
-            ids.append(tok_eos)
-    return sorted(set(ids)), "; ".join(steps)
-
-
-def id_conflicts(facts: ModelFacts) -> list[str]:
-    """Special tokens whose id differs between tokenizer_config.json and tokenizer.json.
-
-    Args:
-        facts: the model directory's facts.
-
-    Returns:
-        One sentence per conflicting token (empty when they agree).
-    """
-    out = []
-    for text in dict.fromkeys(CHATML_TOKENS + tuple(END_TOKEN_TEXTS) + tuple(sorted(end_texts(facts)))):
-        a, b = facts.tokenizer_config_ids.get(text), facts.tokenizer_json_ids.get(text)
-        if a is not None and b is not None and a != b:
-            out.append(f"{text} is {a} in tokenizer_config.json but {b} in tokenizer.json")
-    return out
 
 
 def _fix_hint(facts: ModelFacts) -> str:
@@ -493,145 +404,15 @@ def run_checks(model_dir: Path) -> tuple[Check, ...]:
     return tuple(check(facts) for check in CHECKS)
 
 
-def fix_eos_list(facts: ModelFacts) -> list[int]:
-    """The ``eos_token_id`` list ``--fix`` writes: the current generation_config ids (order kept) plus every
-    missing end token (sorted).
-
-    Args:
-        facts: the model directory's facts.
-
-    Returns:
-        The ids.
-    """
-    current = as_id_list((facts.generation or {}).get("eos_token_id"))
-    current = list(dict.fromkeys(current))
-    return current + [i for i in required_end_ids(facts) if i not in current]
-
-
-@dataclass(frozen=True)
-class FixResult:
-    """What ``--fix`` did.
-
-    Attributes:
-        path: generation_config.json.
-        changed: whether the file was (re)written.
-        created: whether it did not exist before.
-        backup: the backup written now, or None (nothing to back up, or a backup already existed).
-        before: the ``eos_token_id`` before (None when missing).
-        after: the ``eos_token_id`` after.
-    """
-
-    path: Path
-    changed: bool
-    created: bool
-    backup: Path | None
-    before: object
-    after: list
-
-    def to_check(self) -> Check:
-        """Describe the fix as a ``Check`` named ``fix`` (for the same table / JSON list)."""
-        if not self.changed:
-            return Check(
-                "fix", "pass", f"nothing to change: eos_token_id is {json.dumps(self.after)}", GENERATION_CONFIG
-            )
-        if self.created:
-            return Check(
-                "fix",
-                "pass",
-                f"created {GENERATION_CONFIG} with eos_token_id {json.dumps(self.after)}",
-                GENERATION_CONFIG,
-            )
-        backup = f"; original backed up to {self.backup.name}" if self.backup else ""
-        return Check(
-            "fix",
-            "pass",
-            f"rewrote {GENERATION_CONFIG}: eos_token_id {json.dumps(self.before)} -> {json.dumps(self.after)}{backup}",
-            GENERATION_CONFIG,
-        )
-
-
-def fix_generation_config(model_dir: Path) -> FixResult:
-    """Make generation_config.json's ``eos_token_id`` the full list of end tokens.
-
-    Every other key is kept; the original is copied to ``generation_config.json.bak`` the first time (an existing
-    backup is never overwritten); the write is atomic; a file that is already right is not touched.
-
-    Args:
-        model_dir: the model directory.
-
-    Returns:
-        The FixResult.
-
-    Raises:
-        ModelError: generation_config.json is unreadable, or the directory cannot be written.
-    """
-    from extractor.jobs.sinks import write_atomic
-
-    facts = read_facts(model_dir)
-    path = model_dir / GENERATION_CONFIG
-    if GENERATION_CONFIG in facts.errors:
-        raise ModelError(
-            f"cannot fix {GENERATION_CONFIG}: {facts.errors[GENERATION_CONFIG]} "
-            f"(repair or delete it, then run --fix again)",
-            source=path,
-        )
-    conflicts = id_conflicts(facts)
-    if conflicts:
-        # which id the model really ends on is unknowable from files that contradict each other
-        raise ModelError(
-            f"cannot fix {GENERATION_CONFIG}: the tokenizer files disagree ({'; '.join(conflicts)}); "
-            f"make them agree first",
-            source=model_dir,
-        )
-    target = fix_eos_list(facts)
-    if not target:
-        raise ModelError(
-            "cannot fix: no end token is declared anywhere (config.json, tokenizer, chat template)", source=model_dir
-        )
-    before = (facts.generation or {}).get("eos_token_id") if facts.generation_exists else None
-    if facts.generation_exists and before == target:
-        return FixResult(path=path, changed=False, created=False, backup=None, before=before, after=target)
-    data = dict(facts.generation or {})
-    data["eos_token_id"] = target  # keeps the key's position when it existed
-    backup = None
-    try:
-        # write_atomic's temp file is private (0600); model files are meant to be readable like their siblings
-        mode = _file_mode(path if facts.generation_exists else model_dir / "config.json")
-        if facts.generation_exists:
-            bak = model_dir / (GENERATION_CONFIG + BACKUP_SUFFIX)
-            if not bak.exists():
-                write_atomic(bak, path.read_bytes())
-                bak.chmod(mode)
-                backup = bak
-        write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-        path.chmod(mode)
-    except OSError as exc:
-        raise ModelError(f"cannot write {GENERATION_CONFIG}: {exc}", source=path) from exc
-    return FixResult(
-        path=path, changed=True, created=not facts.generation_exists, backup=backup, before=before, after=target
-    )
-
-
-def _file_mode(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        return 0o644
-
-
 __all__ = [
+    "FIX_HINT",
     "Check",
-    "FixResult",
-    "ModelFacts",
     "check_chat_template",
     "check_config_eos",
     "check_generation_config",
     "check_thinking",
     "check_tokenizer_ids",
     "check_vision_ids",
-    "fix_generation_config",
-    "mlx_vlm_stop_ids",
-    "read_facts",
-    "required_end_ids",
+    "render_generation_prompt",
     "run_checks",
 ]

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from extractor.errors import ExtractorError
-from extractor.tools.doctor.files import FIX_HINT, Check, mlx_vlm_stop_ids, read_facts
+from extractor.tools.doctor.files import FIX_HINT, Check
+from extractor.tools.doctor.stopset import mlx_vlm_stop_ids, read_facts
 
 DEFAULT_SMOKE_TOKENS = 512
 
