@@ -133,7 +133,7 @@ class AttemptReport:
 
 @dataclass(frozen=True)
 class WindowReport:
-    """One page window's entry in a long document's ``windows`` (``pipeline.windows``).
+    """One page window's entry in a long document's ``windows`` (``pipeline.merge``).
 
     Attributes:
         pages: the window's first and last page (1-based).

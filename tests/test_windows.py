@@ -1,4 +1,4 @@
-"""Long documents (``windows``): the plan and the merge (pure tables), then long invoices through the pipeline.
+"""Long documents (``windows``, ``merge``): the plan and the merge (pure tables), then long invoices end to end.
 
 The pipeline tests generate for real: a tiny random model loaded by the real MlxRunner, schema-constrained with
 jump-forward, and each window's answer forced by a logits processor that ``Settings.request_processors`` builds
@@ -16,7 +16,8 @@ import pytest
 from helpers import following, sample_generator
 
 from extractor.api import Extractor
-from extractor.pipeline.windows import merge_answers, merge_warnings, plan_spans, repeated_prefix, window_size
+from extractor.pipeline.merge import merge_answers, merge_warnings, repeated_prefix
+from extractor.pipeline.windows import plan_spans, window_size
 from extractor.schema import load_schema
 from extractor.settings import Settings
 

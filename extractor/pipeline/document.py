@@ -2,8 +2,8 @@
 
 render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``inputs.embedded``) or the
 model: prompt (``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse,
-validate, verdict), retries (``retry``), a long document window by window (``windows`` plans and merges, this module
-runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
+validate, verdict), retries (``retry``), a long document window by window (``windows`` plans, ``merge`` merges, this
+module runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
 (``trust.verdict.record_status``) → record. The CLI, the Python API (``api.Extractor``) and the folder watcher all
 come through here. What every step reads is one ``job.DocumentJob``.
 """
@@ -23,7 +23,7 @@ from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.inputs.ocr import page_text
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
-from extractor.pipeline import windows
+from extractor.pipeline import merge, windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
 from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
 from extractor.pipeline.retry import run_with_retries
@@ -209,7 +209,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
         return _decided(record, texts)
-    merge: tuple[dict, ...] = ()  # a long document's merge findings
+    findings: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
             model = run_with_retries(
@@ -220,7 +220,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             )
         else:
             merged = _windowed(job, plan, document)
-            texts, merge = list(merged.pages.texts), merged.findings
+            texts, findings = list(merged.pages.texts), merged.findings
             model = _with_pages(merged.record, merged.pages, document, timings=timings, start=job.start)
     except ModelError as exc:
         if xml is None:
@@ -247,7 +247,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "model_status": model.status,
             },
         )
-        return _decided(record, texts, merge=merge)
+        return _decided(record, texts, merge=findings)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -259,7 +259,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "embedded.schema_errors); the model read the pages instead",
             ),
         )
-    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=merge)
+    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings)
 
 
 def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
@@ -307,8 +307,8 @@ def _window_documents(
         yield window, rendered.document, rendered.render_s
 
 
-def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.Merged:
-    """Run a long document window by window, each with its own retries, and merge them (``windows.merge``).
+def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> merge.Merged:
+    """Run a long document window by window, each with its own retries, and merge them (``merge.merge``).
 
     Raises:
         ModelError: the model failed.
@@ -328,10 +328,10 @@ def _windowed(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.
             attempt_once, max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries
         )
         results.append(
-            windows.WindowResult(window=window, record=record, pages=windows.released(document.pages), render_s=seconds)
+            merge.WindowResult(window=window, record=record, pages=windows.released(document.pages), render_s=seconds)
         )
         del document, pages  # the window's images go here: only the texts stay
-    return windows.merge(plan, results, schema=job.schema, base=job.base)
+    return merge.merge(plan, results, schema=job.schema, base=job.base)
 
 
 def _every_page(job: DocumentJob, plan: windows.Plan, first: Document) -> windows.WindowedPages:

@@ -130,7 +130,7 @@ class Signals:
         answer: the answer's status (``decide``, ``windowed_status`` or ``embedded_status``).
         review: the review's findings (failed checks, ungrounded key fields; ``trust.review``); empty when every
             check passed, or when the answer was not reviewed (``reviewed``: only ``ok`` answers are).
-        merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.windows``); empty for a
+        merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.merge``); empty for a
             document read in one prompt.
     """
 
