@@ -45,7 +45,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
-from extractor.inputs.ocr import page_text
+from extractor.inputs.ocrdecide import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.runners.base import Message
