@@ -80,8 +80,9 @@ def read_pages(source: Path) -> dict[str, list[dict] | None]:
 
 
 def page_texts(pages: list[dict], mode: str) -> list:
-    """The ``PageText`` per page of one mode, as the pipeline / review page builds them (``ocr.page_text``)."""
-    from extractor.inputs.ocr import OcrPage, page_text
+    """The ``PageText`` per page of one mode, as the pipeline / review page builds them (``ocrdecide.page_text``)."""
+    from extractor.inputs.ocrdecide import page_text
+    from extractor.inputs.ocrresult import OcrPage
     from extractor.inputs.textlayer import TextLine
 
     if mode == "ocr":

@@ -242,7 +242,8 @@ def digital_run(shared: Path, threads: int) -> dict:
     """Part 1: per document, the key values found on the text layer and on the OCR text of its page images."""
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
-    from extractor.inputs.ocr import OcrSettings, page_text
+    from extractor.inputs.ocr import OcrSettings
+    from extractor.inputs.ocrdecide import page_text
 
     settings = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
@@ -349,7 +350,8 @@ def scanned_run(shared: Path, threads: int) -> list[dict]:
     """Part 2: values grounded per document with OCR never / auto / always."""
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
-    from extractor.inputs.ocr import OcrSettings, clear_cache, page_text
+    from extractor.inputs.ocr import OcrSettings, clear_cache
+    from extractor.inputs.ocrdecide import page_text
 
     rows = []
     for name, source, values in scanned_documents(shared):

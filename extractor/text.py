@@ -1,5 +1,5 @@
 """Page text, neutral ground between the stages: what a page says (from its text layer or OCR) and the folding
-both sides of a text comparison go through. Inputs produce it (``inputs.ocr.page_text``); review searches it
+both sides of a text comparison go through. Inputs produce it (``inputs.ocrdecide.page_text``); review searches it
 (``trust.grounding``); neither needs the other.
 """
 
@@ -16,7 +16,7 @@ class PageText:
     Attributes:
         text: the page's text (None when it has none usable).
         source: ``text_layer``, ``ocr`` or ``none``.
-        lines: its lines with boxes, to say where a value is: OCR's (``inputs.ocr.OcrLine``) or the text layer's
+        lines: its lines with boxes, to say where a value is: OCR's (``inputs.ocrresult.OcrLine``) or the text layer's
             (``inputs.textlayer.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
         confidence: for OCR text, the recognizer's mean confidence.
     """

@@ -418,7 +418,7 @@ def test_text_layer_boxes_narrowed_to_the_words_printing_the_value(data, printed
 
 
 def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
-    from extractor.inputs.ocr import OcrLine, OcrWord
+    from extractor.inputs.ocrresult import OcrLine, OcrWord
 
     def line(words, top, bottom, confidence):  # words: (text, left, right)
         boxes = [OcrWord(text, (left, top, right, bottom), confidence) for text, left, right in words]
@@ -447,7 +447,7 @@ def test_ocr_boxes_narrowed_to_words_and_lines_without_words_keep_their_box():
 #
 # A page is given as printed rows of cells ``(text, left)``; each test runs on the three forms grounding meets:
 # a text layer's text (the batch: one text line per row), a text layer with word boxes (``textlayer.TextLine``,
-# the review page) and OCR lines (``ocr.OcrLine``: one per cell, as OCR reads a table).
+# the review page) and OCR lines (``ocrresult.OcrLine``: one per cell, as OCR reads a table).
 
 READINGS = ("text", "boxes", "ocr")
 ROW_HEIGHT = 0.02
@@ -465,7 +465,7 @@ def _words(text: str, left: float, top: float, cls, *confidence):
 def printed(rows: list, reading: str) -> PageText:
     """A page printing ``rows`` (each a list of ``(text, left)`` cells, or a ``(text, left, top)`` cell placed
     off its row's band), read as ``reading``."""
-    from extractor.inputs.ocr import OcrLine, OcrWord
+    from extractor.inputs.ocrresult import OcrLine, OcrWord
     from extractor.inputs.textlayer import TextLine, TextWord
 
     cells = [[(c[0], c[1], c[2] if len(c) > 2 else 0.1 + 0.05 * r) for c in row] for r, row in enumerate(rows)]

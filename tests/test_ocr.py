@@ -15,8 +15,9 @@ from helpers import FORCED_FAMILY, forced_settings, garbled_pdf, photo_like
 from PIL import Image, ImageDraw, ImageFont
 
 from extractor.errors import UsageError
-from extractor.inputs import ocr
-from extractor.inputs.ocr import OcrBudget, OcrLine, OcrPage, OcrSettings, OcrWord
+from extractor.inputs import ocr, ocrdecide
+from extractor.inputs.ocr import OcrBudget, OcrSettings
+from extractor.inputs.ocrresult import OcrLine, OcrPage, OcrWord
 from extractor.trust.grounding import PageText, ground
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +59,7 @@ PAGE_TEXT = "\n".join(PAGE_LINES)
     ],
 )
 def test_garbled(text, garbage):
-    assert ocr.garbled(text) is garbage
+    assert ocrdecide.garbled(text) is garbage
 
 
 @pytest.mark.parametrize(
@@ -80,7 +81,7 @@ def test_garbled(text, garbage):
 )
 def test_reason_to_read(mode, text, page, reason, blank_pages):
     image = text_image(PAGE_LINES) if page in ("text", "invisible") else blank_pages[page]
-    assert ocr.reason_to_read(text, image, OcrSettings(mode=mode), invisible=page == "invisible") == reason
+    assert ocrdecide.reason_to_read(text, image, OcrSettings(mode=mode), invisible=page == "invisible") == reason
 
 
 @pytest.fixture(scope="module")
@@ -101,13 +102,13 @@ def blank_pages():
     ],
 )
 def test_agreement(read, layer, share):
-    assert ocr.agreement(read, layer) == share
+    assert ocrdecide.agreement(read, layer) == share
 
 
 def test_ink_suggests_about_the_characters_printed():
     chars = sum(1 for c in PAGE_TEXT if not c.isspace())
-    assert chars / 3 < ocr.ink_chars(text_image(PAGE_LINES)) < chars * 3
-    assert ocr.ink_chars(Image.new("RGB", (970, 1372), "white")) == 0
+    assert chars / 3 < ocrdecide.ink_chars(text_image(PAGE_LINES)) < chars * 3
+    assert ocrdecide.ink_chars(Image.new("RGB", (970, 1372), "white")) == 0
 
 
 def _ocr_page(text: str, confidence: float = 0.9) -> OcrPage:
@@ -135,7 +136,7 @@ def _ocr_page(text: str, confidence: float = 0.9) -> OcrPage:
     ],
 )
 def test_page_text_chooses_the_source(layer, read, source):
-    chosen = ocr.page_text(layer, None if read is None else _ocr_page(read))
+    chosen = ocrdecide.page_text(layer, None if read is None else _ocr_page(read))
     assert chosen.source == source
     assert chosen.text == {"text_layer": layer, "ocr": read, "none": None}[source]
     assert chosen.confidence == (pytest.approx(0.9) if source == "ocr" else None)
@@ -148,10 +149,10 @@ def test_page_text_keeps_the_text_layers_boxes_and_grounding_uses_them():
 
     words = (TextWord("Total", (0.1, 0.5, 0.2, 0.52)), TextWord("1.156,00", (0.6, 0.5, 0.7, 0.52)))
     lines = (TextLine("Total 1.156,00", (0.1, 0.5, 0.7, 0.52), words),)
-    chosen = ocr.page_text("Total 1.156,00", None, lines=lines)
+    chosen = ocrdecide.page_text("Total 1.156,00", None, lines=lines)
     assert (chosen.source, chosen.lines) == ("text_layer", lines)
     assert ground({"total": 1156}, [chosen]).to_dict()["where"]["/total"]["box"] == [0.6, 0.5, 0.7, 0.52]
-    read = ocr.page_text(None, _ocr_page("Total 1.156,00"), lines=lines)
+    read = ocrdecide.page_text(None, _ocr_page("Total 1.156,00"), lines=lines)
     assert read.source == "ocr" and read.lines == _ocr_page("Total 1.156,00").lines
 
 
@@ -304,7 +305,7 @@ def test_modes_and_settings(monkeypatch, capsys):
 
 
 def _ocr_text(text: str) -> PageText:
-    return ocr.page_text(None, _ocr_page(text))
+    return ocrdecide.page_text(None, _ocr_page(text))
 
 
 @pytest.mark.parametrize(
@@ -354,7 +355,7 @@ def test_where_a_value_was_found():
         "note": "Skonto",
         "terms": "sofort",
     }
-    report = ground(data, [PageText("Zahlbar sofort"), ocr.page_text(None, page)])
+    report = ground(data, [PageText("Zahlbar sofort"), ocrdecide.page_text(None, page)])
     assert report.to_dict()["where"] == {
         "/invoice_number": {"page": 2, "source": "ocr", "box": [0.6, 0.1, 0.8, 0.12], "confidence": 0.91},
         "/total": {"page": 2, "source": "ocr", "box": [0.1, 0.8, 0.5, 0.82], "confidence": 0.98},
@@ -448,7 +449,7 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
     photo.write_bytes(photo_like(SAMPLES / "invoice-de-einfach.pdf", turn=90))
     page = load_document(photo, settings=RasterSettings(ocr=AUTO)).pages[0]
     assert page.image.width > page.image.height  # lying on its side
-    report = ground(expected("invoice-de-einfach"), [ocr.page_text(page.text, page.ocr)])
+    report = ground(expected("invoice-de-einfach"), [ocrdecide.page_text(page.text, page.ocr)])
     fields = report.to_dict()["fields"]
     assert report.sources == ("ocr",)
     assert {
@@ -497,11 +498,11 @@ def test_receipt_image_gets_grounding_and_checks(tmp_path):
     photo.write_bytes(photo_like(SAMPLES / "receipt-cafe.pdf", turn=0, dpi=200))
     page = load_document(photo, settings=RasterSettings(ocr=AUTO)).pages[0]
     data = expected("receipt-cafe")
-    result = review_data("receipt", data, [ocr.page_text(page.text, page.ocr)])
+    result = review_data("receipt", data, [ocrdecide.page_text(page.text, page.ocr)])
     grounding = result.to_extra()["grounding"]
     assert (result.warnings, grounding["source"]) == ((), ["ocr"])
     assert grounding["fields"]["/total"] is True and grounding["fields"]["/merchant/vat_id"] is True
-    wrong = review_data("receipt", {**data, "total": 45.4}, [ocr.page_text(page.text, page.ocr)])
+    wrong = review_data("receipt", {**data, "total": 45.4}, [ocrdecide.page_text(page.text, page.ocr)])
     assert [(w["code"], w["path"]) for w in wrong.warnings] == [
         ("items_sum", "/total"),
         ("total", "/total"),

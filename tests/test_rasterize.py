@@ -547,7 +547,7 @@ def test_ocr_is_off_by_default_and_skips_blank_and_text_pages():
 def test_ocr_reads_a_scan_under_its_invisible_text_layer_and_prefers_what_it_reads():
     """A scanner's own OCR layer (invisible text over the picture) is read again; a poor one loses to ours."""
     _needs_engine()
-    from extractor.inputs.ocr import page_text
+    from extractor.inputs.ocrdecide import page_text
 
     scan = text_pdf(
         ["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"],

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from extractor.errors import InputError, UsageError
-from extractor.inputs import ocr
+from extractor.inputs import ocr, ocrresult
 from extractor.inputs.textlayer import TextLine
 
 DEFAULT_VISION_TOKENS = 1300  # per page
@@ -181,7 +181,7 @@ class Page:
     height_pt: float | None
     text: str | None
     warnings: tuple[str, ...] = ()
-    ocr: ocr.OcrPage | None = None
+    ocr: ocrresult.OcrPage | None = None
     lines: tuple[TextLine, ...] = ()
 
 

@@ -22,7 +22,7 @@ from typing import cast
 from PIL import Image
 
 from extractor.errors import InputError
-from extractor.inputs import ocr
+from extractor.inputs import ocr, ocrdecide, ocrresult
 from extractor.inputs.document import Document, Page, RasterSettings, elongated, select_pages, target_size
 
 MAX_IMAGE_PIXELS = 100_000_000  # source images above this are refused before their pixels are decoded
@@ -180,10 +180,10 @@ def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, lis
 
 def _read_image(
     rgb: Image.Image, image: Image.Image, orientation: int, settings: RasterSettings, budget: ocr.OcrBudget
-) -> tuple[ocr.OcrPage | None, list[str]]:
+) -> tuple[ocrresult.OcrPage | None, list[str]]:
     """OCR for an image page: the part of the source the page image shows, shrunk to OCR size and turned by its
     EXIF orientation (as the page image is), then read."""
-    reason = ocr.reason_to_read(None, image, settings.ocr)
+    reason = ocrdecide.reason_to_read(None, image, settings.ocr)
     if reason is None:
         return None, []
     kept = _kept(*rgb.size, settings)

@@ -1,23 +1,17 @@
-"""OCR: text with boxes for a page image, so grounding can check scans, photos and pages whose text layer is garbage.
+"""OCR: reading a page image with the engine into text lines with boxes (``OcrPage``), within the time left.
 
-Decisions, in one place (measured on our corpus: 27 digital invoices rendered to images, receipt scans, the image-only
-sample, rotated JPEG photos; rapidocr 3 found every key value the text layer has, Tesseract 96-99 %):
+Whether a page is read at all, and which text grounding then uses (text layer or OCR), is decided in
+``inputs.ocrdecide``; the results are ``inputs.ocrresult``'s; this module is the engine. Decisions, in one place
+(measured on our corpus: 27 digital invoices rendered to images, receipt scans, the image-only sample, rotated JPEG
+photos; rapidocr 3 found every key value the text layer has, Tesseract 96-99 %):
 
 * **Engine.** rapidocr 3 on onnxruntime (PP-OCRv6 small detection and recognition, the mobile angle classifier):
   its three ONNX files ship in the wheel and are pinned by path, so its download code can never run. Imported
   lazily; one instance per process, built on first use, never called with per-call options (rapidocr 3 writes
   them onto the instance, where they stick and race). onnxruntime runs with ``threads`` intra-op threads (1 by
   default: on a busy 2-core machine one thread was faster and ~35 % cheaper than two) and one inter-op thread.
-* **When** (``reason_to_read``): ``never``; ``always`` (every page that is not blank); ``auto``, the default, reads
-  a page that has no text layer, whose text layer is garbled (mostly replacement, private-use or control
-  characters: a font without a ToUnicode map), invisible (a scanner's own OCR under the page image: on our
-  receipt scans it held 28 of 50 values) or sparse (far fewer characters than the page's ink suggests: a scan
-  with a stamp or a page number as its only text). A blank page (almost no ink) is never read: rapidocr spends
-  ~3 CPU-s finding nothing on it.
-* **Which text grounding uses** (``page_text``): the text layer when it is readable, unless OCR ran and found more
-  than twice as many letters and digits, or the two disagree (under 90 % of OCR's words are in the text layer:
-  97-100 % on digital pages, 0-76 % on the scanners' layers); otherwise the OCR text; ``none`` when neither is
-  usable.
+* **Modes** (``OcrSettings.mode``): ``auto`` (the default), ``always`` or ``never``; ``auto`` falls back to
+  ``never`` when the engine is not installed (``resolve_mode``), ``always`` refuses to run without it.
 * **Resolution.** OCR gets its own render of the page: the longest side at most ``max_side`` px (2,000, ~170 DPI on
   A4) and at most 200 DPI, not the model's pixel budget (small print needs the pixels; more than 2,000 px gained
   nothing and cost 1.7x). Image inputs use the source image shrunk the same way.
@@ -41,21 +35,18 @@ import ctypes
 import hashlib
 import importlib.util
 import logging
-import re
 import sys
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageChops, ImageFilter
+from PIL import Image
 
 from extractor.errors import UsageError
-from extractor.text import PageText, fold
+from extractor.inputs.ocrresult import Box, OcrLine, OcrPage, OcrWord
 
 MODES = ("auto", "always", "never")
 DEFAULT_MODE = "auto"
@@ -70,18 +61,6 @@ MODEL_FILES = {
     "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
 }
 
-# Ink: pixels darker than their neighbourhood by STROKE levels, counted on the model's page image and turned into
-# page area. On our 27 digital invoices and 7 receipt scans a character of the text layer comes with ~15 pt² of such
-# pixels (0.4-1.7x that at the default budget); images, whose size in points is unknown, count as A4 pages.
-STROKE = 48
-INK_PT2_PER_CHAR = 15.0
-A4_PT2 = 595.28 * 841.89
-BLANK_CHARS = 3  # less ink than ~3 characters: a blank page
-SPARSE_FACTOR = 8  # a text layer with under 1/8 of the characters the ink suggests is sparse
-SPARSE_MIN_CHARS = 100  # ... when the ink suggests at least this many
-GARBLED_SHARE = 0.3  # more than this share of unreadable characters: a garbled text layer
-OCR_FINDS_MORE = 2.0  # OCR text with over 2x the letters and digits of the text layer replaces it
-AGREEMENT = 0.9  # ... and so does OCR text whose words are less often in the text layer than this
 # Seconds per megapixel of OCR image before a worker has timed one (measured: ~5 CPU-s per 2.8-MP A4 page), and the
 # safety factor on every estimate.
 SECONDS_PER_MP = 2.0
@@ -93,14 +72,6 @@ MAX_OCR_ASPECT = 32.0  # longer pages (an 80-mm till roll of 2.5 m) are not read
 DETECTOR_SIDE = 736  # rapidocr's detector scales a shorter short side up to this
 TOO_ELONGATED = f"not read by OCR: the page is more than {MAX_OCR_ASPECT:g} times longer than wide"
 
-NO_TEXT_LAYER = "no_text_layer"
-GARBLED = "garbled_text_layer"
-INVISIBLE = "invisible_text_layer"
-SPARSE = "sparse_text_layer"
-ALWAYS = "always"
-
-_WORDS = re.compile(r"\w{3,}")
-_UNREADABLE = {"Cc", "Co", "Cn", "Cs"}  # control, private use, unassigned, surrogate (and U+FFFD, below)
 _log = logging.getLogger(__name__)
 
 
@@ -135,124 +106,7 @@ class OcrSettings:
         return cls(mode=str(data["mode"]), threads=int(data["threads"]), max_side=int(data["max_side"]))
 
 
-# ------------------------------------------------------------------------------------------------------- results
-
-
-Box = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class OcrWord:
-    """One recognised word (Latin) or character (CJK): its text, box (0..1 of the page image) and confidence."""
-
-    text: str
-    box: Box
-    confidence: float
-
-
-@dataclass(frozen=True)
-class OcrLine:
-    """One detected text line (a table cell or a label may be a line of its own), with its words."""
-
-    text: str
-    box: Box
-    confidence: float
-    words: tuple[OcrWord, ...] = ()
-
-
-@dataclass(frozen=True)
-class OcrPage:
-    """What OCR read on one page.
-
-    Attributes:
-        lines: the text lines, top to bottom, left to right.
-        reason: why the page was read (``no_text_layer``, ``garbled_text_layer``, ``sparse_text_layer``, ``always``).
-        size: the OCR image's (width, height) in pixels.
-        seconds: time spent reading (0 for a cached page).
-        cached: whether the result came from the cache.
-    """
-
-    lines: tuple[OcrLine, ...]
-    reason: str
-    size: tuple[int, int]
-    seconds: float = 0.0
-    cached: bool = False
-
-    @property
-    def text(self) -> str:
-        """The lines' text, one per line."""
-        return "\n".join(line.text for line in self.lines)
-
-    @property
-    def confidence(self) -> float | None:
-        """The recognizer's mean confidence, weighted by each line's length (None when nothing was read)."""
-        weights = [(len(line.text), line.confidence) for line in self.lines if line.text]
-        total = sum(n for n, _ in weights)
-        return sum(n * c for n, c in weights) / total if total else None
-
-    def summary(self) -> dict:
-        """The record's per-page OCR entry: why it ran, mean confidence, lines, seconds, cached."""
-        confidence = self.confidence
-        return {
-            "reason": self.reason,
-            "confidence": None if confidence is None else round(confidence, 4),
-            "lines": len(self.lines),
-            "seconds": round(self.seconds, 3),
-            "cached": self.cached,
-        }
-
-    def to_dict(self) -> dict:
-        """The whole result as JSON (lines, words, boxes), e.g. for the render workers' frames."""
-        return {
-            "reason": self.reason,
-            "size": list(self.size),
-            "seconds": self.seconds,
-            "cached": self.cached,
-            "lines": [
-                {
-                    "text": line.text,
-                    "box": list(line.box),
-                    "confidence": line.confidence,
-                    "words": [[w.text, list(w.box), w.confidence] for w in line.words],
-                }
-                for line in self.lines
-            ],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict) -> OcrPage:
-        """Rebuild a result from ``to_dict``'s JSON.
-
-        Raises:
-            ValueError, KeyError, TypeError: the JSON is not such a result.
-        """
-        lines = tuple(
-            OcrLine(
-                text=str(item["text"]),
-                box=_box(item["box"]),
-                confidence=float(item["confidence"]),
-                words=tuple(OcrWord(str(t), _box(b), float(c)) for t, b, c in item["words"]),
-            )
-            for item in data["lines"]
-        )
-        width, height = (int(v) for v in data["size"])
-        return cls(
-            lines=lines,
-            reason=str(data["reason"]),
-            size=(width, height),
-            seconds=float(data["seconds"]),
-            cached=bool(data["cached"]),
-        )
-
-
-def _box(values: Sequence[Any]) -> Box:
-    x0, y0, x1, y1 = (float(v) for v in values)
-    if not all(0.0 <= v <= 1.0 for v in (x0, y0, x1, y1)) or x0 > x1 or y0 > y1:
-        raise ValueError(f"not a normalised box: {values!r}")
-    return x0, y0, x1, y1
-
-
-# ----------------------------------------------------------------------------------------------------- when to read
+# --------------------------------------------------------------------------------------------------------- modes
 
 
 def engine_available() -> bool:
@@ -288,109 +142,6 @@ def resolve_mode(mode: str) -> str:
             file=sys.stderr,
         )
     return "never"
-
-
-def ink_chars(image: Image.Image, *, area_pt2: float | None = None) -> float:
-    """How many characters the ink on a page image suggests (strokes darker than their surroundings, so uneven
-    lighting and grey paper do not count).
-
-    Args:
-        image: the page image.
-        area_pt2: the area the image shows, in square points (None: an image of unknown size, taken as A4).
-    """
-    gray = image.convert("L")
-    while gray.width * gray.height > 2_000_000:  # the measure is calibrated at ~1.3 MP
-        gray = gray.reduce(2)
-    background = gray.filter(ImageFilter.BoxBlur(6))
-    strokes = sum(ImageChops.subtract(background, gray).histogram()[STROKE:])
-    return strokes / (gray.width * gray.height) * (area_pt2 or A4_PT2) / INK_PT2_PER_CHAR
-
-
-def garbled(text: str) -> bool:
-    """Whether a text layer is mostly unreadable: replacement, private-use, unassigned or control characters (what
-    a font without a ToUnicode map gives)."""
-    chars = [c for c in text if not c.isspace()]
-    bad = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in _UNREADABLE)
-    return bool(chars) and bad > GARBLED_SHARE * len(chars)
-
-
-def _letters(text: str | None) -> int:
-    return sum(1 for c in text or "" if c.isalnum())
-
-
-def reason_to_read(
-    text: str | None,
-    image: Image.Image,
-    settings: OcrSettings,
-    *,
-    area_pt2: float | None = None,
-    invisible: bool = False,
-) -> str | None:
-    """Why a page should be read by OCR, or None when it should not.
-
-    Args:
-        text: the page's text layer (None or "" when it has none).
-        image: the page as rendered for the model (its ink is measured).
-        settings: the OCR settings (``mode`` resolved).
-        area_pt2: the area the page image shows, in square points (None for images).
-        invisible: whether the text layer is invisible text (a scanner's OCR under the page image).
-
-    Returns:
-        ``always``, ``no_text_layer``, ``garbled_text_layer``, ``invisible_text_layer``, ``sparse_text_layer``,
-        or None.
-    """
-    if settings.mode == "never":
-        return None
-    ink = ink_chars(image, area_pt2=area_pt2)
-    if ink < BLANK_CHARS:
-        return None
-    if settings.mode == "always":
-        return ALWAYS
-    if not text or not text.strip():
-        return NO_TEXT_LAYER
-    if garbled(text):
-        return GARBLED
-    if invisible:
-        return INVISIBLE
-    layer = sum(1 for c in text if not c.isspace())
-    if ink >= SPARSE_MIN_CHARS and layer * SPARSE_FACTOR < ink:
-        return SPARSE
-    return None
-
-
-def agreement(ocr_text: str, layer: str) -> float:
-    """The share of OCR's words (3+ letters or digits, folded as grounding folds) that are in the text layer."""
-    words = _WORDS.findall(fold(ocr_text))
-    present = set(_WORDS.findall(fold(layer)))
-    return sum(1 for word in words if word in present) / len(words) if words else 1.0
-
-
-def page_text(text: str | None, ocr: OcrPage | None, *, lines: tuple = ()) -> PageText:
-    """The text grounding uses for a page: its text layer or its OCR text, and which, with its lines' boxes.
-
-    Args:
-        text: the page's text layer (None / "" when none).
-        ocr: what OCR read on the page (None when it was not read).
-        lines: the text layer's lines with word boxes (``Page.lines``; empty when not read): grounding then finds
-            rows by position, and gives boxes.
-
-    Returns:
-        A ``PageText`` with source ``text_layer``, ``ocr`` or ``none``.
-    """
-    layer = text if text is not None and text.strip() and not garbled(text) else None  # None: no usable layer
-    if (
-        ocr is not None
-        and _letters(ocr.text) > 0
-        and (
-            layer is None
-            or _letters(ocr.text) > OCR_FINDS_MORE * _letters(layer)
-            or agreement(ocr.text, layer) < AGREEMENT
-        )
-    ):
-        return PageText(text=ocr.text, source="ocr", lines=ocr.lines, confidence=ocr.confidence)
-    if layer is not None:
-        return PageText(text=layer, source="text_layer", lines=tuple(lines))
-    return PageText(text=None, source="none")
 
 
 # -------------------------------------------------------------------------------------------------------- sizing
@@ -653,22 +404,15 @@ __all__ = [
     "DEFAULT_THREADS",
     "MODES",
     "OcrBudget",
-    "OcrLine",
-    "OcrPage",
     "OcrSettings",
-    "OcrWord",
-    "agreement",
+    "TOO_ELONGATED",
     "check_mode",
     "clear_cache",
     "engine_available",
-    "garbled",
     "image_size",
-    "ink_chars",
-    "page_text",
     "pdf_scale",
     "read",
     "read_page",
-    "reason_to_read",
     "resolve_mode",
     "tile_boxes",
     "work_pixels",

@@ -32,7 +32,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from extractor.errors import InputError
-from extractor.inputs import ocr
+from extractor.inputs import ocr, ocrdecide, ocrresult
 from extractor.inputs.document import Page, RasterSettings, elongated, select_pages, target_size
 from extractor.inputs.textlayer import read_lines, read_text
 
@@ -256,12 +256,12 @@ def _read_pdf_page(
     text: str | None,
     settings: ocr.OcrSettings,
     budget: ocr.OcrBudget,
-) -> tuple[ocr.OcrPage | None, list[str]]:
+) -> tuple[ocrresult.OcrPage | None, list[str]]:
     """OCR for a PDF page that needs it: the page image's region rendered again at OCR resolution, then read."""
     if settings.mode == "never":
         return None, []
     region = (size[0] - crop[0] - crop[2], size[1] - crop[1] - crop[3])
-    reason = ocr.reason_to_read(
+    reason = ocrdecide.reason_to_read(
         text,
         image,
         settings,

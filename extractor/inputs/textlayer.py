@@ -29,7 +29,7 @@ class TextWord:
 
 @dataclass(frozen=True)
 class TextLine:
-    """One line of a PDF page's text layer (as pdfium breaks it), with its words; shaped like ``ocr.OcrLine`` so
+    """One line of a PDF page's text layer (as pdfium breaks it), with its words; shaped like ``ocrresult.OcrLine`` so
     grounding locates values on either (a text layer has no recognizer ``confidence``)."""
 
     text: str

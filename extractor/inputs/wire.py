@@ -29,7 +29,8 @@ from typing import Any, cast
 from PIL import Image
 
 from extractor.inputs.document import Document, Page, PageSelection, RasterSettings
-from extractor.inputs.ocr import OcrPage, OcrSettings
+from extractor.inputs.ocr import OcrSettings
+from extractor.inputs.ocrresult import OcrPage
 from extractor.inputs.textlayer import TextLine
 
 _FRAME = struct.Struct(">QQ")

@@ -21,7 +21,7 @@ from pathlib import Path
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
-from extractor.inputs.ocr import page_text
+from extractor.inputs.ocrdecide import page_text
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import merge, windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra

@@ -9,7 +9,7 @@ Decisions, in one place:
   a usable text layer (``needs_ocr``: none, or garbled) are rendered once more, only they, at ``OCR_PIXELS`` and
   read by OCR (``ocr``'s ``auto`` rule: blank pages are skipped), in the render pool when isolated, under the
   same per-document time limit and OCR budget as extraction (pages left unread get a note and stay with the page
-  before). Their signals come from the OCR text where ``ocr.page_text`` prefers it; the records' ``split``
+  before). Their signals come from the OCR text where ``ocrdecide.page_text`` prefers it; the records' ``split``
   warning and ``part.ocr_pages`` name those pages. With ``ocr == "never"`` such pages give no signal: they stay
   with the page before, and nothing is said.
 * **Signals, strongest first** (``boundaries``), for each page after the first:
@@ -237,7 +237,7 @@ def unsure_pages(texts: Sequence[str | None]) -> list[tuple[int, str]]:
 
 def needs_ocr(text: str | None) -> bool:
     """Whether a page's text layer is unusable for the signals (none, or garbled), so OCR text may stand in."""
-    from extractor.inputs.ocr import garbled
+    from extractor.inputs.ocrdecide import garbled
 
     return not text or not text.strip() or garbled(text)
 
@@ -305,7 +305,7 @@ class Parts:
 # ---------------------------------------------------------------------------------------- the text pass, OCR, model
 # (plumbing: rendering, OCR and the model's question; the decisions above stay pure)
 
-OCR_PIXELS = 1_300_000  # the OCR pass's page images: the ink measure (``ocr.reason_to_read``) is calibrated here
+OCR_PIXELS = 1_300_000  # the OCR pass's page images: the ink measure (``ocrdecide.reason_to_read``) is calibrated here
 QUESTION_MAX_TOKENS = 16  # {"new_invoice":false} is 6-9 tokens in the tokenizers we ship for
 QUESTION_SCHEMA = {
     "title": "page boundary",
@@ -458,7 +458,7 @@ def _read_by_ocr(
     """Put OCR text in ``texts`` for the pages without a usable text layer (one render of those pages, in the pool
     when isolated, under the document's time limit and OCR budget); returns their page numbers where OCR read
     text, and adds notes."""
-    from extractor.inputs.ocr import page_text
+    from extractor.inputs.ocrdecide import page_text
 
     scanned = [i for i, text in enumerate(texts) if needs_ocr(text)]
     if not scanned or raster.ocr.mode == "never":

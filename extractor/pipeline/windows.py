@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
-from extractor.inputs.ocr import page_text
+from extractor.inputs.ocrdecide import page_text
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
 from extractor.runners.base import Message
 from extractor.schema import Schema

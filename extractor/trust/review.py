@@ -6,7 +6,7 @@ an embedded e-invoice) is reviewed (:func:`review_answer`, its findings added by
 * the schema's checks (:func:`extractor.trust.checks.run_checks`: arithmetic, dates, currency, IBAN / BIC / VAT id; none
   for custom schemas), and
 * grounding in the page text (:func:`extractor.trust.grounding.ground`): each page's text layer, or its OCR text where
-  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocr.page_text``); values as
+  it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocrdecide.page_text``); values as
   whole tokens of their type, a line item's on its printed row. A key field
   (invoice: number, total, IBAN, seller and buyer VAT id; receipt: total, merchant VAT id) whose value is not found
   on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
@@ -72,7 +72,7 @@ def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
     Args:
         schema_name: ``invoice``, ``receipt`` or a custom schema's name (no checks, no key fields).
         data: the schema-valid data.
-        page_texts: each page's text: a ``PageText`` (``ocr.page_text``: text layer or OCR text), or the text
+        page_texts: each page's text: a ``PageText`` (``ocrdecide.page_text``: text layer or OCR text), or the text
             layer itself (``Page.text``; None or blank when the page has none).
 
     Returns:

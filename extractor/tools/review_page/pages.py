@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.inputs import ocr
+from extractor.inputs import ocr, ocrdecide
 from extractor.inputs.document import RasterSettings, parse_pages
 from extractor.inputs.pool import RenderPool
 from extractor.trust.grounding import PageText
@@ -101,7 +101,7 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: dict | None =
     for page in document.pages:
         image = cache / f"page-{page.index + 1}.png"
         page.image.save(image)
-        text = ocr.page_text(page.text, page.ocr, lines=page.lines)
+        text = ocrdecide.page_text(page.text, page.ocr, lines=page.lines)
         pages.append(
             PageView(number=page.index + 1, image=image, size=page.image.size, text=text, warnings=page.warnings)
         )

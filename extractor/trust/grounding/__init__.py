@@ -1,7 +1,7 @@
 """Grounding: is each extracted value printed on the document's pages, as that value and where it belongs?
 
 Each page is searched in one text (``PageText``): its text layer, or its OCR text where the page has no usable
-text layer (``ocr.page_text`` decides; ``source`` says which, ``none`` when a page has neither), read as lines of
+text layer (``ocrdecide.page_text`` decides; ``source`` says which, ``none`` when a page has neither), read as lines of
 tokens (``page``) grouped into bands, the printed rows. Every scalar in the data (``leaves.leaves``: JSON pointers;
 nulls, booleans and empty strings skipped) gets one of three answers: found (True), not found (False) or **not
 checkable** (None).
