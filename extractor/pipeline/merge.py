@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from extractor.inputs.document import Page
-from extractor.inputs.ocr import page_text
+from extractor.inputs.ocrdecide import page_text
 from extractor.pipeline.windows import Plan, Window, WindowedPages, left_behind
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.schema import Schema, validate_data
