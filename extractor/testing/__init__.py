@@ -9,7 +9,7 @@ Modules:
   the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, gemma4, idefics3, smolvlm, mistral3, paddleocr_vl,
   glm4v; and qwen3_5), each with its real special tokens and chat template, and its typical eos bug as an option
   (``config_bug=True``).
-  Per-family configs: :mod:`~extractor.testing.family_configs`; templates: :mod:`~extractor.testing.templates`.
+  Per-family configs: :mod:`~extractor.testing.configs`; templates: :mod:`~extractor.testing.templates`.
 * :mod:`~extractor.testing.forcing` — :func:`force_answer`: a logits processor forcing an answer's tokens, then an
   end token forever, on any family (random weights included).
 * :mod:`~extractor.testing.tokenizer` — the kit's byte-level BPE and the Qwen3.5 added-token block.
