@@ -21,7 +21,7 @@ from extractor.testing import (
     build_scripted_model,
     read_tiny_model,
 )
-from extractor.testing import qwen35 as kit_qwen35
+from extractor.testing import qwen35_files as kit_qwen35_files
 from extractor.testing import register as kit_register
 from extractor.testing import script as kit_script
 from extractor.testing import tokenizer as kit_tokenizer
@@ -413,7 +413,7 @@ def test_forced_tokens_are_cut_at_the_first_stop_id(tokens, stop, expected):
     ],
 )
 def test_model_sizes(size, hidden, layers, expected):
-    assert kit_qwen35._model_size(size, hidden, layers) == expected
+    assert kit_qwen35_files._model_size(size, hidden, layers) == expected
 
 
 @pytest.mark.parametrize(
@@ -421,7 +421,7 @@ def test_model_sizes(size, hidden, layers, expected):
 )
 def test_bad_model_sizes_are_usage_errors(size, hidden, layers):
     with pytest.raises(UsageError):
-        kit_qwen35._model_size(size, hidden, layers)
+        kit_qwen35_files._model_size(size, hidden, layers)
 
 
 # --- mid-style models ----------------------------------------------------------------------------------------------

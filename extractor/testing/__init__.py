@@ -4,12 +4,13 @@ Modules:
 
 * :mod:`~extractor.testing.qwen35` — ``qwen3_5`` checkpoints: :func:`build_random_model` (random weights) and
   :func:`build_scripted_model` (weights programmed to emit a chosen answer, then a chosen continuation forever),
-  :func:`read_tiny_model`, :class:`TinyModel`.
+  :func:`read_tiny_model`, :class:`TinyModel`. Their files but the weights (config.json shapes :data:`SIZES`,
+  :data:`CHAT_TEMPLATE`, preprocessors, :data:`MISSING`): :mod:`~extractor.testing.qwen35_files`.
 * :mod:`~extractor.testing.families` — :func:`build_family_model`: tiny random checkpoints of every model family
   the kit knows (:data:`FAMILIES`: qwen2_5_vl, qwen3_vl, gemma3, gemma4, idefics3, smolvlm, mistral3, paddleocr_vl,
   glm4v; and qwen3_5), each with its real special tokens and chat template, and its typical eos bug as an option
   (``config_bug=True``).
-  Per-family configs: :mod:`~extractor.testing.family_configs`; templates: :mod:`~extractor.testing.templates`.
+  Per-family configs: :mod:`~extractor.testing.configs`; templates: :mod:`~extractor.testing.templates`.
 * :mod:`~extractor.testing.forcing` — :func:`force_answer`: a logits processor forcing an answer's tokens, then an
   end token forever, on any family (random weights included).
 * :mod:`~extractor.testing.tokenizer` — the kit's byte-level BPE and the Qwen3.5 added-token block.
@@ -29,17 +30,14 @@ from extractor.testing.cli import main
 from extractor.testing.families import FAMILIES, FamilyModel, build_family_model, family_names, read_family_model
 from extractor.testing.forcing import ForcedAnswer, force_answer
 from extractor.testing.qwen35 import (
-    CHAT_TEMPLATE,
-    HIDDEN_SIZE,
-    MISSING,
     PROGRAM_FILE,
-    SIZES,
     TinyModel,
     build_random_model,
     build_scripted_model,
     read_tiny_model,
     scripted_answer_ids,
 )
+from extractor.testing.qwen35_files import CHAT_TEMPLATE, HIDDEN_SIZE, MISSING, SIZES
 from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, MIN_LOGIT_MARGIN
 from extractor.testing.samples import SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
 from extractor.testing.script import MARKER_TEXT, THEN_CHOICES, WHITESPACE_TEXT, SchemaValue

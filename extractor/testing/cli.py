@@ -43,14 +43,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from extractor.errors import ExtractorError, SchemaError, UsageError
-from extractor.testing.qwen35 import (
-    MISSING,
-    PROGRAM_FILE,
-    SIZES,
-    _script_answer,
-    build_random_model,
-    build_scripted_model,
-)
+from extractor.testing.qwen35 import PROGRAM_FILE, _script_answer, build_random_model, build_scripted_model
+from extractor.testing.qwen35_files import MISSING, SIZES
 from extractor.testing.script import THEN_CHOICES
 from extractor.testing.tokenizer import ENDOFTEXT
 

@@ -9,7 +9,7 @@ ids the family's official checkpoints declare — or, with ``config_bug=True``, 
 and generation_config.json name only the tokenizer's eos, while the template still ends every turn with the
 end-of-turn token (so a runner that trusts the config never stops).
 
-The family table is :data:`~extractor.testing.family_configs.FAMILIES` (one ``Family`` per family: its special
+The family table is :data:`~extractor.testing.configs.FAMILIES` (one ``Family`` per family: its special
 tokens, eos declarations, config.json and processor files); qwen3_5 is built by the kit's own
 :func:`~extractor.testing.qwen35.build_random_model`. Special-token ids are the real ones where ``real_ids``
 (Qwen's and GLM's ~151k-row vocabularies, SmolVLM's 49,280, Mistral's Tekken ids 0-999); Gemma 3/4 keep their real
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.errors import ModelError, UsageError
-from extractor.testing.family_configs import FAMILIES, Family
+from extractor.testing.configs import FAMILIES
+from extractor.testing.configs.base import Family
 
 FAMILY_FILE = "family.json"
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from extractor.testing.checkpoint import _write_json
-from extractor.testing.family_configs import Family
+from extractor.testing.configs.base import Family
 
 FILLER = "<|x{}|>"  # never-produced vocabulary entries: every id below the vocabulary size decodes
 
