@@ -71,6 +71,8 @@ LONGEST_FIRST = (
     "test_ray",
     "test_testing_kit",
     "test_decode",
+    "test_records_unchanged",  # the samples end to end, through the CLI and the API (~90 s)
+    "test_serve",  # a server subprocess per case, kill -9 and restart (~60 s)
     "test_testing_kit_schema",
     "test_windows",
     "test_watch",
