@@ -17,9 +17,9 @@ from extractor.inputs.renderer import LocalRenderer, Renderer
 from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
-from extractor.record import Record, issue
+from extractor.record import Record, Status, issue
 from extractor.runners.base import Runner
-from extractor.schema import load_schema
+from extractor.schema import is_model_class, is_model_reference, load_schema, model_class
 from extractor.settings import Settings
 
 PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
@@ -110,7 +110,15 @@ class Extractor:
             ExtractorError: (code ``auth``) a server refused the API key.
         """
         self.settings = (settings or Settings()).replace(**overrides)
-        self.schema = load_schema(self.settings.schema)
+        # a Pydantic model as the schema (the class, or ``module:Class`` to import): its JSON Schema is the schema,
+        # and each ok / review record's ``parsed`` is an instance of it
+        value = self.settings.schema
+        self.model_class: type | None = None
+        if is_model_class(value):
+            self.model_class = value
+        elif is_model_reference(value):
+            self.model_class = model_class(value)
+        self.schema = load_schema(self.model_class or value)
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
         self.runner = runner if runner is not None else load_runner(self.settings)
         self.concurrency = concurrency_for(self.settings, self.runner)
@@ -150,9 +158,32 @@ class Extractor:
                 )
                 return dataclasses.replace(first, warnings=first.warnings + (note,))
             return records[0]
-        return extract_document(
-            source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=self._renderer()
+        return self._typed(
+            extract_document(
+                source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=self._renderer()
+            )
         )
+
+    def _typed(self, record: Record) -> Record:
+        """The record with ``parsed``: its data read into the Pydantic model given as the schema (ok and review
+        records only). Pydantic can be stricter than the JSON Schema it wrote: then ``parsed`` stays None and a
+        ``pydantic_validation`` warning names the first error (the status is the JSON Schema's verdict)."""
+        if self.model_class is None or record.status not in (Status.OK, Status.REVIEW):
+            return record
+        from pydantic import ValidationError
+
+        try:
+            parsed = self.model_class.model_validate(record.data)  # type: ignore[attr-defined]
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ())) or "data"
+            note = issue(
+                "pydantic_validation",
+                f"{self.model_class.__name__} does not accept the data ({exc.error_count()} error(s)); "
+                f"first: {where}: {first.get('msg', '')}",
+            )
+            return dataclasses.replace(record, warnings=record.warnings + (note,))
+        return dataclasses.replace(record, parsed=parsed)
 
     def extract_parts(self, source: Source) -> tuple[Record, ...]:
         """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
@@ -177,8 +208,10 @@ class Extractor:
             )
         if parts is None:
             return (
-                extract_document(
-                    source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                self._typed(
+                    extract_document(
+                        source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                    )
                 ),
             )
         records = []
@@ -194,8 +227,12 @@ class Extractor:
             )
             part = parts.entry(index)
             records.append(
-                dataclasses.replace(
-                    record, warnings=record.warnings + parts.warnings, extra={**record.extra, "part": part.to_dict()}
+                self._typed(
+                    dataclasses.replace(
+                        record,
+                        warnings=record.warnings + parts.warnings,
+                        extra={**record.extra, "part": part.to_dict()},
+                    )
                 )
             )
         return tuple(records)
@@ -275,8 +312,10 @@ class Extractor:
             yield from self._rendered_in_order(sources, raster, renderer)
             return
         for rendered in renderer.render_many(sources, settings=raster):
-            yield lambda rendered=rendered: document_record(
-                rendered, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+            yield lambda rendered=rendered: self._typed(
+                document_record(
+                    rendered, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                )
             )
 
     def _rendered_in_order(self, sources: Iterable[Source], raster, renderer: Renderer):
@@ -290,8 +329,14 @@ class Extractor:
         try:
             for source in sources:
                 future = threads.submit(renderer.render, source, settings=raster)
-                yield lambda future=future: document_record(
-                    future.result(), runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                yield lambda future=future: self._typed(
+                    document_record(
+                        future.result(),
+                        runner=self.runner,
+                        schema=self.schema,
+                        settings=self.settings,
+                        renderer=renderer,
+                    )
                 )
         finally:
             threads.shutdown(wait=False)  # renders already queued finish: their documents may be running

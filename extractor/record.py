@@ -259,7 +259,11 @@ class Part:
 
 @dataclass(frozen=True)
 class Record:
-    """The result for one document. ``to_dict()`` is the documented JSON shape."""
+    """The result for one document. ``to_dict()`` is the documented JSON shape.
+
+    ``parsed`` is not part of it: a typed read of ``data`` (an instance of the Pydantic model the ``Extractor``
+    was given as its schema, when the record is ok or review; else None), set by the API, never serialized.
+    """
 
     source: str
     status: Status | str
@@ -277,6 +281,8 @@ class Record:
     usage: Usage = field(default_factory=Usage)
     timings: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)  # later steps (checks, grounding, attempts, constraints) report here
+    # the Pydantic model instance of ``data`` (``api``); not in to_dict(), so the JSON is the same with or without
+    parsed: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """Return the record as a JSON-ready dict (the documented shape)."""
@@ -358,7 +364,7 @@ def record_from_dict(data: dict) -> Record:
     """
     if not isinstance(data, dict) or not isinstance(data.get("source"), str) or not isinstance(data.get("status"), str):
         raise ValueError("not a record: no source or status")
-    core = {f.name for f in fields(Record)} - {"extra", "usage"}
+    core = {f.name for f in fields(Record)} - {"extra", "usage", "parsed"}
     known = {k: data[k] for k in core if k in data}
     for key in ("errors", "warnings", "stop_token_ids"):
         if key in known:

@@ -1,19 +1,26 @@
-"""Schemas: find them by name or path, and validate data against them (Draft 2020-12, dates checked)."""
+"""Schemas: find them by name, path or Pydantic model class, and validate data against them (Draft 2020-12, dates
+checked)."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
-from extractor.errors import SchemaError
+from extractor.errors import SchemaError, UsageError
 from extractor.leaves import json_pointer
 
 BUILTIN_SCHEMAS = ("invoice", "receipt")
+# ``package.module:Class`` (or ``module:Outer.Inner``): a Pydantic model named on the command line, imported
+_MODEL_REFERENCE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 @dataclass(frozen=True)
@@ -21,8 +28,8 @@ class Schema:
     """A JSON Schema in use.
 
     Attributes:
-        name: ``invoice``, ``receipt`` or the custom file's stem.
-        source: where it was read from.
+        name: ``invoice``, ``receipt``, the custom file's stem or the Pydantic model's class name.
+        source: where it was read from (a path, or ``module:Class`` for a Pydantic model).
         schema: the schema itself.
     """
 
@@ -60,18 +67,69 @@ def builtin_schema_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "schemas"
 
 
-def load_schema(name_or_path: str) -> Schema:
-    """Load a schema by builtin name (``invoice``, ``receipt``) or from a JSON file.
+def is_model_class(value: object) -> TypeGuard[type]:
+    """Whether ``value`` is a Pydantic v2 model class (a class with ``model_json_schema``; pydantic is not
+    imported to tell)."""
+    return isinstance(value, type) and hasattr(value, "model_json_schema")
 
-    Args:
-        name_or_path: a builtin name or a path.
 
-    Returns:
-        The Schema.
+def is_model_reference(value: object) -> TypeGuard[str]:
+    """Whether ``value`` reads as ``module:Class`` (a Pydantic model to import) rather than a name or a path."""
+    return isinstance(value, str) and _MODEL_REFERENCE.match(value) is not None and not Path(value).exists()
+
+
+def schema_reference(value: str | type) -> str:
+    """The text a schema setting stands for: the name or path as given, ``module:Class`` for a model class (so
+    ``schema=MyInvoice`` and ``--schema module:MyInvoice`` fingerprint alike)."""
+    if isinstance(value, type):
+        return f"{value.__module__}:{value.__qualname__}"
+    return str(value)
+
+
+def model_class(reference: str) -> type:
+    """Import the Pydantic model class that ``module:Class`` names.
 
     Raises:
-        SchemaError: the file is missing, not JSON, or not a valid JSON Schema.
+        UsageError: the module cannot be imported, has no such class, or the class is not a Pydantic model.
     """
+    module_name, _, qualname = reference.partition(":")
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:  # ``extract run --schema my_models:Invoice`` from the folder holding my_models.py, as python -m would
+        sys.path.insert(0, here)
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UsageError(f"--schema {reference}: cannot import module {module_name!r} ({exc})") from exc
+    finally:
+        if added:
+            sys.path.remove(here)
+    for part in qualname.split("."):
+        if not hasattr(value, part):
+            raise UsageError(f"--schema {reference}: module {module_name!r} has no {qualname!r}")
+        value = getattr(value, part)
+    if not is_model_class(value):
+        raise UsageError(f"--schema {reference}: {qualname!r} is not a Pydantic model class (no model_json_schema)")
+    return value
+
+
+def load_schema(name_or_path: str | type) -> Schema:
+    """Load a schema by builtin name (``invoice``, ``receipt``), from a JSON file, or from a Pydantic v2 model
+    (the class itself, or ``module:Class`` to import).
+
+    Args:
+        name_or_path: a builtin name, a path, a Pydantic model class or ``module:Class``.
+
+    Returns:
+        The Schema (for a model: named by the class, its source ``module:Class``, its ``model_json_schema()``).
+
+    Raises:
+        SchemaError: the file is missing, not JSON, or not a valid JSON Schema (a model's schema too).
+        UsageError: ``module:Class`` names nothing importable, or no Pydantic model.
+    """
+    if isinstance(name_or_path, type) or is_model_reference(name_or_path):
+        model = name_or_path if isinstance(name_or_path, type) else model_class(name_or_path)
+        return _model_schema(model)
     if name_or_path in BUILTIN_SCHEMAS:
         path = builtin_schema_dir() / f"{name_or_path}.schema.json"
         name = name_or_path
@@ -81,24 +139,42 @@ def load_schema(name_or_path: str) -> Schema:
     return _load_schema_file(str(path), name)
 
 
+def _model_schema(model: type) -> Schema:
+    """The Schema of a Pydantic model class: its ``model_json_schema()``, checked like a file's."""
+    source = schema_reference(model)
+    if not is_model_class(model):
+        raise UsageError(f"schema {source}: a class given as the schema must be a Pydantic v2 model")
+    try:
+        schema = model.model_json_schema()  # type: ignore[attr-defined]
+    except Exception as exc:  # pydantic's own errors (a type it cannot express), without importing pydantic
+        raise SchemaError(f"cannot build the JSON Schema of {source}: {exc}", source=source) from exc
+    _check_schema(schema, source)
+    return Schema(name=model.__name__, source=source, schema=schema)
+
+
 @lru_cache(maxsize=32)
 def _load_schema_file(path: str, name: str) -> Schema:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError as JsError
-
     try:
         schema = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise SchemaError(f"schema file not found (use invoice, receipt or a path): {path}", source=path) from exc
     except (OSError, ValueError) as exc:
         raise SchemaError(f"cannot read schema: {exc}", source=path) from exc
+    _check_schema(schema, path)
+    return Schema(name=name, source=path, schema=schema)
+
+
+def _check_schema(schema: Any, source: str) -> None:
+    """Raise SchemaError unless ``schema`` is a valid Draft 2020-12 JSON Schema object."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError as JsError
+
     if not isinstance(schema, dict):
-        raise SchemaError("a JSON Schema must be an object", source=path)
+        raise SchemaError("a JSON Schema must be an object", source=source)
     try:
         Draft202012Validator.check_schema(schema)
     except JsError as exc:
-        raise SchemaError(f"not a valid JSON Schema: {exc.message}", source=path) from exc
-    return Schema(name=name, source=path, schema=schema)
+        raise SchemaError(f"not a valid JSON Schema: {exc.message}", source=source) from exc
 
 
 def validate_data(data: Any, schema: Schema) -> list[dict]:

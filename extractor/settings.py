@@ -32,6 +32,7 @@ from extractor.runners.base import LogitsProcessor
 from extractor.runners.guards import GuardSettings
 from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
+from extractor.schema import schema_reference
 
 DEFAULT_SCHEMA = "invoice"
 DEFAULT_SPLIT_QUESTIONS = 8  # ``split_questions``: unsure pages the model is asked about per file at most
@@ -76,7 +77,8 @@ class Settings:
 
     Attributes:
         model: local model directory or cached hub id.
-        schema: ``invoice``, ``receipt`` or a schema file path.
+        schema: ``invoice``, ``receipt``, a schema file path, a Pydantic v2 model class or ``module:Class``
+            naming one (its ``model_json_schema()`` is the schema; ``Record.parsed`` is then an instance of it).
         max_tokens: cap on generated tokens per document.
         vision_tokens: vision-token budget per page (converted to pixels with the model's patch and merge sizes).
         max_pixels: explicit pixel budget per page; overrides ``vision_tokens``.
@@ -151,7 +153,7 @@ class Settings:
     """
 
     model: str = DEFAULT_MODEL
-    schema: str = DEFAULT_SCHEMA
+    schema: str | type = DEFAULT_SCHEMA
     max_tokens: int = DEFAULT_MAX_TOKENS
     vision_tokens: int = DEFAULT_VISION_TOKENS
     max_pixels: int | None = None
@@ -309,6 +311,7 @@ class Settings:
                 "stop_ids": self.stop_ids,
                 "image_format": self.image_format,
             }
+        values["schema"] = schema_reference(self.schema)  # a model class as the ``module:Class`` that names it
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
         values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()

@@ -31,7 +31,15 @@ def size_text(size: int) -> str:
 # through @settings_options and receive one Settings (``settings.command_line_settings``).
 SETTINGS_OPTIONS = {
     "model": (str, typer.Option(default("model"), "--model", "-m", help="Model directory or cached hub id.")),
-    "schema": (str, typer.Option(default("schema"), "--schema", "-s", help="invoice, receipt or a JSON Schema file.")),
+    "schema": (
+        str,
+        typer.Option(
+            default("schema"),
+            "--schema",
+            "-s",
+            help="invoice, receipt, a JSON Schema file, or module:Class naming a Pydantic model (imported).",
+        ),
+    ),
     "max_tokens": (
         int,
         typer.Option(default("max_tokens"), "--max-tokens", min=1, help="Cap on generated tokens per document."),

@@ -20,6 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from extractor.errors import UsageError
+from extractor.schema import schema_reference
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings, check_exposure
 from extractor.service.store import ENDED, Job, Store, shown_options, store_path
 from extractor.service.worker import Engine, Worker, request_options, upload_name
@@ -153,7 +154,7 @@ def create_app(
         except ValueError:
             raise HTTPException(422, "options: not JSON") from None
         try:
-            chosen = request_options(schema=schema, options=parsed, server_schema=settings.schema)
+            chosen = request_options(schema=schema, options=parsed, server_schema=schema_reference(settings.schema))
             fingerprint = engine.fingerprint(chosen)
         except UsageError as exc:
             raise HTTPException(422, str(exc)) from None
