@@ -19,7 +19,7 @@ from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.record import Record, Status, issue
 from extractor.runners.base import Runner
-from extractor.schema import is_model_class, is_model_reference, load_schema, model_class
+from extractor.schema import load_schema, schema_model
 from extractor.settings import Settings
 
 PER_ENDPOINT = 2  # default documents in flight per endpoint: one generating, one being sent / prefilled
@@ -112,13 +112,8 @@ class Extractor:
         self.settings = (settings or Settings()).replace(**overrides)
         # a Pydantic model as the schema (the class, or ``module:Class`` to import): its JSON Schema is the schema,
         # and each ok / review record's ``parsed`` is an instance of it
-        value = self.settings.schema
-        self.model_class: type | None = None
-        if is_model_class(value):
-            self.model_class = value
-        elif is_model_reference(value):
-            self.model_class = model_class(value)
-        self.schema = load_schema(self.model_class or value)
+        self.model_class = schema_model(self.settings.schema)
+        self.schema = load_schema(self.model_class or self.settings.schema)
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
         self.runner = runner if runner is not None else load_runner(self.settings)
         self.concurrency = concurrency_for(self.settings, self.runner)

@@ -113,6 +113,18 @@ def model_class(reference: str) -> type:
     return value
 
 
+def schema_model(value: str | type) -> type | None:
+    """The class a schema setting names: the class itself, or ``module:Class`` imported; None for a builtin name
+    or a path.
+
+    Raises:
+        UsageError: ``module:Class`` names nothing importable, or no Pydantic model.
+    """
+    if isinstance(value, type):
+        return value
+    return model_class(value) if is_model_reference(value) else None
+
+
 def load_schema(name_or_path: str | type) -> Schema:
     """Load a schema by builtin name (``invoice``, ``receipt``), from a JSON file, or from a Pydantic v2 model
     (the class itself, or ``module:Class`` to import).
@@ -127,14 +139,15 @@ def load_schema(name_or_path: str | type) -> Schema:
         SchemaError: the file is missing, not JSON, or not a valid JSON Schema (a model's schema too).
         UsageError: ``module:Class`` names nothing importable, or no Pydantic model.
     """
-    if isinstance(name_or_path, type) or is_model_reference(name_or_path):
-        model = name_or_path if isinstance(name_or_path, type) else model_class(name_or_path)
+    model = schema_model(name_or_path)
+    if model is not None:
         return _model_schema(model)
-    if name_or_path in BUILTIN_SCHEMAS:
-        path = builtin_schema_dir() / f"{name_or_path}.schema.json"
-        name = name_or_path
+    text = str(name_or_path)  # a builtin name or a path: schema_model took every class
+    if text in BUILTIN_SCHEMAS:
+        path = builtin_schema_dir() / f"{text}.schema.json"
+        name = text
     else:
-        path = Path(name_or_path).expanduser()
+        path = Path(text).expanduser()
         name = path.name.removesuffix(".json").removesuffix(".schema")
     return _load_schema_file(str(path), name)
 
