@@ -1,9 +1,12 @@
-"""The service's worker: one thread in the server process that claims queued jobs from the store and runs each
-through one ``extractor.api.Extractor`` (the core ``extract run`` uses), storing its records.
+"""The service's worker: one thread (in ``extract serve``, or alone in ``extract worker``) that claims jobs from
+the store under a lease and runs each through one ``extractor.api.Extractor`` (the core ``extract run`` uses),
+storing its records.
 
 ``Engine`` holds that core: the Extractor of the server's settings, loaded once, and the per-request variants
 (another built-in schema, pages, passwords, split) that share its model. The model is loaded in the worker's own
-thread, the one that runs it.
+thread, the one that runs it; an API-only server (``--no-worker``) never loads it (fingerprints need only the
+settings and the schema). While a job runs, the lease is renewed every third of its length; a worker that cannot
+renew (its lease passed and the job went to another worker) finishes its run but writes nothing.
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from extractor.api import Extractor
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
-from extractor.schema import BUILTIN_SCHEMAS
-from extractor.service.store import Job, Store
+from extractor.pipeline.document import settings_fingerprint
+from extractor.schema import BUILTIN_SCHEMAS, load_schema, schema_model
+from extractor.service.store import DEFAULT_LEASE, Job, Store
 from extractor.settings import Settings
 
 log = logging.getLogger("extractor.service")
@@ -91,6 +96,7 @@ class Engine:
         self.settings = settings
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
+        self._fingerprints: dict[str, str] = {}
 
     def load(self) -> None:
         """Load the schema and the model (``Extractor(settings)``).
@@ -118,15 +124,18 @@ class Engine:
         return self.settings.replace(**changes)
 
     def fingerprint(self, options: dict) -> str:
-        """The settings' fingerprint of a job with these options (``Extractor.fingerprint``; no model call).
+        """The settings' fingerprint of a job with these options (``Extractor.fingerprint``; no model needed).
 
         Raises:
             UsageError: a bad option value.
+            SchemaError: the schema cannot be loaded.
         """
-        assert self.base is not None, "Engine.load first"
-        if not options:
-            return self.base.fingerprint
-        return Extractor(self.variant_settings(options), runner=self.base.runner).fingerprint
+        key = json.dumps(options, sort_keys=True)
+        if key not in self._fingerprints:
+            settings = self.variant_settings(options)
+            schema = load_schema(schema_model(settings.schema) or settings.schema)
+            self._fingerprints[key] = settings_fingerprint(settings, schema)
+        return self._fingerprints[key]
 
     def run(self, job: Job, data: bytes) -> list[dict]:
         """Extract a job's upload, as ``extract run NAME`` would extract the file ``NAME``.
@@ -172,18 +181,30 @@ def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:
 
 
 class Worker:
-    """One background thread: load the model, then claim and run queued jobs until stopped."""
+    """One background thread: load the model, then claim and run jobs until stopped."""
 
-    def __init__(self, *, store: Store, engine: Engine, retention: float, idle: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        engine: Engine,
+        retention: float,
+        lease: float = DEFAULT_LEASE,
+        idle: float = 1.0,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         """Prepare the thread (``start`` starts it).
 
         Args:
             store: the job store.
             engine: the core (loaded by the thread).
             retention: seconds ended jobs are kept (swept at start and then hourly).
+            lease: seconds a claim holds a job unless renewed (renewed every third of it while the job runs).
             idle: seconds between looks at an empty queue when nothing wakes the worker.
+            on_end: called after each job this worker ended (the webhooks' deliverer is woken).
         """
-        self.store, self.engine, self.retention, self.idle = store, engine, retention, idle
+        self.store, self.engine, self.retention, self.lease, self.idle = store, engine, retention, lease, idle
+        self.on_end = on_end
         self.version = 0  # bumped whenever a job changes state here: long polls look again only then
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -208,11 +229,16 @@ class Worker:
 
     def stop(self, *, timeout: float = 10.0) -> None:
         """Ask the thread to stop after the current job and wait up to ``timeout`` seconds (a job still running
-        stays ``running`` in the store and is queued again at the next start)."""
+        stays ``running`` in the store, claimed again once its lease passes)."""
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+
+    def join(self) -> None:
+        """Wait for the thread to end (``extract worker`` runs it in the foreground)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)
 
     def _main(self) -> None:
         try:
@@ -233,7 +259,7 @@ class Worker:
             if time.monotonic() - swept > SWEEP_EVERY or not swept:
                 swept = time.monotonic()
                 self._guarded(lambda: self.store.sweep(retention=self.retention))
-            job = self._guarded(self.store.claim)
+            job = self._guarded(lambda: self.store.claim(lease=self.lease))
             if job is None:
                 self._wake.wait(self.idle)
                 self._wake.clear()
@@ -243,19 +269,36 @@ class Worker:
             claimed += 1
             self._run(job)
             self.version += 1
+            if self.on_end is not None:
+                self.on_end()
 
     def _run(self, job: Job) -> None:
         data = self.store.upload(job.id)
         if data is None:  # cancelled since it was claimed
             return
+        renewing = threading.Event()
+        heartbeat = threading.Thread(target=self._renew, args=(job, renewing), daemon=True)
+        heartbeat.start()
         try:
             records = self.engine.run(job, data)
         except Exception as exc:  # the core returns error records; an exception here is a bug, not the file
             log.exception("job %s failed", job.id)
             error = f"{type(exc).__name__}: the extraction failed"  # the log has the rest, the response no detail
-            self._guarded(lambda: self.store.finish(job, error=error))
-            return
-        self._guarded(lambda: self.store.finish(job, records=records))
+            outcome = self._guarded(lambda: self.store.finish(job, error=error))
+        else:
+            outcome = self._guarded(lambda: self.store.finish(job, records=records))
+        finally:
+            renewing.set()
+            heartbeat.join()
+        if outcome is False:
+            log.warning("job %s: no longer held by this worker (cancelled, or its lease passed): not written", job.id)
+
+    def _renew(self, job: Job, done: threading.Event) -> None:
+        """Renew the job's lease every third of it until ``done`` (the store's answer False: the job was lost)."""
+        while not done.wait(self.lease / 3):
+            if self._guarded(lambda: self.store.renew(job, lease=self.lease)) is False:
+                log.warning("job %s: lease lost", job.id)
+                return
 
     def _guarded(self, call):
         """Run a store call; a database error is logged and the worker carries on (the job stays where it was)."""
