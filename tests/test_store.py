@@ -141,3 +141,43 @@ def test_a_pending_webhook_outlives_the_retention_and_a_cancel_makes_it_due(stor
     assert due is not None and due.status == "cancelled" and due.records is None
     store.delivered(due, attempt={"attempt": 1, "ok": True, "status_code": 200}, state="delivered", retry_in=None)
     assert store.sweep(retention=0.0) == 1
+
+
+def test_one_idempotency_key_submitted_at_once_from_many_threads_is_one_job(store):
+    barrier = threading.Barrier(6)
+    answers: list = []
+
+    def submit_same() -> None:
+        barrier.wait()
+        answers.append(
+            store.submit(
+                tenant="acme",
+                filename="a.pdf",
+                data=b"a",
+                sha256="a",
+                fingerprint="f",
+                options={},
+                idempotency_key="order-1",
+            )
+        )
+
+    threads = [threading.Thread(target=submit_same) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({job.id for job, _ in answers}) == 1 and sorted(created for _, created in answers) == [False] * 5 + [
+        True
+    ]
+
+
+def test_a_waiting_worker_wakes_when_a_job_is_queued(store):
+    """Another process's submission wakes a PostgreSQL worker (NOTIFY) long before its timeout; SQLite's worker
+    wakes on its own process's event (other processes' jobs are found at its next look)."""
+    wake = threading.Event()
+    timer = threading.Timer(0.3, (lambda: submit(store, 9)) if store.shared else wake.set)
+    timer.start()
+    start = time.monotonic()
+    store.wait_for_jobs(timeout=60, wake=wake)
+    timer.join()
+    assert time.monotonic() - start < 30  # woken, not timed out

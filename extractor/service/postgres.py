@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -55,6 +56,8 @@ CREATE INDEX IF NOT EXISTS {TABLE}_callbacks ON {TABLE} (callback_state, callbac
 """
 _DDL_LOCK = 0x657874726163  # pg_advisory_xact_lock key: replicas starting together create the table once
 CONNECT_TIMEOUT = 10  # seconds
+CHANNEL = "extractor_jobs"  # LISTEN / NOTIFY: a job was queued
+WAKE_CHECK = 0.2  # seconds between a listening worker's looks at its own wake-up (a local job, a stop)
 
 
 def shown_url(url: str) -> str:
@@ -82,6 +85,7 @@ class PostgresStore(Store):
                 "--store postgresql://...: needs psycopg (pip install 'extractor-vlm[postgres]')"
             ) from None
         self.url, self._psycopg, self._local = url, psycopg, threading.local()
+        self.conflict = (psycopg.errors.UniqueViolation,)
         try:
             with self.transaction() as tx:
                 tx.execute("SELECT pg_advisory_xact_lock(%s)", (_DDL_LOCK,))
@@ -115,6 +119,27 @@ class PostgresStore(Store):
         """psycopg's ``%s`` placeholders for the shared SQL's ``?`` (which holds no other ``?`` or ``%``)."""
         tx.execute(sql.replace("?", "%s"), params)
         return tx
+
+    def notify(self, tx: Any) -> None:
+        """``NOTIFY``: delivered to every listening worker when the submitting transaction commits."""
+        tx.execute(f"NOTIFY {CHANNEL}")
+
+    def wait_for_jobs(self, *, timeout: float, wake: threading.Event) -> None:
+        """``LISTEN`` on this thread's own second connection: a job submitted on any machine wakes the worker at
+        once, instead of at its next look at the table."""
+        deadline = time.monotonic() + timeout
+        try:
+            listener = getattr(self._local, "listener", None)
+            if listener is None or listener.closed or listener.broken:
+                listener = self._psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+                listener.execute(f"LISTEN {CHANNEL}")
+                self._local.listener = listener
+            while not wake.is_set() and (left := deadline - time.monotonic()) > 0:
+                for _ in listener.notifies(timeout=min(left, WAKE_CHECK), stop_after=1):
+                    return
+        except self._psycopg.Error:
+            self._local.listener = None  # the poll at the next claim still finds the job
+            wake.wait(max(0.0, deadline - time.monotonic()))
 
     def binary(self, data: bytes) -> Any:
         """Bytes are BYTEA as they are."""

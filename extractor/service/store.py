@@ -17,8 +17,10 @@ The SQL is written once here, for both databases (``?`` placeholders; the Postgr
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
+import threading
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -148,6 +150,7 @@ class Store(ABC):
     table = "jobs"
     lock = ""  # the row lock a claim's subquery takes (Postgres: FOR UPDATE SKIP LOCKED)
     shared = False  # True: other machines' workers may hold leases (a start must not take their jobs back)
+    conflict: tuple[type[BaseException], ...] = ()  # the error of a concurrent insert of one idempotency key
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Any]:
@@ -169,6 +172,15 @@ class Store(ABC):
     def describe(self) -> str:
         """The store as the start line names it (never a password)."""
         return self.table
+
+    def notify(self, tx: Any) -> None:
+        """Tell waiting workers of other processes that a job was queued (when ``tx`` commits)."""
+        return None  # SQLite has no notifications: other processes' workers see the job at their next look
+
+    def wait_for_jobs(self, *, timeout: float, wake: threading.Event) -> None:
+        """Wait until a job may be waiting: ``wake`` set (a job queued in this process), another process's
+        ``notify``, or ``timeout`` seconds (a lease may have passed meanwhile)."""
+        wake.wait(timeout)
 
     def _sql(self, sql: str) -> str:
         return sql.replace("{table}", self.table).replace("{lock}", self.lock)
@@ -199,6 +211,36 @@ class Store(ABC):
         Returns:
             ``(job, created)``: the new job, or the existing one of that key with ``created`` False.
         """
+        attempt = functools.partial(
+            self._submit,
+            tenant=tenant,
+            filename=filename,
+            data=data,
+            sha256=sha256,
+            fingerprint=fingerprint,
+            options=options,
+            idempotency_key=idempotency_key,
+            callback_url=callback_url,
+            reuse=reuse,
+        )
+        try:
+            return attempt()
+        except self.conflict:  # the same key submitted at the same moment elsewhere: that job is the answer
+            return attempt()
+
+    def _submit(
+        self,
+        *,
+        tenant: str,
+        filename: str,
+        data: bytes,
+        sha256: str,
+        fingerprint: str,
+        options: dict,
+        idempotency_key: str | None,
+        callback_url: str | None,
+        reuse: bool,
+    ) -> tuple[Job, bool]:
         with self.transaction() as tx:
             if idempotency_key is not None:
                 found = self._one(
@@ -240,6 +282,8 @@ class Store(ABC):
                     None if earlier is None else earlier.id,
                 ),
             )
+            if earlier is None:
+                self.notify(tx)
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
             assert job is not None
             return job, True

@@ -261,7 +261,7 @@ class Worker:
                 self._guarded(lambda: self.store.sweep(retention=self.retention))
             job = self._guarded(lambda: self.store.claim(lease=self.lease))
             if job is None:
-                self._wake.wait(self.idle)
+                self.store.wait_for_jobs(timeout=self.idle, wake=self._wake)
                 self._wake.clear()
                 continue
             self.version += 1
