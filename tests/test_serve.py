@@ -439,7 +439,10 @@ def test_postgres_one_api_replica_two_workers_one_killed_mid_job(tiny, tmp_path)
     api = Server(tiny, url, args=("--no-worker",))
     marker = tmp_path / "paused"
     logs = [tmp_path / "w0.log", tmp_path / "w1.log"]
-    workers = [worker_process(tiny, url, log, pause=f"0:{marker}" if n == 0 else None) for n, log in enumerate(logs)]
+    workers = [  # the second decodes two documents at once (--batch 2: two job threads)
+        worker_process(tiny, url, logs[0], pause=f"0:{marker}"),
+        worker_process(tiny, url, logs[1], pause=None, extra=("--batch", "2")),
+    ]
     try:
         deadline = time.monotonic() + HANG_GUARD_S
         while not all("worker: claiming" in log.read_text(errors="replace") for log in logs):
@@ -469,7 +472,7 @@ def test_postgres_one_api_replica_two_workers_one_killed_mid_job(tiny, tmp_path)
     assert sorted(job["runs"] for job in jobs.values()) == [1] * 11 + [2]  # the killed worker's job, claimed again
 
 
-def worker_process(tiny, store: str, log: Path, *, pause: str | None) -> subprocess.Popen:
+def worker_process(tiny, store: str, log: Path, *, pause: str | None, extra: tuple = ()) -> subprocess.Popen:
     """An ``extract worker`` on ``store`` with a 2 s lease (``pause``: ``N:MARKER``, hang holding its (N+1)th job)."""
     env = {**os.environ, **({TEST_PAUSE_ENV: pause} if pause else {})}
     args = [
@@ -481,6 +484,7 @@ def worker_process(tiny, store: str, log: Path, *, pause: str | None) -> subproc
         store,
         "--lease",
         "2s",
+        *extra,
         *extraction_options(tiny),
     ]
     with open(log, "wb") as out:

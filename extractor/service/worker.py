@@ -97,6 +97,7 @@ class Engine:
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
         self._fingerprints: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     def load(self) -> None:
         """Load the schema and the model (``Extractor(settings)``).
@@ -152,17 +153,25 @@ class Engine:
         # the file was extracted under a temporary folder: its records name it as the client did
         return [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
 
+    @property
+    def slots(self) -> int:
+        """Jobs to run at once: the core's ``concurrency`` (1 for an in-process model decoding one document at a
+        time; its batch and as many rendered ahead with ``--batch``; 2 per server with ``--endpoint``)."""
+        assert self.base is not None, "Engine.load first"
+        return self.base.concurrency
+
     def _variant(self, options: dict) -> Extractor:
         assert self.base is not None, "Engine.load first"
         if not options:
             return self.base
         key = json.dumps(options, sort_keys=True)
-        extractor = self._variants.pop(key, None)
-        if extractor is None:
-            extractor = Extractor(self.variant_settings(options), runner=self.base.runner)
-        self._variants[key] = extractor
-        while len(self._variants) > KEPT_VARIANTS:
-            self._variants.popitem(last=False)[1].close()
+        with self._lock:  # several job threads
+            extractor = self._variants.pop(key, None)
+            if extractor is None:
+                extractor = Extractor(self.variant_settings(options), runner=self.base.runner)
+            self._variants[key] = extractor
+            while len(self._variants) > KEPT_VARIANTS:
+                self._variants.popitem(last=False)[1].close()
         return extractor
 
     def close(self) -> None:
@@ -210,6 +219,7 @@ class Worker:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._error: BaseException | None = None
+        self._claims, self._claims_lock = 0, threading.Lock()
         self._thread = threading.Thread(target=self._main, name="extract-serve-worker", daemon=True)
 
     def start(self) -> None:
@@ -248,13 +258,23 @@ class Worker:
             self._ready.set()
             return
         self._ready.set()
+        # as many job threads as the core runs documents at once (a batching model, several servers): each
+        # claims, runs and ends its own jobs
+        others = [
+            threading.Thread(target=self._loop, name=f"extract-serve-worker-{n}", daemon=True)
+            for n in range(1, self.engine.slots)
+        ]
+        for thread in others:
+            thread.start()
         try:
             self._loop()
+            for thread in others:
+                thread.join()
         finally:
             self.engine.close()
 
     def _loop(self) -> None:
-        swept, claimed = 0.0, 0
+        swept = 0.0
         while not self._stop.is_set():
             if time.monotonic() - swept > SWEEP_EVERY or not swept:
                 swept = time.monotonic()
@@ -265,8 +285,9 @@ class Worker:
                 self._wake.clear()
                 continue
             self.version += 1
+            with self._claims_lock:
+                claimed, self._claims = self._claims, self._claims + 1
             pause_at(TEST_PAUSE_ENV, str(claimed))
-            claimed += 1
             self._run(job)
             self.version += 1
             if self.on_end is not None:
