@@ -489,3 +489,20 @@ def worker_process(tiny, store: str, log: Path, *, pause: str | None, extra: tup
     ]
     with open(log, "wb") as out:
         return subprocess.Popen(args, env=env, stdout=out, stderr=out)
+
+
+def test_a_request_may_bring_its_own_json_schema(server):
+    own = {**NOTE_SCHEMA, "title": "inline-note", "description": "The request's own schema."}
+    with server.client() as client:
+        response = post(client, SAMPLE.read_bytes(), path="/v1/extract", data={"schema": json.dumps(own)})
+        assert response.status_code == 200, response.text
+        job = response.json()
+        assert job["options"] == {"schema": own} and job["record"]["data"] == json.loads(ANSWER)
+        assert job["record"]["status"] == "ok"
+        for bad, reason in (
+            ('{"type": 5}', "schema"),
+            ('{"$ref": "https://example.com/s.json"}', "points outside the schema"),
+            ("{not json", "not JSON"),
+        ):
+            refused = post(client, SAMPLE.read_bytes(), data={"schema": bad})
+            assert refused.status_code == 422 and reason in refused.json()["detail"], refused.text

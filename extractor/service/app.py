@@ -19,15 +19,17 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
-from extractor.errors import UsageError
+from extractor.errors import SchemaError, UsageError
 from extractor.schema import schema_reference
 from extractor.service import metrics
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
+from extractor.service.requests import request_options, upload_name
 from extractor.service.store import ENDED, Job, Store, shown_options
 from extractor.service.webhooks import Deliverer, check_callback, shown_callback
-from extractor.service.worker import Engine, Worker, request_options, upload_name
+from extractor.service.worker import Engine, Worker
 from extractor.settings import Settings
 
+SCHEMA_HELP = "invoice, receipt, the server's --schema, or a JSON Schema (JSON text)."
 MAX_WAIT = 60.0  # seconds one long poll may wait at most
 LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs other processes' workers end
 MULTIPART_SLACK = 64 * 1024  # a multipart body's bytes beside the file (boundaries, headers, the form fields)
@@ -182,7 +184,7 @@ def create_app(
             fingerprint = engine.fingerprint(chosen)
             if callback_url:
                 callback_url = check_callback(callback_url, settings=serve.webhooks)
-        except UsageError as exc:
+        except (UsageError, SchemaError) as exc:  # the options, the callback, a request's own JSON Schema
             raise HTTPException(422, str(exc)) from None
         sha256 = hashlib.sha256(data).hexdigest()
         job, created = store.submit(
@@ -229,7 +231,7 @@ def create_app(
     )
     def create_job(
         file: UploadFile = File(..., description="The PDF or image."),
-        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        schema_name: str | None = Form(None, alias="schema", description=SCHEMA_HELP),
         options: str | None = Form(None, description='JSON: {"pages": "1-3", "password": "...", "split": "auto"}'),
         callback_url: str | None = Form(None, description="Where the signed webhook goes when the job ends."),
         idempotency_key: str | None = Header(None, description="The same key returns the same job."),
@@ -275,7 +277,7 @@ def create_app(
     )
     async def extract(
         file: UploadFile = File(..., description="The PDF or image."),
-        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        schema_name: str | None = Form(None, alias="schema", description=SCHEMA_HELP),
         options: str | None = Form(None, description="JSON, as for POST /v1/jobs."),
         callback_url: str | None = Form(None, description="As for POST /v1/jobs."),
         idempotency_key: str | None = Header(None),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import tempfile
 import threading
 import time
@@ -23,69 +22,20 @@ from pathlib import Path
 from typing import Any
 
 from extractor.api import Extractor
-from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.document import settings_fingerprint
-from extractor.schema import BUILTIN_SCHEMAS, load_schema, schema_model
+from extractor.schema import load_schema, schema_model
+from extractor.service.requests import inline_schema_path
 from extractor.service.store import DEFAULT_LEASE, Job, Store
 from extractor.settings import Settings
 
 log = logging.getLogger("extractor.service")
 
-OPTIONS = ("pages", "password", "split")  # the per-request settings that are safe to vary
 KEPT_VARIANTS = 8  # per-request Extractors kept (each may hold a render pool)
 SWEEP_EVERY = 3600.0  # seconds between retention sweeps
 # tests: "N:MARKER" touches MARKER and hangs once the worker has claimed its (N+1)th job (tests/test_serve.py kills
 # the server there: N jobs done, one running, the rest queued)
 TEST_PAUSE_ENV = "EXTRACTOR_SERVE_TEST_PAUSE"
-
-
-def request_options(*, schema: str | None, options: Any, server_schema: str) -> dict:
-    """Check a request's ``schema`` and ``options`` and return them as a job keeps them.
-
-    Args:
-        schema: a built-in schema's name, or the server's ``--schema`` as given (None: the server's); a request
-            never names a file of the server.
-        options: the parsed ``options`` JSON: ``pages`` (``"1-3,5"``), ``password`` (one or a list), ``split``
-            (``auto`` | ``never``).
-        server_schema: the server's ``--schema``.
-
-    Raises:
-        UsageError: an unknown option, a value of the wrong type, or a schema that is not offered.
-    """
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise UsageError("options: expected a JSON object")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise UsageError(f"options: unknown {', '.join(unknown)} (per request: {', '.join(OPTIONS)})")
-    out: dict[str, Any] = {}
-    if schema is not None and schema != server_schema:
-        if schema not in BUILTIN_SCHEMAS:
-            raise UsageError(f"schema {schema!r}: expected {', '.join(BUILTIN_SCHEMAS)} or the server's own")
-        out["schema"] = schema
-    if options.get("pages") is not None:
-        if not isinstance(options["pages"], str):
-            raise UsageError('options.pages: expected a string such as "1-3,5"')
-        out["pages"] = options["pages"]
-    password = options.get("password")
-    if password is not None:
-        passwords = [password] if isinstance(password, str) else password
-        if not isinstance(passwords, list) or not all(isinstance(p, str) for p in passwords):
-            raise UsageError("options.password: expected a string or a list of strings")
-        out["password"] = passwords
-    if options.get("split") is not None:
-        out["split"] = options["split"]
-    return out
-
-
-def upload_name(filename: str | None) -> str:
-    """The name an upload is extracted under (and its records' ``source``): the client's file name without
-    folders, characters other than letters, digits, ``.-_`` and spaces as ``_``, no leading dot."""
-    name = re.split(r"[\\/]", filename or "")[-1]
-    name = re.sub(r"[^\w.\- ]", "_", name).lstrip(". ")[:200]
-    return name or "upload"
 
 
 class Engine:
@@ -114,8 +64,9 @@ class Engine:
             UsageError: a bad value (a page selection, a split mode).
         """
         changes: dict[str, Any] = {}
-        if "schema" in options:
-            changes["schema"] = options["schema"]
+        if "schema" in options:  # a built-in name, or a request's own JSON Schema (kept as a file of its hash)
+            schema = options["schema"]
+            changes["schema"] = schema if isinstance(schema, str) else str(inline_schema_path(schema))
         if "pages" in options:
             changes["pages"] = options["pages"]
         if "password" in options:
@@ -331,4 +282,4 @@ class Worker:
             return None
 
 
-__all__ = ["Engine", "OPTIONS", "TEST_PAUSE_ENV", "Worker", "request_options", "upload_name"]
+__all__ = ["Engine", "TEST_PAUSE_ENV", "Worker"]
