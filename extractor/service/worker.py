@@ -11,6 +11,7 @@ renew (its lease passed and the job went to another worker) finishes its run but
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import tempfile
@@ -32,6 +33,7 @@ from extractor.settings import Settings
 log = logging.getLogger("extractor.service")
 
 KEPT_VARIANTS = 8  # per-request Extractors kept (each may hold a render pool)
+KEPT_FINGERPRINTS = 256  # fingerprints of requests' options kept (each costs loading its schema)
 SWEEP_EVERY = 3600.0  # seconds between retention sweeps
 # tests: "N:MARKER" touches MARKER and hangs once the worker has claimed its (N+1)th job (tests/test_serve.py kills
 # the server there: N jobs done, one running, the rest queued)
@@ -46,7 +48,7 @@ class Engine:
         self.settings = settings
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
-        self._fingerprints: dict[str, str] = {}
+        self._fingerprints: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
     def load(self) -> None:
@@ -82,12 +84,17 @@ class Engine:
             UsageError: a bad option value.
             SchemaError: the schema cannot be loaded.
         """
-        key = json.dumps(options, sort_keys=True)
-        if key not in self._fingerprints:
+        key = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()  # no password kept as is
+        with self._lock:
+            found = self._fingerprints.pop(key, None)
+        if found is None:
             settings = self.variant_settings(options)
-            schema = load_schema(schema_model(settings.schema) or settings.schema)
-            self._fingerprints[key] = settings_fingerprint(settings, schema)
-        return self._fingerprints[key]
+            found = settings_fingerprint(settings, load_schema(schema_model(settings.schema) or settings.schema))
+        with self._lock:
+            self._fingerprints[key] = found
+            while len(self._fingerprints) > KEPT_FINGERPRINTS:
+                self._fingerprints.popitem(last=False)
+        return found
 
     def run(self, job: Job, data: bytes) -> list[dict]:
         """Extract a job's upload, as ``extract run NAME`` would extract the file ``NAME``.
