@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -40,6 +41,33 @@ def write_atomic(path: Path, data: bytes) -> None:
 def write_record(path: Path, record: Record) -> None:
     """Write one record file atomically (the ``--out`` format: indented JSON and a newline)."""
     write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+
+
+def write_einvoices(record_path: Path, record: Record) -> Record:
+    """Write a record's e-invoices (its ``einvoice`` key, ``--einvoice``) beside its file, atomically, as
+    ``<name>.<format>.xml``, and return the record with each entry's ``path`` filled in.
+
+    The XML is written again from the record's data (the writer is deterministic) and must hash to the ``sha256``
+    its check recorded: the file written is the file that was checked.
+
+    Raises:
+        OSError: a write failed.
+        RuntimeError: the XML differs from the checked one (never written then).
+    """
+    entries = record.extra.get("einvoice")
+    if not isinstance(entries, dict) or not entries:
+        return record
+    from extractor.einvoice.report import einvoice_bytes  # lxml only when e-invoices are asked for
+
+    written = {}
+    for fmt, entry in entries.items():
+        xml = einvoice_bytes(record, fmt)
+        if hashlib.sha256(xml).hexdigest() != entry.get("sha256"):
+            raise RuntimeError(f"{record.source}: the {fmt} e-invoice differs from the one checked; not written")
+        target = record_path.with_name(f"{record_path.stem}.{fmt}.xml")
+        write_atomic(target, xml)
+        written[fmt] = {**entry, "path": str(target)}
+    return dataclasses.replace(record, extra={**record.extra, "einvoice": written})
 
 
 class JsonDirSink:
@@ -83,9 +111,9 @@ class JsonDirSink:
         )
 
     def write(self, record: Record) -> Path:
-        """Write a record atomically and return its path."""
+        """Write a record atomically and return its path; its e-invoices first (``write_einvoices``)."""
         path = self.path_for(record.source, record.extra.get("part"))
-        write_record(path, record)
+        write_record(path, write_einvoices(path, record))
         return path
 
     def close(self) -> None:

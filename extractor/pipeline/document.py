@@ -32,7 +32,7 @@ from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings
 from extractor.trust.review import apply_review, disagreements, review_answer
-from extractor.trust.verdict import Signals, embedded_status, error_record, record_status
+from extractor.trust.verdict import Signals, embedded_status, error_record, record_status, reviewed
 
 # Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
 # (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
@@ -208,7 +208,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
-        return _decided(record, texts)
+        return _decided(job, record, texts)
     findings: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
@@ -228,6 +228,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(job, document, xml, timings=timings)
         return _decided(
+            job,
             dataclasses.replace(
                 record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
             ),
@@ -247,7 +248,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "model_status": model.status,
             },
         )
-        return _decided(record, texts, merge=findings)
+        return _decided(job, record, texts, merge=findings)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -259,16 +260,36 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "embedded.schema_errors); the model read the pages instead",
             ),
         )
-    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings)
+    return _decided(
+        job, dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings
+    )
 
 
-def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+def _decided(job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
-    (checks and grounding, only for an ``ok`` answer) and a long document's merge findings."""
+    (checks and grounding, only for an ``ok`` answer), a long document's merge findings and, with
+    ``settings.einvoice``, the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer."""
     review = review_answer(record, texts)
-    signals = Signals(answer=record.status, review=review.warnings if review is not None else (), merge=merge)
-    return dataclasses.replace(apply_review(record, review), status=record_status(signals))
+    einvoice = None
+    if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
+        from extractor.einvoice.report import einvoice_report  # lxml and saxonche load only when asked for
+
+        einvoice = einvoice_report(record.data, job.settings.einvoice, extra=record.extra)
+    signals = Signals(
+        answer=record.status,
+        review=review.warnings if review is not None else (),
+        merge=merge,
+        einvoice=einvoice.findings if einvoice is not None else (),
+    )
+    record = apply_review(record, review)
+    if einvoice is not None:
+        record = dataclasses.replace(
+            record,
+            warnings=record.warnings + einvoice.findings,
+            extra={**record.extra, "einvoice": einvoice.entries},
+        )
+    return dataclasses.replace(record, status=record_status(signals))
 
 
 # ------------------------------------------------------------------------------------------------- long documents

@@ -1,0 +1,167 @@
+"""Write a record's e-invoices and check them (the pipeline's ``einvoice_report``, the API's ``einvoice_bytes``),
+and check e-invoice files (``validate_file``, for ``extract einvoice validate``)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from extractor.einvoice import check_formats
+from extractor.einvoice.terms import Terms, terms_from
+from extractor.einvoice.validate import RULES, EinvoiceCheckError, Validation, validate_xml
+from extractor.einvoice.write import write_cii, write_ubl
+from extractor.errors import InputError
+from extractor.record import Record, issue
+
+WRITERS: dict[str, Callable[[Terms], bytes]] = {"cii": write_cii, "ubl": write_ubl}
+
+
+def _type_code(extra: Mapping) -> str | None:
+    embedded = extra.get("embedded")
+    if extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
+        return embedded.get("type_code") or None
+    return None
+
+
+def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
+    """A record's invoice as e-invoice XML (the Python API's call; ``--out`` writes the same bytes).
+
+    Args:
+        record: a Record (or its ``to_dict()``) of the invoice schema, with data.
+        fmt: ``cii`` or ``ubl``.
+
+    Returns:
+        The XML, UTF-8; deterministic for the same data (the record's ``einvoice`` entry holds its sha256).
+
+    Raises:
+        ValueError: an unknown format, or a record without data.
+    """
+    (fmt,) = check_formats([fmt])
+    data, extra = (record.data, record.extra) if isinstance(record, Record) else (record.get("data"), record)
+    if not isinstance(data, Mapping):
+        raise ValueError("the record holds no invoice data to write as an e-invoice")
+    return WRITERS[fmt](terms_from(data, type_code=_type_code(extra)))
+
+
+@dataclass(frozen=True)
+class EinvoiceReport:
+    """What checking a record's e-invoices found (``einvoice_report``).
+
+    Attributes:
+        entries: the record's ``einvoice`` key: ``{format: {"path", "valid", "rules", "fatal", "warnings",
+            "sha256", "notes"[, "error"]}}`` (``path`` None until the ``--out`` sink writes the file).
+        findings: warnings for the record, one per fatal rule (``einvoice_rule``, naming the rule id and the
+            formats it fired in) and one per format that could not be checked (``einvoice_unchecked``); each makes
+            an ``ok`` record ``review`` (``trust.verdict.Signals.einvoice``).
+    """
+
+    entries: dict
+    findings: tuple[dict, ...] = ()
+
+
+def einvoice_report(data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None) -> EinvoiceReport:
+    """Write each format from a record's data and check it with the pinned CEN rules.
+
+    Args:
+        data: the record's invoice data.
+        formats: ``cii`` / ``ubl``.
+        extra: the record's other keys (a record read from embedded XML keeps that XML's type code).
+
+    Returns:
+        The report; a format whose check could not run is ``valid: false`` with its ``error``, never valid.
+    """
+    terms = terms_from(data, type_code=_type_code(extra or {}))
+    entries: dict[str, dict[str, Any]] = {}
+    fired: dict[str, tuple[str, list[str]]] = {}  # rule id -> (text, formats)
+    unchecked = []
+    for fmt in check_formats(formats):
+        xml = WRITERS[fmt](terms)
+        entry: dict[str, Any] = {"path": None, "valid": False, "rules": RULES, "fatal": [], "warnings": []}
+        try:
+            result = validate_xml(xml, source=f"{fmt} e-invoice")
+        except EinvoiceCheckError as exc:
+            entry["error"] = str(exc)
+            unchecked.append(issue("einvoice_unchecked", f"{fmt}: the e-invoice could not be checked: {exc}"))
+        else:
+            entry.update(valid=result.valid, fatal=list(result.fatal), warnings=list(result.warnings))
+            for finding in result.findings:
+                if finding.fatal:
+                    fired.setdefault(finding.id, (finding.text, []))[1].append(fmt)
+        entry["sha256"] = hashlib.sha256(xml).hexdigest()
+        entry["notes"] = list(terms.notes)
+        entries[fmt] = entry
+    findings = [
+        issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}")
+        for rule, (text, fmts) in fired.items()
+    ]
+    return EinvoiceReport(entries=entries, findings=tuple(findings + unchecked))
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """``extract einvoice validate`` on one file.
+
+    Attributes:
+        source: the file as given.
+        validation: the rules' result, None when they could not run.
+        attachment: the PDF attachment checked ("" for an XML file).
+        error: why the file could not be checked, None when it was.
+    """
+
+    source: str
+    validation: Validation | None
+    attachment: str = ""
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        """JSON shape: ``{"source", "attachment", "error", ...Validation.to_dict()}``."""
+        out: dict[str, Any] = {"source": self.source, "attachment": self.attachment, "error": self.error}
+        if self.validation is not None:
+            out.update(self.validation.to_dict())
+        else:
+            out["valid"] = False
+        return out
+
+
+def validate_file(path: str | Path) -> FileCheck:
+    """Check an e-invoice file with the pinned CEN rules: an XML file, or the XML a Factur-X / ZUGFeRD PDF carries.
+
+    Returns:
+        The FileCheck; ``error`` says why nothing could be checked (unreadable file, no embedded XML, no EN 16931
+        syntax, no engine) and ``validation`` is then None.
+    """
+    from extractor.inputs.embedded import read_embedded_xml
+
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return FileCheck(
+            source=source, validation=None, error=f"{source}: cannot read the file ({exc.strerror or exc})"
+        )
+    attachment = ""
+    if data[:5] == b"%PDF-":
+        try:
+            found = read_embedded_xml(data)
+        except InputError as exc:
+            return FileCheck(source=source, validation=None, error=f"{source}: {exc}")
+        if found is None:
+            return FileCheck(source=source, validation=None, error=f"{source}: the PDF carries no e-invoice XML")
+        attachment, data = found
+    try:
+        return FileCheck(source=source, validation=validate_xml(data, source=source), attachment=attachment)
+    except EinvoiceCheckError as exc:
+        return FileCheck(source=source, validation=None, attachment=attachment, error=f"{source}: {exc}")
+
+
+__all__ = [
+    "EinvoiceCheckError",
+    "EinvoiceReport",
+    "FileCheck",
+    "einvoice_bytes",
+    "einvoice_report",
+    "validate_file",
+]
