@@ -19,11 +19,12 @@ from extractor.record import Record, issue
 WRITERS: dict[str, Callable[[Terms], bytes]] = {"cii": write_cii, "ubl": write_ubl}
 
 
-def _type_code(extra: Mapping) -> str | None:
+def _terms(data: Mapping, extra: Mapping) -> Terms:
+    """The Terms of a record's data; one read from embedded XML keeps the XML's type code and unit codes."""
     embedded = extra.get("embedded")
     if extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
-        return embedded.get("type_code") or None
-    return None
+        return terms_from(data, type_code=embedded.get("type_code") or None, unit_codes=True)
+    return terms_from(data)
 
 
 def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
@@ -43,7 +44,7 @@ def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
     data, extra = (record.data, record.extra) if isinstance(record, Record) else (record.get("data"), record)
     if not isinstance(data, Mapping):
         raise ValueError("the record holds no invoice data to write as an e-invoice")
-    return WRITERS[fmt](terms_from(data, type_code=_type_code(extra)))
+    return WRITERS[fmt](_terms(data, extra))
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def einvoice_report(data: Mapping, formats: Sequence[str], *, extra: Mapping | N
     Returns:
         The report; a format whose check could not run is ``valid: false`` with its ``error``, never valid.
     """
-    terms = terms_from(data, type_code=_type_code(extra or {}))
+    terms = _terms(data, extra or {})
     entries: dict[str, dict[str, Any]] = {}
     fired: dict[str, tuple[str, list[str]]] = {}  # rule id -> (text, formats)
     unchecked = []

@@ -168,12 +168,13 @@ def _party(data: Any, *, buyer: bool) -> Party:
     )
 
 
-def terms_from(data: Mapping, *, type_code: str | None = None) -> Terms:
+def terms_from(data: Mapping, *, type_code: str | None = None, unit_codes: bool = False) -> Terms:
     """Read an invoice record's ``data`` (``schemas/invoice.schema.json``) as Business Terms.
 
     Args:
         data: the record's data.
         type_code: BT-3 when known from the source (embedded XML); None: ``380``, derived (module docstring).
+        unit_codes: the units are Rec 20 codes already (data read from embedded XML), written as they are.
 
     Returns:
         The Terms, with ``notes`` listing each derived value and each term left out.
@@ -188,7 +189,7 @@ def terms_from(data: Mapping, *, type_code: str | None = None) -> Terms:
         if not isinstance(item, Mapping):
             continue
         rate = decimal(item.get("tax_rate"))
-        code = unit_code(item.get("unit"))
+        code = (item.get("unit") or COUNT) if unit_codes else unit_code(item.get("unit"))
         if code is None:
             unknown_units.add(str(item.get("unit")))
         lines.append(

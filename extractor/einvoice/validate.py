@@ -5,8 +5,9 @@ Each rule set is compiled once per process (~0.5 s) and kept; a document then ta
 ``failed-assert`` / ``successful-report`` entries become :class:`Finding` s (rule id, ``fatal`` / ``warning``, text,
 location).
 
-Hardening: the document is parsed by lxml first with entities, DTDs and the network off, and handed to Saxon as text
-(nothing is resolved from it); the stylesheets are our own files, and Saxon is told to allow ``file`` URIs only.
+Hardening: the document is parsed by lxml first with entities, DTDs and the network off (a DOCTYPE is refused), and
+handed to Saxon as text re-serialized from that parse (nothing is resolved from it); the stylesheets are our own
+files, and Saxon is told to allow ``file`` URIs only.
 Nothing is ever reported valid that was not checked: a missing engine or artefact raises :class:`EinvoiceCheckError`
 naming what is missing.
 """
@@ -162,8 +163,11 @@ class _Engine:
         """The SVRL report of one document (its text, parsed by Saxon from a string: nothing is resolved)."""
         executable = self.stylesheet(syntax)
         with self._lock:
-            node = self._processor.parse_xml(xml_text=xml.decode("utf-8"))
-            report = executable.transform_to_string(xdm_node=node)
+            try:
+                node = self._processor.parse_xml(xml_text=xml.decode("utf-8"))
+                report = executable.transform_to_string(xdm_node=node)
+            except Exception as exc:  # saxonche's PySaxonApiError: the rules did not run on this document
+                raise EinvoiceCheckError(f"the {syntax} rules could not run ({exc})", code="einvoice_rules") from exc
         if not report:
             raise EinvoiceCheckError(f"the {syntax} rules gave no report", code="einvoice_rules")
         return report.encode("utf-8")
@@ -184,9 +188,15 @@ _ENGINE = _Engine()
 def _safe_tree(xml: bytes, source: str):
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
-        return etree.fromstring(xml, parser)
+        root = etree.fromstring(xml, parser)
     except etree.XMLSyntaxError as exc:
         raise EinvoiceCheckError(f"{source}: not well-formed XML ({exc})", code="einvoice_syntax") from exc
+    if root.getroottree().docinfo.doctype:
+        # an e-invoice has no DTD; one that declares entities would have Saxon resolve (or choke on) them
+        raise EinvoiceCheckError(
+            f"{source}: a DOCTYPE declaration is not allowed in an e-invoice", code="einvoice_syntax"
+        )
+    return root
 
 
 def syntax_of(root) -> str:
