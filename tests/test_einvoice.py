@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import CII, ROOT, einvoice_pdf
+from helpers import CII, ROOT, einvoice_pdf, shared_path
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
@@ -203,3 +203,61 @@ def test_entities_in_a_document_are_not_resolved(rules, tmp_path):
     assert "TOPSECRET" not in str(caught.value)
     (tmp_path / "x.xml").write_text(xml)
     assert validate_file(tmp_path / "x.xml").validation is None  # refused, never valid
+
+
+# The ZUGFeRD / Factur-X corpus (../shared): each source XML read into a record (``parse_invoice_xml``, the reader
+# that takes embedded XML as the answer), written as our CII and UBL; the fatal CEN 1.3.16 rules ours fire, and
+# why. A source the invoice schema rejects (``schema_errors``: the model reads those pages instead) is marked.
+CORPUS_FATAL = {
+    # EXTENDED with document allowances / charges (BG-20/21): the schema cannot hold them
+    "v1_4s4u_additional-data-sample-1": ({"BR-CO-11", "BR-CO-12", "BR-S-08"},) * 2,
+    "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung": ({"BR-CO-11", "BR-CO-12", "BR-S-08"},) * 2,
+    "v1_Mustangproject_MustangGnuaccountingBeispielRE-20170509_505": (set(), set()),
+    "v2_FNFE-factur-x-examples_Avoir_FR_type381_BASIC": (set(), set()),  # its own XML fires CII-DT-031
+    "v2_PHP_gpFacturX_sample_inofficial_20190125_atgp_factur-x_v_1_0": (set(), set()),
+    "v2_intarsys_BASIC_zugferd_2p0_BASIC_Taxifahrt": (set(), set()),
+    "v2_python-factur-x_python-factur-x": (set(), set()),
+    # BASIC WL / MINIMUM carry no lines by design (BR-16, BR-CO-10: never invent lines)
+    "v2_FNFE-factur-x-examples_Facture_DOM_BASICWL": ({"BR-16", "BR-47", "BR-CO-10"},) * 2,
+    "v2_FNFE-factur-x-examples_Facture_FR_BASICWL": (
+        {"BR-16", "BR-CO-10", "BR-S-08"},
+        {"BR-16", "BR-CO-10", "BR-S-01", "BR-S-08"},
+    ),
+    "v2_intarsys_MINIMUM_zugferd_2p0_MINIMUM": ({"BR-16", "BR-CO-10", "BR-CO-14"}, {"BR-16", "BR-CO-10", "BR-CO-18"}),
+}
+CORPUS_SCHEMA_INVALID = {  # records the schema rejects (a value the XML lacks); written anyway, rules fire
+    "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach",
+    "v1_Konik_acme_invoice-42_ZUGFeRD",
+    "v2_FNFE-factur-x-examples_Facture_UE_MINIMUM",
+}
+ROUND_TRIP = ("invoice_number", "issue_date", "due_date", "currency", "subtotal", "total", "amount_due", "tax_lines")
+TOTALS = ("line_total", "allowance_total", "charge_total", "tax_basis_total", "tax_total", "grand_total")
+
+
+def test_the_zugferd_corpus_round_trips_through_our_cii_and_ubl(rules):
+    from extractor.inputs.embedded import parse_invoice_xml
+
+    corpus = shared_path("corpus", "invoices", "zugferd-corpus")
+    sources = sorted(p for p in corpus.glob("*.xml") if "additional_data" not in p.name)
+    assert len(sources) == len(CORPUS_FATAL) + len(CORPUS_SCHEMA_INVALID)
+    for path in sources:
+        stem = path.name.split(".")[0]
+        source = parse_invoice_xml(path.read_bytes())
+        assert source is not None, path.name
+        assert (stem in CORPUS_SCHEMA_INVALID) is (not source.valid), (path.name, source.schema_errors)
+        record = {"data": source.data, "data_source": "embedded_xml", "embedded": source.to_dict()}
+        report = einvoice_report(source.data, ["cii", "ubl"], extra=record)
+        for fmt, want in zip(("cii", "ubl"), CORPUS_FATAL.get(stem, (None, None)), strict=True):
+            ours = parse_invoice_xml(einvoice_bytes(record, fmt))
+            assert ours is not None and ours.type_code == source.type_code, (path.name, fmt)
+            if want is None:  # schema-invalid: rules fire, never valid
+                assert not report.entries[fmt]["valid"] and report.entries[fmt]["fatal"], (path.name, fmt)
+                continue
+            assert set(report.entries[fmt]["fatal"]) == want, (path.name, fmt, report.entries[fmt]["fatal"])
+            keys = [k for k in ROUND_TRIP if not (k == "due_date" and fmt == "ubl" and ours.type_code == "381")]
+            assert {k: ours.data[k] for k in keys} == {k: source.data[k] for k in keys}, (path.name, fmt)
+            for party in ("seller", "buyer"):
+                for key in ("name", "vat_id"):
+                    assert (ours.data[party] or {}).get(key) == (source.data[party] or {}).get(key), (path.name, fmt)
+            assert len(ours.data["line_items"]) == len(source.data["line_items"]), (path.name, fmt)
+            assert {k: ours.totals.get(k) for k in TOTALS} == {k: source.totals.get(k) for k in TOTALS}

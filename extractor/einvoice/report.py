@@ -23,7 +23,8 @@ def _terms(data: Mapping, extra: Mapping) -> Terms:
     """The Terms of a record's data; one read from embedded XML keeps the XML's type code and unit codes."""
     embedded = extra.get("embedded")
     if extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
-        return terms_from(data, type_code=embedded.get("type_code") or None, unit_codes=True)
+        totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
+        return terms_from(data, type_code=embedded.get("type_code") or None, unit_codes=True, totals=totals)
     return terms_from(data)
 
 

@@ -124,6 +124,8 @@ class Terms:
     iban: str | None = None  # BT-84
     bic: str | None = None  # BT-86
     account_name: str | None = None  # BT-85
+    allowance_total: Decimal | None = None  # BT-107 (embedded XML only: the schema holds no allowances)
+    charge_total: Decimal | None = None  # BT-108 (likewise)
     notes: tuple[str, ...] = ()
 
     @property
@@ -149,6 +151,12 @@ def unit_code(printed: str | None) -> str | None:
     return UNIT_CODES.get(printed.strip().rstrip(".").strip().lower())
 
 
+def iban_of(data: Mapping) -> str | None:
+    """The record's IBAN (its bank account's), or None."""
+    bank = data.get("bank_account")
+    return (bank.get("iban") or None) if isinstance(bank, Mapping) else None
+
+
 def _category(rate: Decimal | None) -> str | None:
     return STANDARD_RATE if rate is not None and rate > 0 else None
 
@@ -168,13 +176,18 @@ def _party(data: Any, *, buyer: bool) -> Party:
     )
 
 
-def terms_from(data: Mapping, *, type_code: str | None = None, unit_codes: bool = False) -> Terms:
+def terms_from(
+    data: Mapping, *, type_code: str | None = None, unit_codes: bool = False, totals: Mapping | None = None
+) -> Terms:
     """Read an invoice record's ``data`` (``schemas/invoice.schema.json``) as Business Terms.
 
     Args:
         data: the record's data.
         type_code: BT-3 when known from the source (embedded XML); None: ``380``, derived (module docstring).
         unit_codes: the units are Rec 20 codes already (data read from embedded XML), written as they are.
+        totals: the document totals the source XML printed (``EmbeddedInvoice.totals``): BT-107 / 108 / 109 / 110
+            are copied from it where it has them, instead of derived (its allowances and charges themselves,
+            BG-20 / 21, the schema cannot hold: BR-CO-11 / 12 fire where there are any).
 
     Returns:
         The Terms, with ``notes`` listing each derived value and each term left out.
@@ -216,10 +229,15 @@ def terms_from(data: Mapping, *, type_code: str | None = None, unit_codes: bool 
         for t in data.get("tax_lines") or ()
         if isinstance(t, Mapping)
     )
+    if type_code in CREDIT_NOTES and data.get("due_date") and not iban_of(data):
+        notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with a bank account")
     if any(t.category is None for t in taxes) or any(line.category is None for line in lines):
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
     amounts = [t.amount for t in taxes if t.amount is not None]
     tax_total = sum(amounts, Decimal(0)) if amounts and len(amounts) == len(taxes) else None
+    printed: Mapping = totals or {}
+    if printed.get("allowance_total") or printed.get("charge_total"):
+        notes.append("BG-20 / BG-21 document allowances and charges: the schema cannot hold them; left out")
     bank: Mapping = data["bank_account"] if isinstance(data.get("bank_account"), Mapping) else {}
     iban = bank.get("iban") or None
     return Terms(
@@ -232,8 +250,10 @@ def terms_from(data: Mapping, *, type_code: str | None = None, unit_codes: bool 
         lines=tuple(lines),
         taxes=taxes,
         line_total=decimal(data.get("subtotal")),
-        tax_exclusive=decimal(data.get("subtotal")),
-        tax_total=tax_total,
+        tax_exclusive=decimal(printed["tax_basis_total"])
+        if printed.get("tax_basis_total") is not None
+        else decimal(data.get("subtotal")),
+        tax_total=decimal(printed["tax_total"]) if printed.get("tax_total") is not None else tax_total,
         grand_total=decimal(data.get("total")),
         prepaid=decimal(data.get("prepaid_amount")),
         due_payable=decimal(data.get("amount_due")),
@@ -242,5 +262,7 @@ def terms_from(data: Mapping, *, type_code: str | None = None, unit_codes: bool 
         iban=iban,
         bic=bank.get("bic") if iban else None,
         account_name=bank.get("account_holder") if iban else None,
+        allowance_total=decimal(printed.get("allowance_total")),
+        charge_total=decimal(printed.get("charge_total")),
         notes=tuple(notes),
     )

@@ -149,6 +149,8 @@ def write_cii(terms: Terms) -> bytes:
             _cii_date(payment, "DueDateDateTime", terms.due_date)
     summation = _ram(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation")
     _cii_amount(summation, "LineTotalAmount", terms.line_total)
+    _cii_amount(summation, "ChargeTotalAmount", terms.charge_total)
+    _cii_amount(summation, "AllowanceTotalAmount", terms.allowance_total)
     _cii_amount(summation, "TaxBasisTotalAmount", terms.tax_exclusive)
     _cii_amount(summation, "TaxTotalAmount", terms.tax_total, terms.currency)
     _cii_amount(summation, "GrandTotalAmount", terms.grand_total)
@@ -245,6 +247,8 @@ def write_ubl(terms: Terms) -> bytes:
     _ubl_amount(totals, "LineExtensionAmount", terms.line_total, currency)
     _ubl_amount(totals, "TaxExclusiveAmount", terms.tax_exclusive, currency)
     _ubl_amount(totals, "TaxInclusiveAmount", terms.grand_total, currency)
+    _ubl_amount(totals, "AllowanceTotalAmount", terms.allowance_total, currency)
+    _ubl_amount(totals, "ChargeTotalAmount", terms.charge_total, currency)
     _ubl_amount(totals, "PrepaidAmount", terms.prepaid, currency)
     _ubl_amount(totals, "PayableAmount", terms.due_payable, currency)
     for line in terms.lines:
