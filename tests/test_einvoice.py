@@ -15,9 +15,12 @@ from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
 from extractor.einvoice import validate
+from extractor.einvoice.facturx import EinvoiceWriteError
 from extractor.einvoice.report import einvoice_bytes, einvoice_report, validate_file
+from extractor.einvoice.terms import unit_code
 from extractor.einvoice.validate import XSD_RULE, EinvoiceCheckError, compile_rules, validate_xml
 from extractor.errors import UsageError
+from extractor.inputs.embedded import read_embedded_invoice
 from extractor.record import Status, issue, record_schema
 from extractor.settings import Settings
 from extractor.trust.verdict import Signals, record_status
@@ -91,7 +94,7 @@ def test_a_fatal_rule_turns_an_ok_answer_into_review_and_nothing_else():
 def test_settings_take_known_formats_only():
     assert Settings(einvoice="cii, UBL").einvoice == ("cii", "ubl")
     assert Settings().einvoice == ()
-    with pytest.raises(UsageError, match="expected one of cii, ubl"):
+    with pytest.raises(UsageError, match="expected one of cii, ubl, facturx"):
         Settings(einvoice=("xrechnung",))
     assert Settings(einvoice=("cii",)).fingerprint(schema_text="x") != Settings().fingerprint(schema_text="x")
 
@@ -116,7 +119,7 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
         tmp_path / "wrong.pdf", xml=CII.replace("<ram:GrandTotalAmount>1375.64", "<ram:GrandTotalAmount>1385.64")
     )
     out = tmp_path / "out"
-    result = _invoke(pdf, wrong, "--model", demo.path, "--einvoice", "cii,ubl", "--out", out)
+    result = _invoke(pdf, wrong, "--model", demo.path, "--einvoice", "cii,ubl,facturx", "--out", out)
     assert result.exit_code == 1, result.output  # the wrong one is not ok
     record = json.loads((out / "invoice-de-einfach.json").read_text(encoding="utf-8"))
     import jsonschema
@@ -130,6 +133,16 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
         assert path == out / f"invoice-de-einfach.{fmt}.xml"
         assert path.read_bytes() == einvoice_bytes(record, fmt)
         assert validate_file(path).validation.valid  # type: ignore[union-attr]
+    # the Factur-X PDF: the source PDF carrying the CII, read back by our embedded-XML reader equal to the record
+    facturx = record["einvoice"]["facturx"]
+    assert facturx["valid"] and facturx["sha256"] == record["einvoice"]["cii"]["sha256"]
+    back = read_embedded_invoice(Path(facturx["path"]))
+    assert back is not None and back.attachment == "factur-x.xml" and back.valid
+    assert Path(facturx["path"]).read_bytes().startswith(b"%PDF-") and facturx["path"].endswith(".facturx.pdf")
+    coded = copy.deepcopy(record["data"])
+    for item in coded["line_items"]:
+        item["unit"] = unit_code(item["unit"])  # the XML holds Rec 20 codes where the page printed "Stk."
+    assert back.data == coded
     assert not list(out.glob(".*.tmp"))  # atomic writes leave no temporary files
     bad = json.loads((out / "wrong.json").read_text(encoding="utf-8"))
     jsonschema.validate(bad, record_schema())
@@ -138,6 +151,19 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
         assert {"BR-CO-15", "BR-CO-16"} <= set(bad["einvoice"][fmt]["fatal"]) and not bad["einvoice"][fmt]["valid"]
     named = " ".join(w["message"] for w in bad["warnings"] if w["code"] == "einvoice_rule")
     assert "BR-CO-15" in named and "BR-CO-16" in named
+    # an e-invoice PDF gets no second Factur-X: said in the entry and the warnings, nothing written
+    assert bad["einvoice"]["facturx"]["path"] is None and not bad["einvoice"]["facturx"]["valid"]
+    assert "already carries" in bad["einvoice"]["facturx"]["error"]
+    assert any(w["code"] == "einvoice_unwritable" for w in bad["warnings"])
+    assert not (out / "wrong.facturx.pdf").exists()
+
+
+def test_facturx_needs_a_pdf_source(rules):
+    data = _sample("invoice-us")
+    entry = einvoice_report(data, ["facturx"], source=str(SAMPLES / "invoice-us.png")).entries["facturx"]
+    assert entry["valid"] is False and entry["error"] == "the source is not a PDF"
+    with pytest.raises(EinvoiceWriteError, match="not a PDF"):
+        einvoice_bytes({"data": data, "source": str(SAMPLES / "invoice-us.png")}, "facturx")
 
 
 def test_validate_command_exit_codes_and_json(rules, tmp_path):

@@ -7,8 +7,9 @@ imports only lower stages (``record``, ``inputs.embedded``); the pipeline calls 
 module itself only names the formats (cheap to import: ``settings`` checks them; lxml and saxonche load on use).
 
 Modules: ``report`` (the calls above), ``terms`` (record -> Business Terms, what is derived or left out),
-``write`` (CII / UBL with lxml), ``validate`` (saxonche + the pinned CEN XSLT, SVRL findings). A converted paper
-invoice is structured import data for the recipient's books, not a legally issued e-invoice (docs/einvoice.md).
+``write`` (CII / UBL with lxml), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the
+pinned CEN XSLT, SVRL findings). A converted paper invoice is structured import data for the recipient's books,
+not a legally issued e-invoice (docs/einvoice.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 # format name -> the syntax the CEN rules check it as (``report.WRITERS`` holds the writers)
-WRITER_SYNTAX = {"cii": "CII", "ubl": "UBL"}
+# (``facturx``: the source PDF with the CII embedded, ``facturx.facturx_pdf``)
+WRITER_SYNTAX = {"cii": "CII", "ubl": "UBL", "facturx": "CII"}
 FORMATS = tuple(WRITER_SYNTAX)
 
 

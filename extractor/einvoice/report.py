@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from extractor.einvoice import check_formats
+from extractor.einvoice.facturx import facturx_blocker, facturx_pdf
 from extractor.einvoice.terms import Terms, terms_from
 from extractor.einvoice.validate import RULES, EinvoiceCheckError, Validation, validate_xml
 from extractor.einvoice.write import write_cii, write_ubl
 from extractor.errors import InputError
 from extractor.record import Record, issue
 
-WRITERS: dict[str, Callable[[Terms], bytes]] = {"cii": write_cii, "ubl": write_ubl}
+WRITERS: dict[str, Callable[[Terms], bytes]] = {"cii": write_cii, "ubl": write_ubl, "facturx": write_cii}
+SUFFIXES = {"cii": "xml", "ubl": "xml", "facturx": "pdf"}  # the files ``--out`` writes: <name>.<format>.<suffix>
 
 
 def _terms(data: Mapping, extra: Mapping) -> Terms:
@@ -28,12 +30,19 @@ def _terms(data: Mapping, extra: Mapping) -> Terms:
     return terms_from(data)
 
 
-def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
-    """A record's invoice as e-invoice XML (the Python API's call; ``--out`` writes the same bytes).
+def _record_parts(record: Record | Mapping) -> tuple[Any, Mapping, str, str]:
+    """``(data, other keys, source, sha256)`` of a Record or its dict."""
+    if isinstance(record, Record):
+        return record.data, record.extra, record.source, record.sha256
+    return record.get("data"), record, str(record.get("source") or ""), str(record.get("sha256") or "")
+
+
+def einvoice_xml(record: Record | Mapping, fmt: str) -> bytes:
+    """A record's invoice as e-invoice XML (for ``facturx``, the CII it embeds).
 
     Args:
         record: a Record (or its ``to_dict()``) of the invoice schema, with data.
-        fmt: ``cii`` or ``ubl``.
+        fmt: ``cii``, ``ubl`` or ``facturx``.
 
     Returns:
         The XML, UTF-8; deterministic for the same data (the record's ``einvoice`` entry holds its sha256).
@@ -42,10 +51,25 @@ def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
         ValueError: an unknown format, or a record without data.
     """
     (fmt,) = check_formats([fmt])
-    data, extra = (record.data, record.extra) if isinstance(record, Record) else (record.get("data"), record)
+    data, extra, _, _ = _record_parts(record)
     if not isinstance(data, Mapping):
         raise ValueError("the record holds no invoice data to write as an e-invoice")
     return WRITERS[fmt](_terms(data, extra))
+
+
+def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
+    """A record's e-invoice file, as ``--out`` writes it: the XML for ``cii`` / ``ubl``, the source PDF carrying
+    the CII for ``facturx`` (the Python API's call).
+
+    Raises:
+        ValueError: an unknown format, or a record without data.
+        EinvoiceWriteError: no Factur-X PDF for this record (``facturx.facturx_blocker``).
+    """
+    xml = einvoice_xml(record, fmt)
+    if fmt.strip().lower() != "facturx":
+        return xml
+    _, extra, source, sha256 = _record_parts(record)
+    return facturx_pdf(source=source, sha256=sha256, extra=extra, xml=xml)
 
 
 @dataclass(frozen=True)
@@ -56,7 +80,8 @@ class EinvoiceReport:
         entries: the record's ``einvoice`` key: ``{format: {"path", "valid", "rules", "fatal", "warnings",
             "sha256", "notes"[, "error"]}}`` (``path`` None until the ``--out`` sink writes the file).
         findings: warnings for the record, one per fatal rule (``einvoice_rule``, naming the rule id and the
-            formats it fired in) and one per format that could not be checked (``einvoice_unchecked``); each makes
+            formats it fired in), one per format that could not be checked (``einvoice_unchecked``) and one per
+            format that cannot be written (``einvoice_unwritable``: a Factur-X of no PDF source); each makes
             an ``ok`` record ``review`` (``trust.verdict.Signals.einvoice``).
     """
 
@@ -64,13 +89,16 @@ class EinvoiceReport:
     findings: tuple[dict, ...] = ()
 
 
-def einvoice_report(data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None) -> EinvoiceReport:
+def einvoice_report(
+    data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None, source: str | None = None
+) -> EinvoiceReport:
     """Write each format from a record's data and check it with the pinned CEN rules.
 
     Args:
         data: the record's invoice data.
-        formats: ``cii`` / ``ubl``.
+        formats: ``cii`` / ``ubl`` / ``facturx``.
         extra: the record's other keys (a record read from embedded XML keeps that XML's type code).
+        source: the record's source (``facturx`` needs it to be a PDF; ``facturx.facturx_blocker``).
 
     Returns:
         The report; a format whose check could not run is ``valid: false`` with its ``error``, never valid.
@@ -92,6 +120,10 @@ def einvoice_report(data: Mapping, formats: Sequence[str], *, extra: Mapping | N
             for finding in result.findings:
                 if finding.fatal:
                     fired.setdefault(finding.id, (finding.text, []))[1].append(fmt)
+        blocker = facturx_blocker(source, extra or {}) if fmt == "facturx" else None
+        if blocker is not None:  # checked XML, but no file it could go into: never reported valid
+            entry.update(valid=False, error=blocker)
+            unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
         entry["sha256"] = hashlib.sha256(xml).hexdigest()
         entry["notes"] = list(terms.notes)
         entries[fmt] = entry
@@ -160,10 +192,12 @@ def validate_file(path: str | Path) -> FileCheck:
 
 
 __all__ = [
+    "SUFFIXES",
     "EinvoiceCheckError",
     "EinvoiceReport",
     "FileCheck",
     "einvoice_bytes",
+    "einvoice_xml",
     "einvoice_report",
     "validate_file",
 ]

@@ -45,10 +45,11 @@ def write_record(path: Path, record: Record) -> None:
 
 def write_einvoices(record_path: Path, record: Record) -> Record:
     """Write a record's e-invoices (its ``einvoice`` key, ``--einvoice``) beside its file, atomically, as
-    ``<name>.<format>.xml``, and return the record with each entry's ``path`` filled in.
+    ``<name>.<format>.xml`` (``.pdf`` for ``facturx``), and return the record with each entry's ``path`` filled.
 
     The XML is written again from the record's data (the writer is deterministic) and must hash to the ``sha256``
-    its check recorded: the file written is the file that was checked.
+    its check recorded: the file written is the file that was checked. A format whose entry holds an ``error`` (not
+    checked, or no file it could go into) is not written.
 
     Raises:
         OSError: a write failed.
@@ -57,15 +58,23 @@ def write_einvoices(record_path: Path, record: Record) -> Record:
     entries = record.extra.get("einvoice")
     if not isinstance(entries, dict) or not entries:
         return record
-    from extractor.einvoice.report import einvoice_bytes  # lxml only when e-invoices are asked for
+    from extractor.einvoice.facturx import EinvoiceWriteError  # lxml / factur-x only when asked for
+    from extractor.einvoice.report import SUFFIXES, einvoice_bytes, einvoice_xml
 
     written = {}
     for fmt, entry in entries.items():
-        xml = einvoice_bytes(record, fmt)
-        if hashlib.sha256(xml).hexdigest() != entry.get("sha256"):
+        if entry.get("error"):
+            written[fmt] = entry
+            continue
+        if hashlib.sha256(einvoice_xml(record, fmt)).hexdigest() != entry.get("sha256"):
             raise RuntimeError(f"{record.source}: the {fmt} e-invoice differs from the one checked; not written")
-        target = record_path.with_name(f"{record_path.stem}.{fmt}.xml")
-        write_atomic(target, xml)
+        try:
+            data = einvoice_bytes(record, fmt)
+        except EinvoiceWriteError as exc:  # e.g. the source PDF changed since: the record says so, nothing written
+            written[fmt] = {**entry, "valid": False, "error": str(exc)}
+            continue
+        target = record_path.with_name(f"{record_path.stem}.{fmt}.{SUFFIXES[fmt]}")
+        write_atomic(target, data)
         written[fmt] = {**entry, "path": str(target)}
     return dataclasses.replace(record, extra={**record.extra, "einvoice": written})
 

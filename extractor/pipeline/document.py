@@ -275,7 +275,7 @@ def _decided(job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...]
     if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
         from extractor.einvoice.report import einvoice_report  # lxml and saxonche load only when asked for
 
-        einvoice = einvoice_report(record.data, job.settings.einvoice, extra=record.extra)
+        einvoice = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
     signals = Signals(
         answer=record.status,
         review=review.warnings if review is not None else (),
