@@ -151,6 +151,10 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
         assert {"BR-CO-15", "BR-CO-16"} <= set(bad["einvoice"][fmt]["fatal"]) and not bad["einvoice"][fmt]["valid"]
     named = " ".join(w["message"] for w in bad["warnings"] if w["code"] == "einvoice_rule")
     assert "BR-CO-15" in named and "BR-CO-16" in named
+    # the embedded XML itself is checked too: the rules reject it, so it is not taken as exact
+    source = bad["embedded"]["rules"]
+    assert source["rules"] == "cen-1.3.16" and not source["valid"] and {"BR-CO-15", "BR-CO-16"} <= set(source["fatal"])
+    assert any(w["code"] == "einvoice_source_rule" and "BR-CO-15" in w["message"] for w in bad["warnings"])
     # an e-invoice PDF gets no second Factur-X: said in the entry and the warnings, nothing written
     assert bad["einvoice"]["facturx"]["path"] is None and not bad["einvoice"]["facturx"]["valid"]
     assert "already carries" in bad["einvoice"]["facturx"]["error"]

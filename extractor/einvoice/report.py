@@ -134,6 +134,33 @@ def einvoice_report(
     return EinvoiceReport(entries=entries, findings=tuple(findings + unchecked))
 
 
+def source_report(xml: bytes) -> EinvoiceReport:
+    """Check the e-invoice XML a record was read from (``--einvoice`` with an embedded-XML answer): the XML is no
+    longer taken as exact when the CEN rules reject it.
+
+    Returns:
+        ``entries``: ``{"rules", "valid", "fatal", "warnings"[, "error"]}`` (the record's ``embedded.rules``);
+        ``findings``: one ``einvoice_source_rule`` per fatal rule, or ``einvoice_unchecked`` when the rules could
+        not run. XML of no EN 16931 syntax (ZUGFeRD 1.0) is said in ``error`` without a finding: no CEN rule
+        applies to it, nothing was rejected.
+    """
+    entry: dict[str, Any] = {"rules": RULES, "valid": False, "fatal": [], "warnings": []}
+    try:
+        result = validate_xml(xml, source="the embedded e-invoice XML")
+    except EinvoiceCheckError as exc:
+        entry["error"] = str(exc)
+        if exc.code == "einvoice_syntax":
+            return EinvoiceReport(entries=entry)
+        return EinvoiceReport(entries=entry, findings=(issue("einvoice_unchecked", str(exc)),))
+    entry.update(valid=result.valid, fatal=list(result.fatal), warnings=list(result.warnings))
+    texts = {f.id: f.text for f in result.findings if f.fatal}
+    findings = tuple(
+        issue("einvoice_source_rule", f"the embedded e-invoice XML fires EN 16931 rule {rule}: {text}")
+        for rule, text in texts.items()
+    )
+    return EinvoiceReport(entries=entry, findings=findings)
+
+
 @dataclass(frozen=True)
 class FileCheck:
     """``extract einvoice validate`` on one file.
@@ -199,5 +226,6 @@ __all__ = [
     "einvoice_bytes",
     "einvoice_xml",
     "einvoice_report",
+    "source_report",
     "validate_file",
 ]

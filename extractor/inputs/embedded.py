@@ -51,6 +51,7 @@ class EmbeddedInvoice:
         skipped_lines: text-only line positions left out of ``line_items``.
         notes: what was derived, cut or left out, in plain words.
         schema_errors: validation errors of ``data`` against the invoice schema (empty when valid).
+        xml: the XML itself, as attached (not in ``to_dict``; ``--einvoice`` checks it with the CEN rules).
     """
 
     data: dict
@@ -62,6 +63,7 @@ class EmbeddedInvoice:
     skipped_lines: int = 0
     notes: tuple[str, ...] = ()
     schema_errors: tuple[dict, ...] = ()
+    xml: bytes = field(default=b"", repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -211,6 +213,7 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         skipped_lines=skipped,
         notes=tuple(notes),
         schema_errors=tuple(errors),
+        xml=bytes(xml),
     )
 
 

@@ -208,7 +208,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
-        return _decided(job, record, texts)
+        return _decided(job, record, texts, source_xml=xml.xml)
     findings: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
@@ -233,6 +233,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
             ),
             texts,
+            source_xml=xml.xml,
         )
     if xml is not None:
         record = dataclasses.replace(
@@ -248,7 +249,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "model_status": model.status,
             },
         )
-        return _decided(job, record, texts, merge=findings)
+        return _decided(job, record, texts, merge=findings, source_xml=xml.xml)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -265,31 +266,41 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
     )
 
 
-def _decided(job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+def _decided(
+    job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = (), source_xml: bytes = b""
+) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
     (checks and grounding, only for an ``ok`` answer), a long document's merge findings and, with
-    ``settings.einvoice``, the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer."""
+    ``settings.einvoice``, the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and
+    on ``source_xml``, the embedded XML the answer was read from."""
     review = review_answer(record, texts)
-    einvoice = None
+    record = apply_review(record, review)
+    einvoice: tuple[dict, ...] = ()
     if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
-        from extractor.einvoice.report import einvoice_report  # lxml and saxonche load only when asked for
-
-        einvoice = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
+        record, einvoice = _einvoiced(job, record, source_xml)
     signals = Signals(
         answer=record.status,
         review=review.warnings if review is not None else (),
         merge=merge,
-        einvoice=einvoice.findings if einvoice is not None else (),
+        einvoice=einvoice,
     )
-    record = apply_review(record, review)
-    if einvoice is not None:
-        record = dataclasses.replace(
-            record,
-            warnings=record.warnings + einvoice.findings,
-            extra={**record.extra, "einvoice": einvoice.entries},
-        )
     return dataclasses.replace(record, status=record_status(signals))
+
+
+def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Record, tuple[dict, ...]]:
+    """The record with its e-invoices checked (``einvoice``) and, for an answer read from embedded XML, that XML
+    checked too (``embedded.rules``), their findings added to its warnings; and those findings."""
+    from extractor.einvoice.report import einvoice_report, source_report  # lxml, saxonche only when asked for
+
+    report = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
+    extra = {**record.extra, "einvoice": report.entries}
+    findings = report.findings
+    if source_xml and isinstance(extra.get("embedded"), dict):
+        source = source_report(source_xml)
+        extra["embedded"] = {**extra["embedded"], "rules": source.entries}
+        findings = source.findings + findings
+    return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
 
 
 # ------------------------------------------------------------------------------------------------- long documents
