@@ -143,9 +143,10 @@ SETTINGS_OPTIONS = {
             ",".join(default("einvoice")),
             "--einvoice",
             metavar="FORMATS",
-            help="Also write each invoice as an EN 16931 e-invoice: cii, ubl or cii,ubl, checked by "
-            "the official CEN rules (a fatal rule makes the record review); with --out, "
-            "<name>.<format>.xml beside the record (docs/einvoice.md).",
+            help="Also write each invoice as an EN 16931 e-invoice: cii, ubl, facturx (the PDF "
+            "carrying the CII), comma-separated, checked by the official CEN rules (a fatal "
+            "rule makes the record review); with --out, <name>.<format>.xml (.pdf) beside "
+            "the record (docs/einvoice.md).",
         ),
     ),
     "timeout": (
