@@ -168,6 +168,12 @@ def test_facturx_needs_a_pdf_source(rules):
     assert entry["valid"] is False and entry["error"] == "the source is not a PDF"
     with pytest.raises(EinvoiceWriteError, match="not a PDF"):
         einvoice_bytes({"data": data, "source": str(SAMPLES / "invoice-us.png")}, "facturx")
+    # the Factur-X profile XSD wants a VAT category the record cannot give: found at check time, before the status
+    report = einvoice_report(
+        _sample("invoice-en-multipage"), ["facturx"], source=str(SAMPLES / "invoice-en-multipage.pdf")
+    )
+    assert "XML Schema Definition" in report.entries["facturx"]["error"] and not report.entries["facturx"]["valid"]
+    assert "einvoice_unwritable" in [f["code"] for f in report.findings]
 
 
 def test_validate_command_exit_codes_and_json(rules, tmp_path):

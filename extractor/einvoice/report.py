@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.einvoice import check_formats
-from extractor.einvoice.facturx import facturx_blocker, facturx_pdf
+from extractor.einvoice.facturx import EinvoiceWriteError, facturx_blocker, facturx_pdf
 from extractor.einvoice.terms import Terms, terms_from
 from extractor.einvoice.validate import RULES, EinvoiceCheckError, Validation, validate_xml
 from extractor.einvoice.write import write_cii, write_ubl
@@ -89,6 +89,19 @@ class EinvoiceReport:
     findings: tuple[dict, ...] = ()
 
 
+def _facturx_trial(source: str | None, extra: Mapping, xml: bytes) -> str | None:
+    """Why no Factur-X PDF can be made of this record, found now (the PDF is made in memory and dropped; ``--out``
+    makes it again), so the record's status already knows; None when it can."""
+    blocker = facturx_blocker(source, extra)
+    if blocker is not None or source is None:
+        return blocker
+    try:
+        facturx_pdf(source=source, sha256="", extra=extra, xml=xml)
+    except EinvoiceWriteError as exc:  # e.g. the Factur-X profile XSD refuses what the CEN subset XSD allows
+        return str(exc)
+    return None
+
+
 def einvoice_report(
     data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None, source: str | None = None
 ) -> EinvoiceReport:
@@ -120,7 +133,7 @@ def einvoice_report(
             for finding in result.findings:
                 if finding.fatal:
                     fired.setdefault(finding.id, (finding.text, []))[1].append(fmt)
-        blocker = facturx_blocker(source, extra or {}) if fmt == "facturx" else None
+        blocker = _facturx_trial(source, extra or {}, xml) if fmt == "facturx" else None
         if blocker is not None:  # checked XML, but no file it could go into: never reported valid
             entry.update(valid=False, error=blocker)
             unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
