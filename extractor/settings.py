@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from extractor.einvoice import check_formats
 from extractor.errors import UsageError
 from extractor.inputs.document import (
     DEFAULT_MAX_BYTES,
@@ -35,6 +36,7 @@ from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
 from extractor.schema import schema_reference
 
 DEFAULT_SCHEMA = "invoice"
+DEFAULT_EINVOICE: tuple[str, ...] = ()  # ``einvoice``: no e-invoice written unless asked for
 DEFAULT_SPLIT_QUESTIONS = 8  # ``split_questions``: unsure pages the model is asked about per file at most
 DEFAULT_MAX_TOKENS = 2048
 SERVER_KINDS = ("vllm", "sglang", "mlx", "openai")
@@ -151,6 +153,11 @@ class Settings:
             all in a file of several invoices, or signals that conflict) the in-process model is asked about per
             file at most (one short question each: the page and the one before, ``{"new_invoice": bool}``, a few
             tokens); 0: the text rule decides every page.
+        einvoice: e-invoice formats to write each invoice record as (``cii``, ``ubl``, ``facturx``:
+            ``einvoice.FORMATS``), each checked by the pinned CEN EN 16931 rules, as is the embedded XML an answer
+            was read from; a fatal rule that fires makes an ``ok`` record ``review`` and is named in its warnings,
+            the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
+            (``.pdf`` for ``facturx``) beside the record. Empty (the default): none, no rules engine loaded.
     """
 
     model: str = DEFAULT_MODEL
@@ -191,6 +198,7 @@ class Settings:
     split: str = DEFAULT_SPLIT
     batch: int = DEFAULT_BATCH
     split_questions: int = DEFAULT_SPLIT_QUESTIONS
+    einvoice: tuple[str, ...] = DEFAULT_EINVOICE
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -198,6 +206,7 @@ class Settings:
             object.__setattr__(self, "endpoint", (self.endpoint,))
         for name in ("passwords", "drop_stop_ids", "endpoint", "stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
+        self._check_einvoice()
         for name, low in (
             ("max_tokens", 1),
             ("vision_tokens", 4),
@@ -227,6 +236,14 @@ class Settings:
         if self.split not in SPLIT_MODES:
             raise UsageError(f"split {self.split!r}: expected one of {', '.join(SPLIT_MODES)}")
         self._check_remote()
+
+    def _check_einvoice(self) -> None:
+        """Make ``einvoice`` a tuple of known formats (a string is a comma-separated list)."""
+        formats = self.einvoice.split(",") if isinstance(self.einvoice, str) else self.einvoice  # "cii,ubl" too
+        try:
+            object.__setattr__(self, "einvoice", check_formats(formats))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
 
     def _check_remote(self) -> None:
         """Check the endpoint settings (URLs, kind, counts) without contacting any server."""
@@ -298,6 +315,7 @@ class Settings:
                 "extra_processors",
                 "request_processors",
                 "batch",
+                "einvoice",
             }
             | set(REMOTE_FIELDS)
             | set(LONG_FIELDS)
@@ -323,6 +341,8 @@ class Settings:
             # only a changed window or split setting counts, so records made before these settings existed (and
             # every short document's) keep their fingerprints
             values["long"] = long
+        if self.einvoice:  # only when asked for, so every other record keeps its fingerprint
+            values["einvoice"] = list(self.einvoice)
         for name in ("extra_processors", "request_processors"):
             if getattr(self, name) is not None:
                 values[name] = getattr(getattr(self, name), "__qualname__", repr(getattr(self, name)))

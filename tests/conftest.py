@@ -74,6 +74,7 @@ LONGEST_FIRST = (
     "test_records_unchanged",  # the samples end to end, through the CLI and the API (~90 s)
     "test_serve",  # a server subprocess per case, kill -9 and restart (~60 s)
     "test_pydantic_schema",  # builds its own scripted model (~20 s)
+    "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_testing_kit_schema",
     "test_windows",
     "test_watch",

@@ -22,6 +22,7 @@ LAYERS = [
     ("extractor.inputs",),
     ("extractor.runners",),
     ("extractor.trust",),
+    ("extractor.einvoice",),  # e-invoices out: feeds trust.verdict's Signals; settings names its formats
     ("extractor.settings",),
     ("extractor.pipeline",),
     ("extractor.api",),

@@ -1,7 +1,7 @@
 """The ``extract`` commands: parse their own options, call the core, render. No extraction logic lives here.
 
-``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|review|serve|worker ...`` are
-subcommands. The extraction options they share, and the Settings those make, are in ``extractor.cli.options``.
+``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|review|serve|worker|einvoice ...``
+are subcommands. The extraction options they share, and the Settings those make, are in ``extractor.cli.options``.
 """
 
 from __future__ import annotations
@@ -477,6 +477,32 @@ def serve_command(
 
 
 SUBCOMMANDS.add("serve")
+
+einvoice_app = typer.Typer(no_args_is_help=True, help="E-invoices: check EN 16931 XML with the official CEN rules.")
+app.add_typer(einvoice_app, name="einvoice")
+
+
+@einvoice_app.command(
+    "validate",
+    help="Check e-invoice FILES (CII / UBL XML, or the XML a Factur-X / ZUGFeRD PDF carries) with the pinned "
+    "CEN EN 16931 rules; print the rules that fire per file.\n\nExit 0 when no fatal rule fires, 1 when one "
+    "does or a file cannot be checked (an unreadable file, no EN 16931 XML, no rules engine).",
+)
+@handle_errors
+def einvoice_validate_command(
+    files: list[Path] = typer.Argument(..., help="XML files or Factur-X / ZUGFeRD PDFs."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+) -> None:
+    """Validate each file and exit 0 only when every file was checked and none fires a fatal rule."""
+    from extractor.einvoice.report import validate_file
+
+    checks = [validate_file(path) for path in files]
+    render.show_einvoice_checks([c.to_dict() for c in checks], as_json=as_json)
+    valid = all(c.validation is not None and c.validation.valid for c in checks)
+    raise typer.Exit(ExitCode.OK if valid else ExitCode.NOT_OK)
+
+
+SUBCOMMANDS.add("einvoice")
 
 
 @app.command(

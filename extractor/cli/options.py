@@ -137,6 +137,18 @@ SETTINGS_OPTIONS = {
             "disagree (the answer stays the XML's).",
         ),
     ),
+    "einvoice_formats": (
+        str,
+        typer.Option(
+            ",".join(default("einvoice")),
+            "--einvoice",
+            metavar="FORMATS",
+            help="Also write each invoice as an EN 16931 e-invoice: cii, ubl, facturx (the PDF "
+            "carrying the CII), comma-separated, checked by the official CEN rules (a fatal "
+            "rule makes the record review); with --out, <name>.<format>.xml (.pdf) beside "
+            "the record (docs/einvoice.md).",
+        ),
+    ),
     "timeout": (
         float,
         typer.Option(
@@ -320,6 +332,7 @@ def settings_from_options(
     max_bytes: str,
     endpoints: list[str],
     stop_id: list[int],
+    einvoice_formats: str,
     **settings,
 ) -> Settings:
     """Turn the parsed SETTINGS_OPTIONS into one Settings (the options that are not spelled like their setting are
@@ -336,6 +349,7 @@ def settings_from_options(
         max_bytes=_size(max_bytes, "--max-bytes"),
         endpoint=_urls(endpoints),
         stop_ids=tuple(stop_id),
+        einvoice=tuple(einvoice_formats.split(",")),
     )
 
 

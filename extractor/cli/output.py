@@ -186,6 +186,28 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
     console().print(table)
 
 
+def show_einvoice_checks(checks: Sequence[dict], *, as_json: bool) -> None:
+    """Show ``extract einvoice validate``'s results (``FileCheck.to_dict()``): per file its verdict and each fired
+    rule (id, flag, text), or why it could not be checked; JSON with ``as_json``."""
+    if as_json:
+        print_json(list(checks))
+        return
+    out = console()
+    for check in checks:
+        name = check["source"] + (f" ({check['attachment']})" if check.get("attachment") else "")
+        if check.get("error"):
+            out.print(f"[red bold]not checked[/] {check['error']}", highlight=False)
+            continue
+        verdict = "[green]valid[/]" if check["valid"] else "[red]invalid[/]"
+        counts = f"{len(check['fatal'])} fatal, {len(check['warnings'])} warning rules"
+        out.print(f"{verdict} {name} [{check['syntax']}, {check['rules']}]: {counts}", highlight=False)
+        for finding in check["findings"]:
+            style = "red" if finding["flag"] == "fatal" else "yellow"
+            out.print(
+                f"  [{style}]{finding['flag']:<7}[/] {finding['id']}: {cut(finding['text'], 160)}", highlight=False
+            )
+
+
 def watch_logging() -> None:
     """Send the folder watcher's log lines (``extractor.jobs.watch``) to stderr, one timestamped line each."""
     import logging

@@ -51,6 +51,7 @@ class EmbeddedInvoice:
         skipped_lines: text-only line positions left out of ``line_items``.
         notes: what was derived, cut or left out, in plain words.
         schema_errors: validation errors of ``data`` against the invoice schema (empty when valid).
+        xml: the XML itself, as attached (not in ``to_dict``; ``--einvoice`` checks it with the CEN rules).
     """
 
     data: dict
@@ -62,6 +63,7 @@ class EmbeddedInvoice:
     skipped_lines: int = 0
     notes: tuple[str, ...] = ()
     schema_errors: tuple[dict, ...] = ()
+    xml: bytes = field(default=b"", repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -106,6 +108,36 @@ def _read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None
         InputError: the file cannot be read (``not_found``, ``unreadable``) or is not a PDF pdfium can open
             (``corrupt``, ``encrypted``).
     """
+    for attachment_name, payload in _attachments(source):
+        result = parse_invoice_xml(payload, attachment=attachment_name)
+        if result is not None:
+            return result
+    return None
+
+
+def read_embedded_xml(source: str | Path | bytes) -> tuple[str, bytes] | None:
+    """The e-invoice XML a PDF carries, as it is (``extract einvoice validate`` checks it with the official rules).
+
+    Args:
+        source: a PDF path, or the PDF's bytes.
+
+    Returns:
+        ``(attachment name, XML bytes)`` of the attachment ``read_embedded_invoice`` would read, or None.
+
+    Raises:
+        InputError: as ``read_embedded_invoice``.
+    """
+    from extractor.inputs.pdf import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
+        for attachment_name, payload in _attachments(source):
+            if parse_invoice_xml(payload, attachment=attachment_name) is not None:
+                return attachment_name, payload
+    return None
+
+
+def _attachments(source: str | Path | bytes) -> list[tuple[str, bytes]]:
+    """A PDF's attachments as ``(name, bytes)``, the well-known e-invoice names first, then other XML files."""
     import pypdfium2 as pdfium
 
     name = "<bytes>"
@@ -137,11 +169,7 @@ def _read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None
     # well-known names first, then any other XML attachment
     known = ("factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml")
     found.sort(key=lambda item: (item[0].lower() not in known, not item[0].lower().endswith(".xml")))
-    for attachment_name, payload in found:
-        result = parse_invoice_xml(payload, attachment=attachment_name)
-        if result is not None:
-            return result
-    return None
+    return found
 
 
 def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | None:
@@ -185,6 +213,7 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         skipped_lines=skipped,
         notes=tuple(notes),
         schema_errors=tuple(errors),
+        xml=bytes(xml),
     )
 
 

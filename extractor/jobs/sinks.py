@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -40,6 +41,42 @@ def write_atomic(path: Path, data: bytes) -> None:
 def write_record(path: Path, record: Record) -> None:
     """Write one record file atomically (the ``--out`` format: indented JSON and a newline)."""
     write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+
+
+def write_einvoices(record_path: Path, record: Record) -> Record:
+    """Write a record's e-invoices (its ``einvoice`` key, ``--einvoice``) beside its file, atomically, as
+    ``<name>.<format>.xml`` (``.pdf`` for ``facturx``), and return the record with each entry's ``path`` filled.
+
+    The XML is written again from the record's data (the writer is deterministic) and must hash to the ``sha256``
+    its check recorded: the file written is the file that was checked. A format whose entry holds an ``error`` (not
+    checked, or no file it could go into) is not written.
+
+    Raises:
+        OSError: a write failed.
+        RuntimeError: the XML differs from the checked one (never written then).
+    """
+    entries = record.extra.get("einvoice")
+    if not isinstance(entries, dict) or not entries:
+        return record
+    from extractor.einvoice.facturx import EinvoiceWriteError  # lxml / factur-x only when asked for
+    from extractor.einvoice.report import SUFFIXES, einvoice_bytes, einvoice_xml
+
+    written = {}
+    for fmt, entry in entries.items():
+        if entry.get("error"):
+            written[fmt] = entry
+            continue
+        if hashlib.sha256(einvoice_xml(record, fmt)).hexdigest() != entry.get("sha256"):
+            raise RuntimeError(f"{record.source}: the {fmt} e-invoice differs from the one checked; not written")
+        try:
+            data = einvoice_bytes(record, fmt)
+        except EinvoiceWriteError as exc:  # e.g. the source PDF changed since: the record says so, nothing written
+            written[fmt] = {**entry, "valid": False, "error": str(exc)}
+            continue
+        target = record_path.with_name(f"{record_path.stem}.{fmt}.{SUFFIXES[fmt]}")
+        write_atomic(target, data)
+        written[fmt] = {**entry, "path": str(target)}
+    return dataclasses.replace(record, extra={**record.extra, "einvoice": written})
 
 
 class JsonDirSink:
@@ -83,9 +120,9 @@ class JsonDirSink:
         )
 
     def write(self, record: Record) -> Path:
-        """Write a record atomically and return its path."""
+        """Write a record atomically and return its path; its e-invoices first (``write_einvoices``)."""
         path = self.path_for(record.source, record.extra.get("part"))
-        write_record(path, record)
+        write_record(path, write_einvoices(path, record))
         return path
 
     def close(self) -> None:

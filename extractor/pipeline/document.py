@@ -32,7 +32,7 @@ from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings
 from extractor.trust.review import apply_review, disagreements, review_answer
-from extractor.trust.verdict import Signals, embedded_status, error_record, record_status
+from extractor.trust.verdict import Signals, embedded_status, error_record, record_status, reviewed
 
 # Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
 # (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
@@ -208,7 +208,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
-        return _decided(record, texts)
+        return _decided(job, record, texts, source_xml=xml.xml)
     findings: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
@@ -228,10 +228,12 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(job, document, xml, timings=timings)
         return _decided(
+            job,
             dataclasses.replace(
                 record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
             ),
             texts,
+            source_xml=xml.xml,
         )
     if xml is not None:
         record = dataclasses.replace(
@@ -247,7 +249,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "model_status": model.status,
             },
         )
-        return _decided(record, texts, merge=findings)
+        return _decided(job, record, texts, merge=findings, source_xml=xml.xml)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -259,16 +261,46 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "embedded.schema_errors); the model read the pages instead",
             ),
         )
-    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings)
+    return _decided(
+        job, dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings
+    )
 
 
-def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+def _decided(
+    job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = (), source_xml: bytes = b""
+) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
-    (checks and grounding, only for an ``ok`` answer) and a long document's merge findings."""
+    (checks and grounding, only for an ``ok`` answer), a long document's merge findings and, with
+    ``settings.einvoice``, the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and
+    on ``source_xml``, the embedded XML the answer was read from."""
     review = review_answer(record, texts)
-    signals = Signals(answer=record.status, review=review.warnings if review is not None else (), merge=merge)
-    return dataclasses.replace(apply_review(record, review), status=record_status(signals))
+    record = apply_review(record, review)
+    einvoice: tuple[dict, ...] = ()
+    if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
+        record, einvoice = _einvoiced(job, record, source_xml)
+    signals = Signals(
+        answer=record.status,
+        review=review.warnings if review is not None else (),
+        merge=merge,
+        einvoice=einvoice,
+    )
+    return dataclasses.replace(record, status=record_status(signals))
+
+
+def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Record, tuple[dict, ...]]:
+    """The record with its e-invoices checked (``einvoice``) and, for an answer read from embedded XML, that XML
+    checked too (``embedded.rules``), their findings added to its warnings; and those findings."""
+    from extractor.einvoice.report import einvoice_report, source_report  # lxml, saxonche only when asked for
+
+    report = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
+    extra = {**record.extra, "einvoice": report.entries}
+    findings = report.findings
+    if source_xml and isinstance(extra.get("embedded"), dict):
+        source = source_report(source_xml)
+        extra["embedded"] = {**extra["embedded"], "rules": source.entries}
+        findings = source.findings + findings
+    return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
 
 
 # ------------------------------------------------------------------------------------------------- long documents

@@ -1,0 +1,272 @@
+"""Check EN 16931 XML with the official CEN rules (ConnectingEurope eInvoicing-EN16931, pinned in ``rules/``), run
+by saxonche (XSLT 3.0) exactly as CEN ships them, plus the CII D16B XSD (lxml) for CII.
+
+Each rule set is compiled once per process (~0.5 s) and kept; a document then takes 10-70 ms. The SVRL report's
+``failed-assert`` / ``successful-report`` entries become :class:`Finding` s (rule id, ``fatal`` / ``warning``, text,
+location).
+
+Hardening: the document is parsed by lxml first with entities, DTDs and the network off (a DOCTYPE is refused), and
+handed to Saxon as text re-serialized from that parse (nothing is resolved from it); the stylesheets are our own
+files, and Saxon is told to allow ``file`` URIs only.
+Nothing is ever reported valid that was not checked: a missing engine or artefact raises :class:`EinvoiceCheckError`
+naming what is missing.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from extractor.errors import ExtractorError
+
+RULES = "cen-1.3.16"  # the pinned CEN release (rules/<RULES>/README.md says how to update it)
+STYLESHEETS = {"CII": "EN16931-CII-validation.xslt", "UBL": "EN16931-UBL-validation.xslt"}
+CII_XSD = "xsd-cii-d16b/CrossIndustryInvoice_100pD16B.xsd"
+SVRL = "http://purl.oclc.org/dsdl/svrl"
+XSD_RULE = "CII-XSD"  # the id a CII D16B schema error is reported under
+_CII_ROOT = "{urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100}CrossIndustryInvoice"
+_UBL_ROOTS = {
+    "{urn:oasis:names:specification:ubl:schema:xsd:Invoice-2}Invoice",
+    "{urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2}CreditNote",
+}
+_ZUGFERD1_ROOT = "CrossIndustryDocument"
+
+
+class EinvoiceCheckError(ExtractorError):
+    """The rules could not run (no engine, a missing or broken artefact, XML of no EN 16931 syntax): nothing is
+    known about the document's validity. Codes: ``einvoice_engine``, ``einvoice_rules``, ``einvoice_syntax``."""
+
+    code = "einvoice_engine"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One fired rule.
+
+    Attributes:
+        id: the rule id (``BR-CO-15``, ``BR-CL-23``, ``CII-XSD``).
+        flag: ``fatal`` or ``warning`` (the rule's own flag).
+        text: the rule's message.
+        location: an XPath to the element it fired on (or ``line N`` for an XSD error).
+    """
+
+    id: str
+    flag: str
+    text: str
+    location: str = ""
+
+    @property
+    def fatal(self) -> bool:
+        """Whether the rule is fatal (an invoice that fires it is not EN 16931-valid)."""
+        return self.flag == "fatal"
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The result of checking one document.
+
+    Attributes:
+        syntax: ``CII`` or ``UBL``.
+        rules: the rule set that ran (``cen-1.3.16``).
+        findings: every fired rule, in report order.
+    """
+
+    syntax: str
+    rules: str
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def fatal(self) -> tuple[str, ...]:
+        """The ids of the fatal rules that fired, each once, in order."""
+        return tuple(dict.fromkeys(f.id for f in self.findings if f.fatal))
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The ids of the warning rules that fired, each once, in order."""
+        return tuple(dict.fromkeys(f.id for f in self.findings if not f.fatal))
+
+    @property
+    def valid(self) -> bool:
+        """True when no fatal rule fired."""
+        return not self.fatal
+
+    def to_dict(self) -> dict:
+        """JSON shape: ``{"syntax", "rules", "valid", "fatal", "warnings", "findings": [{id, flag, text,
+        location}]}``."""
+        return {
+            "syntax": self.syntax,
+            "rules": self.rules,
+            "valid": self.valid,
+            "fatal": list(self.fatal),
+            "warnings": list(self.warnings),
+            "findings": [{"id": f.id, "flag": f.flag, "text": f.text, "location": f.location} for f in self.findings],
+        }
+
+
+def rules_dir() -> Path:
+    """The folder of the pinned rule set (package data)."""
+    return Path(str(resources.files("extractor.einvoice"))) / "rules" / RULES
+
+
+class _Engine:
+    """One Saxon processor per process and the stylesheets compiled on it, each once (under a lock: the pipeline
+    may check documents from several threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._processor: Any = None  # saxonche's PySaxonProcessor (untyped here: imported on first use)
+        self._compiled: dict[str, Any] = {}
+        self._schema = None
+
+    def _artefact(self, name: str) -> Path:
+        path = rules_dir() / name
+        if not path.is_file():
+            raise EinvoiceCheckError(
+                f"the EN 16931 rule artefact {path} is missing: the e-invoice cannot be checked "
+                "(reinstall the package)",
+                code="einvoice_rules",
+            )
+        return path
+
+    def stylesheet(self, syntax: str):
+        """The compiled CEN stylesheet for ``CII`` / ``UBL`` (compiled on first use)."""
+        with self._lock:
+            if syntax in self._compiled:
+                return self._compiled[syntax]
+            path = self._artefact(STYLESHEETS[syntax])
+            if self._processor is None:
+                try:
+                    from saxonche import PySaxonProcessor
+                except ImportError as exc:
+                    raise EinvoiceCheckError(
+                        f"the XSLT engine saxonche is not installed ({exc}): the EN 16931 rules cannot run "
+                        "(pip install saxonche)"
+                    ) from exc
+                processor = PySaxonProcessor(license=False)
+                # the stylesheets read nothing beyond themselves; no document may make Saxon fetch anything else
+                processor.set_configuration_property("http://saxon.sf.net/feature/allowedProtocols", "file")
+                self._processor = processor
+            try:
+                executable = self._processor.new_xslt30_processor().compile_stylesheet(stylesheet_file=str(path))
+            except Exception as exc:  # saxonche raises its own PySaxonApiError
+                message = f"{path}: the rules could not be compiled ({exc})"
+                raise EinvoiceCheckError(message, code="einvoice_rules") from exc
+            self._compiled[syntax] = executable
+            return executable
+
+    def transform(self, syntax: str, xml: bytes) -> bytes:
+        """The SVRL report of one document (its text, parsed by Saxon from a string: nothing is resolved)."""
+        executable = self.stylesheet(syntax)
+        with self._lock:
+            try:
+                node = self._processor.parse_xml(xml_text=xml.decode("utf-8"))
+                report = executable.transform_to_string(xdm_node=node)
+            except Exception as exc:  # saxonche's PySaxonApiError: the rules did not run on this document
+                raise EinvoiceCheckError(f"the {syntax} rules could not run ({exc})", code="einvoice_rules") from exc
+        if not report:
+            raise EinvoiceCheckError(f"the {syntax} rules gave no report", code="einvoice_rules")
+        return report.encode("utf-8")
+
+    def cii_schema(self) -> etree.XMLSchema:
+        """The CII D16B XSD (uncoupled code lists), loaded on first use."""
+        with self._lock:
+            if self._schema is None:
+                path = self._artefact(CII_XSD)
+                parser = etree.XMLParser(resolve_entities=False, no_network=True)
+                self._schema = etree.XMLSchema(etree.parse(str(path), parser))
+            return self._schema
+
+
+_ENGINE = _Engine()
+
+
+def _safe_tree(xml: bytes, source: str):
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(xml, parser)
+    except etree.XMLSyntaxError as exc:
+        raise EinvoiceCheckError(f"{source}: not well-formed XML ({exc})", code="einvoice_syntax") from exc
+    if root.getroottree().docinfo.doctype:
+        # an e-invoice has no DTD; one that declares entities would have Saxon resolve (or choke on) them
+        raise EinvoiceCheckError(
+            f"{source}: a DOCTYPE declaration is not allowed in an e-invoice", code="einvoice_syntax"
+        )
+    return root
+
+
+def syntax_of(root) -> str:
+    """``CII`` or ``UBL`` from a parsed document's root element.
+
+    Raises:
+        EinvoiceCheckError: another root (a ZUGFeRD 1.0 ``CrossIndustryDocument`` predates EN 16931).
+    """
+    if root.tag == _CII_ROOT:
+        return "CII"
+    if root.tag in _UBL_ROOTS:
+        return "UBL"
+    local = etree.QName(root).localname
+    why = " (ZUGFeRD 1.0, older than EN 16931: no CEN rules apply)" if local == _ZUGFERD1_ROOT else ""
+    raise EinvoiceCheckError(
+        f"root element {local!r} is neither a CII CrossIndustryInvoice nor a UBL Invoice / CreditNote{why}",
+        code="einvoice_syntax",
+    )
+
+
+def parse_svrl(report: bytes) -> tuple[Finding, ...]:
+    """The fired rules of an SVRL report (``failed-assert`` and ``successful-report``), in order."""
+    root = etree.fromstring(report, etree.XMLParser(resolve_entities=False, no_network=True))
+    findings = []
+    for el in root.iter(f"{{{SVRL}}}failed-assert", f"{{{SVRL}}}successful-report"):
+        text = " ".join("".join(el.findtext(f"{{{SVRL}}}text") or "").split())
+        findings.append(
+            Finding(
+                id=el.get("id") or "",
+                flag=el.get("flag") or "fatal",  # an unflagged assertion is an error in schematron's own terms
+                text=text,
+                location=el.get("location") or "",
+            )
+        )
+    return tuple(findings)
+
+
+def validate_xml(xml: bytes, *, source: str = "<xml>") -> Validation:
+    """Check one EN 16931 document (CII or UBL, told by its root) with the pinned CEN rules.
+
+    Args:
+        xml: the document's bytes.
+        source: what to name it in errors.
+
+    Returns:
+        The Validation; ``valid`` only when every check ran and no fatal rule fired.
+
+    Raises:
+        EinvoiceCheckError: the document is no EN 16931 XML, or the rules could not run.
+    """
+    root = _safe_tree(xml, source)
+    syntax = syntax_of(root)
+    findings: list[Finding] = []
+    if syntax == "CII":
+        schema = _ENGINE.cii_schema()
+        if not schema.validate(etree.ElementTree(root)):
+            findings.extend(
+                Finding(id=XSD_RULE, flag="fatal", text=e.message, location=f"line {e.line}") for e in schema.error_log
+            )
+    text = etree.tostring(root, encoding="UTF-8")  # entity-free text, re-serialized from the safe parse
+    findings.extend(parse_svrl(_ENGINE.transform(syntax, text)))
+    return Validation(syntax=syntax, rules=RULES, findings=tuple(findings))
+
+
+def compile_rules() -> float:
+    """Compile both rule sets now (else on first use); returns the seconds it took (``bench/``, ``doctor``)."""
+    import time
+
+    start = time.perf_counter()
+    for syntax in STYLESHEETS:
+        _ENGINE.stylesheet(syntax)
+    _ENGINE.cii_schema()
+    return time.perf_counter() - start
