@@ -245,6 +245,8 @@ def test_the_synchronous_shortcut_answers_the_record(server):
         bad = post(client, SAMPLE.read_bytes(), data={"options": json.dumps({"model": "other"})})
         assert bad.status_code == 422 and "unknown model" in bad.json()["detail"]
         assert post(client, SAMPLE.read_bytes(), data={"schema": "/etc/passwd"}).status_code == 422
+        facturx = post(client, SAMPLE.read_bytes(), data={"options": json.dumps({"einvoice": ["facturx"]})})
+        assert facturx.status_code == 422 and "does not keep" in facturx.json()["detail"]
 
 
 def test_an_idempotency_key_returns_the_same_job(server):
@@ -276,6 +278,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
     assert {path: sorted(methods) for path, methods in paths.items()} == {
         "/v1/jobs": ["get", "post"],
         "/v1/jobs/{job_id}": ["delete", "get"],
+        "/v1/jobs/{job_id}/einvoice/{fmt}": ["get"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
         "/metrics": ["get"],
@@ -506,3 +509,45 @@ def test_a_request_may_bring_its_own_json_schema(server):
         ):
             refused = post(client, SAMPLE.read_bytes(), data={"schema": bad})
             assert refused.status_code == 422 and reason in refused.json()["detail"], refused.text
+
+
+def test_a_jobs_einvoice_is_the_xml_that_was_checked(tmp_path):
+    """``GET /v1/jobs/{id}/einvoice/{format}`` answers the e-invoice the record's check was made on (its sha256),
+    in-process on a store holding a done invoice job (no model needed)."""
+    from fastapi.testclient import TestClient
+
+    from extractor.einvoice.report import einvoice_report
+    from extractor.service.app import create_app
+    from extractor.service.config import ApiKeys, ServeSettings, open_store
+    from extractor.service.worker import Engine
+    from extractor.settings import Settings
+
+    data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
+    report = einvoice_report(data, ["cii", "ubl"])
+    store = open_store(f"sqlite:///{tmp_path / 'jobs.sqlite'}")
+    ids = []
+    for changed in (False, True):
+        stored = {**data, "total": data["total"] + 10} if changed else data  # a record not as it was checked
+        job, _ = store.submit(
+            tenant="local", filename="inv.pdf", data=b"%PDF", sha256=str(changed), fingerprint="f", options={}
+        )
+        claimed = store.claim(lease=60)
+        assert claimed is not None and claimed.id == job.id
+        store.finish(
+            claimed, records=[{"source": "inv.pdf", "status": "ok", "data": stored, "einvoice": report.entries}]
+        )
+        ids.append(job.id)
+    settings = Settings(schema="invoice")
+    app = create_app(
+        store=store, worker=None, engine=Engine(settings), keys=ApiKeys(), serve=ServeSettings(), settings=settings
+    )
+    with TestClient(app) as client:
+        for fmt in ("cii", "ubl"):
+            response = client.get(f"/v1/jobs/{ids[0]}/einvoice/{fmt}")
+            assert response.status_code == 200 and response.headers["content-type"] == "application/xml"
+            assert hashlib.sha256(response.content).hexdigest() == report.entries[fmt]["sha256"]
+            assert response.headers["x-extractor-valid"] == str(report.entries[fmt]["valid"]).lower()
+            assert f'filename="inv.{fmt}.xml"' in response.headers["content-disposition"]
+        assert client.get(f"/v1/jobs/{ids[0]}/einvoice/facturx").status_code == 404
+        assert client.get(f"/v1/jobs/{ids[1]}/einvoice/cii").status_code == 500
+        assert client.get("/v1/jobs/nope/einvoice/cii").status_code == 404

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, UploadFile
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
@@ -290,6 +290,33 @@ def create_app(
         return JSONResponse(
             await run_in_threadpool(job_view, done, store=store), headers={"Location": f"/v1/jobs/{job.id}"}
         )
+
+    @app.get(
+        "/v1/jobs/{job_id}/einvoice/{fmt}",
+        summary="A done job's invoice as EN 16931 XML (cii or ubl), when the job asked for that format",
+        response_class=Response,
+        responses={200: {"content": {"application/xml": {}}}},
+    )
+    def get_einvoice(job_id: str, fmt: str, number: int = Query(1, ge=1), owner: str = Depends(tenant)) -> Response:
+        job = store.get(job_id, tenant=owner)
+        if job is None:
+            raise HTTPException(404, "no such job")
+        records = job.records or []
+        record = records[number - 1] if number <= len(records) else None
+        entry = ((record or {}).get("einvoice") or {}).get(fmt)
+        if record is None or entry is None:
+            raise HTTPException(404, f"no {fmt} e-invoice in this job (ask for it with options.einvoice)")
+        from extractor.einvoice.report import einvoice_xml  # lxml only when asked for
+
+        xml = einvoice_xml(record, fmt)
+        if hashlib.sha256(xml).hexdigest() != entry.get("sha256"):  # never a file other than the one checked
+            raise HTTPException(500, "the e-invoice could not be made again as it was checked")
+        stem = job.filename.rsplit(".", 1)[0] or "invoice"
+        headers = {
+            "Content-Disposition": f'attachment; filename="{stem}.{fmt}.xml"',
+            "X-Extractor-Valid": "true" if entry.get("valid") else "false",
+        }
+        return Response(xml, media_type="application/xml", headers=headers)
 
     @app.get("/healthz", summary="Liveness: the server (and its worker, if it runs one) serves")
     def healthz() -> dict:

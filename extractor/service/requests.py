@@ -20,7 +20,10 @@ from typing import Any
 from extractor.errors import UsageError
 from extractor.schema import BUILTIN_SCHEMAS
 
-OPTIONS = ("pages", "password", "split")  # the per-request settings that are safe to vary
+OPTIONS = ("pages", "password", "split", "einvoice")  # the per-request settings that are safe to vary
+# e-invoice formats a job may ask for: facturx is the source PDF carrying the XML, and the service keeps no upload
+# past its job
+SERVICE_EINVOICE = ("cii", "ubl")
 SCHEMA_LIMIT = 256 * 1024  # bytes of a request's own JSON Schema at most
 SCHEMA_FOLDER = "extract-serve-schemas"
 
@@ -76,7 +79,7 @@ def request_options(*, schema: str | None, options: Any, server_schema: str) -> 
         schema: a built-in schema's name, the server's ``--schema`` as given (None: the server's), or a JSON
             Schema of the request's own (JSON text of an object); a request never names a file of the server.
         options: the parsed ``options`` JSON: ``pages`` (``"1-3,5"``), ``password`` (one or a list), ``split``
-            (``auto`` | ``never``).
+            (``auto`` | ``never``), ``einvoice`` (``["cii", "ubl"]``: each invoice record checked as those).
         server_schema: the server's ``--schema``.
 
     Raises:
@@ -111,7 +114,23 @@ def request_options(*, schema: str | None, options: Any, server_schema: str) -> 
         out["password"] = passwords
     if options.get("split") is not None:
         out["split"] = options["split"]
+    if options.get("einvoice") is not None:
+        out["einvoice"] = _einvoice_formats(options["einvoice"])
     return out
+
+
+def _einvoice_formats(value: Any) -> list[str]:
+    formats = value.split(",") if isinstance(value, str) else value
+    if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
+        raise UsageError('options.einvoice: expected a list of formats such as ["cii", "ubl"]')
+    chosen = [f.strip().lower() for f in formats if f.strip()]
+    unknown = sorted(set(chosen) - set(SERVICE_EINVOICE))
+    if unknown:
+        raise UsageError(
+            f"options.einvoice: {', '.join(unknown)} not offered per request (the service offers "
+            f"{', '.join(SERVICE_EINVOICE)}; facturx needs the source PDF, which it does not keep)"
+        )
+    return list(dict.fromkeys(chosen))
 
 
 def upload_name(filename: str | None) -> str:
@@ -122,4 +141,4 @@ def upload_name(filename: str | None) -> str:
     return name or "upload"
 
 
-__all__ = ["OPTIONS", "inline_schema", "inline_schema_path", "request_options", "upload_name"]
+__all__ = ["OPTIONS", "SERVICE_EINVOICE", "inline_schema", "inline_schema_path", "request_options", "upload_name"]

@@ -75,6 +75,8 @@ class Engine:
             changes["passwords"] = tuple(options["password"]) + self.settings.passwords
         if "split" in options:
             changes["split"] = options["split"]
+        if "einvoice" in options:
+            changes["einvoice"] = tuple(options["einvoice"])
         return self.settings.replace(**changes)
 
     def fingerprint(self, options: dict) -> str:
