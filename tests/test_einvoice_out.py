@@ -5,6 +5,7 @@ check that cannot run is an error, never "valid"."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -297,3 +298,31 @@ def test_the_zugferd_corpus_round_trips_through_our_cii_and_ubl(rules):
                     assert (ours.data[party] or {}).get(key) == (source.data[party] or {}).get(key), (path.name, fmt)
             assert len(ours.data["line_items"]) == len(source.data["line_items"]), (path.name, fmt)
             assert {k: ours.totals.get(k) for k in TOTALS} == {k: source.totals.get(k) for k in TOTALS}
+
+
+def test_the_watcher_writes_the_checked_einvoices_beside_its_record(rules, demo, tmp_path):
+    """``extract watch --einvoice cii`` writes ``<name>.cii.xml`` beside the record, as ``extract run --out`` does
+    (an e-invoice PDF: its answer is its embedded XML, no model call)."""
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    einvoice_pdf(inbox / "incoming.pdf", xml=CII)
+    result = _invoke(
+        "watch",
+        inbox,
+        "--out",
+        out,
+        "--model",
+        demo.path,
+        "--no-isolate",
+        "--settle",
+        "0.1",
+        "--once",
+        "--einvoice",
+        "cii",
+    )
+    assert result.exit_code == 0, result.output
+    (record_path,) = out.glob("*.json")
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    entry = record["einvoice"]["cii"]
+    assert Path(entry["path"]) == record_path.with_name(f"{record_path.stem}.cii.xml")
+    assert hashlib.sha256(Path(entry["path"]).read_bytes()).hexdigest() == entry["sha256"]

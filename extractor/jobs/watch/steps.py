@@ -7,7 +7,8 @@ Per file, in this order (each step is atomic; see "crash safety"):
 2. ``claim``: state ``processing``, attempts + 1, result path fixed (``OUT/<stem>-<sha256[:12]>.json``; an earlier
    claim's path is kept);
 3. extract (retryable failures: back to ``queued`` with a back-off, the input stays; nothing is written);
-4. write the record to the result path atomically (temporary file, fsync, rename, fsync of the folder);
+4. write the record to the result path atomically (temporary file, fsync, rename, fsync of the folder), its
+   e-invoices (``--einvoice``) beside it first;
 5. ``finish``: state ``done`` (or ``failed`` for an ``error`` record) with status and error, committed;
 6. move the input to ``INBOX/processed/`` or ``INBOX/failed/`` (a rename; ``keep_inputs``: left in place).
 
@@ -49,7 +50,7 @@ from typing import Any
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.ledger import TERMINAL, Entry, Ledger, parse_timestamp
-from extractor.jobs.sinks import write_atomic
+from extractor.jobs.sinks import write_atomic, write_einvoices
 from extractor.jobs.watch.inbox import Candidate, Inbox, StatKey, WatchPaths, WatchSettings, stat_key
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
@@ -396,14 +397,13 @@ class Steps:
         for part in parts or ():  # step 4 for a file of several invoices: one record per part, all of them
             index, of = part.extra["part"]["index"], part.extra["part"]["of"]
             part = part if part.sha256 else dataclasses.replace(part, sha256=entry.sha256)
-            write_atomic(
-                result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json"),
-                (part.to_json() + "\n").encode("utf-8"),
-            )
+            part_path = result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
+            write_atomic(part_path, (write_einvoices(part_path, part).to_json() + "\n").encode("utf-8"))
         if parts:
             record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK), parts[0]))
         else:
-            write_atomic(result, (record.to_json() + "\n").encode("utf-8"))  # step 4
+            # step 4, its e-invoices (--einvoice) beside it first: a crash between them leaves files a retry rewrites
+            write_atomic(result, (write_einvoices(result, record).to_json() + "\n").encode("utf-8"))
         _fsync_dir(result.parent)
         _pause_for_tests("written")
         failed = record.status == ERROR
