@@ -336,6 +336,20 @@ class Extractor:
         finally:
             threads.shutdown(wait=False)  # renders already queued finish: their documents may be running
 
+    @staticmethod
+    def einvoice(record: Record, fmt: str) -> bytes:
+        """A record's invoice as an e-invoice file: ``cii`` / ``ubl`` XML, or for ``facturx`` its source PDF
+        carrying the CII. Made with ``einvoice=(fmt,)`` in the settings, it is exactly the file the record's
+        ``einvoice`` entry was checked on (the same sha256); ``extract run --einvoice FMT --out`` writes the same.
+
+        Raises:
+            ValueError: an unknown format, or a record without data.
+            EinvoiceWriteError: no Factur-X PDF for this record (not a PDF, or already an e-invoice PDF).
+        """
+        from extractor.einvoice.report import einvoice_bytes  # lxml / factur-x only when asked for
+
+        return einvoice_bytes(record, fmt)
+
     def close(self) -> None:
         """Stop the render workers, if any (the model stays loaded, the servers' connections stay open; a later
         call starts new workers)."""

@@ -326,3 +326,13 @@ def test_the_watcher_writes_the_checked_einvoices_beside_its_record(rules, demo,
     entry = record["einvoice"]["cii"]
     assert Path(entry["path"]) == record_path.with_name(f"{record_path.stem}.cii.xml")
     assert hashlib.sha256(Path(entry["path"]).read_bytes()).hexdigest() == entry["sha256"]
+
+
+def test_the_python_api_gives_the_checked_file(rules, demo, tmp_path):
+    from extractor import Extractor
+
+    pdf = einvoice_pdf(tmp_path / "incoming.pdf", xml=CII)
+    with Extractor(model=str(demo.path), isolate=False, einvoice=("cii", "ubl")) as ex:
+        record = ex.extract(str(pdf))
+        for fmt in ("cii", "ubl"):
+            assert hashlib.sha256(ex.einvoice(record, fmt)).hexdigest() == record.extra["einvoice"][fmt]["sha256"]
