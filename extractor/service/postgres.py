@@ -105,8 +105,9 @@ class PostgresStore(Store):
         return db
 
     @contextmanager
-    def transaction(self) -> Iterator[Any]:
-        """A transaction on this thread's connection (reconnected after a lost connection)."""
+    def transaction(self, *, write: bool = True) -> Iterator[Any]:
+        """A transaction on this thread's connection (reconnected after a lost connection); reads and writes
+        alike (MVCC: a read never blocks a claim)."""
         db = self._connection()
         try:
             with db.transaction(), db.cursor() as cursor:

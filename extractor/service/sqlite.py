@@ -74,11 +74,11 @@ class SqliteStore(Store):
         return db
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One connection, one ``BEGIN IMMEDIATE`` transaction."""
+    def transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One connection, one ``BEGIN IMMEDIATE`` transaction (a read: ``BEGIN``, WAL's snapshot, no lock)."""
         db = self._connect()
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield db
             db.execute("COMMIT")
         except BaseException:

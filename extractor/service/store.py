@@ -153,9 +153,13 @@ class Store(ABC):
     conflict: tuple[type[BaseException], ...] = ()  # the error of a concurrent insert of one idempotency key
 
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[Any]:
-        """A transaction holding the write lock from its first statement (committed on exit, rolled back on an
-        exception); it yields what ``execute`` takes."""
+    def transaction(self, *, write: bool = True) -> AbstractContextManager[Any]:
+        """A transaction (committed on exit, rolled back on an exception); it yields what ``execute`` takes.
+
+        Args:
+            write: it may write: it holds the write lock from its first statement (False: a read, which on SQLite
+                never waits for a writer nor makes one wait).
+        """
 
     @abstractmethod
     def execute(self, tx: Any, sql: str, params: tuple = ()) -> Cursor:
@@ -299,7 +303,7 @@ class Store(ABC):
 
     def get(self, job_id: str, *, tenant: str | None = None) -> Job | None:
         """The job ``job_id`` (None: no such job, or another tenant's)."""
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
         return job if job is not None and (tenant is None or job.tenant == tenant) else None
 
@@ -307,7 +311,7 @@ class Store(ABC):
         """A queued job's place in the queue (1: next to run); None for a job not queued."""
         if job.status != "queued":
             return None
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             (ahead,) = self.execute(
                 tx, self._sql("SELECT COUNT(*) FROM {table} WHERE status = 'queued' AND seq < ?"), (job.seq,)
             ).fetchone()
@@ -315,7 +319,7 @@ class Store(ABC):
 
     def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[Job]:
         """The tenant's jobs, newest first, at most ``limit``, those accepted before job ``seq`` ``before``."""
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             rows = self.execute(
                 tx,
                 self._sql(f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?"),
@@ -325,7 +329,7 @@ class Store(ABC):
 
     def upload(self, job_id: str) -> bytes | None:
         """A job's uploaded bytes (None once it ended)."""
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             row = self.execute(tx, self._sql("SELECT upload FROM {table} WHERE id = ?"), (job_id,)).fetchone()
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
@@ -481,13 +485,13 @@ class Store(ABC):
 
     def clock(self) -> float:
         """The store's clock now (Unix seconds)."""
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             return self.now(tx)
 
     def stats(self, *, window: float) -> Stats:
         """Counts by status and webhook state, and the times of the jobs a worker ended in the last ``window``
         seconds."""
-        with self.transaction() as tx:
+        with self.transaction(write=False) as tx:
             now = self.now(tx)
             by_status = dict(
                 self.execute(tx, self._sql("SELECT status, COUNT(*) FROM {table} GROUP BY status")).fetchall()
