@@ -136,6 +136,11 @@ def test_rule_sets_by_specification_and_by_name():
         check_rule_sets(["kosit"])
     assert check_formats(["xrechnung-cii", "PEPPOL"]) == ("xrechnung-cii", "peppol")
     assert Settings(einvoice="cii,xrechnung-ubl,peppol").einvoice == ("cii", "xrechnung-ubl", "peppol")
+    from extractor.service.requests import request_options  # extract serve: the XML formats per request too
+
+    options = {"einvoice": ["xrechnung-cii", "peppol"]}
+    kept = request_options(schema=None, options=options, server_schema="invoice")
+    assert kept["einvoice"] == ["xrechnung-cii", "peppol"]
 
 
 def test_official_examples_validate_with_zero_fatal_and_rules_by_bt24(rules):
