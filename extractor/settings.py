@@ -153,8 +153,9 @@ class Settings:
             all in a file of several invoices, or signals that conflict) the in-process model is asked about per
             file at most (one short question each: the page and the one before, ``{"new_invoice": bool}``, a few
             tokens); 0: the text rule decides every page.
-        einvoice: e-invoice formats to write each invoice record as (``cii``, ``ubl``, ``facturx``:
-            ``einvoice.FORMATS``), each checked by the pinned CEN EN 16931 rules, as is the embedded XML an answer
+        einvoice: e-invoice formats to write each invoice record as (``cii``, ``ubl``, ``facturx``,
+            ``xrechnung-cii``, ``xrechnung-ubl``, ``peppol``: ``einvoice.FORMATS``), each checked by the pinned CEN
+            EN 16931 rules (XRechnung and Peppol by their own rules too), as is the embedded XML an answer
             was read from; a fatal rule that fires makes an ``ok`` record ``review`` and is named in its warnings,
             the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
             (``.pdf`` for ``facturx``) beside the record. Empty (the default): none, no rules engine loaded.

@@ -129,7 +129,7 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
     assert record["status"] == "ok", record["warnings"]
     for fmt in ("cii", "ubl"):
         entry = record["einvoice"][fmt]
-        assert entry["valid"] and entry["fatal"] == [] and entry["rules"] == "cen-1.3.16"
+        assert entry["valid"] and entry["fatal"] == [] and entry["rules"] == ["cen-1.3.16"]
         path = Path(entry["path"])
         assert path == out / f"invoice-de-einfach.{fmt}.xml"
         assert path.read_bytes() == einvoice_bytes(record, fmt)
@@ -154,7 +154,8 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
     assert "BR-CO-15" in named and "BR-CO-16" in named
     # the embedded XML itself is checked too: the rules reject it, so it is not taken as exact
     source = bad["embedded"]["rules"]
-    assert source["rules"] == "cen-1.3.16" and not source["valid"] and {"BR-CO-15", "BR-CO-16"} <= set(source["fatal"])
+    assert source["rules"] == ["cen-1.3.16"] and not source["valid"]
+    assert {"BR-CO-15", "BR-CO-16"} <= set(source["fatal"])
     assert any(w["code"] == "einvoice_source_rule" and "BR-CO-15" in w["message"] for w in bad["warnings"])
     # an e-invoice PDF gets no second Factur-X: said in the entry and the warnings, nothing written
     assert bad["einvoice"]["facturx"]["path"] is None and not bad["einvoice"]["facturx"]["valid"]
@@ -204,7 +205,7 @@ def test_validate_command_exit_codes_and_json(rules, tmp_path):
 
 def test_a_missing_artefact_is_an_error_never_valid(rules, monkeypatch, tmp_path):
     monkeypatch.setattr(validate, "_ENGINE", validate._Engine())  # a process that has compiled nothing yet
-    monkeypatch.setattr(validate, "rules_dir", lambda: tmp_path)  # an installation without the rules
+    monkeypatch.setattr(validate, "rules_dir", lambda rule_set=None: tmp_path)  # an installation without the rules
     xml = einvoice_bytes({"data": _sample("invoice-de-einfach")}, "ubl")
     with pytest.raises(EinvoiceCheckError, match="is missing") as caught:
         validate_xml(xml)

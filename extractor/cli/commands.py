@@ -478,25 +478,41 @@ def serve_command(
 
 SUBCOMMANDS.add("serve")
 
-einvoice_app = typer.Typer(no_args_is_help=True, help="E-invoices: check EN 16931 XML with the official CEN rules.")
+einvoice_app = typer.Typer(
+    no_args_is_help=True, help="E-invoices: check EN 16931 XML with the official CEN, XRechnung and Peppol rules."
+)
 app.add_typer(einvoice_app, name="einvoice")
 
 
 @einvoice_app.command(
     "validate",
     help="Check e-invoice FILES (CII / UBL XML, or the XML a Factur-X / ZUGFeRD PDF carries) with the pinned "
-    "CEN EN 16931 rules; print the rules that fire per file.\n\nExit 0 when no fatal rule fires, 1 when one "
-    "does or a file cannot be checked (an unreadable file, no EN 16931 XML, no rules engine).",
+    "CEN EN 16931 rules, and with XRechnung's or Peppol's when the document's specification identifier "
+    "(BT-24) names that CIUS (or --rules says so); print the rules that fire per file.\n\nExit 0 when no "
+    "fatal rule fires, 1 when one does or a file cannot be checked (an unreadable file, no EN 16931 XML, no "
+    "rules engine).",
 )
 @handle_errors
 def einvoice_validate_command(
     files: list[Path] = typer.Argument(..., help="XML files or Factur-X / ZUGFeRD PDFs."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    rules: str = typer.Option(
+        "",
+        "--rules",
+        metavar="RULES",
+        help="The rule sets to check by: cen, xrechnung (CEN + XRechnung 3.0) or peppol (CEN + Peppol BIS "
+        "Billing 3.0); default: those the document's BT-24 names.",
+    ),
 ) -> None:
     """Validate each file and exit 0 only when every file was checked and none fires a fatal rule."""
     from extractor.einvoice.report import validate_file
+    from extractor.einvoice.validate import check_rule_sets
 
-    checks = [validate_file(path) for path in files]
+    try:
+        rule_sets = check_rule_sets(rules.split(",")) if rules.strip() else None
+    except ValueError as exc:
+        raise UsageError(f"--rules: {exc}") from exc
+    checks = [validate_file(path, rules=rule_sets) for path in files]
     render.show_einvoice_checks([c.to_dict() for c in checks], as_json=as_json)
     valid = all(c.validation is not None and c.validation.valid for c in checks)
     raise typer.Exit(ExitCode.OK if valid else ExitCode.NOT_OK)

@@ -144,9 +144,10 @@ SETTINGS_OPTIONS = {
             "--einvoice",
             metavar="FORMATS",
             help="Also write each invoice as an EN 16931 e-invoice: cii, ubl, facturx (the PDF "
-            "carrying the CII), comma-separated, checked by the official CEN rules (a fatal "
-            "rule makes the record review); with --out, <name>.<format>.xml (.pdf) beside "
-            "the record (docs/einvoice.md).",
+            "carrying the CII), xrechnung-cii, xrechnung-ubl (XRechnung 3.0), peppol (Peppol BIS "
+            "Billing 3.0 UBL), comma-separated, checked by the official CEN rules and XRechnung's "
+            "or Peppol's (a fatal rule makes the record review); with --out, "
+            "<name>.<format>.xml (.pdf) beside the record (docs/einvoice.md).",
         ),
     ),
     "timeout": (

@@ -200,7 +200,8 @@ def show_einvoice_checks(checks: Sequence[dict], *, as_json: bool) -> None:
             continue
         verdict = "[green]valid[/]" if check["valid"] else "[red]invalid[/]"
         counts = f"{len(check['fatal'])} fatal, {len(check['warnings'])} warning rules"
-        out.print(f"{verdict} {name} [{check['syntax']}, {check['rules']}]: {counts}", highlight=False)
+        rules = ", ".join(check["rules"])
+        out.print(f"{verdict} {name} [{check['syntax']}, {rules}]: {counts}", highlight=False)
         for finding in check["findings"]:
             style = "red" if finding["flag"] == "fatal" else "yellow"
             out.print(

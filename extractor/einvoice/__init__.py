@@ -1,4 +1,5 @@
-"""E-invoices out: an invoice record as EN 16931 XML (CII D16B, UBL 2.1), checked by the official CEN rules.
+"""E-invoices out: an invoice record as EN 16931 XML (CII D16B, UBL 2.1; XRechnung 3.0, Peppol BIS Billing 3.0),
+checked by the official CEN rules and, for XRechnung and Peppol, their own.
 
 Stage: after ``extractor.trust`` (its findings feed ``trust.verdict.Signals``, which the pipeline decides a record's
 status from) and before ``extractor.settings`` (which checks ``Settings.einvoice`` against :data:`FORMATS`). It
@@ -7,9 +8,10 @@ imports only lower stages (``record``, ``inputs.embedded``); the pipeline calls 
 module itself only names the formats (cheap to import: ``settings`` checks them; lxml and saxonche load on use).
 
 Modules: ``report`` (the calls above), ``terms`` (record -> Business Terms, what is derived or left out),
-``write`` (CII / UBL with lxml), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the
-pinned CEN XSLT, SVRL findings). A converted paper invoice is structured import data for the recipient's books,
-not a legally issued e-invoice (docs/einvoice.md).
+``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL with their BT-24 / BT-23), ``facturx`` (the
+source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN, XRechnung and Peppol XSLT, SVRL findings).
+A converted paper invoice is structured import data for the recipient's books, not a legally issued e-invoice
+(docs/einvoice.md).
 """
 
 from __future__ import annotations
@@ -18,8 +20,39 @@ from collections.abc import Sequence
 
 # format name -> the syntax the CEN rules check it as (``report.WRITERS`` holds the writers)
 # (``facturx``: the source PDF with the CII embedded, ``facturx.facturx_pdf``)
-WRITER_SYNTAX = {"cii": "CII", "ubl": "UBL", "facturx": "CII"}
+WRITER_SYNTAX = {
+    "cii": "CII",
+    "ubl": "UBL",
+    "facturx": "CII",
+    "xrechnung-cii": "CII",
+    "xrechnung-ubl": "UBL",
+    "peppol": "UBL",
+}
 FORMATS = tuple(WRITER_SYNTAX)
+# format -> the rule sets (``validate.RULE_SETS`` keys) it is checked by: CEN's, and a CIUS's on top
+FORMAT_RULES = {
+    "cii": ("cen",),
+    "ubl": ("cen",),
+    "facturx": ("cen",),
+    "xrechnung-cii": ("cen", "xrechnung"),
+    "xrechnung-ubl": ("cen", "xrechnung"),
+    "peppol": ("cen", "peppol"),
+}
+EN16931 = "urn:cen.eu:en16931:2017"  # BT-24 of the core EN 16931 specification
+XRECHNUNG = f"{EN16931}#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0"  # BT-24 of XRechnung 3.0
+PEPPOL = f"{EN16931}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0"  # BT-24 of Peppol BIS Billing 3.0
+# BT-23: Peppol's billing process; XRechnung 3.0 adopts PEPPOL-EN16931-R001 (BT-23 required) and KoSIT's own
+# examples carry this value too
+PEPPOL_PROCESS = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0"
+# format -> (BT-24 specification identifier, BT-23 business process or None) the writer puts in the document
+SPECIFICATIONS: dict[str, tuple[str, str | None]] = {
+    "cii": (EN16931, None),
+    "ubl": (EN16931, None),
+    "facturx": (EN16931, None),
+    "xrechnung-cii": (XRECHNUNG, PEPPOL_PROCESS),
+    "xrechnung-ubl": (XRECHNUNG, PEPPOL_PROCESS),
+    "peppol": (PEPPOL, PEPPOL_PROCESS),
+}
 
 
 def check_formats(formats: Sequence[str]) -> tuple[str, ...]:
@@ -35,4 +68,4 @@ def check_formats(formats: Sequence[str]) -> tuple[str, ...]:
     return out
 
 
-__all__ = ["FORMATS", "WRITER_SYNTAX", "check_formats"]
+__all__ = ["FORMATS", "FORMAT_RULES", "SPECIFICATIONS", "WRITER_SYNTAX", "check_formats"]

@@ -3,22 +3,44 @@ and check e-invoice files (``validate_file``, for ``extract einvoice validate``)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from extractor.einvoice import check_formats
+from extractor.einvoice import FORMAT_RULES, SPECIFICATIONS, WRITER_SYNTAX, check_formats
 from extractor.einvoice.facturx import EinvoiceWriteError, facturx_blocker, facturx_pdf
 from extractor.einvoice.terms import Terms, terms_from
-from extractor.einvoice.validate import RULES, EinvoiceCheckError, Validation, validate_xml
+from extractor.einvoice.validate import RULE_SETS, RULES, EinvoiceCheckError, Validation, validate_xml
 from extractor.einvoice.write import write_cii, write_ubl
 from extractor.errors import InputError
 from extractor.record import Record, issue
 
-WRITERS: dict[str, Callable[[Terms], bytes]] = {"cii": write_cii, "ubl": write_ubl, "facturx": write_cii}
-SUFFIXES = {"cii": "xml", "ubl": "xml", "facturx": "pdf"}  # the files ``--out`` writes: <name>.<format>.<suffix>
+# format -> its writer: CII or UBL with the format's BT-24 / BT-23 (``einvoice.SPECIFICATIONS``)
+WRITERS: dict[str, Callable[[Terms], bytes]] = {
+    fmt: functools.partial(
+        write_cii if syntax == "CII" else write_ubl,
+        specification=SPECIFICATIONS[fmt][0],
+        process=SPECIFICATIONS[fmt][1],
+    )
+    for fmt, syntax in WRITER_SYNTAX.items()
+}
+# the files ``--out`` writes: <name>.<format>.<suffix>
+SUFFIXES = {fmt: "pdf" if fmt == "facturx" else "xml" for fmt in WRITER_SYNTAX}
+# What a CIUS asks for that the invoice schema cannot hold: never invented, so its rule fires; said in the notes
+CIUS_NOTES = {
+    "xrechnung": (
+        "BT-10 buyer reference (Leitweg-ID), BG-6 seller contact (BT-41/42/43), BT-34 / BT-49 electronic addresses: "
+        "the invoice schema holds none; left out (BR-DE-15, BR-DE-2, PEPPOL-EN16931-R020 / R010 fire)",
+    ),
+    "peppol": (
+        "BT-34 / BT-49 electronic addresses (Peppol participant ids with their EAS scheme), BT-10 buyer reference "
+        "or BT-13 order reference, BG-6 seller contact: the invoice schema holds none; left out "
+        "(PEPPOL-EN16931-R020 / R010 / R003 fire, and for a German seller DE-R-015 / DE-R-002)",
+    ),
+}
 
 
 def _terms(data: Mapping, extra: Mapping) -> Terms:
@@ -42,7 +64,7 @@ def einvoice_xml(record: Record | Mapping, fmt: str) -> bytes:
 
     Args:
         record: a Record (or its ``to_dict()``) of the invoice schema, with data.
-        fmt: ``cii``, ``ubl`` or ``facturx``.
+        fmt: ``cii``, ``ubl``, ``facturx``, ``xrechnung-cii``, ``xrechnung-ubl`` or ``peppol``.
 
     Returns:
         The XML, UTF-8; deterministic for the same data (the record's ``einvoice`` entry holds its sha256).
@@ -58,8 +80,8 @@ def einvoice_xml(record: Record | Mapping, fmt: str) -> bytes:
 
 
 def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
-    """A record's e-invoice file, as ``--out`` writes it: the XML for ``cii`` / ``ubl``, the source PDF carrying
-    the CII for ``facturx`` (the Python API's call).
+    """A record's e-invoice file, as ``--out`` writes it: the XML for every format but ``facturx``, the source PDF
+    carrying the CII for ``facturx`` (the Python API's call).
 
     Raises:
         ValueError: an unknown format, or a record without data.
@@ -78,7 +100,8 @@ class EinvoiceReport:
 
     Attributes:
         entries: the record's ``einvoice`` key: ``{format: {"path", "valid", "rules", "fatal", "warnings",
-            "sha256", "notes"[, "error"]}}`` (``path`` None until the ``--out`` sink writes the file).
+            "sha256", "notes"[, "error"]}}`` (``path`` None until the ``--out`` sink writes the file; ``rules`` the
+            rule sets that check the format: CEN's, and XRechnung's or Peppol's for those formats).
         findings: warnings for the record, one per fatal rule (``einvoice_rule``, naming the rule id and the
             formats it fired in), one per format that could not be checked (``einvoice_unchecked``) and one per
             format that cannot be written (``einvoice_unwritable``: a Factur-X of no PDF source); each makes
@@ -105,11 +128,12 @@ def _facturx_trial(source: str | None, extra: Mapping, xml: bytes) -> str | None
 def einvoice_report(
     data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None, source: str | None = None
 ) -> EinvoiceReport:
-    """Write each format from a record's data and check it with the pinned CEN rules.
+    """Write each format from a record's data and check it with the pinned CEN rules (and a CIUS format with its
+    own rules too: ``einvoice.FORMAT_RULES``).
 
     Args:
         data: the record's invoice data.
-        formats: ``cii`` / ``ubl`` / ``facturx``.
+        formats: ``einvoice.FORMATS`` names.
         extra: the record's other keys (a record read from embedded XML keeps that XML's type code).
         source: the record's source (``facturx`` needs it to be a PDF; ``facturx.facturx_blocker``).
 
@@ -122,9 +146,10 @@ def einvoice_report(
     unchecked = []
     for fmt in check_formats(formats):
         xml = WRITERS[fmt](terms)
-        entry: dict[str, Any] = {"path": None, "valid": False, "rules": RULES, "fatal": [], "warnings": []}
+        rule_sets = [RULE_SETS[key][0] for key in FORMAT_RULES[fmt]]
+        entry: dict[str, Any] = {"path": None, "valid": False, "rules": rule_sets, "fatal": [], "warnings": []}
         try:
-            result = validate_xml(xml, source=f"{fmt} e-invoice")
+            result = validate_xml(xml, source=f"{fmt} e-invoice", rules=FORMAT_RULES[fmt])
         except EinvoiceCheckError as exc:
             entry["error"] = str(exc)
             unchecked.append(issue("einvoice_unchecked", f"{fmt}: the e-invoice could not be checked: {exc}"))
@@ -138,7 +163,7 @@ def einvoice_report(
             entry.update(valid=False, error=blocker)
             unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
         entry["sha256"] = hashlib.sha256(xml).hexdigest()
-        entry["notes"] = list(terms.notes)
+        entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in CIUS_NOTES.get(key, ()))]
         entries[fmt] = entry
     findings = [
         issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}")
@@ -149,15 +174,16 @@ def einvoice_report(
 
 def source_report(xml: bytes) -> EinvoiceReport:
     """Check the e-invoice XML a record was read from (``--einvoice`` with an embedded-XML answer): the XML is no
-    longer taken as exact when the CEN rules reject it.
+    longer taken as exact when the CEN rules (and those of the CIUS its BT-24 names, e.g. XRechnung's) reject it.
 
     Returns:
-        ``entries``: ``{"rules", "valid", "fatal", "warnings"[, "error"]}`` (the record's ``embedded.rules``);
+        ``entries``: ``{"rules", "valid", "fatal", "warnings"[, "error"]}`` (the record's ``embedded.rules``;
+        ``rules`` lists the rule sets that ran);
         ``findings``: one ``einvoice_source_rule`` per fatal rule, or ``einvoice_unchecked`` when the rules could
         not run. XML of no EN 16931 syntax (ZUGFeRD 1.0) is said in ``error`` without a finding: no CEN rule
         applies to it, nothing was rejected.
     """
-    entry: dict[str, Any] = {"rules": RULES, "valid": False, "fatal": [], "warnings": []}
+    entry: dict[str, Any] = {"rules": [RULES], "valid": False, "fatal": [], "warnings": []}
     try:
         result = validate_xml(xml, source="the embedded e-invoice XML")
     except EinvoiceCheckError as exc:
@@ -165,7 +191,7 @@ def source_report(xml: bytes) -> EinvoiceReport:
         if exc.code == "einvoice_syntax":
             return EinvoiceReport(entries=entry)
         return EinvoiceReport(entries=entry, findings=(issue("einvoice_unchecked", str(exc)),))
-    entry.update(valid=result.valid, fatal=list(result.fatal), warnings=list(result.warnings))
+    entry.update(rules=list(result.rules), valid=result.valid, fatal=list(result.fatal), warnings=list(result.warnings))
     texts = {f.id: f.text for f in result.findings if f.fatal}
     findings = tuple(
         issue("einvoice_source_rule", f"the embedded e-invoice XML fires EN 16931 rule {rule}: {text}")
@@ -200,8 +226,13 @@ class FileCheck:
         return out
 
 
-def validate_file(path: str | Path) -> FileCheck:
+def validate_file(path: str | Path, *, rules: Sequence[str] | None = None) -> FileCheck:
     """Check an e-invoice file with the pinned CEN rules: an XML file, or the XML a Factur-X / ZUGFeRD PDF carries.
+
+    Args:
+        path: the file.
+        rules: the rule sets to run (``validate.check_rule_sets``: ``xrechnung`` runs CEN's and XRechnung's); None:
+            those the document's specification identifier BT-24 names (``validate.rule_sets_for``).
 
     Returns:
         The FileCheck; ``error`` says why nothing could be checked (unreadable file, no embedded XML, no EN 16931
@@ -226,7 +257,8 @@ def validate_file(path: str | Path) -> FileCheck:
             return FileCheck(source=source, validation=None, error=f"{source}: the PDF carries no e-invoice XML")
         attachment, data = found
     try:
-        return FileCheck(source=source, validation=validate_xml(data, source=source), attachment=attachment)
+        validation = validate_xml(data, source=source, rules=rules)
+        return FileCheck(source=source, validation=validation, attachment=attachment)
     except EinvoiceCheckError as exc:
         return FileCheck(source=source, validation=None, attachment=attachment, error=f"{source}: {exc}")
 

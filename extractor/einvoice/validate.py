@@ -1,9 +1,12 @@
-"""Check EN 16931 XML with the official CEN rules (ConnectingEurope eInvoicing-EN16931, pinned in ``rules/``), run
-by saxonche (XSLT 3.0) exactly as CEN ships them, plus the CII D16B XSD (lxml) for CII.
+"""Check EN 16931 XML with the official rule sets, pinned in ``rules/`` and run by saxonche (XSLT 3.0): the CEN
+rules (ConnectingEurope eInvoicing-EN16931, precompiled by CEN, plus the CII D16B XSD with lxml for CII) on every
+document, and on top of them the CIUS rules its specification identifier BT-24 names (or the caller asks for):
+XRechnung 3.0 (KoSIT, merged with the Peppol rules KoSIT adopts) and Peppol BIS Billing 3.0 (OpenPEPPOL), both
+compiled from their ``.sch`` with SchXslt at vendoring time (``bench/einvoice_rules.py``).
 
-Each rule set is compiled once per process (~0.5 s) and kept; a document then takes 10-70 ms. The SVRL report's
-``failed-assert`` / ``successful-report`` entries become :class:`Finding` s (rule id, ``fatal`` / ``warning``, text,
-location).
+Each stylesheet is compiled once per process (0.1-1 s) and kept; a document then takes 10-70 ms per rule set. The
+SVRL report's ``failed-assert`` / ``successful-report`` entries become :class:`Finding` s (rule id, ``fatal`` /
+``warning``, text, location, the rule set).
 
 Hardening: the document is parsed by lxml first with entities, DTDs and the network off (a DOCTYPE is refused), and
 handed to Saxon as text re-serialized from that parse (nothing is resolved from it); the stylesheets are our own
@@ -15,6 +18,7 @@ naming what is missing.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -25,7 +29,16 @@ from lxml import etree
 from extractor.errors import ExtractorError
 
 RULES = "cen-1.3.16"  # the pinned CEN release (rules/<RULES>/README.md says how to update it)
-STYLESHEETS = {"CII": "EN16931-CII-validation.xslt", "UBL": "EN16931-UBL-validation.xslt"}
+XRECHNUNG_RULES = "xrechnung-3.0.2-schematron-2.5.0"  # KoSIT's XRechnung 3.0.2 schematron 2.5.0 (rules/README.md)
+PEPPOL_RULES = "peppol-bis-3.0.19"  # OpenPEPPOL's Peppol BIS Billing 3.0.19
+# rule set key (``--rules``) -> (its folder under rules/, the stylesheet per syntax)
+RULE_SETS: dict[str, tuple[str, dict[str, str]]] = {
+    "cen": (RULES, {"CII": "EN16931-CII-validation.xslt", "UBL": "EN16931-UBL-validation.xslt"}),
+    "xrechnung": (XRECHNUNG_RULES, {"CII": "XRechnung-CII-validation.xsl", "UBL": "XRechnung-UBL-validation.xsl"}),
+    "peppol": (PEPPOL_RULES, {"CII": "PEPPOL-EN16931-CII.xsl", "UBL": "PEPPOL-EN16931-UBL.xsl"}),
+}
+# BT-24 marks of a CIUS (a substring of the specification identifier) -> its rule set key
+CIUS_MARKS = {"urn:xeinkauf.de:kosit:xrechnung": "xrechnung", "urn:fdc:peppol.eu:2017:poacc:billing:3.0": "peppol"}
 CII_XSD = "xsd-cii-d16b/CrossIndustryInvoice_100pD16B.xsd"
 SVRL = "http://purl.oclc.org/dsdl/svrl"
 XSD_RULE = "CII-XSD"  # the id a CII D16B schema error is reported under
@@ -35,6 +48,9 @@ _UBL_ROOTS = {
     "{urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2}CreditNote",
 }
 _ZUGFERD1_ROOT = "CrossIndustryDocument"
+_RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+_RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+_CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
 
 
 class EinvoiceCheckError(ExtractorError):
@@ -53,12 +69,14 @@ class Finding:
         flag: ``fatal`` or ``warning`` (the rule's own flag).
         text: the rule's message.
         location: an XPath to the element it fired on (or ``line N`` for an XSD error).
+        rules: the rule set it belongs to (``cen-1.3.16``, ``xrechnung-3.0.2-schematron-2.5.0``, ...).
     """
 
     id: str
     flag: str
     text: str
     location: str = ""
+    rules: str = ""
 
     @property
     def fatal(self) -> bool:
@@ -72,13 +90,15 @@ class Validation:
 
     Attributes:
         syntax: ``CII`` or ``UBL``.
-        rules: the rule set that ran (``cen-1.3.16``).
-        findings: every fired rule, in report order.
+        rules: the rule sets that ran, CEN's first (``("cen-1.3.16", "xrechnung-3.0.2-schematron-2.5.0")``).
+        findings: every fired rule, in report order (rule set by rule set).
+        specification: the document's specification identifier BT-24 ("" when it has none).
     """
 
     syntax: str
-    rules: str
+    rules: tuple[str, ...]
     findings: tuple[Finding, ...] = ()
+    specification: str = ""
 
     @property
     def fatal(self) -> tuple[str, ...]:
@@ -96,21 +116,25 @@ class Validation:
         return not self.fatal
 
     def to_dict(self) -> dict:
-        """JSON shape: ``{"syntax", "rules", "valid", "fatal", "warnings", "findings": [{id, flag, text,
-        location}]}``."""
+        """JSON shape: ``{"syntax", "specification", "rules": [...], "valid", "fatal", "warnings", "findings":
+        [{id, flag, text, location, rules}]}``."""
         return {
             "syntax": self.syntax,
-            "rules": self.rules,
+            "specification": self.specification,
+            "rules": list(self.rules),
             "valid": self.valid,
             "fatal": list(self.fatal),
             "warnings": list(self.warnings),
-            "findings": [{"id": f.id, "flag": f.flag, "text": f.text, "location": f.location} for f in self.findings],
+            "findings": [
+                {"id": f.id, "flag": f.flag, "text": f.text, "location": f.location, "rules": f.rules}
+                for f in self.findings
+            ],
         }
 
 
-def rules_dir() -> Path:
-    """The folder of the pinned rule set (package data)."""
-    return Path(str(resources.files("extractor.einvoice"))) / "rules" / RULES
+def rules_dir(rule_set: str = RULES) -> Path:
+    """The folder of a pinned rule set (package data), CEN's by default."""
+    return Path(str(resources.files("extractor.einvoice"))) / "rules" / rule_set
 
 
 class _Engine:
@@ -120,11 +144,11 @@ class _Engine:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._processor: Any = None  # saxonche's PySaxonProcessor (untyped here: imported on first use)
-        self._compiled: dict[str, Any] = {}
+        self._compiled: dict[tuple[str, str], Any] = {}
         self._schema = None
 
-    def _artefact(self, name: str) -> Path:
-        path = rules_dir() / name
+    def _artefact(self, name: str, rule_set: str = RULES) -> Path:
+        path = rules_dir(rule_set) / name
         if not path.is_file():
             raise EinvoiceCheckError(
                 f"the EN 16931 rule artefact {path} is missing: the e-invoice cannot be checked "
@@ -133,12 +157,14 @@ class _Engine:
             )
         return path
 
-    def stylesheet(self, syntax: str):
-        """The compiled CEN stylesheet for ``CII`` / ``UBL`` (compiled on first use)."""
+    def stylesheet(self, syntax: str, key: str = "cen"):
+        """The compiled stylesheet of a rule set (``cen``, ``xrechnung``, ``peppol``) for ``CII`` / ``UBL``
+        (compiled on first use)."""
         with self._lock:
-            if syntax in self._compiled:
-                return self._compiled[syntax]
-            path = self._artefact(STYLESHEETS[syntax])
+            if (key, syntax) in self._compiled:
+                return self._compiled[key, syntax]
+            folder, files = RULE_SETS[key]
+            path = self._artefact(files[syntax], folder)
             if self._processor is None:
                 try:
                     from saxonche import PySaxonProcessor
@@ -156,20 +182,22 @@ class _Engine:
             except Exception as exc:  # saxonche raises its own PySaxonApiError
                 message = f"{path}: the rules could not be compiled ({exc})"
                 raise EinvoiceCheckError(message, code="einvoice_rules") from exc
-            self._compiled[syntax] = executable
+            self._compiled[key, syntax] = executable
             return executable
 
-    def transform(self, syntax: str, xml: bytes) -> bytes:
-        """The SVRL report of one document (its text, parsed by Saxon from a string: nothing is resolved)."""
-        executable = self.stylesheet(syntax)
+    def transform(self, syntax: str, xml: bytes, key: str = "cen") -> bytes:
+        """The SVRL report of one document by one rule set (its text, parsed by Saxon from a string: nothing is
+        resolved)."""
+        executable = self.stylesheet(syntax, key)
         with self._lock:
             try:
                 node = self._processor.parse_xml(xml_text=xml.decode("utf-8"))
                 report = executable.transform_to_string(xdm_node=node)
             except Exception as exc:  # saxonche's PySaxonApiError: the rules did not run on this document
-                raise EinvoiceCheckError(f"the {syntax} rules could not run ({exc})", code="einvoice_rules") from exc
+                message = f"the {RULE_SETS[key][0]} {syntax} rules could not run ({exc})"
+                raise EinvoiceCheckError(message, code="einvoice_rules") from exc
         if not report:
-            raise EinvoiceCheckError(f"the {syntax} rules gave no report", code="einvoice_rules")
+            raise EinvoiceCheckError(f"the {RULE_SETS[key][0]} {syntax} rules gave no report", code="einvoice_rules")
         return report.encode("utf-8")
 
     def cii_schema(self) -> etree.XMLSchema:
@@ -217,8 +245,9 @@ def syntax_of(root) -> str:
     )
 
 
-def parse_svrl(report: bytes) -> tuple[Finding, ...]:
-    """The fired rules of an SVRL report (``failed-assert`` and ``successful-report``), in order."""
+def parse_svrl(report: bytes, *, rules: str = "") -> tuple[Finding, ...]:
+    """The fired rules of an SVRL report (``failed-assert`` and ``successful-report``), in order, each marked with
+    the rule set ``rules`` that made the report."""
     root = etree.fromstring(report, etree.XMLParser(resolve_entities=False, no_network=True))
     findings = []
     for el in root.iter(f"{{{SVRL}}}failed-assert", f"{{{SVRL}}}successful-report"):
@@ -229,17 +258,51 @@ def parse_svrl(report: bytes) -> tuple[Finding, ...]:
                 flag=el.get("flag") or "fatal",  # an unflagged assertion is an error in schematron's own terms
                 text=text,
                 location=el.get("location") or "",
+                rules=rules,
             )
         )
     return tuple(findings)
 
 
-def validate_xml(xml: bytes, *, source: str = "<xml>") -> Validation:
-    """Check one EN 16931 document (CII or UBL, told by its root) with the pinned CEN rules.
+def specification_of(root) -> str:
+    """A parsed document's specification identifier BT-24 ("" when it has none)."""
+    if root.tag == _CII_ROOT:
+        found = root.find(
+            f"{{{_RSM}}}ExchangedDocumentContext/{{{_RAM}}}GuidelineSpecifiedDocumentContextParameter/{{{_RAM}}}ID"
+        )
+    else:
+        found = root.find(f"{{{_CBC}}}CustomizationID")
+    return " ".join((found.text or "").split()) if found is not None else ""
+
+
+def rule_sets_for(specification: str) -> tuple[str, ...]:
+    """The rule set keys a specification identifier BT-24 calls for: ``cen``, and the CIUS it names, if any
+    (``urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0`` -> ``("cen", "xrechnung")``)."""
+    return ("cen", *dict.fromkeys(key for mark, key in CIUS_MARKS.items() if mark in specification))
+
+
+def check_rule_sets(keys: Sequence[str]) -> tuple[str, ...]:
+    """Rule set keys as asked for (``--rules xrechnung``): each known, CEN's always first (a CIUS restricts EN 16931,
+    its rules presume the CEN ones ran).
+
+    Raises:
+        ValueError: an unknown key, naming the known ones.
+    """
+    asked = [k.strip().lower() for k in keys if k.strip()]
+    unknown = [k for k in asked if k not in RULE_SETS]
+    if unknown:
+        raise ValueError(f"rule set {', '.join(unknown)}: expected one of {', '.join(RULE_SETS)}")
+    return tuple(dict.fromkeys(["cen", *asked]))
+
+
+def validate_xml(xml: bytes, *, source: str = "<xml>", rules: Sequence[str] | None = None) -> Validation:
+    """Check one EN 16931 document (CII or UBL, told by its root) with the pinned CEN rules and a CIUS's.
 
     Args:
         xml: the document's bytes.
         source: what to name it in errors.
+        rules: the rule set keys to run (``check_rule_sets``: CEN's always); None: those its BT-24 names
+            (``rule_sets_for``).
 
     Returns:
         The Validation; ``valid`` only when every check ran and no fatal rule fired.
@@ -249,24 +312,31 @@ def validate_xml(xml: bytes, *, source: str = "<xml>") -> Validation:
     """
     root = _safe_tree(xml, source)
     syntax = syntax_of(root)
+    specification = specification_of(root)
+    keys = rule_sets_for(specification) if rules is None else check_rule_sets(rules)
     findings: list[Finding] = []
     if syntax == "CII":
         schema = _ENGINE.cii_schema()
         if not schema.validate(etree.ElementTree(root)):
             findings.extend(
-                Finding(id=XSD_RULE, flag="fatal", text=e.message, location=f"line {e.line}") for e in schema.error_log
+                Finding(id=XSD_RULE, flag="fatal", text=e.message, location=f"line {e.line}", rules=RULES)
+                for e in schema.error_log
             )
     text = etree.tostring(root, encoding="UTF-8")  # entity-free text, re-serialized from the safe parse
-    findings.extend(parse_svrl(_ENGINE.transform(syntax, text)))
-    return Validation(syntax=syntax, rules=RULES, findings=tuple(findings))
+    for key in keys:
+        findings.extend(parse_svrl(_ENGINE.transform(syntax, text, key), rules=RULE_SETS[key][0]))
+    names = tuple(RULE_SETS[key][0] for key in keys)
+    return Validation(syntax=syntax, rules=names, findings=tuple(findings), specification=specification)
 
 
-def compile_rules() -> float:
-    """Compile both rule sets now (else on first use); returns the seconds it took (``bench/``, ``doctor``)."""
+def compile_rules(*, rule_sets: Sequence[str] = ("cen",)) -> float:
+    """Compile rule sets (keys of :data:`RULE_SETS`, both syntaxes each) now, else on first use; returns the
+    seconds it took (``bench/``, tests)."""
     import time
 
     start = time.perf_counter()
-    for syntax in STYLESHEETS:
-        _ENGINE.stylesheet(syntax)
+    for key in rule_sets:
+        for syntax in RULE_SETS[key][1]:
+            _ENGINE.stylesheet(syntax, key)
     _ENGINE.cii_schema()
     return time.perf_counter() - start

@@ -109,11 +109,19 @@ def _cii_line(parent, line: Line) -> None:
     _cii_amount(summation, "LineTotalAmount", line.net_amount)
 
 
-def write_cii(terms: Terms) -> bytes:
-    """The Terms as a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax), UTF-8 bytes."""
+def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None) -> bytes:
+    """The Terms as a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax), UTF-8 bytes.
+
+    Args:
+        terms: the Business Terms.
+        specification: BT-24 (a CIUS's, e.g. XRechnung's ``...#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0``).
+        process: BT-23 business process, None for none.
+    """
     root = etree.Element(f"{{{RSM}}}CrossIndustryInvoice", nsmap={"rsm": RSM, "ram": RAM, "udt": UDT, "qdt": QDT})
     context = _sub(root, RSM, "ExchangedDocumentContext")
-    _ram(_ram(context, "GuidelineSpecifiedDocumentContextParameter"), "ID", SPECIFICATION)
+    if process is not None:  # the XSD orders BT-23 before BT-24
+        _ram(_ram(context, "BusinessProcessSpecifiedDocumentContextParameter"), "ID", process)
+    _ram(_ram(context, "GuidelineSpecifiedDocumentContextParameter"), "ID", specification)
     document = _sub(root, RSM, "ExchangedDocument")
     if terms.number is not None:
         _ram(document, "ID", terms.number)
@@ -203,15 +211,23 @@ def _ubl_party(parent, name: str, party: Party) -> None:
         _cbc(legal, "RegistrationName", party.name)
 
 
-def write_ubl(terms: Terms) -> bytes:
-    """The Terms as an OASIS UBL 2.1 ``Invoice`` (``CreditNote`` for a credit note's type code), UTF-8 bytes."""
+def write_ubl(terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None) -> bytes:
+    """The Terms as an OASIS UBL 2.1 ``Invoice`` (``CreditNote`` for a credit note's type code), UTF-8 bytes.
+
+    Args:
+        terms: the Business Terms.
+        specification: BT-24 ``CustomizationID`` (a CIUS's, e.g. Peppol BIS Billing 3.0's).
+        process: BT-23 ``ProfileID`` (Peppol's ``urn:fdc:peppol.eu:2017:poacc:billing:01:1.0``), None for none.
+    """
     credit = terms.credit_note
     root_ns = UBL_CREDIT_NOTE if credit else UBL_INVOICE
     currency = terms.currency
     root = etree.Element(
         f"{{{root_ns}}}{'CreditNote' if credit else 'Invoice'}", nsmap={None: root_ns, "cac": CAC, "cbc": CBC}
     )
-    _cbc(root, "CustomizationID", SPECIFICATION)
+    _cbc(root, "CustomizationID", specification)
+    if process is not None:
+        _cbc(root, "ProfileID", process)
     if terms.number is not None:
         _cbc(root, "ID", terms.number)
     if terms.issue_date:
