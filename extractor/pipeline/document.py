@@ -29,8 +29,10 @@ from extractor.pipeline.job import DocumentJob, Source, document_raster, source_
 from extractor.pipeline.retry import run_with_retries
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
-from extractor.schema import Schema
+from extractor.schema import Schema, field_thresholds
 from extractor.settings import Settings
+from extractor.trust.calibration import read_calibration
+from extractor.trust.confidence import assess
 from extractor.trust.review import apply_review, disagreements, review_answer
 from extractor.trust.verdict import Signals, embedded_status, error_record, record_status
 
@@ -208,7 +210,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
             left = _every_page(job, plan, document)
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
-        return _decided(record, texts)
+        return _decided(job, record, texts)
     findings: tuple[dict, ...] = ()  # a long document's merge findings
     try:
         if plan is None:
@@ -228,6 +230,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(job, document, xml, timings=timings)
         return _decided(
+            job,
             dataclasses.replace(
                 record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
             ),
@@ -247,7 +250,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "model_status": model.status,
             },
         )
-        return _decided(record, texts, merge=findings)
+        return _decided(job, record, texts, merge=findings)
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -259,16 +262,48 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "embedded.schema_errors); the model read the pages instead",
             ),
         )
-    return _decided(dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings)
+    return _decided(
+        job, dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings
+    )
 
 
-def _decided(record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
+def _decided(job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = ()) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
-    (checks and grounding, only for an ``ok`` answer) and a long document's merge findings."""
+    (checks and grounding, only for an ``ok`` answer), a long document's merge findings and the fields below their
+    confidence threshold (``trust.confidence``)."""
     review = review_answer(record, texts)
-    signals = Signals(answer=record.status, review=review.warnings if review is not None else (), merge=merge)
-    return dataclasses.replace(apply_review(record, review), status=record_status(signals))
+    record = apply_review(record, review)
+    assessment = assess_record(record, job)
+    findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
+    signals = Signals(
+        answer=record.status,
+        review=review.warnings if review is not None else (),
+        merge=merge,
+        confidence=findings,
+    )
+    return dataclasses.replace(
+        record,
+        status=record_status(signals),
+        warnings=tuple(record.warnings) + findings,
+        extra={**record.extra, **assessment.to_extra()},
+    )
+
+
+def assess_record(record: Record, job: DocumentJob):
+    """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
+    (``fields`` so far; none for embedded XML or merged windows), the review's grounding and checks, the settings'
+    calibration and threshold, the schema's per-field thresholds."""
+    settings = job.settings
+    return assess(
+        record.data,
+        tokens=record.extra.get("fields") if record.extra.get("data_source", "model") == "model" else None,
+        grounding=record.extra.get("grounding"),
+        checks=record.extra.get("checks") or (),
+        calibration=read_calibration(settings.calibration) if settings.calibration else None,
+        threshold=settings.auto_accept,
+        field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
+    )
 
 
 # ------------------------------------------------------------------------------------------------- long documents

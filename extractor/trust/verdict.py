@@ -4,8 +4,9 @@ a status).
 
 Status, exactly one per record:
   ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
-  review     valid JSON, but an invoice check failed, a key value is not grounded in the page text, or a long
-             document's merged lines do not add up
+  review     valid JSON, but an invoice check failed, a key value is not grounded in the page text, a long
+             document's merged lines do not add up, or a field's confidence is below its threshold
+             (``--auto-accept`` / ``x-extractor-threshold``, ``trust.confidence``)
   invalid    complete JSON that breaks the schema, or no JSON at all
   truncated  hit max_tokens before the JSON value closed; no data
   runaway    the JSON closed, then generation went on until max_tokens (data kept, flagged), or a guard fired before
@@ -132,11 +133,14 @@ class Signals:
             check passed, or when the answer was not reviewed (``reviewed``: only ``ok`` answers are).
         merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.merge``); empty for a
             document read in one prompt.
+        confidence: the fields whose confidence is below their threshold (``low_confidence`` findings,
+            ``trust.confidence.assess``); empty without thresholds.
     """
 
     answer: str
     review: tuple[dict, ...] = ()
     merge: tuple[dict, ...] = ()
+    confidence: tuple[dict, ...] = ()
 
 
 def record_status(signals: Signals) -> str:
@@ -144,22 +148,23 @@ def record_status(signals: Signals) -> str:
 
     Decision table (the first row that holds decides):
 
-    | answer     | review findings         | merge findings | status              |
-    |------------|-------------------------|----------------|---------------------|
-    | not ``ok`` | (none: not reviewed)    | (none)         | the answer's status |
-    | ``ok``     | one or more             | any            | ``review``          |
-    | ``ok``     | none                    | one or more    | ``review``          |
-    | ``ok``     | none                    | none           | ``ok``              |
+    | answer     | review findings         | merge findings | confidence findings | status              |
+    |------------|-------------------------|----------------|---------------------|---------------------|
+    | not ``ok`` | (none: not reviewed)    | (none)         | any                 | the answer's status |
+    | ``ok``     | one or more             | any            | any                 | ``review``          |
+    | ``ok``     | none                    | one or more    | any                 | ``review``          |
+    | ``ok``     | none                    | none           | one or more         | ``review``          |
+    | ``ok``     | none                    | none           | none                | ``ok``              |
 
     Args:
-        signals: the answer's status and the findings of review and merge.
+        signals: the answer's status and the findings of review, merge and the confidence thresholds.
 
     Returns:
         The record's status.
     """
     if not reviewed(signals.answer):
         return signals.answer  # its data is not trusted in the first place: nothing to review
-    return REVIEW if signals.review or signals.merge else OK
+    return REVIEW if signals.review or signals.merge or signals.confidence else OK
 
 
 def trusted(records: Iterable[Record]) -> bool:
