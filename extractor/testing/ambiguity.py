@@ -60,9 +60,9 @@ def field_token_indexes(tiny: TinyModel) -> dict[str, tuple[int, ...]]:
     data = tiny.answer.encode("utf-8")
     char_at = {}  # byte offset -> character offset
     at = 0
-    for i, char in enumerate(tiny.answer):
+    for i, letter in enumerate(tiny.answer):
         char_at[at] = i
-        at += len(char.encode("utf-8"))
+        at += len(letter.encode("utf-8"))
     char_at[at] = len(tiny.answer)
     starts, at = [], 0
     for token in tiny.answer_token_ids:
