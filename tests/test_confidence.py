@@ -198,3 +198,25 @@ def test_reliability_metrics_on_known_values():
     assert inverted["auroc"] == 0.0 and inverted["coverage"]["50"] == 0.0
     # one bin each: |0.9 - 1| and |0.1 - 0| weighted by half
     assert reliability([0.95, 0.05], [True, False])["ece"] == pytest.approx(0.05)
+
+
+def test_the_host_and_device_evidence_agree():
+    """The CPU path (numpy on the logits' memory, a 20-nat window) gives the device path's numbers (mx logsumexp
+    and topk over the whole vocabulary), ties, a sampled token that is not the best and a one-hot row included."""
+    import mlx.core as mx
+
+    from extractor.runners.evidence import MARGIN_CAP, EvidenceCollector
+
+    rng = mx.random.key(3)
+    logits = mx.random.normal((1, 248_320), key=rng) * 4
+    for token in (int(mx.argmax(logits).item()), 17):
+        sampled = mx.array([token])
+        host, device = EvidenceCollector._host(logits, sampled), EvidenceCollector._device(logits, sampled)
+        assert host[0] == device[0] == token
+        assert host[1] == pytest.approx(device[1], abs=1e-3) and host[2] == pytest.approx(device[2], abs=1e-4)
+    tied = mx.array([[1.0, 5.0, 5.0, -2.0]])
+    assert EvidenceCollector._host(tied, mx.array([1]))[2] == 0.0
+    one_hot = mx.array([[-float("inf"), 0.0, -float("inf")]])
+    collector = EvidenceCollector()
+    assert collector.take(one_hot, mx.array([1])) == 1
+    assert (collector.logprob, collector.margin, collector.forced) == ([0.0], [MARGIN_CAP], [False])

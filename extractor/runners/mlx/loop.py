@@ -461,7 +461,7 @@ class Decoder:
             logits = apply_bitmask(logits, mask if mask is not None else self.mask())
         sampled = self.sampler(logits)
         if self.evidence is not None:
-            token = self.evidence.take(self.evidence.stats(raw, sampled))  # the step's one host transfer
+            token = self.evidence.take(raw, sampled)  # the step's one synchronisation
         else:
             token = int(sampled.item())
         self.steps += 1
