@@ -432,15 +432,16 @@ class Decoder:
         return self.feed
 
     def mask(self):
-        """The constraint's token mask for the next token (computed on the host), or None without a constraint."""
-        import mlx.core as mx
+        """The constraint's token mask for the next token (computed on the host) as its bounds for ``advance``
+        (``constrain.mask.apply_bound``), or None without a constraint."""
+        from extractor.runners.constrain.mask import mask_bound
 
         if self.constraint is None:
             return None
         words = self.constraint.mask()
         if self.evidence is not None:
             self.evidence.note_mask(words)  # a one-token mask: the grammar forces the token
-        return mx.array(words)
+        return mask_bound(words)  # its +-inf bounds, cached: a mask seen again costs no unpacking
 
     def advance(self, logits, *, mask=None) -> bool:
         """Sample from the (1, V) logits of the pass over ``feed`` (the constraint's mask is computed while that
@@ -452,13 +453,13 @@ class Decoder:
         """
         import mlx.core as mx
 
-        from extractor.runners.constrain.mask import apply_bitmask
+        from extractor.runners.constrain.mask import apply_bound
 
         for processor in self.request.logits_processors:
             logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
         raw = logits
         if self.constraint is not None:
-            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
+            logits = apply_bound(logits, mask if mask is not None else self.mask())
         sampled = self.sampler(logits)
         if self.evidence is not None:
             token = self.evidence.take(raw, sampled)  # the step's one synchronisation
