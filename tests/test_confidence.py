@@ -220,3 +220,23 @@ def test_the_host_and_device_evidence_agree():
     collector = EvidenceCollector()
     assert collector.take(one_hot, mx.array([1])) == 1
     assert (collector.logprob, collector.margin, collector.forced) == ([0.0], [MARGIN_CAP], [False])
+
+
+def test_assess_thresholds_checks_and_exact_data():
+    from extractor.trust.confidence import assess
+
+    data = {"total": 10.0, "lines": [{"amount": 4.0}, {"amount": None}], "note": ""}
+    checks = [{"code": "lines_subtotal", "message": "m", "path": "/lines"}]
+    grounding = {"fields": {"/total": True, "/lines/0/amount": False}, "where": {"/total": {"page": 1}}}
+    result = assess(
+        data, tokens=None, grounding=grounding, checks=checks, field_thresholds={"": 0.5, "/lines/*/amount": 0.99}
+    )
+    assert list(result.fields) == ["/total", "/lines/0/amount", "/lines/1/amount", "/note"]  # nulls, "" included
+    assert result.fields["/lines/0/amount"]["checks"] == [{"code": "lines_subtotal", "holds": False}]
+    assert result.fields["/total"]["checks"] == [] and result.fields["/total"]["grounding"]["page"] == 1
+    conf = {p: e["confidence"] for p, e in result.fields.items()}
+    assert conf["/lines/0/amount"] < conf["/lines/1/amount"] < conf["/total"]  # ungrounded + failed check lowest
+    assert result.summary["below"] == ["/lines/0/amount", "/lines/1/amount"]  # the items' 0.99; the root's 0.5
+    assert [f["path"] for f in result.findings] == result.summary["below"]
+    exact = assess(data, tokens=None, grounding=grounding, checks=(), threshold=0.99, exact=True)
+    assert {e["confidence"] for e in exact.fields.values()} == {1.0} and exact.summary["below"] == []

@@ -294,15 +294,16 @@ def assess_record(record: Record, job: DocumentJob):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; none for embedded XML or merged windows), the review's grounding and checks, the settings'
     calibration and threshold, the schema's per-field thresholds."""
-    settings = job.settings
+    settings, source = job.settings, record.extra.get("data_source", "model")
     return assess(
         record.data,
-        tokens=record.extra.get("fields") if record.extra.get("data_source", "model") == "model" else None,
+        tokens=record.extra.get("fields") if source == "model" else None,
         grounding=record.extra.get("grounding"),
         checks=record.extra.get("checks") or (),
         calibration=read_calibration(settings.calibration) if settings.calibration else None,
         threshold=settings.auto_accept,
         field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
+        exact=source == "embedded_xml",  # read from the XML, not generated
     )
 
 

@@ -13,7 +13,7 @@
 ``ungrounded``  1 when it was looked for and not found
 ``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it)
 ``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, the generic
-                decoding path, merged windows, embedded XML)
+                decoding path, merged windows)
 ==============  ===========================================================================================
 
 **The default weights** (:data:`DEFAULT_WEIGHTS`) are set by hand, **uncalibrated**: they order fields sensibly
@@ -26,6 +26,8 @@ records then name). The record's ``confidence`` says which: ``{"calibration": na
 **Thresholds** (straight-through processing): a field's threshold is its schema's ``x-extractor-threshold``
 (``schema.field_thresholds``), else the ``--auto-accept`` default, else none. Each field under its threshold is a
 ``low_confidence`` finding; ``trust.verdict.record_status`` turns an ``ok`` answer with any into ``review``.
+
+Data read from embedded e-invoice XML is exact, not generated: each field's confidence is 1 (``exact``).
 
 What it does not mean: the model's own belief about the document (token probabilities are over spellings, before the
 grammar mask), or anything about a field that is missing altogether (a value the model never wrote has no entry).
@@ -152,6 +154,7 @@ def assess(
     calibration: Calibration | None = None,
     threshold: float | None = None,
     field_thresholds: Mapping[str, float] | None = None,
+    exact: bool = False,
 ) -> Assessment:
     """Fuse each field's evidence into its confidence and compare it with its threshold.
 
@@ -163,6 +166,8 @@ def assess(
         calibration: the fitted fusion; None: :data:`DEFAULT_WEIGHTS` (uncalibrated).
         threshold: the default threshold (``--auto-accept``); None: only the schema's thresholds apply.
         field_thresholds: the schema's per-field thresholds by field path (``schema.field_thresholds``).
+        exact: the data was read, not generated (embedded e-invoice XML): every field's confidence is 1 (its
+            checks still decide the status through review).
 
     Returns:
         The Assessment.
@@ -182,7 +187,7 @@ def assess(
         ]
         kind = field_path(parts)
         model = calibration.model_for(kind) if calibration is not None else DEFAULT_WEIGHTS
-        entry["confidence"] = round(model.score(features(entry)), 4)
+        entry["confidence"] = 1.0 if exact else round(model.score(features(entry)), 4)
         out[pointer] = entry
         limit = thresholds.get(kind, default)
         if limit is not None and entry["confidence"] < limit:
