@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from extractor.errors import UsageError
 from extractor.inputs.document import (
@@ -345,6 +346,8 @@ class Settings:
             values["long"] = long
         confidence = {name: getattr(self, name) for name in CONFIDENCE_FIELDS}
         if confidence != CONFIDENCE_DEFAULTS:
+            if self.calibration is not None:  # its content counts: a refitted file makes other records
+                confidence["calibration"] = hashlib.sha256(Path(self.calibration).read_bytes()).hexdigest()
             values["confidence"] = confidence  # they change the status: only a changed one counts (see above)
         for name in ("extra_processors", "request_processors"):
             if getattr(self, name) is not None:
