@@ -28,6 +28,8 @@ _EXPORTS = {
     "SchemaError": "errors",
     "UsageError": "errors",
     "WatchSummary": "jobs.watch",
+    "Invoice": "schema_models",  # the built-in schemas as Pydantic models (imports pydantic on first use)
+    "Receipt": "schema_models",
 }
 __all__ = sorted(_EXPORTS)
 

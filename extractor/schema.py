@@ -19,6 +19,13 @@ from extractor.errors import SchemaError, UsageError
 from extractor.leaves import json_pointer
 
 BUILTIN_SCHEMAS = ("invoice", "receipt")
+# the built-in schemas' Pydantic models (extractor/schema_models.py), by the ``module:Class`` that names them: such a
+# class is its schema's name (so ``schema=Invoice`` fingerprints, prompts and records as ``schema="invoice"``)
+# without importing pydantic to tell
+BUILTIN_MODELS = {
+    **{f"extractor.schema_models:{name.title()}": name for name in BUILTIN_SCHEMAS},
+    **{f"extractor:{name.title()}": name for name in BUILTIN_SCHEMAS},  # the package's lazy export
+}
 # ``package.module:Class`` (or ``module:Outer.Inner``): a Pydantic model named on the command line, imported
 _MODEL_REFERENCE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
@@ -80,10 +87,10 @@ def is_model_reference(value: object) -> TypeGuard[str]:
 
 def schema_reference(value: str | type) -> str:
     """The text a schema setting stands for: the name or path as given, ``module:Class`` for a model class (so
-    ``schema=MyInvoice`` and ``--schema module:MyInvoice`` fingerprint alike)."""
-    if isinstance(value, type):
-        return f"{value.__module__}:{value.__qualname__}"
-    return str(value)
+    ``schema=MyInvoice`` and ``--schema module:MyInvoice`` fingerprint alike); a built-in schema's model, as a
+    class or as ``module:Class``, is that schema's name (``schema=Invoice`` fingerprints as ``schema="invoice"``)."""
+    text = f"{value.__module__}:{value.__qualname__}" if isinstance(value, type) else str(value)
+    return BUILTIN_MODELS.get(text, text)
 
 
 def model_class(reference: str) -> type:
@@ -133,16 +140,19 @@ def load_schema(name_or_path: str | type) -> Schema:
         name_or_path: a builtin name, a path, a Pydantic model class or ``module:Class``.
 
     Returns:
-        The Schema (for a model: named by the class, its source ``module:Class``, its ``model_json_schema()``).
+        The Schema (for a model: named by the class, its source ``module:Class``, its ``model_json_schema()``;
+        for ``Invoice`` / ``Receipt``, the built-in schema's own Schema, as by name).
 
     Raises:
         SchemaError: the file is missing, not JSON, or not a valid JSON Schema (a model's schema too).
         UsageError: ``module:Class`` names nothing importable, or no Pydantic model.
     """
     model = schema_model(name_or_path)
-    if model is not None:
+    if model is not None and schema_reference(model) not in BUILTIN_SCHEMAS:
         return _model_schema(model)
-    text = str(name_or_path)  # a builtin name or a path: schema_model took every class
+    # a builtin name or a path (schema_model took every other class); a built-in schema's model reads its file,
+    # which its model_json_schema() equals (tests/test_schema_models.py), so prompts stay byte for byte the same
+    text = schema_reference(model) if model is not None else str(name_or_path)
     if text in BUILTIN_SCHEMAS:
         path = builtin_schema_dir() / f"{text}.schema.json"
         name = text

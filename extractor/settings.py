@@ -83,7 +83,8 @@ class Settings:
     Attributes:
         model: local model directory or cached hub id.
         schema: ``invoice``, ``receipt``, a schema file path, a Pydantic v2 model class or ``module:Class``
-            naming one (its ``model_json_schema()`` is the schema; ``Record.parsed`` is then an instance of it).
+            naming one (its ``model_json_schema()`` is the schema; ``Record.parsed`` is then an instance of it;
+            the built-ins' own ``Invoice`` / ``Receipt`` are ``invoice`` / ``receipt``).
         max_tokens: cap on generated tokens per document.
         vision_tokens: vision-token budget per page (converted to pixels with the model's patch and merge sizes).
         max_pixels: explicit pixel budget per page; overrides ``vision_tokens``.
@@ -334,7 +335,8 @@ class Settings:
                 "stop_ids": self.stop_ids,
                 "image_format": self.image_format,
             }
-        values["schema"] = schema_reference(self.schema)  # a model class as the ``module:Class`` that names it
+        # a model class as the ``module:Class`` that names it (Invoice / Receipt: their schema's name)
+        values["schema"] = schema_reference(self.schema)
         values["guards"] = dataclasses.asdict(self.guards)
         values["passwords"] = hashlib.sha256("\0".join(self.passwords).encode()).hexdigest()
         values["schema_text"] = hashlib.sha256(schema_text.encode()).hexdigest()

@@ -16,6 +16,7 @@ LAYERS = [
         "extractor.text",
         "extractor.leaves",
         "extractor.schema",
+        "extractor.schema_models",  # the built-in schemas as Pydantic models; the one module importing pydantic
         "extractor.record",
     ),
     ("extractor.inputs",),

@@ -8,12 +8,16 @@ one server serves most tests, the kill -9 test starts its own twice.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -29,6 +33,7 @@ NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
 KEYS = {"alice": "alice-secret-key", "bob": "bob-secret-key"}
 MAX_BYTES = "300K"  # the sample is ~30 KB
+WEBHOOK_SECRET = "whsec-test-0123456789"
 HANG_GUARD_S = 120  # only stops a hung test; no test asserts on time
 
 
@@ -59,9 +64,17 @@ def extraction_options(tiny) -> list[str]:
 class Server:
     """``extract serve`` in a subprocess; ``url`` once it listens."""
 
-    def __init__(self, tiny, store: Path, *, env: dict | None = None) -> None:
-        self.log = store.with_suffix(f".{time.monotonic_ns()}.log")
-        environment = {**os.environ, "EXTRACT_API_KEYS": ",".join(f"{t}:{k}" for t, k in KEYS.items()), **(env or {})}
+    def __init__(self, tiny, store: Path | str, *, env: dict | None = None, args: tuple[str, ...] = ()) -> None:
+        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"extract-serve.{time.monotonic_ns()}.log"
+        if isinstance(store, Path):
+            self.log = store.with_suffix(f".{time.monotonic_ns()}.log")
+            store = f"sqlite:///{store}"
+        environment = {
+            **os.environ,
+            "EXTRACT_API_KEYS": ",".join(f"{t}:{k}" for t, k in KEYS.items()),
+            "EXTRACT_WEBHOOK_SECRET": WEBHOOK_SECRET,
+            **(env or {}),
+        }
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen(
                 [
@@ -72,9 +85,14 @@ class Server:
                     "--port",
                     "0",
                     "--store",
-                    f"sqlite:///{store}",
+                    store,
                     "--sync-timeout",
                     "30",
+                    "--callback-allow",
+                    "127.0.0.1",
+                    "--callback-backoff",
+                    "0.2",
+                    *args,
                     *extraction_options(tiny),
                 ],
                 env=environment,
@@ -260,6 +278,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
         "/v1/jobs/{job_id}": ["delete", "get"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
+        "/metrics": ["get"],
     }
 
 
@@ -304,3 +323,186 @@ def test_kill_9_loses_no_job_and_reruns_none(tiny, tmp_path):
         if before[job_id]["status"] == "done":
             assert job == before[job_id]  # the same record, the same times: not run again
         assert job["runs"] == (2 if before[job_id]["status"] == "running" else 1)
+
+
+class Receiver:
+    """A webhook receiver on loopback: records every delivery; ``fail`` deliveries to a path answer 500 first."""
+
+    def __init__(self) -> None:
+        self.deliveries: list[dict] = []
+        self.fail: dict[str, int] = {}
+        self.arrived = threading.Condition()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                with receiver.arrived:
+                    receiver.deliveries.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                    failing = receiver.fail.get(self.path, 0)
+                    receiver.fail[self.path] = failing - 1
+                    receiver.arrived.notify_all()
+                self.send_response(500 if failing > 0 else 204)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def wait(self, path: str, count: int) -> list[dict]:
+        """The deliveries to ``path`` once there are ``count`` of them."""
+        with self.arrived:
+            assert self.arrived.wait_for(
+                lambda: sum(d["path"] == path for d in self.deliveries) >= count, timeout=HANG_GUARD_S
+            ), self.deliveries
+            return [d for d in self.deliveries if d["path"] == path]
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    receiver = Receiver()
+    yield receiver
+    receiver.http.shutdown()
+
+
+def verified(delivery: dict) -> dict:
+    """The delivery's body, once its signature verifies with the secret (the check docs/serve.md shows)."""
+    timestamp = delivery["headers"]["X-Extractor-Timestamp"]
+    expected = hmac.new(WEBHOOK_SECRET.encode(), f"{timestamp}.".encode() + delivery["body"], hashlib.sha256)
+    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "sha256=" + expected.hexdigest())
+    assert abs(time.time() - int(timestamp)) < 300
+    return json.loads(delivery["body"])
+
+
+def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recorded(server, receiver):
+    with server.client() as client:
+        once = post(client, SAMPLE.read_bytes() + b"%hook1", data={"callback_url": receiver.url + "/once"})
+        receiver.fail["/flaky?t=tok"] = 2
+        flaky = post(client, SAMPLE.read_bytes() + b"%hook2", data={"callback_url": receiver.url + "/flaky?t=tok"})
+        assert once.status_code == flaky.status_code == 202, once.text
+        (delivery,) = receiver.wait("/once", 1)
+        body = verified(delivery)
+        job = done(client, once.json()["id"])
+        assert body == {"id": job["id"], "status": "done", "record": job["record"]}
+        attempts = receiver.wait("/flaky?t=tok", 3)
+        assert [verified(a)["id"] for a in attempts] == [flaky.json()["id"]] * 3
+        deadline = time.monotonic() + HANG_GUARD_S
+        while (view := client.get(f"/v1/jobs/{flaky.json()['id']}").json())["callback"]["state"] == "pending":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(0.5)  # a fourth delivery would come within the backoff
+    assert len(receiver.wait("/once", 1)) == 1 and len(receiver.wait("/flaky?t=tok", 3)) == 3
+    callback = view["callback"]
+    assert callback["url"] == receiver.url + "/flaky?…" and callback["state"] == "delivered"  # no query shown
+    assert [(a["attempt"], a["status_code"], a["ok"]) for a in callback["deliveries"]] == [
+        (1, 500, False),
+        (2, 500, False),
+        (3, 204, True),
+    ]
+    assert WEBHOOK_SECRET not in server.log.read_text(errors="replace")
+
+
+def test_a_callback_to_a_private_address_is_refused_at_submission(server):
+    with server.client() as client:
+        before = len(client.get("/v1/jobs").json()["jobs"])
+        for url in ("http://10.1.2.3/hook", "http://169.254.169.254/latest", "http://[::1]:9/x", "ftp://example.com/"):
+            response = post(client, SAMPLE.read_bytes(), data={"callback_url": url})
+            assert response.status_code == 422, (url, response.text)
+        assert "--callback-allow" in post(client, b"x", data={"callback_url": "http://10.1.2.3/"}).json()["detail"]
+        assert len(client.get("/v1/jobs").json()["jobs"]) == before
+
+
+def test_a_repeat_is_answered_from_the_stored_record_and_metrics_count_the_jobs(server):
+    with server.client() as client:
+        first = done(client, post(client, SAMPLE.read_bytes() + b"%repeat").json()["id"])
+        again = post(client, SAMPLE.read_bytes() + b"%repeat")
+        assert again.status_code == 202 and again.json()["status"] == "done"
+        assert again.json()["answered_from"] == first["id"] and again.json()["record"] == first["record"]
+    with server.client(None) as anonymous:
+        text = anonymous.get("/metrics").text
+    values = {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if not line.startswith("#")}
+    assert values['extractor_jobs{state="queued"}'] >= 0 and values['extractor_jobs{state="done"}'] >= 3
+    assert values["extractor_model_seconds_count"] >= 2 and values["extractor_documents_per_minute"] > 0
+    assert 'extractor_queue_wait_seconds{quantile="0.95"}' in values
+
+
+def test_postgres_one_api_replica_two_workers_one_killed_mid_job(tiny, tmp_path):
+    """12 jobs through an API replica on PostgreSQL, run by two ``extract worker`` processes; one is killed with
+    ``kill -9`` holding a job: its lease passes, the other worker claims that job again, and every job ends with
+    exactly one record."""
+    from test_store import fresh_database, postgres_admin_url
+
+    url = fresh_database(postgres_admin_url(), "extractor_serve_e2e")
+    api = Server(tiny, url, args=("--no-worker",))
+    marker = tmp_path / "paused"
+    logs = [tmp_path / "w0.log", tmp_path / "w1.log"]
+    workers = [  # the second decodes two documents at once (--batch 2: two job threads)
+        worker_process(tiny, url, logs[0], pause=f"0:{marker}"),
+        worker_process(tiny, url, logs[1], pause=None, extra=("--batch", "2")),
+    ]
+    try:
+        deadline = time.monotonic() + HANG_GUARD_S
+        while not all("worker: claiming" in log.read_text(errors="replace") for log in logs):
+            assert time.monotonic() < deadline and all(w.poll() is None for w in workers), logs[0].read_text()
+            time.sleep(0.05)
+        with api.client() as client:
+            ids = [
+                post(client, SAMPLE.read_bytes() + f"\n%pg{i}".encode(), name=f"pg{i}.pdf").json()["id"]
+                for i in range(12)
+            ]
+            while not marker.exists():  # worker 0 hangs holding the first job it claims
+                assert time.monotonic() < deadline and workers[0].poll() is None, logs[0].read_text()
+                time.sleep(0.05)
+            workers[0].send_signal(signal.SIGKILL)
+            workers[0].wait()
+            jobs = {job_id: done(client, job_id) for job_id in ids}
+    finally:
+        for proc in workers:
+            proc.kill()
+            proc.wait()
+        api.stop()
+    assert [job["status"] for job in jobs.values()] == ["done"] * 12
+    for number, job_id in enumerate(ids):
+        job = jobs[job_id]
+        assert job["record"]["source"] == f"pg{number}.pdf" and job["record"]["data"] == json.loads(ANSWER)
+        assert "records" not in job  # exactly one record
+    assert sorted(job["runs"] for job in jobs.values()) == [1] * 11 + [2]  # the killed worker's job, claimed again
+
+
+def worker_process(tiny, store: str, log: Path, *, pause: str | None, extra: tuple = ()) -> subprocess.Popen:
+    """An ``extract worker`` on ``store`` with a 2 s lease (``pause``: ``N:MARKER``, hang holding its (N+1)th job)."""
+    env = {**os.environ, **({TEST_PAUSE_ENV: pause} if pause else {})}
+    args = [
+        sys.executable,
+        "-m",
+        "extractor.cli",
+        "worker",
+        "--store",
+        store,
+        "--lease",
+        "2s",
+        *extra,
+        *extraction_options(tiny),
+    ]
+    with open(log, "wb") as out:
+        return subprocess.Popen(args, env=env, stdout=out, stderr=out)
+
+
+def test_a_request_may_bring_its_own_json_schema(server):
+    own = {**NOTE_SCHEMA, "title": "inline-note", "description": "The request's own schema."}
+    with server.client() as client:
+        response = post(client, SAMPLE.read_bytes(), path="/v1/extract", data={"schema": json.dumps(own)})
+        assert response.status_code == 200, response.text
+        job = response.json()
+        assert job["options"] == {"schema": own} and job["record"]["data"] == json.loads(ANSWER)
+        assert job["record"]["status"] == "ok"
+        for bad, reason in (
+            ('{"type": 5}', "schema"),
+            ('{"$ref": "https://example.com/s.json"}', "points outside the schema"),
+            ("{not json", "not JSON"),
+        ):
+            refused = post(client, SAMPLE.read_bytes(), data={"schema": bad})
+            assert refused.status_code == 422 and reason in refused.json()["detail"], refused.text

@@ -1,7 +1,7 @@
 """The ``extract`` commands: parse their own options, call the core, render. No extraction logic lives here.
 
-``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|calibrate|review|serve ...`` are
-subcommands. The extraction options they share, and the Settings those make, are in ``extractor.cli.options``.
+``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|calibrate|review|serve|worker ...``
+are subcommands. The extraction options they share, and the Settings those make, are in ``extractor.cli.options``.
 """
 
 from __future__ import annotations
@@ -407,33 +407,55 @@ def review_command(
 SUBCOMMANDS.add("review")
 
 
+# the options extract serve and extract worker share (one OptionInfo serves both signatures)
+STORE_OPTION = typer.Option(
+    DEFAULT_STORE,
+    "--store",
+    metavar="URL",
+    help="The job store: sqlite:///PATH (one machine) or postgresql://USER:PASSWORD@HOST/DB (shared).",
+)
+LEASE_OPTION = typer.Option(
+    "60s",
+    "--lease",
+    metavar="DURATION",
+    help="How long a worker's claim holds a job unrenewed (a killed worker's job is claimed again after it).",
+)
+RETENTION_OPTION = typer.Option(
+    "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
+)
+CALLBACK_ALLOW_OPTION = typer.Option(
+    [], "--callback-allow", metavar="HOST", help="A webhook host allowed although private/loopback (repeat)."
+)
+CALLBACK_TRIES_OPTION = typer.Option(5, "--callback-tries", min=1, help="Webhook delivery attempts in all.")
+CALLBACK_BACKOFF_OPTION = typer.Option(
+    2.0, "--callback-backoff", min=0.0, metavar="SECONDS", help="Seconds before the 2nd attempt, doubled after."
+)
+
+
+def _webhook_settings(allow: list[str], tries: int, backoff: float):
+    from extractor.service.webhooks import WebhookSettings
+
+    return WebhookSettings.from_environment(allow=tuple(allow), tries=tries, backoff=backoff)
+
+
 @app.command(
     "serve",
     help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
     "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
     "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
-    "key is a tenant that sees only its own jobs. Runs until Ctrl-C / SIGTERM.",
+    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them. "
+    "Runs until Ctrl-C / SIGTERM.",
 )
 @handle_errors
 @settings_options
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API keys."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
-    store: str = typer.Option(
-        DEFAULT_STORE,
-        "--store",
-        metavar="URL",
-        help="The job store: sqlite:///PATH (jobs, uploads and records; survives restarts).",
-    ),
+    store: str = STORE_OPTION,
     api_keys_file: Path | None = typer.Option(
         None, "--api-keys-file", metavar="FILE", help="API keys, one KEY or TENANT:KEY per line (# comments)."
     ),
-    retention: str = typer.Option(
-        "7d",
-        "--retention",
-        metavar="DURATION",
-        help="How long ended jobs and their records are kept (e.g. 7d, 12h, 3600).",
-    ),
+    retention: str = RETENTION_OPTION,
     sync_timeout: float = typer.Option(
         DEFAULT_SYNC_TIMEOUT,
         "--sync-timeout",
@@ -441,13 +463,23 @@ def serve_command(
         metavar="SECONDS",
         help="POST /v1/extract answers the record if done within this, else 202 with the job.",
     ),
+    worker: bool = typer.Option(
+        True, "--worker/--no-worker", help="Run the jobs here (--no-worker: an API replica; extract worker runs them)."
+    ),
+    lease: str = LEASE_OPTION,
+    reuse: bool = typer.Option(
+        True, "--reuse/--no-reuse", help="Answer a repeated file with the same settings from its stored record."
+    ),
+    callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
+    callback_tries: int = CALLBACK_TRIES_OPTION,
+    callback_backoff: float = CALLBACK_BACKOFF_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
     if settings is None:
         raise TypeError("serve_command runs through settings_options, which gives it settings")
-    from extractor.service.app import serve
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
+    from extractor.service.process import serve
 
     config = ServeSettings(
         host=host,
@@ -455,6 +487,10 @@ def serve_command(
         store=store,
         sync_timeout=sync_timeout,
         retention=parse_duration(retention, option="--retention"),
+        lease=parse_duration(lease, option="--lease"),
+        worker=worker,
+        reuse=reuse,
+        webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
     )
     serve(
         settings=settings,
@@ -465,6 +501,42 @@ def serve_command(
 
 
 SUBCOMMANDS.add("serve")
+
+
+@app.command(
+    "worker",
+    help="Run extract serve's jobs on this machine's model: claim them from the shared --store "
+    "(PostgreSQL: any number of workers and serve replicas on any machines) under a lease, "
+    "store their records, send their webhooks (EXTRACT_WEBHOOK_SECRET). Every extraction "
+    "option applies. Runs until Ctrl-C / SIGTERM (the job running is finished first).",
+)
+@handle_errors
+@settings_options
+def worker_command(
+    store: str = STORE_OPTION,
+    lease: str = LEASE_OPTION,
+    retention: str = RETENTION_OPTION,
+    callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
+    callback_tries: int = CALLBACK_TRIES_OPTION,
+    callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    settings: Settings | None = None,  # given by settings_options
+) -> None:
+    """Work until interrupted (exit 0)."""
+    if settings is None:
+        raise TypeError("worker_command runs through settings_options, which gives it settings")
+    from extractor.service.config import ServeSettings, parse_duration
+    from extractor.service.process import work
+
+    config = ServeSettings(
+        store=store,
+        lease=parse_duration(lease, option="--lease"),
+        retention=parse_duration(retention, option="--retention"),
+        webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+    )
+    work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
+
+
+SUBCOMMANDS.add("worker")
 
 
 def main(argv: list[str] | None = None) -> None:

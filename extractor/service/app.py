@@ -2,31 +2,36 @@
 
 Endpoints: ``POST /v1/jobs`` (202 + ``Location``), ``GET /v1/jobs/{id}`` (``?wait=`` long-polls), ``GET /v1/jobs``,
 ``DELETE /v1/jobs/{id}``, ``POST /v1/extract`` (the record within ``--sync-timeout``, else 202), ``GET /healthz``,
-and FastAPI's ``/openapi.json`` and ``/docs``. Every ``/v1`` call needs ``Authorization: Bearer KEY`` when the server
-has keys; a body over ``--max-bytes`` is refused with 413 before it is stored (``Gate``).
+``GET /metrics`` (Prometheus), and FastAPI's ``/openapi.json`` and ``/docs``. Every ``/v1`` call needs
+``Authorization: Bearer KEY`` when the server has keys; a body over ``--max-bytes`` is refused with 413 before it
+is stored (``Gate``).
 """
 
 import asyncio
 import datetime
 import hashlib
 import json
-import socket
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, UploadFile
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
-from extractor.errors import UsageError
+from extractor.errors import SchemaError, UsageError
 from extractor.schema import schema_reference
-from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings, check_exposure
-from extractor.service.store import ENDED, Job, Store, shown_options, store_path
-from extractor.service.worker import Engine, Worker, request_options, upload_name
+from extractor.service import metrics
+from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
+from extractor.service.requests import request_options, upload_name
+from extractor.service.store import ENDED, Job, Store, shown_options
+from extractor.service.webhooks import Deliverer, check_callback, shown_callback
+from extractor.service.worker import Engine, Worker
 from extractor.settings import Settings
 
+SCHEMA_HELP = "invoice, receipt, the server's --schema, or a JSON Schema (JSON text)."
 MAX_WAIT = 60.0  # seconds one long poll may wait at most
+LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs other processes' workers end
 MULTIPART_SLACK = 64 * 1024  # a multipart body's bytes beside the file (boundaries, headers, the form fields)
 PAGE_LIMIT = 200  # jobs per page of GET /v1/jobs at most
 UPLOAD_PATHS = ("/v1/jobs", "/v1/extract")
@@ -103,6 +108,14 @@ def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
         out["queue_position"] = store.position(job)
     if job.error is not None:
         out["error"] = job.error
+    if job.answered_from is not None:
+        out["answered_from"] = job.answered_from  # the earlier job of the same bytes and settings
+    if job.callback_url is not None:
+        out["callback"] = {
+            "url": shown_callback(job.callback_url),
+            "state": job.callback_state,
+            "deliveries": job.deliveries,
+        }
     if records and job.records is not None:
         out["record"] = job.records[0] if job.records else None
         if len(job.records) > 1:
@@ -111,14 +124,22 @@ def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
 
 
 def create_app(
-    *, store: Store, worker: Worker, engine: Engine, keys: ApiKeys, serve: ServeSettings, settings: Settings
+    *,
+    store: Store,
+    worker: Worker | None,
+    deliverer: Deliverer | None = None,
+    engine: Engine,
+    keys: ApiKeys,
+    serve: ServeSettings,
+    settings: Settings,
 ) -> FastAPI:
-    """The FastAPI app over one store and one worker.
+    """The FastAPI app over one store and (unless an API replica) one worker.
 
     Args:
         store: the job store.
-        worker: the running worker (woken when a job is queued).
-        engine: the loaded core (fingerprints of the requests' settings).
+        worker: the running worker (woken when a job is queued); None: other processes run the jobs.
+        deliverer: the webhooks' deliverer (woken when a job is answered at once from a stored record).
+        engine: the core (fingerprints of the requests' settings; its model only in the worker).
         keys: the API keys (empty: a loopback server open to this machine).
         serve: the service's settings (the sync timeout).
         settings: the extraction settings (``max_bytes`` is the upload limit).
@@ -144,7 +165,12 @@ def create_app(
         return found
 
     def accept(
-        file: UploadFile, schema: str | None, options: str | None, idempotency_key: str | None, owner: str
+        file: UploadFile,
+        schema: str | None,
+        options: str | None,
+        idempotency_key: str | None,
+        owner: str,
+        callback_url: str | None = None,
     ) -> tuple[Job, bool]:
         data = file.file.read(settings.max_bytes + 1)
         if len(data) > settings.max_bytes:
@@ -156,7 +182,9 @@ def create_app(
         try:
             chosen = request_options(schema=schema, options=parsed, server_schema=schema_reference(settings.schema))
             fingerprint = engine.fingerprint(chosen)
-        except UsageError as exc:
+            if callback_url:
+                callback_url = check_callback(callback_url, settings=serve.webhooks)
+        except (UsageError, SchemaError) as exc:  # the options, the callback, a request's own JSON Schema
             raise HTTPException(422, str(exc)) from None
         sha256 = hashlib.sha256(data).hexdigest()
         job, created = store.submit(
@@ -167,10 +195,15 @@ def create_app(
             fingerprint=fingerprint,
             options=chosen,
             idempotency_key=idempotency_key,
+            callback_url=callback_url or None,
+            reuse=serve.reuse,
         )
         if not created and (job.sha256, job.fingerprint) != (sha256, fingerprint):
             raise HTTPException(409, "Idempotency-Key: already used for another file or other settings")
-        worker.wake()
+        if worker is not None:
+            worker.wake()
+        if deliverer is not None and job.callback_state == "pending":
+            deliverer.wake()
         return job, created
 
     def accepted(job: Job, *, replayed: bool) -> JSONResponse:
@@ -179,13 +212,15 @@ def create_app(
 
     async def ended(job_id: str, owner: str, seconds: float) -> Job | None:
         """The job once it ended or ``seconds`` passed (looked up again only when the worker changed a job)."""
-        deadline = asyncio.get_running_loop().time() + seconds
+        clock = asyncio.get_running_loop().time
+        deadline = clock() + seconds
         while True:
-            seen = worker.version
+            seen, looked = (worker.version if worker else 0), clock()
             job = await run_in_threadpool(store.get, job_id, tenant=owner)
-            if job is None or job.status in ENDED or asyncio.get_running_loop().time() >= deadline:
+            if job is None or job.status in ENDED or clock() >= deadline:
                 return job
-            while worker.version == seen and asyncio.get_running_loop().time() < deadline:
+            # this process's worker says when it changed a job; another process's is seen by looking again
+            while (worker.version if worker else 0) == seen and clock() < min(deadline, looked + LOOK_AGAIN):
                 await asyncio.sleep(0.05)
 
     @app.post(
@@ -196,12 +231,13 @@ def create_app(
     )
     def create_job(
         file: UploadFile = File(..., description="The PDF or image."),
-        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        schema_name: str | None = Form(None, alias="schema", description=SCHEMA_HELP),
         options: str | None = Form(None, description='JSON: {"pages": "1-3", "password": "...", "split": "auto"}'),
+        callback_url: str | None = Form(None, description="Where the signed webhook goes when the job ends."),
         idempotency_key: str | None = Header(None, description="The same key returns the same job."),
         owner: str = Depends(tenant),
     ) -> JSONResponse:
-        job, created = accept(file, schema_name, options, idempotency_key, owner)
+        job, created = accept(file, schema_name, options, idempotency_key, owner, callback_url)
         return accepted(job, replayed=not created)
 
     @app.get("/v1/jobs/{job_id}", summary="A job: its status, queue position and (when done) its record")
@@ -241,12 +277,13 @@ def create_app(
     )
     async def extract(
         file: UploadFile = File(..., description="The PDF or image."),
-        schema_name: str | None = Form(None, alias="schema", description="invoice, receipt or the server's --schema."),
+        schema_name: str | None = Form(None, alias="schema", description=SCHEMA_HELP),
         options: str | None = Form(None, description="JSON, as for POST /v1/jobs."),
+        callback_url: str | None = Form(None, description="As for POST /v1/jobs."),
         idempotency_key: str | None = Header(None),
         owner: str = Depends(tenant),
     ) -> JSONResponse:
-        job, created = await run_in_threadpool(accept, file, schema_name, options, idempotency_key, owner)
+        job, created = await run_in_threadpool(accept, file, schema_name, options, idempotency_key, owner, callback_url)
         done = await ended(job.id, owner, serve.sync_timeout)
         if done is None or done.status not in ENDED:
             return accepted(done or job, replayed=not created)
@@ -254,53 +291,21 @@ def create_app(
             await run_in_threadpool(job_view, done, store=store), headers={"Location": f"/v1/jobs/{job.id}"}
         )
 
-    @app.get("/healthz", summary="Liveness: the server and its worker run")
+    @app.get("/healthz", summary="Liveness: the server (and its worker, if it runs one) serves")
     def healthz() -> dict:
         return {"status": "serving"}
+
+    @app.get(
+        "/metrics",
+        summary="Prometheus metrics: jobs by state, documents/min, queue wait, model time, webhooks",
+        response_class=PlainTextResponse,
+    )
+    def metrics_page() -> PlainTextResponse:
+        text = metrics.render(store.stats(window=metrics.WINDOW))
+        return PlainTextResponse(text, media_type=metrics.CONTENT_TYPE)
 
     app.add_middleware(Gate, keys=keys, max_body=max_body)
     return app
 
 
-def serve(
-    *, settings: Settings, serve_settings: ServeSettings, keys: ApiKeys, echo: Callable[[str], Any] = print
-) -> None:
-    """Run ``extract serve`` until interrupted: open the store (jobs a killed server left running go back to the
-    queue), load the model in the worker, listen.
-
-    Args:
-        settings: the extraction settings, parsed as ``extract run`` parses them.
-        serve_settings: host, port, store, retention, sync timeout.
-        keys: the API keys (required beyond loopback).
-        echo: where the start line is printed (the URL; never a key).
-
-    Raises:
-        UsageError: no keys beyond loopback, a bad store.
-        ExtractorError: the model or schema did not load.
-    """
-    import uvicorn
-
-    check_exposure(serve_settings.host, keys)
-    store = Store(store_path(serve_settings.store))
-    requeued = store.recover()
-    engine = Engine(settings)
-    worker = Worker(store=store, engine=engine, retention=serve_settings.retention)
-    worker.start()
-    try:
-        app = create_app(store=store, worker=worker, engine=engine, keys=keys, serve=serve_settings, settings=settings)
-        host = serve_settings.host
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, serve_settings.port))
-        sock.listen(128)
-        shown = f"[{host}]" if ":" in host else host
-        echo(
-            f"serve: http://{shown}:{sock.getsockname()[1]}/  (store {store.path}, {len(keys.tenants)} API key(s)"
-            f"{f', {requeued} job(s) queued again' if requeued else ''}; Ctrl-C stops)"
-        )
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
-    finally:
-        worker.stop()
-
-
-__all__ = ["Gate", "create_app", "job_view", "serve"]
+__all__ = ["Gate", "create_app", "job_view"]

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractor.errors import UsageError
-from extractor.service.store import DEFAULT_RETENTION, DEFAULT_STORE
+from extractor.service.store import DEFAULT_LEASE, DEFAULT_RETENTION, DEFAULT_STORE, Store
+from extractor.service.webhooks import WebhookSettings
 
 KEYS_ENV = "EXTRACT_API_KEYS"
 DEFAULT_SYNC_TIMEOUT = 60.0  # seconds POST /v1/extract waits for the record before answering 202 with the job
@@ -25,9 +26,13 @@ class ServeSettings:
     Attributes:
         host: the address to bind (loopback by default; any other requires API keys).
         port: the port (0: any free one, printed at start).
-        store: the job store, ``sqlite:///PATH``.
+        store: the job store, ``sqlite:///PATH`` or ``postgresql://...``.
         retention: seconds an ended job (its record, its upload) is kept.
         sync_timeout: seconds ``POST /v1/extract`` waits for the record before answering 202 with the job.
+        lease: seconds a worker's claim holds a job without renewal (a killed worker's job is claimed again after).
+        worker: run a worker in the server (False: an API replica; ``extract worker`` processes run the jobs).
+        reuse: answer a tenant's repeated request (same bytes, same settings) from its stored record.
+        webhooks: the webhooks' secret, allowed hosts and tries.
     """
 
     host: str = "127.0.0.1"
@@ -35,6 +40,10 @@ class ServeSettings:
     store: str = DEFAULT_STORE
     retention: float = DEFAULT_RETENTION
     sync_timeout: float = DEFAULT_SYNC_TIMEOUT
+    lease: float = DEFAULT_LEASE
+    worker: bool = True
+    reuse: bool = True
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
 
 
 @dataclass(frozen=True)
@@ -124,6 +133,24 @@ def parse_duration(text: str, *, option: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2) or "s"]
 
 
+def open_store(url: str) -> Store:
+    """The store of a ``--store`` URL: ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or a plain path
+    (SQLite), ``postgresql://user:password@host:port/database`` (PostgreSQL).
+
+    Raises:
+        UsageError: another scheme, or a store that cannot be opened (the reason named, never a password).
+    """
+    if url.startswith(("postgresql://", "postgres://")):
+        from extractor.service.postgres import PostgresStore
+
+        return PostgresStore(url)
+    if url.startswith("sqlite:///") or "://" not in url:
+        from extractor.service.sqlite import SqliteStore
+
+        return SqliteStore(Path(url.removeprefix("sqlite:///")))
+    raise UsageError(f"--store {url.split('://')[0]}://...: expected sqlite:///PATH or postgresql://...")
+
+
 __all__ = [
     "DEFAULT_SYNC_TIMEOUT",
     "KEYS_ENV",
@@ -133,5 +160,6 @@ __all__ = [
     "check_exposure",
     "is_loopback",
     "key_digest",
+    "open_store",
     "parse_duration",
 ]

@@ -1,57 +1,38 @@
-"""The service's durable job store: one SQLite file holding every accepted job, its upload and its records.
+"""The service's durable job store: every accepted job, its upload, its records and its webhook deliveries, in a
+database (``sqlite`` one file; ``postgres`` shared by many servers and workers on many machines).
 
-A job is ``queued`` when its upload is stored (one transaction: the row and the bytes together), ``running`` once a
-worker claims it (one ``UPDATE ... RETURNING``: two workers never claim the same job), then ``done`` (its records
-written in the same transaction that ends it; an unreadable or hostile file is ``done`` with an error record),
-``failed`` (the core raised, which it should never do) or ``cancelled``. A server killed mid-job leaves the job
-``running``: ``recover()`` at the next start puts it back in the queue, so no accepted job is lost and none that
-finished runs again. Ended jobs older than the retention are deleted with their uploads (``sweep``).
+A job is ``queued`` when its upload is stored (one transaction: the row and the bytes together). A worker claims
+the oldest queued job with a **lease**: the claim writes a fresh claim token and ``lease_until`` (the database's
+clock), and the worker renews the lease while it runs the job. A worker that dies stops renewing; once its lease
+has passed, the next claim takes the job again (``runs`` counts the claims). A job ends ``done`` (its records
+written in the same statement that ends it, and only by the claim that holds it: a worker whose lease passed and
+whose job was claimed again writes nothing, so a job yields exactly one set of records), ``failed`` (the core
+raised, which it should never do) or ``cancelled``. An ended job with a ``callback_url`` has its webhook
+``pending`` until a delivery succeeds or its tries are spent (``webhooks``). Ended jobs older than the retention
+are deleted with their uploads (``sweep``).
+
+The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
+``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
-import sqlite3
-import time
-from contextlib import closing
+import threading
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
-
-from extractor.errors import UsageError
+from typing import Any, Protocol
 
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
 ENDED = ("done", "failed", "cancelled")
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
 DEFAULT_RETENTION = 7 * 24 * 3600.0  # seconds an ended job is kept
+DEFAULT_LEASE = 60.0  # seconds a claim holds a job without renewal (renewed every third of it while it runs)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- the queue's order
-    id TEXT NOT NULL UNIQUE,                -- random: a job id says nothing about other jobs
-    tenant TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created REAL NOT NULL,
-    started REAL,
-    finished REAL,
-    idempotency_key TEXT,
-    filename TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    options TEXT NOT NULL,                  -- the request's settings (JSON; passwords dropped once the job ends)
-    upload BLOB,                            -- the file's bytes (dropped once the job ends)
-    records TEXT,                           -- the records (JSON list of Record.to_dict()) when done
-    error TEXT,                             -- why a job failed
-    runs INTEGER NOT NULL DEFAULT 0         -- claims (more than one only after a crash mid-job)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS jobs_idempotency ON jobs (tenant, idempotency_key)
-    WHERE idempotency_key IS NOT NULL;
-CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, seq);
-CREATE INDEX IF NOT EXISTS jobs_tenant ON jobs (tenant, seq);
-"""
-
-_COLUMNS = (
+COLUMNS = (
     "seq",
     "id",
     "tenant",
@@ -67,7 +48,24 @@ _COLUMNS = (
     "records",
     "error",
     "runs",
+    "claim",
+    "lease_until",
+    "callback_url",
+    "callback_state",
+    "deliveries",
+    "answered_from",
 )
+# added after the first release of the SQLite store: (column, SQL type) added to an older file when it is opened
+LATER_COLUMNS = (
+    ("claim", "TEXT"),
+    ("lease_until", "REAL"),
+    ("callback_url", "TEXT"),
+    ("callback_state", "TEXT"),
+    ("callback_next", "REAL"),
+    ("deliveries", "TEXT"),
+    ("answered_from", "TEXT"),
+)
+_SELECT = ", ".join(COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,7 @@ class Job:
         id: the job's id (random, URL-safe).
         tenant: the API key's tenant that submitted it; only it sees the job.
         status: ``queued``, ``running``, ``done``, ``failed`` or ``cancelled``.
-        created: accepted at (Unix seconds); ``started`` / ``finished`` likewise, None until then.
+        created: accepted at (Unix seconds, the store's clock); ``started`` / ``finished`` likewise, None until then.
         idempotency_key: the client's ``Idempotency-Key`` (None: none given).
         filename: the upload's file name (sanitized; the records' ``source``).
         sha256: the upload's SHA-256.
@@ -88,6 +86,12 @@ class Job:
         records: the records (``Record.to_dict()``) once done: one, or one per invoice with ``split: auto``.
         error: why a job failed.
         runs: how many times a worker claimed it.
+        claim: the token of the claim that holds it while running (only that claim may end it).
+        lease_until: while running, when the claim's lease passes unless renewed.
+        callback_url: where its webhook goes when it ends (None: no webhook).
+        callback_state: ``pending``, ``delivered`` or ``failed`` (tries spent); None without a callback.
+        deliveries: each delivery attempt: ``{"attempt", "at", "status_code" | "error", "ok"}``.
+        answered_from: the earlier job whose records answered this one (the same bytes and settings), else None.
     """
 
     seq: int
@@ -105,46 +109,85 @@ class Job:
     records: list | None = None
     error: str | None = None
     runs: int = 0
+    claim: str | None = None
+    lease_until: float | None = None
+    callback_url: str | None = None
+    callback_state: str | None = None
+    deliveries: list = field(default_factory=list)
+    answered_from: str | None = None
 
 
-def store_path(url: str) -> Path:
-    """The SQLite file of a ``--store`` URL (``sqlite:///relative/path`` or ``sqlite:////absolute/path``; a plain
-    path is taken as it is).
+@dataclass(frozen=True)
+class Stats:
+    """What ``/metrics`` reports, read from the store (so every replica reports the same).
 
-    Raises:
-        UsageError: another scheme (PostgreSQL is not supported yet).
+    Attributes:
+        jobs: jobs by status (every status, zeros included).
+        deliveries: webhooks by state (``pending``, ``delivered``, ``failed``).
+        ended: ``(created, started, finished)`` of the jobs a worker ended since the window's start.
+        now: the store's clock when read.
     """
-    if url.startswith("sqlite:///"):
-        return Path(url.removeprefix("sqlite:///"))
-    if "://" in url:
-        raise UsageError(f"--store {url.split('://')[0]}://...: only sqlite:///PATH is supported")
-    return Path(url)
+
+    jobs: dict[str, int]
+    deliveries: dict[str, int]
+    ended: list[tuple[float, float, float]]
+    now: float
 
 
-class Store:
-    """The jobs in one SQLite file (WAL), safe to use from several threads and processes: every call opens its
-    own connection, and every change is one transaction."""
+class Cursor(Protocol):
+    """What both databases' cursors offer the shared SQL."""
 
-    def __init__(self, path: Path) -> None:
-        """Open (or create) the store.
+    rowcount: int
 
-        Raises:
-            UsageError: the file cannot be opened as a SQLite database.
-        """
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(self._connect()) as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise UsageError(f"--store {self.path}: cannot open it as a SQLite database ({exc})") from None
+    def fetchone(self) -> Any: ...
 
-    def _connect(self) -> sqlite3.Connection:
-        # autocommit: transactions are explicit (BEGIN IMMEDIATE takes the write lock before reading)
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        db.execute("PRAGMA synchronous=FULL")  # an accepted job survives a power cut, not only a kill -9
-        return db
+    def fetchall(self) -> list: ...
+
+
+class Store(ABC):
+    """The jobs in one database, safe to use from many threads and processes (every change one transaction)."""
+
+    table = "jobs"
+    lock = ""  # the row lock a claim's subquery takes (Postgres: FOR UPDATE SKIP LOCKED)
+    shared = False  # True: other machines' workers may hold leases (a start must not take their jobs back)
+    conflict: tuple[type[BaseException], ...] = ()  # the error of a concurrent insert of one idempotency key
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Any]:
+        """A transaction holding the write lock from its first statement (committed on exit, rolled back on an
+        exception); it yields what ``execute`` takes."""
+
+    @abstractmethod
+    def execute(self, tx: Any, sql: str, params: tuple = ()) -> Cursor:
+        """Run one statement of the shared SQL (``?`` placeholders) in ``tx``."""
+
+    @abstractmethod
+    def binary(self, data: bytes) -> Any:
+        """The upload's bytes as the database driver takes a blob."""
+
+    @abstractmethod
+    def now(self, tx: Any) -> float:
+        """The store's clock (Unix seconds): leases compare against one clock, whatever machine asks."""
+
+    def describe(self) -> str:
+        """The store as the start line names it (never a password)."""
+        return self.table
+
+    def notify(self, tx: Any) -> None:
+        """Tell waiting workers of other processes that a job was queued (when ``tx`` commits)."""
+        return None  # SQLite has no notifications: other processes' workers see the job at their next look
+
+    def wait_for_jobs(self, *, timeout: float, wake: threading.Event) -> None:
+        """Wait until a job may be waiting: ``wake`` set (a job queued in this process), another process's
+        ``notify``, or ``timeout`` seconds (a lease may have passed meanwhile)."""
+        wake.wait(timeout)
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("{table}", self.table).replace("{lock}", self.lock)
+
+    def _one(self, tx: Any, sql: str, params: tuple = ()) -> Job | None:
+        row = self.execute(tx, self._sql(sql), params).fetchone()
+        return _job(row) if row is not None else None
 
     def submit(
         self,
@@ -156,171 +199,329 @@ class Store:
         fingerprint: str,
         options: dict,
         idempotency_key: str | None = None,
+        callback_url: str | None = None,
+        reuse: bool = False,
     ) -> tuple[Job, bool]:
         """Store a new queued job with its upload, unless the tenant's ``idempotency_key`` already names one.
+
+        Args:
+            reuse: when the tenant already has a ``done`` job of the same bytes and fingerprint, the new job is
+                ``done`` at once with that job's records (``answered_from`` names it) instead of queued.
 
         Returns:
             ``(job, created)``: the new job, or the existing one of that key with ``created`` False.
         """
-        db = self._connect()
+        attempt = functools.partial(
+            self._submit,
+            tenant=tenant,
+            filename=filename,
+            data=data,
+            sha256=sha256,
+            fingerprint=fingerprint,
+            options=options,
+            idempotency_key=idempotency_key,
+            callback_url=callback_url,
+            reuse=reuse,
+        )
         try:
-            db.execute("BEGIN IMMEDIATE")
+            return attempt()
+        except self.conflict:  # the same key submitted at the same moment elsewhere: that job is the answer
+            return attempt()
+
+    def _submit(
+        self,
+        *,
+        tenant: str,
+        filename: str,
+        data: bytes,
+        sha256: str,
+        fingerprint: str,
+        options: dict,
+        idempotency_key: str | None,
+        callback_url: str | None,
+        reuse: bool,
+    ) -> tuple[Job, bool]:
+        with self.transaction() as tx:
             if idempotency_key is not None:
-                row = db.execute(
-                    f"SELECT {', '.join(_COLUMNS)} FROM jobs WHERE tenant = ? AND idempotency_key = ?",
+                found = self._one(
+                    tx,
+                    f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND idempotency_key = ?",
                     (tenant, idempotency_key),
-                ).fetchone()
-                if row is not None:
-                    db.execute("COMMIT")
-                    return _job(row), False
+                )
+                if found is not None:
+                    return found, False
+            now = self.now(tx)
+            earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint) if reuse else None
             job_id = secrets.token_urlsafe(12)
-            db.execute(
-                "INSERT INTO jobs (id, tenant, status, created, idempotency_key, filename, sha256, "
-                "fingerprint, options, upload) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)",
+            kept = shown_options(options)
+            self.execute(
+                tx,
+                self._sql(
+                    "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, "
+                    "sha256, fingerprint, options, upload, records, callback_url, callback_state, callback_next, "
+                    "deliveries, answered_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
                 (
                     job_id,
                     tenant,
-                    time.time(),
+                    "queued" if earlier is None else "done",
+                    now,
+                    None if earlier is None else now,
+                    None if earlier is None else now,
                     idempotency_key,
                     filename,
                     sha256,
                     fingerprint,
-                    json.dumps(options),
-                    sqlite3.Binary(data),
+                    json.dumps(options if earlier is None else kept),
+                    self.binary(data) if earlier is None else None,
+                    None if earlier is None else json.dumps(earlier.records),
+                    callback_url,
+                    None if callback_url is None or earlier is None else "pending",
+                    None if callback_url is None or earlier is None else now,
+                    "[]",
+                    None if earlier is None else earlier.id,
                 ),
             )
-            row = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM jobs WHERE id = ?", (job_id,)).fetchone()
-            db.execute("COMMIT")
-            return _job(row), True
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        finally:
-            db.close()
+            if earlier is None:
+                self.notify(tx)
+            job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
+            assert job is not None
+            return job, True
+
+    def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> Job | None:
+        """The tenant's latest done job of these bytes and settings (what a repeat may be answered from)."""
+        return self._one(
+            tx,
+            f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND sha256 = ? AND fingerprint = ? "
+            "AND status = 'done' AND records IS NOT NULL ORDER BY seq DESC LIMIT 1",
+            (tenant, sha256, fingerprint),
+        )
 
     def get(self, job_id: str, *, tenant: str | None = None) -> Job | None:
         """The job ``job_id`` (None: no such job, or another tenant's)."""
-        with closing(self._connect()) as db:
-            row = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        job = _job(row) if row is not None else None
+        with self.transaction() as tx:
+            job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
         return job if job is not None and (tenant is None or job.tenant == tenant) else None
 
     def position(self, job: Job) -> int | None:
         """A queued job's place in the queue (1: next to run); None for a job not queued."""
         if job.status != "queued":
             return None
-        with closing(self._connect()) as db:
-            (ahead,) = db.execute(
-                "SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND seq < ?", (job.seq,)
+        with self.transaction() as tx:
+            (ahead,) = self.execute(
+                tx, self._sql("SELECT COUNT(*) FROM {table} WHERE status = 'queued' AND seq < ?"), (job.seq,)
             ).fetchone()
-        return ahead + 1
+        return int(ahead) + 1
 
     def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[Job]:
         """The tenant's jobs, newest first, at most ``limit``, those accepted before job ``seq`` ``before``."""
-        with closing(self._connect()) as db:
-            rows = db.execute(
-                f"SELECT {', '.join(_COLUMNS)} FROM jobs WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+        with self.transaction() as tx:
+            rows = self.execute(
+                tx,
+                self._sql(f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?"),
                 (tenant, before or 2**62, limit),
             ).fetchall()
         return [_job(row) for row in rows]
 
     def upload(self, job_id: str) -> bytes | None:
         """A job's uploaded bytes (None once it ended)."""
-        with closing(self._connect()) as db:
-            row = db.execute("SELECT upload FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        with self.transaction() as tx:
+            row = self.execute(tx, self._sql("SELECT upload FROM {table} WHERE id = ?"), (job_id,)).fetchone()
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
-    def claim(self) -> Job | None:
-        """Take the oldest queued job and mark it running, in one statement (None: the queue is empty)."""
-        with closing(self._connect()) as db:
-            row = db.execute(
-                f"UPDATE jobs SET status = 'running', started = ?, runs = runs + 1 WHERE seq = "
-                "(SELECT seq FROM jobs WHERE status = 'queued' ORDER BY seq LIMIT 1) "
-                f"AND status = 'queued' RETURNING {', '.join(_COLUMNS)}",
-                (time.time(),),
-            ).fetchone()
-        return _job(row) if row is not None else None
+    def claim(self, *, lease: float) -> Job | None:
+        """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
+        seconds under a fresh claim token (None: nothing to take)."""
+        with self.transaction() as tx:
+            now = self.now(tx)
+            return self._one(
+                tx,
+                "UPDATE {table} SET status = 'running', started = ?, runs = runs + 1, claim = ?, lease_until = ? "
+                "WHERE seq = (SELECT seq FROM {table} WHERE status = 'queued' OR (status = 'running' AND "
+                "lease_until < ?) ORDER BY seq LIMIT 1 {lock}) "
+                f"RETURNING {_SELECT}",
+                (now, secrets.token_urlsafe(12), now + lease, now),
+            )
 
-    def finish(self, job: Job, *, records: list | None = None, error: str | None = None) -> bool:
-        """End a running job: ``done`` with its records, or ``failed`` with ``error``; its upload and passwords are
-        dropped in the same transaction.
+    def renew(self, job: Job, *, lease: float) -> bool:
+        """Extend the lease of a job this claim holds.
 
         Returns:
-            False when the job was no longer running (cancelled meanwhile): nothing is written.
+            False when the claim no longer holds it (cancelled, or its lease passed and it was claimed again).
         """
-        status = "failed" if error is not None else "done"
-        with closing(self._connect()) as db:
-            changed = db.execute(
-                "UPDATE jobs SET status = ?, finished = ?, records = ?, error = ?, upload = NULL, "
-                "options = ? WHERE id = ? AND status = 'running'",
-                (
-                    status,
-                    time.time(),
-                    json.dumps(records) if records is not None else None,
-                    error,
-                    json.dumps(shown_options(job.options)),
-                    job.id,
-                ),
-            ).rowcount
-        return changed == 1
+        with self.transaction() as tx:
+            now = self.now(tx)
+            return (
+                self.execute(
+                    tx,
+                    self._sql("UPDATE {table} SET lease_until = ? WHERE id = ? AND status = 'running' AND claim = ?"),
+                    (now + lease, job.id, job.claim),
+                ).rowcount
+                == 1
+            )
+
+    def finish(self, job: Job, *, records: list | None = None, error: str | None = None) -> bool:
+        """End a running job that this claim holds: ``done`` with its records, or ``failed`` with ``error``; its
+        upload and passwords are dropped, and its webhook is due, in the same statement.
+
+        Returns:
+            False when this claim no longer holds the job (cancelled, or claimed again): nothing is written.
+        """
+        with self.transaction() as tx:
+            now = self.now(tx)
+            return (
+                self.execute(
+                    tx,
+                    self._sql(
+                        "UPDATE {table} SET status = ?, finished = ?, records = ?, error = ?, upload = NULL, "
+                        "options = ?, lease_until = NULL, callback_state = CASE WHEN callback_url IS NULL THEN NULL "
+                        "ELSE 'pending' END, callback_next = ? WHERE id = ? AND status = 'running' AND claim = ?"
+                    ),
+                    (
+                        "failed" if error is not None else "done",
+                        now,
+                        json.dumps(records) if records is not None else None,
+                        error,
+                        json.dumps(shown_options(job.options)),
+                        now,
+                        job.id,
+                        job.claim,
+                    ),
+                ).rowcount
+                == 1
+            )
 
     def cancel(self, job_id: str, *, tenant: str) -> str | None:
-        """Cancel a queued or running job (a running one's result is then discarded), or delete an ended one.
+        """Cancel a queued or running job (a running one's result is then discarded; its webhook is due), or
+        delete an ended one.
 
         Returns:
             ``cancelled``, ``deleted``, or None: no such job of this tenant.
         """
-        db = self._connect()
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT status FROM jobs WHERE id = ? AND tenant = ?", (job_id, tenant)).fetchone()
+        with self.transaction() as tx:
+            row = self.execute(
+                tx, self._sql("SELECT status FROM {table} WHERE id = ? AND tenant = ?"), (job_id, tenant)
+            ).fetchone()
             if row is None:
-                outcome = None
-            elif row[0] in ENDED:
-                db.execute("DELETE FROM jobs WHERE id = ?", (job_id,))
-                outcome = "deleted"
-            else:
-                db.execute(
-                    "UPDATE jobs SET status = 'cancelled', finished = ?, upload = NULL WHERE id = ?",
-                    (time.time(), job_id),
-                )
-                outcome = "cancelled"
-            db.execute("COMMIT")
-            return outcome
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        finally:
-            db.close()
+                return None
+            if row[0] in ENDED:
+                self.execute(tx, self._sql("DELETE FROM {table} WHERE id = ?"), (job_id,))
+                return "deleted"
+            now = self.now(tx)
+            changed = self.execute(
+                tx,
+                self._sql(
+                    "UPDATE {table} SET status = 'cancelled', finished = ?, upload = NULL, lease_until = NULL, "
+                    "callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END, "
+                    "callback_next = ? WHERE id = ? AND status IN ('queued', 'running')"
+                ),
+                (now, now, job_id),
+            ).rowcount
+            if changed == 0:  # it ended between the two statements (another machine's worker): deleted, as asked
+                self.execute(tx, self._sql("DELETE FROM {table} WHERE id = ?"), (job_id,))
+                return "deleted"
+            return "cancelled"
 
     def recover(self) -> int:
-        """Put the jobs a killed server left running back in the queue (at start, before any worker runs).
+        """Put every running job back in the queue: at the start of the one server of a store no other process
+        uses (a killed server's jobs run again at once rather than after their lease).
 
         Returns:
             How many went back.
         """
-        with closing(self._connect()) as db:
-            return db.execute("UPDATE jobs SET status = 'queued', started = NULL WHERE status = 'running'").rowcount
+        with self.transaction() as tx:
+            return self.execute(
+                tx,
+                self._sql(
+                    "UPDATE {table} SET status = 'queued', started = NULL, claim = NULL, lease_until = NULL "
+                    "WHERE status = 'running'"
+                ),
+            ).rowcount
 
     def sweep(self, *, retention: float) -> int:
-        """Delete the jobs that ended more than ``retention`` seconds ago, with their uploads and records.
+        """Delete the jobs that ended more than ``retention`` seconds ago, with their uploads and records (a
+        webhook still pending is kept until it is delivered or its tries are spent).
 
         Returns:
             How many were deleted.
         """
-        with closing(self._connect()) as db:
-            return db.execute(
-                "DELETE FROM jobs WHERE status IN ('done', 'failed', 'cancelled') AND finished < ?",
-                (time.time() - retention,),
+        with self.transaction() as tx:
+            return self.execute(
+                tx,
+                self._sql(
+                    "DELETE FROM {table} WHERE status IN ('done', 'failed', 'cancelled') AND finished < ? "
+                    "AND (callback_state IS NULL OR callback_state <> 'pending')"
+                ),
+                (self.now(tx) - retention,),
             ).rowcount
+
+    def due_delivery(self, *, hold: float) -> Job | None:
+        """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
+        it meanwhile; None: nothing due)."""
+        with self.transaction() as tx:
+            now = self.now(tx)
+            return self._one(
+                tx,
+                "UPDATE {table} SET callback_next = ? WHERE seq = (SELECT seq FROM {table} WHERE "
+                "callback_state = 'pending' AND callback_next <= ? ORDER BY callback_next LIMIT 1 {lock}) "
+                f"RETURNING {_SELECT}",
+                (now + hold, now),
+            )
+
+    def delivered(self, job: Job, *, attempt: dict, state: str, retry_in: float | None) -> None:
+        """Record one delivery attempt of ``job``'s webhook and its new state (``pending`` again ``retry_in``
+        seconds from now, ``delivered`` or ``failed``)."""
+        with self.transaction() as tx:
+            now = self.now(tx)
+            self.execute(
+                tx,
+                self._sql("UPDATE {table} SET deliveries = ?, callback_state = ?, callback_next = ? WHERE id = ?"),
+                (json.dumps([*job.deliveries, attempt]), state, now + (retry_in or 0.0), job.id),
+            )
+
+    def clock(self) -> float:
+        """The store's clock now (Unix seconds)."""
+        with self.transaction() as tx:
+            return self.now(tx)
+
+    def stats(self, *, window: float) -> Stats:
+        """Counts by status and webhook state, and the times of the jobs a worker ended in the last ``window``
+        seconds."""
+        with self.transaction() as tx:
+            now = self.now(tx)
+            by_status = dict(
+                self.execute(tx, self._sql("SELECT status, COUNT(*) FROM {table} GROUP BY status")).fetchall()
+            )
+            by_delivery = dict(
+                self.execute(
+                    tx,
+                    self._sql(
+                        "SELECT callback_state, COUNT(*) FROM {table} WHERE callback_state IS NOT NULL "
+                        "GROUP BY callback_state"
+                    ),
+                ).fetchall()
+            )
+            ended = self.execute(
+                tx,
+                self._sql(
+                    "SELECT created, started, finished FROM {table} WHERE finished >= ? AND started IS NOT NULL "
+                    "AND answered_from IS NULL AND status IN ('done', 'failed')"
+                ),
+                (now - window,),
+            ).fetchall()
+        return Stats(
+            jobs={status: int(by_status.get(status, 0)) for status in STATUSES},
+            deliveries={state: int(by_delivery.get(state, 0)) for state in ("pending", "delivered", "failed")},
+            ended=[(float(a), float(b), float(c)) for a, b, c in ended],
+            now=now,
+        )
 
 
 def _job(row: tuple) -> Job:
-    values: dict[str, Any] = dict(zip(_COLUMNS, row, strict=True))
+    values: dict[str, Any] = dict(zip(COLUMNS, row, strict=True))
     values["options"] = json.loads(values["options"])
     values["records"] = json.loads(values["records"]) if values["records"] is not None else None
+    values["deliveries"] = json.loads(values["deliveries"]) if values["deliveries"] else []
     return Job(**values)
 
 
@@ -329,4 +530,16 @@ def shown_options(options: dict) -> dict:
     return {name: value for name, value in options.items() if name != "password"}
 
 
-__all__ = ["DEFAULT_RETENTION", "DEFAULT_STORE", "ENDED", "STATUSES", "Job", "Store", "shown_options", "store_path"]
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_LEASE",
+    "DEFAULT_RETENTION",
+    "DEFAULT_STORE",
+    "ENDED",
+    "LATER_COLUMNS",
+    "STATUSES",
+    "Job",
+    "Stats",
+    "Store",
+    "shown_options",
+]

@@ -1,86 +1,43 @@
-"""The service's worker: one thread in the server process that claims queued jobs from the store and runs each
-through one ``extractor.api.Extractor`` (the core ``extract run`` uses), storing its records.
+"""The service's worker: one thread (in ``extract serve``, or alone in ``extract worker``) that claims jobs from
+the store under a lease and runs each through one ``extractor.api.Extractor`` (the core ``extract run`` uses),
+storing its records.
 
 ``Engine`` holds that core: the Extractor of the server's settings, loaded once, and the per-request variants
 (another built-in schema, pages, passwords, split) that share its model. The model is loaded in the worker's own
-thread, the one that runs it.
+thread, the one that runs it; an API-only server (``--no-worker``) never loads it (fingerprints need only the
+settings and the schema). While a job runs, the lease is renewed every third of its length; a worker that cannot
+renew (its lease passed and the job went to another worker) finishes its run but writes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
-import re
 import tempfile
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from extractor.api import Extractor
-from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
-from extractor.schema import BUILTIN_SCHEMAS
-from extractor.service.store import Job, Store
+from extractor.pipeline.document import settings_fingerprint
+from extractor.schema import load_schema, schema_model
+from extractor.service.requests import inline_schema_path
+from extractor.service.store import DEFAULT_LEASE, Job, Store
 from extractor.settings import Settings
 
 log = logging.getLogger("extractor.service")
 
-OPTIONS = ("pages", "password", "split")  # the per-request settings that are safe to vary
 KEPT_VARIANTS = 8  # per-request Extractors kept (each may hold a render pool)
+KEPT_FINGERPRINTS = 256  # fingerprints of requests' options kept (each costs loading its schema)
 SWEEP_EVERY = 3600.0  # seconds between retention sweeps
 # tests: "N:MARKER" touches MARKER and hangs once the worker has claimed its (N+1)th job (tests/test_serve.py kills
 # the server there: N jobs done, one running, the rest queued)
 TEST_PAUSE_ENV = "EXTRACTOR_SERVE_TEST_PAUSE"
-
-
-def request_options(*, schema: str | None, options: Any, server_schema: str) -> dict:
-    """Check a request's ``schema`` and ``options`` and return them as a job keeps them.
-
-    Args:
-        schema: a built-in schema's name, or the server's ``--schema`` as given (None: the server's); a request
-            never names a file of the server.
-        options: the parsed ``options`` JSON: ``pages`` (``"1-3,5"``), ``password`` (one or a list), ``split``
-            (``auto`` | ``never``).
-        server_schema: the server's ``--schema``.
-
-    Raises:
-        UsageError: an unknown option, a value of the wrong type, or a schema that is not offered.
-    """
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise UsageError("options: expected a JSON object")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise UsageError(f"options: unknown {', '.join(unknown)} (per request: {', '.join(OPTIONS)})")
-    out: dict[str, Any] = {}
-    if schema is not None and schema != server_schema:
-        if schema not in BUILTIN_SCHEMAS:
-            raise UsageError(f"schema {schema!r}: expected {', '.join(BUILTIN_SCHEMAS)} or the server's own")
-        out["schema"] = schema
-    if options.get("pages") is not None:
-        if not isinstance(options["pages"], str):
-            raise UsageError('options.pages: expected a string such as "1-3,5"')
-        out["pages"] = options["pages"]
-    password = options.get("password")
-    if password is not None:
-        passwords = [password] if isinstance(password, str) else password
-        if not isinstance(passwords, list) or not all(isinstance(p, str) for p in passwords):
-            raise UsageError("options.password: expected a string or a list of strings")
-        out["password"] = passwords
-    if options.get("split") is not None:
-        out["split"] = options["split"]
-    return out
-
-
-def upload_name(filename: str | None) -> str:
-    """The name an upload is extracted under (and its records' ``source``): the client's file name without
-    folders, characters other than letters, digits, ``.-_`` and spaces as ``_``, no leading dot."""
-    name = re.split(r"[\\/]", filename or "")[-1]
-    name = re.sub(r"[^\w.\- ]", "_", name).lstrip(". ")[:200]
-    return name or "upload"
 
 
 class Engine:
@@ -91,6 +48,8 @@ class Engine:
         self.settings = settings
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
+        self._fingerprints: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
 
     def load(self) -> None:
         """Load the schema and the model (``Extractor(settings)``).
@@ -107,8 +66,9 @@ class Engine:
             UsageError: a bad value (a page selection, a split mode).
         """
         changes: dict[str, Any] = {}
-        if "schema" in options:
-            changes["schema"] = options["schema"]
+        if "schema" in options:  # a built-in name, or a request's own JSON Schema (kept as a file of its hash)
+            schema = options["schema"]
+            changes["schema"] = schema if isinstance(schema, str) else str(inline_schema_path(schema))
         if "pages" in options:
             changes["pages"] = options["pages"]
         if "password" in options:
@@ -118,15 +78,23 @@ class Engine:
         return self.settings.replace(**changes)
 
     def fingerprint(self, options: dict) -> str:
-        """The settings' fingerprint of a job with these options (``Extractor.fingerprint``; no model call).
+        """The settings' fingerprint of a job with these options (``Extractor.fingerprint``; no model needed).
 
         Raises:
             UsageError: a bad option value.
+            SchemaError: the schema cannot be loaded.
         """
-        assert self.base is not None, "Engine.load first"
-        if not options:
-            return self.base.fingerprint
-        return Extractor(self.variant_settings(options), runner=self.base.runner).fingerprint
+        key = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()  # no password kept as is
+        with self._lock:
+            found = self._fingerprints.pop(key, None)
+        if found is None:
+            settings = self.variant_settings(options)
+            found = settings_fingerprint(settings, load_schema(schema_model(settings.schema) or settings.schema))
+        with self._lock:
+            self._fingerprints[key] = found
+            while len(self._fingerprints) > KEPT_FINGERPRINTS:
+                self._fingerprints.popitem(last=False)
+        return found
 
     def run(self, job: Job, data: bytes) -> list[dict]:
         """Extract a job's upload, as ``extract run NAME`` would extract the file ``NAME``.
@@ -143,17 +111,25 @@ class Engine:
         # the file was extracted under a temporary folder: its records name it as the client did
         return [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
 
+    @property
+    def slots(self) -> int:
+        """Jobs to run at once: the core's ``concurrency`` (1 for an in-process model decoding one document at a
+        time; its batch and as many rendered ahead with ``--batch``; 2 per server with ``--endpoint``)."""
+        assert self.base is not None, "Engine.load first"
+        return self.base.concurrency
+
     def _variant(self, options: dict) -> Extractor:
         assert self.base is not None, "Engine.load first"
         if not options:
             return self.base
         key = json.dumps(options, sort_keys=True)
-        extractor = self._variants.pop(key, None)
-        if extractor is None:
-            extractor = Extractor(self.variant_settings(options), runner=self.base.runner)
-        self._variants[key] = extractor
-        while len(self._variants) > KEPT_VARIANTS:
-            self._variants.popitem(last=False)[1].close()
+        with self._lock:  # several job threads
+            extractor = self._variants.pop(key, None)
+            if extractor is None:
+                extractor = Extractor(self.variant_settings(options), runner=self.base.runner)
+            self._variants[key] = extractor
+            while len(self._variants) > KEPT_VARIANTS:
+                self._variants.popitem(last=False)[1].close()
         return extractor
 
     def close(self) -> None:
@@ -172,23 +148,36 @@ def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:
 
 
 class Worker:
-    """One background thread: load the model, then claim and run queued jobs until stopped."""
+    """One background thread: load the model, then claim and run jobs until stopped."""
 
-    def __init__(self, *, store: Store, engine: Engine, retention: float, idle: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        engine: Engine,
+        retention: float,
+        lease: float = DEFAULT_LEASE,
+        idle: float = 1.0,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         """Prepare the thread (``start`` starts it).
 
         Args:
             store: the job store.
             engine: the core (loaded by the thread).
             retention: seconds ended jobs are kept (swept at start and then hourly).
+            lease: seconds a claim holds a job unless renewed (renewed every third of it while the job runs).
             idle: seconds between looks at an empty queue when nothing wakes the worker.
+            on_end: called after each job this worker ended (the webhooks' deliverer is woken).
         """
-        self.store, self.engine, self.retention, self.idle = store, engine, retention, idle
+        self.store, self.engine, self.retention, self.lease, self.idle = store, engine, retention, lease, idle
+        self.on_end = on_end
         self.version = 0  # bumped whenever a job changes state here: long polls look again only then
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._error: BaseException | None = None
+        self._claims, self._claims_lock = 0, threading.Lock()
         self._thread = threading.Thread(target=self._main, name="extract-serve-worker", daemon=True)
 
     def start(self) -> None:
@@ -208,11 +197,16 @@ class Worker:
 
     def stop(self, *, timeout: float = 10.0) -> None:
         """Ask the thread to stop after the current job and wait up to ``timeout`` seconds (a job still running
-        stays ``running`` in the store and is queued again at the next start)."""
+        stays ``running`` in the store, claimed again once its lease passes)."""
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+
+    def join(self) -> None:
+        """Wait for the thread to end (``extract worker`` runs it in the foreground)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)
 
     def _main(self) -> None:
         try:
@@ -222,40 +216,68 @@ class Worker:
             self._ready.set()
             return
         self._ready.set()
+        # as many job threads as the core runs documents at once (a batching model, several servers): each
+        # claims, runs and ends its own jobs
+        others = [
+            threading.Thread(target=self._loop, name=f"extract-serve-worker-{n}", daemon=True)
+            for n in range(1, self.engine.slots)
+        ]
+        for thread in others:
+            thread.start()
         try:
             self._loop()
+            for thread in others:
+                thread.join()
         finally:
             self.engine.close()
 
     def _loop(self) -> None:
-        swept, claimed = 0.0, 0
+        swept = 0.0
         while not self._stop.is_set():
             if time.monotonic() - swept > SWEEP_EVERY or not swept:
                 swept = time.monotonic()
                 self._guarded(lambda: self.store.sweep(retention=self.retention))
-            job = self._guarded(self.store.claim)
+            job = self._guarded(lambda: self.store.claim(lease=self.lease))
             if job is None:
-                self._wake.wait(self.idle)
+                self.store.wait_for_jobs(timeout=self.idle, wake=self._wake)
                 self._wake.clear()
                 continue
             self.version += 1
+            with self._claims_lock:
+                claimed, self._claims = self._claims, self._claims + 1
             pause_at(TEST_PAUSE_ENV, str(claimed))
-            claimed += 1
             self._run(job)
             self.version += 1
+            if self.on_end is not None:
+                self.on_end()
 
     def _run(self, job: Job) -> None:
         data = self.store.upload(job.id)
         if data is None:  # cancelled since it was claimed
             return
+        renewing = threading.Event()
+        heartbeat = threading.Thread(target=self._renew, args=(job, renewing), daemon=True)
+        heartbeat.start()
         try:
             records = self.engine.run(job, data)
         except Exception as exc:  # the core returns error records; an exception here is a bug, not the file
             log.exception("job %s failed", job.id)
             error = f"{type(exc).__name__}: the extraction failed"  # the log has the rest, the response no detail
-            self._guarded(lambda: self.store.finish(job, error=error))
-            return
-        self._guarded(lambda: self.store.finish(job, records=records))
+            outcome = self._guarded(lambda: self.store.finish(job, error=error))
+        else:
+            outcome = self._guarded(lambda: self.store.finish(job, records=records))
+        finally:
+            renewing.set()
+            heartbeat.join()
+        if outcome is False:
+            log.warning("job %s: no longer held by this worker (cancelled, or its lease passed): not written", job.id)
+
+    def _renew(self, job: Job, done: threading.Event) -> None:
+        """Renew the job's lease every third of it until ``done`` (the store's answer False: the job was lost)."""
+        while not done.wait(self.lease / 3):
+            if self._guarded(lambda: self.store.renew(job, lease=self.lease)) is False:
+                log.warning("job %s: lease lost", job.id)
+                return
 
     def _guarded(self, call):
         """Run a store call; a database error is logged and the worker carries on (the job stays where it was)."""
@@ -267,4 +289,4 @@ class Worker:
             return None
 
 
-__all__ = ["Engine", "OPTIONS", "TEST_PAUSE_ENV", "Worker", "request_options", "upload_name"]
+__all__ = ["Engine", "TEST_PAUSE_ENV", "Worker"]

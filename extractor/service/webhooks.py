@@ -1,0 +1,256 @@
+"""Signed webhooks: when a job ends, its ``callback_url`` gets ``{"id", "status", "record"}`` POSTed, signed.
+
+``X-Extractor-Timestamp`` is the Unix time of the attempt and ``X-Extractor-Signature`` is ``sha256=`` and the hex
+HMAC-SHA256 of ``"<timestamp>.<body>"`` under ``EXTRACT_WEBHOOK_SECRET`` (``sign``; docs/serve.md shows the
+receiver's check). A delivery answered 2xx is done; any other answer, a time-out or a refused connection is tried
+again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all, every attempt recorded on the job.
+
+A callback may not reach this machine's network (SSRF): its host must resolve only to public addresses unless it is
+named by ``--callback-allow HOST``; checked when the job is submitted and again before every delivery (a name may
+resolve elsewhere later), and redirects are not followed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import logging
+import os
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from extractor.errors import UsageError
+from extractor.service.store import Job, Store
+
+log = logging.getLogger("extractor.service")
+
+SECRET_ENV = "EXTRACT_WEBHOOK_SECRET"
+DEFAULT_TRIES = 5
+DEFAULT_BACKOFF = 2.0  # seconds before the second try; doubled before each further one
+DELIVERY_TIMEOUT = 10.0  # seconds a receiver has to answer one attempt
+URL_LIMIT = 2048
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """How webhooks are sent.
+
+    Attributes:
+        secret: the HMAC key (``EXTRACT_WEBHOOK_SECRET``); None: callbacks are refused at submission.
+        allow: hosts a callback may name although they resolve to private, loopback or link-local addresses.
+        tries: delivery attempts in all, the first included.
+        backoff: seconds before the second attempt, doubled before each further one.
+        timeout: seconds one attempt waits for the receiver's answer.
+    """
+
+    secret: str | None = None
+    allow: tuple[str, ...] = ()
+    tries: int = DEFAULT_TRIES
+    backoff: float = DEFAULT_BACKOFF
+    timeout: float = DELIVERY_TIMEOUT
+
+    def __repr__(self) -> str:  # the secret never reaches a log or a traceback
+        return f"WebhookSettings(secret={'***' if self.secret else None}, allow={self.allow}, tries={self.tries})"
+
+    @classmethod
+    def from_environment(
+        cls, *, allow: tuple[str, ...] = (), tries: int = DEFAULT_TRIES, backoff: float = DEFAULT_BACKOFF
+    ) -> WebhookSettings:
+        """The settings with the secret of ``EXTRACT_WEBHOOK_SECRET``."""
+        return cls(
+            secret=os.environ.get(SECRET_ENV) or None,
+            allow=tuple(h.lower() for h in allow),
+            tries=tries,
+            backoff=backoff,
+        )
+
+
+def sign(secret: str, timestamp: str, body: bytes) -> str:
+    """The ``X-Extractor-Signature`` value of a body sent at ``timestamp``: ``sha256=<hex>``."""
+    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+    return f"sha256={digest}"
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def check_callback(url: str, *, settings: WebhookSettings) -> str:
+    """Check a job's ``callback_url`` before it is stored.
+
+    Returns:
+        The URL as given.
+
+    Raises:
+        UsageError: no webhook secret on this server, not an http(s) URL, credentials in it, a host that does not
+            resolve, or one that resolves to a private, loopback or link-local address not allowed by
+            ``--callback-allow``.
+    """
+    if not settings.secret:
+        raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
+    if len(url) > URL_LIMIT:
+        raise UsageError(f"callback_url: longer than {URL_LIMIT} characters")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError("callback_url: expected an http:// or https:// URL with a host")
+    if parts.username or parts.password:
+        raise UsageError("callback_url: credentials in the URL are not accepted (the signature authenticates us)")
+    host = parts.hostname.lower()
+    if host in settings.allow:
+        return url
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)}
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"callback_url: {host} does not resolve ({type(exc).__name__})") from None
+    private = sorted(address for address in addresses if not _public(address))
+    if private:
+        raise UsageError(
+            f"callback_url: {host} resolves to a private, loopback or link-local address ({private[0]}); "
+            "the server allows it only with --callback-allow " + host
+        )
+    return url
+
+
+def shown_callback(url: str | None) -> str | None:
+    """A callback URL as responses show it: without its query (which may carry a receiver's token)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" + ("?…" if parts.query else "")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001 - urllib's signature
+        return None  # a 3xx is the receiver's answer, not a new address to reach
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect, urllib.request.ProxyHandler({}))
+
+
+def payload(job: Job) -> bytes:
+    """The body POSTed for an ended job: ``{"id", "status", "record"}`` (``records`` too when there are several)."""
+    body: dict = {"id": job.id, "status": job.status, "record": (job.records or [None])[0]}
+    if job.records and len(job.records) > 1:
+        body["records"] = job.records
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+def deliver(job: Job, *, settings: WebhookSettings) -> dict:
+    """One delivery attempt of ``job``'s webhook.
+
+    Returns:
+        The attempt as recorded on the job: ``{"attempt", "at", "ok", "status_code" | "error"}``.
+    """
+    number = len(job.deliveries) + 1
+    attempt: dict = {"attempt": number, "at": time.time(), "ok": False}
+    assert job.callback_url is not None and settings.secret
+    try:
+        check_callback(job.callback_url, settings=settings)
+    except UsageError as exc:
+        return {**attempt, "error": str(exc)}
+    body = payload(job)
+    timestamp = str(int(time.time()))
+    request = urllib.request.Request(
+        job.callback_url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": "extractor-webhook/1",
+            "X-Extractor-Timestamp": timestamp,
+            "X-Extractor-Signature": sign(settings.secret, timestamp, body),
+            "X-Extractor-Delivery": f"{job.id}.{number}",
+        },
+    )
+    try:
+        with _OPENER.open(request, timeout=settings.timeout) as response:
+            code = response.status
+    except urllib.error.HTTPError as exc:
+        code = exc.code
+    except (OSError, ValueError) as exc:
+        return {**attempt, "error": f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"}
+    return {**attempt, "status_code": code, "ok": 200 <= code < 300}
+
+
+class Deliverer:
+    """One background thread delivering the store's due webhooks (every serving or working process runs one; the
+    store hands each due delivery to one of them)."""
+
+    def __init__(self, *, store: Store, settings: WebhookSettings, idle: float = 0.5) -> None:
+        """Prepare the thread (``start`` starts it)."""
+        self.store, self.settings, self.idle = store, settings, idle
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="extract-webhooks", daemon=True)
+
+    def start(self) -> None:
+        """Start delivering (nothing to do without a secret: no job can have a callback)."""
+        if self.settings.secret:
+            self._thread.start()
+
+    def wake(self) -> None:
+        """A job ended here: look for due deliveries now."""
+        self._wake.set()
+
+    def stop(self, *, timeout: float = 5.0) -> None:
+        """Stop after the current attempt."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def run_once(self) -> bool:
+        """Deliver one due webhook, if any.
+
+        Returns:
+            True when one was attempted.
+        """
+        job = self.store.due_delivery(hold=self.settings.timeout + 5.0)
+        if job is None:
+            return False
+        attempt = deliver(job, settings=self.settings)
+        if attempt["ok"]:
+            state, retry_in = "delivered", None
+        elif attempt["attempt"] >= self.settings.tries:
+            state, retry_in = "failed", None
+        else:
+            state, retry_in = "pending", self.settings.backoff * 2 ** (attempt["attempt"] - 1)
+        self.store.delivered(job, attempt=attempt, state=state, retry_in=retry_in)
+        log.info("webhook of job %s: attempt %d %s", job.id, attempt["attempt"], "ok" if attempt["ok"] else state)
+        return True
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                busy = self.run_once()
+            except Exception:
+                log.exception("webhook delivery")
+                busy = False
+            if not busy:
+                self._wake.wait(self.idle)
+                self._wake.clear()
+
+
+__all__ = [
+    "DEFAULT_BACKOFF",
+    "DEFAULT_TRIES",
+    "Deliverer",
+    "SECRET_ENV",
+    "WebhookSettings",
+    "check_callback",
+    "deliver",
+    "payload",
+    "shown_callback",
+    "sign",
+]

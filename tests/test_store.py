@@ -1,0 +1,183 @@
+"""The job store's promises, on both databases (SQLite in a temp dir; PostgreSQL from ``EXTRACTOR_TEST_POSTGRES``,
+which ``.ci/run`` starts with Debian's package): a claim holds a job for its lease, a passed lease lets another claim
+take it, only the claim that holds a job may end it (so a job yields exactly one set of records), concurrent claims
+never take one job twice, a repeat is answered from the stored record, webhooks are due once a job ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+
+import pytest
+from helpers import in_ci
+
+from extractor.service.config import open_store
+from extractor.service.store import Store
+
+POSTGRES_ENV = "EXTRACTOR_TEST_POSTGRES"  # an admin URL: each test gets a database of its own
+
+
+def postgres_admin_url() -> str:
+    """The test server's URL; skips (fails under ``CI=true``) without one."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        message = f"no PostgreSQL for the tests ({POSTGRES_ENV} is not set)"
+        if in_ci():
+            pytest.fail(message + ": .ci/run starts Debian's postgresql and sets it")
+        pytest.skip(message)
+    return url
+
+
+def fresh_database(admin_url: str, name: str) -> str:
+    """Create (again) database ``name`` on the test server and return its URL."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
+    base, _, _ = admin_url.rpartition("/")
+    return f"{base}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request, tmp_path) -> Store:
+    if request.param == "sqlite":
+        return open_store(f"sqlite:///{tmp_path / 'jobs.sqlite'}")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return open_store(fresh_database(postgres_admin_url(), f"extractor_store_{worker}"))
+
+
+def submit(store: Store, n: int, **options):
+    data = f"document {n}".encode()
+    job, created = store.submit(
+        tenant=options.pop("tenant", "acme"),
+        filename=f"doc{n}.pdf",
+        data=data,
+        sha256=hashlib.sha256(data).hexdigest(),
+        fingerprint="settings-1",
+        options={"password": ["secret"]},
+        **options,
+    )
+    assert created
+    return job
+
+
+def test_a_passed_lease_lets_another_claim_take_the_job_and_only_the_holder_ends_it(store):
+    job = submit(store, 1)
+    first = store.claim(lease=0.3)
+    assert first is not None and first.id == job.id and first.runs == 1 and store.claim(lease=0.3) is None
+    assert store.renew(first, lease=0.3)
+    time.sleep(0.45)  # the first worker died: no renewal
+    second = store.claim(lease=30)
+    assert second is not None and second.id == job.id and second.runs == 2 and second.claim != first.claim
+    assert not store.renew(first, lease=30)  # the first claim no longer holds it
+    assert not store.finish(first, records=[{"from": "first"}])
+    assert store.finish(second, records=[{"from": "second"}])
+    assert not store.finish(second, records=[{"from": "again"}])  # ended: nothing more is written
+    ended = store.get(job.id)
+    assert ended is not None and ended.status == "done" and ended.records == [{"from": "second"}]
+    assert ended.options == {} and store.upload(job.id) is None  # the password and the bytes are gone
+    assert ended.callback_state is None and store.due_delivery(hold=5) is None
+
+
+def test_concurrent_claims_never_take_one_job_twice(store):
+    jobs = {submit(store, n).id for n in range(24)}
+    taken: list[str] = []
+    lock = threading.Lock()
+
+    def drain() -> None:
+        while (job := store.claim(lease=60)) is not None:
+            with lock:
+                taken.append(job.id)
+            assert store.finish(job, records=[{"n": job.filename}])
+
+    threads = [threading.Thread(target=drain) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(taken) == sorted(jobs)
+    assert store.stats(window=600).jobs == {"queued": 0, "running": 0, "done": 24, "failed": 0, "cancelled": 0}
+
+
+def test_a_repeat_is_answered_from_the_stored_record_of_the_same_tenant(store):
+    job = submit(store, 7)
+    claimed = store.claim(lease=60)
+    assert claimed is not None and store.finish(claimed, records=[{"answer": 7}])
+    again = submit(store, 7, reuse=True)
+    assert (again.status, again.records, again.answered_from) == ("done", [{"answer": 7}], job.id)
+    assert again.options == {}  # its password is not kept either
+    other = submit(store, 7, reuse=True, tenant="globex")  # never another tenant's record
+    assert (other.status, other.answered_from) == ("queued", None)
+    assert submit(store, 7).status == "queued"  # reuse off
+
+
+def test_a_webhook_is_due_when_the_job_ends_and_its_attempts_are_recorded(store):
+    job = submit(store, 3, callback_url="https://hooks.example/x")
+    assert job.callback_state is None and store.due_delivery(hold=5) is None  # not before it ends
+    claimed = store.claim(lease=60)
+    assert claimed is not None and store.finish(claimed, records=[{"n": 3}])
+    due = store.due_delivery(hold=5)
+    assert due is not None and due.id == job.id and due.records == [{"n": 3}]
+    assert store.due_delivery(hold=5) is None  # held by this deliverer
+    store.delivered(due, attempt={"attempt": 1, "ok": False, "status_code": 500}, state="pending", retry_in=0.0)
+    again = store.due_delivery(hold=5)
+    assert again is not None and again.deliveries == [{"attempt": 1, "ok": False, "status_code": 500}]
+    store.delivered(again, attempt={"attempt": 2, "ok": True, "status_code": 204}, state="delivered", retry_in=None)
+    final = store.get(job.id)
+    assert final is not None and final.callback_state == "delivered" and len(final.deliveries) == 2
+    assert store.sweep(retention=0.0) == 1 and store.get(job.id) is None
+
+
+def test_a_pending_webhook_outlives_the_retention_and_a_cancel_makes_it_due(store):
+    job = submit(store, 4, callback_url="https://hooks.example/y")
+    assert store.cancel(job.id, tenant="other") is None
+    assert store.cancel(job.id, tenant="acme") == "cancelled"
+    assert store.sweep(retention=0.0) == 0  # its webhook is still due
+    due = store.due_delivery(hold=5)
+    assert due is not None and due.status == "cancelled" and due.records is None
+    store.delivered(due, attempt={"attempt": 1, "ok": True, "status_code": 200}, state="delivered", retry_in=None)
+    assert store.sweep(retention=0.0) == 1
+
+
+def test_one_idempotency_key_submitted_at_once_from_many_threads_is_one_job(store):
+    barrier = threading.Barrier(6)
+    answers: list = []
+
+    def submit_same() -> None:
+        barrier.wait()
+        answers.append(
+            store.submit(
+                tenant="acme",
+                filename="a.pdf",
+                data=b"a",
+                sha256="a",
+                fingerprint="f",
+                options={},
+                idempotency_key="order-1",
+            )
+        )
+
+    threads = [threading.Thread(target=submit_same) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({job.id for job, _ in answers}) == 1 and sorted(created for _, created in answers) == [False] * 5 + [
+        True
+    ]
+
+
+def test_a_waiting_worker_wakes_when_a_job_is_queued(store):
+    """Another process's submission wakes a PostgreSQL worker (NOTIFY) long before its timeout; SQLite's worker
+    wakes on its own process's event (other processes' jobs are found at its next look)."""
+    wake = threading.Event()
+    timer = threading.Timer(0.3, (lambda: submit(store, 9)) if store.shared else wake.set)
+    timer.start()
+    start = time.monotonic()
+    store.wait_for_jobs(timeout=60, wake=wake)
+    timer.join()
+    assert time.monotonic() - start < 30  # woken, not timed out
