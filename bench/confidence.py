@@ -163,6 +163,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the scripted set")
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "extractor-bench-confidence")
     parser.add_argument("--skip-reliability", action="store_true", help="the decode table only")
+    parser.add_argument("--skip-decode", action="store_true", help="the reliability table only")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
 
@@ -175,7 +176,7 @@ def main() -> None:
     started = time.perf_counter()
     runner = Extractor(settings=Settings(model=str(tiny.path))).runner
     schema = load_schema("invoice")
-    decode = decode_table(runner, schema, str(tiny.path), args.runs)
+    decode = [] if args.skip_decode else decode_table(runner, schema, str(tiny.path), args.runs)
     reliability = None if args.skip_reliability else reliability_table(runner, tiny, args.records, args.seed)
     result = {"size": args.size, "runs": args.runs, "decode": decode, "reliability": reliability}
     result["seconds"] = round(time.perf_counter() - started, 1)

@@ -5,8 +5,8 @@ its features (``trust.confidence.features``, from the record's ``fields[pointer]
 reviewer left it as it was: its normalised value equals the reviewed file's). :func:`fit` fits the fusion's logistic
 regression on them: one model over every field (:data:`~extractor.trust.confidence.ANY_FIELD`), and one per field
 type (``/line_items/*/amount``) that has at least :data:`MIN_TYPE_EXAMPLES` examples, both right and wrong ones;
-the others use the one over every field. Plain numpy: Newton's method (IRLS) with an L2 penalty of
-:data:`RIDGE` on the weights (not the bias), so a small or separable set still gives finite, modest weights.
+the others use the one over every field. Plain numpy: Newton's method (IRLS) on standardised features with an L2
+penalty of :data:`RIDGE` on the weights (not the bias), so a small or separable set still gives finite weights.
 
 :func:`reliability` is what the command prints before and after: ECE (expected calibration error over
 :data:`ECE_BINS` equal-width bins), AUROC (how well the confidence ranks right above wrong fields; None with one
@@ -39,15 +39,24 @@ COVERAGES = (0.5, 0.8, 0.95)
 
 
 def fit_one(x: Sequence[Mapping[str, float]], y: Sequence[bool], *, ridge: float = RIDGE) -> Fusion:
-    """Fit one logistic regression (IRLS, L2 on the weights) on feature dicts and right / wrong labels."""
+    """Fit one logistic regression (IRLS, L2 on the weights) on feature dicts and right / wrong labels.
+
+    The features are standardised for the fit (so the penalty weighs each alike, whatever its range: a
+    probability feature that spans 0.05 is not penalised for needing a large weight) and the weights turned back
+    to the raw features; a feature that never varies gets weight 0.
+    """
     import numpy as np
 
-    a = np.array([[1.0, *(row[name] for name in FEATURES)] for row in x], dtype=np.float64)
+    raw = np.array([[row[name] for name in FEATURES] for row in x], dtype=np.float64)
+    mean, spread = raw.mean(axis=0), raw.std(axis=0)
+    varies = spread > 1e-12
+    z = np.where(varies, (raw - mean) / np.where(varies, spread, 1.0), 0.0)
+    a = np.hstack([np.ones((len(z), 1)), z])
     t = np.array([1.0 if v else 0.0 for v in y])
     penalty = np.eye(a.shape[1]) * ridge
     penalty[0, 0] = 1e-6  # the bias is (almost) free
     w = np.zeros(a.shape[1])
-    for _ in range(50):
+    for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-np.clip(a @ w, -50, 50)))
         gradient = a.T @ (p - t) + penalty @ w
         hessian = (a * (p * (1 - p))[:, None]).T @ a + penalty
@@ -55,9 +64,9 @@ def fit_one(x: Sequence[Mapping[str, float]], y: Sequence[bool], *, ridge: float
         w -= step
         if float(np.max(np.abs(step))) < 1e-8:
             break
-    return Fusion(
-        bias=round(float(w[0]), 6), weights={n: round(float(v), 6) for n, v in zip(FEATURES, w[1:], strict=True)}
-    )
+    weights = np.where(varies, w[1:] / np.where(varies, spread, 1.0), 0.0)
+    bias = float(w[0] - np.sum(weights * mean))
+    return Fusion(bias=round(bias, 6), weights={n: round(float(v), 6) for n, v in zip(FEATURES, weights, strict=True)})
 
 
 def fit(examples: Sequence[tuple[str, Mapping[str, float], bool]], *, name: str) -> Calibration:

@@ -17,8 +17,8 @@
 ==============  ===========================================================================================
 
 **The default weights** (:data:`DEFAULT_WEIGHTS`) are set by hand, **uncalibrated**: they order fields sensibly
-(a forced or high-margin, grounded value near 0.98, a value whose least token had p = 0.5 near 0.8, one with
-p = 0.01 near 0.1) but a 0.95 means "95 % right" only after calibration on the user's own reviewed records
+(a forced or high-margin, grounded value 0.989, a grounded value whose least token had p = 0.5 about 0.88, one
+with p = 0.01 about 0.03) but a 0.95 means "95 % right" only after calibration on the user's own reviewed records
 (``extract calibrate``: :mod:`extractor.trust.calibration` fits the same model per field type and writes a file the
 records then name). The record's ``confidence`` says which: ``{"calibration": name or "uncalibrated",
 "threshold": the --auto-accept default or null, "below": [pointers under their threshold]}``.
