@@ -365,7 +365,7 @@ SUBCOMMANDS.add("eval")
 )
 @handle_errors
 def calibrate_command(
-    out: list[Path] = typer.Argument(..., help="Folders of records with reviewed files beside them."),
+    out: list[Path] = typer.Argument(..., metavar="OUT", help="Folders of records with reviewed files beside them."),
     output: Path = typer.Option(
         Path("calibration.json"), "--output", "-o", metavar="FILE", help="The calibration file to write."
     ),
