@@ -240,3 +240,23 @@ def test_assess_thresholds_checks_and_exact_data():
     assert [f["path"] for f in result.findings] == result.summary["below"]
     exact = assess(data, tokens=None, grounding=grounding, checks=(), threshold=0.99, exact=True)
     assert {e["confidence"] for e in exact.fields.values()} == {1.0} and exact.summary["below"] == []
+
+
+def test_the_review_list_puts_the_least_confident_first(tmp_path):
+    from extractor.tools.review_page.store import RecordStore
+
+    def record(name: str, confidences: list[float] | None) -> None:
+        body = {"source": f"{name}.pdf", "status": "review", "data": {}}
+        if confidences is not None:
+            body["fields"] = {f"/f{i}": {"confidence": c} for i, c in enumerate(confidences)}
+            body["confidence"] = {"calibration": "uncalibrated", "threshold": 0.9, "below": ["/f0"]}
+        (tmp_path / f"{name}.json").write_text(json.dumps(body), encoding="utf-8")
+
+    record("a-sure", [0.99, 0.98])
+    record("b-unsure", [0.4, 0.99])
+    record("c-older", None)  # made before per-field confidence: after the others
+    store = RecordStore(tmp_path)
+    entries = store.entries()
+    assert [e.name for e in entries] == ["b-unsure", "a-sure", "c-older"]
+    summary = entries[0].summary(None)
+    assert (summary["confidence"], summary["below"]) == (0.4, ["/f0"])
