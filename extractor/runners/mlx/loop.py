@@ -432,16 +432,15 @@ class Decoder:
         return self.feed
 
     def mask(self):
-        """The constraint's token mask for the next token (computed on the host) as its bounds for ``advance``
-        (``constrain.mask.apply_bound``), or None without a constraint."""
-        from extractor.runners.constrain.mask import mask_bound
+        """The constraint's token mask for the next token (computed on the host), or None without a constraint."""
+        import mlx.core as mx
 
         if self.constraint is None:
             return None
         words = self.constraint.mask()
         if self.evidence is not None:
             self.evidence.note_mask(words)  # a one-token mask: the grammar forces the token
-        return mask_bound(words)  # its +-inf bounds, cached: a mask seen again costs no unpacking
+        return mx.array(words)
 
     def advance(self, logits, *, mask=None) -> bool:
         """Sample from the (1, V) logits of the pass over ``feed`` (the constraint's mask is computed while that
@@ -453,13 +452,13 @@ class Decoder:
         """
         import mlx.core as mx
 
-        from extractor.runners.constrain.mask import apply_bound
+        from extractor.runners.constrain.mask import apply_bitmask
 
         for processor in self.request.logits_processors:
             logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
         raw = logits
         if self.constraint is not None:
-            logits = apply_bound(logits, mask if mask is not None else self.mask())
+            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
         sampled = self.sampler(logits)
         if self.evidence is not None:
             token = self.evidence.take(raw, sampled)  # the step's one synchronisation
