@@ -22,9 +22,7 @@ The steps, in the order a generation meets them:
 Costs (``bench/constrained.py``, 2 CPU cores, vocabulary 248,320): once per process, llguidance's tokenizer
 ~1.7-2.3 s (per stop set) and the token index ~0.25 s; a grammar ~10-20 ms (cached per schema and stop set); per
 token, the mask ~0.1 ms to compute (median; p95 ~0.8 ms) and ~0.7 ms to apply with mx ops (0.85 ms in all,
-median); the runner computes it on the host while the model's forward pass runs, and reuses the bounds of a mask
-it has seen (``mask.BoundCache``: inside a string or a number the mask repeats), so a repeated mask costs one
-``mx.minimum``. A matcher per generation is a deep
+median); the runner computes it on the host while the model's forward pass runs. A matcher per generation is a deep
 copy of a cached one.
 
 mlx, numpy and llguidance are imported lazily (inside functions), so importing these modules costs nothing.
