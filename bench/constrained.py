@@ -12,9 +12,13 @@ It measures: building llguidance's tokenizer (per tokenizer and stop set; cached
 grammar, the mask cost per token on the 248,320-token vocabulary (computing the mask, and applying it with mx:
 replayed over the constrained generations' tokens, on fixed random logits), decode tokens/s with and without
 constraints, and parse / schema / no-stop failures over N generations (temperature 1, seeds 0..N-1) with and
-without. Generations go through the runner with the pipeline's prompt (``prompt.build_messages``) and a blank
-page; guards are off so the unconstrained numbers show what the model itself does. Unconstrained, the random
-model practically never samples a stop token (2 of 248,320 ids), so those runs use a smaller max_tokens.
+without; and the loop's own overhead (``--loop-runs``, ``bench/confidence.py``'s rows): constrained against
+unconstrained decoding of the same 362 tokens on the demo's scripted model and page (jump-forward off, so the same
+decode steps; one runner; medians of alternating runs), with and without the confidence evidence (issue 32's
+target: 1.05x with evidence on). Generations go through the runner with the pipeline's prompt
+(``prompt.build_messages``) and a blank page; guards are off so the unconstrained numbers show what the model
+itself does. Unconstrained, the random model practically never samples a stop token (2 of 248,320 ids), so those
+runs use a smaller max_tokens.
 """
 
 from __future__ import annotations
@@ -169,6 +173,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--schema", default="invoice", help="invoice, receipt or a schema file")
     parser.add_argument("--model", help="model directory (default: build a tiny random qwen3_5 model)")
+    parser.add_argument(
+        "--loop-runs", type=int, default=5, help="alternating runs of the loop-overhead rows (0: skip them)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
 
@@ -207,6 +214,7 @@ def main(argv=None) -> int:
         on = generate_all(runner, schema, seeds=seeds, max_tokens=args.max_tokens, constrained=True)
         off = generate_all(runner, schema, seeds=seeds, max_tokens=args.unconstrained_max_tokens, constrained=False)
         costs = mask_costs(compiled, on, vocab)
+        loop = loop_overhead(Path(tmp), args.loop_runs) if args.loop_runs > 0 else None
 
     total = [c + a for c, a in zip(costs["compute"], costs["apply"], strict=False)]
     report = {
@@ -226,12 +234,38 @@ def main(argv=None) -> int:
         "mask_total_ms": ms(total),
         "constrained": dict(summarize(on), max_tokens=args.max_tokens),
         "unconstrained": dict(summarize(off), max_tokens=args.unconstrained_max_tokens),
+        "loop_overhead": loop,
     }
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print_table(report)
     return 0
+
+
+def loop_overhead(folder: Path, runs: int) -> dict:
+    """``bench/confidence.py``'s first three rows: decode seconds of the demo's scripted answer unconstrained,
+    constrained and constrained with evidence (jump-forward off: the same decode steps), and their ratios."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from confidence import build_model, decode_table
+
+    from extractor.runners.mlx.runner import MlxRunner
+    from extractor.schema import load_schema
+
+    tiny = build_model(folder, "small")
+    rows = {
+        r["row"]: r for r in decode_table(MlxRunner(model=str(tiny.path)), load_schema("invoice"), str(tiny.path), runs)
+    }
+    plain, constrained, evidence = rows["unconstrained"], rows["constrained"], rows["constrained + evidence"]
+    return {
+        "runs": runs,
+        "tokens": plain["tokens"],
+        "unconstrained_s": plain["decode_s"],
+        "constrained_s": constrained["decode_s"],
+        "evidence_s": evidence["decode_s"],
+        "constrained_x": constrained["vs_unconstrained"],
+        "evidence_x": evidence["vs_unconstrained"],
+    }
 
 
 def print_table(r: dict) -> None:
@@ -260,6 +294,22 @@ def print_table(r: dict) -> None:
         (f"schema failures (of {n})", str(on["schema_failures"]), str(off["schema_failures"])),
         (f"no stop token, hit max_tokens (of {n})", str(on["no_stop"]), str(off["no_stop"])),
     ]
+    loop = r.get("loop_overhead")
+    if loop is not None:
+        rows.append(
+            (
+                f"loop: decode s, same {loop['tokens']} tokens, scripted (medians of {loop['runs']})",
+                f"{loop['constrained_s']:.3f} / {loop['evidence_s']:.3f}",
+                f"{loop['unconstrained_s']:.3f}",
+            )
+        )
+        rows.append(
+            (
+                "loop overhead vs unconstrained (evidence off / on)",
+                f"{loop['constrained_x']:.3f}x / {loop['evidence_x']:.3f}x",
+                "1.000x",
+            )
+        )
     print(
         f"constrained decoding bench: {r['model']}, vocab {r['vocab']} (grammar {r['llg_vocab']}), "
         f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "

@@ -198,6 +198,51 @@ def _check_schema(schema: Any, source: str) -> None:
         Draft202012Validator.check_schema(schema)
     except JsError as exc:
         raise SchemaError(f"not a valid JSON Schema: {exc.message}", source=source) from exc
+    field_thresholds(schema, source=source)  # a bad x-extractor-threshold fails here, at load
+
+
+THRESHOLD_KEY = "x-extractor-threshold"  # a field's auto-accept threshold, on its (sub)schema (``trust.confidence``)
+
+
+def field_thresholds(schema: Mapping[str, Any], *, source: str = "schema") -> dict[str, float]:
+    """The per-field auto-accept thresholds a schema sets (``x-extractor-threshold``, a number from 0 to 1 on a
+    field's subschema), by field path (``/line_items/*/amount``: list indexes written ``*``, as
+    ``leaves.field_path``). Followed through ``properties``, ``items``, local ``$ref`` and ``anyOf`` / ``oneOf`` /
+    ``allOf``; a threshold on the root applies to every field without its own.
+
+    Raises:
+        SchemaError: a threshold that is not a number from 0 to 1 (naming the field and the schema).
+    """
+    out: dict[str, float] = {}
+    _thresholds(schema, schema, (), out, source, depth=0)
+    return out
+
+
+def _thresholds(node: Any, root: Mapping, parts: tuple, out: dict, source: str, *, depth: int) -> None:
+    if not isinstance(node, Mapping) or depth > 32:  # a recursive $ref stops here
+        return
+    path = json_pointer(parts)
+    if THRESHOLD_KEY in node:
+        value = node[THRESHOLD_KEY]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise SchemaError(
+                f"{THRESHOLD_KEY} of {path or 'the root'}: expected a number from 0 to 1, got {value!r}",
+                source=source,
+            )
+        out.setdefault(path, float(value))
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for key in ref[2:].split("/"):
+            target = target.get(key.replace("~1", "/").replace("~0", "~")) if isinstance(target, Mapping) else None
+        _thresholds(target, root, parts, out, source, depth=depth + 1)
+    for key, sub in (node.get("properties") or {}).items():
+        _thresholds(sub, root, (*parts, key), out, source, depth=depth + 1)
+    if isinstance(node.get("items"), Mapping):
+        _thresholds(node["items"], root, (*parts, "*"), out, source, depth=depth + 1)
+    for word in ("anyOf", "oneOf", "allOf"):
+        for sub in node.get(word) or ():
+            _thresholds(sub, root, parts, out, source, depth=depth + 1)
 
 
 def validate_data(data: Any, schema: Schema) -> list[dict]:

@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from extractor.einvoice import check_formats
 from extractor.errors import UsageError
@@ -63,6 +64,10 @@ MAX_BATCH = 16
 BATCH_JOB_DEFAULT = 4
 SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
+# Per-field confidence (``trust.confidence``): they change a record's status, not its answer; counted in the
+# fingerprint only when changed, so records made before they existed keep their fingerprints.
+CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence")
+CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
 LONG_FIELDS = ("window_pages", "window_vision_tokens", "split", "split_questions")
 LONG_DEFAULTS = {
@@ -116,7 +121,8 @@ class Settings:
             ``auto`` without the engine installed reads nothing (a one-line warning says so).
         ocr_threads: onnxruntime threads per OCR call (1: on a busy machine one thread was faster and cheaper).
         extra_processors: called with the attempt number (1 = first) before each generation; the logits
-            processors it returns run after the schema constraint's (logit biases, forced answers in tests).
+            processors it returns run before the schema constraint's mask (logit biases, forced answers in tests;
+            the confidence evidence is read between the two).
         endpoint: OpenAI-compatible inference servers to run the model on instead of this process (base URLs such
             as ``http://gpu1:8000/v1``; a string is one URL). Empty: the model runs here (mlx-vlm). With endpoints,
             ``model`` names the served model (its id in ``/v1/models``, or a local copy of its directory, which
@@ -159,6 +165,13 @@ class Settings:
             was read from; a fatal rule that fires makes an ``ok`` record ``review`` and is named in its warnings,
             the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
             (``.pdf`` for ``facturx``) beside the record. Empty (the default): none, no rules engine loaded.
+        auto_accept: the confidence every field must reach for an ``ok`` record (0 to 1; a schema's
+            ``x-extractor-threshold`` overrides it per field); a record with a field below its threshold is
+            ``review``, naming the field (``trust.confidence``). None: only the schema's thresholds apply.
+        calibration: a calibration file written by ``extract calibrate`` (``trust.calibration``): the fusion the
+            fields' confidence is computed with, named in every record. None: the default weights, uncalibrated.
+        evidence: collect per-token evidence in the decode loop (each token's probability and margin before the
+            grammar mask) for the fields' confidence; False: none is collected (the token features are null).
     """
 
     model: str = DEFAULT_MODEL
@@ -200,6 +213,9 @@ class Settings:
     batch: int = DEFAULT_BATCH
     split_questions: int = DEFAULT_SPLIT_QUESTIONS
     einvoice: tuple[str, ...] = DEFAULT_EINVOICE
+    auto_accept: float | None = None
+    calibration: str | None = None
+    evidence: bool = True
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -236,6 +252,12 @@ class Settings:
             raise UsageError(f"batch must be 1 to {MAX_BATCH}, got {self.batch}")
         if self.split not in SPLIT_MODES:
             raise UsageError(f"split {self.split!r}: expected one of {', '.join(SPLIT_MODES)}")
+        if self.auto_accept is not None and not 0 <= self.auto_accept <= 1:
+            raise UsageError(f"auto_accept must be a confidence from 0 to 1, got {self.auto_accept}")
+        if self.calibration is not None:
+            from extractor.trust.calibration import read_calibration
+
+            read_calibration(self.calibration)  # raises UsageError naming the file and what is wrong with it
         self._check_remote()
 
     def _check_einvoice(self) -> None:
@@ -320,6 +342,7 @@ class Settings:
             }
             | set(REMOTE_FIELDS)
             | set(LONG_FIELDS)
+            | set(CONFIDENCE_FIELDS)
         )
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         if self.endpoint:
@@ -344,6 +367,11 @@ class Settings:
             values["long"] = long
         if self.einvoice:  # only when asked for, so every other record keeps its fingerprint
             values["einvoice"] = list(self.einvoice)
+        confidence = {name: getattr(self, name) for name in CONFIDENCE_FIELDS}
+        if confidence != CONFIDENCE_DEFAULTS:
+            if self.calibration is not None:  # its content counts: a refitted file makes other records
+                confidence["calibration"] = hashlib.sha256(Path(self.calibration).read_bytes()).hexdigest()
+            values["confidence"] = confidence  # they change the status: only a changed one counts (see above)
         for name in ("extra_processors", "request_processors"):
             if getattr(self, name) is not None:
                 values[name] = getattr(getattr(self, name), "__qualname__", repr(getattr(self, name)))

@@ -75,6 +75,7 @@ LONGEST_FIRST = (
     "test_serve",  # a server subprocess per case, kill -9 and restart (~60 s)
     "test_pydantic_schema",  # builds its own scripted model (~20 s)
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
+    "test_confidence",  # seven extractions of one page on the records test's model (~25 s)
     "test_testing_kit_schema",
     "test_windows",
     "test_watch",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -402,6 +403,8 @@ SCHEMA_FORMAT = {"type": "json_schema", "json_schema": {"name": "answer", "schem
                 "chat_template_kwargs": {"enable_thinking": False},
                 "stream_options": {"include_usage": True, "continuous_usage_stats": True},
                 "stop_token_ids": [248044, 248046],
+                "logprobs": True,
+                "top_logprobs": 2,
                 "response_format": SCHEMA_FORMAT,
             },
         ),
@@ -417,6 +420,8 @@ SCHEMA_FORMAT = {"type": "json_schema", "json_schema": {"name": "answer", "schem
                 "chat_template_kwargs": {"enable_thinking": False},
                 "stream_options": {"include_usage": True, "continuous_usage_stats": True},
                 "stop_token_ids": [248044, 248046],
+                "logprobs": True,
+                "top_logprobs": 2,
                 "response_format": SCHEMA_FORMAT,
             },
         ),
@@ -877,3 +882,29 @@ def test_out_files_are_written_as_documents_finish_and_jsonl_keeps_input_order(r
     assert server.auth == ["Bearer sesame-1234"] * 2
     written = result.output + jsonl.read_text() + "".join(p.read_text() for p in out.iterdir())
     assert "sesame-1234" not in written
+
+
+def test_logprobs_become_token_evidence_placed_in_the_text():
+    from extractor.runners.openai.runner import _evidence
+    from extractor.trust.evidence import field_tokens
+
+    def piece(text, logprob, runner_up):
+        top = [{"token": text, "logprob": logprob}, {"token": "?", "logprob": runner_up}]
+        return {"content": [{"token": text, "logprob": logprob, "top_logprobs": top}]}
+
+    lines = vllm_chunks(['{"', "n", '":"', "ab", 'c"', "}"])
+    scores = [(-0.01, -5.0), (-0.02, -4.0), (-0.01, -6.0), (-0.7, -0.9), (-0.1, -2.5), (0.0, -9.0)]
+    for i, (logprob, runner_up) in enumerate(scores):  # the content chunks follow the role chunk
+        event = json.loads(lines[2 * (i + 1)].removeprefix("data: "))
+        event["choices"][0]["logprobs"] = piece(event["choices"][0]["delta"]["content"], logprob, runner_up)
+        lines[2 * (i + 1)] = "data: " + json.dumps(event)
+    out = read_stream(lines)
+    evidence = _evidence(out)
+    assert evidence is not None and evidence.source == "server"
+    assert evidence.offsets == (0, 2, 3, 6, 8, 10) and not any(evidence.forced)
+    assert evidence.margin[3] == pytest.approx(0.2)
+    entry = field_tokens(evidence, out.text, {"n": "abc"})["/n"]
+    assert entry["tokens"] == 3 and entry["forced_tokens"] == 0  # '":"' (holds the opening quote), "ab", 'c"'
+    assert entry["p_min"] == pytest.approx(math.exp(-0.7), abs=1e-6)
+    assert entry["margin_first"] == pytest.approx(6.0 - 0.01, abs=1e-6)  # at its first token, '":"'
+    assert _evidence(read_stream(vllm_chunks(["{}"]))) is None  # no logprobs: no evidence

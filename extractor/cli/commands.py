@@ -1,7 +1,8 @@
 """The ``extract`` commands: parse their own options, call the core, render. No extraction logic lives here.
 
-``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|review|serve|worker|einvoice ...``
-are subcommands. The extraction options they share, and the Settings those make, are in ``extractor.cli.options``.
+``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|calibrate|review|serve|worker|
+einvoice ...`` are subcommands. The extraction options they share, and the Settings those make, are in
+``extractor.cli.options``.
 """
 
 from __future__ import annotations
@@ -355,6 +356,30 @@ def eval_command(
 
 
 SUBCOMMANDS.add("eval")
+
+
+@app.command(
+    "calibrate",
+    help="Fit the per-field confidence on your reviewed records (OUT/<name>.reviewed.json from `extract review`) "
+    "and write a calibration file for --calibration; prints ECE, AUROC and accuracy at 50/80/95 % coverage "
+    "before and after, per field type.",
+)
+@handle_errors
+def calibrate_command(
+    out: list[Path] = typer.Argument(..., metavar="OUT", help="Folders of records with reviewed files beside them."),
+    output: Path = typer.Option(
+        Path("calibration.json"), "--output", "-o", metavar="FILE", help="The calibration file to write."
+    ),
+    name: str | None = typer.Option(None, "--name", help="Its name in records (default: the file's stem)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Calibrate on the reviewed records in OUT... and print the reliability before and after."""
+    from extractor.tools.calibrate import calibrate
+
+    render.show_calibration(calibrate(out, output=output, name=name), as_json=as_json)
+
+
+SUBCOMMANDS.add("calibrate")
 
 
 @app.command(

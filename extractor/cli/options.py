@@ -321,6 +321,27 @@ SETTINGS_OPTIONS = {
             help="Seconds a server may stay silent before the request is tried on another endpoint.",
         ),
     ),
+    "auto_accept": (
+        float | None,
+        typer.Option(
+            None,
+            "--auto-accept",
+            min=0.0,
+            max=1.0,
+            metavar="CONFIDENCE",
+            help="A record stays ok only when every field's confidence reaches this (a schema's "
+            "x-extractor-threshold overrides it per field); else review, naming the fields below.",
+        ),
+    ),
+    "calibration": (
+        str | None,
+        typer.Option(
+            None,
+            "--calibration",
+            metavar="FILE",
+            help="A calibration file from `extract calibrate`: the fields' confidence is computed with it.",
+        ),
+    ),
 }
 
 

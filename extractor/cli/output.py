@@ -286,6 +286,14 @@ def show_eval(report, *, as_json: bool) -> None:
         console().print(report.to_text(), highlight=False)
 
 
+def show_calibration(report, *, as_json: bool) -> None:
+    """Show a ``tools.calibrate.CalibrationReport``: its JSON form or its table (before -> after)."""
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        console().print(report.to_text(), highlight=False)
+
+
 def error(message: str) -> None:
     """Print an error message on stderr."""
     from rich.markup import escape

@@ -29,8 +29,10 @@ from extractor.pipeline.job import DocumentJob, Source, document_raster, source_
 from extractor.pipeline.retry import run_with_retries
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
-from extractor.schema import Schema
+from extractor.schema import Schema, field_thresholds
 from extractor.settings import Settings
+from extractor.trust.calibration import read_calibration
+from extractor.trust.confidence import assess
 from extractor.trust.review import apply_review, disagreements, review_answer
 from extractor.trust.verdict import Signals, embedded_status, error_record, record_status, reviewed
 
@@ -271,21 +273,29 @@ def _decided(
 ) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
-    (checks and grounding, only for an ``ok`` answer), a long document's merge findings and, with
-    ``settings.einvoice``, the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and
-    on ``source_xml``, the embedded XML the answer was read from."""
+    (checks and grounding, only for an ``ok`` answer), a long document's merge findings, with ``settings.einvoice``
+    the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and on ``source_xml`` (the
+    embedded XML the answer was read from), and the fields below their confidence threshold (``trust.confidence``)."""
     review = review_answer(record, texts)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
     if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
         record, einvoice = _einvoiced(job, record, source_xml)
+    assessment = assess_record(record, job)
+    findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
         answer=record.status,
         review=review.warnings if review is not None else (),
         merge=merge,
         einvoice=einvoice,
+        confidence=findings,
     )
-    return dataclasses.replace(record, status=record_status(signals))
+    return dataclasses.replace(
+        record,
+        status=record_status(signals),
+        warnings=tuple(record.warnings) + findings,
+        extra={**record.extra, **assessment.to_extra()},
+    )
 
 
 def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Record, tuple[dict, ...]]:
@@ -301,6 +311,23 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
         extra["embedded"] = {**extra["embedded"], "rules": source.entries}
         findings = source.findings + findings
     return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
+
+
+def assess_record(record: Record, job: DocumentJob):
+    """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
+    (``fields`` so far; none for embedded XML or merged windows), the review's grounding and checks, the settings'
+    calibration and threshold, the schema's per-field thresholds."""
+    settings, source = job.settings, record.extra.get("data_source", "model")
+    return assess(
+        record.data,
+        tokens=record.extra.get("fields") if source == "model" else None,
+        grounding=record.extra.get("grounding"),
+        checks=record.extra.get("checks") or (),
+        calibration=read_calibration(settings.calibration) if settings.calibration else None,
+        threshold=settings.auto_accept,
+        field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
+        exact=source == "embedded_xml",  # read from the XML, not generated
+    )
 
 
 # ------------------------------------------------------------------------------------------------- long documents

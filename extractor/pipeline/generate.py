@@ -20,6 +20,7 @@ from extractor.runners.base import GenerationRequest, Message, Runner
 from extractor.runners.constrain.plan import plan_constraint
 from extractor.schema import validate_data
 from extractor.settings import Settings
+from extractor.trust.evidence import field_tokens
 from extractor.trust.parse import parse_answer
 from extractor.trust.verdict import decide
 
@@ -64,6 +65,7 @@ def generation_request(
         constraint=constraint.factory(jump_forward=settings.jump_forward),
         prefix_cache=prefix_cache,
         json_schema=constraint.server_schema,
+        evidence=settings.evidence,
     )
     if settings.request_processors is not None:  # they see the request (its pages, its budget) before it runs
         request = dataclasses.replace(
@@ -139,6 +141,8 @@ def generate_record(
             "guards": attempt.guards.report(fired=gen.guard),
             "constrained": constraint.active if gen.constrained is None else gen.constrained,
             **ocr_extra(document),
+            # each value's token evidence; review adds grounding, checks and confidence (``trust.confidence``)
+            **({"fields": field_tokens(gen.evidence, gen.text, parsed.value)} if parsed.found else {}),
         },
     )
 

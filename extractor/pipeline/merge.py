@@ -356,7 +356,7 @@ def _merged_record(
         usage=usage,
         timings=timings,
         extra={
-            **{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr")},
+            **{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr", "fields")},  # fields: one window's
             "attempts": [a.to_dict() for a in attempts],
             "windows": [e.to_dict() for e in entries],
         },

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from extractor.runners.evidence import TokenEvidence
 from extractor.runners.stopping import StopSet
 
 # A logits processor sees the tokens so far and the (1, V) logits, and returns (1, V) logits.
@@ -79,6 +80,8 @@ class GenerationRequest:
         prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
         json_schema: for a runner that constrains on its server (``Runner.server_constraints``): the schema to
             enforce there (``constrain.bounds.bounded_schema`` of the user's); None: not asked.
+        evidence: collect per-token evidence (``runners.evidence``: each token's probability and margin before
+            the grammar mask, and which tokens the grammar forced) for per-field confidence; False: none of it runs.
     """
 
     messages: tuple[Message, ...]
@@ -92,6 +95,7 @@ class GenerationRequest:
     constraint: Callable[[], Constraint] | None = None
     prefix_cache: bool = True
     json_schema: Mapping | None = None
+    evidence: bool = True
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,8 @@ class GenerationResult:
         decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
             "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``,
             ``runners.decoding``); None for a remote runner.
+        evidence: per-token evidence of the answer text (``runners.evidence.TokenEvidence``); None where the
+            runner collects none (evidence off, the generic decoding path, a server without logprobs).
     """
 
     text: str
@@ -136,6 +142,7 @@ class GenerationResult:
     warnings: tuple[dict, ...] = ()
     server: Mapping | None = None
     decoding: Mapping | None = None
+    evidence: TokenEvidence | None = None
 
 
 class Runner:

@@ -5,8 +5,9 @@ a status).
 Status, exactly one per record:
   ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
   review     valid JSON, but an invoice check failed, a key value is not grounded in the page text, a long
-             document's merged lines do not add up, or an e-invoice asked for (``--einvoice``) fires a fatal EN
-             16931 rule
+             document's merged lines do not add up, an e-invoice asked for (``--einvoice``) fires a fatal EN 16931
+             rule, or a field's confidence is below its threshold (``--auto-accept`` / ``x-extractor-threshold``,
+             ``trust.confidence``)
   invalid    complete JSON that breaks the schema, or no JSON at all
   truncated  hit max_tokens before the JSON value closed; no data
   runaway    the JSON closed, then generation went on until max_tokens (data kept, flagged), or a guard fired before
@@ -135,12 +136,15 @@ class Signals:
             document read in one prompt.
         einvoice: the e-invoice check's findings (a fatal EN 16931 rule that fired, or a format that could not be
             checked; ``einvoice.einvoice_report``); empty without ``--einvoice``.
+        confidence: the fields whose confidence is below their threshold (``low_confidence`` findings,
+            ``trust.confidence.assess``); empty without thresholds.
     """
 
     answer: str
     review: tuple[dict, ...] = ()
     merge: tuple[dict, ...] = ()
     einvoice: tuple[dict, ...] = ()
+    confidence: tuple[dict, ...] = ()
 
 
 def record_status(signals: Signals) -> str:
@@ -148,23 +152,27 @@ def record_status(signals: Signals) -> str:
 
     Decision table (the first row that holds decides):
 
-    | answer     | review findings         | merge findings | e-invoice findings | status              |
-    |------------|-------------------------|----------------|--------------------|---------------------|
-    | not ``ok`` | (none: not reviewed)    | (none)         | (none)             | the answer's status |
-    | ``ok``     | one or more             | any            | any                | ``review``          |
-    | ``ok``     | none                    | one or more    | any                | ``review``          |
-    | ``ok``     | none                    | none           | one or more        | ``review``          |
-    | ``ok``     | none                    | none           | none               | ``ok``              |
+    | answer     | review          | merge       | e-invoice   | confidence  | status              |
+    |------------|-----------------|-------------|-------------|-------------|---------------------|
+    | not ``ok`` | (not reviewed)  | (none)      | (none)      | any         | the answer's status |
+    | ``ok``     | one or more     | any         | any         | any         | ``review``          |
+    | ``ok``     | none            | one or more | any         | any         | ``review``          |
+    | ``ok``     | none            | none        | one or more | any         | ``review``          |
+    | ``ok``     | none            | none        | none        | one or more | ``review``          |
+    | ``ok``     | none            | none        | none        | none        | ``ok``              |
+
+    (Each column: that step's findings.)
 
     Args:
-        signals: the answer's status and the findings of review, merge and the e-invoice check.
+        signals: the answer's status and the findings of review, merge, the e-invoice check and the confidence
+            thresholds.
 
     Returns:
         The record's status.
     """
     if not reviewed(signals.answer):
         return signals.answer  # its data is not trusted in the first place: nothing to review
-    return REVIEW if signals.review or signals.merge or signals.einvoice else OK
+    return REVIEW if signals.review or signals.merge or signals.einvoice or signals.confidence else OK
 
 
 def trusted(records: Iterable[Record]) -> bool:

@@ -87,8 +87,8 @@ class GenericDecoder:
         ids, pixels, mask, extras = split_inputs(inputs)
         processors = list(self.request.logits_processors)
         if self.request.constraint is not None:
-            # the constraint masks first, as on the fast loop; a walk without jump-forward: one token per step
-            processors.insert(0, ConstraintProcessor(_no_jump(self.request.constraint()), self.stop_ids))
+            # the constraint masks last, as on the fast loop; a walk without jump-forward: one token per step
+            processors.append(ConstraintProcessor(_no_jump(self.request.constraint()), self.stop_ids))
         processors = [FromLastPromptToken(p) for p in processors]
         temperature = self.request.temperature
         reset_call_state(self.model.language_model)

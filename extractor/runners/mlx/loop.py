@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractor.runners.base import Constraint, GenerationRequest, GuardHit
+from extractor.runners.evidence import EvidenceCollector
 from extractor.runners.mlx.prefix_cache import MIN_PREFIX_TOKENS
 
 PREFILL_STEP = 2048  # prompt tokens per forward pass while prefilling (bounds the attention's memory)
@@ -339,6 +340,7 @@ class Decoder:
         self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
         self.stop_ids = frozenset(request.stop.ids)
         self.sampler = Sampler(request.temperature, request.seed)
+        self.evidence = EvidenceCollector() if request.evidence else None  # per-token evidence (``runners.evidence``)
         self.tokens: list[int] = []  # generated, fed ones included
         self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
         self.finish = "length"
@@ -433,21 +435,35 @@ class Decoder:
         """The constraint's token mask for the next token (computed on the host), or None without a constraint."""
         import mlx.core as mx
 
-        return None if self.constraint is None else mx.array(self.constraint.mask())
+        if self.constraint is None:
+            return None
+        words = self.constraint.mask()
+        if self.evidence is not None:
+            self.evidence.note_mask(words)  # a one-token mask: the grammar forces the token
+        return mx.array(words)
 
     def advance(self, logits, *, mask=None) -> bool:
         """Sample from the (1, V) logits of the pass over ``feed`` (the constraint's mask is computed while that
         pass runs, or passed in: ``mask()``), take the token and the tokens it forces; True when the generation is
-        over, else ``feed`` holds the next pass."""
+        over, else ``feed`` holds the next pass.
+
+        The request's logits processors run first, then the mask: the evidence (``runners.evidence``) is read
+        from the distribution between the two, so it says what the model wanted, not what the grammar allowed.
+        """
         import mlx.core as mx
 
         from extractor.runners.constrain.mask import apply_bitmask
 
-        if self.constraint is not None:
-            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
         for processor in self.request.logits_processors:
             logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
-        token = int(self.sampler(logits).item())
+        raw = logits
+        if self.constraint is not None:
+            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
+        sampled = self.sampler(logits)
+        if self.evidence is not None:
+            token = self.evidence.take(raw, sampled)  # the step's one synchronisation
+        else:
+            token = int(sampled.item())
         self.steps += 1
         if self._take(token):
             return True
@@ -480,6 +496,8 @@ class Decoder:
             self._watch(token)
             if self.hit is not None:
                 break
+        if self.evidence is not None:
+            self.evidence.forced_tokens(len(taken))
         return taken
 
     def _watch(self, token: int) -> None:

@@ -299,8 +299,14 @@ class MlxRunner(Runner):
             jump = False
         first_at = generation.first_at or end
         reasons = list(plan.reasons) + list(self._batch_reasons)
+        text = self._final_text(decoder.tokens, decoder.stop_id, decoder.text, decoder.hit)
+        evidence = None
+        collector = getattr(decoder, "evidence", None)  # the fast loop's (the generic path collects none)
+        if collector is not None:
+            answer = decoder.tokens[:-1] if decoder.stop_id is not None else decoder.tokens
+            evidence = collector.result(answer, text=text, piece=self._piece, decode=self.tokenizer.decode)
         return GenerationResult(
-            text=self._final_text(decoder.tokens, decoder.stop_id, decoder.text, decoder.hit),
+            text=text,
             token_ids=tuple(decoder.tokens),
             finish_reason=decoder.finish,
             stop_token_id=decoder.stop_id,
@@ -322,6 +328,7 @@ class MlxRunner(Runner):
                 "merged_steps": generation.merged_steps,
                 "reasons": reasons,
             },
+            evidence=evidence,
         )
 
     def _final_text(self, tokens: list[int], stop_id: int | None, pieced: str, hit) -> str:

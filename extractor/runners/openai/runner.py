@@ -27,6 +27,7 @@ from extractor.errors import ModelError
 from extractor.record import issue
 from extractor.runners.base import GenerationRequest, GenerationResult, Runner
 from extractor.runners.constrain.plan import unconstrained_warning
+from extractor.runners.evidence import TokenEvidence
 from extractor.runners.openai.choose import (
     ServerInfo,
     choose_model,
@@ -238,6 +239,7 @@ class OpenAIRunner(Runner):
                 "model": model,
                 "usage": "server" if reported else "stream",
             },
+            evidence=_evidence(outcome),
         )
 
     def close(self) -> None:
@@ -253,3 +255,18 @@ __all__ = [
     "WRITE_TIMEOUT",
     "OpenAIRunner",
 ]
+
+
+def _evidence(outcome: StreamOutcome) -> TokenEvidence | None:
+    """The server's logprobs as token evidence (``runners.evidence``); None when it gave none. A server does not
+    say which tokens its grammar forced: none is marked forced."""
+    if not outcome.evidence:
+        return None
+    offsets, logprobs, margins = zip(*outcome.evidence, strict=True)
+    return TokenEvidence(
+        offsets=tuple(offsets),
+        logprob=tuple(logprobs),
+        margin=tuple(margins),
+        forced=(False,) * len(offsets),
+        source="server",
+    )

@@ -17,7 +17,9 @@ page images first, as PNG or JPEG data URLs at the rendered size, then the text)
 ``seed`` (0 when unset: servers differ in what no seed means) and plain sampling (``top_p`` 1, no top-k, no
 penalties: a server's defaults from the model's generation config must not change the answer),
 ``stream_options.include_usage``. The stop set goes as ``stop_token_ids`` and the bounded schema as
-``response_format`` where the kind honours them.
+``response_format`` where the kind honours them; vLLM and SGLang are also asked for ``logprobs`` with the runner-up
+(``top_logprobs: 2``) when the request wants evidence, and each token's logprob is kept with its place in the text
+(``StreamOutcome.evidence``, for the per-field confidence: ``runners.evidence``).
 
 Reading the stream (:func:`read_stream`): every content delta is fed to the request's monitors (the runaway guards)
 as one token (a delta's text stands for its id: the loop guard compares equal pieces); when one fires the caller
@@ -61,6 +63,8 @@ class Kind:
         thinking: body fields that switch the chat template's thinking off.
         sampling: body fields that make sampling plain temperature sampling.
         usage_every_chunk: ``stream_options.continuous_usage_stats`` (usage in every chunk, so known after a cut).
+        logprobs: ``logprobs`` / ``top_logprobs`` in streamed chat completions (each token's log-probability and
+            its runner-up's, for the per-field confidence: ``runners.evidence``); asked only where honoured.
     """
 
     stop_token_ids: bool
@@ -68,6 +72,7 @@ class Kind:
     thinking: Mapping[str, Any] = field(default_factory=dict)
     sampling: Mapping[str, Any] = field(default_factory=dict)
     usage_every_chunk: bool = False
+    logprobs: bool = False
 
 
 _PLAIN = {"top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
@@ -79,6 +84,7 @@ KINDS = {
         thinking=_TEMPLATE_NO_THINKING,
         sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
         usage_every_chunk=True,
+        logprobs=True,
     ),
     "sglang": Kind(
         stop_token_ids=True,
@@ -86,6 +92,7 @@ KINDS = {
         thinking=_TEMPLATE_NO_THINKING,
         sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
         usage_every_chunk=True,
+        logprobs=True,
     ),
     "mlx": Kind(
         stop_token_ids=False,
@@ -151,6 +158,8 @@ def request_body(request: GenerationRequest, *, model: str, kind: str, image_for
         body["stream_options"]["continuous_usage_stats"] = True
     if spec.stop_token_ids and request.stop.ids:
         body["stop_token_ids"] = list(request.stop.ids)
+    if spec.logprobs and request.evidence:
+        body.update(logprobs=True, top_logprobs=2)  # the token's and its runner-up's
     if spec.json_schema and request.json_schema is not None:
         body["response_format"] = {
             "type": "json_schema",
@@ -291,6 +300,8 @@ class StreamOutcome:
     usage: dict | None = None
     done: bool = False  # [DONE] arrived
     first_at: float | None = None
+    # per token the server gave logprobs for: (offset in text, logprob, margin to the runner-up or None)
+    evidence: list[tuple[int, float, float | None]] = field(default_factory=list)
 
 
 def read_stream(lines: Iterable[str], *, monitors: Sequence[Monitor] = ()) -> StreamOutcome:
@@ -336,6 +347,7 @@ def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[Monitor
     if content is not None and (content or "role" not in delta):
         out.pieces += 1
         out.first_at = out.first_at or time.perf_counter()
+        _take_logprobs(out, choice, len(content))
         out.text += content
         piece_id = ids.setdefault(content, len(ids))
         for monitor in monitors:
@@ -350,6 +362,25 @@ def _take_choice(out: StreamOutcome, choice: Mapping, monitors: Sequence[Monitor
         named = choice.get("stop_reason", choice.get("matched_stop"))
         out.stop_token_id = named if isinstance(named, int) and not isinstance(named, bool) else None
     return False
+
+
+def _take_logprobs(out: StreamOutcome, choice: Mapping, length: int) -> None:
+    """Record the tokens of a content delta the server gave logprobs for (``choice.logprobs.content``): each at
+    its offset in the text (the delta's start plus the tokens before it, within the delta), its logprob and its
+    margin to the best other of its ``top_logprobs``."""
+    entries = (choice.get("logprobs") or {}).get("content") if isinstance(choice.get("logprobs"), Mapping) else None
+    start, used = len(out.text), 0
+    for entry in entries or ():
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("logprob"), (int, float)):
+            continue
+        others = [
+            float(top["logprob"])
+            for top in entry.get("top_logprobs") or ()
+            if isinstance(top, Mapping) and top.get("token") != entry.get("token") and "logprob" in top
+        ]
+        logprob = float(entry["logprob"])
+        out.evidence.append((start + min(used, length), logprob, logprob - max(others) if others else None))
+        used += len(str(entry.get("token") or ""))
 
 
 def finish_reason(outcome: StreamOutcome) -> str:

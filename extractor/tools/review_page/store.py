@@ -55,6 +55,8 @@ class Entry:
             "total": data.get("total"),
             "currency": data.get("currency"),
             "warnings": len(self.record.get("warnings") or ()),
+            "confidence": lowest_confidence(self.record),
+            "below": list((self.record.get("confidence") or {}).get("below") or ()),
             "errors": [e.get("message") for e in self.record.get("errors") or () if isinstance(e, dict)],
             "reviewed": None
             if reviewed is None
@@ -64,6 +66,21 @@ class Entry:
                 "reviewed_at": reviewed.get("reviewed_at"),
             },
         }
+
+
+def lowest_confidence(record: dict) -> float | None:
+    """The lowest per-field confidence of a record (``fields``, ``trust.confidence``), or None without any."""
+    values = [
+        e["confidence"]
+        for e in (record.get("fields") or {}).values()
+        if isinstance(e, dict) and isinstance(e.get("confidence"), (int, float))
+    ]
+    return min(values) if values else None
+
+
+def _least(record: dict) -> float:
+    found = lowest_confidence(record)
+    return 2.0 if found is None else found
 
 
 def _part_label(part: Any) -> str:
@@ -93,7 +110,8 @@ class RecordStore:
         self._read: dict[Path, tuple[tuple[int, int], Any]] = {}  # file -> ((mtime_ns, size), its JSON)
 
     def entries(self) -> list[Entry]:
-        """Every record in the folder, ``review`` and ``invalid`` first, then by name (files are parsed again only
+        """Every record in the folder, ``review`` and ``invalid`` first, the least confident first within a status
+        (``lowest_confidence``), then by name (files are parsed again only
         when they change, so a folder of thousands of records lists quickly)."""
         found, seen = [], {}
         for path in self.out.iterdir():
@@ -111,7 +129,8 @@ class RecordStore:
                 found.append(Entry(name=path.stem, path=path, record=record))
         self._read = seen
         rank: dict[object, int] = {status: i for i, status in enumerate(STATUS_ORDER)}  # a record may say anything
-        return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), e.name))
+        # within a status, the least confident first (records without per-field confidence after them)
+        return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), _least(e.record), e.name))
 
     def entry(self, name: str) -> Entry | None:
         """The record named ``name`` (a file stem in the listing), or None."""
