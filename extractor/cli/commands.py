@@ -25,7 +25,7 @@ from extractor.jobs.watch.inbox import WatchSettings
 from extractor.quiet import configure
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
 from extractor.service.store import DEFAULT_STORE
-from extractor.settings import Settings, job_batch
+from extractor.settings import BATCH_JOB_DEFAULT, Settings, job_batch
 from extractor.tools.doctor import run_doctor, run_endpoint_doctor
 from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.trust.verdict import trusted
@@ -450,6 +450,7 @@ def _webhook_settings(allow: list[str], tries: int, backoff: float):
 @handle_errors
 @settings_options
 def serve_command(
+    ctx: typer.Context,
     host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API keys."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
     store: str = STORE_OPTION,
@@ -479,6 +480,7 @@ def serve_command(
     """Serve until interrupted (exit 0)."""
     if settings is None:
         raise TypeError("serve_command runs through settings_options, which gives it settings")
+    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=_given(ctx, "batch"))  # a stream of jobs
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -556,6 +558,7 @@ SUBCOMMANDS.add("einvoice")
 @handle_errors
 @settings_options
 def worker_command(
+    ctx: typer.Context,
     store: str = STORE_OPTION,
     lease: str = LEASE_OPTION,
     retention: str = RETENTION_OPTION,
@@ -567,6 +570,7 @@ def worker_command(
     """Work until interrupted (exit 0)."""
     if settings is None:
         raise TypeError("worker_command runs through settings_options, which gives it settings")
+    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=_given(ctx, "batch"))  # a stream of jobs
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 
