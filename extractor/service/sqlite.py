@@ -1,10 +1,11 @@
 """The embedded store: one SQLite file (WAL, synchronous writes) holding the service's jobs, for one server and the
-workers on its machine. Every call opens its own connection; a transaction takes the write lock first
+workers on its machine. Each thread keeps its own connection; a writing transaction takes the write lock first
 (``BEGIN IMMEDIATE``), so two workers never claim the same job."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -50,6 +51,7 @@ class SqliteStore(Store):
             UsageError: the file cannot be opened as a SQLite database.
         """
         self.path = Path(path)
+        self._local = threading.local()  # one connection per thread, kept
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(self._connect()) as db:
@@ -75,18 +77,22 @@ class SqliteStore(Store):
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
-        """One connection, one ``BEGIN IMMEDIATE`` transaction (a read: ``BEGIN``, WAL's snapshot, no lock)."""
-        db = self._connect()
+        """One ``BEGIN IMMEDIATE`` transaction (a read: ``BEGIN``, WAL's snapshot, no lock) on this thread's
+        connection (opened once per thread; dropped after a database error, opened again on the next call)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
         try:
             db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield db
             db.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                db.close()
+                self._local.db = None
             raise
-        finally:
-            db.close()
 
     def execute(self, tx: Any, sql: str, params: tuple = ()) -> Cursor:
         """``sqlite3``'s own ``?`` placeholders."""
