@@ -6,23 +6,24 @@ receiver's check). A delivery answered 2xx is done; any other answer, a time-out
 again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all, every attempt recorded on the job.
 
 A callback may not reach this machine's network (SSRF): its host must resolve only to public addresses unless it is
-named by ``--callback-allow HOST``; checked when the job is submitted and again before every delivery (a name may
-resolve elsewhere later), and redirects are not followed.
+named by ``--callback-allow HOST``; checked when the job is submitted and again before every delivery, which then
+connects to the very address it checked (a name that resolves elsewhere later is not followed there: DNS
+rebinding); TLS is verified for the URL's host name; redirects are not followed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
 import os
 import socket
+import ssl
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -96,6 +97,17 @@ def check_callback(url: str, *, settings: WebhookSettings) -> str:
             resolve, or one that resolves to a private, loopback or link-local address not allowed by
             ``--callback-allow``.
     """
+    checked_address(url, settings=settings)
+    return url
+
+
+def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
+    """The address a delivery to ``url`` connects to: one of the host's addresses, each of them checked public
+    (None: a host named by ``--callback-allow``, resolved as usual).
+
+    Raises:
+        UsageError: as ``check_callback`` says.
+    """
     if not settings.secret:
         raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
     if len(url) > URL_LIMIT:
@@ -107,19 +119,44 @@ def check_callback(url: str, *, settings: WebhookSettings) -> str:
         raise UsageError("callback_url: credentials in the URL are not accepted (the signature authenticates us)")
     host = parts.hostname.lower()
     if host in settings.allow:
-        return url
+        return None
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)}
+        addresses = sorted({str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)})
     except (OSError, ValueError) as exc:
         raise UsageError(f"callback_url: {host} does not resolve ({type(exc).__name__})") from None
-    private = sorted(address for address in addresses if not _public(address))
+    private = [address for address in addresses if not _public(address)]
     if private:
         raise UsageError(
             f"callback_url: {host} resolves to a private, loopback or link-local address ({private[0]}); "
             "the server allows it only with --callback-allow " + host
         )
-    return url
+    return addresses[0]
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """An HTTP connection to the address that was checked, whatever the name resolves to by now (DNS rebinding)."""
+
+    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        """Connect to the checked address (a ``--callback-allow`` host: by its name)."""
+        self.sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """As ``_PinnedHTTP``, with TLS verified for the URL's host name (SNI and certificate)."""
+
+    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        """Connect to the checked address and start TLS for the host's name."""
+        sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
 def shown_callback(url: str | None) -> str | None:
@@ -128,14 +165,6 @@ def shown_callback(url: str | None) -> str | None:
         return None
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}{parts.path}" + ("?…" if parts.query else "")
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001 - urllib's signature
-        return None  # a 3xx is the receiver's answer, not a new address to reach
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect, urllib.request.ProxyHandler({}))
 
 
 def payload(job: Job) -> bytes:
@@ -156,30 +185,29 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
     attempt: dict = {"attempt": number, "at": time.time(), "ok": False}
     assert job.callback_url is not None and settings.secret
     try:
-        check_callback(job.callback_url, settings=settings)
+        address = checked_address(job.callback_url, settings=settings)  # again: the name may point inward now
     except UsageError as exc:
         return {**attempt, "error": str(exc)}
     body = payload(job)
     timestamp = str(int(time.time()))
-    request = urllib.request.Request(
-        job.callback_url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "extractor-webhook/1",
-            "X-Extractor-Timestamp": timestamp,
-            "X-Extractor-Signature": sign(settings.secret, timestamp, body),
-            "X-Extractor-Delivery": f"{job.id}.{number}",
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "extractor-webhook/1",
+        "X-Extractor-Timestamp": timestamp,
+        "X-Extractor-Signature": sign(settings.secret, timestamp, body),
+        "X-Extractor-Delivery": f"{job.id}.{number}",
+    }
+    parts = urlsplit(job.callback_url)
+    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
+    connection = kind(parts.hostname or "", parts.port, address=address, timeout=settings.timeout)
     try:
-        with _OPENER.open(request, timeout=settings.timeout) as response:
-            code = response.status
-    except urllib.error.HTTPError as exc:
-        code = exc.code
-    except (OSError, ValueError) as exc:
-        return {**attempt, "error": f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"}
+        # http.client follows no redirect: a 3xx is the receiver's answer, not a new address to reach
+        connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
+        code = connection.getresponse().status
+    except (OSError, http.client.HTTPException) as exc:
+        return {**attempt, "error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        connection.close()
     return {**attempt, "status_code": code, "ok": 200 <= code < 300}
 
 
@@ -249,6 +277,7 @@ __all__ = [
     "SECRET_ENV",
     "WebhookSettings",
     "check_callback",
+    "checked_address",
     "deliver",
     "payload",
     "shown_callback",
