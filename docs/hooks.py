@@ -50,7 +50,7 @@ def _usage(name: str, command, ctx: typer.Context) -> str:
 
 def cli_reference() -> str:
     """Markdown for every command of the ``extract`` app: usage, help paragraphs, arguments, options."""
-    from extractor.cli.commands import app
+    from extractor.cli.app import app  # every command registered (extractor.cli imports them all)
 
     group = typer.main.get_command(app)
     root = typer.Context(group, info_name="extract")

@@ -1,14 +1,14 @@
 """The ``extract`` commands: parse their own options, call the core, render. No extraction logic lives here.
 
-``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|calibrate|review|serve|worker|
-einvoice ...`` are subcommands. The extraction options they share, and the Settings those make, are in
+``extract [OPTIONS] INPUTS...`` runs a batch; ``extract doctor|watch|status|eval|calibrate|review|einvoice ...``
+are subcommands (``serve`` and ``worker`` are in ``extractor.cli.service``; the app they all register on, in
+``extractor.cli.app``). The extraction options they share, and the Settings those make, are in
 ``extractor.cli.options``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
 from pathlib import Path
 
@@ -16,65 +16,20 @@ import typer
 
 from extractor.api import Extractor, api_key
 from extractor.cli import output as render
+from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
 from extractor.cli.options import settings_options
-from extractor.errors import ExitCode, ExtractorError, UsageError
+from extractor.errors import ExitCode, UsageError
 from extractor.inputs.discover import expand_inputs
 from extractor.jobs.batch import run_batch
 from extractor.jobs.ray import RaySettings, engine_for
 from extractor.jobs.watch.inbox import WatchSettings
 from extractor.quiet import configure
-from extractor.service.config import DEFAULT_SYNC_TIMEOUT
-from extractor.service.store import DEFAULT_STORE
-from extractor.settings import BATCH_JOB_DEFAULT, Settings, job_batch
+from extractor.settings import Settings, job_batch
 from extractor.tools.doctor import run_doctor, run_endpoint_doctor
 from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.trust.verdict import trusted
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
-    "Add --verbose to any command to see third-party notes too.",
-)
-BATCH = "run"
-VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
-SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
-
-
-def exit_code_for(exc: ExtractorError) -> ExitCode:
-    """Map an error onto the CLI's exit code: bad options and schemas are usage errors (2), the rest 1."""
-    return ExitCode.USAGE if exc.code in ("usage", "schema") else ExitCode.NOT_OK
-
-
-def handle_errors(command):
-    """Decorate a command so an ExtractorError prints one clear line and exits with its mapped code."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except ExtractorError as exc:
-            render.error(str(exc))
-            raise typer.Exit(exit_code_for(exc)) from exc
-
-    return wrapper
-
-
-def dispatch_args(args: list[str]) -> list[str]:
-    """Route ``extract INPUTS...`` to the batch command and ``extract NAME ...`` to a subcommand.
-
-    Args:
-        args: the command-line arguments after the program name.
-
-    Returns:
-        The arguments for the typer app.
-    """
-    if args and (args[0] in SUBCOMMANDS or args[0] in ("--help", "-h") and len(args) == 1):
-        return args
-    return [BATCH, *args]
 
 
 @app.command(
@@ -127,7 +82,7 @@ def run_batch_command(
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")
-    settings = job_batch(settings, documents=len(paths), given=_given(ctx, "batch"))
+    settings = job_batch(settings, documents=len(paths), given=given_option(ctx, "batch"))
     remote = engine_for(engine, settings=settings, out=out, options=RaySettings(address=address, actors=actors))
     logged = bool(out or jsonl or csv_path) and not as_json
     with (
@@ -147,13 +102,6 @@ def run_batch_command(
         )
     render.show_batch(result, as_json=as_json, table=not logged)
     raise typer.Exit(ExitCode.OK if trusted(result.records) else ExitCode.NOT_OK)
-
-
-def _given(ctx: typer.Context, name: str) -> bool:
-    """Whether the command's option ``name`` came from the command line (or its environment variable), not its
-    default."""
-    source = ctx.get_parameter_source(name)  # typer's click (it may vendor its own): compared by name
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 @app.command(
@@ -408,103 +356,6 @@ def review_command(
 SUBCOMMANDS.add("review")
 
 
-# the options extract serve and extract worker share (one OptionInfo serves both signatures)
-STORE_OPTION = typer.Option(
-    DEFAULT_STORE,
-    "--store",
-    metavar="URL",
-    help="The job store: sqlite:///PATH (one machine) or postgresql://USER:PASSWORD@HOST/DB (shared).",
-)
-LEASE_OPTION = typer.Option(
-    "60s",
-    "--lease",
-    metavar="DURATION",
-    help="How long a worker's claim holds a job unrenewed (a killed worker's job is claimed again after it).",
-)
-RETENTION_OPTION = typer.Option(
-    "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
-)
-CALLBACK_ALLOW_OPTION = typer.Option(
-    [], "--callback-allow", metavar="HOST", help="A webhook host allowed although private/loopback (repeat)."
-)
-CALLBACK_TRIES_OPTION = typer.Option(5, "--callback-tries", min=1, help="Webhook delivery attempts in all.")
-CALLBACK_BACKOFF_OPTION = typer.Option(
-    2.0, "--callback-backoff", min=0.0, metavar="SECONDS", help="Seconds before the 2nd attempt, doubled after."
-)
-
-
-def _webhook_settings(allow: list[str], tries: int, backoff: float):
-    from extractor.service.webhooks import WebhookSettings
-
-    return WebhookSettings.from_environment(allow=tuple(allow), tries=tries, backoff=backoff)
-
-
-@app.command(
-    "serve",
-    help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
-    "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
-    "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
-    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them. "
-    "Runs until Ctrl-C / SIGTERM.",
-)
-@handle_errors
-@settings_options
-def serve_command(
-    ctx: typer.Context,
-    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind; any but loopback requires API keys."),
-    port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
-    store: str = STORE_OPTION,
-    api_keys_file: Path | None = typer.Option(
-        None, "--api-keys-file", metavar="FILE", help="API keys, one KEY or TENANT:KEY per line (# comments)."
-    ),
-    retention: str = RETENTION_OPTION,
-    sync_timeout: float = typer.Option(
-        DEFAULT_SYNC_TIMEOUT,
-        "--sync-timeout",
-        min=0.0,
-        metavar="SECONDS",
-        help="POST /v1/extract answers the record if done within this, else 202 with the job.",
-    ),
-    worker: bool = typer.Option(
-        True, "--worker/--no-worker", help="Run the jobs here (--no-worker: an API replica; extract worker runs them)."
-    ),
-    lease: str = LEASE_OPTION,
-    reuse: bool = typer.Option(
-        True, "--reuse/--no-reuse", help="Answer a repeated file with the same settings from its stored record."
-    ),
-    callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
-    callback_tries: int = CALLBACK_TRIES_OPTION,
-    callback_backoff: float = CALLBACK_BACKOFF_OPTION,
-    settings: Settings | None = None,  # given by settings_options
-) -> None:
-    """Serve until interrupted (exit 0)."""
-    if settings is None:
-        raise TypeError("serve_command runs through settings_options, which gives it settings")
-    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=_given(ctx, "batch"))  # a stream of jobs
-    from extractor.service.config import ApiKeys, ServeSettings, parse_duration
-    from extractor.service.process import serve
-
-    config = ServeSettings(
-        host=host,
-        port=port,
-        store=store,
-        sync_timeout=sync_timeout,
-        retention=parse_duration(retention, option="--retention"),
-        lease=parse_duration(lease, option="--lease"),
-        worker=worker,
-        reuse=reuse,
-        webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
-    )
-    serve(
-        settings=settings,
-        serve_settings=config,
-        keys=ApiKeys.from_environment(file=api_keys_file),
-        echo=lambda line: typer.echo(line, err=True),
-    )
-
-
-SUBCOMMANDS.add("serve")
-
 einvoice_app = typer.Typer(
     no_args_is_help=True, help="E-invoices: check EN 16931 XML with the official CEN, XRechnung and Peppol rules."
 )
@@ -546,44 +397,6 @@ def einvoice_validate_command(
 
 
 SUBCOMMANDS.add("einvoice")
-
-
-@app.command(
-    "worker",
-    help="Run extract serve's jobs on this machine's model: claim them from the shared --store "
-    "(PostgreSQL: any number of workers and serve replicas on any machines) under a lease, "
-    "store their records, send their webhooks (EXTRACT_WEBHOOK_SECRET). Every extraction "
-    "option applies. Runs until Ctrl-C / SIGTERM (the job running is finished first).",
-)
-@handle_errors
-@settings_options
-def worker_command(
-    ctx: typer.Context,
-    store: str = STORE_OPTION,
-    lease: str = LEASE_OPTION,
-    retention: str = RETENTION_OPTION,
-    callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
-    callback_tries: int = CALLBACK_TRIES_OPTION,
-    callback_backoff: float = CALLBACK_BACKOFF_OPTION,
-    settings: Settings | None = None,  # given by settings_options
-) -> None:
-    """Work until interrupted (exit 0)."""
-    if settings is None:
-        raise TypeError("worker_command runs through settings_options, which gives it settings")
-    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=_given(ctx, "batch"))  # a stream of jobs
-    from extractor.service.config import ServeSettings, parse_duration
-    from extractor.service.process import work
-
-    config = ServeSettings(
-        store=store,
-        lease=parse_duration(lease, option="--lease"),
-        retention=parse_duration(retention, option="--retention"),
-        webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
-    )
-    work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
-
-
-SUBCOMMANDS.add("worker")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,65 @@
+"""The ``extract`` app itself: the typer app every command module registers on, the routing of ``extract
+INPUTS...`` to the batch command, and how an error becomes an exit code (``handle_errors``)."""
+
+from __future__ import annotations
+
+import functools
+
+import typer
+
+from extractor.cli import output as render
+from extractor.errors import ExitCode, ExtractorError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
+    "Add --verbose to any command to see third-party notes too.",
+)
+BATCH = "run"
+VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
+SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
+
+
+def exit_code_for(exc: ExtractorError) -> ExitCode:
+    """Map an error onto the CLI's exit code: bad options and schemas are usage errors (2), the rest 1."""
+    return ExitCode.USAGE if exc.code in ("usage", "schema") else ExitCode.NOT_OK
+
+
+def handle_errors(command):
+    """Decorate a command so an ExtractorError prints one clear line and exits with its mapped code."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except ExtractorError as exc:
+            render.error(str(exc))
+            raise typer.Exit(exit_code_for(exc)) from exc
+
+    return wrapper
+
+
+def dispatch_args(args: list[str]) -> list[str]:
+    """Route ``extract INPUTS...`` to the batch command and ``extract NAME ...`` to a subcommand.
+
+    Args:
+        args: the command-line arguments after the program name.
+
+    Returns:
+        The arguments for the typer app.
+    """
+    if args and (args[0] in SUBCOMMANDS or args[0] in ("--help", "-h") and len(args) == 1):
+        return args
+    return [BATCH, *args]
+
+
+def given_option(ctx: typer.Context, name: str) -> bool:
+    """Whether the command's option ``name`` came from the command line (or its environment variable), not its
+    default."""
+    source = ctx.get_parameter_source(name)  # typer's click (it may vendor its own): compared by name
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+__all__ = ["BATCH", "SUBCOMMANDS", "VERBOSE", "app", "dispatch_args", "exit_code_for", "given_option", "handle_errors"]
