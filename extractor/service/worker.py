@@ -179,7 +179,8 @@ class Worker:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._error: BaseException | None = None
-        self._claims, self._claims_lock = 0, threading.Lock()
+        self._claims, self._claims_lock = 0, threading.Lock()  # the lock also guards _swept
+        self._swept = 0.0  # monotonic time of the last retention sweep (0: none yet)
         self._thread = threading.Thread(target=self._main, name="extract-serve-worker", daemon=True)
 
     def start(self) -> None:
@@ -233,11 +234,17 @@ class Worker:
         finally:
             self.engine.close()
 
+    def _sweep_due(self) -> bool:
+        """Whether this job thread sweeps the retention now (at start, then hourly: one thread of them, not all)."""
+        with self._claims_lock:
+            if self._swept and time.monotonic() - self._swept < SWEEP_EVERY:
+                return False
+            self._swept = time.monotonic()
+            return True
+
     def _loop(self) -> None:
-        swept = 0.0
         while not self._stop.is_set():
-            if time.monotonic() - swept > SWEEP_EVERY or not swept:
-                swept = time.monotonic()
+            if self._sweep_due():
                 self._guarded(lambda: self.store.sweep(retention=self.retention))
             job = self._guarded(lambda: self.store.claim(lease=self.lease))
             if job is None:
