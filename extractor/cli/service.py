@@ -38,6 +38,14 @@ CALLBACK_BACKOFF_OPTION = typer.Option(
 )
 
 
+def _stream_settings(ctx: typer.Context, settings: Settings | None, *, command: str) -> Settings:
+    """The extraction settings of a stream of jobs: as ``extract run``'s batch of several files, an in-process model
+    decodes them in batches (``job_batch``) unless ``--batch`` says otherwise."""
+    if settings is None:
+        raise TypeError(f"{command} runs through settings_options, which gives it settings")
+    return job_batch(settings, documents=BATCH_JOB_DEFAULT, given=given_option(ctx, "batch"))
+
+
 def _webhook_settings(allow: list[str], tries: int, backoff: float):
     from extractor.service.webhooks import WebhookSettings
 
@@ -83,9 +91,7 @@ def serve_command(
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
-    if settings is None:
-        raise TypeError("serve_command runs through settings_options, which gives it settings")
-    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=given_option(ctx, "batch"))  # a stream of jobs
+    settings = _stream_settings(ctx, settings, command="serve_command")
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -131,9 +137,7 @@ def worker_command(
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
-    if settings is None:
-        raise TypeError("worker_command runs through settings_options, which gives it settings")
-    settings = job_batch(settings, documents=BATCH_JOB_DEFAULT, given=given_option(ctx, "batch"))  # a stream of jobs
+    settings = _stream_settings(ctx, settings, command="worker_command")
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 
