@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from extractor.errors import UsageError
+from extractor.jobs.sinks import write_atomic
 from extractor.schema import BUILTIN_SCHEMAS
 
 OPTIONS = ("pages", "password", "split", "einvoice")  # the per-request settings that are safe to vary
@@ -66,9 +66,7 @@ def inline_schema_path(schema: dict) -> Path:
     path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.schema.json"
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomic(path, text.encode("utf-8"))
     return path
 
 
