@@ -286,4 +286,157 @@ class Receipt(_Contract):
     payment_method: PaymentMethod | None
 
 
-BUILTIN_MODELS: dict[str, type[BaseModel]] = {"invoice": Invoice, "receipt": Receipt}
+EN16931_DESCRIPTION = (
+    INVOICE_DESCRIPTION + " The invoice schema with what EN 16931 e-invoices need (document type, VAT categories, "
+    "allowances and charges, typed party identifiers, contacts, references, delivery): every field as printed."
+)
+VatCategory = Literal["S", "Z", "E", "AE", "K", "G", "O", "L", "M"]
+_CATEGORY = (
+    "VAT category as printed or stated: S standard rate, Z zero rated, E exempt, AE reverse charge, K intra-EU "
+    "supply, G export outside the EU, O outside the scope of VAT, L Canary Islands, M Ceuta and Melilla"
+)
+DocumentType = Literal[
+    "invoice", "credit_note", "corrected_invoice", "partial_invoice", "prepayment_invoice", "self_billed_invoice"
+]
+PaymentMeans = Literal[
+    "credit_transfer", "sepa_credit_transfer", "direct_debit", "sepa_direct_debit", "card", "cash", "cheque"
+]
+
+
+class Contact(_Contract):
+    """A party's contact point as printed (BG-6 / BG-9)."""
+
+    name: str | None = Field(max_length=120, description="Contact person or department")
+    phone: str | None = Field(max_length=40)
+    email: str | None = Field(max_length=120)
+
+
+class EInvoiceParty(_Contract):
+    """An ``invoice-en16931`` seller or buyer: the ``invoice`` party with its identifiers typed."""
+
+    name: str = Field(max_length=120)
+    address: Address | None = Field(description="Postal address, split into parts; null where a part is not printed.")
+    vat_id: str | None = Field(
+        max_length=20, description="VAT identification number with country prefix, e.g. DE123456789"
+    )
+    tax_number: str | None = Field(
+        max_length=30, description="Tax number that is not the VAT id (Steuernummer, EIN, tax registration number)"
+    )
+    legal_id: str | None = Field(
+        max_length=40,
+        description="Company / legal registration number (commercial register, SIRET, KvK, corporate number)",
+    )
+    gln: str | None = Field(max_length=13, pattern=r"^[0-9]{13}$", description="GS1 Global Location Number")
+    lei: str | None = Field(
+        max_length=20, pattern=r"^[A-Z0-9]{18}[0-9]{2}$", description="Legal Entity Identifier (ISO 17442)"
+    )
+    contact: Contact | None = Field(description="Contact person, phone, e-mail as printed")
+    electronic_address: str | None = Field(
+        max_length=120, description="E-invoicing address if printed: an e-mail address, or a Peppol id as scheme:id"
+    )
+
+
+class EInvoiceLineItem(_Contract):
+    """One ``invoice-en16931`` invoice line."""
+
+    item_id: str | None = Field(max_length=40, description="Seller's article number / SKU")
+    description: str = Field(max_length=200)
+    quantity: Quantity
+    unit: str | None = Field(max_length=20, description="Unit as printed (Stk., h, kg, pcs)")
+    unit_price: Money
+    allowance: Money | None = Field(description="Line discount amount, already deducted in amount")
+    tax_rate: Percent | None = Field(description="Tax rate in percent, e.g. 19 for 19 %")
+    vat_category: VatCategory | None = Field(description=_CATEGORY)
+    amount: Money = Field(description="Line net amount (quantity x unit price - line discount)")
+
+
+class EInvoiceTaxLine(_Contract):
+    """One row of an ``invoice-en16931`` tax summary."""
+
+    rate: Percent = Field(description="Tax rate in percent")
+    category: VatCategory | None = Field(description=_CATEGORY)
+    base: Money = Field(description="Taxable amount at this rate and category")
+    amount: Money = Field(description="Tax amount at this rate")
+    exemption_reason: str | None = Field(
+        max_length=200, description="Why no VAT is charged, as printed (e.g. reverse charge, intra-EU supply)"
+    )
+
+
+class AllowanceCharge(_Contract):
+    """A document-level allowance (discount) or charge (freight, packing, surcharge)."""
+
+    kind: Literal["allowance", "charge"]
+    reason: str | None = Field(max_length=120)
+    amount: Money = Field(description="Net amount of the allowance or charge")
+    tax_rate: Percent | None = Field(description="Tax rate in percent that applies to it")
+    vat_category: VatCategory | None = Field(description=_CATEGORY)
+
+
+class Period(_Contract):
+    """An invoicing or delivery period."""
+
+    start: IsoDate | None
+    end: IsoDate | None
+
+
+class PrecedingInvoice(_Contract):
+    """The invoice a credit note or corrected invoice refers to."""
+
+    number: str = Field(max_length=40)
+    issue_date: IsoDate | None
+
+
+class EInvoiceBankAccount(_Contract):
+    """The account an ``invoice-en16931`` invoice asks to be paid to."""
+
+    iban: str | None = Field(
+        max_length=34, pattern=r"^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$", description="IBAN without spaces"
+    )
+    account_number: str | None = Field(max_length=34, description="Account number where no IBAN is printed")
+    bic: str | None = Field(max_length=11)
+    account_holder: str | None = Field(max_length=120)
+
+
+class InvoiceEN16931(_Contract):
+    """The built-in ``invoice-en16931`` schema (schemas/invoice-en16931.schema.json): ``Invoice`` with what
+    EN 16931 e-invoices need, every new field nullable (null where not printed, never invented)."""
+
+    model_config = _top("invoice-en16931", EN16931_DESCRIPTION)
+
+    document_type: DocumentType = Field(
+        description="What the document calls itself: invoice, credit note (Gutschrift, avoir), corrected invoice, "
+        "partial or instalment invoice, prepayment invoice, self-billed invoice"
+    )
+    invoice_number: str = Field(max_length=40)
+    issue_date: IsoDate
+    due_date: IsoDate | None
+    delivery_date: IsoDate | None = Field(description="Delivery or service date, if printed")
+    invoicing_period: Period | None = Field(description="Service or billing period, if printed")
+    currency: Currency
+    buyer_reference: str | None = Field(
+        max_length=60, description="Buyer's reference as printed (your reference, Ihre Referenz, Leitweg-ID)"
+    )
+    order_reference: str | None = Field(max_length=60, description="Buyer's purchase order number")
+    preceding_invoice: PrecedingInvoice | None = Field(description="Invoice that is credited or corrected")
+    seller: EInvoiceParty
+    buyer: EInvoiceParty
+    line_items: list[EInvoiceLineItem] = Field(min_length=0, max_length=5000)
+    subtotal: Money = Field(description="Sum of line net amounts")
+    allowances_charges: list[AllowanceCharge] = Field(
+        max_length=20, description="Document-level allowances and charges (not line discounts)"
+    )
+    tax_lines: list[EInvoiceTaxLine] = Field(max_length=10)
+    total: Money = Field(description="Gross total including tax")
+    prepaid_amount: Money | None = Field(description="Amount already paid, if printed")
+    rounding_amount: Money | None = Field(description="Rounding amount added to the total, if printed")
+    amount_due: Money = Field(description="Amount still to pay")
+    payment_means: PaymentMeans | None = Field(description="How to pay, as printed")
+    payment_terms: str | None = Field(max_length=200)
+    bank_account: EInvoiceBankAccount | None = Field(description="Bank account for payment")
+
+
+BUILTIN_MODELS: dict[str, type[BaseModel]] = {
+    "invoice": Invoice,
+    "invoice-en16931": InvoiceEN16931,
+    "receipt": Receipt,
+}

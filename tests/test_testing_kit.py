@@ -184,7 +184,8 @@ def test_json_structure_tokenizes_compactly(model_factory, text, tokens):
 
 
 def test_every_schema_key_is_one_or_two_tokens(model_factory):
-    from extractor.schema import BUILTIN_SCHEMAS, load_schema
+    from extractor.schema import load_schema
+    from extractor.testing.tokenizer import CORPUS_SCHEMAS
 
     def keys(node):
         if isinstance(node, dict):
@@ -194,7 +195,7 @@ def test_every_schema_key_is_one_or_two_tokens(model_factory):
             yield from keys(node.get("items"))
 
     _, processor = _load(model_factory.random())
-    names = {key for name in BUILTIN_SCHEMAS for key in keys(load_schema(name).schema)}
+    names = {key for name in CORPUS_SCHEMAS for key in keys(load_schema(name).schema)}
     lengths = {key: len(processor.tokenizer.encode(key, add_special_tokens=False)) for key in names}
     assert len(names) > 30 and max(lengths.values()) <= 2, lengths
 

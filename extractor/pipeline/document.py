@@ -29,7 +29,7 @@ from extractor.pipeline.job import DocumentJob, Source, document_raster, source_
 from extractor.pipeline.retry import run_with_retries
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
-from extractor.schema import Schema, field_thresholds
+from extractor.schema import INVOICE_SCHEMAS, Schema, field_thresholds
 from extractor.settings import Settings
 from extractor.trust.calibration import read_calibration
 from extractor.trust.confidence import assess
@@ -279,7 +279,7 @@ def _decided(
     review = review_answer(record, texts)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
-    if job.settings.einvoice and job.schema.name == "invoice" and reviewed(record.status):
+    if job.settings.einvoice and job.schema.name in INVOICE_SCHEMAS and reviewed(record.status):
         record, einvoice = _einvoiced(job, record, source_xml)
     assessment = assess_record(record, job)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds

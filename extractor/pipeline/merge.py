@@ -30,14 +30,26 @@ from extractor.inputs.document import Page
 from extractor.inputs.ocrdecide import page_text
 from extractor.pipeline.windows import Plan, Window, WindowedPages, left_behind
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
-from extractor.schema import Schema, validate_data
+from extractor.schema import INVOICE_SCHEMAS, Schema, validate_data
 from extractor.trust.checks import minor_unit
 from extractor.trust.verdict import OK, windowed_status
 
 # Which top-level fields come from where, per builtin schema; any other field is a header field.
-LINE_FIELDS = {"invoice": ("line_items",), "receipt": ("items",)}
+LINE_FIELDS = {"invoice": ("line_items",), "invoice-en16931": ("line_items",), "receipt": ("items",)}
 TOTAL_FIELDS = {
     "invoice": ("subtotal", "tax_lines", "total", "prepaid_amount", "amount_due", "payment_terms", "bank_account"),
+    "invoice-en16931": (
+        "subtotal",
+        "allowances_charges",
+        "tax_lines",
+        "total",
+        "prepaid_amount",
+        "rounding_amount",
+        "amount_due",
+        "payment_means",
+        "payment_terms",
+        "bank_account",
+    ),
     "receipt": ("taxes", "subtotal", "total", "payment_method"),
 }
 MERGE_CODES = ("window_lines", "window_tax")
@@ -160,7 +172,7 @@ def merge_warnings(
     Returns:
         ``window_lines`` / ``window_tax`` warnings naming the windows whose lines do not add up; empty when they do.
     """
-    if schema.name != "invoice" or not isinstance(merged, dict):
+    if schema.name not in INVOICE_SCHEMAS or not isinstance(merged, dict):
         return []
     lines = [x for x in merged.get("line_items") or [] if isinstance(x, dict)]
     amounts = [_dec(x.get("amount")) for x in lines]

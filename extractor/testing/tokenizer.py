@@ -29,6 +29,9 @@ VIDEO_PAD = 248057
 
 VOCAB_SIZE = 248320  # real Qwen3.5 embedding rows
 FIRST_ADDED_ID = ENDOFTEXT  # the byte-level BPE vocabulary is dense over 0..248043
+# the built-in schemas the BPE is trained on: fixed, because a schema added to the corpus retrains every kit model's
+# tokenizer and so changes every kit record's token counts (tests/golden); ``invoice-en16931`` keys tokenize longer
+CORPUS_SCHEMAS = ("invoice", "receipt")
 TRAINED_VOCAB_LIMIT = 4000  # the BPE trainer's target; the corpus saturates near 2,000 entries
 CHUNK_BASE_ID = 5000  # scripted chunks take the filler ids 5000, 5001, ... (above every trained entry)
 CHUNK_CHARS = 6  # preferred scripted chunk length: ~280 tokens for a 1,700-character answer
@@ -116,10 +119,10 @@ def _schema_skeleton(schema: Mapping[str, Any]) -> object:
 
 def _tokenizer_corpus() -> list[str]:
     """The BPE training texts: sentences, then compact JSON in the shape of the builtin schemas."""
-    from extractor.schema import BUILTIN_SCHEMAS, builtin_schema_dir
+    from extractor.schema import builtin_schema_dir
 
     texts = list(_CORPUS)
-    for name in BUILTIN_SCHEMAS:
+    for name in CORPUS_SCHEMAS:
         schema = json.loads((builtin_schema_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
         texts += [_compact(_schema_skeleton(schema)), _compact(schema)]
     texts.append(SAMPLE_INVOICE_ANSWER)

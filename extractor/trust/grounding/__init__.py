@@ -184,7 +184,7 @@ def key_fields_for(schema_name: str) -> tuple[str, ...]:
     Returns:
         The JSON pointers (none for custom schemas).
     """
-    return {"invoice": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
+    return {"invoice": KEY_FIELDS, "invoice-en16931": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
 
 
 def ground(
