@@ -29,16 +29,17 @@ from extractor.trust.verdict import Signals, record_status
 SAMPLES = ROOT / "samples"
 DEMO_ANSWER = SAMPLES / "expected" / "invoice-de-einfach.json"  # test_records_unchanged's demo model: built once
 
-# The fatal CEN 1.3.16 rules each sample's true answer fires, in CII and in UBL alike, and why (what the invoice
-# schema cannot hold, docs/einvoice.md). Changing the mapping or the rules changes this table on purpose only.
+# The fatal CEN 1.3.16 rules each sample's true answer under the ``invoice`` schema fires, in CII and in UBL alike,
+# and why (what that schema cannot hold, docs/einvoice.md; invoice-en16931 holds it). Changing the mapping or the
+# rules changes this table on purpose only.
 SAMPLE_FATAL = {
     "invoice-de-einfach": set(),
     "invoice-fr-services": set(),
-    "invoice-ch-chf": {"BR-23"},  # the printed unit "Nacht" has no Rec 20 code
-    "invoice-scan": {"BR-23"},  # "post" has none
-    "invoice-jp-yen": {"BR-23", "BR-CO-26"},  # "copy" / "cut"; the registration number T... is no BT-29/30/31
-    "invoice-en-multipage": {"BR-23", "BR-CO-04", "BR-47"},  # "wallet", "ream"; zero-rated lines: category unknown
-    "invoice-us": {"BR-09", "BR-11", "BR-CO-26"},  # no country printed; an EIN is no BT-29/30/31
+    "invoice-ch-chf": set(),  # "Nacht" is a DAY of stay, "Mt." a month (codes.UNIT_CODES)
+    "invoice-scan": set(),  # "post" is a count (C62)
+    "invoice-jp-yen": {"BR-CO-26"},  # the registration number T... is a tax number: no BT-29/30/31
+    "invoice-en-multipage": {"BR-CO-04", "BR-47"},  # zero-rated lines: a rate of 0 says no category
+    "invoice-us": {"BR-CO-26"},  # an EIN is no BT-29/30/31 (the country is read from ZIP + USD)
 }
 
 

@@ -19,28 +19,49 @@ from extractor.errors import InputError
 from extractor.record import Record, issue
 
 # format -> its writer: CII or UBL with the format's BT-24 / BT-23 (``einvoice.SPECIFICATIONS``)
+# (Peppol's endpoints are network participant ids: an e-mail address is not written there, ``write.write_ubl``)
 WRITERS: dict[str, Callable[[Terms], bytes]] = {
-    fmt: functools.partial(
-        write_cii if syntax == "CII" else write_ubl,
+    fmt: functools.partial(write_cii, specification=SPECIFICATIONS[fmt][0], process=SPECIFICATIONS[fmt][1])
+    if syntax == "CII"
+    else functools.partial(
+        write_ubl,
         specification=SPECIFICATIONS[fmt][0],
         process=SPECIFICATIONS[fmt][1],
+        email_endpoints=fmt != "peppol",
     )
     for fmt, syntax in WRITER_SYNTAX.items()
 }
 # the files ``--out`` writes: <name>.<format>.<suffix>
 SUFFIXES = {fmt: "pdf" if fmt == "facturx" else "xml" for fmt in WRITER_SYNTAX}
-# What a CIUS asks for that the invoice schema cannot hold: never invented, so its rule fires; said in the notes
-CIUS_NOTES = {
-    "xrechnung": (
-        "BT-10 buyer reference (Leitweg-ID), BG-6 seller contact (BT-41/42/43), BT-34 / BT-49 electronic addresses: "
-        "the invoice schema holds none; left out (BR-DE-15, BR-DE-2, PEPPOL-EN16931-R020 / R010 fire)",
-    ),
-    "peppol": (
-        "BT-34 / BT-49 electronic addresses (Peppol participant ids with their EAS scheme), BT-10 buyer reference "
-        "or BT-13 order reference, BG-6 seller contact: the invoice schema holds none; left out "
-        "(PEPPOL-EN16931-R020 / R010 / R003 fire, and for a German seller DE-R-015 / DE-R-002)",
-    ),
-}
+_ABSENT = "not in the record (the invoice schema holds none; invoice-en16931 holds it where printed); left out"
+
+
+def cius_notes(terms: Terms, rule_set: str) -> list[str]:
+    """What a CIUS asks for that the record does not give: never invented, so its rule fires; said in the notes."""
+    seller, buyer = terms.seller, terms.buyer
+    contact = seller.contact
+    if rule_set == "xrechnung":
+        missing = {
+            "BT-10 buyer reference (Leitweg-ID): BR-DE-15": not terms.buyer_reference,
+            "BG-6 seller contact name, phone and e-mail: BR-DE-2 / 5 / 6 / 7": contact is None
+            or not all((contact.name, contact.phone, contact.email)),
+            "BT-34 seller electronic address: PEPPOL-EN16931-R020": seller.electronic_address is None,
+            "BT-49 buyer electronic address: PEPPOL-EN16931-R010": buyer.electronic_address is None,
+        }
+    elif rule_set == "peppol":
+        missing = {
+            "BT-34 seller electronic address as a Peppol participant id (scheme:id; an e-mail is none): "
+            "PEPPOL-EN16931-R020": seller.electronic_address is None or seller.electronic_address[0] == "EM",
+            "BT-49 buyer electronic address as a Peppol participant id: PEPPOL-EN16931-R010": (
+                buyer.electronic_address is None or buyer.electronic_address[0] == "EM"
+            ),
+            "BT-10 buyer reference or BT-13 order reference: PEPPOL-EN16931-R003": not (
+                terms.buyer_reference or terms.order_reference
+            ),
+        }
+    else:
+        return []
+    return [f"{what} {_ABSENT}" for what, absent in missing.items() if absent]
 
 
 def _terms(data: Mapping, extra: Mapping) -> Terms:
@@ -163,7 +184,7 @@ def einvoice_report(
             entry.update(valid=False, error=blocker)
             unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
         entry["sha256"] = hashlib.sha256(xml).hexdigest()
-        entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in CIUS_NOTES.get(key, ()))]
+        entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in cius_notes(terms, key))]
         entries[fmt] = entry
     findings = [
         issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}")

@@ -1,24 +1,30 @@
 """Our invoice record read as EN 16931 Business Terms (BT-n), the neutral form both writers (``write``) start from.
 
-Values are copied from the record, never guessed. Where the invoice schema has no field for a mandatory term, the
-term is left out, so the official rule that needs it fires and the record says so; the few terms that follow from
-the schema's own definition are derived, and each derivation is listed in ``Terms.notes``:
+Values are copied from the record, never guessed; the ``invoice-en16931`` schema holds most terms as printed and
+the ``invoice`` schema fewer. Where the record has no value for a mandatory term, the term is left out, so the
+official rule that needs it fires and the record says so; the few terms that follow from what is printed are
+derived, and each derivation is listed in ``Terms.notes``:
 
-* BT-3 type code ``380`` (commercial invoice): the invoice schema describes a commercial invoice; a record read
-  from embedded e-invoice XML keeps the XML's own type code.
-* BT-118 / BT-151 VAT category ``S`` (standard rate) for a rate above 0: EN 16931's only category with a positive
-  rate outside the Canary Islands (L) and Ceuta / Melilla (M). A rate of 0 may be Z, E, AE, K, G or O: which one
-  the schema cannot say, so the category is left out (BR-CO-18 / BR-47 / BR-48 fire).
-* BT-130 unit code: a table of common printed units (:data:`UNIT_CODES`, UN/ECE Rec 20 / Rec 21); a unit not in
-  it is left out (BR-23 fires) and named in the notes; no printed unit gives ``C62`` ("one", Rec 20's code for a
-  plain count).
-* BT-109 (total without VAT) = BT-106 (the line total), the schema holding no document allowances or charges
-  (BT-107 / BT-108); BT-110 (total VAT) = the sum of the tax lines' amounts (BT-117). Both keep BR-CO-10 / 15 / 16
-  real checks of the printed subtotal, total and amount due.
-* BT-81 payment means ``30`` (credit transfer) when a bank account is printed: an account printed for payment is
-  paid into by transfer.
-* The seller's and buyer's ``vat_id`` is BT-31 / BT-48 (VAT identifier); the seller's ``tax_id`` is BT-32 (tax
-  registration identifier); the buyer's ``tax_id`` has no EN 16931 term and is left out.
+* BT-3 type code: ``invoice-en16931``'s ``document_type`` (``codes.DOCUMENT_TYPES``); ``380`` (commercial
+  invoice) for the ``invoice`` schema, which describes commercial invoices; embedded XML keeps its own code.
+* BT-118 / BT-151 / BT-95 / BT-102 VAT category: as printed (``vat_category`` / ``category``), else ``S`` (standard
+  rate) for a rate above 0, EN 16931's only category with a positive rate outside the Canary Islands (L) and
+  Ceuta / Melilla (M). A rate of 0 may be Z, E, AE, K, G or O: without a printed category it is left out
+  (BR-CO-18 / BR-47 / BR-48 fire).
+* BT-130 unit code: the printed unit through ``codes.UNIT_CODES``; a unit not in it is left out (BR-23 fires) and
+  named in the notes; no printed unit gives ``C62`` ("one", Rec 20's unit of a count).
+* BT-109 (total without VAT) = BT-106 − BT-107 + BT-108 (the document allowances and charges); BT-110 (total VAT)
+  = the sum of the tax lines' amounts (BT-117). Both keep BR-CO-10 / 15 / 16 real checks of the printed subtotal,
+  total and amount due.
+* BT-81 payment means: as printed (``payment_means``); else ``30`` (credit transfer) when an account is printed
+  for payment: an account printed for payment is paid into by transfer.
+* BT-34 / BT-49 electronic address: as printed (an e-mail address, or ``scheme:id``), else the party's printed
+  contact e-mail (scheme ``EM``).
+* BT-40 / BT-55 country, where the address prints none: the VAT id's country prefix, or ``US`` for a US ZIP code
+  on a USD invoice (``codes.country_from``); otherwise left out (BR-09 / BR-11 fire).
+* Identifiers: ``vat_id`` is BT-31 / BT-48; the seller's ``tax_number`` (``tax_id`` in the ``invoice`` schema) is
+  BT-32 (the buyer's has no EN 16931 term and is left out); ``legal_id`` BT-30 / BT-47; ``gln`` / ``lei`` BT-29 /
+  BT-46 with ISO 6523 schemes 0088 / 0199.
 """
 
 from __future__ import annotations
@@ -28,44 +34,31 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice import codes
+from extractor.einvoice.codes import COUNT, CREDIT_NOTES, CREDIT_TRANSFER, unit_code
+
 SPECIFICATION = "urn:cen.eu:en16931:2017"  # BT-24: the core EN 16931 specification
 INVOICE = "380"
-CREDIT_NOTES = frozenset({"81", "83", "261", "262", "296", "308", "381", "396", "420", "458", "532"})
 STANDARD_RATE = "S"
-CREDIT_TRANSFER = "30"  # UNTDID 4461
-COUNT = "C62"  # Rec 20 "one": a quantity printed without a unit
+OUTSIDE_SCOPE = "O"  # BR-O-05 / 10: no VAT rate is written for it
 
-# Printed units -> UN/ECE Rec 20 (or Rec 21 with its ``X`` prefix), matched case-insensitively without a trailing
-# dot. Only units whose code is not in doubt; every code is in the CEN 1.3.16 code list (BR-CL-23).
-UNIT_CODES = {
-    **dict.fromkeys(("stk", "stck", "stück", "st", "stuk", "stuks", "pc", "pcs", "pce", "piece", "pieces"), "H87"),
-    **dict.fromkeys(("ea", "each"), "EA"),
-    **dict.fromkeys(("x",), COUNT),
-    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours", "std", "stunde", "stunden", "heure", "heures", "uur"), "HUR"),
-    **dict.fromkeys(("min", "minute", "minutes", "minuten"), "MIN"),
-    **dict.fromkeys(("day", "days", "tag", "tage", "jour", "jours", "dag", "dagen"), "DAY"),
-    **dict.fromkeys(("week", "weeks", "woche", "wochen", "semaine", "semaines"), "WEE"),
-    **dict.fromkeys(("month", "months", "monat", "monate", "mt", "mon", "mois", "maand"), "MON"),
-    **dict.fromkeys(("kg",), "KGM"),
-    **dict.fromkeys(("g",), "GRM"),
-    **dict.fromkeys(("m",), "MTR"),
-    **dict.fromkeys(("km",), "KMT"),
-    **dict.fromkeys(("m2", "m²", "qm"), "MTK"),
-    **dict.fromkeys(("l", "liter", "litre", "litres", "liters"), "LTR"),
-    **dict.fromkeys(("pauschal", "pausch", "pauschale", "forfait", "lump sum", "flat"), "LS"),
-    **dict.fromkeys(("set", "sets"), "SET"),
-    **dict.fromkeys(("page", "pages", "seite", "seiten"), "ZP"),
-    **dict.fromkeys(("pack", "packs", "packung", "pk"), "XPK"),
-    **dict.fromkeys(("box", "boxes", "karton"), "XBX"),
-    **dict.fromkeys(("bag", "bags", "beutel"), "XBG"),
-    **dict.fromkeys(("bottle", "bottles", "flasche", "flaschen"), "XBO"),
-    **dict.fromkeys(("roll", "rolls", "rolle", "rollen"), "XRO"),
-}
+__all__ = ["COUNT", "CREDIT_NOTES", "CREDIT_TRANSFER", "unit_code"]
+
+
+@dataclass(frozen=True)
+class Contact:
+    """A party's contact (BG-6 / BG-9): name BT-41/56, phone BT-42/57, e-mail BT-43/58."""
+
+    name: str | None = None
+    phone: str | None = None
+    email: str | None = None
 
 
 @dataclass(frozen=True)
 class Party:
-    """A seller (BG-4) or buyer (BG-7): name BT-27/44, address BG-5/8, VAT id BT-31/48, tax registration BT-32."""
+    """A seller (BG-4) or buyer (BG-7): name BT-27/44, address BG-5/8, VAT id BT-31/48, tax registration BT-32,
+    legal registration BT-30/47, identifiers BT-29/46 (``(scheme, id)``), contact BG-6/9, electronic address
+    BT-34/49 (``(scheme, id)``)."""
 
     name: str | None
     street: str | None = None
@@ -74,12 +67,16 @@ class Party:
     country: str | None = None
     vat_id: str | None = None
     tax_registration: str | None = None
+    legal_id: str | None = None
+    identifiers: tuple[tuple[str, str], ...] = ()
+    contact: Contact | None = None
+    electronic_address: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
 class Line:
     """An invoice line (BG-25): id BT-126, quantity BT-129, unit BT-130, net amount BT-131, net price BT-146,
-    item name BT-153, VAT category BT-151 and rate BT-152."""
+    item name BT-153, seller's item id BT-155, line allowance BT-136, VAT category BT-151 and rate BT-152."""
 
     id: str
     name: str | None
@@ -89,14 +86,29 @@ class Line:
     net_amount: Decimal | None
     rate: Decimal | None
     category: str | None
+    item_id: str | None = None
+    allowance: Decimal | None = None
 
 
 @dataclass(frozen=True)
 class Tax:
-    """A VAT breakdown (BG-23): basis BT-116, amount BT-117, category BT-118, rate BT-119."""
+    """A VAT breakdown (BG-23): basis BT-116, amount BT-117, category BT-118, rate BT-119, exemption reason BT-120."""
 
     basis: Decimal | None
     amount: Decimal | None
+    rate: Decimal | None
+    category: str | None
+    exemption_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class AllowanceCharge:
+    """A document allowance (BG-20) or charge (BG-21): amount BT-92/99, reason BT-97/104, VAT category BT-95/102,
+    rate BT-96/103."""
+
+    charge: bool
+    amount: Decimal | None
+    reason: str | None
     rate: Decimal | None
     category: str | None
 
@@ -121,11 +133,22 @@ class Terms:
     due_payable: Decimal | None  # BT-115
     due_date: str | None = None  # BT-9
     payment_terms: str | None = None  # BT-20
-    iban: str | None = None  # BT-84
+    payment_means: str | None = None  # BT-81
+    iban: str | None = None  # BT-84 as an IBAN
+    account_number: str | None = None  # BT-84 where no IBAN is printed
     bic: str | None = None  # BT-86
     account_name: str | None = None  # BT-85
-    allowance_total: Decimal | None = None  # BT-107 (embedded XML only: the schema holds no allowances)
-    charge_total: Decimal | None = None  # BT-108 (likewise)
+    allowances: tuple[AllowanceCharge, ...] = ()  # BG-20 / BG-21
+    allowance_total: Decimal | None = None  # BT-107
+    charge_total: Decimal | None = None  # BT-108
+    rounding: Decimal | None = None  # BT-114
+    buyer_reference: str | None = None  # BT-10
+    order_reference: str | None = None  # BT-13
+    preceding_number: str | None = None  # BT-25
+    preceding_date: str | None = None  # BT-26
+    delivery_date: str | None = None  # BT-72
+    period_start: str | None = None  # BT-73
+    period_end: str | None = None  # BT-74
     notes: tuple[str, ...] = ()
 
     @property
@@ -144,58 +167,60 @@ def decimal(value: Any) -> Decimal | None:
         return None
 
 
-def unit_code(printed: str | None) -> str | None:
-    """The Rec 20 / Rec 21 code of a printed unit (``Stk.`` -> ``H87``), ``C62`` for none, None when unknown."""
-    if printed is None or not printed.strip():
-        return COUNT
-    return UNIT_CODES.get(printed.strip().rstrip(".").strip().lower())
-
-
 def iban_of(data: Mapping) -> str | None:
     """The record's IBAN (its bank account's), or None."""
     bank = data.get("bank_account")
     return (bank.get("iban") or None) if isinstance(bank, Mapping) else None
 
 
-def _category(rate: Decimal | None) -> str | None:
+def _mapping(value: Any) -> Mapping:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _category(printed: Any, rate: Decimal | None) -> str | None:
+    """The printed VAT category, else ``S`` for a positive rate (module docstring), else None."""
+    if isinstance(printed, str) and printed:
+        return printed
     return STANDARD_RATE if rate is not None and rate > 0 else None
 
 
-def _party(data: Any, *, buyer: bool) -> Party:
+def _party(data: Any, *, role: str, currency: str | None, notes: list[str]) -> Party:
     if not isinstance(data, Mapping):
         return Party(name=None)
-    address: Mapping = data["address"] if isinstance(data.get("address"), Mapping) else {}
+    buyer = role == "buyer"
+    address = _mapping(data.get("address"))
+    country = address.get("country")
+    if not country and address:
+        found = codes.country_from(vat_id=data.get("vat_id"), postal_code=address.get("postal_code"), currency=currency)
+        if found:
+            country = found[0]
+            notes.append(f"{'BT-55' if buyer else 'BT-40'} {role} country {country}: read from {found[1]}")
+    contact = _mapping(data.get("contact"))
+    electronic = codes.electronic_address(data.get("electronic_address"))
+    if electronic is None and data.get("electronic_address"):
+        notes.append(f"{'BT-49' if buyer else 'BT-34'} {role} electronic address: neither an e-mail nor scheme:id")
+    if electronic is None and codes.electronic_address(contact.get("email")):
+        electronic = (codes.EMAIL_SCHEME, str(contact["email"]).strip())
+        notes.append(f"{'BT-49' if buyer else 'BT-34'} {role} electronic address: the contact e-mail (scheme EM)")
+    identifiers = tuple(
+        (scheme, data[key]) for key, scheme in (("gln", codes.GLN_SCHEME), ("lei", codes.LEI_SCHEME)) if data.get(key)
+    )
     return Party(
         name=data.get("name"),
         street=address.get("street"),
         postal_code=address.get("postal_code"),
         city=address.get("city"),
-        country=address.get("country"),
+        country=country,
         vat_id=data.get("vat_id"),
-        tax_registration=None if buyer else data.get("tax_id"),
+        tax_registration=None if buyer else (data.get("tax_number") or data.get("tax_id")),
+        legal_id=data.get("legal_id"),
+        identifiers=identifiers[:1] if buyer else identifiers,  # BT-46 is one identifier
+        contact=Contact(contact.get("name"), contact.get("phone"), contact.get("email")) if contact else None,
+        electronic_address=electronic,
     )
 
 
-def terms_from(
-    data: Mapping, *, type_code: str | None = None, unit_codes: bool = False, totals: Mapping | None = None
-) -> Terms:
-    """Read an invoice record's ``data`` (``schemas/invoice.schema.json``) as Business Terms.
-
-    Args:
-        data: the record's data.
-        type_code: BT-3 when known from the source (embedded XML); None: ``380``, derived (module docstring).
-        unit_codes: the units are Rec 20 codes already (data read from embedded XML), written as they are.
-        totals: the document totals the source XML printed (``EmbeddedInvoice.totals``): BT-107 / 108 / 109 / 110
-            are copied from it where it has them, instead of derived (its allowances and charges themselves,
-            BG-20 / 21, the schema cannot hold: BR-CO-11 / 12 fire where there are any).
-
-    Returns:
-        The Terms, with ``notes`` listing each derived value and each term left out.
-    """
-    notes: list[str] = []
-    if not type_code:
-        type_code = INVOICE
-        notes.append("BT-3 type code 380 (commercial invoice): derived, the invoice schema holds commercial invoices")
+def _lines(data: Mapping, *, unit_codes: bool, notes: list[str]) -> tuple[Line, ...]:
     lines = []
     unknown_units: set[str] = set()
     for number, item in enumerate(data.get("line_items") or (), start=1):
@@ -214,55 +239,143 @@ def terms_from(
                 net_price=decimal(item.get("unit_price")),
                 net_amount=decimal(item.get("amount")),
                 rate=rate,
-                category=_category(rate),
+                category=_category(item.get("vat_category"), rate),
+                item_id=item.get("item_id"),
+                allowance=decimal(item.get("allowance")),
             )
         )
     for unit in sorted(unknown_units):
         notes.append(f"BT-130 unit code: printed unit {unit!r} has no UN/ECE Rec 20 code in our table; left out")
+    return tuple(lines)
+
+
+def _allowances(data: Mapping) -> tuple[AllowanceCharge, ...]:
+    out = []
+    for entry in data.get("allowances_charges") or ():
+        if isinstance(entry, Mapping):
+            rate = decimal(entry.get("tax_rate"))
+            out.append(
+                AllowanceCharge(
+                    charge=entry.get("kind") == "charge",
+                    amount=decimal(entry.get("amount")),
+                    reason=entry.get("reason"),
+                    rate=rate,
+                    category=_category(entry.get("vat_category"), rate),
+                )
+            )
+    return tuple(out)
+
+
+def _sum(values: list[Decimal | None]) -> Decimal | None:
+    """The sum, None when any is missing or there are none."""
+    known = [v for v in values if v is not None]
+    return sum(known, Decimal(0)) if known and len(known) == len(values) else None
+
+
+def _payment(data: Mapping, notes: list[str]) -> tuple[str | None, Mapping]:
+    """BT-81 and the bank account mapping (empty when none)."""
+    bank = _mapping(data.get("bank_account"))
+    account = bank.get("iban") or bank.get("account_number")
+    means = codes.PAYMENT_MEANS.get(str(data.get("payment_means")))
+    if means is None and account:
+        means = CREDIT_TRANSFER
+        notes.append("BT-81 payment means 30 (credit transfer): derived, an account is printed for payment")
+    return means, bank
+
+
+def terms_from(
+    data: Mapping, *, type_code: str | None = None, unit_codes: bool = False, totals: Mapping | None = None
+) -> Terms:
+    """Read an invoice record's ``data`` (``invoice`` or ``invoice-en16931`` schema) as Business Terms.
+
+    Args:
+        data: the record's data.
+        type_code: BT-3 when known from the source (embedded XML); None: ``document_type``, else ``380``.
+        unit_codes: the units are Rec 20 codes already (data read from embedded XML), written as they are.
+        totals: the document totals the source XML printed (``EmbeddedInvoice.totals``): BT-107 / 108 / 109 / 110
+            are copied from it where it has them, instead of derived (its allowances and charges themselves,
+            BG-20 / 21, the ``invoice`` schema cannot hold: BR-CO-11 / 12 fire where there are any).
+
+    Returns:
+        The Terms, with ``notes`` listing each derived value and each term left out.
+    """
+    notes: list[str] = []
+    if not type_code:
+        type_code = codes.DOCUMENT_TYPES.get(str(data.get("document_type")))
+    if not type_code:
+        type_code = INVOICE
+        notes.append("BT-3 type code 380 (commercial invoice): derived, the invoice schema holds commercial invoices")
+    currency = data.get("currency")
+    seller = _party(data.get("seller"), role="seller", currency=currency, notes=notes)
+    buyer = _party(data.get("buyer"), role="buyer", currency=currency, notes=notes)
+    lines = _lines(data, unit_codes=unit_codes, notes=notes)
     taxes = tuple(
         Tax(
             basis=decimal(t.get("base")),
             amount=decimal(t.get("amount")),
             rate=decimal(t.get("rate")),
-            category=_category(decimal(t.get("rate"))),
+            category=_category(t.get("category"), decimal(t.get("rate"))),
+            exemption_reason=t.get("exemption_reason"),
         )
         for t in data.get("tax_lines") or ()
         if isinstance(t, Mapping)
     )
-    if type_code in CREDIT_NOTES and data.get("due_date") and not iban_of(data):
-        notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with a bank account")
-    if any(t.category is None for t in taxes) or any(line.category is None for line in lines):
+    allowances = _allowances(data)
+    means, bank = _payment(data, notes)
+    if type_code in CREDIT_NOTES and data.get("due_date") and not means:
+        notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
+    if any(t.category is None for t in (*taxes, *lines, *allowances)):
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
-    amounts = [t.amount for t in taxes if t.amount is not None]
-    tax_total = sum(amounts, Decimal(0)) if amounts and len(amounts) == len(taxes) else None
-    printed: Mapping = totals or {}
+    printed = _mapping(totals)
     if printed.get("allowance_total") or printed.get("charge_total"):
-        notes.append("BG-20 / BG-21 document allowances and charges: the schema cannot hold them; left out")
-    bank: Mapping = data["bank_account"] if isinstance(data.get("bank_account"), Mapping) else {}
+        notes.append("BG-20 / BG-21 document allowances and charges: the invoice schema cannot hold them; left out")
+    line_total = decimal(data.get("subtotal"))
+    allowance_total = _sum([a.amount for a in allowances if not a.charge]) if allowances else None
+    charge_total = _sum([a.amount for a in allowances if a.charge]) if allowances else None
+    if printed.get("tax_basis_total") is not None:
+        tax_exclusive = decimal(printed["tax_basis_total"])
+    elif line_total is not None:
+        tax_exclusive = line_total - (allowance_total or 0) + (charge_total or 0)
+    else:
+        tax_exclusive = None
+    preceding = _mapping(data.get("preceding_invoice"))
+    period = _mapping(data.get("invoicing_period"))
     iban = bank.get("iban") or None
+    account = iban or bank.get("account_number") or None
     return Terms(
         number=data.get("invoice_number"),
         issue_date=data.get("issue_date"),
         type_code=type_code,
-        currency=data.get("currency"),
-        seller=_party(data.get("seller"), buyer=False),
-        buyer=_party(data.get("buyer"), buyer=True),
-        lines=tuple(lines),
+        currency=currency,
+        seller=seller,
+        buyer=buyer,
+        lines=lines,
         taxes=taxes,
-        line_total=decimal(data.get("subtotal")),
-        tax_exclusive=decimal(printed["tax_basis_total"])
-        if printed.get("tax_basis_total") is not None
-        else decimal(data.get("subtotal")),
-        tax_total=decimal(printed["tax_total"]) if printed.get("tax_total") is not None else tax_total,
+        line_total=line_total,
+        tax_exclusive=tax_exclusive,
+        tax_total=decimal(printed["tax_total"])
+        if printed.get("tax_total") is not None
+        else _sum([t.amount for t in taxes]),
         grand_total=decimal(data.get("total")),
         prepaid=decimal(data.get("prepaid_amount")),
         due_payable=decimal(data.get("amount_due")),
         due_date=data.get("due_date"),
         payment_terms=data.get("payment_terms"),
+        payment_means=means,
         iban=iban,
-        bic=bank.get("bic") if iban else None,
-        account_name=bank.get("account_holder") if iban else None,
-        allowance_total=decimal(printed.get("allowance_total")),
-        charge_total=decimal(printed.get("charge_total")),
+        account_number=None if iban else (bank.get("account_number") or None),
+        bic=bank.get("bic") if account else None,
+        account_name=bank.get("account_holder") if account else None,
+        allowances=allowances,
+        allowance_total=allowance_total if allowances else decimal(printed.get("allowance_total")),
+        charge_total=charge_total if allowances else decimal(printed.get("charge_total")),
+        rounding=decimal(data.get("rounding_amount")),
+        buyer_reference=data.get("buyer_reference"),
+        order_reference=data.get("order_reference"),
+        preceding_number=preceding.get("number"),
+        preceding_date=preceding.get("issue_date"),
+        delivery_date=data.get("delivery_date"),
+        period_start=period.get("start"),
+        period_end=period.get("end"),
         notes=tuple(notes),
     )
