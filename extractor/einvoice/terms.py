@@ -324,7 +324,8 @@ def terms_from(
     means, bank = _payment(data, notes)
     if type_code in CREDIT_NOTES and data.get("due_date") and not means:
         notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
-    if any(t.category is None for t in (*taxes, *lines, *allowances)):
+    categories = [t.category for t in taxes] + [x.category for x in lines] + [a.category for a in allowances]
+    if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
     printed = _mapping(totals)
     if printed.get("allowance_total") or printed.get("charge_total"):

@@ -85,8 +85,8 @@ def _cii_tax(parent, tax: Tax | Line, *, basis: bool) -> None:
 
 def _cii_party(parent, name: str, party: Party) -> None:
     el = _ram(parent, name)
-    for scheme, value in party.identifiers:
-        _ram(el, "GlobalID", value, {"schemeID": scheme})
+    for scheme, identifier in party.identifiers:
+        _ram(el, "GlobalID", identifier, {"schemeID": scheme})
     if party.name is not None:
         _ram(el, "Name", party.name)
     if party.legal_id:
@@ -111,8 +111,8 @@ def _cii_party(parent, name: str, party: Party) -> None:
             if value:
                 _ram(address, tag, value)
     if party.electronic_address is not None:
-        scheme, value = party.electronic_address
-        _ram(_ram(el, "URIUniversalCommunication"), "URIID", value, {"schemeID": scheme})
+        scheme, address_id = party.electronic_address
+        _ram(_ram(el, "URIUniversalCommunication"), "URIID", address_id, {"schemeID": scheme})
     for scheme, value in (("VA", party.vat_id), ("FC", party.tax_registration)):
         if value:
             registration = _ram(el, "SpecifiedTaxRegistration")
@@ -287,10 +287,10 @@ def _ubl_category(parent, name: str, category: str | None, rate: Decimal | None,
 def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool) -> None:
     el = _cac(_cac(parent, name), "Party")
     if party.electronic_address is not None and (email_endpoints or party.electronic_address[0] != EMAIL_SCHEME):
-        scheme, value = party.electronic_address
-        _cbc(el, "EndpointID", value, {"schemeID": scheme})
-    for scheme, value in party.identifiers:
-        _cbc(_cac(el, "PartyIdentification"), "ID", value, {"schemeID": scheme})
+        scheme, address_id = party.electronic_address
+        _cbc(el, "EndpointID", address_id, {"schemeID": scheme})
+    for scheme, identifier in party.identifiers:
+        _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme})
     if any((party.street, party.postal_code, party.city, party.country)):
         address = _cac(el, "PostalAddress")
         for tag, value in (("StreetName", party.street), ("CityName", party.city), ("PostalZone", party.postal_code)):
