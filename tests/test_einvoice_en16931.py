@@ -206,3 +206,34 @@ def test_electronic_addresses(value, want):
 def test_a_country_is_read_only_from_what_says_it(vat_id, postal_code, currency, want):
     found = country_from(vat_id=vat_id, postal_code=postal_code, currency=currency)
     assert (found[0] if found else None) == want
+
+
+def test_run_under_invoice_en16931_gives_valid_xrechnung(rules, tmp_path):
+    """End to end through ``extract run --schema invoice-en16931 --einvoice``: an inference server (a local HTTP
+    server streaming the de-einfach sample's en16931 answer as vLLM would; a kit model costs ~30 s here for the same
+    record) gives an ``ok`` record whose data is that answer, checked, grounded, and its CII / XRechnung files valid
+    as written."""
+    from test_openai_runner import QWEN, Recorder, vllm_chunks
+    from typer.testing import CliRunner
+
+    from extractor.cli.commands import app, dispatch_args
+    from extractor.einvoice.report import validate_file
+
+    answer = _answer()
+    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    server = Recorder(script=[vllm_chunks([text[i : i + 40] for i in range(0, len(text), 40)])])
+    try:
+        out = tmp_path / "out"
+        args = [str(ROOT / "samples" / "invoice-de-einfach.pdf"), "--model", QWEN, "--endpoint", server.url]
+        args += ["--schema", "invoice-en16931", "--einvoice", "cii,xrechnung-cii,xrechnung-ubl", "--out", str(out)]
+        result = CliRunner().invoke(app, dispatch_args([*args, "--no-isolate"]))
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / "invoice-de-einfach.json").read_text(encoding="utf-8"))
+    assert (record["status"], record["schema"], record["data"]) == ("ok", "invoice-en16931", answer), record
+    assert record["grounding"]["ungrounded"] == []  # every checkable value is on the page
+    for fmt in ("cii", "xrechnung-cii", "xrechnung-ubl"):
+        entry = record["einvoice"][fmt]
+        assert (entry["valid"], entry["fatal"]) == (True, []), (fmt, entry)
+        assert validate_file(entry["path"]).validation.valid  # type: ignore[union-attr]

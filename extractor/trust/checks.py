@@ -33,6 +33,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from extractor.record import issue
+from extractor.schema import INVOICE_SCHEMAS
 
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
@@ -265,7 +266,7 @@ def run_checks(schema_name: str, data: Any) -> list[dict]:
     """
     if not isinstance(data, dict):
         return []
-    if schema_name == "invoice":
+    if schema_name in INVOICE_SCHEMAS:
         return check_invoice(data)
     if schema_name == "receipt":
         return check_receipt(data)

@@ -78,6 +78,20 @@ from extractor.trust.grounding.rows import (
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
 RECEIPT_KEY_FIELDS = ("/total", "/merchant/vat_id")
+# invoice-en16931's own words for what a page says in its own ("credit_note" for "Gutschrift"; the enums of
+# schemas/invoice-en16931.schema.json): never printed as such, so finding them proves nothing either way
+_CATEGORIES = frozenset({"S", "Z", "E", "AE", "K", "G", "O", "L", "M"})
+CODED_VALUES = {
+    "document_type": frozenset(
+        {"invoice", "credit_note", "corrected_invoice", "partial_invoice", "prepayment_invoice", "self_billed_invoice"}
+    ),
+    "payment_means": frozenset(
+        {"credit_transfer", "sepa_credit_transfer", "direct_debit", "sepa_direct_debit", "card", "cash", "cheque"}
+    ),
+    "kind": frozenset({"allowance", "charge"}),
+    "vat_category": _CATEGORIES,
+    "category": _CATEGORIES,
+}
 MIN_COMPACT = 5  # strings this long (letters + digits) may also match with punctuation and spaces ignored
 MIN_TEXT = 3  # letters / digits a text needs to be checkable outside a row (2 on its row)
 MIN_DIGITS = 2  # significant digits a number needs to be checkable outside a row (1 on its row)
@@ -227,7 +241,7 @@ def ground(
 def checkable(value: Any, key: str = "", *, anchored: bool = False) -> bool:
     """Whether finding a value would prove anything: not 0 or 1; a number of two significant digits or more, one
     digit only on the row that anchors it; a text of three letters / digits or more, two only on its row; a date;
-    a country or currency code.
+    a country or currency code; never a schema's own code word (:data:`CODED_VALUES`).
 
     Args:
         value: the extracted scalar.
@@ -237,6 +251,8 @@ def checkable(value: Any, key: str = "", *, anchored: bool = False) -> bool:
     Returns:
         True when it is checkable.
     """
+    if value in CODED_VALUES.get(key, ()):
+        return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = _decimal(value)
         if number is None or abs(number) in UNINFORMATIVE:
