@@ -574,8 +574,8 @@ class _Ubl:
 # -- schema lengths ------------------------------------------------------------------------------------------------
 
 
-def _fit_lengths(data: dict, notes: list[str]) -> None:
-    """Cut strings longer than the invoice schema's ``maxLength`` (long payment terms, names), noting each."""
+def _fit_lengths(data: dict, notes: list[str], *, schema: str = "invoice") -> None:
+    """Cut strings longer than the (invoice) schema's ``maxLength`` (long payment terms, names), noting each."""
     from extractor.schema import load_schema
 
     def walk(value: Any, schema: dict, path: str) -> Any:
@@ -594,4 +594,4 @@ def _fit_lengths(data: dict, notes: list[str]) -> None:
                 return value[:limit]
         return value
 
-    walk(data, dict(load_schema("invoice").schema), "")
+    walk(data, dict(load_schema(schema).schema), "")

@@ -21,6 +21,7 @@ from pathlib import Path
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
+from extractor.inputs.embedded_en16931 import as_en16931
 from extractor.inputs.ocrdecide import page_text
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import merge, windows
@@ -434,7 +435,7 @@ def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInv
     not mixed with another file's pages. Returns the invoice (or None) and warnings on why it could not be read.
     """
     source = job.source
-    if not job.settings.embedded or job.schema.name != "invoice" or document.kind != "pdf":
+    if not job.settings.embedded or job.schema.name not in INVOICE_SCHEMAS or document.kind != "pdf":
         return None, ()
     if isinstance(source, (str, Path)):
         try:
@@ -458,7 +459,10 @@ def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInv
             ),
         )
     try:
-        return read_embedded_invoice(data), ()
+        found = read_embedded_invoice(data)
+        if found is not None and job.schema.name == "invoice-en16931":
+            found = as_en16931(found)  # the same XML, read for the terms that schema adds
+        return found, ()
     except InputError as exc:
         return None, (
             issue("embedded_unreadable", f"{source_name(source)}: embedded e-invoice XML could not be read ({exc})"),

@@ -1,0 +1,380 @@
+"""Embedded e-invoice XML read under the ``invoice-en16931`` schema: the ``invoice`` reading (``inputs.embedded``)
+with the terms that schema adds read from the same XML (CII D16B / ZUGFeRD 1, UBL 2.1): document type, references,
+delivery and period, typed party identifiers, contacts and electronic addresses, line item ids, discounts and VAT
+categories, tax categories and exemption reasons, document allowances and charges, rounding, payment means and a
+non-IBAN account.
+
+A code with no word in the schema (an unlisted document type or payment means) is left null and noted, never
+approximated; the record's ``embedded.type_code`` keeps the XML's own code, which the e-invoice writer uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+from typing import Any
+
+from extractor.inputs.embedded import EmbeddedInvoice, _all, _date, _dec, _fit_lengths, _num, _one, _text
+
+# UNTDID 1001 / 4461 -> invoice-en16931's words (einvoice.codes holds the other direction; a lower stage keeps its own)
+DOCUMENT_TYPES = {
+    "380": "invoice",
+    "381": "credit_note",
+    "384": "corrected_invoice",
+    "326": "partial_invoice",
+    "386": "prepayment_invoice",
+    "389": "self_billed_invoice",
+}
+PAYMENT_MEANS = {
+    "30": "credit_transfer",
+    "58": "sepa_credit_transfer",
+    "49": "direct_debit",
+    "59": "sepa_direct_debit",
+    "48": "card",
+    "10": "cash",
+    "20": "cheque",
+}
+_GLN, _LEI = "0088", "0199"
+
+
+def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
+    """The embedded invoice with its data in the shape of ``schemas/invoice-en16931.schema.json`` (and its
+    ``schema_errors`` against that schema)."""
+    from lxml import etree
+
+    from extractor.schema import load_schema, validate_data
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    root = etree.fromstring(embedded.xml, parser=parser)
+    notes = list(embedded.notes)
+    reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
+    data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes)
+    _fit_lengths(data, notes, schema="invoice-en16931")
+    errors = validate_data(data, load_schema("invoice-en16931"))
+    return dataclasses.replace(embedded, data=data, notes=tuple(notes), schema_errors=tuple(errors))
+
+
+def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
+    """The ``invoice`` data with the extras in the ``invoice-en16931`` key order."""
+    document_type = DOCUMENT_TYPES.get(type_code)
+    if document_type is None:
+        document_type = "invoice"
+        notes.append(
+            f"document_type: the XML's type code {type_code or '(none)'} has no word in the schema; "
+            "invoice (the writer keeps the code)"
+        )
+    items, taxes_in = base.get("line_items") or [], base.get("tax_lines") or []
+    for key, read, names in (
+        ("lines", items, ("item_id", "allowance", "category")),
+        ("taxes", taxes_in, ("category", "exemption_reason")),
+    ):
+        if len(extras[key]) != len(read):  # never pair one line's category with another's
+            notes.append(f"{key}: the XML's extra terms do not pair up with its {len(read)} {key}; left null")
+            extras[key] = [dict.fromkeys(names) for _ in read]
+    lines = []
+    for item, extra in zip(items, extras["lines"], strict=True):
+        lines.append(
+            {
+                "item_id": extra["item_id"],
+                "description": item["description"],
+                "quantity": item["quantity"],
+                "unit": item["unit"],
+                "unit_price": item["unit_price"],
+                "allowance": extra["allowance"],
+                "tax_rate": item["tax_rate"],
+                "vat_category": extra["category"],
+                "amount": item["amount"],
+            }
+        )
+    taxes = [
+        {
+            "rate": t["rate"],
+            "category": x["category"],
+            "base": t["base"],
+            "amount": t["amount"],
+            "exemption_reason": x["exemption_reason"],
+        }
+        for t, x in zip(taxes_in, extras["taxes"], strict=True)
+    ]
+    bank = base.get("bank_account")
+    if bank is not None or extras["account_number"]:
+        bank = {
+            "iban": (bank or {}).get("iban"),
+            "account_number": None if (bank or {}).get("iban") else extras["account_number"],
+            "bic": (bank or {}).get("bic"),
+            "account_holder": (bank or {}).get("account_holder"),
+        }
+    return {
+        "document_type": document_type,
+        "invoice_number": base["invoice_number"],
+        "issue_date": base["issue_date"],
+        "due_date": base["due_date"],
+        "delivery_date": extras["delivery_date"],
+        "invoicing_period": extras["period"],
+        "currency": base["currency"],
+        "buyer_reference": extras["buyer_reference"],
+        "order_reference": extras["order_reference"],
+        "preceding_invoice": extras["preceding"],
+        "seller": _party(base.get("seller"), extras["seller"]),
+        "buyer": _party(base.get("buyer"), extras["buyer"]),
+        "line_items": lines,
+        "subtotal": base["subtotal"],
+        "allowances_charges": extras["allowances"],
+        "tax_lines": taxes,
+        "total": base["total"],
+        "prepaid_amount": base["prepaid_amount"],
+        "rounding_amount": extras["rounding"],
+        "amount_due": base["amount_due"],
+        "payment_means": extras["payment_means"],
+        "payment_terms": base["payment_terms"],
+        "bank_account": bank,
+    }
+
+
+def _party(base: Any, extra: dict) -> Any:
+    if not isinstance(base, dict):
+        return base
+    return {
+        "name": base["name"],
+        "address": base["address"],
+        "vat_id": base["vat_id"],
+        "tax_number": base["tax_id"],
+        **extra,
+    }
+
+
+def _electronic(node) -> str | None:
+    """``EM`` addresses as the e-mail itself, others as ``scheme:id`` (the schema's form)."""
+    if node is None or not " ".join((node.text or "").split()):
+        return None
+    value = " ".join(node.text.split())
+    scheme = node.get("schemeID") or ""
+    return value if scheme.upper() == "EM" or not scheme else f"{scheme}:{value}"
+
+
+def _contact(name, phone, email) -> dict | None:
+    return {"name": name, "phone": phone, "email": email} if any((name, phone, email)) else None
+
+
+def _payment_means(code: str | None, notes: list[str]) -> str | None:
+    if code is None:
+        return None
+    word = PAYMENT_MEANS.get(code)
+    if word is None:
+        notes.append(f"payment_means: the XML's code {code} has no word in the schema; null")
+    return word
+
+
+def _period(start: str | None, end: str | None) -> dict | None:
+    return {"start": start, "end": end} if start or end else None
+
+
+def _allowance(amount, reason, rate, category, *, charge: bool) -> dict:
+    return {
+        "kind": "charge" if charge else "allowance",
+        "reason": reason,
+        "amount": _num(amount),
+        "tax_rate": _num(rate),
+        "vat_category": category,
+    }
+
+
+class _Cii:
+    """The extra terms of a CII document (ZUGFeRD 1's element names where they differ)."""
+
+    def __init__(self, root):
+        self.root = root
+        self.tx = _one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
+        self.agreement = _one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
+        self.delivery = _one(self.tx, "ApplicableHeaderTradeDelivery|ApplicableSupplyChainTradeDelivery")
+        self.settlement = _one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
+        self.summation = _one(
+            self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
+        )
+
+    def extras(self, notes: list[str]) -> dict:
+        s = self.settlement
+        preceding = _one(s, "InvoiceReferencedDocument")
+        period = _one(s, "BillingSpecifiedPeriod")
+        means = _one(s, "SpecifiedTradeSettlementPaymentMeans")
+        return {
+            "buyer_reference": _text(self.agreement, "BuyerReference"),
+            "order_reference": _text(self.agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"),
+            "preceding": None
+            if _text(preceding, "IssuerAssignedID") is None
+            else {
+                "number": _text(preceding, "IssuerAssignedID"),
+                "issue_date": _date(_text(preceding, "FormattedIssueDateTime", "DateTimeString")),
+            },
+            "delivery_date": _date(
+                _text(self.delivery, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime", "DateTimeString")
+            ),
+            "period": _period(
+                _date(_text(period, "StartDateTime", "DateTimeString")),
+                _date(_text(period, "EndDateTime", "DateTimeString")),
+            ),
+            "seller": self._party("SellerTradeParty"),
+            "buyer": self._party("BuyerTradeParty"),
+            "lines": self._lines(),
+            "taxes": [
+                {"category": _text(t, "CategoryCode"), "exemption_reason": _text(t, "ExemptionReason")}
+                for t in _all(s, "ApplicableTradeTax")
+            ],
+            "allowances": [self._allowance(a) for a in _all(s, "SpecifiedTradeAllowanceCharge")]
+            + [self._logistics(c) for c in _all(s, "SpecifiedLogisticsServiceCharge")],
+            "rounding": _num(_dec(self.summation, "RoundingAmount")),
+            "payment_means": _payment_means(_text(means, "TypeCode"), notes),
+            "account_number": _text(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID"),
+        }
+
+    def _party(self, name: str) -> dict:
+        party = _one(self.agreement, name)
+        ids = {(node.get("schemeID") or ""): _text(node) for node in _all(party, "GlobalID")}
+        contact = _one(party, "DefinedTradeContact")
+        return {
+            "legal_id": _text(party, "SpecifiedLegalOrganization", "ID"),
+            "gln": ids.get(_GLN),
+            "lei": ids.get(_LEI),
+            "contact": _contact(
+                _text(contact, "PersonName") or _text(contact, "DepartmentName"),
+                _text(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
+                _text(contact, "EmailURIUniversalCommunication", "URIID"),
+            ),
+            "electronic_address": _electronic(_one(party, "URIUniversalCommunication", "URIID")),
+        }
+
+    def _lines(self) -> list[dict]:
+        out = []
+        for item in _all(self.tx, "IncludedSupplyChainTradeLineItem"):
+            delivery = _one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
+            settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
+            product = _one(item, "SpecifiedTradeProduct")
+            amount = _dec(
+                settlement,
+                "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
+                "LineTotalAmount",
+            )
+            if product is None and _dec(delivery, "BilledQuantity") is None and amount is None:
+                continue  # the text-only positions the invoice reading leaves out (inputs.embedded._Cii._lines)
+            allowances = [
+                _dec(a, "ActualAmount")
+                for a in _all(settlement, "SpecifiedTradeAllowanceCharge")
+                if (_text(a, "ChargeIndicator", "Indicator") or "").lower() == "false"
+            ]
+            known = [a for a in allowances if a is not None]
+            out.append(
+                {
+                    "item_id": _text(product, "SellerAssignedID"),
+                    "allowance": _num(sum(known, Decimal(0))) if known else None,
+                    "category": _text(settlement, "ApplicableTradeTax", "CategoryCode"),
+                }
+            )
+        return out
+
+    @staticmethod
+    def _allowance(node) -> dict:
+        tax = _one(node, "CategoryTradeTax")
+        return _allowance(
+            _dec(node, "ActualAmount"),
+            _text(node, "Reason"),
+            _dec(tax, "RateApplicablePercent|ApplicablePercent"),
+            _text(tax, "CategoryCode"),
+            charge=(_text(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
+        )
+
+
+    @staticmethod
+    def _logistics(node) -> dict:
+        """A logistics service charge (freight; ZUGFeRD 1 and EXTENDED): a document charge in EN 16931 (BG-21)."""
+        tax = _one(node, "AppliedTradeTax")
+        return _allowance(
+            _dec(node, "AppliedAmount"),
+            _text(node, "Description"),
+            _dec(tax, "RateApplicablePercent|ApplicablePercent"),
+            _text(tax, "CategoryCode"),
+            charge=True,
+        )
+
+
+class _Ubl:
+    """The extra terms of a UBL 2.1 ``Invoice`` / ``CreditNote``."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def extras(self, notes: list[str]) -> dict:
+        r = self.root
+        preceding = _one(r, "BillingReference", "InvoiceDocumentReference")
+        means = _one(r, "PaymentMeans")
+        account = _text(means, "PayeeFinancialAccount", "ID")
+        currency = _text(r, "DocumentCurrencyCode")
+        totals = _all(r, "TaxTotal")  # the one in the document currency, as the invoice reading takes
+        tax_total = next(
+            (
+                t
+                for t in totals
+                if (_one(t, "TaxAmount") is not None and _one(t, "TaxAmount").get("currencyID") in (None, currency))
+            ),
+            totals[0] if totals else None,
+        )
+        return {
+            "buyer_reference": _text(r, "BuyerReference"),
+            "order_reference": _text(r, "OrderReference", "ID"),
+            "preceding": None
+            if _text(preceding, "ID") is None
+            else {"number": _text(preceding, "ID"), "issue_date": _date(_text(preceding, "IssueDate"))},
+            "delivery_date": _date(_text(r, "Delivery", "ActualDeliveryDate")),
+            "period": _period(
+                _date(_text(r, "InvoicePeriod", "StartDate")), _date(_text(r, "InvoicePeriod", "EndDate"))
+            ),
+            "seller": self._party("AccountingSupplierParty"),
+            "buyer": self._party("AccountingCustomerParty"),
+            "lines": [self._line(x) for x in _all(r, "InvoiceLine|CreditNoteLine")],
+            "taxes": [
+                {
+                    "category": _text(sub, "TaxCategory", "ID"),
+                    "exemption_reason": _text(sub, "TaxCategory", "TaxExemptionReason"),
+                }
+                for sub in _all(tax_total, "TaxSubtotal")
+            ],
+            "allowances": [self._allowance(a) for a in _all(r, "AllowanceCharge")],
+            "rounding": _num(_dec(r, "LegalMonetaryTotal", "PayableRoundingAmount")),
+            "payment_means": _payment_means(_text(means, "PaymentMeansCode"), notes),
+            "account_number": account,  # kept only where the invoice reading found no IBAN in it
+        }
+
+    def _party(self, name: str) -> dict:
+        party = _one(self.root, name, "Party")
+        ids = {(node.get("schemeID") or ""): _text(node) for node in _all(party, "PartyIdentification", "ID")}
+        contact = _one(party, "Contact")
+        return {
+            "legal_id": _text(party, "PartyLegalEntity", "CompanyID"),
+            "gln": ids.get(_GLN),
+            "lei": ids.get(_LEI),
+            "contact": _contact(_text(contact, "Name"), _text(contact, "Telephone"), _text(contact, "ElectronicMail")),
+            "electronic_address": _electronic(_one(party, "EndpointID")),
+        }
+
+    @staticmethod
+    def _line(line) -> dict:
+        allowances = [
+            _dec(a, "Amount")
+            for a in _all(line, "AllowanceCharge")
+            if (_text(a, "ChargeIndicator") or "").lower() == "false"
+        ]
+        known = [a for a in allowances if a is not None]
+        return {
+            "item_id": _text(line, "Item", "SellersItemIdentification", "ID"),
+            "allowance": _num(sum(known, Decimal(0))) if known else None,
+            "category": _text(line, "Item", "ClassifiedTaxCategory", "ID"),
+        }
+
+    @staticmethod
+    def _allowance(node) -> dict:
+        return _allowance(
+            _dec(node, "Amount"),
+            _text(node, "AllowanceChargeReason"),
+            _dec(node, "TaxCategory", "Percent"),
+            _text(node, "TaxCategory", "ID"),
+            charge=(_text(node, "ChargeIndicator") or "").lower() == "true",
+        )
