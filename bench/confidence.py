@@ -241,9 +241,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print(f"decode, {args.size} scripted qwen3_5, demo answer, medians of {args.runs} alternating runs\n")
-    print("| row | steps | tokens | decode s | ms/step | vs unconstrained | vs jump-forward |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    if decode:
+        print(f"decode, {args.size} scripted qwen3_5, demo answer, medians of {args.runs} alternating runs\n")
+        print("| row | steps | tokens | decode s | ms/step | vs unconstrained | vs jump-forward |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
     for row in decode:
         jump = "" if row["vs_jump_forward"] is None else f"{row['vs_jump_forward']:.3f}x"
         print(

@@ -338,8 +338,9 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
 
 def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
-    (``fields`` so far; none for embedded XML or merged windows), the review's grounding and checks, the settings'
-    calibration and threshold, the schema's per-field thresholds."""
+    (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
+    review's grounding and checks, ``agreed`` (a second answer's agreement, ``passes``), the settings' calibration
+    and threshold, the schema's per-field thresholds."""
     settings, source = job.settings, record.extra.get("data_source", "model")
     return assess(
         record.data,

@@ -12,8 +12,8 @@
 ``grounded``    1 when the value was found in the page text (text layer or OCR)
 ``ungrounded``  1 when it was looked for and not found
 ``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it)
-``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, the generic
-                decoding path, merged windows)
+``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, evidence
+                off)
 ``agreed``      1 when a second, sampled answer (``--passes 2``, ``pipeline.passes``) holds the same value
 ``disagreed``   1 when it holds another value or none (both 0 with one pass: ``agreement`` null)
 ==============  ===========================================================================================
