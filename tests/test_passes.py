@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, einvoice_pdf
 from typer.testing import CliRunner
 
 from extractor.errors import UsageError
@@ -35,11 +35,11 @@ def two_passes(model_factory):
     record = first.extract(SAMPLE).to_dict()
     alone = pass_settings(settings).replace(passes=1)
     second = Extractor(settings=alone, runner=first.runner).extract(SAMPLE).to_dict()
-    return json.loads(answer), record, second
+    return json.loads(answer), record, second, first.runner
 
 
 def test_low_margin_fields_disagree_the_others_agree(two_passes):
-    script, record, _ = two_passes
+    script, record, _, _ = two_passes
     assert record["data"] == script  # the data stays the first (greedy) answer
     fields = record["fields"]
     disagree = sorted(p for p, e in fields.items() if e["agreement"] is False)
@@ -55,7 +55,7 @@ def test_low_margin_fields_disagree_the_others_agree(two_passes):
 def test_the_second_answer_is_reproducible_per_seed_and_its_cost_is_in_the_record(two_passes):
     from extractor.trust.confidence import agreement
 
-    script, record, second = two_passes
+    script, record, second, _ = two_passes
     assert agreement(script, second["data"]) == {p: e["agreement"] for p, e in record["fields"].items()}
     assert second["data"] != script and "passes" not in second
     assert all(e["agreement"] is None for e in second["fields"].values())  # one pass: null
@@ -74,6 +74,23 @@ def test_the_second_answer_is_reproducible_per_seed_and_its_cost_is_in_the_recor
     assert first_tokens > 0  # the record's usage sums both passes
     assert passes["timings"]["decode_s"] > 0 and record["timings"]["decode_s"] > passes["timings"]["decode_s"]
     assert record["timings"]["total_s"] >= record["timings"]["decode_s"]
+
+
+def test_without_a_second_answer_the_record_says_why(two_passes, tmp_path):
+    from extractor import Extractor
+    from extractor.settings import Settings
+
+    *_, runner = two_passes
+    pdf = einvoice_pdf(tmp_path / "einvoice.pdf")  # valid embedded XML: its data, nothing generated
+    record = Extractor(settings=Settings(model=runner.model_id, passes=2), runner=runner).extract(str(pdf)).to_dict()
+    assert record["data_source"] == "embedded_xml" and record["usage"]["generated_tokens"] == 0
+    assert {k: record["passes"][k] for k in ("count", "compared", "usage", "reason")} == {
+        "count": 1,
+        "compared": 0,
+        "usage": None,
+        "reason": "the data was read from embedded XML",
+    }
+    assert record["fields"] and all(e["agreement"] is None for e in record["fields"].values())
 
 
 def test_agreement_compares_values_as_json():
