@@ -16,11 +16,17 @@ alternating run by run (so drifting load hits every row alike):
 * ``jump-forward`` / ``jump-forward + evidence``: the default path (fewer steps): evidence's cost where it is used
   (target: 3 % of decode wall).
 
-**Reliability.** ``--records`` extractions of the demo page, each with three random fields given a random logit
-margin in [0, 4] (``extractor.testing.ambiguity``, seeded); a reviewer "corrects" each such field with probability
-1 - sigmoid(margin) (a model as sure as its logits), and the buyer's name in every third record (an error the
-tokens do not show). ``extract calibrate``'s code fits on them: ECE, AUROC and accuracy at 50 / 80 / 95 % coverage
-before (uncalibrated default weights) and after (in-sample: the same records).
+**Passes.** The whole pipeline on the demo page (``Extractor.extract``: render, prompt, generation, review) with
+``passes=1`` and ``passes=2`` (a second, sampled answer: ``pipeline.passes``), the rows alternating run by run:
+median ``decode_s`` (the record's: both answers' with two passes) and ``total_s``.
+
+**Reliability.** ``--records`` extractions of the demo page with ``--passes 2``, each with three random fields
+given a random logit margin in [0, 4] (``extractor.testing.ambiguity`` with ``flip=True``: sampling can change
+them, seeded); a reviewer "corrects" each such field with probability 1 - sigmoid(margin) (a model as sure as its
+logits), and the buyer's name in every third record (an error the tokens do not show). ``extract calibrate``'s code
+fits on them: ECE, AUROC and accuracy at 50 / 80 / 95 % coverage before (uncalibrated default weights) and after
+(in-sample: the same records), once with the fields' ``agreement`` and once with it set to null (one pass's
+features: the same records, the agreement feature left out).
 """
 
 from __future__ import annotations
@@ -116,8 +122,40 @@ def decode_table(runner, schema, model_path: str, runs: int) -> list[dict]:
     return rows
 
 
+def passes_table(runner, model_path: str, runs: int) -> list[dict]:
+    """The passes rows (see the module docstring): median decode_s and total_s with one and two passes."""
+    from extractor import Extractor
+    from extractor.settings import Settings
+
+    extractors = {n: Extractor(settings=Settings(model=model_path, passes=n), runner=runner) for n in (1, 2)}
+    for extractor in extractors.values():  # warm
+        extractor.extract(str(SAMPLE))
+    seen: dict[int, list[tuple[float, float, int]]] = {1: [], 2: []}
+    for run in range(runs):
+        for n in (1, 2) if run % 2 == 0 else (2, 1):
+            record = extractors[n].extract(str(SAMPLE)).to_dict()
+            seen[n].append(
+                (record["timings"]["decode_s"], record["timings"]["total_s"], record["usage"]["generated_tokens"])
+            )
+    one = statistics.median(d for d, _, _ in seen[1])
+    rows = []
+    for n in (1, 2):
+        decode, total = statistics.median(d for d, _, _ in seen[n]), statistics.median(t for _, t, _ in seen[n])
+        rows.append(
+            {
+                "passes": n,
+                "tokens": seen[n][-1][2],
+                "decode_s": round(decode, 4),
+                "total_s": round(total, 4),
+                "decode_vs_one_pass": round(decode / one, 3),
+            }
+        )
+    return rows
+
+
 def reliability_table(runner, tiny, records: int, seed: int) -> dict:
-    """The reliability rows on the scripted set (see the module docstring)."""
+    """The reliability rows on the scripted set, with and without the agreement feature (see the module
+    docstring)."""
     from extractor import Extractor
     from extractor.settings import Settings
     from extractor.testing.ambiguity import ambiguous_fields, field_token_indexes
@@ -126,10 +164,13 @@ def reliability_table(runner, tiny, records: int, seed: int) -> dict:
     rng = random.Random(seed)
     pointers = [p for p in field_token_indexes(tiny) if p != "/buyer/name"]
     out = Path(tempfile.mkdtemp(prefix="extractor-bench-confidence-"))
+    with_agreement, without = out / "with", out / "without"
+    with_agreement.mkdir()
+    without.mkdir()
     for n in range(records):
         margins = {p: rng.uniform(0.0, 4.0) for p in rng.sample(pointers, 3)}
-        blur = ambiguous_fields(tiny, margins)
-        settings = Settings(model=str(tiny.path), extra_processors=lambda attempt, blur=blur: (blur,))
+        blur = ambiguous_fields(tiny, margins, flip=True)
+        settings = Settings(model=str(tiny.path), passes=2, seed=n, extra_processors=lambda attempt, blur=blur: (blur,))
         record = Extractor(settings=settings, runner=runner).extract(str(SAMPLE)).to_dict()
         data = json.loads(json.dumps(record["data"]))
         changed = [p for p, m in margins.items() if rng.random() > 1 / (1 + math.exp(-m))]
@@ -137,11 +178,26 @@ def reliability_table(runner, tiny, records: int, seed: int) -> dict:
             changed.append("/buyer/name")
         for pointer in changed:
             _set(data, pointer, "corrected")
-        (out / f"r{n}.json").write_text(json.dumps(record), encoding="utf-8")
         reviewed = {"version": 1, "record": f"r{n}.json", "data": data, "approved": True, "changed": changed}
-        (out / f"r{n}.reviewed.json").write_text(json.dumps(reviewed), encoding="utf-8")
-    report = calibrate([out], output=out / "calibration.json", name="bench")
-    return report.to_dict()["reliability"]["*"]
+        one_pass = _one_pass(record)
+        for folder, body in ((with_agreement, record), (without, one_pass)):
+            (folder / f"r{n}.json").write_text(json.dumps(body), encoding="utf-8")
+            (folder / f"r{n}.reviewed.json").write_text(json.dumps(reviewed), encoding="utf-8")
+    return {
+        name: calibrate([folder], output=folder / "calibration.json", name="bench").to_dict()["reliability"]["*"]
+        for name, folder in (("with agreement", with_agreement), ("without agreement", without))
+    }
+
+
+def _one_pass(record: dict) -> dict:
+    """The record as one pass would have scored it: agreement null, each field's stored confidence rescored."""
+    from extractor.trust.confidence import DEFAULT_WEIGHTS, features
+
+    fields = {}
+    for pointer, entry in record["fields"].items():
+        entry = {**entry, "agreement": None}
+        fields[pointer] = {**entry, "confidence": round(DEFAULT_WEIGHTS.score(features(entry)), 4)}
+    return {**record, "fields": fields}
 
 
 def _set(data, pointer: str, value) -> None:
@@ -164,6 +220,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "extractor-bench-confidence")
     parser.add_argument("--skip-reliability", action="store_true", help="the decode table only")
     parser.add_argument("--skip-decode", action="store_true", help="the reliability table only")
+    parser.add_argument("--skip-passes", action="store_true", help="no passes table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
 
@@ -177,32 +234,44 @@ def main() -> None:
     runner = Extractor(settings=Settings(model=str(tiny.path))).runner
     schema = load_schema("invoice")
     decode = [] if args.skip_decode else decode_table(runner, schema, str(tiny.path), args.runs)
+    passes = [] if args.skip_passes else passes_table(runner, str(tiny.path), args.runs)
     reliability = None if args.skip_reliability else reliability_table(runner, tiny, args.records, args.seed)
-    result = {"size": args.size, "runs": args.runs, "decode": decode, "reliability": reliability}
+    result = {"size": args.size, "runs": args.runs, "decode": decode, "passes": passes, "reliability": reliability}
     result["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print(f"decode, {args.size} scripted qwen3_5, demo answer, medians of {args.runs} alternating runs\n")
-    print("| row | steps | tokens | decode s | ms/step | vs unconstrained | vs jump-forward |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    if decode:
+        print(f"decode, {args.size} scripted qwen3_5, demo answer, medians of {args.runs} alternating runs\n")
+        print("| row | steps | tokens | decode s | ms/step | vs unconstrained | vs jump-forward |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
     for row in decode:
         jump = "" if row["vs_jump_forward"] is None else f"{row['vs_jump_forward']:.3f}x"
         print(
             f"| {row['row']} | {row['steps']} | {row['tokens']} | {row['decode_s']:.3f} | {row['ms_per_step']:.2f} "
             f"| {row['vs_unconstrained']:.3f}x | {jump} |"
         )
+    if passes:
+        print(f"\npasses, the whole pipeline on the demo page, medians of {args.runs} alternating runs\n")
+        print("| passes | tokens (last run) | decode s | total s | decode vs 1 pass |")
+        print("|---:|---:|---:|---:|---:|")
+        for row in passes:
+            print(
+                f"| {row['passes']} | {row['tokens']} | {row['decode_s']:.3f} | {row['total_s']:.3f} "
+                f"| {row['decode_vs_one_pass']:.3f}x |"
+            )
     if reliability is not None:
         print(f"\nreliability, {args.records} scripted records (every field), before -> after calibration\n")
-        print("| | fields | accuracy | ECE | AUROC | acc@50 % | acc@80 % | acc@95 % |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for when in ("before", "after"):
-            r = reliability[when]
-            cov = r["coverage"]
-            print(
-                f"| {when} | {r['fields']} | {r['accuracy']} | {r['ece']} | {r['auroc']} | {cov['50']} | "
-                f"{cov['80']} | {cov['95']} |"
-            )
+        print("| features | | fields | accuracy | ECE | AUROC | acc@50 % | acc@80 % | acc@95 % |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for name, table in reliability.items():
+            for when in ("before", "after"):
+                r = table[when]
+                cov = r["coverage"]
+                print(
+                    f"| {name} | {when} | {r['fields']} | {r['accuracy']} | {r['ece']} | {r['auroc']} | {cov['50']} | "
+                    f"{cov['80']} | {cov['95']} |"
+                )
     print(f"\n{result['seconds']} s")
 
 

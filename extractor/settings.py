@@ -64,10 +64,17 @@ MAX_BATCH = 16
 BATCH_JOB_DEFAULT = 4
 SPLIT_MODES = ("auto", "never")
 DEFAULT_SPLIT = "never"
+# ``passes``: 2 decodes a second, sampled answer for every document (``pipeline.passes``) at PASS_TEMPERATURE (the
+# model's own distribution, as the token evidence reads it), seeded with the run's seed + PASS_SEED_OFFSET (a seed of
+# None counts as 0), so a record is reproducible per seed; each field gets ``agreement``. The data stays the first.
+DEFAULT_PASSES = 1
+MAX_PASSES = 2
+PASS_TEMPERATURE = 1.0
+PASS_SEED_OFFSET = 1
 # Per-field confidence (``trust.confidence``): they change a record's status, not its answer; counted in the
 # fingerprint only when changed, so records made before they existed keep their fingerprints.
-CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence")
-CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True}
+CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
+CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
 LONG_FIELDS = ("window_pages", "window_vision_tokens", "split", "split_questions")
 LONG_DEFAULTS = {
@@ -172,6 +179,10 @@ class Settings:
             fields' confidence is computed with, named in every record. None: the default weights, uncalibrated.
         evidence: collect per-token evidence in the decode loop (each token's probability and margin before the
             grammar mask) for the fields' confidence; False: none is collected (the token features are null).
+        passes: answers decoded per document: 1, or 2 for a second, sampled answer (:data:`PASS_TEMPERATURE`,
+            seeded from ``seed``) whose agreement with the first, field by field, is evidence for the confidence
+            (``fields[pointer].agreement``; the record's ``passes`` says what the second one cost). The record's
+            data stays the first answer's.
     """
 
     model: str = DEFAULT_MODEL
@@ -216,6 +227,7 @@ class Settings:
     auto_accept: float | None = None
     calibration: str | None = None
     evidence: bool = True
+    passes: int = DEFAULT_PASSES
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -254,6 +266,8 @@ class Settings:
             raise UsageError(f"split {self.split!r}: expected one of {', '.join(SPLIT_MODES)}")
         if self.auto_accept is not None and not 0 <= self.auto_accept <= 1:
             raise UsageError(f"auto_accept must be a confidence from 0 to 1, got {self.auto_accept}")
+        if not 1 <= self.passes <= MAX_PASSES:
+            raise UsageError(f"passes must be 1 to {MAX_PASSES}, got {self.passes}")
         if self.calibration is not None:
             from extractor.trust.calibration import read_calibration
 
@@ -420,7 +434,11 @@ __all__ = [
     "COMMAND_LINE_DEFAULTS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
+    "DEFAULT_PASSES",
     "DEFAULT_READ_TIMEOUT",
+    "MAX_PASSES",
+    "PASS_SEED_OFFSET",
+    "PASS_TEMPERATURE",
     "DEFAULT_SCHEMA",
     "IMAGE_FORMATS",
     "PROMPT_VERSION",

@@ -273,6 +273,35 @@ def test_generic_path_keeps_guards_limits_retries_and_seeds(runner, files):
     assert sampled[0]["data"] == sampled[1]["data"] and sampled[0]["status"] == "ok"
 
 
+def _runner_up(tokens, logits):
+    """A logits processor giving the best token a runner-up exactly 1 logit behind (the next token id)."""
+    import mlx.core as mx
+
+    best = mx.argmax(logits, axis=-1, keepdims=True)
+    rival = mx.arange(logits.shape[-1]) == (best + 1) % logits.shape[-1]
+    return mx.where(rival, mx.max(logits, axis=-1, keepdims=True) - 1.0, logits)
+
+
+def test_the_generic_path_collects_evidence(runner, files):
+    """gemma4 with images decodes on generate_step: each value's evidence is read there too, before the mask (the
+    forced answer one-hot, a runner-up 1 logit behind it: p = sigmoid(1) at every sampled token); none without
+    evidence."""
+    import math
+
+    family, loaded = runner("gemma4")
+    forced, _ = forcing(family, loaded)
+    record = extract(loaded, files, extra_processors=lambda attempt: (forced, _runner_up)).to_dict()
+    assert record["usage"]["decoding"]["path"] == "generic" and record["data"] == ANSWER
+    fields = record["fields"]
+    assert list(fields) == ["/number", "/total"]
+    for entry in fields.values():
+        assert entry["tokens"] > entry["forced_tokens"]
+        assert entry["p_min"] == pytest.approx(1 / (1 + math.exp(-1)), abs=1e-4) == entry["p_mean"]
+        assert entry["margin_first"] == pytest.approx(1.0, abs=1e-3)
+    off = extract(loaded, files, evidence=False, extra_processors=lambda attempt: (forced,)).to_dict()
+    assert off["data"] == ANSWER and all(e["p_min"] is None and e["tokens"] is None for e in off["fields"].values())
+
+
 def test_a_hidden_state_hook_that_is_not_the_head_fails_the_probe(runner, monkeypatch):
     """A model whose shortcut our loop would take gives other logits than generate_step: the generic path."""
     from extractor.runners.mlx.plan import decide

@@ -183,6 +183,46 @@ def test_list_and_error_records_over_http(out):
             assert status == 200 and 'id="record-errors"' in page and f"<strong>{code}</strong>" in page
 
 
+def test_the_record_view_shows_each_fields_confidence_and_evidence(out, tmp_path):
+    import html
+
+    from extractor.tools.review_page.store import field_evidence
+
+    record = json.loads((out / f"{SAMPLE}.json").read_text(encoding="utf-8"))
+    fields = record["fields"]
+    low = min(fields, key=lambda p: fields[p]["confidence"])
+    record["confidence"] = {**record["confidence"], "threshold": 0.99, "below": [low]}
+    record["fields"][low] = {**fields[low], "agreement": False}
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / f"{SAMPLE}.json").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    rows = field_evidence(record)
+    assert [r["pointer"] for r in rows] == sorted(fields, key=lambda p: fields[p]["confidence"])  # least first
+    entry, grounding = fields[low], fields[low]["grounding"] or {}
+    assert rows[0] == {
+        "pointer": low,
+        "confidence": entry["confidence"],
+        "below": True,
+        **{k: entry[k] for k in ("p_min", "p_mean", "margin_first", "tokens", "forced_tokens")},
+        "grounded": grounding.get("grounded"),
+        "source": grounding.get("source"),
+        "page": grounding.get("page"),
+        "checks": entry["checks"],
+        "agreement": False,
+    }
+    assert not any(r["below"] for r in rows[1:])
+    with serving(folder) as host:
+        status, body, _ = get(host, f"/api/records/{SAMPLE}")
+        assert status == 200 and json.loads(body)["evidence"] == rows
+        status, page, _ = get(host, f"/r/{SAMPLE}")
+    assert status == 200 and 'id="evidence"' in page
+    shown = [html.unescape(p.split('"')[0]) for p in page.split('<tr data-pointer="')[1:]]
+    assert shown == [r["pointer"] for r in rows]
+    assert page.count('class="below"') == 1 and f'<tr data-pointer="{html.escape(low)}" class="below">' in page
+    assert "differs" in page.split('<tr data-pointer="')[1]
+    assert f"{entry['confidence']:.3f}" in page.split('<tr data-pointer="')[1]
+
+
 def test_traversal_and_anything_outside_out_is_404(out, tmp_path):
     outside = tmp_path / "secret.json"
     outside.write_text(json.dumps({"version": 1, "source": "x.pdf", "status": "ok", "data": {"secret": 1}}))

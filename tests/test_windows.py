@@ -20,6 +20,7 @@ from extractor.pipeline.merge import merge_answers, merge_warnings, repeated_pre
 from extractor.pipeline.windows import plan_spans, window_size
 from extractor.schema import load_schema
 from extractor.settings import Settings
+from extractor.trust.confidence import scalars
 
 INVOICE = load_schema("invoice")
 
@@ -179,6 +180,38 @@ def _answers(tiny, data, per_page, *, end, drop=None, long_first=None):
     return factory
 
 
+def test_merged_values_keep_their_windows_token_evidence():
+    from extractor.pipeline.merge import _merge, merged_tokens
+
+    answers = [
+        _answer("A-1", [_line(1), _line(2)], 0),
+        _answer("garbled", [_line(2), _line(3)], None),
+        _answer("A-1?", [_line(3), _line(4)], 46.0),
+    ]
+
+    def tokens(window: int, data: dict) -> dict:  # each value's evidence names its window and its own pointer
+        return {p: {"p_min": window / 10, "p_mean": None, "margin_first": p, "tokens": 1} for p, _ in scalars(data)}
+
+    merged, _, sources = _merge(INVOICE, answers)
+    got = merged_tokens(merged, sources, [tokens(0, answers[0]), None, tokens(2, answers[2])])
+    assert list(got) == [p for p, _ in scalars(merged)]
+    expect = {
+        "/invoice_number": (0.0, "/invoice_number"),  # header: the first window's
+        "/line_items/1/description": (0.0, "/line_items/1/description"),
+        "/line_items/3/amount": (0.2, "/line_items/1/amount"),  # the last window's second line
+        "/total": (0.2, "/total"),  # totals: the last window's
+    }
+    assert {p: (got[p]["p_min"], got[p]["margin_first"]) for p in expect} == expect
+    # the middle window's line 3 (no evidence there): null, as a value without evidence
+    assert got["/line_items/2/amount"] == {
+        "p_min": None,
+        "p_mean": None,
+        "margin_first": None,
+        "tokens": None,
+        "forced_tokens": None,
+    }
+
+
 @pytest.fixture(scope="module")
 def family(model_factory):
     """The kit's mistral3 checkpoint: a small vocabulary and a plain decoder, so a decode step costs 3.3 ms
@@ -251,6 +284,9 @@ def test_a_window_that_drops_a_line_is_named(family, runner, tmp_path):
     merge = [w for w in record.warnings if w["code"] in ("window_lines", "window_tax")]
     assert merge and all("window pages 1-4 do not add up" in w["message"] for w in merge), merge
     assert "lines_subtotal" in [w["code"] for w in record.extra["checks"]]
+    fields = record.extra["fields"]  # each merged value has its window's token evidence and a confidence
+    assert list(fields) == [p for p, _ in scalars(record.data)]
+    assert all(e["tokens"] and 0 <= e["confidence"] <= 1 for e in fields.values())
 
 
 def test_only_the_truncated_window_is_asked_again(family, runner, tmp_path):

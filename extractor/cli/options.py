@@ -16,7 +16,7 @@ import typer
 
 from extractor.errors import UsageError
 from extractor.runners.guards import GuardSettings
-from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, Settings, command_line_settings, default
+from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, MAX_PASSES, Settings, command_line_settings, default
 
 
 def size_text(size: int) -> str:
@@ -331,6 +331,17 @@ SETTINGS_OPTIONS = {
             metavar="CONFIDENCE",
             help="A record stays ok only when every field's confidence reaches this (a schema's "
             "x-extractor-threshold overrides it per field); else review, naming the fields below.",
+        ),
+    ),
+    "passes": (
+        int,
+        typer.Option(
+            default("passes"),
+            "--passes",
+            min=1,
+            max=MAX_PASSES,
+            help="2: decode a second, sampled answer per document (about twice the decode time); each field "
+            "then says whether it agrees, and its confidence weighs that. The data stays the first answer.",
         ),
     ),
     "calibration": (

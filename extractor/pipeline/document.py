@@ -24,7 +24,7 @@ from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.inputs.embedded_en16931 import as_en16931
 from extractor.inputs.ocrdecide import page_text
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
-from extractor.pipeline import merge, windows
+from extractor.pipeline import merge, passes, windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
 from extractor.pipeline.job import DocumentJob, Source, document_raster, source_name
 from extractor.pipeline.retry import run_with_retries
@@ -213,14 +213,20 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
         return _decided(job, record, texts, source_xml=xml.xml)
     findings: tuple[dict, ...] = ()  # a long document's merge findings
+    agreed = None  # each field's agreement with a second answer (``passes``)
     try:
         if plan is None:
+            tried: list = []  # the attempts made: the last one's prompt is the second answer's
+
+            def attempt_once(attempt) -> Record:
+                tried.append(attempt)
+                return generate_record(job, document, attempt, timings=timings)
+
             model = run_with_retries(
-                lambda attempt: generate_record(job, document, attempt, timings=timings),
-                max_tokens=settings.max_tokens,
-                guards=settings.guards,
-                retries=settings.retries,
+                attempt_once, max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries
             )
+            if settings.passes > 1 and xml is None:
+                model, agreed = passes.with_second_pass(job, document, tried[-1], model)
         else:
             merged = _windowed(job, plan, document)
             texts, findings = list(merged.pages.texts), merged.findings
@@ -265,24 +271,41 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             ),
         )
     return _decided(
-        job, dataclasses.replace(model, warnings=model.warnings + notes, extra=extra), texts, merge=findings
+        job,
+        dataclasses.replace(model, warnings=model.warnings + notes, extra=extra),
+        texts,
+        merge=findings,
+        agreed=agreed,
     )
 
 
 def _decided(
-    job: DocumentJob, record: Record, texts, *, merge: tuple[dict, ...] = (), source_xml: bytes = b""
+    job: DocumentJob,
+    record: Record,
+    texts,
+    *,
+    merge: tuple[dict, ...] = (),
+    source_xml: bytes = b"",
+    agreed: dict[str, bool] | None = None,
 ) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
     (checks and grounding, only for an ``ok`` answer), a long document's merge findings, with ``settings.einvoice``
     the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and on ``source_xml`` (the
-    embedded XML the answer was read from), and the fields below their confidence threshold (``trust.confidence``)."""
+    embedded XML the answer was read from), and the fields below their confidence threshold (``trust.confidence``;
+    ``agreed``: each field's agreement with a second answer, ``passes``)."""
+    if job.settings.passes > 1 and "passes" not in record.extra:  # no second answer was decoded: say why
+        embedded = record.extra.get("data_source") == "embedded_xml"
+        reason = "the data was read from embedded XML" if embedded else "a long document's windows are decoded once"
+        record = dataclasses.replace(
+            record, extra={**record.extra, "passes": passes.no_second_pass(job.settings, reason)}
+        )
     review = review_answer(record, texts)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
     if job.settings.einvoice and job.schema.name in INVOICE_SCHEMAS and reviewed(record.status):
         record, einvoice = _einvoiced(job, record, source_xml)
-    assessment = assess_record(record, job)
+    assessment = assess_record(record, job, agreed=agreed)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
         answer=record.status,
@@ -314,10 +337,11 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
     return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
 
 
-def assess_record(record: Record, job: DocumentJob):
+def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
-    (``fields`` so far; none for embedded XML or merged windows), the review's grounding and checks, the settings'
-    calibration and threshold, the schema's per-field thresholds."""
+    (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
+    review's grounding and checks, ``agreed`` (a second answer's agreement, ``passes``), the settings' calibration
+    and threshold, the schema's per-field thresholds."""
     settings, source = job.settings, record.extra.get("data_source", "model")
     return assess(
         record.data,
@@ -328,6 +352,7 @@ def assess_record(record: Record, job: DocumentJob):
         threshold=settings.auto_accept,
         field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
         exact=source == "embedded_xml",  # read from the XML, not generated
+        agreed=agreed if source == "model" else None,
     )
 
 

@@ -14,6 +14,8 @@ Decisions, in one place:
   names the windows whose lines do not add up (the windows that hold a line of the missing amount on their page
   text, or a doubled line of the extra amount; every window when the text cannot tell): a merge finding, which
   makes the record ``review`` (``trust.verdict.record_status``).
+* **Evidence** (``merged_tokens``): each merged value keeps the token evidence of the window value it was taken
+  from (the same tokens: exact), so a long document's fields have their confidence as a short one's do.
 """
 
 from __future__ import annotations
@@ -104,26 +106,62 @@ def merge_answers(schema: Schema, answers: Sequence[dict]) -> tuple[dict, list[i
     Returns:
         The merged data (keys in the first answer's order) and, per window, how many of its lines were kept.
     """
+    merged, kept, _ = _merge(schema, answers)
+    return merged, kept
+
+
+def _merge(schema: Schema, answers: Sequence[dict]) -> tuple[dict, list[int], dict[tuple, tuple[int, tuple]]]:
+    """``merge_answers``, and where each merged part came from: merged path parts (a top-level key, or a line
+    list's key and item index) -> (the window, its path parts)."""
     lines, totals = line_fields(schema), TOTAL_FIELDS.get(schema.name, ())
     keys = list(dict.fromkeys(k for a in answers for k in a))
     merged: dict = {}
+    sources: dict[tuple, tuple[int, tuple]] = {}
     for key in keys:
         if key in lines:
             continue
-        order = reversed(answers) if key in totals else answers
-        values = [a.get(key) for a in order if key in a]
-        merged[key] = next((v for v in values if v is not None), values[0] if values else None)
+        order = list(enumerate(answers))
+        if key in totals:
+            order.reverse()
+        values = [(i, a.get(key)) for i, a in order if key in a]
+        chosen = next(((i, v) for i, v in values if v is not None), values[0] if values else None)
+        merged[key] = chosen[1] if chosen else None
+        if chosen is not None:
+            sources[(key,)] = (chosen[0], (key,))
     kept = [0] * len(answers)
     for key in lines:
         items: list = []
         for i, answer in enumerate(answers):
             these = list(answer.get(key) or [])
             skip = repeated_prefix(items, these) if i else 0
+            for j in range(skip, len(these)):
+                sources[(key, len(items) + j - skip)] = (i, (key, j))
             items.extend(these[skip:])
             kept[i] += len(these) - skip
         if any(key in a for a in answers):
             merged[key] = items
-    return {k: merged[k] for k in keys if k in merged}, kept
+    return {k: merged[k] for k in keys if k in merged}, kept, sources
+
+
+def merged_tokens(
+    merged: Any, sources: dict[tuple, tuple[int, tuple]], window_tokens: Sequence[dict | None]
+) -> dict[str, dict]:
+    """Each merged value's token evidence: the evidence of the window value it was taken from (exact: the same
+    tokens), by JSON pointer in the merged data; null entries where that window has none."""
+    from extractor.leaves import json_pointer
+    from extractor.trust.confidence import scalars
+    from extractor.trust.evidence import EMPTY_TOKENS
+
+    out = {}
+    for pointer, parts in scalars(merged):
+        source = sources.get(parts[:1]) or sources.get(parts[:2])
+        entry = None
+        if source is not None:
+            window, prefix = source
+            depth = 1 if parts[:1] in sources else 2
+            entry = (window_tokens[window] or {}).get(json_pointer((*prefix, *parts[depth:])))
+        out[pointer] = dict(entry) if entry else dict(EMPTY_TOKENS)
+    return out
 
 
 def _dec(value: Any) -> Decimal | None:
@@ -336,6 +374,7 @@ def _merged_record(
     failed = next((r for r in records if r.status != OK), None)
     last = records[-1]
     data: Any = None
+    tokens: dict[str, dict] = {}
     errors: tuple[dict, ...] = ()
     warnings: list[dict] = []
     findings: list[dict] = []
@@ -345,7 +384,8 @@ def _merged_record(
         i = records.index(failed)
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)
     else:
-        data, kept = merge_answers(schema, answers)
+        data, kept, sources = _merge(schema, answers)
+        tokens = merged_tokens(data, sources, [r.extra.get("fields") for r in records])
         entries = [dataclasses.replace(entry, kept=n) for entry, n in zip(entries, kept, strict=False)]
         errors = tuple(validate_data(data, schema))
         if errors:
@@ -371,6 +411,7 @@ def _merged_record(
             **{k: v for k, v in last.extra.items() if k not in ("attempts", "ocr", "fields")},  # fields: one window's
             "attempts": [a.to_dict() for a in attempts],
             "windows": [e.to_dict() for e in entries],
+            **({"fields": tokens} if data is not None else {}),  # each value's evidence, from its window's
         },
     ), tuple(findings)
 
@@ -385,5 +426,6 @@ __all__ = [
     "merge",
     "merge_answers",
     "merge_warnings",
+    "merged_tokens",
     "repeated_prefix",
 ]

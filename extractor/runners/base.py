@@ -122,7 +122,7 @@ class GenerationResult:
             "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``,
             ``runners.decoding``); None for a remote runner.
         evidence: per-token evidence of the answer text (``runners.evidence.TokenEvidence``); None where the
-            runner collects none (evidence off, the generic decoding path, a server without logprobs).
+            runner collects none (evidence off, a server without logprobs).
     """
 
     text: str

@@ -12,7 +12,9 @@ distribution **before the grammar mask** (after the request's logits processors,
 The work per sampled token is a few reductions over the vocabulary, evaluated with the sampled token in the one
 synchronisation the step already makes (``EvidenceCollector.take``: mx on a GPU, numpy on the same memory on a CPU);
 a forced-by-mask step is found on the host from the packed bitmask the step already computed. Without evidence
-(``GenerationRequest.evidence`` False) none of it runs. A server that returns ``logprobs`` fills the same fields
+(``GenerationRequest.evidence`` False) none of it runs. The generic path (``runners.mlx.generic``: mlx-vlm's
+``generate_step``) collects the same: its last logits processor keeps the logits before the mask, and our sampler
+hands them with the sampled token to the collector. A server that returns ``logprobs`` fills the same fields
 (``runners.openai``); its logprobs are the server's (usually before its own processing), and it cannot say which
 tokens its grammar forced.
 

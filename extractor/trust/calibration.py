@@ -14,7 +14,8 @@ class only) and the accuracy of the most confident 50 / 80 / 95 % of fields (wha
 that coverage would get right). Measured on the examples the fit saw (in-sample): a first look, not a promise.
 
 The file (:func:`write_calibration` / :func:`read_calibration`, JSON): ``{"format": "extractor-calibration",
-"version": 1, "name", "features", "models": {field type: {"bias", "weights"}}, "report"}``.
+"version": 1, "name", "features", "models": {field type: {"bias", "weights"}}, "report"}``. A file written before
+the agreement features (``trust.confidence.OPTIONAL_FEATURES``) has no weights for them: they read as 0.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.errors import UsageError
-from extractor.trust.confidence import ANY_FIELD, FEATURES, Calibration, Fusion
+from extractor.trust.confidence import ANY_FIELD, FEATURES, OPTIONAL_FEATURES, Calibration, Fusion
 
 FORMAT = "extractor-calibration"
 VERSION = 1
@@ -189,7 +190,10 @@ def _read(path: str, _mtime: int, _size: int) -> Calibration:
     models: dict[str, Fusion] = {}
     try:
         for kind, model in (data.get("models") or {}).items():
-            weights = {name: float(model["weights"][name]) for name in FEATURES}
+            given = model["weights"]
+            weights = {  # a file written before the optional features: weight 0 for them
+                name: float(given[name] if name in given or name not in OPTIONAL_FEATURES else 0.0) for name in FEATURES
+            }
             models[str(kind)] = Fusion(bias=float(model["bias"]), weights=weights)
         name = str(data["name"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -12,9 +12,14 @@
 ``grounded``    1 when the value was found in the page text (text layer or OCR)
 ``ungrounded``  1 when it was looked for and not found
 ``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it)
-``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, the generic
-                decoding path, merged windows)
+``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, evidence
+                off)
+``agreed``      1 when a second, sampled answer (``--passes 2``, ``pipeline.passes``) holds the same value
+``disagreed``   1 when it holds another value or none (both 0 with one pass: ``agreement`` null)
 ==============  ===========================================================================================
+
+The agreement features (:data:`OPTIONAL_FEATURES`) came later: a calibration file without their weights loads with
+weight 0 for them, and a fit on records made with one pass gives them weight 0 (they never vary).
 
 **The default weights** (:data:`DEFAULT_WEIGHTS`) are set by hand, **uncalibrated**: they order fields sensibly
 (a forced or high-margin, grounded value 0.989, a grounded value whose least token had p = 0.5 about 0.88, one
@@ -44,7 +49,17 @@ from extractor.leaves import field_path
 from extractor.record import issue
 from extractor.trust.evidence import EMPTY_TOKENS
 
-FEATURES = ("log_p_min", "log_p_mean", "margin", "grounded", "ungrounded", "check_failed", "no_evidence")
+OPTIONAL_FEATURES = ("agreed", "disagreed")  # weight 0 where a calibration file has none (written before them)
+FEATURES = (
+    "log_p_min",
+    "log_p_mean",
+    "margin",
+    "grounded",
+    "ungrounded",
+    "check_failed",
+    "no_evidence",
+    *OPTIONAL_FEATURES,
+)
 LOG_FLOOR = 10.0  # nats: a token probability below e^-10 counts as e^-10
 MARGIN_CLIP = 10.0
 UNCALIBRATED = "uncalibrated"
@@ -69,7 +84,8 @@ class Fusion:
 
 
 # Hand-set, uncalibrated (see the module docstring): certainty of the tokens weighs most, a failed check or an
-# ungrounded value pulls down, no evidence at all is a mild doubt.
+# ungrounded value pulls down, no evidence at all is a mild doubt; a second answer that differs is a strong one
+# (self-consistency), one that agrees a mild reassurance (greedy and sampled answers agree on most fields).
 DEFAULT_WEIGHTS = Fusion(
     bias=2.0,
     weights={
@@ -80,6 +96,8 @@ DEFAULT_WEIGHTS = Fusion(
         "ungrounded": -2.0,
         "check_failed": -3.0,
         "no_evidence": -1.0,
+        "agreed": 0.5,
+        "disagreed": -4.0,
     },
 )
 
@@ -122,7 +140,37 @@ def features(entry: Mapping[str, Any]) -> dict[str, float]:
     x["grounded"] = 1.0 if grounding.get("grounded") is True else 0.0
     x["ungrounded"] = 1.0 if grounding.get("grounded") is False else 0.0
     x["check_failed"] = 1.0 if any(not c.get("holds", True) for c in entry.get("checks") or ()) else 0.0
+    agreed = entry.get("agreement")
+    x["agreed"] = 1.0 if agreed is True else 0.0
+    x["disagreed"] = 1.0 if agreed is False else 0.0
     return x
+
+
+def agreement(first: Any, second: Any) -> dict[str, bool]:
+    """Each scalar of ``first`` (by JSON pointer, in document order): whether ``second`` holds the same value at
+    its pointer, as JSON compares (12 and 12.0 agree, true and 1 do not); False where it holds another or none (a
+    ``second`` of None holds none)."""
+    out = {}
+    for pointer, parts in scalars(first):
+        mine, theirs = _at(first, parts), _at(second, parts)
+        same = theirs == mine and isinstance(theirs, bool) == isinstance(mine, bool)  # 12 == 12.0, True != 1
+        out[pointer] = theirs is not _ABSENT and same
+    return out
+
+
+_ABSENT = object()
+
+
+def _at(data: Any, parts: tuple) -> Any:
+    """The value at ``parts`` in JSON data, or :data:`_ABSENT`."""
+    for part in parts:
+        if isinstance(data, dict) and isinstance(part, str) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return _ABSENT
+    return data
 
 
 @dataclass(frozen=True)
@@ -131,7 +179,7 @@ class Assessment:
 
     Attributes:
         fields: ``{pointer: {"p_min", "p_mean", "margin_first", "tokens", "forced_tokens", "grounding", "checks",
-            "confidence"}}``, in document order.
+            "agreement", "confidence"}}``, in document order.
         summary: the record's ``confidence``: ``{"calibration", "threshold", "below"}``.
         findings: one ``low_confidence`` warning per field under its threshold (``trust.verdict.Signals``).
     """
@@ -155,6 +203,7 @@ def assess(
     threshold: float | None = None,
     field_thresholds: Mapping[str, float] | None = None,
     exact: bool = False,
+    agreed: Mapping[str, bool] | None = None,
 ) -> Assessment:
     """Fuse each field's evidence into its confidence and compare it with its threshold.
 
@@ -168,6 +217,7 @@ def assess(
         field_thresholds: the schema's per-field thresholds by field path (``schema.field_thresholds``).
         exact: the data was read, not generated (embedded e-invoice XML): every field's confidence is 1 (its
             checks still decide the status through review).
+        agreed: each field's agreement with a second, sampled answer (``agreement``); None: one pass (null).
 
     Returns:
         The Assessment.
@@ -185,6 +235,7 @@ def assess(
         entry["checks"] = [
             {"code": c.get("code"), "holds": False} for c in checks if _touches(str(c.get("path") or ""), pointer)
         ]
+        entry["agreement"] = None if agreed is None else agreed.get(pointer, False)
         kind = field_path(parts)
         model = calibration.model_for(kind) if calibration is not None else DEFAULT_WEIGHTS
         entry["confidence"] = 1.0 if exact else round(model.score(features(entry)), 4)
@@ -243,10 +294,12 @@ __all__ = [
     "ANY_FIELD",
     "DEFAULT_WEIGHTS",
     "FEATURES",
+    "OPTIONAL_FEATURES",
     "UNCALIBRATED",
     "Assessment",
     "Calibration",
     "Fusion",
+    "agreement",
     "assess",
     "features",
     "scalars",

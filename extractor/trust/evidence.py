@@ -11,8 +11,10 @@ value counts for the value: it is where the value was decided). Over a value's *
 * ``tokens`` / ``forced_tokens``: how many tokens overlap the value, and how many of them the grammar forced.
 
 A value whose every token was forced (an enum with one choice, a const) has ``p_min`` etc. null and
-``forced_tokens == tokens``: the schema decided it. Without evidence (a server without logprobs, the generic
-decoding path, a long document's merged windows, embedded XML) every one of these is null.
+``forced_tokens == tokens``: the schema decided it. Without evidence (a server without logprobs, evidence off,
+embedded XML) every one of these is null. The generic decoding path (``runners.mlx.generic``) collects the same
+evidence as the fast loop; a long document's merged values keep the evidence of the window value each was taken
+from (``pipeline.merge.merged_tokens``: the same tokens, exact).
 """
 
 from __future__ import annotations

@@ -4,12 +4,17 @@
 lacks we add per call, never in mlx-vlm's shared state: the request's stop set (we test each yielded token), the
 guards (fed each token), the schema constraint (a logits processor that walks the grammar with the tokens it is
 shown and masks the logits; forced tokens are sampled one step each through the mask), the caller's logits
-processors, temperature and seed (our sampler), and ``max_tokens``. No prefix cache and no jump-forward here.
+processors, temperature and seed (our sampler), ``max_tokens``, and per-token evidence (``runners.evidence``, when
+the request asks for it): the logits the mask is applied to (after the caller's processors) are kept by the last
+processor (:class:`EvidenceTap`, or the constraint's own), and our sampler hands them with the sampled token to the
+``EvidenceCollector``, as the fast loop does; a one-token mask marks the token forced. No prefix cache and no
+jump-forward here (so every token is sampled: forced ones only by a one-token mask).
 """
 
 from __future__ import annotations
 
 from extractor.runners.base import GenerationRequest, GuardHit
+from extractor.runners.evidence import EvidenceCollector
 from extractor.runners.mlx.loop import check_monitors, sample, split_inputs
 
 
@@ -21,11 +26,12 @@ class ConstraintProcessor:
     can be called once after a stop token or a guard's last token: those are not fed to the grammar.
     """
 
-    def __init__(self, state, stop_ids: frozenset) -> None:
+    def __init__(self, state, stop_ids: frozenset, *, tap: EvidenceTap | None = None) -> None:
         self.state = state
         self.stop_ids = stop_ids
         self.seen = 1  # the prompt's last token
         self.closed = False
+        self.tap = tap  # keeps the logits before the mask, and the mask, for the evidence
 
     def __call__(self, tokens, logits):
         import mlx.core as mx
@@ -39,7 +45,24 @@ class ConstraintProcessor:
                 self.closed = True  # generation has ended; the step computed ahead is thrown away
                 return logits
             self.state.accept(token)
-        return apply_bitmask(logits, mx.array(self.state.mask()))
+        words = self.state.mask()
+        if self.tap is not None:
+            self.tap(tokens, logits)
+            self.tap.collector.note_mask(words)
+        return apply_bitmask(logits, mx.array(words))
+
+
+class EvidenceTap:
+    """The last logits processor's input (the logits before the mask, after every other processor), kept for the
+    sampler's evidence (``GenericDecoder``); it changes nothing."""
+
+    def __init__(self, collector) -> None:
+        self.collector = collector
+        self.raw = None
+
+    def __call__(self, tokens, logits):
+        self.raw = logits
+        return logits
 
 
 class FromLastPromptToken:
@@ -72,6 +95,7 @@ class GenericDecoder:
         self.hit: GuardHit | None = None
         self.steps = 0
         self.first_token_at: float | None = None
+        self.evidence = EvidenceCollector() if request.evidence else None  # per-token evidence (``runners.evidence``)
 
     def run(self, inputs: dict, clock) -> None:
         """Generate from ``prepare_inputs``' result until a stop token, a guard or max_tokens.
@@ -86,11 +110,24 @@ class GenericDecoder:
 
         ids, pixels, mask, extras = split_inputs(inputs)
         processors = list(self.request.logits_processors)
+        tap = EvidenceTap(self.evidence) if self.evidence is not None else None
         if self.request.constraint is not None:
             # the constraint masks last, as on the fast loop; a walk without jump-forward: one token per step
-            processors.append(ConstraintProcessor(_no_jump(self.request.constraint()), self.stop_ids))
+            processors.append(ConstraintProcessor(_no_jump(self.request.constraint()), self.stop_ids, tap=tap))
+        elif tap is not None:
+            processors.append(tap)
         processors = [FromLastPromptToken(p) for p in processors]
         temperature = self.request.temperature
+
+        def sampler(logprobs):
+            sampled = sample(logprobs, temperature)
+            if tap is None or tap.raw is None:
+                return sampled
+            import mlx.core as mx
+
+            # the step's one synchronisation: the token with its evidence, from the logits before the mask
+            return mx.array([tap.collector.take(tap.raw, sampled)], dtype=sampled.dtype)
+
         reset_call_state(self.model.language_model)
         steps = generate_step(
             ids,
@@ -99,7 +136,7 @@ class GenericDecoder:
             mask,
             max_tokens=self.request.max_tokens,
             temperature=temperature,
-            sampler=lambda logprobs: sample(logprobs, temperature),
+            sampler=sampler,
             logits_processors=processors,
             **extras,
         )

@@ -301,7 +301,7 @@ class MlxRunner(Runner):
         reasons = list(plan.reasons) + list(self._batch_reasons)
         text = self._final_text(decoder.tokens, decoder.stop_id, decoder.text, decoder.hit)
         evidence = None
-        collector = getattr(decoder, "evidence", None)  # the fast loop's (the generic path collects none)
+        collector = decoder.evidence  # the fast loop's or the generic path's (None when not asked for)
         if collector is not None:
             answer = decoder.tokens[:-1] if decoder.stop_id is not None else decoder.tokens
             evidence = collector.result(answer, text=text, piece=self._piece, decode=self.tokenizer.decode)

@@ -4,7 +4,8 @@ Routes (``NAME`` is a record file's stem in OUT):
 
 * ``GET /`` the list; ``GET /r/NAME`` one record beside its pages;
 * ``GET /api/records`` counts by status and the records, ``review`` and ``invalid`` first;
-* ``GET /api/records/NAME`` the record, its schema, its reviewed file, its pages and each field's state;
+* ``GET /api/records/NAME`` the record, its schema, its reviewed file, its pages, each field's state and each
+  field's confidence and evidence (``store.field_evidence``: the least confident first);
 * ``GET /api/records/NAME/pages/N`` page N as PNG (rendered in a child process, cached for the server's life);
 * ``POST /api/records/NAME/check`` ``{"data"}`` -> the field states of edited data (validation, checks, grounding);
 * ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid).
@@ -28,7 +29,7 @@ from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import field_states
-from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore
+from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore, field_evidence
 
 HERE = Path(__file__).resolve().parent
 TOKEN_COOKIE = "review_token"
@@ -79,6 +80,7 @@ class Review:
             "pages_error": pages.error,
             "pages_warnings": list(pages.warnings),
             "state": None if data is None else self.states(entry, data, schema=schema, pages=pages),
+            "evidence": field_evidence(entry.record),
             "previous": names[at - 1] if at > 0 else None,
             "next": names[at + 1] if at + 1 < len(names) else None,
         }

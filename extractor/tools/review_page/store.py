@@ -68,6 +68,34 @@ class Entry:
         }
 
 
+def field_evidence(record: dict) -> list[dict]:
+    """Each field's confidence and evidence (the record's ``fields``, ``trust.confidence``) for the record page,
+    the least confident first (fields without a confidence last): ``{"pointer", "confidence", "below", "p_min",
+    "p_mean", "margin_first", "tokens", "forced_tokens", "grounded", "source", "page", "checks", "agreement"}``;
+    ``below``: under its threshold (the record's ``confidence.below``). Empty for a record without ``fields``."""
+    below = set((record.get("confidence") or {}).get("below") or ())
+    rows = []
+    for pointer, entry in (record.get("fields") or {}).items():
+        if not isinstance(entry, dict):
+            continue
+        grounding = entry.get("grounding") or {}
+        confidence = entry.get("confidence")
+        rows.append(
+            {
+                "pointer": pointer,
+                "confidence": confidence if isinstance(confidence, (int, float)) else None,
+                "below": pointer in below,
+                **{k: entry.get(k) for k in ("p_min", "p_mean", "margin_first", "tokens", "forced_tokens")},
+                "grounded": grounding.get("grounded"),
+                "source": grounding.get("source"),
+                "page": grounding.get("page"),
+                "checks": [c for c in entry.get("checks") or () if isinstance(c, dict)],
+                "agreement": entry.get("agreement"),
+            }
+        )
+    return sorted(rows, key=lambda r: (r["confidence"] is None, r["confidence"] or 0.0))
+
+
 def lowest_confidence(record: dict) -> float | None:
     """The lowest per-field confidence of a record (``fields``, ``trust.confidence``), or None without any."""
     values = [

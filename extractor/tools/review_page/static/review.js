@@ -6,6 +6,16 @@
   let data = view.data === null ? null : JSON.parse(JSON.stringify(view.data));
   let state = view.state || {errors: [], checks: [], grounded: [], ungrounded: [], unchecked: [], key_ungrounded: [], where: {}, changed: []};
   let fields = new Map();  // JSON pointer -> {node: the element that shows its state, input}
+  const evidence = new Map((view.evidence || []).map((e) => [e.pointer, e]));  // JSON pointer -> its evidence
+  function evidenceText(e) {
+    const parts = ["confidence " + e.confidence.toFixed(3) + (e.below ? " (below its threshold)" : "")];
+    if (e.p_min !== null) parts.push("p min " + e.p_min.toFixed(3) + ", margin " + (e.margin_first === null ? "-" : e.margin_first.toFixed(2)));
+    if (e.tokens !== null) parts.push(e.forced_tokens + " of " + e.tokens + " tokens forced");
+    if (e.grounded !== null) parts.push(e.grounded ? "found on the pages" : "not found on the pages");
+    for (const c of e.checks) parts.push(c.code + (c.holds ? " holds" : " fails"));
+    if (e.agreement !== null && e.agreement !== undefined) parts.push(e.agreement ? "a second answer agrees" : "a second answer differs");
+    return parts.join("; ");
+  }
   let selected = null;
   let timer = null;
 
@@ -74,6 +84,13 @@
       const lab = el("label", row);
       lab.textContent = label;
       lab.htmlFor = id;
+      const ev = evidence.get(ptr);  // its confidence beside it, the evidence in its title; below threshold marked
+      if (ev && ev.confidence !== null) {
+        const conf = el("span", lab, "conf");
+        conf.textContent = " " + ev.confidence.toFixed(2);
+        conf.title = evidenceText(ev);
+        row.classList.toggle("below", ev.below);
+      }
       const input = scalarInput(schema, value, ptr, row);
       input.id = id;
       el("div", row, "msg");
