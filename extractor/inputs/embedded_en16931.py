@@ -282,7 +282,6 @@ class _Cii:
             charge=(_text(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
         )
 
-
     @staticmethod
     def _logistics(node) -> dict:
         """A logistics service charge (freight; ZUGFeRD 1 and EXTENDED): a document charge in EN 16931 (BG-21)."""
