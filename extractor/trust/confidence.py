@@ -11,7 +11,9 @@
                 1 when every token was forced
 ``grounded``    1 when the value was found in the page text (text layer or OCR)
 ``ungrounded``  1 when it was looked for and not found
-``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it)
+``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it); each
+                such check is in ``fields[pointer].checks`` as ``{"code", "holds"[, "rule"]}``, ``rule`` the
+                EN 16931 business rule it is (``BR-CO-15``; ``trust.checks``)
 ``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, the generic
                 decoding path, merged windows)
 ==============  ===========================================================================================
@@ -183,7 +185,9 @@ def assess(
         entry = dict((tokens or {}).get(pointer) or EMPTY_TOKENS)
         entry["grounding"] = _grounding(pointer, verdicts, where) if grounding is not None else None
         entry["checks"] = [
-            {"code": c.get("code"), "holds": False} for c in checks if _touches(str(c.get("path") or ""), pointer)
+            {"code": c.get("code"), "holds": False, **({"rule": c["rule"]} if c.get("rule") else {})}
+            for c in checks
+            if _touches(str(c.get("path") or ""), pointer)
         ]
         kind = field_path(parts)
         model = calibration.model_for(kind) if calibration is not None else DEFAULT_WEIGHTS
