@@ -199,6 +199,22 @@ def _compare(record, gt):
     return out
 
 
+# The fatal CEN 1.3.16 rules each corpus source XML fires (``embedded.rules``, its answer read from it): None for
+# ZUGFeRD 1.0 (no EN 16931 rules for its syntax); MINIMUM / BASIC WL carry no lines by design (``unmet``).
+SOURCE_FATAL = {
+    "v1_4s4u_additional-data-sample-1": None,
+    "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung": None,
+    "v1_Mustangproject_MustangGnuaccountingBeispielRE-20170509_505": None,
+    "v2_FNFE-factur-x-examples_Avoir_FR_type381_BASIC": ["CII-DT-031"],
+    "v2_FNFE-factur-x-examples_Facture_DOM_BASICWL": ["BR-16", "BR-G-01", "BR-G-08", "BR-CO-10", "CII-DT-031"],
+    "v2_FNFE-factur-x-examples_Facture_FR_BASICWL": ["BR-16", "BR-S-08", "BR-CO-10", "CII-DT-031"],
+    "v2_PHP_gpFacturX_sample_inofficial_20190125_atgp_factur-x_v_1_0": [],
+    "v2_intarsys_BASIC_zugferd_2p0_BASIC_Taxifahrt": [],
+    "v2_intarsys_MINIMUM_zugferd_2p0_MINIMUM": ["BR-16", "BR-CO-10", "BR-CO-14"],
+    "v2_python-factur-x_python-factur-x": ["CII-DT-031"],
+}
+
+
 def test_zugferd_corpus(shared_dir, runner):
     corpus = shared_dir / "corpus" / "invoices" / "zugferd-corpus"
     gts = sorted(corpus.glob("*.gt.json"))
@@ -222,6 +238,18 @@ def test_zugferd_corpus(shared_dir, runner):
         assert record.usage.generated_tokens == 0 and record.extra["attempts"] == []
         assert record.status in ("ok", "review"), pdf.name
         assert "checks" in record.extra and "grounding" in record.extra
+        rules = record.extra["embedded"]["rules"]
+        want = SOURCE_FATAL[pdf.name[: -len(".pdf")]]
+        assert (rules["valid"], rules["fatal"]) == ((None, []) if want is None else (not want, want)), pdf.name
+        if want:  # rejected by the official rules: not exact, each rule named, review
+            assert record.status == "review" and rules["profile"], pdf.name
+            named = [w["rule"] for w in record.warnings if w["code"] == "einvoice_source_rule"]
+            assert named == want, pdf.name
+            by_design = {"BR-16", "BR-CO-10", "BR-S-08", "BR-G-08", "BR-CO-14"}
+            unmet = [r for r in want if r in by_design] if rules["profile"] in ("MINIMUM", "BASIC WL") else []
+            assert rules["unmet"] == unmet, pdf.name
+        elif want is None:
+            assert "ZUGFeRD 1.0" in rules["error"] and rules["rules"] == [], pdf.name
         result = _compare(record, gt)
         bad = sorted(k for k, ok in result.items() if not ok)
         if bad:

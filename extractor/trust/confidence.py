@@ -29,7 +29,8 @@ records then name). The record's ``confidence`` says which: ``{"calibration": na
 (``schema.field_thresholds``), else the ``--auto-accept`` default, else none. Each field under its threshold is a
 ``low_confidence`` finding; ``trust.verdict.record_status`` turns an ``ok`` answer with any into ``review``.
 
-Data read from embedded e-invoice XML is exact, not generated: each field's confidence is 1 (``exact``).
+Data read from embedded e-invoice XML is exact, not generated: each field's confidence is 1 (``exact``), unless the
+official EN 16931 rules reject that XML (the pipeline passes ``exact=False`` then: ``embedded.rules.fatal``).
 
 What it does not mean: the model's own belief about the document (token probabilities are over spellings, before the
 grammar mask), or anything about a field that is missing altogether (a value the model never wrote has no entry).
