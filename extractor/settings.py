@@ -165,10 +165,12 @@ class Settings:
             tokens); 0: the text rule decides every page.
         einvoice: e-invoice formats to write each invoice record as (``cii``, ``ubl``, ``facturx``,
             ``xrechnung-cii``, ``xrechnung-ubl``, ``peppol``: ``einvoice.FORMATS``), each checked by the pinned CEN
-            EN 16931 rules (XRechnung and Peppol by their own rules too), as is the embedded XML an answer
-            was read from; a fatal rule that fires makes an ``ok`` record ``review`` and is named in its warnings,
+            EN 16931 rules (XRechnung and Peppol by their own rules too; the embedded XML an answer was read from
+            is checked by ``embedded_rules``); a fatal rule that fires makes an ``ok`` record ``review`` and is
+            named in its warnings,
             the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
-            (``.pdf`` for ``facturx``) beside the record. Empty (the default): none, no rules engine loaded.
+            (``.pdf`` for ``facturx``) beside the record. Empty (the default): none (the rules engine then loads
+            only to check embedded XML).
         auto_accept: the confidence every field must reach for an ``ok`` record (0 to 1; a schema's
             ``x-extractor-threshold`` overrides it per field); a record with a field below its threshold is
             ``review``, naming the field (``trust.confidence``). None: only the schema's thresholds apply.

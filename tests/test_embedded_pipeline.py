@@ -47,6 +47,10 @@ def test_valid_xml_is_the_answer(tmp_path, runner):
         assert record.extra["grounding"]["ungrounded"] == ["/line_items/0/unit"]  # H87, a code the page never prints
         assert "rules" not in record.extra["embedded"]
         assert {f["confidence"] for f in record.extra["fields"].values()} == {1.0}
+    from extractor import Settings
+
+    # switched off, the records differ (their status may): the fingerprint says so; the default keeps old ones'
+    assert Settings(embedded_rules=False).fingerprint(schema_text="x") != Settings().fingerprint(schema_text="x")
 
 
 # The fatal CEN 1.3.16 rules the helpers' minimal CII fires (it fits our invoice schema, not EN 16931): an element
