@@ -333,13 +333,14 @@ class Record:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
 
-def issue(code: str, message: str, path: str | None = None) -> dict:
-    """Build an error / warning entry: ``{"code", "message"[, "path"]}``.
+def issue(code: str, message: str, path: str | None = None, *, rule: str | None = None) -> dict:
+    """Build an error / warning entry: ``{"code", "message"[, "path"][, "rule"]}``.
 
     Args:
         code: a stable machine-readable code.
         message: plain words for a person.
         path: a JSON pointer into ``data``, when the issue is about one field.
+        rule: the EN 16931 business rule the finding is (``BR-CO-15``), when it is one.
 
     Returns:
         The entry dict.
@@ -347,6 +348,8 @@ def issue(code: str, message: str, path: str | None = None) -> dict:
     entry = {"code": code, "message": message}
     if path is not None:
         entry["path"] = path
+    if rule is not None:
+        entry["rule"] = rule
     return entry
 
 

@@ -118,6 +118,10 @@ class Settings:
             guards). 0 in the library, so a call is one generation unless asked; 1 on the command line.
         embedded: use the XML of a ZUGFeRD / Factur-X / XRechnung PDF as the answer when it is schema-valid
             (invoice schema only; zero tokens); False always asks the model.
+        embedded_rules: check the embedded XML an answer was read from by the official EN 16931 rules (CEN's, and
+            XRechnung's or Peppol's where its BT-24 names them): XML they reject is no longer taken as exact, its
+            fatal rules are named in the record's warnings and it is ``review`` (docs/einvoice.md). On by default;
+            False reads the XML as before, unchecked (no rules engine loaded).
         cross_check: with valid embedded XML, also run the model and list every field where the two disagree.
         prefix_cache: reuse the model state after the prompt's shared prefix (the instruction and the schema,
             before the first image): only the first document of a schema prefills it (exact; on by default).
@@ -168,10 +172,12 @@ class Settings:
             tokens); 0: the text rule decides every page.
         einvoice: e-invoice formats to write each invoice record as (``cii``, ``ubl``, ``facturx``,
             ``xrechnung-cii``, ``xrechnung-ubl``, ``peppol``: ``einvoice.FORMATS``), each checked by the pinned CEN
-            EN 16931 rules (XRechnung and Peppol by their own rules too), as is the embedded XML an answer
-            was read from; a fatal rule that fires makes an ``ok`` record ``review`` and is named in its warnings,
+            EN 16931 rules (XRechnung and Peppol by their own rules too; the embedded XML an answer was read from
+            is checked by ``embedded_rules``); a fatal rule that fires makes an ``ok`` record ``review`` and is
+            named in its warnings,
             the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
-            (``.pdf`` for ``facturx``) beside the record. Empty (the default): none, no rules engine loaded.
+            (``.pdf`` for ``facturx``) beside the record. Empty (the default): none (the rules engine then loads
+            only to check embedded XML).
         auto_accept: the confidence every field must reach for an ``ok`` record (0 to 1; a schema's
             ``x-extractor-threshold`` overrides it per field); a record with a field below its threshold is
             ``review``, naming the field (``trust.confidence``). None: only the schema's thresholds apply.
@@ -204,6 +210,7 @@ class Settings:
     max_bytes: int = DEFAULT_MAX_BYTES
     retries: int = 0
     embedded: bool = True
+    embedded_rules: bool = True
     cross_check: bool = False
     prefix_cache: bool = True
     jump_forward: bool = True
@@ -353,6 +360,7 @@ class Settings:
                 "request_processors",
                 "batch",
                 "einvoice",
+                "embedded_rules",
             }
             | set(REMOTE_FIELDS)
             | set(LONG_FIELDS)
@@ -381,6 +389,8 @@ class Settings:
             values["long"] = long
         if self.einvoice:  # only when asked for, so every other record keeps its fingerprint
             values["einvoice"] = list(self.einvoice)
+        if not self.embedded_rules:  # likewise: only switched off counts
+            values["embedded_rules"] = False
         confidence = {name: getattr(self, name) for name in CONFIDENCE_FIELDS}
         if confidence != CONFIDENCE_DEFAULTS:
             if self.calibration is not None:  # its content counts: a refitted file makes other records

@@ -106,6 +106,11 @@ def cents_lines(n, tax):
     )
 
 
+CO10 = ("lines_subtotal", "/subtotal", "BR-CO-10")
+CO15 = ("total", "/total", "BR-CO-15")
+CO16 = ("amount_due", "/amount_due", "BR-CO-16")
+
+# (name, data, the expected (code, path, rule) of each warning[, the e-invoice totals the data was read with])
 INVOICE_CASES = [
     ("consistent", invoice(), []),
     ("quantity misread", with_line(0, quantity=5), [("line_amount", "/line_items/0/amount")]),
@@ -149,30 +154,37 @@ INVOICE_CASES = [
         ),
         [],
     ),
-    ("line dropped", invoice(subtotal=1883.4), [("lines_subtotal", "/subtotal"), ("tax_base", "/tax_lines")]),
-    ("subtotal a cent off: within 3 lines' rounding", invoice(subtotal=1684.41), []),
-    (
-        "subtotal two cents off",
-        invoice(subtotal=1684.42),
-        [("lines_subtotal", "/subtotal"), ("tax_base", "/tax_lines")],
-    ),
-    ("tax misread", with_tax(0, amount=282.32), [("tax_line", "/tax_lines/0/amount"), ("total", "/total")]),
+    # BR-CO-10 is exact after rounding: the bases' own sum check (ours) and BR-CO-15 (BT-109 = the subtotal) follow
+    ("line dropped", invoice(subtotal=1883.4), [CO10, ("tax_base", "/tax_lines", None), CO15]),
+    ("subtotal a cent off", invoice(subtotal=1684.41), [CO10, CO15]),
+    ("tax misread: BR-S-09 allows 1, BR-CO-15 none", with_tax(0, amount=282.32), [CO15]),
     ("tax rounded half up", with_tax(1, amount=13.93), []),
+    ("tax a unit off", with_tax(1, amount=14.93), [("tax_line", "/tax_lines/1/amount", "BR-S-09"), CO15]),
+    ("tax base wrong", with_tax(1, base=190), [("tax_base", "/tax_lines/1/base", "BR-S-08")]),
     (
-        "tax base wrong",
-        with_tax(1, base=190),
-        [("tax_line", "/tax_lines/1/amount"), ("tax_base", "/tax_lines"), ("total", "/total")],
+        "tax base wrong, lines without rates: the sum (ours)",
+        invoice(
+            line_items=[dict(x, tax_rate=None) for x in invoice()["line_items"]],
+            tax_lines=[{"rate": 19, "base": 1485.4, "amount": 282.23}, {"rate": 7, "base": 190, "amount": 13.93}],
+        ),
+        [("tax_base", "/tax_lines", None)],
     ),
+    ("a rate without lines", with_tax(1, rate=5, amount=9.95), [("tax_base", "/tax_lines/1/base", "BR-S-08"), CO15]),
     ("per-line tax rounding, 5 lines", cents_lines(5, 0.10), []),
-    ("per-line tax rounding, beyond 5 half-cents", cents_lines(5, 0.15), [("tax_line", "/tax_lines/0/amount")]),
-    ("per-line tax rounding needs the lines", cents_lines(1, 0.03), [("tax_line", "/tax_lines/0/amount")]),
-    ("total read as tax rate", invoice(total=19, amount_due=19), [("total", "/total")]),
-    ("total one cent off (rounding)", invoice(total=1980.57, amount_due=1980.57), []),
-    ("total two cents off", invoice(total=1980.58, amount_due=1980.58), [("total", "/total")]),
+    ("per-line tax rounding, within 1", cents_lines(5, 0.15), []),
+    ("rate 0: the amount rounds to 0", invoice(tax_lines=[{"rate": 0, "base": 1684.4, "amount": 0.49}]), [CO15]),
+    (
+        "rate 0: an amount of 0.50",
+        invoice(line_items=[], tax_lines=[{"rate": 0, "base": 1684.4, "amount": 0.5}], total=1684.9, amount_due=1684.9),
+        [("tax_line", "/tax_lines/0/amount", "BR-CO-17")],
+    ),
+    ("total read as tax rate", invoice(total=19, amount_due=19), [CO15]),
+    ("total one cent off", invoice(total=1980.57, amount_due=1980.57), [CO15]),
     ("prepaid", invoice(prepaid_amount=500, amount_due=1480.56), []),
-    ("prepaid ignored", invoice(prepaid_amount=500), [("amount_due", "/amount_due")]),
-    ("amount due wrong", invoice(amount_due=1908.56), [("amount_due", "/amount_due")]),
-    ("no tax lines, total with tax", invoice(tax_lines=[]), [("total", "/total")]),
+    ("prepaid ignored", invoice(prepaid_amount=500), [CO16]),
+    ("amount due wrong", invoice(amount_due=1908.56), [CO16]),
+    ("amount due a cent off", invoice(amount_due=1980.55), [CO16]),
+    ("no tax lines, total with tax", invoice(tax_lines=[]), [CO15]),
     (
         "credit note (negative)",
         invoice(
@@ -187,17 +199,31 @@ INVOICE_CASES = [
         [],
     ),
     ("JPY consistent", jpy(), []),
-    ("JPY one yen off (rounding)", jpy(total=649001, amount_due=649001), []),
-    ("JPY two yen off", jpy(total=649002, amount_due=649002), [("total", "/total")]),
     (
-        "JPY tax one yen off: within 2 lines' rounding",
-        jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59001}], total=649001, amount_due=649001),
-        [],
+        "JPY one yen off: the rules round to 2 decimals, whatever the currency",
+        jpy(total=649001, amount_due=649001),
+        [CO15],
     ),
     (
-        "JPY tax two yen off",
-        jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59002}], total=649002, amount_due=649002),
-        [("tax_line", "/tax_lines/0/amount")],
+        "JPY tax one yen off: BR-S-09 allows less than 1",
+        jpy(tax_lines=[{"rate": 10, "base": 590000, "amount": 59001}], total=649001, amount_due=649001),
+        [("tax_line", "/tax_lines/0/amount", "BR-S-09")],
+    ),
+    (
+        "e-invoice totals: a document allowance in BT-109",
+        invoice(
+            tax_lines=[{"rate": 19, "base": 1385.4, "amount": 263.23}, {"rate": 7, "base": 199, "amount": 13.93}],
+            total=1861.56,
+            amount_due=1861.56,
+        ),
+        [],
+        {"allowance_total": 100, "charge_total": None, "tax_basis_total": 1584.4, "tax_total": 277.16},
+    ),
+    (
+        "e-invoice totals: BT-109 and BT-110 misprinted",
+        invoice(),
+        [("tax_basis_total", "/subtotal", "BR-CO-13"), ("tax_total", "/tax_lines", "BR-CO-14"), CO15],
+        {"allowance_total": None, "charge_total": None, "tax_basis_total": 1684.41, "tax_total": 295.17},
     ),
     ("due before issue", invoice(due_date="2026-01-30"), [("due_before_issue", "/due_date")]),
     ("due same day", invoice(due_date="2026-01-31"), []),
@@ -229,19 +255,22 @@ INVOICE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,data,expected", INVOICE_CASES, ids=[c[0] for c in INVOICE_CASES])
-def test_check_invoice(name, data, expected):
-    warnings = check_invoice(data)
-    assert [(w["code"], w["path"]) for w in warnings] == expected
-    assert all(w["message"] for w in warnings)
+@pytest.mark.parametrize("case", INVOICE_CASES, ids=[c[0] for c in INVOICE_CASES])
+def test_check_invoice(case):
+    name, data, expected, *totals = case
+    warnings = check_invoice(data, totals=totals[0] if totals else None)
+    want = [w if len(w) == 3 else (*w, None) for w in expected]
+    assert [(w["code"], w["path"], w.get("rule")) for w in warnings] == want
+    assert all(w["message"] and ("rule" not in w or w["message"].startswith(f"{w['rule']}: ")) for w in warnings)
 
 
 def test_warning_shape():
     assert check_invoice(invoice(amount_due=1908.56)) == [
         {
             "code": "amount_due",
-            "message": "total 1980.56 = 1980.56, but the amount due is 1908.56",
+            "message": "BR-CO-16: total 1980.56 = 1980.56, but the amount due is 1908.56",
             "path": "/amount_due",
+            "rule": "BR-CO-16",
         }
     ]
 

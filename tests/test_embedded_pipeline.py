@@ -8,7 +8,7 @@ import json
 from decimal import Decimal
 
 import pytest
-from helpers import CII, CII_DATA, CII_PRINTED, FORCED_FAMILY, einvoice_pdf, forced_settings, settings_for
+from helpers import CII, CII_DATA, CII_PRINTED, FORCED_FAMILY, ROOT, einvoice_pdf, forced_settings, settings_for
 
 from extractor import Extractor
 
@@ -32,9 +32,10 @@ def _extractor(runner, **changes):
 
 
 def test_valid_xml_is_the_answer(tmp_path, runner):
+    """Schema-valid XML is the answer, exact (unchecked by the official rules here: ``embedded_rules=False``)."""
     path = _pdf(tmp_path, PRINTED)
     for source in (str(path), path.read_bytes()):
-        record = _extractor(runner).extract(source)
+        record = _extractor(runner, embedded_rules=False).extract(source)
         assert record.status == "ok", (record.warnings, record.extra.get("grounding"))
         assert record.data == DATA
         assert record.usage.generated_tokens == 0 and record.usage.prompt_tokens == 0
@@ -44,12 +45,81 @@ def test_valid_xml_is_the_answer(tmp_path, runner):
         assert record.extra["embedded"]["syntax"] == "CII" and record.extra["embedded"]["schema_errors"] == []
         assert record.extra["checks"] == []
         assert record.extra["grounding"]["ungrounded"] == ["/line_items/0/unit"]  # H87, a code the page never prints
+        assert "rules" not in record.extra["embedded"]
+        assert {f["confidence"] for f in record.extra["fields"].values()} == {1.0}
+    from extractor import Settings
+
+    # switched off, the records differ (their status may): the fingerprint says so; the default keeps old ones'
+    assert Settings(embedded_rules=False).fingerprint(schema_text="x") != Settings().fingerprint(schema_text="x")
+
+
+# The fatal CEN 1.3.16 rules the helpers' minimal CII fires (it fits our invoice schema, not EN 16931): an element
+# out of the D16B XSD's order, no buyer address (BR-10 / BR-11), no line id (BR-21) or line VAT category (BR-CO-04,
+# and so no standard-rated line for the breakdown's BR-S-08).
+HELPER_FATAL = ["CII-XSD", "BR-10", "BR-11", "BR-21", "BR-CO-04", "BR-S-08"]
+
+
+def test_xml_the_official_rules_reject_is_not_taken_as_exact(tmp_path, runner):
+    """By default the embedded XML is checked by the CEN rules: the data is kept, each fatal rule is named in the
+    warnings, the record is ``review`` and no field is taken as exact."""
+    record = _extractor(runner).extract(str(_pdf(tmp_path, PRINTED)))
+    assert (record.status, record.extra["data_source"], record.data) == ("review", "embedded_xml", DATA)
+    assert record.extra["embedded"]["rules"] == {
+        "rules": ["cen-1.3.16"],
+        "valid": False,
+        "fatal": HELPER_FATAL,
+        "warnings": [],
+        "profile": "EN 16931",
+        "unmet": [],
+    }
+    assert [(w["code"], w.get("rule")) for w in record.warnings] == [("einvoice_source_rule", r) for r in HELPER_FATAL]
+    assert record.extra["checks"] == []  # its amounts add up: our own checks pass
+    assert max(f["confidence"] for f in record.extra["fields"].values()) < 1
+
+
+def test_xml_the_rules_accept_is_exact_and_one_10_too_high_is_not(tmp_path, runner):
+    """The de-einfach sample PDF carrying our CII of its true answer: valid by the CEN rules, ``ok``, every field
+    exact. The same with a total 10.00 too high: the XML fires BR-CO-15 / 16, so do our checks on its data:
+    ``review``."""
+    from extractor.einvoice.facturx import facturx_pdf
+    from extractor.einvoice.report import einvoice_xml
+
+    sample = ROOT / "samples" / "invoice-de-einfach.pdf"
+    data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
+    wrong = {**data, "total": round(data["total"] + 10, 2)}
+    paths = []
+    for name, answer in (("good", data), ("wrong", wrong)):
+        xml = einvoice_xml({"data": answer}, "cii")
+        paths.append(tmp_path / f"{name}.pdf")
+        paths[-1].write_bytes(facturx_pdf(source=str(sample), sha256="", extra={}, xml=xml))
+    extractor = _extractor(runner)
+    good, bad = (extractor.extract(str(p)) for p in paths)
+    assert (good.status, good.extra["data_source"], good.warnings) == ("ok", "embedded_xml", ())
+    assert good.extra["embedded"]["rules"] == {
+        "rules": ["cen-1.3.16"],
+        "valid": True,
+        "fatal": [],
+        "warnings": [],
+        "profile": "EN 16931",
+        "unmet": [],
+    }
+    assert {f["confidence"] for f in good.extra["fields"].values()} == {1.0}
+    assert (bad.status, bad.extra["data_source"]) == ("review", "embedded_xml")
+    assert bad.extra["embedded"]["rules"]["fatal"] == ["BR-CO-15", "BR-CO-16"]
+    assert [(w["code"], w.get("rule")) for w in bad.warnings] == [
+        ("total", "BR-CO-15"),
+        ("amount_due", "BR-CO-16"),
+        ("ungrounded", None),
+        ("einvoice_source_rule", "BR-CO-15"),
+        ("einvoice_source_rule", "BR-CO-16"),
+    ]
+    assert bad.extra["fields"]["/total"]["confidence"] < 1
 
 
 def test_xml_that_disagrees_with_the_page_is_review(tmp_path, runner):
     """The page prints another total than the XML: the exact data is kept, and sent for review."""
     path = _pdf(tmp_path, [line.replace("Gesamt: 1.375,64", "Gesamt: 1.357,64") for line in PRINTED])
-    record = _extractor(runner).extract(str(path))
+    record = _extractor(runner, embedded_rules=False).extract(str(path))
     assert (record.status, record.extra["data_source"], record.data) == ("review", "embedded_xml", DATA)
     assert [(w["code"], w["path"]) for w in record.warnings] == [("ungrounded", "/total")]
 
@@ -84,9 +154,8 @@ def test_cross_check_lists_disagreements(tmp_path, model_factory):
     answer["total"] = 1357.64
     answer["line_items"][0]["unit"] = None
     family = model_factory.family(FORCED_FAMILY)  # a kit model, writing the answer
-    record = Extractor(forced_settings(family, answer, cross_check=True, max_tokens=1000)).extract(
-        str(_pdf(tmp_path, PRINTED))
-    )
+    settings = forced_settings(family, answer, cross_check=True, embedded_rules=False, max_tokens=1000)
+    record = Extractor(settings).extract(str(_pdf(tmp_path, PRINTED)))
     assert record.status == "ok"
     assert record.data == DATA
     assert record.extra["data_source"] == "embedded_xml"
@@ -134,6 +203,22 @@ def _compare(record, gt):
     return out
 
 
+# The fatal CEN 1.3.16 rules each corpus source XML fires (``embedded.rules``, its answer read from it): None for
+# ZUGFeRD 1.0 (no EN 16931 rules for its syntax); MINIMUM / BASIC WL carry no lines by design (``unmet``).
+SOURCE_FATAL = {
+    "v1_4s4u_additional-data-sample-1": None,
+    "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung": None,
+    "v1_Mustangproject_MustangGnuaccountingBeispielRE-20170509_505": None,
+    "v2_FNFE-factur-x-examples_Avoir_FR_type381_BASIC": ["CII-DT-031"],
+    "v2_FNFE-factur-x-examples_Facture_DOM_BASICWL": ["BR-16", "BR-G-01", "BR-G-08", "BR-CO-10", "CII-DT-031"],
+    "v2_FNFE-factur-x-examples_Facture_FR_BASICWL": ["BR-16", "BR-S-08", "BR-CO-10", "CII-DT-031"],
+    "v2_PHP_gpFacturX_sample_inofficial_20190125_atgp_factur-x_v_1_0": [],
+    "v2_intarsys_BASIC_zugferd_2p0_BASIC_Taxifahrt": [],
+    "v2_intarsys_MINIMUM_zugferd_2p0_MINIMUM": ["BR-16", "BR-CO-10", "BR-CO-14"],
+    "v2_python-factur-x_python-factur-x": ["CII-DT-031"],
+}
+
+
 def test_zugferd_corpus(shared_dir, runner):
     corpus = shared_dir / "corpus" / "invoices" / "zugferd-corpus"
     gts = sorted(corpus.glob("*.gt.json"))
@@ -157,6 +242,18 @@ def test_zugferd_corpus(shared_dir, runner):
         assert record.usage.generated_tokens == 0 and record.extra["attempts"] == []
         assert record.status in ("ok", "review"), pdf.name
         assert "checks" in record.extra and "grounding" in record.extra
+        rules = record.extra["embedded"]["rules"]
+        want = SOURCE_FATAL[pdf.name[: -len(".pdf")]]
+        assert (rules["valid"], rules["fatal"]) == ((None, []) if want is None else (not want, want)), pdf.name
+        if want:  # rejected by the official rules: not exact, each rule named, review
+            assert record.status == "review" and rules["profile"], pdf.name
+            named = [w["rule"] for w in record.warnings if w["code"] == "einvoice_source_rule"]
+            assert named == want, pdf.name
+            by_design = {"BR-16", "BR-CO-10", "BR-S-08", "BR-G-08", "BR-CO-14"}
+            unmet = [r for r in want if r in by_design] if rules["profile"] in ("MINIMUM", "BASIC WL") else []
+            assert rules["unmet"] == unmet, pdf.name
+        elif want is None:
+            assert "ZUGFeRD 1.0" in rules["error"] and rules["rules"] == [], pdf.name
         result = _compare(record, gt)
         bad = sorted(k for k, ok in result.items() if not ok)
         if bad:

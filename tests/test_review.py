@@ -96,7 +96,12 @@ def test_samples_pass_review(name, text_layer):
             "invoice-fr-services",
             "/line_items/2/amount",
             671.5,
-            [("line_amount", "/line_items/2/amount"), ("lines_subtotal", "/subtotal")],
+            # BR-CO-10 (the subtotal) and BR-S-08 (the 20 % base): both no longer the lines' sum
+            [
+                ("line_amount", "/line_items/2/amount"),
+                ("lines_subtotal", "/subtotal"),
+                ("tax_base", "/tax_lines/0/base"),
+            ],
         ),
         ("receipt-cafe", "/total", 1.0, [("items_sum", "/total"), ("total", "/total")]),
         # no text layer: a wrong invoice number cannot be told, the arithmetic still can

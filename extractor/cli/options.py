@@ -128,6 +128,15 @@ SETTINGS_OPTIONS = {
             "valid (invoice schema; no tokens). --no-embedded always asks the model.",
         ),
     ),
+    "embedded_rules": (
+        bool,
+        typer.Option(
+            default("embedded_rules"),
+            "--embedded-rules/--no-embedded-rules",
+            help="Check embedded e-invoice XML by the official EN 16931 rules (CEN, and XRechnung / Peppol where "
+            "its BT-24 says so): XML they reject is not taken as exact, the record is review.",
+        ),
+    ),
     "cross_check": (
         bool,
         typer.Option(

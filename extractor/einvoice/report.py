@@ -187,35 +187,93 @@ def einvoice_report(
         entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in cius_notes(terms, key))]
         entries[fmt] = entry
     findings = [
-        issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}")
+        issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}", rule=rule)
         for rule, (text, fmts) in fired.items()
     ]
     return EinvoiceReport(entries=entries, findings=tuple(findings + unchecked))
 
 
-def source_report(xml: bytes) -> EinvoiceReport:
-    """Check the e-invoice XML a record was read from (``--einvoice`` with an embedded-XML answer): the XML is no
-    longer taken as exact when the CEN rules (and those of the CIUS its BT-24 names, e.g. XRechnung's) reject it.
+# Profiles that carry no invoice lines by design (Factur-X / ZUGFeRD 2 MINIMUM and BASIC WL): the rules that need
+# lines cannot hold for them; MINIMUM has no VAT breakdown and no line total (BT-106) either. Never invented: the
+# record names these rules in ``embedded.rules.unmet``.
+_NO_LINES = frozenset({"BR-16", "BR-CO-10", *(f"BR-{c}-08" for c in ("S", "Z", "E", "AE", "IC", "G", "O", "IG", "IP"))})
+UNMET_BY_PROFILE = {
+    "BASIC WL": _NO_LINES,
+    "MINIMUM": _NO_LINES | {"BR-12", "BR-CO-13", "BR-CO-14", "BR-CO-18"},
+}
+# BT-24 marks of the Factur-X / ZUGFeRD profiles, most specific first (lowercased substrings)
+_PROFILES = (
+    ("minimum", "MINIMUM"),
+    ("basicwl", "BASIC WL"),
+    ("xrechnung", "XRECHNUNG"),
+    ("extended", "EXTENDED"),
+    ("comfort", "COMFORT"),
+    ("basic", "BASIC"),
+    ("peppol", "PEPPOL"),
+    ("urn:cen.eu:en16931:2017", "EN 16931"),
+)
+
+
+def profile_of(specification: str) -> str:
+    """The profile a specification identifier BT-24 (or a ZUGFeRD 1.0 guideline) names: ``MINIMUM``, ``BASIC WL``,
+    ``BASIC``, ``EN 16931``, ``EXTENDED``, ``COMFORT``, ``XRECHNUNG``, ``PEPPOL``; "" when none is known."""
+    lowered = specification.lower()
+    return next((name for mark, name in _PROFILES if mark in lowered), "")
+
+
+def source_report(xml: bytes, *, guideline: str = "") -> EinvoiceReport:
+    """Check the e-invoice XML a record was read from (by default for every answer read from embedded XML,
+    ``Settings.embedded_rules``): the XML is no longer taken as exact when the CEN rules (and those of the CIUS its
+    BT-24 names, e.g. XRechnung's) reject it.
+
+    Args:
+        xml: the XML as attached.
+        guideline: its specification / profile id as read (``EmbeddedInvoice.guideline``), for the profile of XML
+            the rules cannot read (ZUGFeRD 1.0).
 
     Returns:
-        ``entries``: ``{"rules", "valid", "fatal", "warnings"[, "error"]}`` (the record's ``embedded.rules``;
-        ``rules`` lists the rule sets that ran);
-        ``findings``: one ``einvoice_source_rule`` per fatal rule, or ``einvoice_unchecked`` when the rules could
-        not run. XML of no EN 16931 syntax (ZUGFeRD 1.0) is said in ``error`` without a finding: no CEN rule
-        applies to it, nothing was rejected.
+        ``entries``: the record's ``embedded.rules``: ``{"rules", "valid", "fatal", "warnings", "profile",
+        "unmet"[, "error"]}`` (``rules`` the rule sets that ran; ``unmet`` the fatal rules its profile cannot meet
+        by design: MINIMUM / BASIC WL carry no lines); ``valid`` null when no EN 16931 rules apply to its syntax
+        (ZUGFeRD 1.0, said in ``error``), false when a fatal rule fired or the rules could not run;
+        ``findings``: one ``einvoice_source_rule`` per fatal rule (``rule`` its id), or ``einvoice_unchecked`` when
+        the rules could not run. XML of no EN 16931 syntax gives no finding: no rule applies to it, nothing was
+        rejected.
     """
-    entry: dict[str, Any] = {"rules": [RULES], "valid": False, "fatal": [], "warnings": []}
+    entry: dict[str, Any] = {
+        "rules": [RULES],
+        "valid": False,
+        "fatal": [],
+        "warnings": [],
+        "profile": profile_of(guideline),
+        "unmet": [],
+    }
     try:
         result = validate_xml(xml, source="the embedded e-invoice XML")
     except EinvoiceCheckError as exc:
         entry["error"] = str(exc)
         if exc.code == "einvoice_syntax":
-            return EinvoiceReport(entries=entry)
+            return EinvoiceReport(entries={**entry, "rules": [], "valid": None})
         return EinvoiceReport(entries=entry, findings=(issue("einvoice_unchecked", str(exc)),))
-    entry.update(rules=list(result.rules), valid=result.valid, fatal=list(result.fatal), warnings=list(result.warnings))
+    profile = profile_of(result.specification) or entry["profile"]
+    by_design = UNMET_BY_PROFILE.get(profile, frozenset())
+    entry.update(
+        rules=list(result.rules),
+        valid=result.valid,
+        fatal=list(result.fatal),
+        warnings=list(result.warnings),
+        profile=profile,
+        unmet=[rule for rule in result.fatal if rule in by_design],
+    )
     texts = {f.id: f.text for f in result.findings if f.fatal}
     findings = tuple(
-        issue("einvoice_source_rule", f"the embedded e-invoice XML fires EN 16931 rule {rule}: {text}")
+        issue(
+            "einvoice_source_rule",
+            f"the embedded e-invoice XML fires EN 16931 rule {rule}"
+            + (f" (its {profile} profile cannot meet it by design; nothing was invented)" if rule in by_design else "")
+            + f": {text}",
+            rule=rule,
+        )
         for rule, text in texts.items()
     )
     return EinvoiceReport(entries=entry, findings=findings)
@@ -292,6 +350,7 @@ __all__ = [
     "einvoice_bytes",
     "einvoice_xml",
     "einvoice_report",
+    "profile_of",
     "source_report",
     "validate_file",
 ]

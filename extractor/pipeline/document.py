@@ -290,10 +290,11 @@ def _decided(
 ) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
-    (checks and grounding, only for an ``ok`` answer), a long document's merge findings, with ``settings.einvoice``
-    the official EN 16931 rules' findings on the e-invoices written from an ``ok`` answer and on ``source_xml`` (the
-    embedded XML the answer was read from), and the fields below their confidence threshold (``trust.confidence``;
-    ``agreed``: each field's agreement with a second answer, ``passes``)."""
+    (checks and grounding, only for an ``ok`` answer), a long document's merge findings, the official EN 16931
+    rules' findings on ``source_xml`` (the embedded XML the answer was read from, ``settings.embedded_rules``) and,
+    with ``settings.einvoice``, on the e-invoices written from an ``ok`` answer, and the fields below their
+    confidence threshold (``trust.confidence``; ``agreed``: each field's agreement with a second answer,
+    ``passes``)."""
     if job.settings.passes > 1 and "passes" not in record.extra:  # no second answer was decoded: say why
         embedded = record.extra.get("data_source") == "embedded_xml"
         reason = "the data was read from embedded XML" if embedded else "a long document's windows are decoded once"
@@ -303,8 +304,10 @@ def _decided(
     review = review_answer(record, texts)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
-    if job.settings.einvoice and job.schema.name in INVOICE_SCHEMAS and reviewed(record.status):
-        record, einvoice = _einvoiced(job, record, source_xml)
+    checked_source = bool(source_xml) and job.settings.embedded_rules
+    invoice = job.schema.name in INVOICE_SCHEMAS
+    if invoice and reviewed(record.status) and (job.settings.einvoice or checked_source):
+        record, einvoice = _einvoiced(job, record, source_xml if checked_source else b"")
     assessment = assess_record(record, job, agreed=agreed)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
@@ -323,15 +326,18 @@ def _decided(
 
 
 def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Record, tuple[dict, ...]]:
-    """The record with its e-invoices checked (``einvoice``) and, for an answer read from embedded XML, that XML
-    checked too (``embedded.rules``), their findings added to its warnings; and those findings."""
-    from extractor.einvoice.report import einvoice_report, source_report  # lxml, saxonche only when asked for
+    """The record with its e-invoices checked (``einvoice``, with ``settings.einvoice``) and ``source_xml``, the
+    embedded XML its answer was read from, checked too (``embedded.rules``), their findings added to its warnings;
+    and those findings. (lxml and saxonche load here, on first use: the rules compile once per process.)"""
+    from extractor.einvoice.report import einvoice_report, source_report
 
-    report = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
-    extra = {**record.extra, "einvoice": report.entries}
-    findings = report.findings
+    extra = dict(record.extra)
+    findings: tuple[dict, ...] = ()
+    if job.settings.einvoice:
+        report = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
+        extra["einvoice"], findings = report.entries, report.findings
     if source_xml and isinstance(extra.get("embedded"), dict):
-        source = source_report(source_xml)
+        source = source_report(source_xml, guideline=str(extra["embedded"].get("guideline") or ""))
         extra["embedded"] = {**extra["embedded"], "rules": source.entries}
         findings = source.findings + findings
     return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
@@ -351,9 +357,16 @@ def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] |
         calibration=read_calibration(settings.calibration) if settings.calibration else None,
         threshold=settings.auto_accept,
         field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
-        exact=source == "embedded_xml",  # read from the XML, not generated
+        exact=source == "embedded_xml" and not _rejected(record),  # read from XML the rules did not reject
         agreed=agreed if source == "model" else None,
     )
+
+
+def _rejected(record: Record) -> bool:
+    """Whether the embedded XML the record was read from fired a fatal EN 16931 rule (``embedded.rules``)."""
+    embedded = record.extra.get("embedded")
+    rules = embedded.get("rules") if isinstance(embedded, dict) else None
+    return isinstance(rules, dict) and bool(rules.get("fatal"))
 
 
 # ------------------------------------------------------------------------------------------------- long documents

@@ -1,13 +1,23 @@
 """Checks on schema-valid data: invoice arithmetic, dates, currency and identifier check digits.
 
-Each failed check is a warning ``{"code", "message", "path"}`` (``extractor.record.issue``) with a stable code:
+Each failed check is a warning ``{"code", "message", "path"[, "rule"]}`` (``extractor.record.issue``) with a stable
+code. The invoice arithmetic is EN 16931's own business rules wherever the data can hold their terms, computed as
+the official CEN 1.3.16 XSLT computes them in both CII and UBL (``trust.rules``), so an invoice that passes them
+passes the official check of the CII / UBL written from it (``--einvoice``); such a warning names its rule in
+``rule`` and starts its message with it:
 
-  line_amount       a line's amount is not quantity x unit price
-  lines_subtotal    the line amounts do not add up to the subtotal
-  tax_line          a tax line's amount is not base x rate / 100
-  tax_base          the tax bases do not add up to the subtotal
-  total             net + taxes is not the total
-  amount_due        total - prepaid is not the amount due
+  line_amount       a line's amount is not quantity x unit price (ours: CEN has no line rule; see below)
+  lines_subtotal    BR-CO-10: the line amounts do not add up to the subtotal (BT-106), rounded to 2 decimals
+  tax_basis_total   BR-CO-13: the subtotal - allowances + charges is not the total without VAT (BT-109); only for
+                    data read from e-invoice XML, whose totals print BT-107 / 108 / 109 (``totals``)
+  tax_line          BR-S-09: a tax line's amount is not base x rate / 100 within 1 (rate above 0: standard
+                    rated); BR-CO-17: at rate 0 the amount does not round to 0
+  tax_base          BR-S-08: a standard-rated tax line's base is not its rate's line amounts, rounded (every line
+                    states rate and amount, no document allowances / charges); else, or unless a row failed,
+                    ours: the tax bases do not add up to the total without VAT (n half minor units)
+  tax_total         BR-CO-14: the tax amounts do not add up to the total VAT (BT-110); e-invoice XML only
+  total             BR-CO-15: total without VAT (BT-109: the subtotal) + taxes is not the total, rounded
+  amount_due        BR-CO-16: total - prepaid is not the amount due (exactly; the schema holds no rounding BT-114)
   date_invalid      a date is not a real calendar date (YYYY-MM-DD)
   due_before_issue  the due date is before the issue date
   currency_unknown  not an ISO 4217 code (pycountry)
@@ -18,22 +28,26 @@ Each failed check is a warning ``{"code", "message", "path"}`` (``extractor.reco
   item_amount       receipt: an item's amount is not quantity x unit price
   items_sum         receipt: the items add up to neither the subtotal nor the total
 
-Arithmetic is done in ``Decimal`` (numbers parsed via ``str``) with a tolerance of half the currency's minor unit
-(ISO 4217 exponent from the ``iso4217`` package: EUR 0.01, JPY 1, BHD 0.001) per rounded term, so sums over n
-rounded lines may be off by n half-units (per-line vs per-total rounding). A missing operand skips the check.
-The invoice schema has no document-level allowances or charges: an invoice with them fails ``tax_base`` (the bases
-then differ from the line sum), which is what ``review`` is for.
+Where ours differ from the rules (docs/trust.md): ``line_amount`` has no CEN rule (Peppol's PEPPOL-EN16931-R120
+allows 0.02; ours allows half a minor unit plus the rounding of a printed unit price, so a rounded price times a
+large quantity passes ours and fires R120 in a ``peppol`` e-invoice); the bases' sum has none either (it catches a
+missing rate). A check whose operand is missing is skipped: an invoice without lines is not held to BR-CO-10 /
+BR-S-08 (that is BR-16, the e-invoice's own rule), lines without rates skip BR-S-08 (BR-CO-04 in the e-invoice), a
+rate of 0 is held to BR-CO-17 only (its category, and so BR-Z/E/AE/K/G/O-08/09, is unknown to the schema).
+Receipts (not EN 16931) keep tolerances of half the currency's minor unit (ISO 4217 exponent from the ``iso4217``
+package: EUR 0.01, JPY 1, BHD 0.001) per rounded term, and read a tax base as net or gross.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from extractor.record import issue
 from extractor.schema import INVOICE_SCHEMAS
+from extractor.trust import rules
 
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
@@ -60,14 +74,18 @@ def minor_unit(currency: str | None) -> Decimal:
     return Decimal(1).scaleb(-exponent)
 
 
-def check_invoice(data: dict) -> list[dict]:
+def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     """Run every invoice check on schema-valid invoice data.
 
     Args:
         data: data valid against ``schemas/invoice.schema.json``.
+        totals: the document totals of the e-invoice XML the data was read from (``EmbeddedInvoice.totals``:
+            ``tax_basis_total`` BT-109, ``tax_total`` BT-110, ``allowance_total`` BT-107, ``charge_total`` BT-108);
+            None: the data's own (BT-109 = the subtotal, BT-110 = the sum of the tax lines, as ``einvoice.terms``
+            writes them).
 
     Returns:
-        Warnings ``{"code", "message", "path"}``, in a stable order; empty when every check passes.
+        Warnings ``{"code", "message", "path"[, "rule"]}``, in a stable order; empty when every check passes.
     """
     if not isinstance(data, dict):
         return []
@@ -81,71 +99,101 @@ def check_invoice(data: dict) -> list[dict]:
 
     subtotal = _num(data.get("subtotal"))
     amounts = _every([_num(x.get("amount")) for x in lines])
-    if lines and subtotal is not None and amounts is not None:
+    if lines and subtotal is not None and amounts is not None and not rules.br_co_10(subtotal, amounts):
         s = sum(amounts, Decimal(0))
-        if abs(s - subtotal) > len(lines) * half:
-            out.append(
-                issue(
-                    "lines_subtotal",
-                    f"the {len(lines)} line amounts add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)}",
-                    "/subtotal",
-                )
+        out.append(
+            _rule(
+                "lines_subtotal",
+                "BR-CO-10",
+                f"the {len(lines)} line amounts add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)}",
+                "/subtotal",
             )
+        )
+
+    printed = totals or {}
+    allowances, charges = _num(printed.get("allowance_total")), _num(printed.get("charge_total"))
+    tax_exclusive = _num(printed.get("tax_basis_total"))  # BT-109 as the source XML printed it
+    if (
+        tax_exclusive is not None
+        and subtotal is not None
+        and not rules.br_co_13(tax_exclusive, subtotal, allowances, charges)
+    ):
+        out.append(
+            _rule(
+                "tax_basis_total",
+                "BR-CO-13",
+                f"the subtotal {_fmt(subtotal)} - allowances {_fmt(allowances or Decimal(0))} + charges "
+                f"{_fmt(charges or Decimal(0))} is not the total without VAT {_fmt(tax_exclusive)}",
+                "/subtotal",
+            )
+        )
+    if tax_exclusive is None:
+        tax_exclusive = subtotal  # BT-109 = BT-106: the schema holds no document allowances or charges
 
     taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
     for i, rate, base, amount in _rated(taxes):
-        expected = base * rate / 100
-        # tax computed per line and then summed may be off by half a unit per line at that rate
-        n = sum(1 for x in lines if _num(x.get("tax_rate")) == rate) or 1
-        if abs(expected - amount) > n * half:
+        rule = "BR-S-09" if rate > 0 and not rules.br_s_09(amount, base, rate) else None
+        if rule is None and not rules.br_co_17(amount, base, rate):
+            rule = "BR-CO-17"
+        if rule is not None:
             out.append(
-                issue(
+                _rule(
                     "tax_line",
+                    rule,
                     f"tax at {_fmt(rate)} %: base {_fmt(base)} x {_fmt(rate)} % = "
-                    f"{_fmt(_round(expected, unit))}, but the tax amount is {_fmt(amount)}",
+                    f"{_fmt(rules.round2(abs(base) * rate / 100))}, but the tax amount is {_fmt(amount)} "
+                    "(the rule allows less than 1 either way)",
                     f"/tax_lines/{i}/amount",
                 )
             )
 
-    bases = _every([_num(x.get("base")) for x in taxes])
+    out.extend(_tax_bases(lines, taxes, subtotal=tax_exclusive, allowances=allowances, charges=charges, half=half))
+
     tax_amounts = _every([_num(x.get("amount")) for x in taxes])
-    if taxes and subtotal is not None and bases is not None:
-        s = sum(bases, Decimal(0))
-        if abs(s - subtotal) > len(taxes) * half:
-            out.append(
-                issue(
-                    "tax_base",
-                    f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
-                    "(a document-level discount or charge, or a misread)",
-                    "/tax_lines",
-                )
+    tax_total = _num(printed.get("tax_total"))  # BT-110 as the source XML printed it
+    if tax_total is not None and taxes and tax_amounts is not None and not rules.br_co_14(tax_total, tax_amounts):
+        out.append(
+            _rule(
+                "tax_total",
+                "BR-CO-14",
+                f"the tax amounts add up to {_fmt(sum(tax_amounts, Decimal(0)))}, but the total VAT is "
+                f"{_fmt(tax_total)}",
+                "/tax_lines",
             )
+        )
+    if tax_total is None and tax_amounts is not None:
+        tax_total = sum(tax_amounts, Decimal(0))  # BT-110 = the sum of BT-117 (no tax lines: 0)
 
     total = _num(data.get("total"))
-    if total is not None and tax_amounts is not None:
-        # net from the tax bases when there are any (they include document-level allowances / charges)
-        net = sum(bases, Decimal(0)) if taxes and bases is not None else subtotal
-        if net is not None:
-            tax_sum = sum(tax_amounts, Decimal(0))
-            expected = net + tax_sum
-            if abs(expected - total) > (len(taxes) + 1) * half:
-                out.append(
-                    issue(
-                        "total",
-                        f"net {_fmt(net)} + taxes {_fmt(tax_sum)} = {_fmt(expected)}, but the total is {_fmt(total)}",
-                        "/total",
-                    )
-                )
+    if (
+        total is not None
+        and tax_exclusive is not None
+        and tax_total is not None
+        and not rules.br_co_15(total, tax_exclusive, tax_total)
+    ):
+        out.append(
+            _rule(
+                "total",
+                "BR-CO-15",
+                f"net {_fmt(tax_exclusive)} + taxes {_fmt(tax_total)} = "
+                f"{_fmt(rules.round2(tax_exclusive + tax_total))}, but the total is {_fmt(total)}",
+                "/total",
+            )
+        )
 
     due = _num(data.get("amount_due"))
     prepaid = _num(data.get("prepaid_amount"))
-    if total is not None and due is not None:
+    if total is not None and due is not None and not rules.br_co_16(due, total, prepaid):
         expected = total - (prepaid or Decimal(0))
-        if abs(expected - due) > half:
-            what = f"total {_fmt(total)} - prepaid {_fmt(prepaid)}" if prepaid is not None else f"total {_fmt(total)}"
-            out.append(
-                issue("amount_due", f"{what} = {_fmt(expected)}, but the amount due is {_fmt(due)}", "/amount_due")
+        what = f"total {_fmt(total)} - prepaid {_fmt(prepaid)}" if prepaid is not None else f"total {_fmt(total)}"
+        out.append(
+            _rule(
+                "amount_due",
+                "BR-CO-16",
+                f"{what} = {_fmt(expected)}, but the amount due is {_fmt(due)}",
+                "/amount_due",
             )
+        )
 
     issued = _date(data, "issue_date", out)
     due_date = _date(data, "due_date", out)
@@ -169,6 +217,57 @@ def check_invoice(data: dict) -> list[dict]:
             address = p.get("address")
             country = address.get("country") if isinstance(address, dict) else None
             out.extend(_vat_id(p.get("vat_id"), f"/{party}/vat_id", country))
+    return out
+
+
+def _rule(code: str, rule: str, message: str, path: str) -> dict:
+    """A failed check that is an EN 16931 business rule: its warning names the rule (``rule``, and the message)."""
+    return issue(code, f"{rule}: {message}", path, rule=rule)
+
+
+def _tax_bases(
+    lines: list[dict],
+    taxes: list[dict],
+    *,
+    subtotal: Decimal | None,
+    allowances: Decimal | None,
+    charges: Decimal | None,
+    half: Decimal,
+) -> list[dict]:
+    """The tax bases: each standard-rated row against its lines (BR-S-08) where every line states its rate and
+    amount and there are no document allowances or charges; then, unless a row failed, the bases' sum against the
+    total without VAT (ours, no rule: it also covers rows of rate 0, whose category the schema cannot tell, lines
+    without a rate, and a rate with no row)."""
+    out = []
+    rated = [(_num(x.get("tax_rate")), _num(x.get("amount"))) for x in lines]
+    if lines and all(r is not None and a is not None for r, a in rated) and not allowances and not charges:
+        standard = [(r, a) for r, a in rated if r is not None and a is not None and r > 0]
+        for i, tax in enumerate(taxes):
+            rate, base = _num(tax.get("rate")), _num(tax.get("base"))
+            if rate is None or base is None or rate <= 0 or rules.br_s_08(base, rate, standard):
+                continue
+            s = sum((a for r, a in standard if r == rate), Decimal(0))
+            out.append(
+                _rule(
+                    "tax_base",
+                    "BR-S-08",
+                    f"the lines at {_fmt(rate)} % add up to {_fmt(s)}, but the tax base at {_fmt(rate)} % is "
+                    f"{_fmt(base)} (a document-level discount or charge, or a misread)",
+                    f"/tax_lines/{i}/base",
+                )
+            )
+    bases = _every([_num(x.get("base")) for x in taxes])
+    if not out and taxes and subtotal is not None and bases is not None:
+        s = sum(bases, Decimal(0))
+        if abs(s - subtotal) > len(taxes) * half:
+            out.append(
+                issue(
+                    "tax_base",
+                    f"the tax bases add up to {_fmt(s)}, but the subtotal is {_fmt(subtotal)} "
+                    "(a document-level discount or charge, or a misread)",
+                    "/tax_lines",
+                )
+            )
     return out
 
 
@@ -254,12 +353,13 @@ def check_receipt(data: dict) -> list[dict]:
     return out
 
 
-def run_checks(schema_name: str, data: Any) -> list[dict]:
+def run_checks(schema_name: str, data: Any, *, totals: Mapping | None = None) -> list[dict]:
     """Run the checks for a schema by name.
 
     Args:
         schema_name: ``invoice``, ``receipt``, or a custom schema's name (no checks).
         data: the schema-valid data.
+        totals: an invoice read from e-invoice XML: the totals it printed (``check_invoice``).
 
     Returns:
         The warnings (empty for custom schemas and non-object data).
@@ -267,7 +367,7 @@ def run_checks(schema_name: str, data: Any) -> list[dict]:
     if not isinstance(data, dict):
         return []
     if schema_name in INVOICE_SCHEMAS:
-        return check_invoice(data)
+        return check_invoice(data, totals=totals)
     if schema_name == "receipt":
         return check_receipt(data)
     return []

@@ -11,7 +11,9 @@
                 1 when every token was forced
 ``grounded``    1 when the value was found in the page text (text layer or OCR)
 ``ungrounded``  1 when it was looked for and not found
-``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it)
+``check_failed`` 1 when a failed check touches the field (its path, or a list item or object holding it); each
+                such check is in ``fields[pointer].checks`` as ``{"code", "holds"[, "rule"]}``, ``rule`` the
+                EN 16931 business rule it is (``BR-CO-15``; ``trust.checks``)
 ``no_evidence`` 1 when there are no token probabilities for it (a server without logprobs, evidence
                 off)
 ``agreed``      1 when a second, sampled answer (``--passes 2``, ``pipeline.passes``) holds the same value
@@ -32,7 +34,8 @@ records then name). The record's ``confidence`` says which: ``{"calibration": na
 (``schema.field_thresholds``), else the ``--auto-accept`` default, else none. Each field under its threshold is a
 ``low_confidence`` finding; ``trust.verdict.record_status`` turns an ``ok`` answer with any into ``review``.
 
-Data read from embedded e-invoice XML is exact, not generated: each field's confidence is 1 (``exact``).
+Data read from embedded e-invoice XML is exact, not generated: each field's confidence is 1 (``exact``), unless the
+official EN 16931 rules reject that XML (the pipeline passes ``exact=False`` then: ``embedded.rules.fatal``).
 
 What it does not mean: the model's own belief about the document (token probabilities are over spellings, before the
 grammar mask), or anything about a field that is missing altogether (a value the model never wrote has no entry).
@@ -233,7 +236,9 @@ def assess(
         entry = dict((tokens or {}).get(pointer) or EMPTY_TOKENS)
         entry["grounding"] = _grounding(pointer, verdicts, where) if grounding is not None else None
         entry["checks"] = [
-            {"code": c.get("code"), "holds": False} for c in checks if _touches(str(c.get("path") or ""), pointer)
+            {"code": c.get("code"), "holds": False, **({"rule": c["rule"]} if c.get("rule") else {})}
+            for c in checks
+            if _touches(str(c.get("path") or ""), pointer)
         ]
         entry["agreement"] = None if agreed is None else agreed.get(pointer, False)
         kind = field_path(parts)

@@ -25,7 +25,7 @@ to prove anything; the ungrounded and unchecked paths; the ratio over checkable 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +66,7 @@ class Review:
 PageTexts = Sequence[PageText | str | None]
 
 
-def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
+def review_data(schema_name: str, data: Any, page_texts: PageTexts, *, totals: Mapping | None = None) -> Review:
     """Run the checks and the grounding on one answer.
 
     Args:
@@ -74,11 +74,12 @@ def review_data(schema_name: str, data: Any, page_texts: PageTexts) -> Review:
         data: the schema-valid data.
         page_texts: each page's text: a ``PageText`` (``ocrdecide.page_text``: text layer or OCR text), or the text
             layer itself (``Page.text``; None or blank when the page has none).
+        totals: data read from e-invoice XML: the document totals it printed (``checks.check_invoice``).
 
     Returns:
         The Review.
     """
-    checks = tuple(run_checks(schema_name, data))
+    checks = tuple(run_checks(schema_name, data, totals=totals))
     grounding = ground(data, page_texts, key_fields=key_fields_for(schema_name))
     return Review(checks=checks, grounding=grounding)
 
@@ -96,7 +97,11 @@ def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
     """
     if not reviewed(record.status):
         return None
-    return review_data(record.schema, record.data, page_texts)
+    embedded = record.extra.get("embedded")
+    totals = None
+    if record.extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
+        totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
+    return review_data(record.schema, record.data, page_texts, totals=totals)
 
 
 def apply_review(record: Record, review: Review | None) -> Record:

@@ -4,9 +4,10 @@ a status).
 
 Status, exactly one per record:
   ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
-  review     valid JSON, but an invoice check failed, a key value is not grounded in the page text, a long
-             document's merged lines do not add up, an e-invoice asked for (``--einvoice``) fires a fatal EN 16931
-             rule, or a field's confidence is below its threshold (``--auto-accept`` / ``x-extractor-threshold``,
+  review     valid JSON, but an invoice check (an EN 16931 business rule, mostly) failed, a key value is not
+             grounded in the page text, a long document's merged lines do not add up, an e-invoice asked for
+             (``--einvoice``) or the embedded XML an answer was read from fires a fatal EN 16931 rule, or a
+             field's confidence is below its threshold (``--auto-accept`` / ``x-extractor-threshold``,
              ``trust.confidence``)
   invalid    complete JSON that breaks the schema, or no JSON at all
   truncated  hit max_tokens before the JSON value closed; no data
@@ -105,7 +106,9 @@ def _after_length(parsed: ParseResult, schema_errors: list[dict]) -> Verdict:
 
 
 def embedded_status() -> str:
-    """The status of an answer read from valid embedded e-invoice XML, before review: the XML is exact data."""
+    """The status of an answer read from schema-valid embedded e-invoice XML, before review: the XML is the issuer's
+    own data (exact, unless the official EN 16931 rules reject it: their fatal rules are ``Signals.einvoice``
+    findings, which make it ``review``)."""
     return OK
 
 
@@ -135,7 +138,8 @@ class Signals:
         merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.merge``); empty for a
             document read in one prompt.
         einvoice: the e-invoice check's findings (a fatal EN 16931 rule that fired, or a format that could not be
-            checked; ``einvoice.einvoice_report``); empty without ``--einvoice``.
+            checked; ``einvoice.einvoice_report``, empty without ``--einvoice``), and those of the embedded XML an
+            answer was read from (``einvoice.source_report``; ``Settings.embedded_rules``, on by default).
         confidence: the fields whose confidence is below their threshold (``low_confidence`` findings,
             ``trust.confidence.assess``); empty without thresholds.
     """

@@ -1,0 +1,98 @@
+"""E-invoice corpus table: every file of the shared ZUGFeRD / Factur-X corpus, its embedded XML checked by the
+official rules as the pipeline checks it (``einvoice.report.source_report``: CEN 1.3.16, and XRechnung's or
+Peppol's where its BT-24 names them), and the record read from it written as our CII and UBL and checked
+(``einvoice_report``), with the business rules our own checks fire on that record (``trust.checks``).
+
+For each PDF: the profile (from BT-24 or the ZUGFeRD 1.0 guideline), the source syntax (``CII`` D16B,
+``ZUGFeRD 1.0`` CrossIndustryDocument, ``UBL``), the fatal rules the source XML fires (those its MINIMUM / BASIC WL
+profile cannot meet by design marked ``*``), those our CII and our UBL written from its record fire, and whether
+the pipeline takes the XML as the answer (``schema-invalid``: a value the invoice schema needs is missing, the
+model reads the pages instead; the table still writes the XML's data). No model is needed.
+
+Usage::
+
+    python bench/einvoice_corpus.py [--corpus DIR] [--json]
+
+Prints a Markdown table (JSON with ``--json``); exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
+
+
+def rows(corpus: Path) -> list[dict]:
+    """One row per PDF of the corpus (see the module docstring)."""
+    from extractor.einvoice.report import einvoice_report, source_report
+    from extractor.inputs.embedded import parse_invoice_xml, read_embedded_xml
+    from extractor.trust.checks import check_invoice
+
+    out = []
+    for pdf in sorted(corpus.glob("*.pdf")):
+        row: dict = {"file": pdf.name}
+        found = read_embedded_xml(pdf)
+        if found is None:
+            out.append({**row, "profile": "", "syntax": "no e-invoice XML"})
+            continue
+        _, xml = found
+        source = parse_invoice_xml(xml)
+        if source is None:
+            out.append({**row, "profile": "", "syntax": "not an invoice XML"})
+            continue
+        checked = source_report(xml, guideline=source.guideline).entries
+        zugferd1 = checked["valid"] is None
+        record = {"data": source.data, "data_source": "embedded_xml", "embedded": source.to_dict()}
+        ours = einvoice_report(source.data, ["cii", "ubl"], extra=record).entries
+        row.update(
+            profile=checked["profile"],
+            syntax="ZUGFeRD 1.0" if zugferd1 else source.syntax,
+            answer="schema-invalid" if source.schema_errors else "xml",
+            source_fatal=None if zugferd1 else [f"{r}*" if r in checked["unmet"] else r for r in checked["fatal"]],
+            checks=[w["rule"] for w in check_invoice(source.data, totals=source.totals) if w.get("rule")],
+            cii=ours["cii"]["fatal"],
+            ubl=ours["ubl"]["fatal"],
+        )
+        out.append(row)
+    return out
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "n/a (no EN 16931 rules for this syntax)"
+    if isinstance(value, list):
+        return ", ".join(value) if value else "0"
+    return str(value)
+
+
+def main() -> int:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the zugferd-corpus folder")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        print(f"{args.corpus}: no such folder (../shared/corpus/invoices/zugferd-corpus)", file=sys.stderr)
+        return 2
+    table = rows(args.corpus)
+    if args.json:
+        print(json.dumps(table, indent=1))
+        return 0
+    keys = ("file", "profile", "syntax", "answer", "source_fatal", "checks", "cii", "ubl")
+    print("| file | profile | source syntax | answer | fatal on the source XML | our checks | our CII | our UBL |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in table:
+        print("| " + " | ".join(_cell(row.get(k, "")) for k in keys) + " |")
+    print("\n`*`: a rule the source's profile cannot meet by design (no invoice lines; MINIMUM: no VAT breakdown)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
