@@ -127,6 +127,35 @@ def test_each_added_term_is_accepted_by_the_rules(rules, variant, want):
     assert _fatal(data, ALL) == expected
 
 
+def _rules_fired(warnings: list[dict]) -> set[str]:
+    return {w.get("rule") or w["code"] for w in warnings}
+
+
+@pytest.mark.parametrize(
+    ("change", "fired"),
+    [
+        (lambda d: d, set()),
+        (lambda d: d.update(total=round(d["total"] + 10, 2)), {"BR-CO-15", "BR-CO-16"}),
+        (lambda d: d.update(rounding_amount=None), {"BR-CO-16"}),  # the amount due then misses the rounding
+        # a charge 10.00 higher: its rate's base and the total without VAT no longer add up
+        (lambda d: d["allowances_charges"][1].update(amount=20), {"BR-S-08", "BR-CO-15"}),
+        (lambda d: d["line_items"][0].update(allowance=50), {"line_amount"}),
+    ],
+    ids=["as-written", "total-plus-10", "rounding-dropped", "charge-changed", "line-discount-changed"],
+)
+def test_our_checks_are_the_rules_on_the_added_terms(rules, change, fired):
+    """Our checks (trust.checks, the business rules' own arithmetic) on the allowances / charges / rounding /
+    line-discount variant, and the official rules on the same data: the same verdict."""
+    from extractor.trust.checks import run_checks
+
+    data = _allowances(_answer())
+    change(data)
+    ours = _rules_fired(run_checks("invoice-en16931", data))
+    assert ours == fired
+    official = set().union(*_fatal(data, ["cii", "ubl"]).values())
+    assert official == (ours - {"line_amount"}), official  # a line's own arithmetic has no EN 16931 rule
+
+
 def test_the_terms_are_written_where_the_rules_look(rules):
     data = _peppol_ids(_credit_note(_allowances(_answer())))
     data["seller"].update(gln="4012345000009", legal_id="HRB 123456")

@@ -49,6 +49,7 @@ from extractor.record import issue
 from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust import rules
 
+STANDARD = "S"  # the VAT category the BR-S rules are about
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
 
@@ -78,7 +79,8 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     """Run every invoice check on schema-valid invoice data.
 
     Args:
-        data: data valid against ``schemas/invoice.schema.json``.
+        data: data valid against ``schemas/invoice.schema.json`` or ``invoice-en16931.schema.json`` (whose line
+            discounts, document allowances and charges, VAT categories and rounding amount are checked too).
         totals: the document totals of the e-invoice XML the data was read from (``EmbeddedInvoice.totals``:
             ``tax_basis_total`` BT-109, ``tax_total`` BT-110, ``allowance_total`` BT-107, ``charge_total`` BT-108);
             None: the data's own (BT-109 = the subtotal, BT-110 = the sum of the tax lines, as ``einvoice.terms``
@@ -127,12 +129,19 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/subtotal",
             )
         )
-    if tax_exclusive is None:
-        tax_exclusive = subtotal  # BT-109 = BT-106: the schema holds no document allowances or charges
+    entries = [x for x in _list(data.get("allowances_charges")) if isinstance(x, dict)]  # invoice-en16931
+    if tax_exclusive is None and entries:
+        allowances = _total([x for x in entries if x.get("kind") != "charge"])
+        charges = _total([x for x in entries if x.get("kind") == "charge"])
+        if subtotal is not None and allowances is not None and charges is not None:
+            tax_exclusive = subtotal - allowances + charges  # BT-109 = BT-106 - BT-107 + BT-108, as written
+    elif tax_exclusive is None:
+        tax_exclusive = subtotal  # BT-109 = BT-106: no document allowances or charges
 
     taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
     for i, rate, base, amount in _rated(taxes):
-        rule = "BR-S-09" if rate > 0 and not rules.br_s_09(amount, base, rate) else None
+        standard = _category(taxes[i].get("category"), rate) == STANDARD
+        rule = "BR-S-09" if standard and not rules.br_s_09(amount, base, rate) else None
         if rule is None and not rules.br_co_17(amount, base, rate):
             rule = "BR-CO-17"
         if rule is not None:
@@ -147,7 +156,9 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 )
             )
 
-    out.extend(_tax_bases(lines, taxes, subtotal=tax_exclusive, allowances=allowances, charges=charges, half=half))
+    out.extend(
+        _tax_bases(lines, taxes, entries, subtotal=tax_exclusive, allowances=allowances, charges=charges, half=half)
+    )
 
     tax_amounts = _every([_num(x.get("amount")) for x in taxes])
     tax_total = _num(printed.get("tax_total"))  # BT-110 as the source XML printed it
@@ -183,9 +194,11 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
 
     due = _num(data.get("amount_due"))
     prepaid = _num(data.get("prepaid_amount"))
-    if total is not None and due is not None and not rules.br_co_16(due, total, prepaid):
-        expected = total - (prepaid or Decimal(0))
+    rounding = _num(data.get("rounding_amount"))  # invoice-en16931: BT-114 as printed
+    if total is not None and due is not None and not rules.br_co_16(due, total, prepaid, rounding):
+        expected = total - (prepaid or Decimal(0)) + (rounding or Decimal(0))
         what = f"total {_fmt(total)} - prepaid {_fmt(prepaid)}" if prepaid is not None else f"total {_fmt(total)}"
+        what += f" + rounding {_fmt(rounding)}" if rounding is not None else ""
         out.append(
             _rule(
                 "amount_due",
@@ -220,6 +233,24 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     return out
 
 
+def _category(printed: Any, rate: Decimal | None) -> str | None:
+    """A line's or row's VAT category: as printed (invoice-en16931), else S for a positive rate."""
+    if isinstance(printed, str) and printed:
+        return printed
+    return STANDARD if rate is not None and rate > 0 else None
+
+
+def _signed(entry: dict, amount: Decimal) -> Decimal:
+    """A document allowance lowers its rate's base, a charge raises it."""
+    return amount if entry.get("kind") == "charge" else -amount
+
+
+def _total(entries: list[dict]) -> Decimal | None:
+    """The sum of the entries' amounts (0 for none), None when one has none."""
+    amounts = [_num(x.get("amount")) for x in entries]
+    return None if None in amounts else sum((a for a in amounts if a is not None), Decimal(0))
+
+
 def _rule(code: str, rule: str, message: str, path: str) -> dict:
     """A failed check that is an EN 16931 business rule: its warning names the rule (``rule``, and the message)."""
     return issue(code, f"{rule}: {message}", path, rule=rule)
@@ -228,6 +259,7 @@ def _rule(code: str, rule: str, message: str, path: str) -> dict:
 def _tax_bases(
     lines: list[dict],
     taxes: list[dict],
+    entries: list[dict],
     *,
     subtotal: Decimal | None,
     allowances: Decimal | None,
@@ -235,16 +267,23 @@ def _tax_bases(
     half: Decimal,
 ) -> list[dict]:
     """The tax bases: each standard-rated row against its lines (BR-S-08) where every line states its rate and
-    amount and there are no document allowances or charges; then, unless a row failed, the bases' sum against the
-    total without VAT (ours, no rule: it also covers rows of rate 0, whose category the schema cannot tell, lines
-    without a rate, and a rate with no row)."""
+    amount and document allowances and charges, if any, are listed with theirs (``entries``, invoice-en16931: an
+    allowance counts negative); then, unless a row failed, the bases' sum against the total without VAT (ours, no
+    rule: it also covers rows of rate 0, whose category the schema cannot tell, lines without a rate, and a rate with
+    no row)."""
     out = []
-    rated = [(_num(x.get("tax_rate")), _num(x.get("amount"))) for x in lines]
-    if lines and all(r is not None and a is not None for r, a in rated) and not allowances and not charges:
-        standard = [(r, a) for r, a in rated if r is not None and a is not None and r > 0]
+    rated = [(_num(x.get("tax_rate")), _num(x.get("amount")), x.get("vat_category")) for x in lines]
+    for x in entries:
+        amount = _num(x.get("amount"))
+        rated.append((_num(x.get("tax_rate")), None if amount is None else _signed(x, amount), x.get("vat_category")))
+    printed_only = (allowances or charges) and not entries  # totals from XML whose entries the data lacks
+    if lines and all(r is not None and a is not None for r, a, _ in rated) and not printed_only:
+        standard = [(r, a) for r, a, c in rated if r is not None and a is not None and _category(c, r) == STANDARD]
         for i, tax in enumerate(taxes):
             rate, base = _num(tax.get("rate")), _num(tax.get("base"))
-            if rate is None or base is None or rate <= 0 or rules.br_s_08(base, rate, standard):
+            if rate is None or base is None or _category(tax.get("category"), rate) != STANDARD:
+                continue
+            if rules.br_s_08(base, rate, standard):
                 continue
             s = sum((a for r, a in standard if r == rate), Decimal(0))
             out.append(
@@ -410,14 +449,16 @@ def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, pat
         q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
         if q is None or p is None or a is None:
             continue
+        discount = _num(line.get("allowance")) or Decimal(0)  # invoice-en16931: a line discount, already deducted
         # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
         price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
-        if abs(q * p - a) > unit / 2 + abs(q) * price_half:
+        if abs(q * p - discount - a) > unit / 2 + abs(q) * price_half:
+            less = f" - discount {_fmt(discount)}" if discount else ""
             out.append(
                 issue(
                     code,
-                    f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)} = {_fmt(q * p)}, but "
-                    f"the amount is {_fmt(a)}",
+                    f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)}{less} = {_fmt(q * p - discount)}, "
+                    f"but the amount is {_fmt(a)}",
                     f"{path}/{i}/amount",
                 )
             )
