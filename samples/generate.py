@@ -29,6 +29,7 @@ from PIL import Image, ImageFilter
 
 SAMPLES_DIR = Path(__file__).resolve().parent
 EXPECTED_DIR = SAMPLES_DIR / "expected"
+EN16931_DIR = EXPECTED_DIR / "en16931"
 CREATION_DATE = datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
 MINOR_UNITS = {"EUR": 2, "GBP": 2, "USD": 2, "CHF": 2, "JPY": 0}
 D = Decimal
@@ -119,9 +120,15 @@ def group4(text: str) -> str:
 # --------------------------------------------------------------------------------------------------------------
 
 
+def contact(name: Optional[str], phone: Optional[str], email: Optional[str]) -> dict:
+    """A party's contact as printed (person or department, phone, e-mail; None where one is not printed)."""
+    return {"name": name, "phone": phone, "email": email}
+
+
 def party(*, name: str, street: Optional[str], postal_code: Optional[str], city: Optional[str],
-          country: Optional[str], vat_id: Optional[str] = None, tax_id: Optional[str] = None) -> dict:
-    """Build a seller/buyer object in schema shape.
+          country: Optional[str], vat_id: Optional[str] = None, tax_number: Optional[str] = None,
+          legal_id: Optional[str] = None, gln: Optional[str] = None, contact: Optional[dict] = None) -> dict:
+    """Build a seller/buyer object in invoice-en16931 shape (``as_invoice`` makes the invoice schema's).
 
     Args:
         name: legal name as printed.
@@ -130,7 +137,11 @@ def party(*, name: str, street: Optional[str], postal_code: Optional[str], city:
         city: city, or None.
         country: ISO 3166-1 alpha-2 code when the country is printed, else None.
         vat_id: VAT id in compact form (no spaces/dots), or None.
-        tax_id: other tax / registration number in compact form, or None.
+        tax_number: a tax number that is not the VAT id (Steuernummer, EIN, Japanese T-number), compact, or None.
+        legal_id: a company / legal registration number (company number, SIRET, KvK, corporate number), compact,
+            or None.
+        gln: GS1 Global Location Number as printed, or None.
+        contact: from ``contact``, or None when no contact is printed.
 
     Returns:
         The party dict.
@@ -139,12 +150,21 @@ def party(*, name: str, street: Optional[str], postal_code: Optional[str], city:
         "name": name,
         "address": {"street": street, "postal_code": postal_code, "city": city, "country": country},
         "vat_id": vat_id,
-        "tax_id": tax_id,
+        "tax_number": tax_number,
+        "legal_id": legal_id,
+        "gln": gln,
+        "lei": None,
+        "contact": contact,
+        "electronic_address": None,
     }
 
 
-def item(description: str, quantity: str, unit: Optional[str], unit_price: str, tax_rate: Optional[str]) -> dict:
+def item(description: str, quantity: str, unit: Optional[str], unit_price: str, tax_rate: Optional[str], *,
+         item_id: Optional[str] = None) -> dict:
     """Build a line item (amount filled in by ``complete_invoice``).
+
+    The VAT category is what the page states for the rate: a positive rate is standard rated (S), a rate of 0 is
+    printed as zero-rated on these pages (Z); no rate printed, no category.
 
     Args:
         description: text as printed.
@@ -152,23 +172,31 @@ def item(description: str, quantity: str, unit: Optional[str], unit_price: str, 
         unit: unit as printed, or None.
         unit_price: net unit price, decimal string.
         tax_rate: rate in percent, decimal string, or None.
+        item_id: the seller's article number / SKU as printed, or None.
 
     Returns:
         The line item dict (Decimals).
     """
+    rate = None if tax_rate is None else D(tax_rate)
     return {
+        "item_id": item_id,
         "description": description,
         "quantity": D(quantity),
         "unit": unit,
         "unit_price": D(unit_price),
-        "tax_rate": None if tax_rate is None else D(tax_rate),
+        "allowance": None,
+        "tax_rate": rate,
+        "vat_category": None if rate is None else ("S" if rate > 0 else "Z"),
     }
 
 
 def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional[str], currency: str,
                      seller: dict, buyer: dict, items: list[dict], prepaid_amount: Optional[str],
-                     payment_terms: Optional[str], bank_account: Optional[dict]) -> dict:
-    """Compute every derived amount and return the invoice in schema shape (Decimals, key order of the schema).
+                     payment_terms: Optional[str], bank_account: Optional[dict],
+                     delivery_date: Optional[str] = None, buyer_reference: Optional[str] = None,
+                     order_reference: Optional[str] = None, payment_means: Optional[str] = None) -> dict:
+    """Compute every derived amount and return the invoice in invoice-en16931 shape (Decimals, key order of that
+    schema); ``as_invoice`` gives the same invoice in the invoice schema's shape.
 
     Args:
         invoice_number: as printed.
@@ -180,10 +208,15 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
         items: from ``item``.
         prepaid_amount: decimal string, or None when not printed.
         payment_terms: the exact printed sentence, or None.
-        bank_account: ``{"iban", "bic", "account_holder"}`` or None.
+        bank_account: ``{"iban", "account_number", "bic", "account_holder"}`` or None.
+        delivery_date: ISO date of the printed delivery date, or None.
+        buyer_reference: the printed buyer's reference (your reference, Leitweg-ID), or None.
+        order_reference: the printed purchase order number, or None.
+        payment_means: how the page says to pay (a value of the schema's ``payment_means``), or None.
 
     Returns:
-        The invoice dict.
+        The invoice dict. Every document here is an invoice (no credit note, no preceding invoice), with no
+        document-level allowance or charge and no rounding amount printed.
     """
     lines = []
     for it in items:
@@ -195,26 +228,74 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
             rates.append(ln["tax_rate"])
     tax_lines = []
     for rate in sorted(rates, reverse=True):
-        base = sum((ln["amount"] for ln in lines if ln["tax_rate"] == rate), D(0))
-        tax_lines.append({"rate": rate, "base": base, "amount": money(base * rate / 100, currency=currency)})
+        at_rate = [ln for ln in lines if ln["tax_rate"] == rate]
+        categories = {ln["vat_category"] for ln in at_rate}
+        assert len(categories) == 1, f"one VAT category per rate here, got {categories} at {rate} %"
+        base = sum((ln["amount"] for ln in at_rate), D(0))
+        tax_lines.append({"rate": rate, "category": categories.pop(), "base": base,
+                          "amount": money(base * rate / 100, currency=currency), "exemption_reason": None})
     total = subtotal + sum((t["amount"] for t in tax_lines), D(0))
     prepaid = None if prepaid_amount is None else D(prepaid_amount)
     return {
+        "document_type": "invoice",
         "invoice_number": invoice_number,
         "issue_date": issue_date,
         "due_date": due_date,
+        "delivery_date": delivery_date,
+        "invoicing_period": None,
         "currency": currency,
+        "buyer_reference": buyer_reference,
+        "order_reference": order_reference,
+        "preceding_invoice": None,
         "seller": seller,
         "buyer": buyer,
         "line_items": lines,
         "subtotal": subtotal,
+        "allowances_charges": [],
         "tax_lines": tax_lines,
         "total": total,
         "prepaid_amount": prepaid,
+        "rounding_amount": None,
         "amount_due": total - (prepaid or D(0)),
+        "payment_means": payment_means,
         "payment_terms": payment_terms,
         "bank_account": bank_account,
     }
+
+
+def as_invoice(inv: dict) -> dict:
+    """The invoice schema's answer for an invoice-en16931 one: the fields that schema has, in its key order; a
+    party's one ``tax_id`` is its tax number, else its legal registration number (the invoice schema does not tell
+    them apart)."""
+
+    def party_v1(p: dict) -> dict:
+        return {"name": p["name"], "address": p["address"], "vat_id": p["vat_id"],
+                "tax_id": p["tax_number"] or p["legal_id"]}
+
+    bank = inv["bank_account"]
+    return {
+        "invoice_number": inv["invoice_number"],
+        "issue_date": inv["issue_date"],
+        "due_date": inv["due_date"],
+        "currency": inv["currency"],
+        "seller": party_v1(inv["seller"]),
+        "buyer": party_v1(inv["buyer"]),
+        "line_items": [{k: ln[k] for k in ("description", "quantity", "unit", "unit_price", "tax_rate", "amount")}
+                       for ln in inv["line_items"]],
+        "subtotal": inv["subtotal"],
+        "tax_lines": [{k: t[k] for k in ("rate", "base", "amount")} for t in inv["tax_lines"]],
+        "total": inv["total"],
+        "prepaid_amount": inv["prepaid_amount"],
+        "amount_due": inv["amount_due"],
+        "payment_terms": inv["payment_terms"],
+        "bank_account": None if bank is None else {k: bank[k] for k in ("iban", "bic", "account_holder")},
+    }
+
+
+def bank_account(*, iban: Optional[str], bic: Optional[str], account_holder: Optional[str],
+                 account_number: Optional[str] = None) -> dict:
+    """A bank account in invoice-en16931 shape (``account_number`` only where no IBAN is printed)."""
+    return {"iban": iban, "account_number": account_number, "bic": bic, "account_holder": account_holder}
 
 
 def to_json(value: object) -> object:
@@ -228,11 +309,18 @@ def to_json(value: object) -> object:
     return value
 
 
-def write_expected(stem: str, data: dict) -> None:
-    """Write ``samples/expected/<stem>.json`` from the data dict."""
-    EXPECTED_DIR.mkdir(parents=True, exist_ok=True)
+def write_expected(stem: str, data: dict, *, folder: Path = EXPECTED_DIR) -> None:
+    """Write ``<folder>/<stem>.json`` (``samples/expected/`` by default) from the data dict."""
+    folder.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_json(data), indent=2, ensure_ascii=False) + "\n"
-    (EXPECTED_DIR / f"{stem}.json").write_text(text, encoding="utf-8")
+    (folder / f"{stem}.json").write_text(text, encoding="utf-8")
+
+
+def write_answers(stem: str, inv: dict) -> None:
+    """Write an invoice's two true answers from its one data dict: ``samples/expected/<stem>.json`` (invoice
+    schema) and ``samples/expected/en16931/<stem>.json`` (invoice-en16931 schema)."""
+    write_expected(stem, as_invoice(inv))
+    write_expected(stem, inv, folder=EN16931_DIR)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -312,11 +400,13 @@ def render_png(pdf: FPDF, *, dpi: int) -> Image.Image:
 
 
 def invoice_de() -> dict:
-    """German one-page invoice data: EUR, 19 % and 7 % VAT."""
+    """German one-page invoice data: EUR, 19 % and 7 % VAT, a delivery date, a Leitweg-ID as the buyer's
+    reference, the seller's contact person in the information block."""
     seller = party(name="Nordlicht Bürotechnik GmbH", street="Hafenstraße 12", postal_code="20457",
-                   city="Hamburg", country="DE", vat_id="DE271828180", tax_id="43/815/08156")
+                   city="Hamburg", country="DE", vat_id="DE271828180", tax_number="43/815/08156",
+                   contact=contact("Jonas Albers", "040 555 0192-14", "j.albers@nordlicht-buero.example"))
     buyer = party(name="Kanzlei Weber & Söhne", street="Maximilianstraße 8", postal_code="80539",
-                  city="München", country="DE")
+                  city="München", country="DE", contact=contact(None, None, "rechnung@weber-soehne.example"))
     items = [
         item("Bürostuhl ErgoFlex Pro, schwarz", "4", "Stk.", "289.00", "19"),
         item("Schreibtischleuchte LED, dimmbar", "6", "Stk.", "54.90", "19"),
@@ -328,8 +418,9 @@ def invoice_de() -> dict:
         invoice_number="RE-2026-0117", issue_date="2026-01-31", due_date="2026-02-14", currency="EUR",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None,
         payment_terms="Zahlbar innerhalb von 14 Tagen ohne Abzug.",
-        bank_account={"iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
-                      "account_holder": "Nordlicht Bürotechnik GmbH"},
+        bank_account=bank_account(iban="DE89370400440532013000", bic="COBADEFFXXX",
+                                  account_holder="Nordlicht Bürotechnik GmbH"),
+        delivery_date="2026-01-29", buyer_reference="04011000-1234512345-06", payment_means="credit_transfer",
     )
 
 
@@ -355,19 +446,35 @@ def render_de(inv: dict) -> FPDF:
     text_at(pdf, 20, 47, 85, f"{s['name']} · {a['street']} · {a['postal_code']} {a['city']}", h=4)
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 10)
-    lines_at(pdf, 20, 53, 85, address_lines(b, "Deutschland"), h=5)
-    # Info block
+    y = lines_at(pdf, 20, 53, 85, address_lines(b, "Deutschland"), h=5)
+    # The lines added for EN 16931 / XRechnung (buyer's e-mail, reference, contact) are set smaller and grey: in
+    # black 9 pt they tip rapidocr's reading of a table row in tests/test_ocr.py's turned photo of this page.
+    pdf.set_font("Helvetica", "", 8)
+    pdf.set_text_color(80, 80, 80)
+    text_at(pdf, 20, y, 85, f"E-Mail: {b['contact']['email']}")
+    # Info block (DIN 5008: references, then the contact person, phone and e-mail)
     info = [
         ("Rechnungsnummer:", inv["invoice_number"]),
         ("Rechnungsdatum:", fmt_date(inv["issue_date"], "%d.%m.%Y")),
-        ("Lieferdatum:", "29.01.2026"),
+        ("Lieferdatum:", fmt_date(inv["delivery_date"], "%d.%m.%Y")),
         ("Kundennummer:", "K-10482"),
         ("Fällig am:", fmt_date(inv["due_date"], "%d.%m.%Y")),
     ]
+    contact_rows = [
+        ("Ihre Referenz:", inv["buyer_reference"]),
+        ("Ansprechpartner:", s["contact"]["name"]),
+        ("Telefon:", s["contact"]["phone"]),
+        ("E-Mail:", s["contact"]["email"]),
+    ]
+    pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 9)
-    for i, (label, value) in enumerate(info):
+    for i, (label, value) in enumerate(info + contact_rows):
+        if i == len(info):
+            pdf.set_font("Helvetica", "", 8)
+            pdf.set_text_color(80, 80, 80)
         text_at(pdf, 125, 50 + i * 5, 35, label)
         text_at(pdf, 160, 50 + i * 5, 35, value, align="R")
+    pdf.set_text_color(0, 0, 0)
     # Title and intro
     pdf.set_font("Helvetica", "B", 14)
     text_at(pdf, 15, 95, 180, f"Rechnung {inv['invoice_number']}", h=7)
@@ -437,7 +544,7 @@ def render_de(inv: dict) -> FPDF:
                                 "Tel. 040 555 0192 · info@nordlicht-buero.example"], h=3.6)
     lines_at(pdf, 78, 270, 60, ["Hamburger Handelsbank", f"IBAN {group4(bank['iban'])}", f"BIC {bank['bic']}",
                                 f"Kontoinhaber: {bank['account_holder']}"], h=3.6)
-    lines_at(pdf, 141, 270, 54, [f"USt-IdNr.: {s['vat_id']}", f"Steuernummer: {s['tax_id']}",
+    lines_at(pdf, 141, 270, 54, [f"USt-IdNr.: {s['vat_id']}", f"Steuernummer: {s['tax_number']}",
                                  "Geschäftsführerin: Jana Petersen"], h=3.6)
     return pdf
 
@@ -495,18 +602,22 @@ _EN_QTYS = [3, 5, 40, 10, 24, 30, 2, 8, 6, 6, 4, 3, 10, 2, 5, 4, 6, 8, 3, 2, 2, 
 
 
 def invoice_en() -> dict:
-    """English multi-page invoice data: GBP, 42 lines at 20 % and zero-rated."""
+    """English multi-page invoice data: GBP, 42 lines at 20 % and zero-rated, each with its SKU; a purchase order
+    and a buyer's reference."""
     seller = party(name="Kestrel Office Supplies Ltd", street="Unit 4, Riverside Trading Estate",
-                   postal_code="SE16 4DG", city="London", country="GB", vat_id="GB314150017", tax_id="09876543")
+                   postal_code="SE16 4DG", city="London", country="GB", vat_id="GB314150017", legal_id="09876543",
+                   contact=contact("Priya Shah", "020 7946 0321", "priya.shah@kestrel-office.example"))
     buyer = party(name="Harbour & Finch LLP", street="27 Queen Square", postal_code="BS1 4ND",
-                  city="Bristol", country="GB")
-    items = [item(d, str(q), u, p, r) for (d, u, p, r), q in zip(_EN_PRODUCTS, _EN_QTYS, strict=True)]
+                  city="Bristol", country="GB", contact=contact(None, None, "accounts@harbourfinch.example"))
+    items = [item(d, str(q), u, p, r, item_id=f"KOS-{4100 + pos * 7}")
+             for pos, ((d, u, p, r), q) in enumerate(zip(_EN_PRODUCTS, _EN_QTYS, strict=True), start=1)]
     return complete_invoice(
         invoice_number="INV-24-00871", issue_date="2026-02-12", due_date="2026-03-14", currency="GBP",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None,
         payment_terms="Payment due within 30 days of the invoice date.",
-        bank_account={"iban": "GB29NWBK60161331926819", "bic": "NWBKGB2L",
-                      "account_holder": "Kestrel Office Supplies Ltd"},
+        bank_account=bank_account(iban="GB29NWBK60161331926819", bic="NWBKGB2L",
+                                  account_holder="Kestrel Office Supplies Ltd"),
+        buyer_reference="HF-FIN-0226", order_reference="PO 55-1902", payment_means="credit_transfer",
     )
 
 
@@ -534,7 +645,7 @@ def render_en(inv: dict) -> FPDF:
         # footer
         pdf.set_text_color(110, 110, 110)
         pdf.set_font("Times", "", 8)
-        text_at(pdf, 15, 282, 180, f"{s['name']} · Registered in England and Wales, Company No. {s['tax_id']} · "
+        text_at(pdf, 15, 282, 180, f"{s['name']} · Registered in England and Wales, Company No. {s['legal_id']} · "
                 f"VAT Reg. No. GB 314 1500 17", align="C", h=4)
         pdf.set_text_color(0, 0, 0)
         return 30.0
@@ -554,13 +665,16 @@ def render_en(inv: dict) -> FPDF:
     text_at(pdf, 15, y + 2, 80, "From")
     text_at(pdf, 80, y + 2, 60, "Bill to")
     pdf.set_font("Times", "", 10)
-    lines_at(pdf, 15, y + 7, 62, address_lines(s, "United Kingdom"))
-    lines_at(pdf, 80, y + 7, 60, address_lines(b, "United Kingdom"))
+    sc = s["contact"]
+    lines_at(pdf, 15, y + 7, 62, address_lines(s, "United Kingdom") + [f"Contact: {sc['name']}, tel. {sc['phone']}",
+                                                                     sc["email"]])
+    lines_at(pdf, 80, y + 7, 60, address_lines(b, "United Kingdom") + [b["contact"]["email"]])
     info = [("Invoice number", inv["invoice_number"]),
             ("Invoice date", fmt_date(inv["issue_date"], "en-long")),
             ("Due date", fmt_date(inv["due_date"], "en-long")),
-            ("Customer ref.", "PO 55-1902"),
-            ("Account", "HF-0031")]
+            ("Your order", inv["order_reference"]),
+            ("Account", "HF-0031"),
+            ("Your reference", inv["buyer_reference"])]
     for i, (label, value) in enumerate(info):
         pdf.set_font("Times", "B", 10)
         text_at(pdf, 143, y + 2 + i * 5, 27, label)
@@ -585,7 +699,7 @@ def render_en(inv: dict) -> FPDF:
             x += w
         pdf.set_font("Times", "I", 8)
         pdf.set_text_color(110, 110, 110)
-        text_at(pdf, 24, y + 5, 89, f"SKU KOS-{4100 + pos * 7}  ·  unit: {ln['unit']}", h=4)
+        text_at(pdf, 24, y + 5, 89, f"SKU {ln['item_id']}  ·  unit: {ln['unit']}", h=4)
         pdf.set_text_color(0, 0, 0)
         y += row_h
         pdf.line(15, y - 0.5, 195, y - 0.5)
@@ -629,11 +743,13 @@ def render_en(inv: dict) -> FPDF:
 
 
 def invoice_fr() -> dict:
-    """French services invoice data: EUR, 20 % TVA, client VAT id printed."""
+    """French services invoice data: EUR, 20 % TVA, client VAT id printed, SIRET, a contact in the sidebar."""
     seller = party(name="Atelier Lumen SARL", street="18 rue des Tanneurs", postal_code="69002", city="Lyon",
-                   country="FR", vat_id="FR65908172638", tax_id="90817263800011")
+                   country="FR", vat_id="FR65908172638", legal_id="90817263800011",
+                   contact=contact("Claire Dubois", "04 72 00 18 21", "c.dubois@atelier-lumen.example"))
     buyer = party(name="Boulangeries Martin SAS", street="4 place de la Comédie", postal_code="34000",
-                  city="Montpellier", country="FR", vat_id="FR20817263544")
+                  city="Montpellier", country="FR", vat_id="FR20817263544",
+                  contact=contact(None, None, "compta@boulangeries-martin.example"))
     items = [
         item("Audit des processus de production", "3", "jour", "850.00", "20"),
         item("Atelier de formation « Qualité et hygiène »", "2", "jour", "1200.00", "20"),
@@ -644,8 +760,9 @@ def invoice_fr() -> dict:
         invoice_number="FA-2026-042", issue_date="2026-02-27", due_date="2026-03-29", currency="EUR",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None,
         payment_terms="Paiement à 30 jours par virement bancaire.",
-        bank_account={"iban": "FR7630006000011234567890189", "bic": "AGRIFRPP",
-                      "account_holder": "Atelier Lumen SARL"},
+        bank_account=bank_account(iban="FR7630006000011234567890189", bic="AGRIFRPP",
+                                  account_holder="Atelier Lumen SARL"),
+        buyer_reference="BM-ACH-2026-031", payment_means="credit_transfer",
     )
 
 
@@ -672,7 +789,7 @@ def render_fr(inv: dict) -> FPDF:
     pdf.set_font("Helvetica", "B", 8.5)
     text_at(pdf, 8, y + 6, 52, "Identification")
     pdf.set_font("Helvetica", "", 8.5)
-    t = s["tax_id"]
+    t = s["legal_id"]
     y = lines_at(pdf, 8, y + 11, 52, [f"SIRET {t[:3]} {t[3:6]} {t[6:9]} {t[9:]}", "RCS Lyon",
                                       f"N° TVA {s['vat_id']}", "Capital 10 000 €"], h=4.5)
     pdf.set_font("Helvetica", "B", 8.5)
@@ -682,7 +799,12 @@ def render_fr(inv: dict) -> FPDF:
                  h=4.5)
     pdf.set_font("Helvetica", "", 7.5)
     # One line, so the IBAN stays contiguous in the text layer.
-    lines_at(pdf, 8, y, 54, [group4(bank["iban"]), f"BIC : {bank['bic']}"], h=4.5)
+    y = lines_at(pdf, 8, y, 54, [group4(bank["iban"]), f"BIC : {bank['bic']}"], h=4.5)
+    sc = s["contact"]
+    pdf.set_font("Helvetica", "B", 8.5)
+    text_at(pdf, 8, y + 6, 52, "Votre contact")
+    pdf.set_font("Helvetica", "", 8)
+    lines_at(pdf, 8, y + 11, 52, [sc["name"], f"Tél. {sc['phone']}", sc["email"]], h=4.5)
     # Main column
     pdf.set_text_color(46, 64, 87)
     pdf.set_font("Helvetica", "B", 26)
@@ -694,6 +816,7 @@ def render_fr(inv: dict) -> FPDF:
     for i, (label, value) in enumerate(info):
         text_at(pdf, 148, 16 + i * 5.5, 25, f"{label} :")
         text_at(pdf, 172, 16 + i * 5.5, 28, value, align="R")
+    text_at(pdf, 74, 34, 44, f"Votre référence : {inv['buyer_reference']}")
     # Client box
     pdf.set_draw_color(46, 64, 87)
     pdf.set_line_width(0.4)
@@ -703,7 +826,9 @@ def render_fr(inv: dict) -> FPDF:
     text_at(pdf, 124, 46, 70, "FACTURÉ À")
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 10)
-    lines_at(pdf, 124, 52, 74, address_lines(b, "France") + [f"N° TVA {b['vat_id']}"], h=5)
+    y = lines_at(pdf, 124, 52, 74, address_lines(b, "France") + [f"N° TVA {b['vat_id']}"], h=5)
+    pdf.set_font("Helvetica", "", 9)
+    text_at(pdf, 124, y - 0.5, 74, f"E-mail : {b['contact']['email']}", h=4.5)
     pdf.set_font("Helvetica", "", 10)
     text_at(pdf, 74, 90, 126, "Objet : accompagnement qualité, février 2026")
     # Table
@@ -774,11 +899,14 @@ def render_fr(inv: dict) -> FPDF:
 
 
 def invoice_jp() -> dict:
-    """Japanese invoice data (romanised, no CJK font needed): JPY without minor unit, 10 % consumption tax."""
+    """Japanese invoice data (romanised, no CJK font needed): JPY without minor unit, 10 % consumption tax; the
+    qualified-invoice registration number (a tax number) and the corporate number it is built on (the legal
+    registration); a domestic bank account without IBAN/BIC."""
     seller = party(name="Sakura Design Kobo K.K.", street="3-12-5 Jingumae, Shibuya-ku", postal_code="150-0001",
-                   city="Tokyo", country="JP", tax_id="T4271828182845")
+                   city="Tokyo", country="JP", tax_number="T4271828182845", legal_id="4271828182845",
+                   contact=contact("Haruka Mori", "03-5555-0127", "h.mori@sakura-kobo.example"))
     buyer = party(name="Kitahama Trading Co., Ltd.", street="2-1-8 Kitahama, Chuo-ku", postal_code="541-0041",
-                  city="Osaka", country="JP")
+                  city="Osaka", country="JP", contact=contact(None, None, "keiri@kitahama-trading.example"))
     items = [
         item("Brand identity design (logo, colours, guide)", "1", "set", "480000", "10"),
         item("Website design, top page", "1", "page", "220000", "10"),
@@ -791,7 +919,9 @@ def invoice_jp() -> dict:
         invoice_number="SDK-2603-019", issue_date="2026-03-10", due_date="2026-04-30", currency="JPY",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None,
         payment_terms="Please transfer by the end of next month. Bank charges are borne by the customer.",
-        bank_account={"iban": None, "bic": None, "account_holder": "Sakura Design Kobo K.K."},
+        bank_account=bank_account(iban=None, bic=None, account_holder="Sakura Design Kobo K.K.",
+                                  account_number="1234567"),
+        buyer_reference="KT-2603-77", payment_means="credit_transfer",
     )
 
 
@@ -806,6 +936,7 @@ def render_jp(inv: dict) -> FPDF:
     pdf.set_font("Helvetica", "", 9.5)
     text_at(pdf, 130, 30, 65, f"Invoice No.: {inv['invoice_number']}", align="R")
     text_at(pdf, 130, 35, 65, f"Issue date: {fmt_date(inv['issue_date'], '%Y/%m/%d')}", align="R")
+    text_at(pdf, 130, 40, 65, f"Your reference: {inv['buyer_reference']}", align="R")
     # Buyer with honorific
     pdf.set_font("Helvetica", "B", 13)
     text_at(pdf, 15, 44, 110, f"{b['name']}  Onchu", h=7)
@@ -814,14 +945,19 @@ def render_jp(inv: dict) -> FPDF:
     pdf.line(15, 51.5, 110, 51.5)
     pdf.set_font("Helvetica", "", 9.5)
     ba = b["address"]
-    lines_at(pdf, 15, 54, 100, [f"{ba['postal_code']} {ba['street']}", f"{ba['city']}, Japan"])
+    lines_at(pdf, 15, 54, 100, [f"{ba['postal_code']} {ba['street']}", f"{ba['city']}, Japan",
+                                f"Email: {b['contact']['email']}"])
     # Seller block
     sa = s["address"]
     pdf.set_font("Helvetica", "B", 11)
     text_at(pdf, 125, 46, 70, s["name"], align="R", h=6)
     pdf.set_font("Helvetica", "", 9)
     lines_at(pdf, 115, 53, 80, [f"{sa['postal_code']} {sa['street']}", f"{sa['city']}, Japan",
-                                "TEL 03-5555-0123", f"Registration No. {s['tax_id']}"], align="R")
+                                "TEL 03-5555-0123", f"Registration No. {s['tax_number']}"], align="R")
+    # beside the seal: the corporate number and the contact person
+    sc = s["contact"]
+    lines_at(pdf, 115, 74, 60, [f"Corporate No. {s['legal_id']}", f"Contact: {sc['name']}", f"TEL {sc['phone']}",
+                                sc["email"]], align="R")
     # Seal placeholder (hanko)
     pdf.set_draw_color(200, 40, 40)
     pdf.set_text_color(200, 40, 40)
@@ -901,7 +1037,7 @@ def render_jp(inv: dict) -> FPDF:
     text_at(pdf, 18, y + 2, 170, "Bank transfer (furikomi)")
     pdf.set_font("Helvetica", "", 9)
     lines_at(pdf, 18, y + 8, 175, [
-        "Hikari Bank, Shibuya Branch (No. 245)   Ordinary account (futsu) 1234567",
+        f"Hikari Bank, Shibuya Branch (No. 245)   Ordinary account (futsu) {bank['account_number']}",
         f"Account holder: {bank['account_holder']}",
         inv["payment_terms"],
     ])
@@ -918,9 +1054,10 @@ def render_jp(inv: dict) -> FPDF:
 def invoice_ch() -> dict:
     """Swiss invoice data: CHF, 8.1 % / 3.8 % / 2.6 % VAT, a deposit already paid."""
     seller = party(name="Bergwerk Digital AG", street="Seefeldstrasse 45", postal_code="8008", city="Zürich",
-                   country="CH", vat_id="CHE271828189MWST")
+                   country="CH", vat_id="CHE271828189MWST",
+                   contact=contact("Lukas Meier", "+41 44 555 01 47", "lukas.meier@bergwerk.example"))
     buyer = party(name="Hotel Alpenblick GmbH", street="Dorfstrasse 7", postal_code="3818",
-                  city="Grindelwald", country="CH")
+                  city="Grindelwald", country="CH", contact=contact(None, None, "buchhaltung@hotel-alpenblick.example"))
     items = [
         item("Neugestaltung Website, Pauschale", "1", "Pausch.", "6800.00", "8.1"),
         item("Buchungsmodul Integration", "14", "Std.", "145.00", "8.1"),
@@ -932,7 +1069,8 @@ def invoice_ch() -> dict:
         invoice_number="2026-0315", issue_date="2026-03-15", due_date="2026-04-14", currency="CHF",
         seller=seller, buyer=buyer, items=items, prepaid_amount="3000.00",
         payment_terms="Zahlbar innert 30 Tagen netto.",
-        bank_account={"iban": "CH9300762011623852957", "bic": None, "account_holder": "Bergwerk Digital AG"},
+        bank_account=bank_account(iban="CH9300762011623852957", bic=None, account_holder="Bergwerk Digital AG"),
+        buyer_reference="HA-2026-117", payment_means="credit_transfer",
     )
 
 
@@ -940,7 +1078,7 @@ def render_ch(inv: dict) -> FPDF:
     """Swiss layout with a Zahlteil-like payment section at the bottom (scissors line, no QR code)."""
     num = lambda v: fmt_number(v, style="ch", places=2)  # noqa: E731
     s, b = inv["seller"], inv["buyer"]
-    sa = s["address"]
+    sa, sc = s["address"], s["contact"]
     pdf = new_pdf(title=f"Rechnung {inv['invoice_number']}", author=s["name"])
     pdf.add_page()
     # Letterhead on the left, address window on the right (Swiss convention)
@@ -952,7 +1090,11 @@ def render_ch(inv: dict) -> FPDF:
     pdf.set_text_color(80, 80, 80)
     lines_at(pdf, 15, 27, 90, [f"{sa['street']}, {sa['postal_code']} {sa['city']}, Schweiz",
                                "Tel. +41 44 555 01 45 · hallo@bergwerk.example",
-                               "UID / MWST-Nr. CHE-271.828.189 MWST"], h=4.2)
+                               "UID / MWST-Nr. CHE-271.828.189 MWST",
+                               f"Ihr Kontakt: {sc['name']} · Tel. {sc['phone']}", sc["email"]], h=4.2)
+    # the buyer's e-mail in the notes line above the window address
+    pdf.set_font("Helvetica", "", 8)
+    text_at(pdf, 118, 32.5, 80, f"E-Mail: {b['contact']['email']}", h=4)
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 10)
     lines_at(pdf, 118, 38, 80, address_lines(b, "Schweiz"), h=5)
@@ -964,6 +1106,7 @@ def render_ch(inv: dict) -> FPDF:
     lines_at(pdf, 15, 76, 180, ["Projekt: Relaunch Website & Buchungssystem",
                                 f"Rechnungsdatum: {fmt_date(inv['issue_date'], '%d.%m.%Y')}    "
                                 f"Fällig: {fmt_date(inv['due_date'], '%d.%m.%Y')}"])
+    text_at(pdf, 118, 76, 77, f"Ihre Referenz: {inv['buyer_reference']}", h=4.5)
     cols = [("Leistung", 78, "L"), ("Menge", 16, "R"), ("Einheit", 18, "L"), ("Preis", 22, "R"),
             ("MWST", 14, "R"), ("Total CHF", 32, "R")]
     y = 88
@@ -1062,9 +1205,10 @@ def render_ch(inv: dict) -> FPDF:
 def invoice_nl() -> dict:
     """Dutch invoice data for the scan: EUR, 21 % and 9 % btw."""
     seller = party(name="De Vries Installatietechniek B.V.", street="Kanaalweg 31", postal_code="3526 KL",
-                   city="Utrecht", country="NL", vat_id="NL853647124B01", tax_id="71828182")
+                   city="Utrecht", country="NL", vat_id="NL853647124B01", legal_id="71828182",
+                   contact=contact("Sanne de Vries", "030-555 1237", "sanne@devries-installatie.example"))
     buyer = party(name="Bakkerij Jansen", street="Langestraat 52", postal_code="3811 AH", city="Amersfoort",
-                  country="NL")
+                  country="NL", contact=contact(None, None, "administratie@bakkerijjansen.example"))
     items = [
         item("Arbeidsloon schilderwerk woning", "16", "uur", "52.50", "9"),
         item("Verf en materialen", "1", "post", "286.40", "21"),
@@ -1076,8 +1220,9 @@ def invoice_nl() -> dict:
         invoice_number="2026-0088", issue_date="2026-03-05", due_date="2026-03-19", currency="EUR",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None,
         payment_terms="Betaling binnen 14 dagen na factuurdatum.",
-        bank_account={"iban": "NL91ABNA0417164300", "bic": "ABNANL2A",
-                      "account_holder": "De Vries Installatietechniek B.V."},
+        bank_account=bank_account(iban="NL91ABNA0417164300", bic="ABNANL2A",
+                                  account_holder="De Vries Installatietechniek B.V."),
+        buyer_reference="BJ-2026-014", payment_means="credit_transfer",
     )
 
 
@@ -1095,9 +1240,10 @@ def render_nl(inv: dict) -> FPDF:
     text_at(pdf, 15, 26, 180, f"{sa['street']} · {sa['postal_code']} {sa['city']} · Nederland · tel. 030-555 1234")
     pdf.line(15, 33, 195, 33)
     pdf.set_font("Courier", "", 10)
-    lines_at(pdf, 15, 45, 90, address_lines(b, "Nederland"))
+    lines_at(pdf, 15, 45, 90, address_lines(b, "Nederland") + [b["contact"]["email"]])
     info = [("Factuurnummer", inv["invoice_number"]), ("Factuurdatum", fmt_date(inv["issue_date"], "%d-%m-%Y")),
-            ("Vervaldatum", fmt_date(inv["due_date"], "%d-%m-%Y")), ("Klantnummer", "4471")]
+            ("Vervaldatum", fmt_date(inv["due_date"], "%d-%m-%Y")), ("Klantnummer", "4471"),
+            ("Uw referentie", inv["buyer_reference"])]
     for i, (label, value) in enumerate(info):
         text_at(pdf, 115, 45 + i * 5, 40, label)
         text_at(pdf, 155, 45 + i * 5, 40, value, align="R")
@@ -1143,8 +1289,11 @@ def render_nl(inv: dict) -> FPDF:
         f"Graag overmaken op {group4(bank['iban'])} (BIC {bank['bic']})",
         f"t.n.v. {bank['account_holder']} o.v.v. het factuurnummer.",
     ], h=5)
+    sc = s["contact"]
+    lines_at(pdf, 15, y + 40, 180, [f"Vragen? Contactpersoon: {sc['name']}, tel. {sc['phone']}",
+                                    f"e-mail: {sc['email']}"], h=5)
     pdf.set_font("Helvetica", "", 8)
-    text_at(pdf, 15, 280, 180, f"KvK {s['tax_id']} · Btw-nr. {s['vat_id']}", align="C")
+    text_at(pdf, 15, 280, 180, f"KvK {s['legal_id']} · Btw-nr. {s['vat_id']}", align="C")
     return pdf
 
 
@@ -1186,11 +1335,13 @@ def make_scan(pdf: FPDF) -> bytes:
 
 
 def invoice_us() -> dict:
-    """US invoice data for the PNG: USD, 8.25 % sales tax, EIN, no bank account, no countries printed."""
+    """US invoice data for the PNG: USD, 8.25 % sales tax, EIN and GLN, no bank account (paid by check), no
+    countries printed."""
     seller = party(name="Lone Star Print Co.", street="1400 E 6th Street, Suite 200", postal_code="78702",
-                   city="Austin", country=None, tax_id="84-2718281")
+                   city="Austin", country=None, tax_number="84-2718281", gln="0860027182819",
+                   contact=contact("Dana Whitfield", "(512) 555-0149", "dana@lonestarprint.example"))
     buyer = party(name="Bluebonnet Events LLC", street="512 W Mary Street", postal_code="78704", city="Austin",
-                  country=None)
+                  country=None, contact=contact("Maria Delgado", None, "maria@bluebonnetevents.example"))
     items = [
         item("Event banners 3 x 8 ft, vinyl, full color", "4", "ea", "89.00", "8.25"),
         item("Postcards 4 x 6, 16pt gloss", "2500", "ea", "0.084", "8.25"),
@@ -1201,7 +1352,7 @@ def invoice_us() -> dict:
     return complete_invoice(
         invoice_number="LSP-10452", issue_date="2026-02-20", due_date="2026-03-22", currency="USD",
         seller=seller, buyer=buyer, items=items, prepaid_amount=None, payment_terms="Net 30",
-        bank_account=None,
+        bank_account=None, buyer_reference="BE-2026-031", payment_means="cheque",
     )
 
 
@@ -1220,13 +1371,14 @@ def render_us(inv: dict) -> FPDF:
     pdf.set_text_color(60, 60, 60)
     pdf.set_font("Helvetica", "", 9)
     lines_at(pdf, 15, 24, 100, [sa["street"], f"{sa['city']}, TX {sa['postal_code']}", "(512) 555-0147",
-                                f"EIN {s['tax_id']}"], h=4.3)
+                                f"EIN {s['tax_number']}", f"GLN {s['gln']}"], h=4.3)
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "B", 24)
     text_at(pdf, 120, 14, 81, "INVOICE", align="R", h=10)
     pdf.set_font("Helvetica", "", 9.5)
     info = [("Invoice #", inv["invoice_number"]), ("Date", fmt_date(inv["issue_date"], "us-long")),
-            ("Terms", inv["payment_terms"]), ("Due date", fmt_date(inv["due_date"], "us-long"))]
+            ("Terms", inv["payment_terms"]), ("Due date", fmt_date(inv["due_date"], "us-long")),
+            ("Your reference", inv["buyer_reference"])]
     for i, (label, value) in enumerate(info):
         pdf.set_font("Helvetica", "B", 9.5)
         text_at(pdf, 130, 27 + i * 5, 30, label)
@@ -1238,7 +1390,8 @@ def render_us(inv: dict) -> FPDF:
     text_at(pdf, 110, 55, 80, "SHIP TO")
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 10)
-    bill = [b["name"], "Attn: Maria Delgado", ba["street"], f"{ba['city']}, TX {ba['postal_code']}"]
+    bill = [b["name"], f"Attn: {b['contact']['name']}", ba["street"], f"{ba['city']}, TX {ba['postal_code']}",
+            b["contact"]["email"]]
     lines_at(pdf, 15, 61, 90, bill, h=5)
     lines_at(pdf, 110, 61, 90, [b["name"], "Palmer Events Center, Dock B", "900 Barton Springs Rd",
                                 "Austin, TX 78704"], h=5)
@@ -1282,8 +1435,10 @@ def render_us(inv: dict) -> FPDF:
     text_at(pdf, 160, y + 2, 38, f"${num(inv['amount_due'])}", align="R", h=6)
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("Helvetica", "", 9.5)
+    sc = s["contact"]
     lines_at(pdf, 15, y + 22, 180, [f"Please make checks payable to: {s['name']}",
-                                    "Thank you for your business!"], h=5)
+                                    "Thank you for your business!",
+                                    f"Questions? Contact {sc['name']}, {sc['phone']}, {sc['email']}"], h=5)
     pdf.set_font("Helvetica", "I", 8)
     pdf.set_text_color(120, 120, 120)
     text_at(pdf, 15, 262, 186, "Sales tax: Texas 6.25% state + 2.00% City of Austin / Capital Metro.", align="C")
@@ -1416,9 +1571,9 @@ def invoice_long(pages: int, *, per_page: int = 10, number: str = "LNG-2026-0001
     buyer = party(name="Weber Logistik AG", street="Ring 2", postal_code="50667", city="Koeln", country="DE")
     items = [item(f"L{n:05d}", str(1 + n % 3), None, f"{10 + n * 0.37:.2f}", "19" if n % 4 else "7")
              for n in range(1, pages * per_page + 1)]
-    return complete_invoice(invoice_number=number, issue_date="2026-02-27", due_date="2026-03-29", currency="EUR",
-                            seller=seller, buyer=buyer, items=items, prepaid_amount=None, payment_terms=None,
-                            bank_account=None)
+    return as_invoice(complete_invoice(invoice_number=number, issue_date="2026-02-27", due_date="2026-03-29",
+                                       currency="EUR", seller=seller, buyer=buyer, items=items, prepaid_amount=None,
+                                       payment_terms=None, bank_account=None))
 
 
 def render_long(inv: dict, *, per_page: int = 10) -> FPDF:
@@ -1465,14 +1620,14 @@ def main() -> int:
     for stem, build, render in builders:
         data = build()
         save_pdf(render(data), f"{stem}.pdf")
-        write_expected(stem, data)
+        write_answers(stem, data)
     nl = invoice_nl()
     (SAMPLES_DIR / "invoice-scan.pdf").write_bytes(make_scan(render_nl(nl)))
-    write_expected("invoice-scan", nl)
+    write_answers("invoice-scan", nl)
     us = invoice_us()
     render_png(render_us(us), dpi=150).quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(
         SAMPLES_DIR / "invoice-us.png", format="PNG", optimize=True)
-    write_expected("invoice-us", us)
+    write_answers("invoice-us", us)
     rc, letters = receipt_cafe()
     save_pdf(render_receipt(rc, letters), "receipt-cafe.pdf")
     write_expected("receipt-cafe", rc)

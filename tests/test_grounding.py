@@ -365,6 +365,22 @@ def test_samples_ground(stem, sample_texts):
     assert report.warnings == ()
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in _sample_pdfs() if p.stem.startswith("invoice-")] or ["(none)"])
+def test_en16931_samples_ground(stem, sample_texts):
+    """The invoice-en16931 answers ground like the invoice ones: every value but the two enums the page words its
+    own way (document type, payment means; the one-letter VAT categories are not looked for) is on the text layer."""
+    path = SAMPLES / "expected" / "en16931" / f"{stem}.json"
+    if stem not in sample_texts or not path.is_file():
+        pytest.skip("samples/*.pdf with samples/expected/en16931/*.json not present")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    report = ground(data, sample_texts[stem], key_fields=key_fields_for("invoice-en16931"))
+    if not report.text_layer:  # the scan
+        assert report.ratio is None and report.warnings == ()
+        return
+    assert set(report.ungrounded) <= {"/document_type", "/payment_means"}, report.ungrounded
+    assert report.warnings == ()
+
+
 def test_sample_with_a_value_not_printed(sample_texts):
     stem = "invoice-de-einfach"
     if stem not in sample_texts:

@@ -1,7 +1,11 @@
-"""Checks on the committed sample documents in samples/ and their expected JSON in samples/expected/.
+"""Checks on the committed sample documents in samples/ and their expected JSON in samples/expected/ (invoice and
+receipt schemas) and samples/expected/en16931/ (the invoices under the invoice-en16931 schema).
 
-The expectations here are written independently of samples/generate.py: the number formats, page counts and
-arithmetic rules below are what the documents are meant to show, so a generator bug shows up as a failure.
+The expectations here are written independently of samples/generate.py: the number formats, date formats, page
+counts, arithmetic rules and what each page says about payment below are what the documents are meant to show, so a
+generator bug shows up as a failure. Only the pages of the two raster samples (scan, PNG) are read from the
+generator, as the text layer of the PDF they were rasterised from, after checking that the generator's data is the
+committed answer.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from jsonschema import Draft202012Validator
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 EXPECTED = SAMPLES / "expected"
+EN16931 = EXPECTED / "en16931"
 SCHEMAS = ROOT / "schemas"
 DOCUMENT_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg"}
 MINOR_UNITS = {"EUR": 2, "GBP": 2, "USD": 2, "CHF": 2, "JPY": 0}
@@ -74,9 +79,9 @@ TAX_ID_MODULES = {
 }
 
 
-def load(stem: str) -> dict:
+def load(stem: str, *, folder: Path = EXPECTED) -> dict:
     """Expected JSON with every number as Decimal, so arithmetic checks are exact."""
-    text = (EXPECTED / f"{stem}.json").read_text(encoding="utf-8")
+    text = (folder / f"{stem}.json").read_text(encoding="utf-8")
     return json.loads(text, parse_float=Decimal, parse_int=Decimal)
 
 
@@ -274,3 +279,218 @@ def test_png_sample_is_a_page_sized_image() -> None:
 def test_sample_files_stay_small(stem: str) -> None:
     # They are committed; the scan is the largest by far.
     assert document_path(stem).stat().st_size < 300 * 1024
+
+
+# ------------------------------------------------------------------------------- the invoice-en16931 answers
+
+EN16931_STEMS = sorted(p.stem for p in EN16931.glob("*.json"))
+# how each page prints a date (issue date and, where printed, the delivery date)
+DATE_FORMATS = {
+    "invoice-de-einfach": "%d.%m.%Y",
+    "invoice-en-multipage": "en-long",
+    "invoice-fr-services": "%d/%m/%Y",
+    "invoice-jp-yen": "%Y/%m/%d",
+    "invoice-ch-chf": "%d.%m.%Y",
+    "invoice-scan": "%d-%m-%Y",
+    "invoice-us": "us-long",
+}
+# how each page says to pay: an account to transfer to (none says SEPA), or a cheque
+PAYMENT_MEANS = {
+    "invoice-de-einfach": "credit_transfer",
+    "invoice-en-multipage": "credit_transfer",
+    "invoice-fr-services": "credit_transfer",
+    "invoice-jp-yen": "credit_transfer",
+    "invoice-ch-chf": "credit_transfer",
+    "invoice-scan": "credit_transfer",
+    "invoice-us": "cheque",
+}
+# (stem, party field) -> the python-stdnum module that checks it, where there is one
+EN16931_ID_MODULES = {
+    ("invoice-de-einfach", "tax_number"): "stdnum.de.stnr",
+    ("invoice-fr-services", "legal_id"): "stdnum.fr.siret",
+    ("invoice-jp-yen", "legal_id"): "stdnum.jp.cn",
+    ("invoice-us", "tax_number"): "stdnum.us.ein",
+    ("invoice-us", "gln"): "stdnum.ean",  # a GLN has the GTIN-13 check digit
+}
+# the fields invoice-en16931 adds to the invoice schema, per object (the invoice schema's party tax_id is split
+# into tax_number and legal_id)
+NEW_TOP = {
+    "document_type",
+    "delivery_date",
+    "invoicing_period",
+    "buyer_reference",
+    "order_reference",
+    "preceding_invoice",
+    "allowances_charges",
+    "rounding_amount",
+    "payment_means",
+}
+NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address"}
+NEW_LINE = {"item_id", "allowance", "vat_category"}
+NEW_TAX = {"category", "exemption_reason"}
+NEW_BANK = {"account_number"}
+# raster samples: (data builder, page renderer) in samples/generate.py
+RASTER_SOURCES = {"invoice-scan": ("invoice_nl", "render_nl"), "invoice-us": ("invoice_us", "render_us")}
+
+
+def fmt_date(iso: str, pattern: str) -> str:
+    """A date as the page prints it."""
+    from datetime import date
+
+    d = date.fromisoformat(iso)
+    month = ("January February March April May June July August September October November December").split()[
+        d.month - 1
+    ]
+    if pattern == "en-long":
+        return f"{d.day} {month} {d.year}"
+    if pattern == "us-long":
+        return f"{month} {d.day}, {d.year}"
+    return d.strftime(pattern)
+
+
+def source_text(stem: str) -> str:
+    """All text of a sample's pages: its text layer, or for a raster sample the text layer of the PDF page it was
+    rasterised from (after checking that the generator's data for it is the committed answer)."""
+    if stem not in RASTER_SOURCES:
+        return "\n".join(page_texts(document_path(stem)))
+    from helpers import sample_generator
+
+    gen = sample_generator()
+    build, render = (getattr(gen, name) for name in RASTER_SOURCES[stem])
+    data = build()
+    assert json.loads(json.dumps(gen.to_json(data))) == json.loads((EN16931 / f"{stem}.json").read_text("utf-8"))
+    assert json.loads(json.dumps(gen.to_json(gen.as_invoice(data)))) == json.loads(
+        (EXPECTED / f"{stem}.json").read_text("utf-8")
+    )
+    doc = pdfium.PdfDocument(bytes(render(data).output()))
+    try:
+        return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+
+
+def _squeezed(text: str) -> str:
+    """Text without spaces, line breaks and dots: ids are kept compact in the JSON (``908 172 638 00011``)."""
+    return re.sub(r"[\s.]", "", text)
+
+
+def new_string_values(inv: dict) -> list[tuple[str, str]]:
+    """(path, value) of every string the invoice-en16931 answer has that the invoice one does not hold (enums and
+    dates left out: they are not printed as they are written)."""
+    out = [(f"/{k}", inv[k]) for k in ("buyer_reference", "order_reference")]
+    if inv["preceding_invoice"]:
+        out.append(("/preceding_invoice/number", inv["preceding_invoice"]["number"]))
+    for role in ("seller", "buyer"):
+        p = inv[role]
+        out += [(f"/{role}/{k}", p[k]) for k in ("tax_number", "legal_id", "gln", "lei", "electronic_address")]
+        out += [(f"/{role}/contact/{k}", v) for k, v in (p["contact"] or {}).items()]
+    out += [(f"/line_items/{i}/item_id", ln["item_id"]) for i, ln in enumerate(inv["line_items"])]
+    out += [(f"/tax_lines/{i}/exemption_reason", t["exemption_reason"]) for i, t in enumerate(inv["tax_lines"])]
+    out += [(f"/allowances_charges/{i}/reason", a["reason"]) for i, a in enumerate(inv["allowances_charges"])]
+    if inv["bank_account"]:
+        out.append(("/bank_account/account_number", inv["bank_account"]["account_number"]))
+    return [(path, value) for path, value in out if value is not None]
+
+
+def test_every_invoice_has_an_en16931_answer() -> None:
+    assert EN16931_STEMS == INVOICE_STEMS
+    assert set(DATE_FORMATS) == set(PAYMENT_MEANS) == set(INVOICE_STEMS)
+
+
+@pytest.mark.parametrize("stem", EN16931_STEMS)
+def test_en16931_answer_validates_against_schema(stem: str) -> None:
+    schema = json.loads((SCHEMAS / "invoice-en16931.schema.json").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    instance = json.loads((EN16931 / f"{stem}.json").read_text(encoding="utf-8"))
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(instance)]
+    assert errors == []
+
+
+def _agree(v2: dict, v1: dict, path: str, new: dict[str, set[str]]) -> list[str]:
+    """Where the invoice-en16931 answer ``v2`` differs from the invoice answer ``v1`` on a field both schemas have;
+    ``new`` names the keys only v2 has at each kind of object."""
+    if isinstance(v1, dict) and isinstance(v2, dict):
+        kind = re.sub(r"/\d+", "/*", path)
+        extra = new.get(kind, set())
+        out = [f"{path}: keys {sorted(set(v2) - set(v1))} are not the new ones"] if set(v2) - set(v1) != extra else []
+        for key in v1:
+            if key == "tax_id":  # split by meaning: the tax number, else the legal registration
+                want = v2["tax_number"] or v2["legal_id"]
+                out += [] if v1[key] == want else [f"{path}/tax_id: {v1[key]!r} != {want!r}"]
+            elif key not in v2:
+                out.append(f"{path}/{key}: missing")
+            else:
+                out += _agree(v2[key], v1[key], f"{path}/{key}", new)
+        return out
+    if isinstance(v1, list) and isinstance(v2, list) and len(v1) == len(v2):
+        return [line for i, (a, b) in enumerate(zip(v2, v1, strict=True)) for line in _agree(a, b, f"{path}/{i}", new)]
+    return [] if (type(v1), v1) == (type(v2), v2) else [f"{path or '/'}: {v2!r} != {v1!r}"]
+
+
+@pytest.mark.parametrize("stem", EN16931_STEMS)
+def test_en16931_and_invoice_answers_agree(stem: str) -> None:
+    v1 = json.loads((EXPECTED / f"{stem}.json").read_text(encoding="utf-8"))
+    v2 = json.loads((EN16931 / f"{stem}.json").read_text(encoding="utf-8"))
+    replaced = {"seller": {"tax_id"}, "buyer": {"tax_id"}}
+    new = {"": NEW_TOP, "/line_items/*": NEW_LINE, "/tax_lines/*": NEW_TAX, "/bank_account": NEW_BANK}
+    new |= {f"/{role}": NEW_PARTY for role in replaced}
+    assert _agree(v2, v1, "", new) == []
+
+
+@pytest.mark.parametrize("stem", EN16931_STEMS)
+def test_en16931_values_are_printed(stem: str) -> None:
+    inv = load(stem, folder=EN16931)
+    text = source_text(stem)
+    missing = [
+        (path, value)
+        for path, value in new_string_values(inv)
+        if value not in text and _squeezed(value) not in _squeezed(text)
+    ]
+    assert missing == []
+    pattern = DATE_FORMATS[stem]
+    assert fmt_date(inv["issue_date"], pattern) in text  # the table is the page's
+    dates = [inv["delivery_date"]] + list((inv["invoicing_period"] or {}).values())
+    dates += [(inv["preceding_invoice"] or {}).get("issue_date")]
+    assert [d for d in dates if d is not None and fmt_date(d, pattern) not in text] == []
+    assert ("Lieferdatum" in text) == (inv["delivery_date"] is not None)  # printed where the page has one
+
+
+@pytest.mark.parametrize("stem", EN16931_STEMS)
+def test_en16931_categories_means_and_references(stem: str) -> None:
+    inv = load(stem, folder=EN16931)
+    text = source_text(stem)
+    assert inv["document_type"] == "invoice"
+    # standard rated at a positive rate; the zero-rated rows say so on the page
+    rows = [(ln["tax_rate"], ln["vat_category"]) for ln in inv["line_items"]]
+    rows += [(t["rate"], t["category"]) for t in inv["tax_lines"]]
+    assert all(category == ("S" if rate > 0 else "Z") for rate, category in rows), rows
+    assert any(category == "Z" for _, category in rows) == ("zero-rated" in text)
+    assert all(t["exemption_reason"] is None for t in inv["tax_lines"])  # S and Z need none
+    # payment: the table above; a transfer has an account to pay to, SEPA only where the page says SEPA
+    means, bank = inv["payment_means"], inv["bank_account"]
+    assert means == PAYMENT_MEANS[stem]
+    assert means.startswith("sepa_") == ("SEPA" in text)
+    if means.endswith("credit_transfer"):
+        assert bank["iban"] or bank["account_number"]
+        assert bank["account_number"] is None or bank["iban"] is None  # the number only where no IBAN is printed
+    else:
+        assert bank is None
+    # what XRechnung asks of every sample: a buyer reference, the seller's contact in full, the buyer's e-mail
+    assert inv["buyer_reference"]
+    assert all(inv["seller"]["contact"].values()), inv["seller"]["contact"]
+    assert "@" in inv["buyer"]["contact"]["email"]
+    # BR-CO-26: the seller named by an identifier, a legal registration or a VAT id
+    seller = inv["seller"]
+    assert seller["gln"] or seller["legal_id"] or seller["vat_id"]
+
+
+@pytest.mark.parametrize("stem,field", sorted(EN16931_ID_MODULES))
+def test_en16931_ids_are_valid(stem: str, field: str) -> None:
+    module = pytest.importorskip(EN16931_ID_MODULES[(stem, field)])
+    value = load(stem, folder=EN16931)["seller"][field]
+    assert module.is_valid(value), f"{stem}: {field} {value}"
+
+
+def test_jp_registration_number_is_the_corporate_number() -> None:
+    seller = load("invoice-jp-yen", folder=EN16931)["seller"]
+    assert seller["tax_number"] == "T" + seller["legal_id"]
