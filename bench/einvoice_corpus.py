@@ -7,7 +7,9 @@ For each PDF: the profile (from BT-24 or the ZUGFeRD 1.0 guideline), the source 
 ``ZUGFeRD 1.0`` CrossIndustryDocument, ``UBL``), the fatal rules the source XML fires (those its MINIMUM / BASIC WL
 profile cannot meet by design marked ``*``), those our CII and our UBL written from its record fire, and whether
 the pipeline takes the XML as the answer (``schema-invalid``: a value the invoice schema needs is missing, the
-model reads the pages instead; the table still writes the XML's data). No model is needed.
+model reads the pages instead; the table still writes the XML's data); then the same under ``invoice-en16931``
+(``inputs.embedded_en16931``: the XML read with that schema's terms, allowances and charges included) and our CII
+and UBL written from that record. No model is needed.
 
 Usage::
 
@@ -33,6 +35,7 @@ def rows(corpus: Path) -> list[dict]:
     """One row per PDF of the corpus (see the module docstring)."""
     from extractor.einvoice.report import einvoice_report, source_report
     from extractor.inputs.embedded import parse_invoice_xml, read_embedded_xml
+    from extractor.inputs.embedded_en16931 import as_en16931
     from extractor.trust.checks import check_invoice
 
     out = []
@@ -60,6 +63,14 @@ def rows(corpus: Path) -> list[dict]:
             cii=ours["cii"]["fatal"],
             ubl=ours["ubl"]["fatal"],
         )
+        full = as_en16931(source)
+        record = {"data": full.data, "data_source": "embedded_xml", "embedded": full.to_dict()}
+        ours = einvoice_report(full.data, ["cii", "ubl"], extra=record).entries
+        row.update(
+            en16931_answer="schema-invalid" if full.schema_errors else "xml",
+            en16931_cii=ours["cii"]["fatal"],
+            en16931_ubl=ours["ubl"]["fatal"],
+        )
         out.append(row)
     return out
 
@@ -86,8 +97,12 @@ def main() -> int:
         print(json.dumps(table, indent=1))
         return 0
     keys = ("file", "profile", "syntax", "answer", "source_fatal", "checks", "cii", "ubl")
-    print("| file | profile | source syntax | answer | fatal on the source XML | our checks | our CII | our UBL |")
-    print("|---|---|---|---|---|---|---|---|")
+    keys += ("en16931_answer", "en16931_cii", "en16931_ubl")
+    print(
+        "| file | profile | source syntax | answer | fatal on the source XML | our checks | our CII | our UBL "
+        "| invoice-en16931 answer | its CII | its UBL |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in table:
         print("| " + " | ".join(_cell(row.get(k, "")) for k in keys) + " |")
     print("\n`*`: a rule the source's profile cannot meet by design (no invoice lines; MINIMUM: no VAT breakdown)")
