@@ -202,24 +202,35 @@ def test_reliability_metrics_on_known_values():
 
 def test_the_host_and_device_evidence_agree():
     """The CPU path (numpy on the logits' memory, a 20-nat window) gives the device path's numbers (mx logsumexp
-    and topk over the whole vocabulary), ties, a sampled token that is not the best and a one-hot row included."""
+    and topk over the whole vocabulary), ties, a sampled token that is not the best and a one-hot row included; the
+    CPU path's reading, deferred until the next pass is under way (``flush``), keeps the tokens' order."""
     import mlx.core as mx
 
     from extractor.runners.evidence import MARGIN_CAP, EvidenceCollector
 
     rng = mx.random.key(3)
     logits = mx.random.normal((1, 248_320), key=rng) * 4
+    mx.eval(logits)
     for token in (int(mx.argmax(logits).item()), 17):
-        sampled = mx.array([token])
-        host, device = EvidenceCollector._host(logits, sampled), EvidenceCollector._device(logits, sampled)
-        assert host[0] == device[0] == token
-        assert host[1] == pytest.approx(device[1], abs=1e-3) and host[2] == pytest.approx(device[2], abs=1e-4)
+        host, device = (
+            EvidenceCollector._host_stats(logits, token),
+            EvidenceCollector._device(logits, mx.array([token])),
+        )
+        assert device[0] == token
+        assert host[0] == pytest.approx(device[1], abs=1e-3) and host[1] == pytest.approx(device[2], abs=1e-4)
     tied = mx.array([[1.0, 5.0, 5.0, -2.0]])
-    assert EvidenceCollector._host(tied, mx.array([1]))[2] == 0.0
+    mx.eval(tied)
+    assert EvidenceCollector._host_stats(tied, 1)[1] == 0.0
     one_hot = mx.array([[-float("inf"), 0.0, -float("inf")]])
     collector = EvidenceCollector()
     assert collector.take(one_hot, mx.array([1])) == 1
-    assert (collector.logprob, collector.margin, collector.forced) == ([0.0], [MARGIN_CAP], [False])
+    assert collector.logprob == [] or not collector.host  # on the CPU: read at the next step's flush
+    collector.forced_tokens(2)  # jump-forward after it: the sampled token's evidence comes first
+    assert (collector.logprob, collector.margin, collector.forced) == (
+        [0.0, None, None],
+        [MARGIN_CAP, None, None],
+        [False, True, True],
+    )
 
 
 def test_assess_thresholds_checks_and_exact_data():

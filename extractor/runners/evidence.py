@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class EvidenceCollector:
         self.forced: list[bool] = []
         self.next_forced = False  # the mask of the coming step allowed one token only (``note_mask``)
         self.host = mx.default_device().type == mx.DeviceType.cpu
+        # on the host: the last sampled token's logits, read by ``flush`` while the next forward pass runs
+        self._pending: tuple[Any, int] | None = None
 
     def note_mask(self, words) -> None:
         """Look at the packed bitmask (numpy int32, (1, W)) the next sampled token is drawn under: one allowed
@@ -91,17 +94,33 @@ class EvidenceCollector:
 
     def take(self, raw, sampled) -> int:
         """Evaluate the step (the sampled token with its evidence: the step's one synchronisation), record the
-        token's evidence from the (1, V) logits before the mask, and return the token."""
-        token, logprob, margin = self._host(raw, sampled) if self.host else self._device(raw, sampled)
-        if self.next_forced:
+        token's evidence from the (1, V) logits before the mask, and return the token. On the host the evidence
+        is read later, by :meth:`flush` (the loop calls it once the next forward pass is under way), in order."""
+        self.flush()
+        forced, self.next_forced = self.next_forced, False
+        if forced:
+            token = int(sampled.item())
             self.forced_tokens(1)
+        elif self.host:
+            raw, token = self._evaluated(raw, sampled)
+            self._pending = (raw, token)
         else:
-            finite = math.isfinite(logprob)
-            self.logprob.append(min(0.0, logprob) if finite else None)
-            self.margin.append(max(-MARGIN_CAP, min(MARGIN_CAP, margin)) if finite else None)
-            self.forced.append(False)
-        self.next_forced = False
+            token, logprob, margin = self._device(raw, sampled)
+            self._record(logprob, margin)
         return token
+
+    def flush(self) -> None:
+        """Record the pending host step's evidence (a no-op without one)."""
+        if self._pending is not None:
+            raw, token = self._pending
+            self._pending = None
+            self._record(*self._host_stats(raw, token))
+
+    def _record(self, logprob: float, margin: float) -> None:
+        finite = math.isfinite(logprob)
+        self.logprob.append(min(0.0, logprob) if finite else None)
+        self.margin.append(max(-MARGIN_CAP, min(MARGIN_CAP, margin)) if finite else None)
+        self.forced.append(False)
 
     @staticmethod
     def _device(raw, sampled) -> tuple[int, float, float]:
@@ -118,32 +137,40 @@ class EvidenceCollector:
         return int(values[0]), float(values[1]), float(values[2])
 
     @staticmethod
-    def _host(raw, sampled) -> tuple[int, float, float]:
+    def _evaluated(raw, sampled) -> tuple[Any, int]:
+        """Evaluate the sampled token with the logits it was drawn from, those as float32 (so that reading them
+        later needs no mx op, which would queue behind the next forward pass); both."""
         import mlx.core as mx
-        import numpy as np
 
         if raw.dtype != mx.float32:
             raw = raw.astype(mx.float32)
         mx.eval(sampled, raw)
-        token = int(sampled.item())
-        row = np.asarray(raw).reshape(-1)  # the same memory on the CPU
+        return raw, int(sampled.item())
+
+    @staticmethod
+    def _host_stats(raw, token: int) -> tuple[float, float]:
+        """``(logprob, margin)`` of ``token`` from the evaluated (1, V) logits, by numpy on their memory."""
+        import numpy as np
+
+        row = np.asarray(raw).reshape(-1)  # the same memory on the CPU (float32, evaluated: ``_evaluated``)
         best = float(row.max())
         picked = float(row[token])
         if not math.isfinite(best) or not math.isfinite(picked):
-            return token, -math.inf, 0.0
+            return -math.inf, 0.0
         near = row[row >= best - WINDOW]
         logprob = picked - (best + math.log(float(np.exp(near - best).sum())))
         if picked < best:
-            return token, logprob, picked - best
+            return logprob, picked - best
         if near.size >= 2:  # the runner-up is within the window (or ties the best)
             second = float(np.partition(near, near.size - 2)[near.size - 2])
         else:
             rest = row[row < best]
             second = float(rest.max()) if rest.size else -math.inf
-        return token, logprob, picked - second if math.isfinite(second) else MARGIN_CAP
+        return logprob, picked - second if math.isfinite(second) else MARGIN_CAP
 
     def forced_tokens(self, count: int) -> None:
         """Record ``count`` tokens the grammar forced (jump-forward): no evidence."""
+        self.flush()
         self.logprob.extend([None] * count)
         self.margin.extend([None] * count)
         self.forced.extend([True] * count)
@@ -157,6 +184,7 @@ class EvidenceCollector:
             piece: token id -> its text alone.
             decode: token ids -> their text (the tokenizer's ``decode``).
         """
+        self.flush()
         n = len(tokens)
         return TokenEvidence(
             offsets=token_offsets(tokens, text=text, piece=piece, decode=decode),

@@ -435,12 +435,31 @@ class Decoder:
         """The constraint's token mask for the next token (computed on the host), or None without a constraint."""
         import mlx.core as mx
 
+        words = self._words()
+        return None if words is None else mx.array(words)
+
+    def _words(self):
+        """The next token's mask as the constraint's packed numpy words (noted by the evidence), or None."""
         if self.constraint is None:
             return None
         words = self.constraint.mask()
         if self.evidence is not None:
             self.evidence.note_mask(words)  # a one-token mask: the grammar forces the token
-        return mx.array(words)
+        return words
+
+    def _allowed_argmax(self, raw, words):
+        """Greedy decoding's token when the model's own best token is one the mask allows: then it is the masked
+        argmax too (masking only removes tokens; the first best index stays the first), and the mask need not be
+        applied to the 248k logits (~0.6 ms a step on the CPU). None when sampling, or when the mask forbids it."""
+        import mlx.core as mx
+
+        if self.sampler.temperature > 0:
+            return None
+        best: Any = mx.argmax(raw, axis=-1)
+        token = int(best.item())
+        flat = words.reshape(-1)
+        word = token >> 5
+        return best if word < flat.size and (int(flat[word]) >> (token & 31)) & 1 else None
 
     def advance(self, logits, *, mask=None) -> bool:
         """Sample from the (1, V) logits of the pass over ``feed`` (the constraint's mask is computed while that
@@ -457,9 +476,16 @@ class Decoder:
         for processor in self.request.logits_processors:
             logits = processor(mx.array([self.last_prompt_token, *self.tokens]), logits)
         raw = logits
+        if self.evidence is not None:
+            self.evidence.flush()  # the previous step's, on the host, while this step's pass runs
+        sampled = None
         if self.constraint is not None:
-            logits = apply_bitmask(logits, mask if mask is not None else self.mask())
-        sampled = self.sampler(logits)
+            words = self._words() if mask is None else None  # (the batched loop hands its mask in)
+            sampled = self._allowed_argmax(raw, words) if words is not None else None
+            if sampled is None:
+                logits = apply_bitmask(logits, mask if mask is not None else mx.array(words))  # type: ignore[arg-type]
+        if sampled is None:
+            sampled = self.sampler(logits)
         if self.evidence is not None:
             token = self.evidence.take(raw, sampled)  # the step's one synchronisation
         else:
