@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from extractor.errors import InputError
+from extractor.inputs.xmltext import _all, _date, _dec, _local, _num, _one, _text
 
 CII_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument")
 UBL_ROOTS = ("Invoice", "CreditNote")
@@ -217,78 +218,6 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
     )
 
 
-# -- element helpers (local names, so ZUGFeRD 1 and 2 namespaces both work) ---------------------------------------
-
-
-def _local(el) -> str:
-    from lxml import etree
-
-    return etree.QName(el).localname if isinstance(el.tag, str) else ""
-
-
-def _kids(el, names: str) -> list:
-    wanted = names.split("|")
-    return [c for c in el if isinstance(c.tag, str) and _local(c) in wanted] if el is not None else []
-
-
-def _all(el, *steps: str) -> list:
-    nodes = [el] if el is not None else []
-    for step in steps:
-        nodes = [k for n in nodes for k in _kids(n, step)]
-    return nodes
-
-
-def _one(el, *steps: str):
-    nodes = _all(el, *steps)
-    return nodes[0] if nodes else None
-
-
-def _text(el, *steps: str) -> str | None:
-    for node in _all(el, *steps):
-        text = " ".join((node.text or "").split())
-        if text:
-            return text
-    return None
-
-
-def _dec(el, *steps: str, currency: str | None = None) -> Decimal | None:
-    nodes = _all(el, *steps)
-    if currency and len(nodes) > 1:
-        # e.g. TaxTotalAmount given twice: in the invoice currency and in the tax currency
-        nodes = [n for n in nodes if n.get("currencyID") in (None, currency)] or nodes
-    for node in nodes:
-        try:
-            value = Decimal((node.text or "").strip())
-        except InvalidOperation:
-            continue
-        if value.is_finite():
-            return value
-    return None
-
-
-def _num(value: Decimal | None) -> int | float | None:
-    if value is None:
-        return None
-    if value == value.to_integral_value():
-        return int(value)
-    return float(value)
-
-
-def _date(text: str | None) -> str | None:
-    """CII format 102 (``YYYYMMDD``) or an ISO date / date-time, as ``YYYY-MM-DD``; other formats give None."""
-    import datetime as dt
-
-    if not text:
-        return None
-    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", text) or re.match(r"(\d{4})-(\d{2})-(\d{2})", text)
-    if not m:
-        return None
-    try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
-    except ValueError:
-        return None
-
-
 def _iban(value: str | None, notes: list[str]) -> str | None:
     if value is None:
         return None
@@ -308,6 +237,26 @@ def _finish(data: dict, totals: dict, notes: list[str]) -> None:
 
 
 # -- CII ---------------------------------------------------------------------------------------------------------
+
+
+def cii_positions(tx) -> tuple[list[tuple], int]:
+    """A CII transaction's line positions as ``(item, delivery, settlement, product, line total)``, and how many
+    text-only positions (no product, quantity or amount) were left out: the invoice's lines, for every reader."""
+    out, skipped = [], 0
+    for item in _all(tx, "IncludedSupplyChainTradeLineItem"):
+        delivery = _one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
+        settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
+        product = _one(item, "SpecifiedTradeProduct")
+        amount = _dec(
+            settlement,
+            "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
+            "LineTotalAmount",
+        )
+        if product is None and _dec(delivery, "BilledQuantity") is None and amount is None:
+            skipped += 1
+            continue
+        out.append((item, delivery, settlement, product, amount))
+    return out, skipped
 
 
 class _Cii:
@@ -394,22 +343,11 @@ class _Cii:
         }
 
     def _lines(self) -> tuple[list[dict], int]:
-        lines, skipped = [], 0
-        for item in _all(self.tx, "IncludedSupplyChainTradeLineItem"):
+        lines = []
+        positions, skipped = cii_positions(self.tx)
+        for item, delivery, settlement, product, amount in positions:
             agreement = _one(item, "SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement")
-            delivery = _one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
-            settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
-            product = _one(item, "SpecifiedTradeProduct")
             quantity_el = _one(delivery, "BilledQuantity")
-            amount = _dec(
-                settlement,
-                "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
-                "LineTotalAmount",
-            )
-            quantity = _dec(delivery, "BilledQuantity")
-            if product is None and quantity is None and amount is None:
-                skipped += 1
-                continue
             price = _dec(agreement, "NetPriceProductTradePrice", "ChargeAmount")
             basis = _dec(agreement, "NetPriceProductTradePrice", "BasisQuantity")
             if price is not None and basis not in (None, 0):
@@ -417,7 +355,7 @@ class _Cii:
             lines.append(
                 {
                     "description": _text(product, "Name") or _text(product, "Description"),
-                    "quantity": _num(quantity),
+                    "quantity": _num(_dec(delivery, "BilledQuantity")),
                     "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
                     "unit_price": _num(price),
                     "tax_rate": _num(_dec(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")),

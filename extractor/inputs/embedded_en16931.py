@@ -14,7 +14,8 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
-from extractor.inputs.embedded import EmbeddedInvoice, _all, _date, _dec, _fit_lengths, _num, _one, _text
+from extractor.inputs.embedded import EmbeddedInvoice, _fit_lengths, cii_positions
+from extractor.inputs.xmltext import _all, _date, _dec, _num, _one, _text
 
 # UNTDID 1001 / 4461 -> invoice-en16931's words (einvoice.codes holds the other direction; a lower stage keeps its own)
 DOCUMENT_TYPES = {
@@ -245,17 +246,7 @@ class _Cii:
 
     def _lines(self) -> list[dict]:
         out = []
-        for item in _all(self.tx, "IncludedSupplyChainTradeLineItem"):
-            delivery = _one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
-            settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
-            product = _one(item, "SpecifiedTradeProduct")
-            amount = _dec(
-                settlement,
-                "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
-                "LineTotalAmount",
-            )
-            if product is None and _dec(delivery, "BilledQuantity") is None and amount is None:
-                continue  # the text-only positions the invoice reading leaves out (inputs.embedded._Cii._lines)
+        for _, _, settlement, product, _ in cii_positions(self.tx)[0]:  # the invoice reading's lines
             allowances = [
                 _dec(a, "ActualAmount")
                 for a in _all(settlement, "SpecifiedTradeAllowanceCharge")
