@@ -345,9 +345,10 @@ class EInvoiceLineItem(_Contract):
     unit: str | None = Field(max_length=20, description="Unit as printed (Stk., h, kg, pcs)")
     unit_price: Money
     allowance: Money | None = Field(description="Line discount amount, already deducted in amount")
+    charge: Money | None = Field(description="Line surcharge amount, already added in amount")
     tax_rate: Percent | None = Field(description="Tax rate in percent, e.g. 19 for 19 %")
     vat_category: VatCategory | None = Field(description=_CATEGORY)
-    amount: Money = Field(description="Line net amount (quantity x unit price - line discount)")
+    amount: Money = Field(description="Line net amount (quantity x unit price - line discount + line surcharge)")
 
 
 class EInvoiceTaxLine(_Contract):

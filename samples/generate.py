@@ -185,6 +185,7 @@ def item(description: str, quantity: str, unit: Optional[str], unit_price: str, 
         "unit": unit,
         "unit_price": D(unit_price),
         "allowance": None,
+        "charge": None,
         "tax_rate": rate,
         "vat_category": None if rate is None else ("S" if rate > 0 else "Z"),
     }

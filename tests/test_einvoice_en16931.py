@@ -79,6 +79,22 @@ def _allowances(data: dict) -> dict:
     return out
 
 
+def _line_charge(data: dict) -> dict:
+    """Data whose second line carries a printed surcharge (BG-28), its sums redone."""
+    out = copy.deepcopy(data)
+    line = out["line_items"][1]
+    line["charge"] = 5
+    line["amount"] = round(line["quantity"] * line["unit_price"] + 5, 2)
+    out["subtotal"] = round(sum(item["amount"] for item in out["line_items"]), 2)
+    rate = line["tax_rate"]
+    row = next(t for t in out["tax_lines"] if t["rate"] == rate)
+    row["base"] = round(sum(item["amount"] for item in out["line_items"] if item["tax_rate"] == rate), 2)
+    row["amount"] = round(row["base"] * rate / 100, 2)
+    out["total"] = round(out["subtotal"] + sum(t["amount"] for t in out["tax_lines"]), 2)
+    out["amount_due"] = out["total"]
+    return out
+
+
 def _credit_note(data: dict) -> dict:
     out = copy.deepcopy(data)
     out.update(
@@ -109,6 +125,7 @@ def _peppol_ids(data: dict) -> dict:
     ("variant", "want"),
     [
         (_allowances, {}),
+        (_line_charge, {}),
         (_credit_note, {}),
         (_exempt, {}),
         # an exempt row without its reason: BR-E-10, in every format (never filled in)
@@ -116,7 +133,7 @@ def _peppol_ids(data: dict) -> dict:
         # Peppol participant ids: Peppol too has its endpoints (an e-mail address is none)
         (_peppol_ids, {"peppol": set()}),
     ],
-    ids=["allowances-charges-rounding", "credit-note", "exempt", "exempt-without-reason", "peppol-ids"],
+    ids=["allowances-charges-rounding", "line-charge", "credit-note", "exempt", "exempt-without-reason", "peppol-ids"],
 )
 def test_each_added_term_is_accepted_by_the_rules(rules, variant, want):
     data = variant(_answer())
@@ -158,6 +175,7 @@ def test_our_checks_are_the_rules_on_the_added_terms(rules, change, fired):
 
 def test_the_terms_are_written_where_the_rules_look(rules):
     data = _peppol_ids(_credit_note(_allowances(_answer())))
+    data["line_items"][1]["charge"] = 5  # (the sums are not the point here)
     data["seller"].update(gln="4012345000009", legal_id="HRB 123456")
     data["order_reference"] = "PO-7781"
     cii = _xml(data, "cii")
@@ -171,6 +189,9 @@ def test_the_terms_are_written_where_the_rules_look(rules):
     assert cii.findtext(f".//{RAM}RoundingAmount") == "0.02"
     line_allowance = cii.find(f".//{RAM}SpecifiedLineTradeSettlement/{RAM}SpecifiedTradeAllowanceCharge")
     assert line_allowance.findtext(f"{RAM}ReasonCode") == "95"  # "discount": BR-42 needs a reason or its code
+    second = cii.findall(f".//{RAM}IncludedSupplyChainTradeLineItem")[1]
+    charge = second.find(f".//{RAM}SpecifiedTradeAllowanceCharge")
+    assert charge.findtext(f"{RAM}ChargeIndicator/*") == "true" and charge.findtext(f"{RAM}ReasonCode") == "ZZZ"
     ubl = _xml(data, "ubl")
     assert etree.QName(ubl).localname == "CreditNote"
     assert ubl.findtext(f"{CAC}BillingReference/{CAC}InvoiceDocumentReference/{CBC}ID") == "RE-2026-0100"

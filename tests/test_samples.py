@@ -326,7 +326,7 @@ NEW_TOP = {
     "payment_means",
 }
 NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address"}
-NEW_LINE = {"item_id", "allowance", "vat_category"}
+NEW_LINE = {"item_id", "allowance", "charge", "vat_category"}
 NEW_TAX = {"category", "exemption_reason"}
 NEW_BANK = {"account_number"}
 # raster samples: (data builder, page renderer) in samples/generate.py

@@ -76,7 +76,8 @@ class Party:
 @dataclass(frozen=True)
 class Line:
     """An invoice line (BG-25): id BT-126, quantity BT-129, unit BT-130, net amount BT-131, net price BT-146,
-    item name BT-153, seller's item id BT-155, line allowance BT-136, VAT category BT-151 and rate BT-152."""
+    item name BT-153, seller's item id BT-155, line allowance BT-136 and charge BT-141, VAT category BT-151 and
+    rate BT-152."""
 
     id: str
     name: str | None
@@ -88,6 +89,7 @@ class Line:
     category: str | None
     item_id: str | None = None
     allowance: Decimal | None = None
+    charge: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,7 @@ def _lines(data: Mapping, *, unit_codes: bool, notes: list[str]) -> tuple[Line, 
                 category=_category(item.get("vat_category"), rate),
                 item_id=item.get("item_id"),
                 allowance=decimal(item.get("allowance")),
+                charge=decimal(item.get("charge")),
             )
         )
     for unit in sorted(unknown_units):

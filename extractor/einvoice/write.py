@@ -24,8 +24,10 @@ UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
 CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
 CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
-# UNTDID 5189 "Discount": a line's printed discount (BT-140; BR-42 asks for a reason or its code)
+# a line's printed discount and surcharge have amounts only: UNTDID 5189 "Discount" and 7161 "Mutually defined"
+# (BT-140 / BT-145; BR-42 / BR-44 ask for a reason or its code)
 DISCOUNT = "95"
+SURCHARGE = "ZZZ"
 
 
 def number(value: Decimal) -> str:
@@ -119,15 +121,11 @@ def _cii_party(parent, name: str, party: Party) -> None:
             _ram(registration, "ID", value, {"schemeID": scheme})
 
 
-def _cii_allowance(parent, entry: AllowanceCharge | Line) -> None:
-    """A document allowance / charge (BG-20 / 21) or a line's allowance (BG-27)."""
+def _cii_allowance(parent, entry: AllowanceCharge) -> None:
+    """A document allowance or charge (BG-20 / 21)."""
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
-    charge = isinstance(entry, AllowanceCharge) and entry.charge
-    _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
-    _cii_amount(el, "ActualAmount", entry.amount if isinstance(entry, AllowanceCharge) else entry.allowance)
-    if not isinstance(entry, AllowanceCharge):
-        _ram(el, "ReasonCode", DISCOUNT)
-        return
+    _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if entry.charge else "false")
+    _cii_amount(el, "ActualAmount", entry.amount)
     if entry.reason:
         _ram(el, "Reason", entry.reason)
     tax = _ram(el, "CategoryTradeTax")
@@ -137,6 +135,20 @@ def _cii_allowance(parent, entry: AllowanceCharge | Line) -> None:
     rate = _rate(entry.category, entry.rate)
     if rate is not None:
         _ram(tax, "RateApplicablePercent", number(rate))
+
+
+def _line_adjustments(line: Line) -> list[tuple[bool, Decimal, str]]:
+    """A line's allowance (BG-27) and charge (BG-28) as ``(charge, amount, reason code)``: BR-42 / BR-44 ask for a
+    reason or its code, and the schema holds the amounts only, so their codes say discount / mutually defined."""
+    out = [(False, line.allowance, DISCOUNT)] if line.allowance else []
+    return out + ([(True, line.charge, SURCHARGE)] if line.charge else [])
+
+
+def _cii_line_adjustment(parent, charge: bool, amount: Decimal, code: str) -> None:
+    el = _ram(parent, "SpecifiedTradeAllowanceCharge")
+    _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
+    _cii_amount(el, "ActualAmount", amount)
+    _ram(el, "ReasonCode", code)
 
 
 def _cii_line(parent, line: Line) -> None:
@@ -155,8 +167,8 @@ def _cii_line(parent, line: Line) -> None:
         _ram(delivery, "BilledQuantity", number(line.quantity), {"unitCode": line.unit_code})
     settlement = _ram(item, "SpecifiedLineTradeSettlement")
     _cii_tax(settlement, line, basis=False)
-    if line.allowance:
-        _cii_allowance(settlement, line)
+    for charge, amount, code in _line_adjustments(line):
+        _cii_line_adjustment(settlement, charge, amount, code)
     summation = _ram(settlement, "SpecifiedTradeSettlementLineMonetarySummation")
     _cii_amount(summation, "LineTotalAmount", line.net_amount)
 
@@ -316,17 +328,20 @@ def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool) -> Non
                 _cbc(holder, tag, value)
 
 
-def _ubl_allowance(parent, entry: AllowanceCharge | Line, currency: str | None) -> None:
+def _ubl_allowance(parent, entry: AllowanceCharge, currency: str | None) -> None:
     el = _cac(parent, "AllowanceCharge")
-    charge = isinstance(entry, AllowanceCharge) and entry.charge
-    _cbc(el, "ChargeIndicator", "true" if charge else "false")
-    if not isinstance(entry, AllowanceCharge):
-        _cbc(el, "AllowanceChargeReasonCode", DISCOUNT)
-    elif entry.reason:
+    _cbc(el, "ChargeIndicator", "true" if entry.charge else "false")
+    if entry.reason:
         _cbc(el, "AllowanceChargeReason", entry.reason)
-    _ubl_amount(el, "Amount", entry.amount if isinstance(entry, AllowanceCharge) else entry.allowance, currency)
-    if isinstance(entry, AllowanceCharge):
-        _ubl_category(el, "TaxCategory", entry.category, entry.rate)
+    _ubl_amount(el, "Amount", entry.amount, currency)
+    _ubl_category(el, "TaxCategory", entry.category, entry.rate)
+
+
+def _ubl_line_adjustment(parent, charge: bool, amount: Decimal, code: str, currency: str | None) -> None:
+    el = _cac(parent, "AllowanceCharge")
+    _cbc(el, "ChargeIndicator", "true" if charge else "false")
+    _cbc(el, "AllowanceChargeReasonCode", code)
+    _ubl_amount(el, "Amount", amount, currency)
 
 
 def _ubl_references(root, terms: Terms) -> None:
@@ -371,8 +386,8 @@ def _ubl_line(root, line: Line, *, credit: bool, currency: str | None) -> None:
         tag = "CreditedQuantity" if credit else "InvoicedQuantity"
         _cbc(el, tag, number(line.quantity), {"unitCode": line.unit_code})
     _ubl_amount(el, "LineExtensionAmount", line.net_amount, currency)
-    if line.allowance:
-        _ubl_allowance(el, line, currency)
+    for charge, amount, code in _line_adjustments(line):
+        _ubl_line_adjustment(el, charge, amount, code, currency)
     item = _cac(el, "Item")
     if line.name is not None:
         _cbc(item, "Name", line.name)

@@ -66,7 +66,7 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
         )
     items, taxes_in = base.get("line_items") or [], base.get("tax_lines") or []
     for key, read, names in (
-        ("lines", items, ("item_id", "allowance", "category")),
+        ("lines", items, ("item_id", "allowance", "charge", "category")),
         ("taxes", taxes_in, ("category", "exemption_reason")),
     ):
         if len(extras[key]) != len(read):  # never pair one line's category with another's
@@ -82,6 +82,7 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
                 "unit": item["unit"],
                 "unit_price": item["unit_price"],
                 "allowance": extra["allowance"],
+                "charge": extra["charge"],
                 "tax_rate": item["tax_rate"],
                 "vat_category": extra["category"],
                 "amount": item["amount"],
@@ -170,6 +171,12 @@ def _period(start: str | None, end: str | None) -> dict | None:
     return {"start": start, "end": end} if start or end else None
 
 
+def _summed(amounts: list, flags: list[bool], *, charge: bool) -> int | float | None:
+    """The sum of a line's allowances (``charge`` False) or charges, None when it has none."""
+    known = [a for a, is_charge in zip(amounts, flags, strict=True) if is_charge == charge and a is not None]
+    return _num(sum(known, Decimal(0))) if known else None
+
+
 def _allowance(amount, reason, rate, category, *, charge: bool) -> dict:
     return {
         "kind": "charge" if charge else "allowance",
@@ -247,16 +254,14 @@ class _Cii:
     def _lines(self) -> list[dict]:
         out = []
         for _, _, settlement, product, _ in cii_positions(self.tx)[0]:  # the invoice reading's lines
-            allowances = [
-                _dec(a, "ActualAmount")
-                for a in _all(settlement, "SpecifiedTradeAllowanceCharge")
-                if (_text(a, "ChargeIndicator", "Indicator") or "").lower() == "false"
-            ]
-            known = [a for a in allowances if a is not None]
+            entries = _all(settlement, "SpecifiedTradeAllowanceCharge")
+            flags = [(_text(a, "ChargeIndicator", "Indicator") or "").lower() == "true" for a in entries]
+            amounts = [_dec(a, "ActualAmount") for a in entries]
             out.append(
                 {
                     "item_id": _text(product, "SellerAssignedID"),
-                    "allowance": _num(sum(known, Decimal(0))) if known else None,
+                    "allowance": _summed(amounts, flags, charge=False),
+                    "charge": _summed(amounts, flags, charge=True),
                     "category": _text(settlement, "ApplicableTradeTax", "CategoryCode"),
                 }
             )
@@ -347,15 +352,13 @@ class _Ubl:
 
     @staticmethod
     def _line(line) -> dict:
-        allowances = [
-            _dec(a, "Amount")
-            for a in _all(line, "AllowanceCharge")
-            if (_text(a, "ChargeIndicator") or "").lower() == "false"
-        ]
-        known = [a for a in allowances if a is not None]
+        entries = _all(line, "AllowanceCharge")
+        flags = [(_text(a, "ChargeIndicator") or "").lower() == "true" for a in entries]
+        amounts = [_dec(a, "Amount") for a in entries]
         return {
             "item_id": _text(line, "Item", "SellersItemIdentification", "ID"),
-            "allowance": _num(sum(known, Decimal(0))) if known else None,
+            "allowance": _summed(amounts, flags, charge=False),
+            "charge": _summed(amounts, flags, charge=True),
             "category": _text(line, "Item", "ClassifiedTaxCategory", "ID"),
         }
 

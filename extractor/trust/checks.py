@@ -80,7 +80,8 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
 
     Args:
         data: data valid against ``schemas/invoice.schema.json`` or ``invoice-en16931.schema.json`` (whose line
-            discounts, document allowances and charges, VAT categories and rounding amount are checked too).
+            discounts and surcharges, document allowances and charges, VAT categories and rounding amount are
+            checked too).
         totals: the document totals of the e-invoice XML the data was read from (``EmbeddedInvoice.totals``:
             ``tax_basis_total`` BT-109, ``tax_total`` BT-110, ``allowance_total`` BT-107, ``charge_total`` BT-108);
             None: the data's own (BT-109 = the subtotal, BT-110 = the sum of the tax lines, as ``einvoice.terms``
@@ -449,15 +450,18 @@ def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, pat
         q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
         if q is None or p is None or a is None:
             continue
-        discount = _num(line.get("allowance")) or Decimal(0)  # invoice-en16931: a line discount, already deducted
+        # invoice-en16931: a line's discount and surcharge, already in its amount
+        discount, surcharge = _num(line.get("allowance")) or Decimal(0), _num(line.get("charge")) or Decimal(0)
+        expected = q * p - discount + surcharge
         # the amount is rounded (half a unit); the unit price may itself be rounded to its shown decimals
         price_half = Decimal(1).scaleb(-max(_decimals(p), _decimals(unit))) / 2
-        if abs(q * p - discount - a) > unit / 2 + abs(q) * price_half:
+        if abs(expected - a) > unit / 2 + abs(q) * price_half:
             less = f" - discount {_fmt(discount)}" if discount else ""
+            less += f" + surcharge {_fmt(surcharge)}" if surcharge else ""
             out.append(
                 issue(
                     code,
-                    f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)}{less} = {_fmt(q * p - discount)}, "
+                    f"{word} {i + 1}: quantity {_fmt(q)} x unit price {_fmt(p)}{less} = {_fmt(expected)}, "
                     f"but the amount is {_fmt(a)}",
                     f"{path}/{i}/amount",
                 )
