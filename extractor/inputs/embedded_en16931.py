@@ -4,8 +4,10 @@ delivery and period, typed party identifiers, contacts and electronic addresses,
 categories, tax categories and exemption reasons, document allowances and charges, rounding, payment means and a
 non-IBAN account.
 
-A code with no word in the schema (an unlisted document type or payment means) is left null and noted, never
-approximated; the record's ``embedded.type_code`` keeps the XML's own code, which the e-invoice writer uses.
+A payment means code with no word in the schema is left null and noted, never approximated; a document type code
+with none (``document_type`` cannot be null) becomes ``credit_note`` for UNTDID 1001's other credit notes and
+``invoice`` otherwise, noted, while the record's ``embedded.type_code`` keeps the XML's own code, which the
+e-invoice writer uses.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ PAYMENT_MEANS = {
     "10": "cash",
     "20": "cheque",
 }
+# UNTDID 1001's other credit notes (debit / self-billed / factored / corrective ones): kinds of credit_note
+CREDIT_NOTE_CODES = frozenset({"81", "83", "261", "262", "296", "308", "396", "420", "458", "532"})
 _GLN, _LEI = "0088", "0199"
 
 
@@ -58,11 +62,11 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
 def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
     """The ``invoice`` data with the extras in the ``invoice-en16931`` key order."""
     document_type = DOCUMENT_TYPES.get(type_code)
-    if document_type is None:
-        document_type = "invoice"
+    if document_type is None:  # the field cannot be null: the nearest word, said (the writer keeps the code)
+        document_type = "credit_note" if type_code in CREDIT_NOTE_CODES else "invoice"
         notes.append(
-            f"document_type: the XML's type code {type_code or '(none)'} has no word in the schema; "
-            "invoice (the writer keeps the code)"
+            f"document_type: the XML's type code {type_code or '(none)'} has no word of its own in the schema; "
+            f"{document_type} (the e-invoice written from the record keeps the code)"
         )
     items, taxes_in = base.get("line_items") or [], base.get("tax_lines") or []
     for key, read, names in (
