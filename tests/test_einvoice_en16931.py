@@ -361,3 +361,27 @@ def test_the_corpus_round_trips_under_invoice_en16931(rules):
                 lost.remove(f"/due_date: {source.data['due_date']!r} -> None")  # UBL 2.1 holds it in payment means
             assert lost == [], (name, fmt)
     assert found == CORPUS_FATAL
+
+
+def test_the_schema_words_are_the_code_lists_words():
+    """invoice-en16931's enums and ``einvoice.codes`` (which the reader, the writer, the checks and grounding map
+    them with) name the same words: a word added to one and not the other fails here."""
+    from extractor.einvoice import codes
+
+    props = load_schema("invoice-en16931").schema["properties"]
+    line = props["line_items"]["items"]["properties"]
+    enums = {
+        "document_type": props["document_type"]["enum"],
+        "payment_means": [w for w in props["payment_means"]["enum"] if w is not None],
+        "vat_category": [w for w in line["vat_category"]["enum"] if w is not None],
+        "kind": props["allowances_charges"]["items"]["properties"]["kind"]["enum"],
+    }
+    assert enums == {
+        "document_type": list(codes.DOCUMENT_TYPES),
+        "payment_means": list(codes.PAYMENT_MEANS),
+        "vat_category": list(codes.VAT_CATEGORIES),
+        "kind": list(codes.ALLOWANCE_KINDS),
+    }
+    assert codes.document_type_of("381") == ("credit_note", True)
+    assert codes.document_type_of("261") == ("credit_note", False) and codes.document_type_of("875")[0] == "invoice"
+    assert codes.payment_means_of("58") == "sepa_credit_transfer" and codes.payment_means_of("42") is None

@@ -18,6 +18,7 @@ LAYERS = [
         "extractor.schema",
         "extractor.schema_models",  # the built-in schemas as Pydantic models; the one module importing pydantic
         "extractor.record",
+        "extractor.einvoice.codes",  # EN 16931 code lists, importing nothing: read by inputs, trust and einvoice
     ),
     ("extractor.inputs",),
     ("extractor.runners",),

@@ -4,6 +4,9 @@ schemes of party identifiers (BT-29 / BT-46), and the few countries an address w
 
 Every code here is in the CEN 1.3.16 code lists (BR-CL-01 / 16 / 23 / 25 / 26); a value that maps to none is left
 out by ``terms`` and named in its notes, so the official rule that needs it fires rather than a guess being written.
+
+Pure data and small functions, importing nothing of the package: the lowest stage (``tests/test_layers.py``), so the
+embedded-XML reader (``inputs``), the checks and grounding (``trust``) and the writer read one vocabulary.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ DOCUMENT_TYPES = {
     "self_billed_invoice": "389",
 }
 CREDIT_NOTES = frozenset({"81", "83", "261", "262", "296", "308", "381", "396", "420", "458", "532"})
+# invoice-en16931's VAT categories (UNCL 5305 as EN 16931 uses it) and the one the BR-S rules are about
+VAT_CATEGORIES = ("S", "Z", "E", "AE", "K", "G", "O", "L", "M")
+STANDARD_RATE = "S"
+ALLOWANCE_KINDS = ("allowance", "charge")  # an ``allowances_charges`` entry's ``kind``
 # invoice-en16931's ``payment_means`` -> UNTDID 4461
 PAYMENT_MEANS = {
     "credit_transfer": "30",
@@ -72,6 +79,28 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 # VAT id prefixes that are not the ISO 3166 code of their country (EU VAT: Greece's EL; Swiss UID's CHE)
 _VAT_PREFIX_COUNTRIES = {"EL": "GR", "CHE": "CH"}
 _US_ZIP = re.compile(r"^\d{5}(-\d{4})?$")
+
+
+def vat_category(printed: object, rate) -> str | None:
+    """A line's, row's or allowance's VAT category: as printed (invoice-en16931), else ``S`` for a positive rate
+    (EN 16931's only category with a positive rate outside L / M), else None: a rate of 0 says no category."""
+    if isinstance(printed, str) and printed:
+        return printed
+    return STANDARD_RATE if rate is not None and rate > 0 else None
+
+
+def document_type_of(code: str) -> tuple[str, bool]:
+    """invoice-en16931's ``document_type`` for a UNTDID 1001 code, and whether the code has that word of its own
+    (else the nearest: ``credit_note`` for the other credit notes, ``invoice`` for the rest)."""
+    for word, own in DOCUMENT_TYPES.items():
+        if own == code:
+            return word, True
+    return ("credit_note" if code in CREDIT_NOTES else "invoice"), False
+
+
+def payment_means_of(code: str) -> str | None:
+    """invoice-en16931's ``payment_means`` word for a UNTDID 4461 code, None when it has none."""
+    return next((word for word, own in PAYMENT_MEANS.items() if own == code), None)
 
 
 def unit_code(printed: str | None) -> str | None:

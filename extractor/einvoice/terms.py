@@ -35,11 +35,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from extractor.einvoice import codes
-from extractor.einvoice.codes import COUNT, CREDIT_NOTES, CREDIT_TRANSFER, unit_code
+from extractor.einvoice.codes import COUNT, CREDIT_NOTES, CREDIT_TRANSFER, unit_code, vat_category
 
 SPECIFICATION = "urn:cen.eu:en16931:2017"  # BT-24: the core EN 16931 specification
 INVOICE = "380"
-STANDARD_RATE = "S"
 OUTSIDE_SCOPE = "O"  # BR-O-05 / 10: no VAT rate is written for it
 
 __all__ = ["COUNT", "CREDIT_NOTES", "CREDIT_TRANSFER", "unit_code"]
@@ -179,13 +178,6 @@ def _mapping(value: Any) -> Mapping:
     return value if isinstance(value, Mapping) else {}
 
 
-def _category(printed: Any, rate: Decimal | None) -> str | None:
-    """The printed VAT category, else ``S`` for a positive rate (module docstring), else None."""
-    if isinstance(printed, str) and printed:
-        return printed
-    return STANDARD_RATE if rate is not None and rate > 0 else None
-
-
 def _party(data: Any, *, role: str, currency: str | None, notes: list[str]) -> Party:
     if not isinstance(data, Mapping):
         return Party(name=None)
@@ -241,7 +233,7 @@ def _lines(data: Mapping, *, unit_codes: bool, notes: list[str]) -> tuple[Line, 
                 net_price=decimal(item.get("unit_price")),
                 net_amount=decimal(item.get("amount")),
                 rate=rate,
-                category=_category(item.get("vat_category"), rate),
+                category=vat_category(item.get("vat_category"), rate),
                 item_id=item.get("item_id"),
                 allowance=decimal(item.get("allowance")),
                 charge=decimal(item.get("charge")),
@@ -263,7 +255,7 @@ def _allowances(data: Mapping) -> tuple[AllowanceCharge, ...]:
                     amount=decimal(entry.get("amount")),
                     reason=entry.get("reason"),
                     rate=rate,
-                    category=_category(entry.get("vat_category"), rate),
+                    category=vat_category(entry.get("vat_category"), rate),
                 )
             )
     return tuple(out)
@@ -317,7 +309,7 @@ def terms_from(
             basis=decimal(t.get("base")),
             amount=decimal(t.get("amount")),
             rate=decimal(t.get("rate")),
-            category=_category(t.get("category"), decimal(t.get("rate"))),
+            category=vat_category(t.get("category"), decimal(t.get("rate"))),
             exemption_reason=t.get("exemption_reason"),
         )
         for t in data.get("tax_lines") or ()

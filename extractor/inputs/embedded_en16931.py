@@ -16,29 +16,10 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
+from extractor.einvoice.codes import document_type_of, payment_means_of
 from extractor.inputs.embedded import EmbeddedInvoice, _fit_lengths, cii_positions
 from extractor.inputs.xmltext import _all, _date, _dec, _num, _one, _text
 
-# UNTDID 1001 / 4461 -> invoice-en16931's words (einvoice.codes holds the other direction; a lower stage keeps its own)
-DOCUMENT_TYPES = {
-    "380": "invoice",
-    "381": "credit_note",
-    "384": "corrected_invoice",
-    "326": "partial_invoice",
-    "386": "prepayment_invoice",
-    "389": "self_billed_invoice",
-}
-PAYMENT_MEANS = {
-    "30": "credit_transfer",
-    "58": "sepa_credit_transfer",
-    "49": "direct_debit",
-    "59": "sepa_direct_debit",
-    "48": "card",
-    "10": "cash",
-    "20": "cheque",
-}
-# UNTDID 1001's other credit notes (debit / self-billed / factored / corrective ones): kinds of credit_note
-CREDIT_NOTE_CODES = frozenset({"81", "83", "261", "262", "296", "308", "396", "420", "458", "532"})
 _GLN, _LEI = "0088", "0199"
 
 
@@ -61,9 +42,8 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
 
 def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
     """The ``invoice`` data with the extras in the ``invoice-en16931`` key order."""
-    document_type = DOCUMENT_TYPES.get(type_code)
-    if document_type is None:  # the field cannot be null: the nearest word, said (the writer keeps the code)
-        document_type = "credit_note" if type_code in CREDIT_NOTE_CODES else "invoice"
+    document_type, own = document_type_of(type_code)
+    if not own:  # the field cannot be null: the nearest word, said (the writer keeps the code)
         notes.append(
             f"document_type: the XML's type code {type_code or '(none)'} has no word of its own in the schema; "
             f"{document_type} (the e-invoice written from the record keeps the code)"
@@ -165,7 +145,7 @@ def _contact(name, phone, email) -> dict | None:
 def _payment_means(code: str | None, notes: list[str]) -> str | None:
     if code is None:
         return None
-    word = PAYMENT_MEANS.get(code)
+    word = payment_means_of(code)
     if word is None:
         notes.append(f"payment_means: the XML's code {code} has no word in the schema; null")
     return word

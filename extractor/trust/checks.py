@@ -45,11 +45,11 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice.codes import STANDARD_RATE, vat_category
 from extractor.record import issue
 from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust import rules
 
-STANDARD = "S"  # the VAT category the BR-S rules are about
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
 
@@ -141,7 +141,7 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
 
     taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
     for i, rate, base, amount in _rated(taxes):
-        standard = _category(taxes[i].get("category"), rate) == STANDARD
+        standard = vat_category(taxes[i].get("category"), rate) == STANDARD_RATE
         rule = "BR-S-09" if standard and not rules.br_s_09(amount, base, rate) else None
         if rule is None and not rules.br_co_17(amount, base, rate):
             rule = "BR-CO-17"
@@ -234,13 +234,6 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     return out
 
 
-def _category(printed: Any, rate: Decimal | None) -> str | None:
-    """A line's or row's VAT category: as printed (invoice-en16931), else S for a positive rate."""
-    if isinstance(printed, str) and printed:
-        return printed
-    return STANDARD if rate is not None and rate > 0 else None
-
-
 def _signed(entry: dict, amount: Decimal) -> Decimal:
     """A document allowance lowers its rate's base, a charge raises it."""
     return amount if entry.get("kind") == "charge" else -amount
@@ -279,10 +272,12 @@ def _tax_bases(
         rated.append((_num(x.get("tax_rate")), None if amount is None else _signed(x, amount), x.get("vat_category")))
     printed_only = (allowances or charges) and not entries  # totals from XML whose entries the data lacks
     if lines and all(r is not None and a is not None for r, a, _ in rated) and not printed_only:
-        standard = [(r, a) for r, a, c in rated if r is not None and a is not None and _category(c, r) == STANDARD]
+        standard = [
+            (r, a) for r, a, c in rated if r is not None and a is not None and vat_category(c, r) == STANDARD_RATE
+        ]
         for i, tax in enumerate(taxes):
             rate, base = _num(tax.get("rate")), _num(tax.get("base"))
-            if rate is None or base is None or _category(tax.get("category"), rate) != STANDARD:
+            if rate is None or base is None or vat_category(tax.get("category"), rate) != STANDARD_RATE:
                 continue
             if rules.br_s_08(base, rate, standard):
                 continue

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice import codes
 from extractor.leaves import leaves
 from extractor.record import issue
 from extractor.text import PageText, fold
@@ -78,19 +79,14 @@ from extractor.trust.grounding.rows import (
 
 KEY_FIELDS = ("/invoice_number", "/total", "/bank_account/iban", "/seller/vat_id", "/buyer/vat_id")
 RECEIPT_KEY_FIELDS = ("/total", "/merchant/vat_id")
-# invoice-en16931's own words for what a page says in its own ("credit_note" for "Gutschrift"; the enums of
-# schemas/invoice-en16931.schema.json): never printed as such, so finding them proves nothing either way
-_CATEGORIES = frozenset({"S", "Z", "E", "AE", "K", "G", "O", "L", "M"})
+# invoice-en16931's own words for what a page says in its own ("credit_note" for "Gutschrift"; its enums, from
+# ``einvoice.codes``): never printed as such, so finding them proves nothing either way
 CODED_VALUES = {
-    "document_type": frozenset(
-        {"invoice", "credit_note", "corrected_invoice", "partial_invoice", "prepayment_invoice", "self_billed_invoice"}
-    ),
-    "payment_means": frozenset(
-        {"credit_transfer", "sepa_credit_transfer", "direct_debit", "sepa_direct_debit", "card", "cash", "cheque"}
-    ),
-    "kind": frozenset({"allowance", "charge"}),
-    "vat_category": _CATEGORIES,
-    "category": _CATEGORIES,
+    "document_type": frozenset(codes.DOCUMENT_TYPES),
+    "payment_means": frozenset(codes.PAYMENT_MEANS),
+    "kind": frozenset(codes.ALLOWANCE_KINDS),
+    "vat_category": frozenset(codes.VAT_CATEGORIES),
+    "category": frozenset(codes.VAT_CATEGORIES),
 }
 MIN_COMPACT = 5  # strings this long (letters + digits) may also match with punctuation and spaces ignored
 MIN_TEXT = 3  # letters / digits a text needs to be checkable outside a row (2 on its row)
