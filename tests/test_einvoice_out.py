@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
 from extractor.einvoice import validate
+from extractor.einvoice.codes import unit_code
 from extractor.einvoice.facturx import EinvoiceWriteError
 from extractor.einvoice.report import einvoice_bytes, einvoice_report, validate_file
-from extractor.einvoice.terms import unit_code
 from extractor.einvoice.validate import XSD_RULE, EinvoiceCheckError, compile_rules, validate_xml
 from extractor.errors import UsageError
 from extractor.inputs.embedded import read_embedded_invoice

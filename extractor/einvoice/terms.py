@@ -41,8 +41,6 @@ SPECIFICATION = "urn:cen.eu:en16931:2017"  # BT-24: the core EN 16931 specificat
 INVOICE = "380"
 OUTSIDE_SCOPE = "O"  # BR-O-05 / 10: no VAT rate is written for it
 
-__all__ = ["COUNT", "CREDIT_NOTES", "CREDIT_TRANSFER", "unit_code"]
-
 
 @dataclass(frozen=True)
 class Contact:

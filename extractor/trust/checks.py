@@ -12,12 +12,14 @@ passes the official check of the CII / UBL written from it (``--einvoice``); suc
                     data read from e-invoice XML, whose totals print BT-107 / 108 / 109 (``totals``)
   tax_line          BR-S-09: a tax line's amount is not base x rate / 100 within 1 (rate above 0: standard
                     rated); BR-CO-17: at rate 0 the amount does not round to 0
-  tax_base          BR-S-08: a standard-rated tax line's base is not its rate's line amounts, rounded (every line
-                    states rate and amount, no document allowances / charges); else, or unless a row failed,
+  tax_base          BR-S-08: a standard-rated tax line's base is not its rate's line amounts (+ charges -
+                    allowances at that rate, where invoice-en16931 lists them), rounded (every line states rate
+                    and amount); else, or unless a row failed,
                     ours: the tax bases do not add up to the total without VAT (n half minor units)
   tax_total         BR-CO-14: the tax amounts do not add up to the total VAT (BT-110); e-invoice XML only
-  total             BR-CO-15: total without VAT (BT-109: the subtotal) + taxes is not the total, rounded
-  amount_due        BR-CO-16: total - prepaid is not the amount due (exactly; the schema holds no rounding BT-114)
+  total             BR-CO-15: total without VAT (BT-109: the subtotal - allowances + charges) + taxes is not the
+                    total, rounded
+  amount_due        BR-CO-16: total - prepaid + rounding (invoice-en16931's BT-114) is not the amount due, exactly
   date_invalid      a date is not a real calendar date (YYYY-MM-DD)
   due_before_issue  the due date is before the issue date
   currency_unknown  not an ISO 4217 code (pycountry)
@@ -33,7 +35,8 @@ allows 0.02; ours allows half a minor unit plus the rounding of a printed unit p
 large quantity passes ours and fires R120 in a ``peppol`` e-invoice); the bases' sum has none either (it catches a
 missing rate). A check whose operand is missing is skipped: an invoice without lines is not held to BR-CO-10 /
 BR-S-08 (that is BR-16, the e-invoice's own rule), lines without rates skip BR-S-08 (BR-CO-04 in the e-invoice), a
-rate of 0 is held to BR-CO-17 only (its category, and so BR-Z/E/AE/K/G/O-08/09, is unknown to the schema).
+rate of 0 is held to BR-CO-17 only (its category, and so BR-Z/E/AE/K/G/O-08/09, is unknown to the ``invoice``
+schema; invoice-en16931's printed categories hold the BR-S rules to its S rows only).
 Receipts (not EN 16931) keep tolerances of half the currency's minor unit (ISO 4217 exponent from the ``iso4217``
 package: EUR 0.01, JPY 1, BHD 0.001) per rounded term, and read a tax base as net or gross.
 """
