@@ -66,11 +66,11 @@ def read_pages(source: Path) -> dict[str, list[dict] | None]:
     from extractor.inputs.load import load_document
     from extractor.inputs.ocr import OcrSettings
 
-    layer = load_document(source, settings=RasterSettings(text_boxes=True)).pages
+    layer = load_document(source, raster=RasterSettings(text_boxes=True)).pages
     digital = source.suffix == ".pdf" and any((p.text or "").strip() for p in layer)
-    settings = RasterSettings(ocr=OcrSettings(mode="always", threads=1))
+    raster = RasterSettings(ocr=OcrSettings(mode="always", threads=1))
     ocr_pages = [
-        p.ocr for s in (_page_pngs(source) if digital else [source]) for p in load_document(s, settings=settings).pages
+        p.ocr for s in (_page_pngs(source) if digital else [source]) for p in load_document(s, raster=raster).pages
     ]
     return {
         "text": [{"text": p.text} for p in layer] if digital else None,

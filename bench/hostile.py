@@ -207,24 +207,24 @@ def render_overhead(corpus: Path) -> dict:
     manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
     # 50 pages at most, as docs/benchmarks.md's numbers were measured: RasterSettings' default is the batch's 500
     # (read in windows there), ~2 GB of pixels in one document at the default budget, a worker's whole 2 GiB limit
-    settings = RasterSettings(
+    raster = RasterSettings(
         passwords=tuple(dict.fromkeys(m["password"] for m in manifest.values() if m.get("password"))), max_pages=50
     )
     files = sorted(str(p) for p in corpus.glob("*.pdf"))
     here, isolated, pages = {}, {}, {}
     for path in files:
         start = time.perf_counter()
-        rendered = render_here(path, settings=settings)
+        rendered = render_here(path, raster=raster)
         here[path] = time.perf_counter() - start
         pages[path] = len(rendered.document.pages) if rendered.document else 0
         del rendered
     with RenderPool(workers=1) as pool:
         start = time.perf_counter()
-        pool.render(files[0], settings=settings)  # start-up, measured separately
+        pool.render(files[0], raster=raster)  # start-up, measured separately
         startup = time.perf_counter() - start
         for path in files:
             start = time.perf_counter()
-            pool.render(path, settings=settings)
+            pool.render(path, raster=raster)
             isolated[path] = time.perf_counter() - start
     extra = {path: isolated[path] - here[path] for path in files}
     one_page = [extra[p] for p in files if pages[p] == 1]

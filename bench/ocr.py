@@ -220,7 +220,7 @@ def _has_text_layer(pdf: Path) -> bool:
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
 
-    return any((p.text or "").strip() for p in load_document(pdf, settings=RasterSettings(max_pixels=4096)).pages)
+    return any((p.text or "").strip() for p in load_document(pdf, raster=RasterSettings(max_pixels=4096)).pages)
 
 
 def _page_pngs(pdf: Path) -> list[bytes]:
@@ -245,14 +245,14 @@ def digital_run(shared: Path, threads: int) -> dict:
     from extractor.inputs.ocr import OcrSettings
     from extractor.inputs.ocrdecide import page_text
 
-    settings = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
+    raster = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
     for set_name, pdf, values in digital_documents(shared):
-        layer = [p.text for p in load_document(pdf, settings=RasterSettings()).pages]
+        layer = [p.text for p in load_document(pdf, raster=RasterSettings()).pages]
         ocr_pages, seconds, cpu = [], [], []
         for png in _page_pngs(pdf):
             start = time.process_time()
-            page = load_document(png, settings=settings).pages[0]
+            page = load_document(png, raster=raster).pages[0]
             cpu.append(time.process_time() - start)
             ocr_pages.append(page_text(page.text, page.ocr))
             seconds.append(page.ocr.seconds if page.ocr is not None else 0.0)
@@ -359,7 +359,7 @@ def scanned_run(shared: Path, threads: int) -> list[dict]:
         for mode in ("never", "auto", "always"):
             clear_cache()  # each mode pays for its own reading
             start = time.perf_counter()
-            pages = load_document(source, settings=RasterSettings(ocr=OcrSettings(mode=mode, threads=threads))).pages
+            pages = load_document(source, raster=RasterSettings(ocr=OcrSettings(mode=mode, threads=threads))).pages
             found = _found(values, [page_text(p.text, p.ocr) for p in pages])
             row[mode] = {
                 "grounded": sum(1 for v in found.values() if v is True),

@@ -14,7 +14,7 @@ from typing import TypeVar
 from extractor.errors import UsageError
 from extractor.inputs.pool import RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer
-from extractor.pipeline.document import document_record, extract_document, first_raster, settings_fingerprint
+from extractor.pipeline.document import document_record, extract_document, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.record import Record, Status, issue
@@ -196,7 +196,7 @@ class Extractor:
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
             parts = find_parts(
                 source,
-                render=lambda raster: renderer.render(source, settings=raster),
+                render=lambda raster: renderer.render(source, raster=raster),
                 raster=document_raster(self.settings, self.runner),
                 questions=self.settings.split_questions,
                 **self._split_question(),
@@ -301,12 +301,12 @@ class Extractor:
             for source in sources:  # split: the text pass comes first; one at a time here: nothing to render ahead
                 yield lambda source=source: self.extract(source)
             return
-        raster = first_raster(self.settings, self.runner)  # a long document: its first window (``windows``)
+        raster = document_raster(self.settings, self.runner, first_window=True)  # a long document: its first window
         renderer = self._renderer()
         if not self.settings.isolate:
             yield from self._rendered_in_order(sources, raster, renderer)
             return
-        for rendered in renderer.render_many(sources, settings=raster):
+        for rendered in renderer.render_many(sources, raster=raster):
             yield lambda rendered=rendered: self._typed(
                 document_record(
                     rendered, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
@@ -323,7 +323,7 @@ class Extractor:
         )
         try:
             for source in sources:
-                future = threads.submit(renderer.render, source, settings=raster)
+                future = threads.submit(renderer.render, source, raster=raster)
                 yield lambda future=future: self._typed(
                     document_record(
                         future.result(),

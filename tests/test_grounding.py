@@ -316,7 +316,7 @@ def test_fpdf_text_layer(tmp_path):
     pdf.cell(0, 8, "Page 2: TVA FR20817263544")
     path = tmp_path / "f.pdf"
     pdf.output(str(path))
-    doc = load_document(path, settings=RasterSettings(max_pixels=64 * 64, min_side=32))
+    doc = load_document(path, raster=RasterSettings(max_pixels=64 * 64, min_side=32))
     data = {
         "invoice_number": "FA-2026-042",
         "issue_date": "2026-02-27",
@@ -347,8 +347,8 @@ def sample_texts():
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
 
-    settings = RasterSettings(max_pixels=64 * 64, min_side=32)
-    return {p.stem: [page.text for page in load_document(p, settings=settings).pages] for p in _sample_pdfs()}
+    raster = RasterSettings(max_pixels=64 * 64, min_side=32)
+    return {p.stem: [page.text for page in load_document(p, raster=raster).pages] for p in _sample_pdfs()}
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in _sample_pdfs()] or ["(none)"])

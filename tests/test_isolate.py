@@ -25,7 +25,7 @@ from extractor.inputs.document import RasterSettings, parse_pages
 from extractor.inputs.ocr import OcrSettings, engine_available
 from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer, render_here
-from extractor.inputs.wire import FrameReader, document_from_frame, settings_from_json, settings_to_json
+from extractor.inputs.wire import FrameReader, document_from_frame, raster_from_json, raster_to_json
 from extractor.inputs.worker import FAULT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,9 +67,9 @@ def files(tmp_path):
 def test_pool_renders_exactly_what_the_caller_would(files):
     sources = [str(files / n) for n in ("three.pdf", "scan.png", "renamed.pdf", "login.pdf", "missing.pdf")]
     sources += [make_pdf(("from bytes",)), Image.new("RGBA", (40, 30), (0, 0, 255, 255))]
-    here = [render_here(s, settings=SMALL) for s in sources]
+    here = [render_here(s, raster=SMALL) for s in sources]
     with RenderPool(workers=2) as pool:
-        isolated = list(pool.render_many(sources, settings=SMALL))
+        isolated = list(pool.render_many(sources, raster=SMALL))
         assert pool.stats.jobs == 6  # the PIL image is rendered in the caller
     assert [outcome(r) for r in isolated] == [
         ["one", "two", "three"],
@@ -98,8 +98,8 @@ def test_here_or_in_the_pool_behind_one_interface(files, make):
     sources = [str(files / "three.pdf"), str(files / "missing.pdf"), make_pdf(("from bytes",))]
     with make() as renderer:
         assert isinstance(renderer, Renderer)
-        one = renderer.render(sources[0], settings=SMALL)
-        many = list(renderer.render_many(iter(sources), settings=SMALL))
+        one = renderer.render(sources[0], raster=SMALL)
+        many = list(renderer.render_many(iter(sources), raster=SMALL))
     assert outcome(one) == ["one", "two", "three"]
     assert [(r.source, outcome(r)) for r in many] == [
         (sources[0], ["one", "two", "three"]),
@@ -111,7 +111,7 @@ def test_here_or_in_the_pool_behind_one_interface(files, make):
 def test_order_is_kept_with_prefetch(files):
     sources = [make_pdf((f"doc {i}",)) if i % 3 else str(files / "three.pdf") for i in range(12)]
     with RenderPool(workers=2, ahead=3) as pool:
-        got = [outcome(r) for r in pool.render_many(sources, settings=SMALL)]
+        got = [outcome(r) for r in pool.render_many(sources, raster=SMALL)]
         assert pool.stats.started == 2
     assert got == [["one", "two", "three"] if i % 3 == 0 else [f"doc {i}"] for i in range(12)]
 
@@ -130,7 +130,7 @@ def test_faults_cost_one_file_and_the_worker_is_replaced(files, monkeypatch, act
     monkeypatch.setenv(FAULT_ENV, f"{action}:bad-one")
     sources = [str(files / n) for n in ("three.pdf", "bad-one.pdf", "after.pdf", "scan.png")]
     with RenderPool(workers=1, timeout=2) as pool:
-        got = list(pool.render_many(sources, settings=SMALL))
+        got = list(pool.render_many(sources, raster=SMALL))
         assert pool.stats.started == 2  # the one that failed was replaced
     assert [outcome(r) for r in got] == [["one", "two", "three"], code, ["after.pdf"], [None]]
     error = got[1].error
@@ -143,7 +143,7 @@ def test_a_worker_that_cannot_start_is_a_clear_error(files):
         pytest.skip("the address-space limit is only enforced on Linux")
     with RenderPool(workers=1, memory_limit=8 * 1024**2) as pool:  # too little for an interpreter
         with pytest.raises(WorkerError, match="could not start"):
-            pool.render(str(files / "three.pdf"), settings=SMALL)
+            pool.render(str(files / "three.pdf"), raster=SMALL)
 
 
 def test_threads_share_a_pool(files):
@@ -152,7 +152,7 @@ def test_threads_share_a_pool(files):
     with RenderPool(workers=2) as pool:
 
         def work(i):
-            results[i] = outcome(pool.render(sources[i], settings=SMALL))
+            results[i] = outcome(pool.render(sources[i], raster=SMALL))
 
         threads = [threading.Thread(target=work, args=(i,)) for i in range(len(sources))]
         for t in threads:
@@ -165,14 +165,14 @@ def test_threads_share_a_pool(files):
 def test_close_reaps_every_worker_and_early_stop_is_fine(files, monkeypatch):
     monkeypatch.setenv(FAULT_ENV, "hang:three")
     pool = RenderPool(workers=2, timeout=30)
-    stream = pool.render_many([str(files / "scan.png"), str(files / "three.pdf")], settings=SMALL)
+    stream = pool.render_many([str(files / "scan.png"), str(files / "three.pdf")], raster=SMALL)
     assert outcome(next(stream)) == [None]
     stream.close()  # the caller stops early; three.pdf is still hanging in a worker
     procs = [w.proc for w in pool._pool]
     pool.close()
     assert procs and all(p.returncode is not None for p in procs)
     with pytest.raises(WorkerError, match="closed"):
-        pool.render(str(files / "scan.png"), settings=SMALL)
+        pool.render(str(files / "scan.png"), raster=SMALL)
 
 
 def test_worker_exits_when_its_parent_dies(files):
@@ -183,7 +183,7 @@ def test_worker_exits_when_its_parent_dies(files):
         f"import os, sys, time; os.environ[{FAULT_ENV!r}] = 'hang:three'\n"
         "from extractor.inputs.pool import RenderPool; from extractor.inputs.document import RasterSettings\n"
         "pool = RenderPool(workers=1, timeout=600)\n"
-        f"stream = pool.render_many([{str(files / 'three.pdf')!r}], settings=RasterSettings())\n"
+        f"stream = pool.render_many([{str(files / 'three.pdf')!r}], raster=RasterSettings())\n"
         "import threading; threading.Thread(target=lambda: next(stream), daemon=True).start()\n"
         "while not (pool._pool and pool._pool[0].item): time.sleep(0.05)\n"
         "print(pool._pool[0].proc.pid, flush=True); os._exit(0)\n"
@@ -229,10 +229,10 @@ def test_ocr_runs_in_the_worker_and_its_lines_come_back(tmp_path):
     """An image-only page (no text layer) is read in the worker; lines, words and boxes cross the pipe intact."""
     scan = tmp_path / "scan.pdf"
     scan.write_bytes(text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True))
-    settings = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
+    raster = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
     with RenderPool(workers=1, timeout=60) as pool:
-        rendered = pool.render(str(scan), settings=settings)
-    here = render_here(str(scan), settings=settings)
+        rendered = pool.render(str(scan), raster=raster)
+    here = render_here(str(scan), raster=raster)
     page = rendered.document.pages[0]
     assert (page.text, page.warnings) == ("", ())
     assert [line.text for line in page.ocr.lines] == ["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"]
@@ -247,9 +247,9 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
     """A page whose OCR would not fit in the time limit is left unread, with a warning: the document still renders."""
     scan = tmp_path / "scan.pdf"
     scan.write_bytes((ROOT / "samples" / "invoice-scan.pdf").read_bytes())
-    settings = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
+    raster = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
     with RenderPool(workers=1, timeout=3) as pool:  # an A4 page needs ~5 s of OCR here; 0.8 x 3 s is the budget
-        rendered = pool.render(str(scan), settings=settings)
+        rendered = pool.render(str(scan), raster=raster)
     assert rendered.error is None
     page = rendered.document.pages[0]
     assert page.ocr is None
@@ -264,7 +264,7 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "settings",
+    "raster",
     [
         RasterSettings(),
         RasterSettings(
@@ -278,8 +278,8 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
         ),
     ],
 )
-def test_settings_survive_the_wire(settings):
-    assert settings_from_json(json.loads(json.dumps(settings_to_json(settings)))) == settings
+def test_raster_settings_survive_the_wire(raster):
+    assert raster_from_json(json.loads(json.dumps(raster_to_json(raster)))) == raster
 
 
 def _frame(header: dict, payload: bytes) -> bytes:

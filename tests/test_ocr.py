@@ -447,7 +447,7 @@ def test_photo_turned_90_degrees_grounds_its_values(tmp_path):
 
     photo = tmp_path / "photo.png"
     photo.write_bytes(photo_like(SAMPLES / "invoice-de-einfach.pdf", turn=90))
-    page = load_document(photo, settings=RasterSettings(ocr=AUTO)).pages[0]
+    page = load_document(photo, raster=RasterSettings(ocr=AUTO)).pages[0]
     assert page.image.width > page.image.height  # lying on its side
     report = ground(expected("invoice-de-einfach"), [ocrdecide.page_text(page.text, page.ocr)])
     fields = report.to_dict()["fields"]
@@ -496,7 +496,7 @@ def test_receipt_image_gets_grounding_and_checks(tmp_path):
 
     photo = tmp_path / "receipt.png"
     photo.write_bytes(photo_like(SAMPLES / "receipt-cafe.pdf", turn=0, dpi=200))
-    page = load_document(photo, settings=RasterSettings(ocr=AUTO)).pages[0]
+    page = load_document(photo, raster=RasterSettings(ocr=AUTO)).pages[0]
     data = expected("receipt-cafe")
     result = review_data("receipt", data, [ocrdecide.page_text(page.text, page.ocr)])
     grounding = result.to_extra()["grounding"]

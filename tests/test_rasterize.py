@@ -52,7 +52,7 @@ def write(tmp_path: Path, name: str, data: bytes) -> Path:
 
 def load_error(source, **settings) -> InputError:
     with pytest.raises(InputError) as info:
-        load_document(source, settings=RasterSettings(**settings))
+        load_document(source, raster=RasterSettings(**settings))
     return info.value
 
 
@@ -261,17 +261,17 @@ def test_pdf_pages_and_text_layer(tmp_path):
 
 def test_pdf_page_selection_and_cap(tmp_path):
     data = make_pdf(("one", "two", "three", "four"))
-    doc = load_document(data, settings=RasterSettings(pages=parse_pages("2-3,9")))
+    doc = load_document(data, raster=RasterSettings(pages=parse_pages("2-3,9")))
     assert (doc.source, doc.page_count, [p.index for p in doc.pages]) == ("<bytes>", 4, [1, 2])
     assert doc.warnings == ("selected pages 9 do not exist (the document has 4); skipped",)
-    doc = load_document(data, settings=RasterSettings(max_pages=2))
+    doc = load_document(data, raster=RasterSettings(max_pages=2))
     assert [p.text.strip() for p in doc.pages] == ["one", "two"]
     assert doc.warnings == ("only the first 2 of 4 selected pages were rendered",)
     assert load_error(data, pages=parse_pages("7-")).code == "empty"
 
 
 def test_pdf_budget_and_min_side(tmp_path):
-    doc = load_document(make_pdf(size=(612, 792)), settings=RasterSettings(max_pixels=200_000, min_side=64))
+    doc = load_document(make_pdf(size=(612, 792)), raster=RasterSettings(max_pixels=200_000, min_side=64))
     w, h = doc.pages[0].image.size
     assert w * h <= 200_000 and min(w, h) >= 64
 
@@ -320,14 +320,14 @@ def test_pdf_encrypted_errors(tmp_path, passwords, code):
 @pytest.mark.parametrize("method", [EncryptionMethod.RC4, EncryptionMethod.AES_128, EncryptionMethod.AES_256])
 def test_pdf_encrypted_opens_with_password(method):
     doc = load_document(
-        make_pdf(user_password="secret", method=method), settings=RasterSettings(passwords=("nope", "secret"))
+        make_pdf(user_password="secret", method=method), raster=RasterSettings(passwords=("nope", "secret"))
     )
     assert doc.pages[0].text.strip() == "Invoice 42"
 
 
 def test_pdf_password_is_saslprepped():
     data = make_pdf(user_password="SaSLprep", method=EncryptionMethod.AES_256)
-    doc = load_document(data, settings=RasterSettings(passwords=("SªSL\xadprep",)))
+    doc = load_document(data, raster=RasterSettings(passwords=("SªSL\xadprep",)))
     assert doc.pages[0].text.strip() == "Invoice 42"
 
 
@@ -389,7 +389,7 @@ def test_too_many_bytes(tmp_path):
     data = make_pdf()
     assert load_error(write(tmp_path, "big.pdf", data), max_bytes=len(data) - 1).code == "too_large"
     assert load_error(data, max_bytes=100).code == "too_large"
-    assert load_document(data, settings=RasterSettings(max_bytes=len(data))).page_count == 1
+    assert load_document(data, raster=RasterSettings(max_bytes=len(data))).page_count == 1
 
 
 def test_png_named_pdf_is_read_as_png(tmp_path):
@@ -413,7 +413,7 @@ def test_tiff_frames_are_pages(tmp_path):
     assert (doc.kind, doc.page_count, [p.index for p in doc.pages]) == ("image", 3, [0, 1, 2])
     assert [p.image.getpixel((5, 5)) for p in doc.pages] == [(255, 0, 0), (0, 128, 0), (0, 0, 255)]
     assert all((p.image.size, p.width_pt, p.text) == ((300, 200), None, None) for p in doc.pages)
-    doc = load_document(data, settings=RasterSettings(pages=parse_pages("3")))
+    doc = load_document(data, raster=RasterSettings(pages=parse_pages("3")))
     assert [(p.index, p.image.getpixel((5, 5))) for p in doc.pages] == [(2, (0, 0, 255))]
 
 
@@ -505,7 +505,7 @@ def test_corpus_encrypted(name):
     password = json.loads(hostile("MANIFEST.json").read_text(encoding="utf-8"))[name]["password"]
     assert load_error(path).code == "encrypted"
     assert load_error(path, passwords=("not-it",)).code == "wrong_password"
-    assert load_document(path, settings=RasterSettings(passwords=(password,))).page_count == 1
+    assert load_document(path, raster=RasterSettings(passwords=(password,))).page_count == 1
 
 
 def test_corpus_giant_page():
@@ -515,7 +515,7 @@ def test_corpus_giant_page():
 
 def test_corpus_real_invoice_has_text():
     folder = shared_path("corpus", "invoices", "zugferd-corpus")
-    doc = load_document(sorted(folder.glob("*.pdf"))[0], settings=RasterSettings(max_pages=1))
+    doc = load_document(sorted(folder.glob("*.pdf"))[0], raster=RasterSettings(max_pages=1))
     assert doc.pages[0].text and doc.pages[0].image.size[0] * doc.pages[0].image.size[1] <= BUDGET
 
 
@@ -537,10 +537,10 @@ def _needs_engine():
 
 def test_ocr_is_off_by_default_and_skips_blank_and_text_pages():
     scan = text_pdf(["Rechnung RE-2026-0117"], size=(300, 200), image_only=True)
-    assert load_document(scan, settings=RasterSettings(max_pixels=200_000)).pages[0].ocr is None
+    assert load_document(scan, raster=RasterSettings(max_pixels=200_000)).pages[0].ocr is None
     blank = load_document(image_bytes(Image.new("RGB", (800, 600), "white"), "PNG"), settings=_ocr_settings())
     assert (blank.pages[0].ocr, blank.pages[0].warnings) == (None, ())
-    digital = load_document(text_pdf(["Rechnung RE-2026-0117"], size=(300, 200)), settings=_ocr_settings())
+    digital = load_document(text_pdf(["Rechnung RE-2026-0117"], size=(300, 200)), raster=_ocr_settings())
     assert (digital.pages[0].text.strip(), digital.pages[0].ocr) == ("Rechnung RE-2026-0117", None)
 
 
@@ -555,12 +555,12 @@ def test_ocr_reads_a_scan_under_its_invisible_text_layer_and_prefers_what_it_rea
         image_only=True,
         hidden=["Rcchnunq RE-2O26-O1l7", "Gcsamt 1.375,84 EUR"],
     )
-    page = load_document(scan, settings=_ocr_settings()).pages[0]
+    page = load_document(scan, raster=_ocr_settings()).pages[0]
     assert page.text.split() == ["Rcchnunq", "RE-2O26-O1l7", "Gcsamt", "1.375,84", "EUR"]
     assert page.ocr.reason == "invisible_text_layer"
     assert page_text(page.text, page.ocr).source == "ocr"
     visible = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200))
-    assert load_document(visible, settings=_ocr_settings()).pages[0].ocr is None  # ordinary text is not
+    assert load_document(visible, raster=_ocr_settings()).pages[0].ocr is None  # ordinary text is not
 
 
 def test_ocr_refuses_absurdly_elongated_pages():
@@ -571,7 +571,7 @@ def test_ocr_refuses_absurdly_elongated_pages():
     strip = Image.new("RGB", (60, 3000), "white")
     for y in range(0, 3000, 40):
         ImageDraw.Draw(strip).text((5, y), "12,50", fill="black")
-    page = load_document(image_bytes(strip, "PNG"), settings=_ocr_settings()).pages[0]
+    page = load_document(image_bytes(strip, "PNG"), raster=_ocr_settings()).pages[0]
     assert (page.ocr, page.warnings) == (None, (TOO_ELONGATED,))
 
 
@@ -580,7 +580,7 @@ def test_ocr_boxes_are_relative_to_the_page_image():
     of a 300 x 200 pt page has its box there."""
     _needs_engine()
     scan = text_pdf(["Rechnung RE-2026-0117", "Gesamt 1.375,64 EUR"], size=(300, 200), image_only=True)
-    page = load_document(scan, settings=_ocr_settings()).pages[0]
+    page = load_document(scan, raster=_ocr_settings()).pages[0]
     first = page.ocr.lines[0]
     assert first.text == "Rechnung RE-2026-0117"
     assert abs(first.box[0] - 20 / 300) < 0.02 and abs(first.box[1] - 18 / 200) < 0.03
@@ -596,7 +596,7 @@ def test_ocr_of_an_image_follows_its_exif_orientation():
     exif = Image.Exif()
     exif[0x0112] = 6  # rotate 90 degrees clockwise for display
     stored = upright.rotate(90, expand=True)  # 800 x 600, lying on its side
-    page = load_document(image_bytes(stored, "JPEG", exif=exif, quality=90), settings=_ocr_settings()).pages[0]
+    page = load_document(image_bytes(stored, "JPEG", exif=exif, quality=90), raster=_ocr_settings()).pages[0]
     assert page.image.height > page.image.width
     line = page.ocr.lines[0]
     assert line.text == "Total 1.375,64 EUR"

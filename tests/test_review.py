@@ -26,7 +26,7 @@ def page_texts(name):
     """The sample's text layer per page (None for images), rendered tiny: only the text matters here."""
     if name not in TEXTS:
         source = next(p for p in SAMPLES.glob(f"{name}.*") if p.suffix in (".pdf", ".png"))
-        TEXTS[name] = [p.text for p in load_document(source, settings=RasterSettings(max_pixels=20_000)).pages]
+        TEXTS[name] = [p.text for p in load_document(source, raster=RasterSettings(max_pixels=20_000)).pages]
     return TEXTS[name]
 
 

@@ -222,7 +222,7 @@ def test_three_hundred_one_page_invoices_split_in_bounded_time(tmp_path):
 
     start = time.perf_counter()
     raster = Settings().raster(1024)
-    parts = find_parts(path, render=lambda r: render_here(path, settings=r), raster=raster)
+    parts = find_parts(path, render=lambda r: render_here(path, raster=r), raster=raster)
     assert len(parts.pages) == 300 and parts.pages[-1] == (300,)
     assert parts.warnings == ()
     assert time.perf_counter() - start < 30
@@ -245,7 +245,7 @@ def test_the_review_page_shows_only_the_parts_pages(tmp_path):
 def _here(path):
     from extractor.inputs.renderer import render_here
 
-    return lambda raster: render_here(path, settings=raster)
+    return lambda raster: render_here(path, raster=raster)
 
 
 def test_a_scanned_bundle_splits_by_its_ocr_text(tmp_path):

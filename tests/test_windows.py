@@ -312,21 +312,21 @@ def test_a_five_thousand_page_pdf_is_read_one_window_at_a_time(tmp_path):
     from helpers import raw_pdf
 
     from extractor.inputs.renderer import render_here
-    from extractor.pipeline.windows import first_raster, plan_for, window_raster
+    from extractor.pipeline.windows import cap_to_first_window, plan_for, window_raster
 
     path = tmp_path / "huge.pdf"
     path.write_bytes(raw_pdf(*["/MediaBox [0 0 200 300]"] * 5000))
     settings = Settings(vision_tokens=64)
     raster = settings.raster(1024)
     start = time.perf_counter()
-    rendered = render_here(path, settings=first_raster(raster, settings, pixels_per_token=1024))
+    rendered = render_here(path, raster=cap_to_first_window(raster, settings, pixels_per_token=1024))
     assert rendered.error is None and len(rendered.document.pages) == 4 and rendered.document.page_count == 5000
-    plan = plan_for(rendered.document, settings=settings, pixels_per_token=1024)
+    plan = plan_for(rendered.document, raster=raster, settings=settings, pixels_per_token=1024)
     assert len(plan.indices) == 500 and plan.spans[0] == (0, 3) and plan.spans[-1][1] == 499
     assert len(plan.spans) == 167 and all(b - a + 1 <= 4 for a, b in plan.spans)
     assert plan.warnings == (
         "only the first 500 of 5000 selected pages were extracted (max_pages 500; --max-pages raises it)",
     )
-    last = render_here(path, settings=window_raster(plan, plan.spans[-1], raster))
+    last = render_here(path, raster=window_raster(plan, plan.spans[-1], raster))
     assert [p.index for p in last.document.pages] == [498, 499]
     assert time.perf_counter() - start < 30

@@ -248,9 +248,9 @@ def _aspect_limit(max_pixels: int, min_side: int) -> float:
     return min(float(MAX_ASPECT), max_pixels / (min_side * min_side))
 
 
-def elongated(width: float, height: float, *, settings: RasterSettings) -> bool:
+def elongated(width: float, height: float, *, raster: RasterSettings) -> bool:
     """Whether target_size clamps this aspect ratio (so only part of the page or image is kept)."""
-    return max(width / height, height / width) > _aspect_limit(settings.max_pixels, settings.min_side)
+    return max(width / height, height / width) > _aspect_limit(raster.max_pixels, raster.min_side)
 
 
 # ---------------------------------------------------------------------------------------------- selection and cap
@@ -261,13 +261,13 @@ def page_cap_warning(max_pages: int, selected: int) -> str:
     return f"only the first {max_pages} of {selected} selected pages were rendered"
 
 
-def select_pages(page_count: int, *, name: str, settings: RasterSettings) -> tuple[list[int], list[str]]:
+def select_pages(page_count: int, *, name: str, raster: RasterSettings) -> tuple[list[int], list[str]]:
     """Apply the page selection, then the page cap.
 
     Args:
         page_count: pages (or frames) in the source.
         name: the source's name, for the error.
-        settings: the page selection (None: all pages) and ``max_pages``.
+        raster: the page selection (None: all pages) and ``max_pages``.
 
     Returns:
         The 0-based indices of the pages to render, in document order, and the document warnings.
@@ -275,7 +275,7 @@ def select_pages(page_count: int, *, name: str, settings: RasterSettings) -> tup
     Raises:
         InputError: none of the selected pages exist (code ``empty``).
     """
-    selection = settings.pages or PageSelection(((1, None),))
+    selection = raster.pages or PageSelection(((1, None),))
     selected = selection.count(page_count)
     warnings = []
     beyond = selection.beyond(page_count)
@@ -287,6 +287,6 @@ def select_pages(page_count: int, *, name: str, settings: RasterSettings) -> tup
             source=name,
             code="empty",
         )
-    if selected > settings.max_pages:
-        warnings.append(page_cap_warning(settings.max_pages, selected))
-    return list(itertools.islice(selection.indices(page_count), settings.max_pages)), warnings
+    if selected > raster.max_pages:
+        warnings.append(page_cap_warning(raster.max_pages, selected))
+    return list(itertools.islice(selection.indices(page_count), raster.max_pages)), warnings

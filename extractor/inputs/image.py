@@ -53,7 +53,7 @@ _PILLOW_FAILURES = (
 
 
 def load_image(
-    data: bytes, *, kind: str, name: str, settings: RasterSettings, budget: ocr.OcrBudget
+    data: bytes, *, kind: str, name: str, raster: RasterSettings, budget: ocr.OcrBudget
 ) -> tuple[int, tuple[Page, ...], list[str]]:
     """Decode an image file and make its selected frames pages.
 
@@ -61,7 +61,7 @@ def load_image(
         data: the file's bytes.
         kind: ``png``, ``jpeg``, ``tiff`` or ``webp`` (sniffed from the content).
         name: the source's name, for messages.
-        settings: budget, page selection, page cap and OCR.
+        raster: budget, page selection, page cap and OCR.
         budget: OCR starts on a page only while its estimated cost fits before this budget's deadline.
 
     Returns:
@@ -74,8 +74,8 @@ def load_image(
     try:
         with Image.open(io.BytesIO(data), formats=[_PIL_FORMAT[kind]]) as img:
             page_count = getattr(img, "n_frames", 1) if kind == "tiff" else 1
-            indices, warnings = select_pages(page_count, name=name, settings=settings)
-            pages = tuple(_image_page(img, index, name, settings, budget) for index in indices)
+            indices, warnings = select_pages(page_count, name=name, raster=raster)
+            pages = tuple(_image_page(img, index, name, raster, budget) for index in indices)
     except Image.DecompressionBombError:
         raise InputError(
             f"{name}: the image's pixel dimensions are too large to decode safely", source=name, code="too_large"
@@ -87,22 +87,22 @@ def load_image(
     return page_count, pages, warnings
 
 
-def _image_page(img: Image.Image, index: int, name: str, settings: RasterSettings, budget: ocr.OcrBudget) -> Page:
+def _image_page(img: Image.Image, index: int, name: str, raster: RasterSettings, budget: ocr.OcrBudget) -> Page:
     if index:
         img.seek(index)
     _check_pixels(name, *img.size)
-    box = target_size(*img.size, max_pixels=settings.max_pixels, min_side=settings.min_side)
+    box = target_size(*img.size, max_pixels=raster.max_pixels, min_side=raster.min_side)
     if img.format in ("JPEG", "MPO"):
         # decode at 1/2, 1/4 or 1/8 scale when that still covers the box (and the OCR image, when OCR may read it)
-        ocr_box = ocr.image_size(*img.size, settings.ocr) if settings.ocr.mode != "never" else None
+        ocr_box = ocr.image_size(*img.size, raster.ocr) if raster.ocr.mode != "never" else None
         img.draft("RGB", (max(box[0], ocr_box[0]), max(box[1], ocr_box[1])) if ocr_box else box)
     try:
         orientation = int(img.getexif().get(0x0112, 1))
     except _PILLOW_FAILURES:
         orientation = 1  # a broken EXIF block only costs the orientation
     rgb = _to_rgb(img)
-    image, warnings = _fit(rgb, settings)
-    read, ocr_warnings = _read_image(rgb, image, orientation, settings, budget)
+    image, warnings = _fit(rgb, raster)
+    read, ocr_warnings = _read_image(rgb, image, orientation, raster, budget)
     if orientation in _EXIF_TRANSPOSE:
         image = image.transpose(_EXIF_TRANSPOSE[orientation])
     return Page(
@@ -145,22 +145,22 @@ def _to_rgb(img: Image.Image) -> Image.Image:
     return img.convert("RGB")
 
 
-def _kept(width: int, height: int, settings: RasterSettings) -> tuple[int, int]:
+def _kept(width: int, height: int, raster: RasterSettings) -> tuple[int, int]:
     """The top/left part of an image that is used: all of it, unless its aspect ratio is absurd."""
-    if not elongated(width, height, settings=settings):
+    if not elongated(width, height, raster=raster):
         return width, height
-    box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
+    box_w, box_h = target_size(width, height, max_pixels=raster.max_pixels, min_side=raster.min_side)
     keep = (width, round(width * box_h / box_w)) if height > width else (round(height * box_w / box_h), height)
     return max(1, keep[0]), max(1, keep[1])
 
 
-def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, list[str]]:
+def _fit(image: Image.Image, raster: RasterSettings) -> tuple[Image.Image, list[str]]:
     """Shrink to the budget (never enlarge, except up to min_side); crop absurd aspect ratios to their top/left."""
     width, height = image.size
-    box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
+    box_w, box_h = target_size(width, height, max_pixels=raster.max_pixels, min_side=raster.min_side)
     warnings = []
-    if elongated(width, height, settings=settings):
-        image = image.crop((0, 0, *_kept(width, height, settings)))
+    if elongated(width, height, raster=raster):
+        image = image.crop((0, 0, *_kept(width, height, raster)))
         warnings.append(
             f"the image is {width:,} x {height:,} px, too elongated to use whole; "
             f"only its {'top' if height > width else 'left'} part was kept"
@@ -168,41 +168,41 @@ def _fit(image: Image.Image, settings: RasterSettings) -> tuple[Image.Image, lis
         width, height = image.size
     if width * height > box_w * box_h:
         return image.resize((box_w, box_h), Image.Resampling.LANCZOS), warnings
-    if min(width, height) < settings.min_side:
-        grow = settings.min_side / min(width, height)
+    if min(width, height) < raster.min_side:
+        grow = raster.min_side / min(width, height)
         size = (
-            min(box_w, max(settings.min_side, round(width * grow))),
-            min(box_h, max(settings.min_side, round(height * grow))),
+            min(box_w, max(raster.min_side, round(width * grow))),
+            min(box_h, max(raster.min_side, round(height * grow))),
         )
         return image.resize(size, Image.Resampling.BICUBIC), warnings
     return image, warnings
 
 
 def _read_image(
-    rgb: Image.Image, image: Image.Image, orientation: int, settings: RasterSettings, budget: ocr.OcrBudget
+    rgb: Image.Image, image: Image.Image, orientation: int, raster: RasterSettings, budget: ocr.OcrBudget
 ) -> tuple[ocrresult.OcrPage | None, list[str]]:
     """OCR for an image page: the part of the source the page image shows, shrunk to OCR size and turned by its
     EXIF orientation (as the page image is), then read."""
-    reason = ocrdecide.reason_to_read(None, image, settings.ocr)
+    reason = ocrdecide.reason_to_read(None, image, raster.ocr)
     if reason is None:
         return None, []
-    kept = _kept(*rgb.size, settings)
-    size = ocr.image_size(*kept, settings.ocr)
+    kept = _kept(*rgb.size, raster)
+    size = ocr.image_size(*kept, raster.ocr)
     if size is None:
         return None, [ocr.TOO_ELONGATED]
     region = rgb.crop((0, 0, *kept)) if kept != rgb.size else rgb
     ocr_image = region.resize(size, Image.Resampling.LANCZOS) if size != kept else region
     if orientation in _EXIF_TRANSPOSE:
         ocr_image = ocr_image.transpose(_EXIF_TRANSPOSE[orientation])
-    return ocr.read_page(ocr_image, reason=reason, settings=settings.ocr, budget=budget)
+    return ocr.read_page(ocr_image, reason=reason, raster=raster.ocr, budget=budget)
 
 
-def load_pil(img: Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudget) -> Document:
+def load_pil(img: Image.Image, *, raster: RasterSettings, budget: ocr.OcrBudget) -> Document:
     """Make a PIL image (already decoded, handed to the API) a one-page ``<image>`` document.
 
     Args:
         img: the image, any mode.
-        settings: budget, page selection and OCR.
+        raster: budget, page selection and OCR.
         budget: OCR starts only while its estimated cost fits before this budget's deadline.
 
     Returns:
@@ -213,11 +213,11 @@ def load_pil(img: Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudge
     """
     name = "<image>"
     _check_pixels(name, *img.size)
-    select_pages(1, name=name, settings=settings)
+    select_pages(1, name=name, raster=raster)
     rgb = _to_rgb(img)
     digest = hashlib.sha256(rgb.tobytes()).hexdigest()
-    image, warnings = _fit(rgb, settings)
-    read, ocr_warnings = _read_image(rgb, image, 1, settings, budget)
+    image, warnings = _fit(rgb, raster)
+    read, ocr_warnings = _read_image(rgb, image, 1, raster, budget)
     page = Page(
         index=0,
         image=image,

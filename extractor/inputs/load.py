@@ -51,22 +51,22 @@ _LOOKS_LIKE = (
 
 
 def load_document(
-    source: Path | bytes | Image.Image, *, settings: RasterSettings = RasterSettings(), deadline: float | None = None
+    source: Path | bytes | Image.Image, *, raster: RasterSettings = RasterSettings(), deadline: float | None = None
 ) -> Document:
     """Read a PDF or image and render its selected pages (thread-safe: pdfium calls take ``PDFIUM_LOCK``).
 
     See ``_load_document`` for arguments, return value and errors.
     """
     with PDFIUM_LOCK:
-        return _load_document(source, settings=settings, budget=ocr.OcrBudget(deadline))
+        return _load_document(source, raster=raster, budget=ocr.OcrBudget(deadline))
 
 
-def _load_document(source: Path | bytes | Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudget) -> Document:
+def _load_document(source: Path | bytes | Image.Image, *, raster: RasterSettings, budget: ocr.OcrBudget) -> Document:
     """Read a PDF or image and render its selected pages.
 
     Args:
         source: a path, the file's bytes, or a PIL image.
-        settings: budget, page selection, passwords, limits and OCR.
+        raster: budget, page selection, passwords, limits and OCR.
         budget: OCR starts on a page only while its estimated cost fits before this budget's deadline.
 
     Returns:
@@ -78,21 +78,21 @@ def _load_document(source: Path | bytes | Image.Image, *, settings: RasterSettin
             reason.
     """
     if isinstance(source, Image.Image):
-        return load_pil(source, settings=settings, budget=budget)
+        return load_pil(source, raster=raster, budget=budget)
     if isinstance(source, (bytes, bytearray, memoryview)):
         name, suffix, data = "<bytes>", "", bytes(source)
-        _check_bytes(name, len(data), settings.max_bytes)
+        _check_bytes(name, len(data), raster.max_bytes)
     else:
         path = Path(source)
-        name, suffix, data = display_name(source), path.suffix.lower(), _read_file(path, settings.max_bytes)
+        name, suffix, data = display_name(source), path.suffix.lower(), _read_file(path, raster.max_bytes)
     if not data:
         raise InputError(f"{name}: the file is empty (0 bytes)", source=name, code="empty")
     kind = _content_kind(data, name, suffix)
     warnings = _kind_warnings(kind, suffix)
     if kind == "pdf":
-        page_count, pages, more = load_pdf(data, name=name, settings=settings, budget=budget)
+        page_count, pages, more = load_pdf(data, name=name, raster=raster, budget=budget)
     else:
-        page_count, pages, more = load_image(data, kind=kind, name=name, settings=settings, budget=budget)
+        page_count, pages, more = load_image(data, kind=kind, name=name, raster=raster, budget=budget)
     return Document(
         source=name,
         sha256=hashlib.sha256(data).hexdigest(),

@@ -54,14 +54,14 @@ class _PageFailed(Exception):
 
 
 def load_pdf(
-    data: bytes, *, name: str, settings: RasterSettings, budget: ocr.OcrBudget
+    data: bytes, *, name: str, raster: RasterSettings, budget: ocr.OcrBudget
 ) -> tuple[int, tuple[Page, ...], list[str]]:
     """Open a PDF and render its selected pages (the caller holds ``PDFIUM_LOCK``).
 
     Args:
         data: the file's bytes.
         name: the source's name, for messages.
-        settings: budget, page selection, passwords, page cap and OCR.
+        raster: budget, page selection, passwords, page cap and OCR.
         budget: OCR starts on a page only while its estimated cost fits before this budget's deadline.
 
     Returns:
@@ -71,18 +71,18 @@ def load_pdf(
         InputError: the PDF cannot be opened (``encrypted``, ``wrong_password``, ``unreadable``, ``corrupt``), none
             of the selected pages exist (``empty``), or no page renders (``corrupt`` or ``too_large``).
     """
-    pdf = _open_pdf(data, name, settings.passwords)
+    pdf = _open_pdf(data, name, raster.passwords)
     try:
         form_warnings = _init_forms(pdf)
         page_count = len(pdf)
         if page_count < 1:  # pdfium's answer when the page tree cannot be read
             raise InputError(f"{name}: the PDF has no readable pages", source=name, code="corrupt")
-        indices, warnings = select_pages(page_count, name=name, settings=settings)
+        indices, warnings = select_pages(page_count, name=name, raster=raster)
         warnings = form_warnings + warnings
         pages, failures = [], []
         for index in indices:
             try:
-                pages.append(_render_pdf_page(pdf, index, settings, budget))
+                pages.append(_render_pdf_page(pdf, index, raster, budget))
             except _PageFailed as failure:
                 failures.append(failure)
     finally:
@@ -180,7 +180,7 @@ def _init_forms(pdf: pdfium.PdfDocument) -> list[str]:
     return []
 
 
-def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettings, budget: ocr.OcrBudget) -> Page:
+def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, raster: RasterSettings, budget: ocr.OcrBudget) -> Page:
     try:
         page = pdf[index]
     except _PDFIUM_FAILURES:
@@ -189,10 +189,10 @@ def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettin
         width, height = page.get_size()  # displayed size: pdfium applies /Rotate
         if not all(math.isfinite(v) and v > 0 for v in (width, height)):
             raise _PageFailed(f"page {index + 1}: the page box is {width:g} x {height:g} pt; skipped")
-        image, crop, warnings = _render_page_image(page, width, height, index, settings)
+        image, crop, warnings = _render_page_image(page, width, height, index, raster)
         text, text_warnings = read_text(page)
-        read, ocr_warnings = _read_pdf_page(page, (width, height), crop, image, text, settings.ocr, budget)
-        lines = read_lines(page) if settings.text_boxes and text else ()
+        read, ocr_warnings = _read_pdf_page(page, (width, height), crop, image, text, raster.ocr, budget)
+        lines = read_lines(page) if raster.text_boxes and text else ()
         return Page(
             index=index,
             image=image,
@@ -208,11 +208,11 @@ def _render_pdf_page(pdf: pdfium.PdfDocument, index: int, settings: RasterSettin
 
 
 def _render_page_image(
-    page: pdfium.PdfPage, width: float, height: float, index: int, settings: RasterSettings
+    page: pdfium.PdfPage, width: float, height: float, index: int, raster: RasterSettings
 ) -> tuple[Image.Image, tuple[float, float, float, float], list[str]]:
     """Render at the scale that fills the budget box; the part beyond the box (absurd aspect only) is cropped.
     Returns the image, the crop (left, bottom, right, top, in points) and warnings."""
-    box_w, box_h = target_size(width, height, max_pixels=settings.max_pixels, min_side=settings.min_side)
+    box_w, box_h = target_size(width, height, max_pixels=raster.max_pixels, min_side=raster.min_side)
     # The margin keeps pypdfium2's ceil() from adding a pixel past the box.
     scale = max(box_w / width, box_h / height) * (1 - 1e-9)
     full_w, full_h = math.ceil(width * scale), math.ceil(height * scale)
@@ -224,7 +224,7 @@ def _render_page_image(
     crop = (0.0, max(0, full_h - box_h) / scale, max(0, full_w - box_w) / scale, 0.0)  # left, bottom, right, top
     image = _render_region(page, scale, crop, index)
     warnings = []
-    if elongated(width, height, settings=settings):
+    if elongated(width, height, raster=raster):
         part = "top" if height > width else "left"
         warnings.append(
             f"the page is {width:,.0f} x {height:,.0f} pt, too elongated to render whole; "

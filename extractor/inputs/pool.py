@@ -47,7 +47,7 @@ from extractor.errors import InputError, UsageError, WorkerError
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
 from extractor.inputs.renderer import Rendered, Renderer, render_here
-from extractor.inputs.wire import FrameReader, document_from_frame, send, settings_to_json
+from extractor.inputs.wire import FrameReader, document_from_frame, raster_to_json, send
 from extractor.inputs.worker import PACKAGE_ROOT, WORKER_CODE
 
 DEFAULT_TIMEOUT = 60.0  # seconds to open and render one document
@@ -90,12 +90,12 @@ class PoolStats:
 class _Item:
     """One source moving through the pool."""
 
-    __slots__ = ("source", "name", "settings", "result")
+    __slots__ = ("source", "name", "raster", "result")
 
-    def __init__(self, source: Any, settings: RasterSettings) -> None:
+    def __init__(self, source: Any, raster: RasterSettings) -> None:
         self.source = source
         self.name = source_label(source)
-        self.settings = settings
+        self.raster = raster
         self.result: Rendered | None = None
 
 
@@ -153,7 +153,7 @@ class RenderPool(Renderer):
 
     Example:
         >>> with RenderPool(timeout=30) as pool:                                        # doctest: +SKIP
-        ...     for rendered in pool.render_many(paths, settings=RasterSettings()):
+        ...     for rendered in pool.render_many(paths, raster=RasterSettings()):
         ...         print(rendered.source, rendered.error or len(rendered.document.pages))
     """
 
@@ -190,25 +190,25 @@ class RenderPool(Renderer):
 
     # -- public ------------------------------------------------------------------------------------------------
 
-    def render(self, source: Any, *, settings: RasterSettings) -> Rendered:
+    def render(self, source: Any, *, raster: RasterSettings) -> Rendered:
         """Open and render one source in a worker (PIL images: in this process).
 
         Args:
             source: a path, the file's bytes, or a PIL image.
-            settings: the rasterizer settings.
+            raster: the rasterizer settings.
 
         Returns:
             The Rendered; ``error`` carries the code (``crashed`` / ``timeout`` from the pool, the rest from
             ``load.load_document``).
         """
-        return next(self.render_many([source], settings=settings))
+        return next(self.render_many([source], raster=raster))
 
-    def render_many(self, sources: Iterable[Any], *, settings: RasterSettings) -> Iterator[Rendered]:
+    def render_many(self, sources: Iterable[Any], *, raster: RasterSettings) -> Iterator[Rendered]:
         """Render sources in input order, up to ``ahead`` of them ahead of the one the caller is on.
 
         Args:
             sources: paths, bytes or PIL images (consumed lazily).
-            settings: the rasterizer settings.
+            raster: the rasterizer settings.
 
         Yields:
             One Rendered per source, in order.
@@ -225,13 +225,13 @@ class RenderPool(Renderer):
                     except StopIteration:
                         exhausted = True
                         break
-                    window.append(self._submit(source, settings))
+                    window.append(self._submit(source, raster))
                 if not window:
                     return
                 head = window.popleft()
                 waited = time.perf_counter()
                 if head.result is None and not _isolatable(head.source):
-                    head.result = render_here(head.source, settings=head.settings)
+                    head.result = render_here(head.source, raster=head.raster)
                 while head.result is None:
                     self._pump(wait=True)
                 result = head.result
@@ -265,8 +265,8 @@ class RenderPool(Renderer):
 
     # -- internals ---------------------------------------------------------------------------------------------
 
-    def _submit(self, source: Any, settings: RasterSettings) -> _Item:
-        item = _Item(source, settings)
+    def _submit(self, source: Any, raster: RasterSettings) -> _Item:
+        item = _Item(source, raster)
         if _isolatable(source):
             with self._lock:
                 if self._closed:
@@ -316,15 +316,15 @@ class RenderPool(Renderer):
             starting += 1
 
     def _assign(self, worker: _Worker, item: _Item) -> None:
-        settings = item.settings
-        worker.reader.max_payload = settings.max_pages * settings.max_pixels * 3
+        raster = item.raster
+        worker.reader.max_payload = raster.max_pages * raster.max_pixels * 3
         is_path = isinstance(item.source, (str, os.PathLike))
         header = {
             "type": "job",
             "name": item.name,
             "source": os.fspath(item.source) if is_path else None,
             "cwd": _cwd(),
-            "settings": settings_to_json(settings),
+            "raster": raster_to_json(raster),
             "timeout": self.timeout,
         }
         worker.item = item
@@ -428,7 +428,7 @@ class RenderPool(Renderer):
             )
         else:
             try:
-                document = document_from_frame(header, payload, max_pixels=item.settings.max_pixels)
+                document = document_from_frame(header, payload, max_pixels=item.raster.max_pixels)
             except (ValueError, KeyError, TypeError) as exc:
                 item.result = self._crash_result(
                     item, f"the rendering process sent a malformed result ({exc})", render_s

@@ -45,19 +45,19 @@ class Rendered:
     wait_s: float | None = None
 
 
-def render_here(source: Any, *, settings: RasterSettings) -> Rendered:
+def render_here(source: Any, *, raster: RasterSettings) -> Rendered:
     """Open and render a source in this process (no isolation, no time limit).
 
     Args:
         source: a path, the file's bytes, or a PIL image.
-        settings: the rasterizer settings.
+        raster: the rasterizer settings.
 
     Returns:
         The Rendered (``error`` set for an unreadable input).
     """
     start = time.perf_counter()
     try:
-        document = load_document(Path(source) if isinstance(source, str) else source, settings=settings)
+        document = load_document(Path(source) if isinstance(source, str) else source, raster=raster)
     except InputError as exc:
         return Rendered(source=source, error=exc, render_s=time.perf_counter() - start)
     return Rendered(source=source, document=document, render_s=time.perf_counter() - start)
@@ -73,34 +73,34 @@ class Renderer(ABC):
 
     Example:
         >>> with LocalRenderer() as renderer:                                           # doctest: +SKIP
-        ...     for rendered in renderer.render_many(paths, settings=RasterSettings()):
+        ...     for rendered in renderer.render_many(paths, raster=RasterSettings()):
         ...         print(rendered.source, rendered.error or len(rendered.document.pages))
     """
 
     @abstractmethod
-    def render(self, source: Any, *, settings: RasterSettings) -> Rendered:
+    def render(self, source: Any, *, raster: RasterSettings) -> Rendered:
         """Open and render one source.
 
         Args:
             source: a path, the file's bytes, or a PIL image.
-            settings: the rasterizer settings.
+            raster: the rasterizer settings.
 
         Returns:
             The Rendered (``error`` set for an input that cannot be read).
         """
 
-    def render_many(self, sources: Iterable[Any], *, settings: RasterSettings) -> Iterator[Rendered]:
+    def render_many(self, sources: Iterable[Any], *, raster: RasterSettings) -> Iterator[Rendered]:
         """Render sources in input order (this base: each one when the caller asks for it).
 
         Args:
             sources: paths, bytes or PIL images (consumed lazily).
-            settings: the rasterizer settings.
+            raster: the rasterizer settings.
 
         Yields:
             One Rendered per source, in order.
         """
         for source in sources:
-            yield self.render(source, settings=settings)
+            yield self.render(source, raster=raster)
 
     def close(self) -> None:  # noqa: B027 - not abstract: a renderer with nothing to release keeps this no-op
         """Release what the renderer holds (this base holds nothing)."""
@@ -115,6 +115,6 @@ class Renderer(ABC):
 class LocalRenderer(Renderer):
     """Renders in this process (``render_here``): no isolation, no time limit, nothing to close."""
 
-    def render(self, source: Any, *, settings: RasterSettings) -> Rendered:
+    def render(self, source: Any, *, raster: RasterSettings) -> Rendered:
         """Open and render one source here; see ``render_here``."""
-        return render_here(source, settings=settings)
+        return render_here(source, raster=raster)

@@ -135,22 +135,22 @@ class FrameReader:
         return header, payload
 
 
-def settings_to_json(settings: RasterSettings) -> dict:
-    """The settings as a job frame's JSON (``settings_from_json`` reads it back)."""
+def raster_to_json(raster: RasterSettings) -> dict:
+    """The rasterizer settings as a job frame's JSON (``raster_from_json`` reads it back)."""
     return {
-        "max_pixels": settings.max_pixels,
-        "passwords": list(settings.passwords),
-        "pages": None if settings.pages is None else [list(r) for r in settings.pages.ranges],
-        "max_pages": settings.max_pages,
-        "max_bytes": settings.max_bytes,
-        "min_side": settings.min_side,
-        "ocr": settings.ocr.to_dict(),
-        "text_boxes": settings.text_boxes,
+        "max_pixels": raster.max_pixels,
+        "passwords": list(raster.passwords),
+        "pages": None if raster.pages is None else [list(r) for r in raster.pages.ranges],
+        "max_pages": raster.max_pages,
+        "max_bytes": raster.max_bytes,
+        "min_side": raster.min_side,
+        "ocr": raster.ocr.to_dict(),
+        "text_boxes": raster.text_boxes,
     }
 
 
-def settings_from_json(data: dict) -> RasterSettings:
-    """The settings from ``settings_to_json``'s JSON (``UsageError`` when they are invalid)."""
+def raster_from_json(data: dict) -> RasterSettings:
+    """The rasterizer settings from ``raster_to_json``'s JSON (``UsageError`` when they are invalid)."""
     pages = None if data["pages"] is None else PageSelection(tuple((a, b) for a, b in data["pages"]))
     return RasterSettings(
         max_pixels=data["max_pixels"],

@@ -41,7 +41,7 @@ from PIL import Image
 
 from extractor.errors import InputError
 from extractor.inputs.load import load_document
-from extractor.inputs.wire import document_to_frame, recv, send, settings_from_json
+from extractor.inputs.wire import document_to_frame, raster_from_json, recv, send
 
 FAULT_ENV = "EXTRACTOR_TEST_FAULT"
 OCR_SHARE = 0.8  # of the time limit, for rendering and OCR; the rest is for sending the result
@@ -123,7 +123,7 @@ def _run_job(header: dict, payload: bytes, memory_limit: int) -> tuple[dict, lis
         _inject_fault(name)
         _follow_cwd(header.get("cwd"))
         source = payload if header["source"] is None else Path(header["source"])
-        document = load_document(source, settings=settings_from_json(header["settings"]), deadline=deadline)
+        document = load_document(source, raster=raster_from_json(header["raster"]), deadline=deadline)
         reply, data, size = document_to_frame(document)
     except InputError as exc:
         reply = {"type": "error", "code": exc.code, "message": str(exc)}

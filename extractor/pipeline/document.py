@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from extractor.errors import InputError, ModelError
-from extractor.inputs.document import Document, Page, RasterSettings
+from extractor.inputs.document import Document, Page
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.inputs.embedded_en16931 import as_en16931
 from extractor.inputs.ocrdecide import page_text
@@ -99,16 +99,10 @@ def extract_document(
         The Record.
     """
     renderer = renderer if renderer is not None else LocalRenderer()
-    rendered = renderer.render(source, settings=first_raster(settings, runner))
+    rendered = renderer.render(source, raster=document_raster(settings, runner, first_window=True))
     return document_record(
         rendered, runner=runner, schema=schema, settings=settings, renderer=renderer, fingerprint=fingerprint
     )
-
-
-def first_raster(settings: Settings, runner: Runner) -> RasterSettings:
-    """The rasterizer settings of a document's first render: all its pages, or its first window's when it is long
-    (``windows``: the later windows are rendered one by one as their turn comes)."""
-    return windows.first_raster(document_raster(settings, runner), settings, pixels_per_token=runner.pixels_per_token)
 
 
 def document_record(
@@ -198,11 +192,14 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
     window for a long document); reviewed, its status decided."""
     settings, pixels_per_token = job.settings, job.runner.pixels_per_token
     texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
-    plan = windows.plan_for(document, settings=settings, pixels_per_token=pixels_per_token)
+    plan = windows.plan_for(document, raster=job.raster, settings=settings, pixels_per_token=pixels_per_token)
     if plan is not None:
         document = dataclasses.replace(
             document,
-            warnings=windows.first_warnings(document, settings, pixels_per_token=pixels_per_token) + plan.warnings,
+            warnings=windows.first_warnings(
+                document, raster=job.raster, settings=settings, pixels_per_token=pixels_per_token
+            )
+            + plan.warnings,
         )
     embedded, notes = _embedded_invoice(job, document)
     xml = embedded if embedded is not None and embedded.valid else None  # the answer, when valid
@@ -528,6 +525,5 @@ __all__ = [
     "content_sha256",
     "document_record",
     "extract_document",
-    "first_raster",
     "settings_fingerprint",
 ]

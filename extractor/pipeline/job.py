@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Union
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
 from extractor.inputs.renderer import Rendered, Renderer
+from extractor.pipeline import windows
 from extractor.runners.base import Runner
 from extractor.schema import Schema
 from extractor.settings import Settings
@@ -28,9 +29,19 @@ def source_name(source: Source) -> str:
     return "<bytes>" if isinstance(source, (bytes, bytearray)) else "<image>"
 
 
-def document_raster(settings: Settings, runner: Runner) -> RasterSettings:
-    """The rasterizer settings of a document for this runner (its pixel budget, capped by the model's own)."""
-    return settings.raster(runner.pixels_per_token, page_pixels=runner.max_page_pixels)
+def document_raster(settings: Settings, runner: Runner, *, first_window: bool = False) -> RasterSettings:
+    """A document's rasterizer settings for this runner: the one way the pipeline gets them.
+
+    Args:
+        settings: the options (pixel budget, pages, passwords, limits, OCR).
+        runner: the loaded model (its pixels per vision token, and the most pixels a page can use).
+        first_window: the settings of a document's first render: its first window's pages at most, when it is long
+            (``windows``: the later windows are rendered one by one as their turn comes).
+    """
+    raster = settings.raster(runner.pixels_per_token, page_pixels=runner.max_page_pixels)
+    if first_window:
+        return windows.cap_to_first_window(raster, settings, pixels_per_token=runner.pixels_per_token)
+    return raster
 
 
 @dataclass(frozen=True)
@@ -71,7 +82,7 @@ class DocumentJob:
 
     def render(self, raster: RasterSettings) -> Rendered:
         """Render this document again with other rasterizer settings (a window's pages), by its renderer."""
-        return self.renderer.render(self.source, settings=raster)
+        return self.renderer.render(self.source, raster=raster)
 
 
 __all__ = ["DocumentJob", "Source", "document_raster", "source_name"]

@@ -12,7 +12,7 @@ Decisions, in one place:
   extracted window by window; shorter documents go the one-prompt way unchanged.
 * **Windows** overlap by ``WINDOW_OVERLAP`` page (a line that starts at the foot of a page is seen whole), and the
   last window always brings at least one new page (30 pages, window 8: 1-8, 8-15, 15-22, 22-29, 29-30).
-* **Rendering is lazy.** The first render of every document stops after one window's pages (``first_raster``);
+* **Rendering is lazy.** The first render of every document stops after one window's pages (``cap_to_first_window``);
   each later window is rendered (and OCR'd) when its generation is due and released after it (``released``), so
   memory holds one window's page images whatever the page count. Only the page texts stay (for review and
   grounding: ``left_behind``). With isolation each window is one job of the render pool, under the pool's time
@@ -118,44 +118,46 @@ def plan_spans(count: int, size: int, overlap: int = WINDOW_OVERLAP) -> tuple[tu
     return tuple((start, min(start + size, count) - 1) for start in range(0, count - overlap, step))
 
 
-def first_raster(raster: RasterSettings, settings: Settings, *, pixels_per_token: int) -> RasterSettings:
-    """The rasterizer settings of a document's first render: its first window's pages at most (the rest, if any,
-    are rendered window by window)."""
+def cap_to_first_window(raster: RasterSettings, settings: Settings, *, pixels_per_token: int) -> RasterSettings:
+    """A document's rasterizer settings capped to its first window's pages (the rest, if any, are rendered window
+    by window); ``pipeline.job.document_raster(..., first_window=True)`` is how the pipeline gets them."""
     size = window_size(settings, pixels_per_token=pixels_per_token)
     return dataclasses.replace(raster, max_pages=min(raster.max_pages, size))
 
 
-def plan_for(document: Document, *, settings: Settings, pixels_per_token: int) -> Plan | None:
-    """The window plan of a document rendered with ``first_raster``, or None when its pages fit in one window.
+def plan_for(document: Document, *, raster: RasterSettings, settings: Settings, pixels_per_token: int) -> Plan | None:
+    """The window plan of a document's first render (one window's pages at most), or None when its pages fit in one
+    window.
 
     Args:
         document: the first render (at most one window of pages).
-        settings: the settings (page selection, ``max_pages``, windows).
+        raster: the document's rasterizer settings (page selection, ``max_pages``).
+        settings: the settings (windows).
         pixels_per_token: the model's image pixels per vision token.
 
     Returns:
         The Plan (the pages past ``max_pages`` named in its warnings), or None.
     """
     size = window_size(settings, pixels_per_token=pixels_per_token)
-    raster = settings.raster(pixels_per_token)
     selection = raster.pages or PageSelection(((1, None),))
     selected = selection.count(document.page_count)
-    if min(selected, settings.max_pages) <= size:
+    if min(selected, raster.max_pages) <= size:
         return None  # one window holds them (the first render's own warning names a max_pages cut)
-    indices = tuple(itertools.islice(selection.indices(document.page_count), settings.max_pages))
+    indices = tuple(itertools.islice(selection.indices(document.page_count), raster.max_pages))
     warnings: tuple[str, ...] = ()
-    if selected > settings.max_pages:
+    if selected > raster.max_pages:
         warnings = (
-            f"only the first {settings.max_pages} of {selected} selected pages were extracted (max_pages "
-            f"{settings.max_pages}; --max-pages raises it)",
+            f"only the first {raster.max_pages} of {selected} selected pages were extracted (max_pages "
+            f"{raster.max_pages}; --max-pages raises it)",
         )
     return Plan(indices=indices, spans=plan_spans(len(indices), size), warnings=warnings)
 
 
-def first_warnings(document: Document, settings: Settings, *, pixels_per_token: int) -> tuple[str, ...]:
-    """The first render's document warnings without the page-cap note that ``first_raster`` itself caused."""
+def first_warnings(
+    document: Document, *, raster: RasterSettings, settings: Settings, pixels_per_token: int
+) -> tuple[str, ...]:
+    """The first render's document warnings without the page-cap note that ``cap_to_first_window`` itself caused."""
     size = window_size(settings, pixels_per_token=pixels_per_token)
-    raster = settings.raster(pixels_per_token)
     selected = (raster.pages or PageSelection(((1, None),))).count(document.page_count)
     cap = page_cap_warning(min(raster.max_pages, size), selected)
     return tuple(w for w in document.warnings if w != cap)
@@ -174,7 +176,7 @@ def window_raster(plan: Plan, span: tuple[int, int], raster: RasterSettings) -> 
 
 
 def first_pages(plan: Plan, first: Document) -> Document:
-    """The first window's pages, from the document's first render (``first_raster``: one window's pages at most);
+    """The first window's pages, from the document's first render (``cap_to_first_window``: one window's pages at most);
     every later window is rendered by the pipeline with ``window_raster``, when its turn comes."""
     wanted = set(plan.indices[plan.spans[0][0] : plan.spans[0][1] + 1])
     return dataclasses.replace(first, pages=tuple(p for p in first.pages if p.index in wanted))
@@ -267,8 +269,8 @@ __all__ = [
     "Window",
     "WindowedPages",
     "bare",
+    "cap_to_first_window",
     "first_pages",
-    "first_raster",
     "first_warnings",
     "left_behind",
     "plan_for",

@@ -84,14 +84,14 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: dict | None =
         The pages, or the error (``timeout``, ``crashed``, or the rasterizer's code: ``encrypted``, ``corrupt``...).
     """
     selection = parse_pages("{}-{}".format(*part["pages"])) if part else None
-    settings = RasterSettings(
+    raster = RasterSettings(
         max_pixels=SCREEN_PIXELS,
         text_boxes=True,
         pages=selection,
         max_pages=MAX_PAGES,
         ocr=ocr.OcrSettings(mode="auto" if ocr.engine_available() else "never"),
     )
-    rendered = pool.render(path, settings=settings)
+    rendered = pool.render(path, raster=raster)
     if rendered.error is not None:
         return SourcePages(error={"code": rendered.error.code, "message": str(rendered.error)})
     document = rendered.document
