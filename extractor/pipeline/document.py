@@ -35,7 +35,7 @@ from extractor.settings import Settings
 from extractor.trust.calibration import read_calibration
 from extractor.trust.confidence import assess
 from extractor.trust.review import apply_review, disagreements, review_answer
-from extractor.trust.verdict import Signals, embedded_status, error_record, record_status, reviewed
+from extractor.trust.verdict import Signals, embedded_status, error_record, is_ok, record_status
 
 # Input errors found after the file's bytes were read: their records carry the bytes' hash, so a resumed batch
 # (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
@@ -303,7 +303,7 @@ def _decided(
     einvoice: tuple[dict, ...] = ()
     checked_source = bool(source_xml) and job.settings.embedded_rules
     invoice = job.schema.name in INVOICE_SCHEMAS
-    if invoice and reviewed(record.status) and (job.settings.einvoice or checked_source):
+    if invoice and is_ok(record.status) and (job.settings.einvoice or checked_source):
         record, einvoice = _einvoiced(job, record, source_xml if checked_source else b"")
     assessment = assess_record(record, job, agreed=agreed)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds

@@ -33,7 +33,7 @@ from extractor.leaves import leaves, normalize_value
 from extractor.record import Record
 from extractor.trust.checks import run_checks
 from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
-from extractor.trust.verdict import reviewed
+from extractor.trust.verdict import is_ok
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
         The Review, or None when the answer is not reviewed (any status but ``ok``: its data is not trusted in the
         first place).
     """
-    if not reviewed(record.status):
+    if not is_ok(record.status):
         return None
     embedded = record.extra.get("embedded")
     totals = None

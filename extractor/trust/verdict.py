@@ -112,8 +112,8 @@ def embedded_status() -> str:
     return OK
 
 
-def reviewed(status: str) -> bool:
-    """Whether a record with this status gets checks and grounding (only answers that would be trusted do)."""
+def is_ok(status: str) -> bool:
+    """Whether the status is ``ok``: only such answers (ones that would be trusted) get checks and grounding."""
     return status == OK
 
 
@@ -134,7 +134,7 @@ class Signals:
     Attributes:
         answer: the answer's status (``decide``, ``windowed_status`` or ``embedded_status``).
         review: the review's findings (failed checks, ungrounded key fields; ``trust.review``); empty when every
-            check passed, or when the answer was not reviewed (``reviewed``: only ``ok`` answers are).
+            check passed, or when the answer was not reviewed (``is_ok``: only ``ok`` answers are).
         merge: the windows merge's findings (``window_lines`` / ``window_tax``, ``pipeline.merge``); empty for a
             document read in one prompt.
         einvoice: the e-invoice check's findings (a fatal EN 16931 rule that fired, or a format that could not be
@@ -174,7 +174,7 @@ def record_status(signals: Signals) -> str:
     Returns:
         The record's status.
     """
-    if not reviewed(signals.answer):
+    if not is_ok(signals.answer):
         return signals.answer  # its data is not trusted in the first place: nothing to review
     return REVIEW if signals.review or signals.merge or signals.einvoice or signals.confidence else OK
 
@@ -249,8 +249,8 @@ __all__ = [
     "embedded_status",
     "error_record",
     "final",
+    "is_ok",
     "record_status",
-    "reviewed",
     "trusted",
     "windowed_status",
 ]
