@@ -538,7 +538,7 @@ def _needs_engine():
 def test_ocr_is_off_by_default_and_skips_blank_and_text_pages():
     scan = text_pdf(["Rechnung RE-2026-0117"], size=(300, 200), image_only=True)
     assert load_document(scan, raster=RasterSettings(max_pixels=200_000)).pages[0].ocr is None
-    blank = load_document(image_bytes(Image.new("RGB", (800, 600), "white"), "PNG"), settings=_ocr_settings())
+    blank = load_document(image_bytes(Image.new("RGB", (800, 600), "white"), "PNG"), raster=_ocr_settings())
     assert (blank.pages[0].ocr, blank.pages[0].warnings) == (None, ())
     digital = load_document(text_pdf(["Rechnung RE-2026-0117"], size=(300, 200)), raster=_ocr_settings())
     assert (digital.pages[0].text.strip(), digital.pages[0].ocr) == ("Rechnung RE-2026-0117", None)

@@ -194,7 +194,7 @@ def _read_image(
     ocr_image = region.resize(size, Image.Resampling.LANCZOS) if size != kept else region
     if orientation in _EXIF_TRANSPOSE:
         ocr_image = ocr_image.transpose(_EXIF_TRANSPOSE[orientation])
-    return ocr.read_page(ocr_image, reason=reason, raster=raster.ocr, budget=budget)
+    return ocr.read_page(ocr_image, reason=reason, settings=raster.ocr, budget=budget)
 
 
 def load_pil(img: Image.Image, *, raster: RasterSettings, budget: ocr.OcrBudget) -> Document:
