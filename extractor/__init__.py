@@ -17,7 +17,7 @@ _EXPORTS = {
     "DEFAULT_MODEL": "settings",
     "Settings": "settings",
     "Extractor": "api",
-    "extract_document": "pipeline.document",
+    "extract_document": "pipeline.extract",
     "Record": "record",
     "Status": "record",
     "Usage": "record",

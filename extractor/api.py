@@ -14,7 +14,7 @@ from typing import TypeVar
 from extractor.errors import UsageError
 from extractor.inputs.pool import RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Renderer
-from extractor.pipeline.document import document_record, extract_document, settings_fingerprint
+from extractor.pipeline.extract import document_record, extract_document, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.record import Record, Status, issue

@@ -206,7 +206,7 @@ def test_the_host_and_device_evidence_agree():
     CPU path's reading, deferred until the next pass is under way (``flush``), keeps the tokens' order."""
     import mlx.core as mx
 
-    from extractor.runners.evidence import MARGIN_CAP, EvidenceCollector
+    from extractor.runners.token_evidence import MARGIN_CAP, EvidenceCollector
 
     rng = mx.random.key(3)
     logits = mx.random.normal((1, 248_320), key=rng) * 4
@@ -254,7 +254,7 @@ def test_assess_thresholds_checks_and_exact_data():
 
 
 def test_the_review_list_puts_the_least_confident_first(tmp_path):
-    from extractor.tools.review_page.store import RecordStore
+    from extractor.tools.review_page.records import RecordStore
 
     def record(name: str, confidences: list[float] | None) -> None:
         body = {"source": f"{name}.pdf", "status": "review", "data": {}}

@@ -10,7 +10,7 @@ import pytest
 from helpers import settings_for
 
 from extractor.errors import ModelError, SchemaError
-from extractor.pipeline.document import extract_document
+from extractor.pipeline.extract import extract_document
 from extractor.runners.base import Runner
 from extractor.runners.constrain.bounds import (
     DEFAULT_MAX_ITEMS,

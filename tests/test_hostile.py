@@ -25,7 +25,7 @@ from fpdf.enums import EncryptionMethod
 from helpers import make_pdf, raw_pdf
 from PIL import Image
 
-from extractor.inputs.worker import FAULT_ENV
+from extractor.inputs.render_worker import FAULT_ENV
 
 # bench/hostile.py's process-tree sampler: one way to measure a run's memory, for the bench and this test
 _BENCH = importlib.util.spec_from_file_location("bench_hostile", Path(__file__).parents[1] / "bench" / "hostile.py")

@@ -24,9 +24,9 @@ from extractor.errors import UsageError, WorkerError
 from extractor.inputs.document import RasterSettings, parse_pages
 from extractor.inputs.ocr import OcrSettings, engine_available
 from extractor.inputs.pool import MAX_DEFAULT_WORKERS, RenderPool, default_workers
+from extractor.inputs.render_wire import FrameReader, document_from_frame, raster_from_json, raster_to_json
+from extractor.inputs.render_worker import FAULT_ENV
 from extractor.inputs.renderer import LocalRenderer, Renderer, render_here
-from extractor.inputs.wire import FrameReader, document_from_frame, raster_from_json, raster_to_json
-from extractor.inputs.worker import FAULT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = RasterSettings(max_pixels=200_000)  # small pages keep the pipe traffic of these tests low

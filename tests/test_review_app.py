@@ -25,7 +25,7 @@ from extractor.cli.commands import app
 from extractor.schema import load_schema, validate_data
 from extractor.tools.evaluate import evaluate_reviewed
 from extractor.tools.review_page.app import create_app, needs_token
-from extractor.tools.review_page.store import changed_fields
+from extractor.tools.review_page.records import changed_fields
 
 SAMPLE = "invoice-fr-services"
 DEMO_ANSWER = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
@@ -186,7 +186,7 @@ def test_list_and_error_records_over_http(out):
 def test_the_record_view_shows_each_fields_confidence_and_evidence(out, tmp_path):
     import html
 
-    from extractor.tools.review_page.store import field_evidence
+    from extractor.tools.review_page.records import field_evidence
 
     record = json.loads((out / f"{SAMPLE}.json").read_text(encoding="utf-8"))
     fields = record["fields"]

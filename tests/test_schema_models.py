@@ -14,7 +14,7 @@ import pytest
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 import extractor
-from extractor.pipeline.document import settings_fingerprint
+from extractor.pipeline.extract import settings_fingerprint
 from extractor.schema import BUILTIN_SCHEMAS, builtin_schema_dir, load_schema, schema_model, validate_data
 from extractor.schema_models import BUILTIN_MODELS, BuiltinJsonSchema, Invoice, Receipt
 from extractor.settings import Settings

@@ -162,7 +162,7 @@ def test_batch_gives_one_record_per_invoice_and_resumes(code_extractor, tmp_path
         (str(single), "")
     ]
     # the review page lists the parts, each with its pages
-    from extractor.tools.review_page.store import RecordStore
+    from extractor.tools.review_page.records import RecordStore
 
     files = sorted(e.summary(None)["file"] for e in RecordStore(out).entries())
     assert files[:2] == ["bundle.pdf (invoice 1 of 5, pages 1-1)", "bundle.pdf (invoice 2 of 5, pages 2-4)"]

@@ -230,7 +230,7 @@ def test_the_watch_api_and_the_cli_import_without_mlx():
     loads neither mlx nor mlx_vlm; only loading a model does."""
     code = (
         "import sys; from extractor import WatchSummary, Extractor, Settings; from extractor.jobs.watch import watch; "
-        "import extractor.cli.commands, extractor.tools.doctor, extractor.jobs.batch, extractor.pipeline.document; "
+        "import extractor.cli.commands, extractor.tools.doctor, extractor.jobs.batch, extractor.pipeline.extract; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mlx', 'mlx_vlm', 'transformers')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -6,5 +6,5 @@ By step: ``discover`` (the files to process: paths, directories and patterns as 
 ``image`` (Pillow), with ``textlayer`` (a PDF page's text and word boxes) and ``ocr`` (pages without a usable text
 layer, read by an OCR engine); ``embedded`` (an e-invoice XML attached to the PDF). Where rendering runs:
 ``renderer`` (one interface, and ``LocalRenderer``: in this process) or ``pool`` (``RenderPool``: isolated worker
-processes, the ``worker`` side of them and the ``wire`` format between the two).
+processes, the ``render_worker`` side of them and the ``render_wire`` format between the two).
 """

@@ -1,7 +1,7 @@
 """OCR results: what OCR read on a page (``OcrPage``), as lines (``OcrLine``) and words (``OcrWord``) with boxes.
 
-The engine (``inputs.ocr``) makes them; they travel from the render workers to the pipeline as JSON
-(``OcrPage.to_dict`` / ``from_dict``, in ``inputs.wire``'s frames), sit on ``Page.ocr``, and become grounding's lines
+The engine (``inputs.ocr``) makes them; they travel from the render workers to the pipeline as JSON (``OcrPage.to_dict``
+/ ``from_dict``, in ``inputs.render_wire``'s frames), sit on ``Page.ocr``, and become grounding's lines
 (``inputs.ocrdecide.page_text``). Boxes are axis-aligned ``(x0, y0, x1, y1)`` normalised to 0..1 of the page image;
 confidences are the recognizer's (0..1).
 """

@@ -1,16 +1,16 @@
-"""The parent's side of isolated rendering: ``RenderPool``, worker processes (``worker``) that open and render
+"""The parent's side of isolated rendering: ``RenderPool``, worker processes (``render_worker``) that open and render
 documents, so a crash, a hang or a memory blow-up costs one file, not the batch.
 
 Decisions, in one place:
 
-* **Fresh interpreters, not forks.** A worker is ``python -c "...worker_main()"`` (``worker.WORKER_CODE``) started
-  with ``subprocess`` (fork+exec / posix_spawn, nothing runs between the two). The parent may hold mlx / Metal state
-  and threads, which a plain ``fork`` copies in an unusable state. ``multiprocessing`` is not used: its spawn and
+* **Fresh interpreters, not forks.** A worker is ``python -c "...worker_main()"`` (``render_worker.WORKER_CODE``)
+  started with ``subprocess`` (fork+exec / posix_spawn, nothing runs between the two). The parent may hold mlx / Metal
+  state and threads, which a plain ``fork`` copies in an unusable state. ``multiprocessing`` is not used: its spawn and
   forkserver modes import the caller's ``__main__`` in every worker (API scripts would need an
   ``if __name__ == "__main__"`` guard), ``ProcessPoolExecutor`` fails every pending job once one worker dies, and
-  ``multiprocessing.Pool`` never returns the task of a killed worker. Workers are direct children: the parent sees
-  their exit status and signal, and their peak memory counts in the parent's ``RUSAGE_CHILDREN``.
-* **Protocol**: frames of JSON and raw pixels on the worker's stdin and stdout (``wire``); no pickle.
+  ``multiprocessing.Pool`` never returns the task of a killed worker. Workers are direct children: the parent sees their
+  exit status and signal, and their peak memory counts in the parent's ``RUSAGE_CHILDREN``.
+* **Protocol**: frames of JSON and raw pixels on the worker's stdin and stdout (``render_wire``); no pickle.
 * **One job per worker**; its deadline is ``timeout`` seconds after dispatch. A worker past its deadline is killed
   (SIGKILL) and its document becomes a ``timeout`` record; a worker that dies (signal, exit, broken stream) makes a
   ``crashed`` record. Either way it is replaced by a fresh one when the next job needs it. A result that arrives
@@ -24,8 +24,8 @@ Decisions, in one place:
 * **Memory**: each worker limits its own address space to ``memory_limit`` bytes (Linux only). A ``MemoryError``
   becomes a ``too_large`` record and the worker is replaced.
 * **Not isolated**: PIL images passed to the API (already decoded; only resized) are rendered in the caller.
-* **OCR** runs in the worker, under the same time and memory limits (``worker``); its result (lines, words, boxes)
-  travels in the frame's JSON header.
+* **OCR** runs in the worker, under the same time and memory limits (``render_worker``); its result (lines, words,
+  boxes) travels in the frame's JSON header.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ from typing import Any
 from extractor.errors import InputError, UsageError, WorkerError
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
+from extractor.inputs.render_wire import FrameReader, document_from_frame, raster_to_json, send
+from extractor.inputs.render_worker import PACKAGE_ROOT, WORKER_CODE
 from extractor.inputs.renderer import Rendered, Renderer, render_here
-from extractor.inputs.wire import FrameReader, document_from_frame, raster_to_json, send
-from extractor.inputs.worker import PACKAGE_ROOT, WORKER_CODE
 
 DEFAULT_TIMEOUT = 60.0  # seconds to open and render one document
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3  # address space per worker (Linux); a rendered page is ~4 MB, a worker ~40 MB

@@ -1,5 +1,5 @@
-"""The wire format between the render pool (``pool``) and its worker processes (``worker``): length-prefixed frames,
-and the JSON and raw pixels that carry settings to a worker and a rendered ``Document`` back.
+"""The wire format between the render pool (``pool``) and its worker processes (``render_worker``): length-prefixed
+frames, and the JSON and raw pixels that carry settings to a worker and a rendered ``Document`` back.
 
 Decisions, in one place:
 

@@ -6,8 +6,8 @@ Decisions, in one place:
 * **Started as** ``python -c WORKER_CODE MEMORY_LIMIT PACKAGE_ROOT`` by the pool; the code imports this module and
   runs ``worker_main``. It drops the ``''`` that ``-c`` puts first on ``sys.path`` (a ``json.py`` or ``PIL/`` in the
   user's folder must not be imported) and finds this very package even when it is a checkout that is not installed.
-* **Streams.** Job frames (``wire``) arrive on stdin; results leave on the original stdout, and fd 1 then points at
-  stderr, so native code that prints cannot corrupt the stream. The worker announces itself (``ready``) before it
+* **Streams.** Job frames (``render_wire``) arrive on stdin; results leave on the original stdout, and fd 1 then points
+  at stderr, so native code that prints cannot corrupt the stream. The worker announces itself (``ready``) before it
   gets a job, so its start-up is never charged to a document.
 * **Memory**: the worker limits its own address space to ``MEMORY_LIMIT`` bytes (``RLIMIT_AS``; Linux only, other
   systems do not enforce it). A ``MemoryError`` becomes a ``too_large`` result, and the worker exits after it (its
@@ -41,7 +41,7 @@ from PIL import Image
 
 from extractor.errors import InputError
 from extractor.inputs.load import load_document
-from extractor.inputs.wire import document_to_frame, raster_from_json, recv, send
+from extractor.inputs.render_wire import document_to_frame, raster_from_json, recv, send
 
 FAULT_ENV = "EXTRACTOR_TEST_FAULT"
 OCR_SHARE = 0.8  # of the time limit, for rendering and OCR; the rest is for sending the result
@@ -51,7 +51,7 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 WORKER_CODE = (
     "import sys; sys.path[:] = [p for p in sys.path if p]; root = sys.argv[2]; "
     "root in sys.path or sys.path.insert(0, root); "
-    "from extractor.inputs.worker import worker_main; raise SystemExit(worker_main())"
+    "from extractor.inputs.render_worker import worker_main; raise SystemExit(worker_main())"
 )
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from extractor.api import in_input_order
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
-from extractor.pipeline.document import content_sha256
+from extractor.pipeline.extract import content_sha256
 from extractor.record import Record, record_from_dict
 from extractor.trust.verdict import final
 

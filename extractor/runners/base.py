@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from extractor.runners.evidence import TokenEvidence
 from extractor.runners.stopping import StopSet
+from extractor.runners.token_evidence import TokenEvidence
 
 # A logits processor sees the tokens so far and the (1, V) logits, and returns (1, V) logits.
 LogitsProcessor = Callable[[object, object], object]
@@ -80,7 +80,7 @@ class GenerationRequest:
         prefix_cache: reuse the model state after the prompt's shared prefix (everything before the first image).
         json_schema: for a runner that constrains on its server (``Runner.server_constraints``): the schema to
             enforce there (``constrain.bounds.bounded_schema`` of the user's); None: not asked.
-        evidence: collect per-token evidence (``runners.evidence``: each token's probability and margin before
+        evidence: collect per-token evidence (``runners.token_evidence``: each token's probability and margin before
             the grammar mask, and which tokens the grammar forced) for per-field confidence; False: none of it runs.
     """
 
@@ -121,7 +121,7 @@ class GenerationResult:
         decoding: the local runner's path and features for this call (``{"path": "fast"|"generic",
             "prefix_cache", "jump_forward", "forced_feed", "batch", "merged_steps", "reasons"}``,
             ``runners.decoding``); None for a remote runner.
-        evidence: per-token evidence of the answer text (``runners.evidence.TokenEvidence``); None where the
+        evidence: per-token evidence of the answer text (``runners.token_evidence.TokenEvidence``); None where the
             runner collects none (evidence off, a server without logprobs).
     """
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from extractor.api import Extractor
 from extractor.jobs.hooks import pause_at
-from extractor.pipeline.document import settings_fingerprint
+from extractor.pipeline.extract import settings_fingerprint
 from extractor.schema import load_schema, schema_model
 from extractor.service.requests import inline_schema_path
 from extractor.service.store import DEFAULT_LEASE, Job, Store

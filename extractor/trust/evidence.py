@@ -4,7 +4,7 @@ The answer text is scanned once (:func:`value_spans`: every scalar of the first 
 answer's, with its JSON pointer, as ``leaves.json_pointer`` writes it, and its character span, quotes included);
 each value gets the tokens that overlap its span (a token such as ``":"Ac`` that starts in the key and ends in the
 value counts for the value: it is where the value was decided). Over a value's *own* tokens, forced ones left out
-(:mod:`extractor.runners.evidence`):
+(:mod:`extractor.runners.token_evidence`):
 
 * ``p_min`` / ``p_mean``: the least and the mean probability of the sampled tokens;
 * ``margin_first``: the logit margin to the runner-up at the first sampled token;
@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from extractor.leaves import json_pointer
-from extractor.runners.evidence import TokenEvidence
+from extractor.runners.token_evidence import TokenEvidence
 
 _WS = " \t\n\r"
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")

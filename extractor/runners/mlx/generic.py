@@ -4,7 +4,7 @@
 lacks we add per call, never in mlx-vlm's shared state: the request's stop set (we test each yielded token), the
 guards (fed each token), the schema constraint (a logits processor that walks the grammar with the tokens it is
 shown and masks the logits; forced tokens are sampled one step each through the mask), the caller's logits
-processors, temperature and seed (our sampler), ``max_tokens``, and per-token evidence (``runners.evidence``, when
+processors, temperature and seed (our sampler), ``max_tokens``, and per-token evidence (``runners.token_evidence``, when
 the request asks for it): the logits the mask is applied to (after the caller's processors) are kept by the last
 processor (:class:`EvidenceTap`, or the constraint's own), and our sampler hands them with the sampled token to the
 ``EvidenceCollector``, as the fast loop does; a one-token mask marks the token forced. No prefix cache and no
@@ -14,8 +14,8 @@ jump-forward here (so every token is sampled: forced ones only by a one-token ma
 from __future__ import annotations
 
 from extractor.runners.base import GenerationRequest, GuardHit
-from extractor.runners.evidence import EvidenceCollector
 from extractor.runners.mlx.loop import check_monitors, sample, split_inputs
+from extractor.runners.token_evidence import EvidenceCollector
 
 
 class ConstraintProcessor:
@@ -95,7 +95,8 @@ class GenericDecoder:
         self.hit: GuardHit | None = None
         self.steps = 0
         self.first_token_at: float | None = None
-        self.evidence = EvidenceCollector() if request.evidence else None  # per-token evidence (``runners.evidence``)
+        # per-token evidence (``runners.token_evidence``)
+        self.evidence = EvidenceCollector() if request.evidence else None
 
     def run(self, inputs: dict, clock) -> None:
         """Generate from ``prepare_inputs``' result until a stop token, a guard or max_tokens.

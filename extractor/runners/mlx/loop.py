@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractor.runners.base import Constraint, GenerationRequest, GuardHit
-from extractor.runners.evidence import EvidenceCollector
 from extractor.runners.mlx.prefix_cache import MIN_PREFIX_TOKENS
+from extractor.runners.token_evidence import EvidenceCollector
 
 PREFILL_STEP = 2048  # prompt tokens per forward pass while prefilling (bounds the attention's memory)
 STEPWISE_MAX = 8  # the longest forced run fed one token per pass where that is faster (``Forward.stepwise``)
@@ -340,7 +340,8 @@ class Decoder:
         self.monitors = list(request.monitor_factory()) if request.monitor_factory else []
         self.stop_ids = frozenset(request.stop.ids)
         self.sampler = Sampler(request.temperature, request.seed)
-        self.evidence = EvidenceCollector() if request.evidence else None  # per-token evidence (``runners.evidence``)
+        # per-token evidence (``runners.token_evidence``)
+        self.evidence = EvidenceCollector() if request.evidence else None
         self.tokens: list[int] = []  # generated, fed ones included
         self.text = ""  # piecewise decode so far, for the monitors (grown in place: O(new text) per token)
         self.finish = "length"
@@ -466,7 +467,7 @@ class Decoder:
         pass runs, or passed in: ``mask()``), take the token and the tokens it forces; True when the generation is
         over, else ``feed`` holds the next pass.
 
-        The request's logits processors run first, then the mask: the evidence (``runners.evidence``) is read
+        The request's logits processors run first, then the mask: the evidence (``runners.token_evidence``) is read
         from the distribution between the two, so it says what the model wanted, not what the grammar allowed.
         """
         import mlx.core as mx

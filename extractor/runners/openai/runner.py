@@ -27,7 +27,6 @@ from extractor.errors import ModelError
 from extractor.record import issue
 from extractor.runners.base import GenerationRequest, GenerationResult, Runner
 from extractor.runners.constrain.plan import unconstrained_warning
-from extractor.runners.evidence import TokenEvidence
 from extractor.runners.openai.choose import (
     ServerInfo,
     choose_model,
@@ -45,6 +44,7 @@ from extractor.runners.openai.wire import (
     request_body,
     transport_reason,
 )
+from extractor.runners.token_evidence import TokenEvidence
 
 DEFAULT_READ_TIMEOUT = 300.0  # seconds a server may stay silent (a long prefill of many pages on a busy server)
 CONNECT_TIMEOUT = 10.0
@@ -258,7 +258,7 @@ __all__ = [
 
 
 def _evidence(outcome: StreamOutcome) -> TokenEvidence | None:
-    """The server's logprobs as token evidence (``runners.evidence``); None when it gave none. A server does not
+    """The server's logprobs as token evidence (``runners.token_evidence``); None when it gave none. A server does not
     say which tokens its grammar forced: none is marked forced."""
     if not outcome.evidence:
         return None

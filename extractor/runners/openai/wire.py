@@ -19,7 +19,7 @@ penalties: a server's defaults from the model's generation config must not chang
 ``stream_options.include_usage``. The stop set goes as ``stop_token_ids`` and the bounded schema as
 ``response_format`` where the kind honours them; vLLM and SGLang are also asked for ``logprobs`` with the runner-up
 (``top_logprobs: 2``) when the request wants evidence, and each token's logprob is kept with its place in the text
-(``StreamOutcome.evidence``, for the per-field confidence: ``runners.evidence``).
+(``StreamOutcome.evidence``, for the per-field confidence: ``runners.token_evidence``).
 
 Reading the stream (:func:`read_stream`): every content delta is fed to the request's monitors (the runaway guards)
 as one token (a delta's text stands for its id: the loop guard compares equal pieces); when one fires the caller
@@ -64,7 +64,7 @@ class Kind:
         sampling: body fields that make sampling plain temperature sampling.
         usage_every_chunk: ``stream_options.continuous_usage_stats`` (usage in every chunk, so known after a cut).
         logprobs: ``logprobs`` / ``top_logprobs`` in streamed chat completions (each token's log-probability and
-            its runner-up's, for the per-field confidence: ``runners.evidence``); asked only where honoured.
+            its runner-up's, for the per-field confidence: ``runners.token_evidence``); asked only where honoured.
     """
 
     stop_token_ids: bool

@@ -5,7 +5,7 @@ Routes (``NAME`` is a record file's stem in OUT):
 * ``GET /`` the list; ``GET /r/NAME`` one record beside its pages;
 * ``GET /api/records`` counts by status and the records, ``review`` and ``invalid`` first;
 * ``GET /api/records/NAME`` the record, its schema, its reviewed file, its pages, each field's state and each
-  field's confidence and evidence (``store.field_evidence``: the least confident first);
+  field's confidence and evidence (``records.field_evidence``: the least confident first);
 * ``GET /api/records/NAME/pages/N`` page N as PNG (rendered in a child process, cached for the server's life);
 * ``POST /api/records/NAME/check`` ``{"data"}`` -> the field states of edited data (validation, checks, grounding);
 * ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid).
@@ -29,7 +29,7 @@ from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import field_states
-from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore, field_evidence
+from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
 
 HERE = Path(__file__).resolve().parent
 TOKEN_COOKIE = "review_token"

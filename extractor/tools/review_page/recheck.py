@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from extractor.schema import Schema, validate_data
-from extractor.tools.review_page.store import changed_fields
+from extractor.tools.review_page.records import changed_fields
 from extractor.trust.grounding import PageText
 from extractor.trust.review import review_data
 
