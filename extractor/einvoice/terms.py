@@ -166,12 +166,6 @@ def decimal(value: Any) -> Decimal | None:
         return None
 
 
-def iban_of(data: Mapping) -> str | None:
-    """The record's IBAN (its bank account's), or None."""
-    bank = data.get("bank_account")
-    return (bank.get("iban") or None) if isinstance(bank, Mapping) else None
-
-
 def _mapping(value: Any) -> Mapping:
     return value if isinstance(value, Mapping) else {}
 
