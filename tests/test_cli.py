@@ -359,3 +359,18 @@ def test_run_help_names_the_ray_extra():
     result = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert 'pip install "extractor-vlm[ray]"' in " ".join(result.output.replace("│", " ").split())
+
+
+def test_help_lists_run_first_and_labels_no_flag():
+    """``extract --help`` lists ``run`` (what ``extract INPUTS...`` runs) first; no help shows a type label on a flag
+    (typer writes ``<bool>`` there by default); ``run --help`` names no hand-kept list of subcommands."""
+    top = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert top.exit_code == 0, top.output
+    listed = [
+        line.split()[1] for line in top.output.splitlines() if line.startswith("│ ") and line.split()[1].isalpha()
+    ]
+    assert listed[0] == "run" and {"serve", "watch", "review", "einvoice"} <= set(listed), listed
+    for args in (["--help"], ["run", "--help"], ["watch", "--help"], ["einvoice", "validate", "--help"]):
+        shown = CliRunner().invoke(app, args, env={"COLUMNS": "200"}).output
+        assert "--help" in shown and "<bool>" not in shown, args
+    assert "Subcommands" not in CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output

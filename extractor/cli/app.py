@@ -6,18 +6,57 @@ from __future__ import annotations
 import functools
 
 import typer
+from typer.core import TyperGroup
 
 from extractor.cli import output as render
 from extractor.errors import ExitCode, ExtractorError
 
+BATCH = "run"
+
+
+class _App(TyperGroup):
+    """The ``extract`` group: ``run`` (what ``extract INPUTS...`` runs) listed first, the other commands in the order
+    they register; and flags without a type label (typer's rich help writes ``<bool>`` beside every flag)."""
+
+    def list_commands(self, ctx) -> list[str]:
+        """The commands' names, ``run`` first."""
+        return sorted(super().list_commands(ctx), key=lambda name: name != BATCH)
+
+    def get_params(self, ctx) -> list:
+        """The group's own options (``--help``), flags unlabelled."""
+        return _unlabelled(super().get_params(ctx))
+
+    def get_command(self, ctx, cmd_name: str):
+        """A command, its flags (and its subcommands' flags) unlabelled."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _unlabel(command, ctx)
+        return command
+
+
+def _unlabelled(params: list) -> list:
+    """The parameters, every flag given an empty metavar: typer's rich help shows a metavar in place of the type."""
+    for param in params:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    return params
+
+
+def _unlabel(command, ctx) -> None:
+    """Unlabel a command's flags, its help option's included, and its subcommands' (``extract einvoice ...``)."""
+    _unlabelled(command.get_params(ctx))
+    for sub in getattr(command, "commands", {}).values():
+        _unlabel(sub, ctx)
+
+
 app = typer.Typer(
+    cls=_App,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
     "Add --verbose to any command to see third-party notes too.",
 )
-BATCH = "run"
 VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
 SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
 

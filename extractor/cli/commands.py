@@ -36,8 +36,7 @@ WATCH = WatchSettings()  # the watcher's defaults, named once there
     BATCH,
     help="Extract INPUTS (files, directories, glob patterns) to JSON records.\n\n"
     "With --out, a re-run skips inputs whose record there is already final for the same content "
-    "and settings (--force: extract all again).\n\n"
-    "Subcommands: extract doctor MODEL | watch INBOX | status | eval PRED GOLD.",
+    "and settings (--force: extract all again).",
 )
 @handle_errors
 @settings_options

@@ -16,6 +16,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
@@ -32,6 +33,7 @@ from extractor.record import Record, issue
 from extractor.runners.base import Runner
 from extractor.schema import INVOICE_SCHEMAS, Schema, field_thresholds
 from extractor.settings import Settings
+from extractor.text import PageText
 from extractor.trust.calibration import read_calibration
 from extractor.trust.confidence import assess
 from extractor.trust.review import apply_review, disagreements, review_answer
@@ -188,10 +190,10 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
 
 
 def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Record:
-    """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries (window by
-    window for a long document); reviewed, its status decided."""
+    """The answer for a rendered document by its route, its status decided here, once (``_decided``): valid embedded
+    e-invoice XML (``_embedded_route``; with ``cross_check``, ``_cross_check_route``), else the model
+    (``_model_route``: one prompt with retries, or window by window for a long document)."""
     settings, pixels_per_token = job.settings, job.runner.pixels_per_token
-    texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
     plan = windows.plan_for(document, raster=job.raster, settings=settings, pixels_per_token=pixels_per_token)
     if plan is not None:
         document = dataclasses.replace(
@@ -202,60 +204,93 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             + plan.warnings,
         )
     embedded, notes = _embedded_invoice(job, document)
-    xml = embedded if embedded is not None and embedded.valid else None  # the answer, when valid
-    if xml is not None and not settings.cross_check:
-        record = _embedded_record(job, document, xml, timings=timings)
-        if plan is not None:  # every page's text, for review (rendered window by window, nothing generated)
-            left = _every_page(job, plan, document)
-            texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
-        return _decided(job, record, texts, source_xml=xml.xml)
-    findings: tuple[dict, ...] = ()  # a long document's merge findings
-    agreed = None  # each field's agreement with a second answer (``passes``)
+    if embedded is None or not embedded.valid:
+        answer = _model_route(job, document, plan, embedded, notes, timings=timings)
+    elif settings.cross_check:
+        answer = _cross_check_route(job, document, plan, embedded, timings=timings)
+    else:
+        answer = _embedded_route(job, document, plan, embedded, timings=timings)
+    return _decided(
+        job, answer.record, answer.texts, merge=answer.merge, source_xml=answer.source_xml, agreed=answer.agreed
+    )
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """One route's answer, before its status is decided (``_decided``).
+
+    Attributes:
+        record: the record so far (its status: the answer's own).
+        texts: every page's text, for review (a long document's: all its windows').
+        merge: a long document's merge findings.
+        source_xml: the embedded XML the answer was read from (the EN 16931 rules check it).
+        agreed: each field's agreement with a second answer (``passes``).
+    """
+
+    record: Record
+    texts: list[PageText]
+    merge: tuple[dict, ...] = ()
+    source_xml: bytes = b""
+    agreed: dict[str, bool] | None = None
+
+
+def _page_texts(document: Document) -> list[PageText]:
+    """Each page's text layer or OCR text (what review grounds values on)."""
+    return [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]
+
+
+def _embedded_route(
+    job: DocumentJob, document: Document, plan: windows.Plan | None, xml: EmbeddedInvoice, *, timings: dict
+) -> _Answer:
+    """Valid embedded XML is the answer; nothing is generated (a long document's later pages are rendered for their
+    text only, window by window, for review)."""
+    record, texts = _embedded_record(job, document, xml, timings=timings), _page_texts(document)
+    if plan is not None:
+        left = _every_page(job, plan, document)
+        texts, record = list(left.texts), _with_pages(record, left, document, timings=dict(record.timings))
+    return _Answer(record, texts, source_xml=xml.xml)
+
+
+def _cross_check_route(
+    job: DocumentJob, document: Document, plan: windows.Plan | None, xml: EmbeddedInvoice, *, timings: dict
+) -> _Answer:
+    """Valid embedded XML with ``cross_check``: the XML is the answer and the model's reading of the pages is compared
+    with it (``cross_check``); a failed model costs the comparison, not the record."""
     try:
-        if plan is None:
-            tried: list = []  # the attempts made: the last one's prompt is the second answer's
-
-            def attempt_once(attempt) -> Record:
-                tried.append(attempt)
-                return generate_record(job, document, attempt, timings=timings)
-
-            model = run_with_retries(
-                attempt_once, max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries
-            )
-            if settings.passes > 1 and xml is None:
-                model, agreed = passes.with_second_pass(job, document, tried[-1], model)
-        else:
-            merged = _windowed(job, plan, document)
-            texts, findings = list(merged.pages.texts), merged.findings
-            model = _with_pages(merged.record, merged.pages, document, timings=timings, start=job.start)
+        model = _model_answer(job, document, plan, timings=timings, second_pass=False)
     except ModelError as exc:
-        if xml is None:
-            raise
-        # the XML is the answer; a failed cross-check costs the comparison, not the record
         record = _embedded_record(job, document, xml, timings=timings)
-        return _decided(
-            job,
-            dataclasses.replace(
-                record, extra={**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
-            ),
-            texts,
-            source_xml=xml.xml,
-        )
-    if xml is not None:
-        record = dataclasses.replace(
-            model,
-            status=embedded_status(),
-            data=xml.data,
-            errors=(),
-            extra={
-                **model.extra,
-                "data_source": "embedded_xml",
-                "embedded": xml.to_dict(),
-                "cross_check": disagreements(xml.data, model.data),
-                "model_status": model.status,
-            },
-        )
-        return _decided(job, record, texts, merge=findings, source_xml=xml.xml)
+        extra = {**record.extra, "cross_check": None, "cross_check_error": issue(exc.code, str(exc))}
+        return _Answer(dataclasses.replace(record, extra=extra), _page_texts(document), source_xml=xml.xml)
+    record = dataclasses.replace(
+        model.record,
+        status=embedded_status(),
+        data=xml.data,
+        errors=(),
+        extra={
+            **model.record.extra,
+            "data_source": "embedded_xml",
+            "embedded": xml.to_dict(),
+            "cross_check": disagreements(xml.data, model.record.data),
+            "model_status": model.record.status,
+        },
+    )
+    return dataclasses.replace(model, record=record, source_xml=xml.xml)
+
+
+def _model_route(
+    job: DocumentJob,
+    document: Document,
+    plan: windows.Plan | None,
+    embedded: EmbeddedInvoice | None,
+    notes: tuple[dict, ...],
+    *,
+    timings: dict,
+) -> _Answer:
+    """No valid embedded XML: the model's answer; an invalid embedded XML is kept in ``embedded`` and named in a
+    warning, beside ``notes`` (why embedded XML was not read). Raises ``ModelError`` (an ``error`` record)."""
+    answer = _model_answer(job, document, plan, timings=timings, second_pass=True)
+    model = answer.record
     extra = {**model.extra, "data_source": "model"}
     if embedded is not None:
         extra["embedded"] = embedded.to_dict()
@@ -267,13 +302,32 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
                 "embedded.schema_errors); the model read the pages instead",
             ),
         )
-    return _decided(
-        job,
-        dataclasses.replace(model, warnings=model.warnings + notes, extra=extra),
-        texts,
-        merge=findings,
-        agreed=agreed,
+    return dataclasses.replace(answer, record=dataclasses.replace(model, warnings=model.warnings + notes, extra=extra))
+
+
+def _model_answer(
+    job: DocumentJob, document: Document, plan: windows.Plan | None, *, timings: dict, second_pass: bool
+) -> _Answer:
+    """The model's reading of the pages: one prompt with retries (``second_pass``: and a second sampled answer, with
+    ``passes`` 2), or a long document window by window, merged. Raises ``ModelError``."""
+    if plan is not None:
+        merged = _windowed(job, plan, document)
+        record = _with_pages(merged.record, merged.pages, document, timings=timings, start=job.start)
+        return _Answer(record, list(merged.pages.texts), merge=merged.findings)
+    tried: list = []  # the attempts made: the last one's prompt is the second answer's
+
+    def attempt_once(attempt) -> Record:
+        tried.append(attempt)
+        return generate_record(job, document, attempt, timings=timings)
+
+    settings = job.settings
+    model = run_with_retries(
+        attempt_once, max_tokens=settings.max_tokens, guards=settings.guards, retries=settings.retries
     )
+    agreed = None
+    if second_pass and settings.passes > 1:
+        model, agreed = passes.with_second_pass(job, document, tried[-1], model)
+    return _Answer(model, _page_texts(document), agreed=agreed)
 
 
 def _decided(
