@@ -22,7 +22,7 @@ from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
 from extractor.inputs.embedded_en16931 import as_en16931
-from extractor.inputs.ocrdecide import page_text
+from extractor.inputs.ocrdecide import page_texts
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import merge, passes, windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
@@ -197,7 +197,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
     """The answer for a rendered document: valid embedded e-invoice XML, else the model with retries (window by
     window for a long document); reviewed, its status decided."""
     settings, pixels_per_token = job.settings, job.runner.pixels_per_token
-    texts = [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]  # each page's text layer or OCR text
+    texts = page_texts(document.pages)  # each page's text layer or OCR text (with the text layer's word boxes)
     plan = windows.plan_for(document, settings=settings, pixels_per_token=pixels_per_token)
     if plan is not None:
         document = dataclasses.replace(
@@ -308,7 +308,7 @@ def _decided(
     invoice = job.schema.name in INVOICE_SCHEMAS
     if invoice and reviewed(record.status) and (job.settings.einvoice or checked_source):
         record, einvoice = _einvoiced(job, record, source_xml if checked_source else b"")
-    assessment = assess_record(record, job, agreed=agreed)
+    assessment = assess_record(record, job, agreed=agreed, citations=review.citations if review is not None else None)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
         answer=record.status,
@@ -343,7 +343,9 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
     return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
 
 
-def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None):
+def assess_record(
+    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: dict | None = None
+):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
     review's grounding and checks, ``agreed`` (a second answer's agreement, ``passes``), the settings' calibration
@@ -359,6 +361,7 @@ def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] |
         field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
         exact=source == "embedded_xml" and not _rejected(record),  # read from XML the rules did not reject
         agreed=agreed if source == "model" else None,
+        citations=citations,
     )
 
 
