@@ -328,6 +328,17 @@ class Record:
         """The fingerprint of the settings that shaped the record (``extra["fingerprint"]``), or None."""
         return self.extra.get("fingerprint")
 
+    def citations(self, pointer: str) -> list[dict]:
+        """Where the value at a JSON pointer of ``data`` sits on its pages (``fields[pointer].citations``, the best
+        first: ``{"page", "box", "page_size", "text", "source", ...}``; docs/records.md); ``[]`` when it is on no
+        page, or the record has no such field.
+
+        Example: ``record.citations("/total")[0]["box"]`` is ``[x0, y0, x1, y1]``, 0-1 from the page's top left.
+        """
+        fields = self.extra.get("fields")
+        entry = fields.get(pointer) if isinstance(fields, Mapping) else None
+        return [dict(c) for c in entry.get("citations") or ()] if isinstance(entry, Mapping) else []
+
     def to_json(self, *, indent: int | None = 2) -> str:
         """Return the record as JSON text."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)

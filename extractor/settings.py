@@ -337,6 +337,7 @@ class Settings:
             max_pages=self.max_pages,
             max_bytes=self.max_bytes,
             ocr=OcrSettings(mode=resolve_mode(self.ocr), threads=self.ocr_threads),
+            text_boxes=True,  # the text layer's word boxes: where citations place the values (trust.citations)
         )
 
     def fingerprint(self, *, schema_text: str) -> str:

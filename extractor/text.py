@@ -19,12 +19,17 @@ class PageText:
         lines: its lines with boxes, to say where a value is: OCR's (``inputs.ocrresult.OcrLine``) or the text layer's
             (``inputs.textlayer.TextLine``, confidence None); each has ``text``, ``box``, ``confidence`` and ``words``.
         confidence: for OCR text, the recognizer's mean confidence.
+        boxes: a text layer's lines with word boxes (``inputs.textlayer.TextLine``) that grounding does not search
+            (it reads ``text``, line by line) but its values are cited on (``trust.citations``).
+        size: the page's width and height in points (None for an image).
     """
 
     text: str | None
     source: str = "text_layer"
     lines: tuple = ()
     confidence: float | None = None
+    boxes: tuple = ()
+    size: tuple[float, float] | None = None
 
     @property
     def usable(self) -> bool:

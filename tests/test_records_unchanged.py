@@ -4,8 +4,9 @@ kept in ``tests/golden/`` (written at 2cbdbfb, before the package was laid out i
 Only what cannot repeat is left out: ``timings``, ``peak_memory_gb``, and the paths of this run's model and
 temporary files (replaced by ``<model>`` / ``<tmp>``); the fingerprint includes the model's path, so it is compared
 as recomputed for a fixed path. The per-field confidence keys added after the goldens were written (``fields``,
-``confidence``: issue 32, ``tests/test_confidence.py`` checks them) are left out too: every other key must stay
-exactly what it was. A deliberate change of the record regenerates the files with
+``confidence``: issue 32, ``tests/test_confidence.py`` checks them) are left out too, except each field's
+``citations`` (issue 42), kept as ``citations: {pointer: [...]}``: every other key must stay exactly what it was.
+A deliberate change of the record regenerates the files with
 ``EXTRACTOR_WRITE_GOLDEN=1 python -m pytest tests/test_records_unchanged.py`` in a commit that says why.
 """
 
@@ -48,7 +49,10 @@ def _normal(record: dict, *, model: Path, tmp: Path, batched: bool = False) -> d
     out = json.loads(text)
     out.pop("timings", None)
     out.pop("peak_memory_gb", None)
+    citations = {pointer: entry.get("citations") for pointer, entry in (out.get("fields") or {}).items()}
     out.pop("fields", None)  # added later, checked by test_confidence (see the module docstring)
+    if citations:  # but where each value is on its page stays what it was (issue 42)
+        out["citations"] = citations
     out.pop("confidence", None)
     out.pop("fingerprint", None)
     for page in out.get("ocr") or []:

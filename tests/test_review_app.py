@@ -470,3 +470,51 @@ def test_review_in_a_browser(out, browser, tmp_path):
     assert number == {"path": "/invoice_number", "tp": 0, "fp": 1, "fn": 1, "precision": 0.0, "recall": 0.0, "f1": 0.0}
     assert report["per_document"][0]["stem"] == SAMPLE and report["per_document"][0]["fp"] == 1
     assert report == evaluate_reviewed(out).to_dict()
+
+
+CITED = "invoice-de-einfach"
+CITATIONS_SCREENSHOT_ENV = "EXTRACTOR_REVIEW_CITATIONS_SCREENSHOT"  # docs/review-citations.png
+
+
+@pytest.fixture(scope="module")
+def cited(tmp_path_factory, model_factory) -> Path:
+    """A folder with one record whose every value is right: a model scripted with invoice-de-einfach's answer."""
+    from extractor import Extractor
+
+    base = tmp_path_factory.mktemp("cited")
+    sources, folder = base / "inbox", base / "out"
+    sources.mkdir()
+    folder.mkdir()
+    shutil.copy(ROOT / "samples" / f"{CITED}.pdf", sources)
+    answer = json.dumps(DEMO_ANSWER, ensure_ascii=False, separators=(",", ":"))
+    with Extractor(model=str(model_factory.scripted(answer=answer, schema="invoice").path)) as extractor:
+        record = extractor.extract(str(sources / f"{CITED}.pdf"))
+    (folder / f"{CITED}.json").write_text(json.dumps(record.to_dict(), ensure_ascii=False), encoding="utf-8")
+    return folder
+
+
+def test_the_page_draws_every_values_citation_and_lists_those_without(cited, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    record = json.loads((cited / f"{CITED}.json").read_text(encoding="utf-8"))
+    pdf = Path(record["source"])
+    values = list(record["grounding"]["fields"])  # every scalar with a value
+    boxed = sorted(p for p in values if any(c["box"] for c in record["fields"][p]["citations"]))
+    assert len(boxed) >= 55 and boxed == sorted(p for p, ok in record["grounding"]["fields"].items() if ok)
+    wait = WebDriverWait(browser, 30)
+    with serving(cited) as host:
+        browser.get(f"http://{host}/r/{CITED}")
+        wait.until(lambda d: d.execute_script("return document.querySelector('.page img').complete"))
+        drawn = browser.execute_script("return Array.from(document.querySelectorAll('.box')).map((b) => b.dataset.ptr)")
+        assert sorted(drawn) == boxed  # every value's box, as the record cites it
+        listed = [li.get_attribute("data-ptr") for li in browser.find_elements(By.CSS_SELECTOR, "#unboxed li")]
+        assert listed == [p for p in values if p not in boxed]  # the values with none, listed
+        browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/total"]').click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.box.selected[data-ptr="/total"]'))
+        assert inside(box_centre(browser, "/total"), printed_boxes(pdf, "2.377,78"))
+        browser.find_element(By.CSS_SELECTOR, 'input[data-ptr="/line_items/1/amount"]').click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.row[data-ptr="/line_items/1/amount"]'))
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".box.selected")) == 1
+        browser.save_screenshot(str(Path(os.environ.get(CITATIONS_SCREENSHOT_ENV) or tmp_path / "citations.png")))
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

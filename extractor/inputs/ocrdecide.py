@@ -17,14 +17,20 @@ photos); the engine that reads a page, its results and its costs are ``inputs.oc
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageChops, ImageFilter
 
 from extractor.inputs.ocr import OcrSettings
 from extractor.inputs.ocrresult import OcrPage
 from extractor.text import PageText, fold
+
+if TYPE_CHECKING:
+    from extractor.inputs.document import Page
 
 # Ink: pixels darker than their neighbourhood by STROKE levels, counted on the model's page image and turned into
 # page area. On our 27 digital invoices and 7 receipt scans a character of the text layer comes with ~15 pt² of such
@@ -152,6 +158,19 @@ def page_text(text: str | None, ocr: OcrPage | None, *, lines: tuple = ()) -> Pa
     return PageText(text=None, source="none")
 
 
+def page_texts(pages: Sequence[Page]) -> list[PageText]:
+    """The text grounding searches on each page (``page_text``, the text layer read line by line as in the batch
+    ever since), each with its size in points and, on a text layer, its lines with word boxes (``Page.lines``) as
+    ``PageText.boxes``: where citations place the values grounding found (``trust.citations``)."""
+    out = []
+    for p in pages:
+        text = page_text(p.text, p.ocr)
+        size = (p.width_pt, p.height_pt) if p.width_pt is not None and p.height_pt is not None else None
+        boxes = tuple(p.lines) if text.source == "text_layer" else ()
+        out.append(dataclasses.replace(text, boxes=boxes, size=size))
+    return out
+
+
 __all__ = [
     "ALWAYS",
     "GARBLED",
@@ -162,5 +181,6 @@ __all__ = [
     "garbled",
     "ink_chars",
     "page_text",
+    "page_texts",
     "reason_to_read",
 ]

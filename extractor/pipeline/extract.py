@@ -23,7 +23,7 @@ from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
 from extractor.einvoice.read_en16931 import as_en16931
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page
-from extractor.inputs.ocrdecide import page_text
+from extractor.inputs.ocrdecide import page_texts
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import merge, passes, windows
 from extractor.pipeline.generate import document_warnings, generate_record, ocr_extra
@@ -236,7 +236,7 @@ class _Answer:
 
 def _page_texts(document: Document) -> list[PageText]:
     """Each page's text layer or OCR text (what review grounds values on)."""
-    return [page_text(p.text, p.ocr, lines=p.lines) for p in document.pages]
+    return page_texts(document.pages)  # each page's text layer or OCR text (with the text layer's word boxes)
 
 
 def _embedded_route(
@@ -359,7 +359,7 @@ def _decided(
     invoice = job.schema.name in INVOICE_SCHEMAS
     if invoice and is_ok(record.status) and (job.settings.einvoice or checked_source):
         record, einvoice = _einvoiced(job, record, source_xml if checked_source else b"")
-    assessment = assess_record(record, job, agreed=agreed)
+    assessment = assess_record(record, job, agreed=agreed, citations=review.citations if review is not None else None)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
         answer=record.status,
@@ -394,7 +394,9 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
     return dataclasses.replace(record, warnings=record.warnings + findings, extra=extra), findings
 
 
-def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None):
+def assess_record(
+    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: dict | None = None
+):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
     review's grounding and checks, ``agreed`` (a second answer's agreement, ``passes``), the settings' calibration
@@ -410,6 +412,7 @@ def assess_record(record: Record, job: DocumentJob, *, agreed: dict[str, bool] |
         field_thresholds=field_thresholds(job.schema.schema, source=job.schema.source),
         exact=source == "embedded_xml" and not _rejected(record),  # read from XML the rules did not reject
         agreed=agreed if source == "model" else None,
+        citations=citations,
     )
 
 

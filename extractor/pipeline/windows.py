@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractor.inputs.document import Document, Page, PageSelection, RasterSettings, page_cap_warning
-from extractor.inputs.ocrdecide import page_text
+from extractor.inputs.ocrdecide import page_texts
 from extractor.pipeline.prompt import DOCUMENT_LINE, build_messages
 from extractor.runners.base import Message
 from extractor.schema import Schema
@@ -257,7 +257,7 @@ def left_behind(pages: Iterable[Page], *, render_s: float) -> WindowedPages:
         seen.setdefault(page.index, page)
     pages = [seen[i] for i in sorted(seen)]
     return WindowedPages(
-        texts=tuple(page_text(p.text, p.ocr) for p in pages),
+        texts=tuple(page_texts(pages)),
         ocr=tuple(None if p.ocr is None else p.ocr.summary() for p in pages),
         warnings=tuple({"code": "page", "message": f"page {p.index + 1}: {w}"} for p in pages for w in p.warnings),
         render_s=render_s,

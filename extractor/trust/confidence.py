@@ -182,7 +182,7 @@ class Assessment:
 
     Attributes:
         fields: ``{pointer: {"p_min", "p_mean", "margin_first", "tokens", "forced_tokens", "grounding", "checks",
-            "agreement", "confidence"}}``, in document order.
+            "agreement", "citations", "confidence"}}``, in document order.
         summary: the record's ``confidence``: ``{"calibration", "threshold", "below"}``.
         findings: one ``low_confidence`` warning per field under its threshold (``trust.verdict.Signals``).
     """
@@ -207,6 +207,7 @@ def assess(
     field_thresholds: Mapping[str, float] | None = None,
     exact: bool = False,
     agreed: Mapping[str, bool] | None = None,
+    citations: Mapping[str, list[dict]] | None = None,
 ) -> Assessment:
     """Fuse each field's evidence into its confidence and compare it with its threshold.
 
@@ -221,6 +222,8 @@ def assess(
         exact: the data was read, not generated (embedded e-invoice XML): every field's confidence is 1 (its
             checks still decide the status through review).
         agreed: each field's agreement with a second, sampled answer (``agreement``); None: one pass (null).
+        citations: each field's citations (``trust.citations``: where it is on its page); a field without any
+            (or every field, when None: not reviewed) has ``[]``.
 
     Returns:
         The Assessment.
@@ -241,6 +244,7 @@ def assess(
             if _touches(str(c.get("path") or ""), pointer)
         ]
         entry["agreement"] = None if agreed is None else agreed.get(pointer, False)
+        entry["citations"] = list((citations or {}).get(pointer) or ())
         kind = field_path(parts)
         model = calibration.model_for(kind) if calibration is not None else DEFAULT_WEIGHTS
         entry["confidence"] = 1.0 if exact else round(model.score(features(entry)), 4)

@@ -32,6 +32,7 @@ from typing import Any
 from extractor.leaves import leaves, normalize_value
 from extractor.record import Record
 from extractor.trust.checks import run_checks
+from extractor.trust.citations import cite
 from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
 from extractor.trust.verdict import is_ok
 
@@ -43,10 +44,12 @@ class Review:
     Attributes:
         checks: the failed checks' warnings (empty when every check passed).
         grounding: where each value was found in the page text (text layer or OCR).
+        citations: each value's citations (``trust.citations``): the boxes where grounding found it.
     """
 
     checks: tuple[dict, ...]
     grounding: GroundingReport
+    citations: Mapping[str, list[dict]] = dataclasses.field(default_factory=dict)
 
     @property
     def warnings(self) -> tuple[dict, ...]:
@@ -66,7 +69,14 @@ class Review:
 PageTexts = Sequence[PageText | str | None]
 
 
-def review_data(schema_name: str, data: Any, page_texts: PageTexts, *, totals: Mapping | None = None) -> Review:
+def review_data(
+    schema_name: str,
+    data: Any,
+    page_texts: PageTexts,
+    *,
+    totals: Mapping | None = None,
+    xpaths: Mapping[str, str] | None = None,
+) -> Review:
     """Run the checks and the grounding on one answer.
 
     Args:
@@ -75,13 +85,14 @@ def review_data(schema_name: str, data: Any, page_texts: PageTexts, *, totals: M
         page_texts: each page's text: a ``PageText`` (``ocrdecide.page_text``: text layer or OCR text), or the text
             layer itself (``Page.text``; None or blank when the page has none).
         totals: data read from e-invoice XML: the document totals it printed (``checks.check_invoice``).
+        xpaths: data read from e-invoice XML: where each value was read (its citations say so).
 
     Returns:
         The Review.
     """
     checks = tuple(run_checks(schema_name, data, totals=totals))
     grounding = ground(data, page_texts, key_fields=key_fields_for(schema_name))
-    return Review(checks=checks, grounding=grounding)
+    return Review(checks=checks, grounding=grounding, citations=cite(grounding, page_texts, xpaths=xpaths))
 
 
 def review_answer(record: Record, page_texts: PageTexts) -> Review | None:

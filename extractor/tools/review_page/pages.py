@@ -31,7 +31,8 @@ class PageView:
         number: 1-based page number in the source.
         image: the PNG file in the cache folder.
         size: the image's (width, height) in pixels.
-        text: the grounding text of the page (text layer with word boxes, or OCR text with its boxes).
+        text: the grounding text of the page, as the batch reads it (``ocrdecide.page_texts``: the text layer with
+            its word boxes for citations, or OCR text with its boxes).
         warnings: the rasterizer's notes about the page.
     """
 
@@ -98,10 +99,9 @@ def read_pages(path: Path, *, cache: Path, pool: RenderPool, part: dict | None =
     if document is None:
         raise RuntimeError("a render with neither its document nor an error")
     pages = []
-    for page in document.pages:
+    for page, text in zip(document.pages, ocrdecide.page_texts(document.pages), strict=True):  # as the batch reads
         image = cache / f"page-{page.index + 1}.png"
         page.image.save(image)
-        text = ocrdecide.page_text(page.text, page.ocr, lines=page.lines)
         pages.append(
             PageView(number=page.index + 1, image=image, size=page.image.size, text=text, warnings=page.warnings)
         )

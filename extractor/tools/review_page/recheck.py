@@ -1,8 +1,9 @@
-"""Re-check (edited) data as the review page shows it: schema errors, failed checks, grounding with boxes.
+"""Re-check (edited) data as the review page shows it: schema errors, failed checks, grounding and citations.
 
 One function, ``field_states``, called for the record as the model gave it and again on every edit (the page posts
 its data as the reviewer types): the same validation (``validate.validate_data``), checks (``checks.run_checks``) and
-grounding (``grounding.ground``, on the pages' texts with their boxes) that made the record's status.
+grounding (``grounding.ground``, on the pages' texts) that made the record's status, and each value's citations
+(``trust.citations``: the boxes the page draws).
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ def field_states(
 
     Returns:
         ``{"valid", "errors", "checks", "grounded", "ungrounded", "unchecked", "key_ungrounded", "where",
-        "changed"}``: schema errors and failed checks (``{"code", "path", "message"}``), the grounded, ungrounded
-        and not checkable pointers (too short or common to prove anything, or no page text), the key fields not
-        found, where each grounded value is (page, source, box) and the changed pointers.
+        "citations", "changed"}``: schema errors and failed checks (``{"code", "path", "message"}``), the grounded,
+        ungrounded and not checkable pointers (too short or common to prove anything, or no page text), the key
+        fields not found, where each grounded value is (page, source, box), every value's citations (the record's
+        ``fields[pointer].citations``; ``[]`` when on no page) and the changed pointers.
     """
     errors = validate_data(data, schema) if schema is not None else []
     result = review_data(schema_name, data, page_texts)
@@ -46,5 +48,6 @@ def field_states(
         "unchecked": grounding["unchecked"],
         "key_ungrounded": [w["path"] for w in result.grounding.warnings],
         "where": grounding["where"],
+        "citations": {f.path: list(result.citations.get(f.path) or ()) for f in result.grounding.fields},
         "changed": changed_fields(original, data),
     }

@@ -41,7 +41,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -112,6 +112,10 @@ class FieldGrounding:
         box: where the page text has lines with boxes, the box of the words it was found in (0..1 of the page
             image); a line item's values on its row.
         confidence: on OCR text, the lowest recognizer confidence of those lines.
+        hits: the tokens it was found in (line and token indexes of the page as grounding read it: its ``lines``,
+            else its text's non-blank lines), for ``trust.citations``; not in the record.
+        row: a line item's or tax line's value: the lines of its row (its description's, and the one it was found
+            on).
     """
 
     path: str
@@ -121,6 +125,8 @@ class FieldGrounding:
     source: str | None = None
     box: Box | None = None
     confidence: float | None = None
+    hits: tuple[Hit, ...] = field(default=(), compare=False, repr=False)
+    row: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def where(self) -> dict:
         """Where it was found, for the record: page (1-based), source, box and confidence."""
@@ -326,7 +332,7 @@ class _Search:
         if context is not None and context.kind == "item" and key == anchor_key(context.node):
             blocks = self.item_blocks().get(context.parts, [])
             if blocks:  # the description, where its row is
-                return self._found(pointer, value, blocks[0].page, list(blocks[0].anchor))
+                return self._found(pointer, value, blocks[0].page, list(blocks[0].anchor), row=blocks[0])
             context = None
         elif context is not None and (context.kind == "tax" and key != "rate"):
             context = None
@@ -346,7 +352,7 @@ class _Search:
         for block in blocks:
             hits = _in_block(value, key, page_at(self.pages, block.page), block)
             if hits is not None:
-                return self._found(pointer, value, block.page, hits)
+                return self._found(pointer, value, block.page, hits, row=block)
         return self._missing(pointer, value)
 
     def item_blocks(self) -> dict[tuple, list[Block]]:
@@ -392,10 +398,21 @@ class _Search:
             self._tax_bands = [block for context in contexts.values() for block in self.blocks(context)]
         return self._tax_bands
 
-    def _found(self, pointer: str, value: Any, index: int, hits: list[Hit]) -> FieldGrounding:
+    def _found(
+        self, pointer: str, value: Any, index: int, hits: list[Hit], *, row: Block | None = None
+    ) -> FieldGrounding:
         page = page_at(self.pages, index)
+        lines = () if row is None else tuple(sorted({h.line for h in (*row.anchor, *hits)}))
         return FieldGrounding(
-            pointer, value, True, index, self.sources[index], page.box_of(hits), page.confidence_of(hits)
+            pointer,
+            value,
+            True,
+            index,
+            self.sources[index],
+            page.box_of(hits),
+            page.confidence_of(hits),
+            hits=tuple(hits),
+            row=lines,
         )
 
     def _missing(self, pointer: str, value: Any) -> FieldGrounding:

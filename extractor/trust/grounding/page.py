@@ -314,18 +314,25 @@ def key_of(text: str) -> str:
 # -- internals -------------------------------------------------------------------------------------------------------
 
 
-def _tokens(text: str, words: Sequence | None) -> tuple[Token, ...]:
-    """Tokens of a line's text; with word boxes, each token takes the box of the word it is cut from."""
+def pieces(text: str, words: Sequence | None = None) -> list[tuple[str, str, Box | None]]:
+    """A line's tokens as printed: ``(piece, folded, box)``, cut as ``Page`` cuts them (one per token, in order);
+    with word boxes, each takes the box of the word it is cut from."""
     if words:
-        pieces = [(piece, word.box) for word in words for piece in _SPLIT.split(word.text) if piece]
+        cut = [(piece, word.box) for word in words for piece in _SPLIT.split(word.text) if piece]
     else:
-        pieces = [(piece, None) for piece in _SPLIT.split(text) if piece]
+        cut = [(piece, None) for piece in _SPLIT.split(text) if piece]
     out = []
-    for piece, box in pieces:
+    for piece, box in cut:
         folded = fold(piece)
         if folded:
-            out.append(Token(folded, plain(piece), tuple(box) if box is not None else None, _NOT_KEY.sub("", folded)))
-    return tuple(out)
+            out.append((piece, folded, tuple(box) if box is not None else None))
+    return out
+
+
+def _tokens(text: str, words: Sequence | None) -> tuple[Token, ...]:
+    """Tokens of a line's text; with word boxes, each token takes the box of the word it is cut from."""
+    cut = pieces(text, words)
+    return tuple(Token(folded, plain(piece), box, _NOT_KEY.sub("", folded)) for piece, folded, box in cut)
 
 
 def _line(item, *, ocr: bool, excluded: str) -> Line:

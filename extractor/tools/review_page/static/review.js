@@ -4,7 +4,7 @@
   const form = document.getElementById("form");
   const api = "/api/records/" + encodeURIComponent(view.name);
   let data = view.data === null ? null : JSON.parse(JSON.stringify(view.data));
-  let state = view.state || {errors: [], checks: [], grounded: [], ungrounded: [], unchecked: [], key_ungrounded: [], where: {}, changed: []};
+  let state = view.state || {errors: [], checks: [], grounded: [], ungrounded: [], unchecked: [], key_ungrounded: [], where: {}, citations: {}, changed: []};
   let fields = new Map();  // JSON pointer -> {node: the element that shows its state, input}
   const evidence = new Map((view.evidence || []).map((e) => [e.pointer, e]));  // JSON pointer -> its evidence
   function evidenceText(e) {
@@ -229,19 +229,40 @@
   }
 
   // -- boxes -----------------------------------------------------------------------------------------------------
-  function drawBoxes() {
+  function drawBoxes() {  // every value's citations (its box on its page); a selected line item's row too
     document.querySelectorAll(".boxes").forEach((b) => b.replaceChildren());
-    for (const [ptr, where] of Object.entries(state.where || {})) {
-      if (!where.box) continue;
-      const layer = document.querySelector('.page[data-page="' + where.page + '"] .boxes');
-      if (!layer) continue;
-      const [x0, y0, x1, y1] = where.box;
-      const box = el("div", layer, "box" + (ptr === selected ? " selected" : ""));
-      Object.assign(box.style, {left: x0 * 100 + "%", top: y0 * 100 + "%", width: (x1 - x0) * 100 + "%", height: (y1 - y0) * 100 + "%"});
-      box.dataset.ptr = ptr;
-      box.title = ptr;
-      box.addEventListener("click", () => select(ptr, {from: "box"}));
+    const citations = state.citations || {};
+    const unboxed = [];
+    for (const [ptr, cited] of Object.entries(citations)) {
+      const boxed = cited.filter((c) => c.box && c.page);
+      if (!boxed.length) unboxed.push(ptr);
+      boxed.forEach((c, i) => {
+        drawBox(ptr, c.page, c.box, "box" + (i ? " other" : "") + (ptr === selected ? " selected" : ""),
+                ptr + ": " + c.text + " (" + c.source + (c.confidence != null ? " " + c.confidence.toFixed(2) : "") + ")");
+        if (c.row && ptr === selected) drawBox(ptr, c.row.page, c.row.box, "row", ptr + ": its row");
+      });
     }
+    const list = document.getElementById("unboxed");
+    if (!list) return;
+    list.replaceChildren();
+    document.getElementById("unboxed-count").textContent = unboxed.length;
+    for (const ptr of unboxed) {
+      const li = el("li", list);
+      li.textContent = ptr + (state.unchecked && state.unchecked.includes(ptr) ? " (not checkable)" : " (not found on the pages)");
+      li.dataset.ptr = ptr;
+      li.addEventListener("click", () => select(ptr, {from: "box"}));
+    }
+  }
+
+  function drawBox(ptr, page, where, cls, title) {
+    const layer = document.querySelector('.page[data-page="' + page + '"] .boxes');
+    if (!layer) return;
+    const [x0, y0, x1, y1] = where;
+    const box = el("div", layer, cls);
+    Object.assign(box.style, {left: x0 * 100 + "%", top: y0 * 100 + "%", width: (x1 - x0) * 100 + "%", height: (y1 - y0) * 100 + "%"});
+    box.dataset.ptr = ptr;
+    box.title = title;
+    if (cls !== "row") box.addEventListener("click", () => select(ptr, {from: "box"}));
   }
 
   function select(ptr, {from}) {
@@ -255,7 +276,7 @@
         if (f.input) f.input.focus({preventScroll: true});
       }
     }
-    document.querySelectorAll(".box").forEach((b) => b.classList.toggle("selected", b.dataset.ptr === ptr));
+    drawBoxes();  // the selected value's boxes highlighted, its row drawn
     const box = document.querySelector('.box[data-ptr="' + CSS.escape(ptr) + '"]');
     if (box && from === "field") box.scrollIntoView({block: "center", inline: "nearest"});
   }
