@@ -24,6 +24,7 @@ LAYERS = [
     ("extractor.runners",),
     ("extractor.trust",),
     ("extractor.einvoice",),  # e-invoices out: feeds trust.verdict's Signals; settings names its formats
+    ("extractor.register",),  # the invoice register: reads records, feeds trust.verdict; the API and batch call it
     ("extractor.settings",),
     ("extractor.pipeline",),
     ("extractor.api",),
