@@ -554,3 +554,33 @@ def test_import_refused_whole_every_bad_line_named(tmp_path):
     header.write_text("name,iban\nX,\n", encoding="utf-8")
     with pytest.raises(MasterDataError, match="the header lacks vat_id"):
         read_master_data(header)
+
+
+# ----------------------------------------------------------------------------------- the status, and the settings
+
+
+@pytest.mark.parametrize(
+    ("status", "warnings", "after"),
+    [
+        ("ok", (), "ok"),
+        ("ok", ({"code": "duplicate_invoice", "message": "m"},), "review"),
+        ("review", (), "review"),
+        ("review", ({"code": "duplicate_invoice", "message": "m"},), "review"),
+        ("invalid", ({"code": "duplicate_invoice", "message": "m"},), "invalid"),
+    ],
+)
+def test_registered_status(status, warnings, after):
+    from extractor.trust.verdict import registered_status
+
+    assert registered_status(status, warnings) == after
+
+
+def test_register_settings_leave_the_fingerprint():
+    """A record's answer does not depend on the register: adding one keeps a resumed batch's records."""
+    from extractor.settings import Settings
+
+    base = Settings().fingerprint(schema_text="{}")
+    changed = Settings(register="r.sqlite", require_known_supplier=True, duplicate_window=30)
+    assert changed.fingerprint(schema_text="{}") == base
+    with pytest.raises(UsageError, match="duplicate_window"):
+        Settings(duplicate_window=-1)

@@ -159,7 +159,8 @@ class Register:
         """
         if record.status not in (Status.OK, Status.REVIEW) or not isinstance(record.data, Mapping):
             return None
-        embedded = record.extra.get("embedded") if isinstance(record.extra.get("embedded"), Mapping) else {}
+        embedded = record.extra.get("embedded")
+        embedded = embedded if isinstance(embedded, Mapping) else {}
         keys = read_keys(record.data, type_code=str(embedded.get("type_code") or "") or None)
         said = claims(keys, data_source=record.extra.get("data_source"), grounding=record.extra.get("grounding"))
         where = place if place is not None else place_of(record.source)
@@ -573,7 +574,8 @@ class Register:
             flagged: only those with a warning.
             limit: at most this many (the latest).
         """
-        where, params = [], []
+        where: list[str] = []
+        params: list[str | None] = []
         if supplier:
             where.append("(supplier_key = ? OR lower(supplier_name) LIKE ?)")
             params += [supplier, f"%{supplier.lower()}%"]
