@@ -13,6 +13,7 @@ import hashlib
 import multiprocessing
 import os
 import sqlite3
+import subprocess
 
 import pytest
 from test_store import fresh_database, postgres_admin_url
@@ -482,19 +483,23 @@ def test_locked_and_read_only_registers(tmp_path, monkeypatch):
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    if os.geteuid() == 0:
-        pytest.skip("root writes read-only files")
     folder = tmp_path / "ro"
     folder.mkdir()
-    Register.open(folder / "r.sqlite").close()
-    for name in os.listdir(folder):
-        os.chmod(folder / name, 0o444)
-    os.chmod(folder, 0o555)
+    read_only = folder / "r.sqlite"
+    Register.open(read_only).close()
+    if os.geteuid() == 0:  # root writes read-only files: an immutable one (ext4's chattr +i) it cannot
+        if subprocess.run(["chattr", "+i", str(read_only)], capture_output=True).returncode != 0:
+            pytest.skip("root writes read-only files, and chattr +i is not available here")
+        undo = ["chattr", "-i", str(read_only)]
+    else:
+        read_only.chmod(0o444)
+        folder.chmod(0o555)
+        undo = ["chmod", "755", str(folder)]
     try:
-        with pytest.raises(RegisterError, match="cannot be written"):
-            Register.open(folder / "r.sqlite").check_and_add(record())
+        with pytest.raises(RegisterError, match=f"register {read_only}: cannot be written"):
+            Register.open(read_only)
     finally:
-        os.chmod(folder, 0o755)
+        subprocess.run(undo, check=True)
 
 
 # ------------------------------------------------------------------------------------------------- master data

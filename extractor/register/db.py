@@ -141,6 +141,8 @@ class Database:
                     f"register {self.name}: written by a newer release of extractor (schema version {row[0]}, this "
                     f"one reads up to {SCHEMA_VERSION}): upgrade extractor"
                 )
+            else:  # a write now: a read-only register fails here, not at the first document
+                self.execute(tx, "UPDATE register_meta SET value = value WHERE name = 'schema_version'")
 
     def _lock_ddl(self, tx: Any) -> None:
         """PostgreSQL: one process at a time creates the tables."""
