@@ -23,6 +23,7 @@ LAYERS = [
     ("extractor.einvoice",),  # EN 16931 in one home: reading, the rules' arithmetic (trust.checks), writing
     ("extractor.runners",),
     ("extractor.trust",),
+    ("extractor.register",),  # the invoice register: reads records, feeds trust.verdict; the API and batch call it
     ("extractor.settings",),
     ("extractor.pipeline",),
     ("extractor.api",),

@@ -6,9 +6,10 @@ Status, exactly one per record:
   ok         stopped cleanly (stop token, or a guard after a complete answer), parsed, schema-valid, checks passed
   review     valid JSON, but an invoice check (an EN 16931 business rule, mostly) failed, a key value is not
              grounded in the page text, a long document's merged lines do not add up, an e-invoice asked for
-             (``--einvoice``) or the embedded XML an answer was read from fires a fatal EN 16931 rule, or a
+             (``--einvoice``) or the embedded XML an answer was read from fires a fatal EN 16931 rule, a
              field's confidence is below its threshold (``--auto-accept`` / ``x-extractor-threshold``,
-             ``trust.confidence``)
+             ``trust.confidence``), or the invoice register warns (a duplicate, changed bank details:
+             ``register``)
   invalid    complete JSON that breaks the schema, or no JSON at all
   truncated  hit max_tokens before the JSON value closed; no data
   runaway    the JSON closed, then generation went on until max_tokens (data kept, flagged), or a guard fired before
@@ -142,6 +143,10 @@ class Signals:
             answer was read from (``einvoice.source_report``; ``Settings.embedded_rules``, on by default).
         confidence: the fields whose confidence is below their threshold (``low_confidence`` findings,
             ``trust.confidence.assess``); empty without thresholds.
+        register: the invoice register's warnings (``duplicate_invoice``, ``bank_details_changed``, ...,
+            ``register.checks``; its notes are not signals); empty without a register and outside a batch's
+            duplicates. The register runs once the record's status is decided from the other signals, so it
+            decides again with ``registered_status``.
     """
 
     answer: str
@@ -149,6 +154,7 @@ class Signals:
     merge: tuple[dict, ...] = ()
     einvoice: tuple[dict, ...] = ()
     confidence: tuple[dict, ...] = ()
+    register: tuple[dict, ...] = ()
 
 
 def record_status(signals: Signals) -> str:
@@ -156,27 +162,36 @@ def record_status(signals: Signals) -> str:
 
     Decision table (the first row that holds decides):
 
-    | answer     | review          | merge       | e-invoice   | confidence  | status              |
-    |------------|-----------------|-------------|-------------|-------------|---------------------|
-    | not ``ok`` | (not reviewed)  | (none)      | (none)      | any         | the answer's status |
-    | ``ok``     | one or more     | any         | any         | any         | ``review``          |
-    | ``ok``     | none            | one or more | any         | any         | ``review``          |
-    | ``ok``     | none            | none        | one or more | any         | ``review``          |
-    | ``ok``     | none            | none        | none        | one or more | ``review``          |
-    | ``ok``     | none            | none        | none        | none        | ``ok``              |
+    | answer     | review          | merge       | e-invoice   | confidence  | register    | status              |
+    |------------|-----------------|-------------|-------------|-------------|-------------|---------------------|
+    | not ``ok`` | (not reviewed)  | (none)      | (none)      | any         | any         | the answer's status |
+    | ``ok``     | one or more     | any         | any         | any         | any         | ``review``          |
+    | ``ok``     | none            | one or more | any         | any         | any         | ``review``          |
+    | ``ok``     | none            | none        | one or more | any         | any         | ``review``          |
+    | ``ok``     | none            | none        | none        | one or more | any         | ``review``          |
+    | ``ok``     | none            | none        | none        | none        | one or more | ``review``          |
+    | ``ok``     | none            | none        | none        | none        | none        | ``ok``              |
 
     (Each column: that step's findings.)
 
     Args:
-        signals: the answer's status and the findings of review, merge, the e-invoice check and the confidence
-            thresholds.
+        signals: the answer's status and the findings of review, merge, the e-invoice check, the confidence
+            thresholds and the invoice register.
 
     Returns:
         The record's status.
     """
     if not is_ok(signals.answer):
         return signals.answer  # its data is not trusted in the first place: nothing to review
-    return REVIEW if signals.review or signals.merge or signals.einvoice or signals.confidence else OK
+    found = signals.review or signals.merge or signals.einvoice or signals.confidence or signals.register
+    return REVIEW if found else OK
+
+
+def registered_status(status: str, register: Sequence[dict]) -> str:
+    """A record's status once the invoice register's warnings are in: ``record_status`` with the register's
+    column added to a status already decided from the other signals (an ``ok`` record had none of them, so this
+    is the table's last two rows; any other status stays)."""
+    return record_status(Signals(answer=status, register=tuple(register)))
 
 
 def trusted(records: Iterable[Record]) -> bool:
@@ -251,6 +266,7 @@ __all__ = [
     "final",
     "is_ok",
     "record_status",
+    "registered_status",
     "trusted",
     "windowed_status",
 ]

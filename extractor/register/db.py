@@ -1,0 +1,349 @@
+"""The register's two databases: one SQLite file (embedded, the default) or PostgreSQL (shared past one machine),
+named by the same URLs as ``extract serve --store``: ``sqlite:///relative/path``, ``sqlite:////absolute/path``, a
+plain path (SQLite), or ``postgresql://user:password@host/db``.
+
+The few lines of URL parsing and connection handling are the service store's conventions, written again here (the
+service is a later stage, which the register may not import): WAL and one connection per thread for SQLite, a
+writing transaction taking the write lock first (``BEGIN IMMEDIATE``); one connection per thread and
+``%s`` placeholders for psycopg (imported only here, only for a ``postgresql://`` URL).
+
+Every database carries a ``register_meta`` table with its schema version: a register written by a newer release is
+refused (``RegisterError``, exit 2), as is a file that is not a SQLite database, a SQLite database that is not a
+register, a locked file and one that cannot be written.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from extractor.errors import UsageError
+
+SCHEMA_VERSION = 1
+LOCK_TIMEOUT = 10.0  # seconds a SQLite register waits for another process's write lock before it says "locked"
+CONNECT_TIMEOUT = 10  # seconds (PostgreSQL)
+_DDL_LOCK = 0x7265676973746572  # pg_advisory_xact_lock key: processes opening one register together create it once
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS register_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS register_suppliers (
+    key TEXT PRIMARY KEY,           -- vat:..., tax:... or name:...|IBAN (register.keys)
+    name TEXT,
+    name_norm TEXT,
+    vat_id TEXT,
+    tax_number TEXT,
+    bic TEXT,
+    country TEXT,
+    known INTEGER NOT NULL,         -- 1: imported, trusted, or an ok record of it was registered
+    source TEXT NOT NULL,           -- master_data, record, review
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS register_suppliers_name ON register_suppliers (name_norm);
+CREATE TABLE IF NOT EXISTS register_accounts (
+    supplier_key TEXT NOT NULL,
+    iban TEXT NOT NULL,
+    source TEXT NOT NULL,           -- master_data, ok_record, review
+    by_whom TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (supplier_key, iban)
+);
+CREATE INDEX IF NOT EXISTS register_accounts_iban ON register_accounts (iban);
+CREATE TABLE IF NOT EXISTS register_entries (
+    seq {SEQ},
+    entry TEXT NOT NULL,            -- sha256:fingerprint
+    sha256 TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    place TEXT NOT NULL,            -- the input's path, or the job's id
+    part INTEGER NOT NULL,          -- which invoice of a file of several (record.part.index), else 0
+    kind TEXT NOT NULL,             -- record or job
+    source TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    supplier_key TEXT,
+    supplier_name TEXT,
+    document_type TEXT NOT NULL,
+    number TEXT,
+    printed TEXT,
+    issue_date TEXT,
+    total TEXT,
+    currency TEXT,
+    iban TEXT,
+    verified INTEGER NOT NULL,
+    total_claimed INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT NOT NULL,           -- the record's register key as registered (JSON): a repeat answers it again
+    UNIQUE (sha256, fingerprint, place, part)
+);
+CREATE INDEX IF NOT EXISTS register_entries_amount ON register_entries (supplier_key, currency, total, issue_date);
+CREATE INDEX IF NOT EXISTS register_entries_place ON register_entries (place);
+CREATE TABLE IF NOT EXISTS register_invoice_keys (  -- the one original of each invoice: a unique key decides it
+    supplier_key TEXT NOT NULL,
+    document_type TEXT NOT NULL,
+    number TEXT NOT NULL,
+    entry_seq BIGINT NOT NULL,
+    PRIMARY KEY (supplier_key, document_type, number)
+);
+CREATE TABLE IF NOT EXISTS register_file_keys (      -- the first document of each file's bytes
+    sha256 TEXT PRIMARY KEY,
+    entry_seq BIGINT NOT NULL
+);
+"""
+
+
+class RegisterError(UsageError):
+    """The register cannot be used: not found where asked, corrupt, locked, read-only, from a newer release, or a
+    bad URL (exit code 2: never a silent run without checks)."""
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password (what errors and records name)."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
+class Database:
+    """One register database: transactions on this thread's connection, ``?`` placeholders."""
+
+    name: str  # what errors and records call it (a path, or a URL without its password)
+    conflict: tuple[type[BaseException], ...] = ()
+
+    def transaction(self, *, write: bool = True, durable: bool = True):  # pragma: no cover - each backend's own
+        raise NotImplementedError
+
+    def execute(self, tx: Any, sql: str, params: tuple = ()) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+
+    def error(self, exc: BaseException) -> RegisterError:
+        """A database error as a RegisterError naming the register."""
+        return RegisterError(f"register {self.name}: {type(exc).__name__}: {_first_line(exc)}")
+
+    def _prepare(self, ddl: str) -> None:
+        """Create the tables (once) and check the schema version."""
+        with self.transaction() as tx:
+            self._lock_ddl(tx)
+            self._check_foreign(tx)
+            for statement in ddl.split(";"):
+                if statement.strip():
+                    self.execute(tx, statement)
+            row = self.execute(tx, "SELECT value FROM register_meta WHERE name = 'schema_version'").fetchone()
+            if row is None:
+                self.execute(
+                    tx, "INSERT INTO register_meta (name, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise RegisterError(
+                    f"register {self.name}: written by a newer release of extractor (schema version {row[0]}, this "
+                    f"one reads up to {SCHEMA_VERSION}): upgrade extractor"
+                )
+            else:  # a write now: a read-only register fails here, not at the first document
+                self.execute(tx, "UPDATE register_meta SET value = value WHERE name = 'schema_version'")
+
+    def _lock_ddl(self, tx: Any) -> None:
+        """PostgreSQL: one process at a time creates the tables."""
+
+    def _check_foreign(self, tx: Any) -> None:
+        """SQLite: a database holding other tables and no register is not a register."""
+
+
+class SqliteDatabase(Database):
+    """A register in one SQLite file (WAL), safe from several threads and processes of one machine; ``:memory:``
+    holds one in this process only (a batch's own)."""
+
+    def __init__(self, path: str) -> None:
+        """Open (or create) the file.
+
+        Raises:
+            RegisterError: it is not a SQLite database, not a register, locked, read-only, or from a newer release.
+        """
+        self.memory = path == ":memory:"
+        self.path = path
+        self.name = path
+        self._local = threading.local()
+        self._lock = threading.RLock() if self.memory else None
+        self._shared: sqlite3.Connection | None = None
+        if not self.memory:
+            folder = Path(path).parent
+            if not folder.is_dir():
+                raise RegisterError(f"register {path}: its folder {folder} does not exist")
+        try:
+            self._prepare(_TABLES.replace("{SEQ}", "INTEGER PRIMARY KEY AUTOINCREMENT"))
+        except sqlite3.Error as exc:
+            raise self._sqlite_error(exc) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None, check_same_thread=False)
+        if not self.memory:
+            db.execute("PRAGMA journal_mode=WAL")
+            # WAL with NORMAL survives a killed process (the register's promise: kill -9 between record and
+            # register leaves both consistent); a power cut may lose the last transactions, never corrupt the file
+            db.execute("PRAGMA synchronous=NORMAL")
+        return db
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.memory:  # one connection: an in-memory database is per connection
+            if self._shared is None:
+                self._shared = self._connect()
+            return self._shared
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+        return db
+
+    @contextmanager
+    def transaction(self, *, write: bool = True, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` (the write lock first: two processes never decide one invoice at once), or a read
+        (``BEGIN``, WAL's snapshot). Every commit survives a killed process (WAL, ``synchronous=NORMAL``), whatever
+        ``durable`` says."""
+        with self._lock or _nothing():
+            try:
+                db = self._connection()
+            except sqlite3.Error as exc:
+                self._local.db = None
+                raise self._sqlite_error(exc) from None
+            try:
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield db
+                db.execute("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    if not self.memory:
+                        db.close()
+                        self._local.db = None
+                    raise self._sqlite_error(exc) from None
+                raise
+
+    def _sqlite_error(self, exc: sqlite3.Error) -> RegisterError:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            why = f"locked by another process for more than {LOCK_TIMEOUT:g} s"
+        elif "readonly" in text or "read-only" in text or "unable to open" in text:
+            why = "cannot be written (read-only file or folder?)"
+        elif "not a database" in text or "malformed" in text:
+            why = "not a SQLite database (corrupt?)"
+        else:
+            why = f"{type(exc).__name__}: {text}"
+        return RegisterError(f"register {self.name}: {why}")
+
+    def _check_foreign(self, tx: Any) -> None:
+        names = {row[0] for row in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "register_meta" not in names:
+            tables = ", ".join(sorted(names)[:5])
+            raise RegisterError(f"register {self.name}: a SQLite database, but not a register (tables: {tables})")
+
+    def execute(self, tx: Any, sql: str, params: tuple = ()) -> Any:
+        """``sqlite3``'s own ``?`` placeholders."""
+        return tx.execute(sql, params)
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        db = self._shared if self.memory else getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+        self._shared = None
+        self._local.db = None
+
+
+class PostgresDatabase(Database):
+    """A register in PostgreSQL tables (``register_*``), one connection per thread, for any number of processes on
+    any machines; the unique keys decide an invoice's original."""
+
+    def __init__(self, url: str) -> None:
+        """Connect and create the tables if they are not there.
+
+        Raises:
+            RegisterError: psycopg is not installed, or the database cannot be reached or used, or it holds a
+                register of a newer release.
+        """
+        try:
+            import psycopg
+        except ImportError:
+            raise RegisterError(
+                "register postgresql://...: needs psycopg (pip install 'extractor-vlm[postgres]')"
+            ) from None
+        self.url, self.name, self._psycopg, self._local = url, shown_url(url), psycopg, threading.local()
+        self.conflict = (psycopg.errors.UniqueViolation,)
+        self._prepare(_TABLES.replace("{SEQ}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"))
+
+    def _connection(self) -> Any:
+        db = getattr(self._local, "db", None)
+        if db is None or db.closed or db.broken:
+            try:
+                db = self._psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            except self._psycopg.Error as exc:
+                raise self.error(exc) from None
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def transaction(self, *, write: bool = True, durable: bool = True) -> Iterator[Any]:
+        """A transaction on this thread's connection (reconnected after a lost one). ``durable=False``: committed
+        without waiting for the server's disk flush (``synchronous_commit = off``): a killed extractor loses nothing
+        (the server has it), a crash of the database server itself may lose the last fraction of a second, never
+        corrupt anything. A document's registration uses it: the flush would be most of its time."""
+        db = self._connection()
+        try:
+            with db.transaction(), db.cursor() as cursor:
+                if not durable:
+                    cursor.execute("SET LOCAL synchronous_commit TO off")
+                yield cursor
+        except self._psycopg.Error as exc:
+            if isinstance(exc, self._psycopg.OperationalError):
+                db.close()
+            raise self.error(exc) from None
+
+    def execute(self, tx: Any, sql: str, params: tuple = ()) -> Any:
+        """psycopg's ``%s`` placeholders for the SQL's ``?`` (which holds no other ``?`` or ``%``)."""
+        tx.execute(sql.replace("?", "%s"), params)
+        return tx
+
+    def _lock_ddl(self, tx: Any) -> None:
+        tx.execute("SELECT pg_advisory_xact_lock(%s)", (_DDL_LOCK,))
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+        self._local.db = None
+
+
+def open_database(url: str) -> Database:
+    """The database of a register URL (module docstring).
+
+    Raises:
+        RegisterError: another scheme, or a register that cannot be opened (the reason named, never a password).
+    """
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresDatabase(url)
+    if url.startswith("sqlite:///") or "://" not in url:
+        return SqliteDatabase(url.removeprefix("sqlite:///"))
+    raise RegisterError(f"register {url.split('://')[0]}://...: expected a path, sqlite:///PATH or postgresql://...")
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [""])[0]
+
+
+__all__ = [
+    "LOCK_TIMEOUT",
+    "SCHEMA_VERSION",
+    "Database",
+    "PostgresDatabase",
+    "RegisterError",
+    "SqliteDatabase",
+    "open_database",
+    "shown_url",
+]

@@ -1,0 +1,657 @@
+"""The register itself: every invoice read, every supplier known, and the one transaction that checks a document
+against them and adds it.
+
+    >>> register = Register.open("register.sqlite")                # or postgresql://..., sqlite:///PATH
+    >>> result = register.check_and_add(record, place="/inbox/a.pdf")  # doctest: +SKIP
+    >>> record = result.apply(record)  # the ``register`` key, the warnings, the status (trust.verdict)
+
+``check_and_add`` is **one write transaction**: it reads what the register knew (``checks.Known``), decides
+(``checks.decide``, pure), and writes the entry, the supplier and, for an ``ok`` record, its account as trusted.
+The original of an invoice and of a file's bytes is decided by a unique key (``register_invoice_keys``,
+``register_file_keys``: an ``INSERT ... ON CONFLICT DO NOTHING``), so two processes registering copies of one
+invoice at once leave exactly one original, on SQLite (whose write lock serializes them) and on PostgreSQL (where
+the second insert waits for the first to commit).
+
+An entry is keyed by the file's sha256, the settings' fingerprint and its place (the input's path, or a job's id),
+and written once: registering the same document again (a restart after a kill -9 between register and record, a
+resumed batch) answers what was registered the first time. A document of the same bytes at the same place is the
+same document (a ``--force``'d run, other settings): never a duplicate of itself.
+
+**Trusted accounts** come only from imported master data (``import_suppliers``), a person (``trust``), or a record
+that ends ``ok`` with the register's warnings in: a record in ``review`` never teaches its account, so a
+fraudster's first invoice cannot make its own IBAN trusted. A supplier is **known** likewise: imported, trusted, or
+with an ``ok`` record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from extractor.record import Record, Status, issue
+from extractor.register.checks import (
+    DUPLICATES,
+    WARNING,
+    Account,
+    CheckSettings,
+    Earlier,
+    Known,
+    date_window,
+    decide,
+)
+from extractor.register.claims import Claims, claims
+from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
+from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
+from extractor.trust.verdict import registered_status
+
+REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
+DEFAULT_CHECKS = CheckSettings()
+_ENTRY = "seq, source, place, kind, seen_at, sha256, printed"
+
+
+def now() -> str:
+    """ISO 8601 UTC, to the second (when an entry was seen, an account trusted)."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class RegisterResult:
+    """What registering one document found.
+
+    Attributes:
+        entry: the record's ``register`` key (``schemas/record.schema.json``).
+        repeated: this document was registered before (the same bytes, settings and place): ``entry`` is what the
+            first registration found.
+    """
+
+    entry: dict
+    repeated: bool = False
+
+    @property
+    def findings(self) -> tuple[dict, ...]:
+        """Every finding, warnings first."""
+        return tuple(self.entry["findings"])
+
+    @property
+    def warnings(self) -> tuple[dict, ...]:
+        """The findings that turn ``ok`` into ``review``, as the record's warning entries (``{code, message}``)."""
+        return tuple(issue(f["code"], f["message"]) for f in self.entry["findings"] if f["severity"] == WARNING)
+
+    def apply(self, record: Record) -> Record:
+        """The record with its ``register`` key, the warnings added, and its status decided again
+        (``trust.verdict.registered_status``)."""
+        warnings = self.warnings
+        return replace(
+            record,
+            status=registered_status(record.status, warnings),
+            warnings=tuple(record.warnings) + warnings,
+            extra={**record.extra, "register": self.entry},
+        )
+
+
+def place_of(source: str) -> str:
+    """A record's place when the caller names none: an existing file's absolute path, else its source as given."""
+    path = Path(source)
+    try:
+        return str(path.resolve()) if path.is_file() else source
+    except OSError:
+        return source
+
+
+class Register:
+    """An invoice register (module docstring). Thread-safe; several processes may share one (SQLite on one machine,
+    PostgreSQL on any)."""
+
+    def __init__(self, db: Database, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = REGISTER) -> None:
+        """Use an open database (``Register.open`` opens one by URL)."""
+        self.db, self.settings, self.scope = db, settings, scope
+
+    @classmethod
+    def open(cls, url: str | Path, *, settings: CheckSettings = DEFAULT_CHECKS) -> Register:
+        """Open (or create) the register at ``url``: a path or ``sqlite:///PATH`` (SQLite), or ``postgresql://...``.
+
+        Raises:
+            RegisterError: it cannot be opened or written, is not a register, or is from a newer release.
+        """
+        return cls(open_database(str(url)), settings=settings)
+
+    @classmethod
+    def in_memory(cls, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = BATCH) -> Register:
+        """A register of this process only (a batch's own duplicate check)."""
+        return cls(SqliteDatabase(":memory:"), settings=settings, scope=scope)
+
+    @property
+    def name(self) -> str:
+        """Where it lives (a path, or a URL without its password)."""
+        return self.db.name
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        self.db.close()
+
+    def __enter__(self) -> Register:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------------ check and add
+
+    def check_and_add(self, record: Record, *, place: str | None = None, kind: str = "record") -> RegisterResult | None:
+        """Check a record against the register and add it, in one transaction (module docstring).
+
+        Args:
+            record: the record, its status decided from every other signal.
+            place: where the document is: its input path (default: ``place_of(record.source)``) or, with
+                ``kind="job"``, the service job's id.
+            kind: ``record`` (a path) or ``job``.
+
+        Returns:
+            The RegisterResult (``apply`` it to the record), or None for a record without data (nothing to
+            register: an error, a truncated answer, an invalid one).
+
+        Raises:
+            RegisterError: the register cannot be read or written.
+        """
+        if record.status not in (Status.OK, Status.REVIEW) or not isinstance(record.data, Mapping):
+            return None
+        embedded = record.extra.get("embedded")
+        embedded = embedded if isinstance(embedded, Mapping) else {}
+        keys = read_keys(record.data, type_code=str(embedded.get("type_code") or "") or None)
+        said = claims(keys, data_source=record.extra.get("data_source"), grounding=record.extra.get("grounding"))
+        where = place if place is not None else place_of(record.source)
+        fingerprint = str(record.extra.get("fingerprint") or "")
+        part = record.part.index if record.part is not None else 0
+        with self.db.transaction(durable=False) as tx:
+            found = self._entry(tx, record.sha256, fingerprint, where, part)
+            if found is not None:
+                return RegisterResult(found, repeated=True)
+            seq = self._insert_entry(tx, record, keys, said, fingerprint, (where, part), kind)
+            if seq is None:  # another process registered this very document a moment ago
+                found = self._entry(tx, record.sha256, fingerprint, where, part)
+                return RegisterResult(found or {}, repeated=True)
+            known = self._known(tx, keys, said, sha256=record.sha256, place=where, seq=seq)
+            findings = decide(keys, said, known, settings=self.settings)
+            warnings = [issue(f.code, f.message) for f in findings if f.severity == WARNING]
+            status = registered_status(record.status, warnings)
+            self._learn(tx, keys, said, ok=status == Status.OK)
+            entry = {
+                "scope": self.scope,
+                "register": None if self.scope == BATCH else self.name,
+                "entry": f"{record.sha256}:{fingerprint}",
+                "supplier": {
+                    "key": keys.supplier,
+                    "name": keys.name,
+                    "known": known.supplier_known,
+                    "trusted_accounts": [a.to_dict() for a in known.trusted],
+                },
+                "document_type": keys.document_type,
+                "number": keys.number,
+                "verified": said.verified,
+                "claims": said.shown(),
+                "findings": [f.to_dict() for f in findings],
+            }
+            self.db.execute(
+                tx,
+                "UPDATE register_entries SET result = ?, status = ? WHERE seq = ?",
+                (json.dumps(entry, ensure_ascii=False), str(status), seq),
+            )
+        return RegisterResult(entry)
+
+    def _entry(self, tx: Any, sha256: str, fingerprint: str, place: str, part: int) -> dict | None:
+        row = self.db.execute(
+            tx,
+            "SELECT result FROM register_entries WHERE sha256 = ? AND fingerprint = ? AND place = ? AND part = ?",
+            (sha256, fingerprint, place, part),
+        ).fetchone()
+        return json.loads(row[0]) if row is not None and row[0] != "{}" else None
+
+    def _insert_entry(
+        self, tx: Any, record: Record, keys: Keys, said: Claims, fingerprint: str, place: tuple[str, int], kind: str
+    ) -> int | None:
+        row = self.db.execute(
+            tx,
+            "INSERT INTO register_entries (entry, sha256, fingerprint, place, part, kind, source, seen_at, "
+            "supplier_key, supplier_name, document_type, number, printed, issue_date, total, currency, iban, "
+            "verified, total_claimed, status, result) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') "
+            "ON CONFLICT (sha256, fingerprint, place, part) DO NOTHING RETURNING seq",
+            (
+                f"{record.sha256}:{fingerprint}",
+                record.sha256,
+                fingerprint,
+                *place,
+                kind,
+                record.source,
+                now(),
+                keys.supplier,
+                keys.name,
+                keys.document_type,
+                keys.number,
+                keys.printed,
+                keys.issue_date,
+                keys.total,
+                keys.currency,
+                keys.iban if said["iban"] else None,
+                int(said.verified),
+                int(said["total"] and said.supplier),
+                str(record.status),
+            ),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _known(self, tx: Any, keys: Keys, said: Claims, *, sha256: str, place: str, seq: int) -> Known:
+        """What the register knew before entry ``seq`` (its unique keys claimed for it where it is the first)."""
+        same_file = self._first(tx, "register_file_keys", ("sha256",), (sha256,), seq)
+        if same_file is not None and same_file.place == place:
+            same_file = None  # a re-run of the same path: itself
+        same_number = None
+        if said.verified and keys.supplier and keys.number:
+            same_number = self._first(
+                tx,
+                "register_invoice_keys",
+                ("supplier_key", "document_type", "number"),
+                (keys.supplier, keys.document_type, keys.number),
+                seq,
+            )
+            if same_number is not None and same_number.sha256 == sha256:
+                same_number = None  # the same bytes: a duplicate_file (another place) or itself
+        candidate = None
+        if same_file is None and same_number is None:
+            # a re-run of the same path compares with what came before its first run, as the first run did
+            first = self.db.execute(
+                tx, "SELECT min(seq) FROM register_entries WHERE sha256 = ? AND place = ?", (sha256, place)
+            ).fetchone()
+            candidate = self._candidate(tx, keys, said, sha256=sha256, seq=int(first[0] or seq))
+        supplier = None
+        if keys.supplier is not None:
+            supplier = self.db.execute(
+                tx, "SELECT known FROM register_suppliers WHERE key = ?", (keys.supplier,)
+            ).fetchone()
+        return Known(
+            supplier_known=bool(supplier and supplier[0]),
+            trusted=self._trusted(tx, keys.supplier) if keys.supplier else (),
+            holders=self._holders(tx, keys) if said["iban"] and keys.iban else (),
+            other_vat_ids=self._other_vat_ids(tx, keys) if said["vat_id"] and keys.name_norm else (),
+            same_file=same_file,
+            same_number=same_number,
+            candidate=candidate,
+        )
+
+    def _first(self, tx: Any, table: str, columns: tuple[str, ...], values: tuple, seq: int) -> Earlier | None:
+        """Claim ``table``'s unique key for entry ``seq``; when another entry holds it, that one (the original)."""
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        taken = self.db.execute(
+            tx,
+            f"INSERT INTO {table} ({names}, entry_seq) VALUES ({marks}, ?) ON CONFLICT ({names}) DO NOTHING "
+            "RETURNING entry_seq",
+            (*values, seq),
+        ).fetchone()
+        if taken is not None:
+            return None
+        where = " AND ".join(f"k.{c} = ?" for c in columns)
+        row = self.db.execute(
+            tx,
+            f"SELECT {', '.join('e.' + c for c in _ENTRY.split(', '))} FROM {table} k "
+            f"JOIN register_entries e ON e.seq = k.entry_seq WHERE {where}",
+            values,
+        ).fetchone()
+        return _earlier(row) if row is not None else None
+
+    def _candidate(self, tx: Any, keys: Keys, said: Claims, *, sha256: str, seq: int) -> Earlier | None:
+        if not (said.supplier and said["total"] and keys.supplier and keys.total and keys.currency and keys.issue_date):
+            return None
+        first, last = date_window(keys.issue_date, self.settings.window_days)
+        row = self.db.execute(
+            tx,
+            f"SELECT {_ENTRY} FROM register_entries WHERE supplier_key = ? AND currency = ? AND total = ? "
+            "AND issue_date >= ? AND issue_date <= ? AND document_type = ? AND total_claimed = 1 AND seq < ? "
+            "AND sha256 <> ? AND (number IS NULL OR number <> ?) ORDER BY seq LIMIT 1",
+            (keys.supplier, keys.currency, keys.total, first, last, keys.document_type, seq, sha256, keys.number or ""),
+        ).fetchone()
+        return _earlier(row) if row is not None else None
+
+    def _trusted(self, tx: Any, supplier: str) -> tuple[Account, ...]:
+        rows = self.db.execute(
+            tx,
+            "SELECT iban, source, by_whom, at FROM register_accounts WHERE supplier_key = ? ORDER BY at, iban",
+            (supplier,),
+        ).fetchall()
+        return tuple(Account(iban=r[0], source=r[1], by=r[2], at=r[3]) for r in rows)
+
+    def _holders(self, tx: Any, keys: Keys) -> tuple[str, ...]:
+        rows = self.db.execute(
+            tx,
+            "SELECT a.supplier_key, s.name FROM register_accounts a LEFT JOIN register_suppliers s "
+            "ON s.key = a.supplier_key WHERE a.iban = ? AND a.supplier_key <> ? ORDER BY a.supplier_key",
+            (keys.iban, keys.supplier or ""),
+        ).fetchall()
+        return tuple(r[1] or r[0] for r in rows)
+
+    def _other_vat_ids(self, tx: Any, keys: Keys) -> tuple[str, ...]:
+        rows = self.db.execute(
+            tx,
+            "SELECT DISTINCT vat_id FROM register_suppliers WHERE name_norm = ? AND known = 1 "
+            "AND vat_id IS NOT NULL AND vat_id <> ? ORDER BY vat_id",
+            (keys.name_norm, keys.vat_id or ""),
+        ).fetchall()
+        return tuple(r[0] for r in rows)
+
+    def _learn(self, tx: Any, keys: Keys, said: Claims, *, ok: bool) -> None:
+        """Add the supplier (known once an ``ok`` record of it is in) and, for an ``ok`` record, trust its account."""
+        if keys.supplier is None:
+            return
+        self.db.execute(
+            tx,
+            "INSERT INTO register_suppliers (key, name, name_norm, vat_id, tax_number, known, source, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'record', ?) ON CONFLICT (key) DO NOTHING",
+            (keys.supplier, keys.name, keys.name_norm, keys.vat_id, keys.tax_number, int(ok), now()),
+        )
+        if not ok:
+            return
+        self.db.execute(tx, "UPDATE register_suppliers SET known = 1 WHERE key = ?", (keys.supplier,))
+        if said["iban"] and said.supplier and keys.iban:
+            self.db.execute(
+                tx,
+                "INSERT INTO register_accounts (supplier_key, iban, source, by_whom, at) VALUES (?, ?, 'ok_record', "
+                "NULL, ?) ON CONFLICT (supplier_key, iban) DO NOTHING",
+                (keys.supplier, keys.iban, now()),
+            )
+
+    # --------------------------------------------------------------------------------------- master data, people
+
+    def import_suppliers(self, rows: Iterable[Mapping[str, Any]], *, by: str | None = None) -> int:
+        """Add supplier master data in one transaction: each row's supplier known, its IBAN trusted
+        (``master_data``). The rows are checked first (``masterdata.check_rows``); a supplier already in the
+        register gets the new account and the row's names.
+
+        Args:
+            rows: ``{name, vat_id, ibans (or iban), tax_number?, bic?, country?}`` each, already checked
+                (``masterdata.read_master_data``).
+            by: who imported them.
+
+        Returns:
+            How many suppliers were imported.
+        """
+        count = 0
+        at = now()
+        with self.db.transaction() as tx:
+            for row in rows:
+                vat, tax = id_key(row.get("vat_id")), id_key(row.get("tax_number"))
+                ibans = [i for i in (id_key(x) for x in row.get("ibans") or [row.get("iban")]) if i]
+                norm = name_key(row.get("name"))
+                key = supplier_key(vat_id=vat, tax_number=tax, name=norm, iban=ibans[0] if ibans else None)
+                if key is None:
+                    continue
+                self.db.execute(
+                    tx,
+                    "INSERT INTO register_suppliers (key, name, name_norm, vat_id, tax_number, bic, country, known, "
+                    "source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 'master_data', ?) ON CONFLICT (key) DO "
+                    "UPDATE SET name = excluded.name, name_norm = excluded.name_norm, bic = excluded.bic, "
+                    "country = excluded.country, known = 1",
+                    (key, row.get("name"), norm, vat, tax, row.get("bic") or None, row.get("country") or None, at),
+                )
+                for iban in ibans:
+                    self._trust(tx, key, iban, source="master_data", by=by, at=at)
+                count += 1
+        return count
+
+    def _trust(self, tx: Any, supplier: str, iban: str, *, source: str, by: str | None, at: str) -> None:
+        self.db.execute(
+            tx,
+            "INSERT INTO register_accounts (supplier_key, iban, source, by_whom, at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (supplier_key, iban) DO UPDATE SET source = excluded.source, by_whom = excluded.by_whom, "
+            "at = excluded.at",
+            (supplier, iban, source, by, at),
+        )
+
+    def trust(self, supplier: str, iban: str, *, by: str) -> Account:
+        """A person trusts an account for a supplier ("I called the supplier"): saved with who and when, the
+        supplier becomes known.
+
+        Args:
+            supplier: the supplier's key (``vat:...``), or a VAT id, tax number or name that finds exactly one.
+            iban: the IBAN (spaces allowed).
+            by: who trusts it.
+
+        Raises:
+            RegisterError: no such supplier, several match, or not an IBAN.
+        """
+        from stdnum import iban as iban_check
+
+        number = id_key(iban)
+        if not number or not iban_check.is_valid(number):
+            raise RegisterError(f"register {self.name}: {iban!r} is not a valid IBAN (length or check digits)")
+        at = now()
+        with self.db.transaction() as tx:
+            key = self._find_supplier(tx, supplier)
+            self._trust(tx, key, number, source="review", by=by, at=at)
+            self.db.execute(tx, "UPDATE register_suppliers SET known = 1 WHERE key = ?", (key,))
+        return Account(iban=number, source="review", by=by, at=at)
+
+    def _find_supplier(self, tx: Any, text: str) -> str:
+        candidates = [text, f"vat:{id_key(text)}", f"tax:{id_key(text)}"]
+        for key in candidates:
+            if self.db.execute(tx, "SELECT 1 FROM register_suppliers WHERE key = ?", (key,)).fetchone():
+                return key
+        rows = self.db.execute(
+            tx, "SELECT key FROM register_suppliers WHERE name_norm = ?", (name_key(text),)
+        ).fetchall()
+        if len(rows) == 1:
+            return rows[0][0]
+        if rows:
+            raise RegisterError(
+                f"register {self.name}: {text!r} names {len(rows)} suppliers ({', '.join(r[0] for r in rows)}): "
+                "give its key"
+            )
+        raise RegisterError(f"register {self.name}: no supplier {text!r}")
+
+    def forget(self, *, supplier: str | None = None, source: str | None = None) -> int:
+        """Forget a supplier (with its accounts; its invoices stay, under an unknown supplier no more known) or the
+        entries of one input (its path or job id, or the source as given): so it is no one's original any more.
+
+        Returns:
+            How many rows were forgotten.
+
+        Raises:
+            RegisterError: neither or both given, or nothing matches.
+        """
+        if (supplier is None) == (source is None):
+            raise RegisterError("forget: name a supplier or a source, one of them")
+        with self.db.transaction() as tx:
+            if supplier is not None:
+                key = self._find_supplier(tx, supplier)
+                self.db.execute(tx, "DELETE FROM register_accounts WHERE supplier_key = ?", (key,))
+                return self.db.execute(tx, "DELETE FROM register_suppliers WHERE key = ?", (key,)).rowcount
+            assert source is not None
+            seqs = [
+                r[0]
+                for r in self.db.execute(
+                    tx,
+                    "SELECT seq FROM register_entries WHERE place = ? OR source = ? OR place = ?",
+                    (source, source, place_of(source)),
+                ).fetchall()
+            ]
+            if not seqs:
+                raise RegisterError(f"register {self.name}: no entry for {source!r}")
+            for seq in seqs:
+                self._release(tx, seq)
+            return len(seqs)
+
+    def _release(self, tx: Any, seq: int) -> None:
+        """Delete entry ``seq``; the unique keys it held pass to the next earliest entry of the same invoice / bytes
+        (a duplicate of a forgotten original becomes the original)."""
+        invoice_keys = self.db.execute(
+            tx, "SELECT supplier_key, document_type, number FROM register_invoice_keys WHERE entry_seq = ?", (seq,)
+        ).fetchall()
+        files = self.db.execute(tx, "SELECT sha256 FROM register_file_keys WHERE entry_seq = ?", (seq,)).fetchall()
+        for table in ("register_invoice_keys", "register_file_keys"):
+            self.db.execute(tx, f"DELETE FROM {table} WHERE entry_seq = ?", (seq,))
+        self.db.execute(tx, "DELETE FROM register_entries WHERE seq = ?", (seq,))
+        for supplier, kind, number in invoice_keys:
+            self.db.execute(
+                tx,
+                "INSERT INTO register_invoice_keys (supplier_key, document_type, number, entry_seq) "
+                "SELECT supplier_key, document_type, number, min(seq) FROM register_entries WHERE supplier_key = ? "
+                "AND document_type = ? AND number = ? AND verified = 1 GROUP BY supplier_key, document_type, number",
+                (supplier, kind, number),
+            )
+        for (sha256,) in files:
+            self.db.execute(
+                tx,
+                "INSERT INTO register_file_keys (sha256, entry_seq) SELECT sha256, min(seq) FROM register_entries "
+                "WHERE sha256 = ? GROUP BY sha256",
+                (sha256,),
+            )
+
+    # ------------------------------------------------------------------------------------------------ reading
+
+    def suppliers(self, *, name: str | None = None, known: bool | None = None) -> list[dict]:
+        """The suppliers, by key: ``{key, name, vat_id, tax_number, bic, country, known, source, invoices,
+        trusted_accounts}`` (IBANs in full: this is the register's own data).
+
+        Args:
+            name: only those whose normalised name contains this (normalised).
+            known: only known (True) or not yet known (False) ones.
+        """
+        sql = (
+            "SELECT s.key, s.name, s.vat_id, s.tax_number, s.bic, s.country, s.known, s.source, "
+            "(SELECT count(*) FROM register_entries e WHERE e.supplier_key = s.key) FROM register_suppliers s"
+        )
+        with self.db.transaction(write=False) as tx:
+            rows = self.db.execute(tx, sql + " ORDER BY s.key").fetchall()
+            accounts: dict[str, list[dict]] = {}
+            for r in self.db.execute(
+                tx, "SELECT supplier_key, iban, source, by_whom, at FROM register_accounts ORDER BY at, iban"
+            ).fetchall():
+                accounts.setdefault(r[0], []).append({"iban": r[1], "source": r[2], "by": r[3], "at": r[4]})
+        wanted = name_key(name) if name else None
+        out = []
+        for r in rows:
+            if wanted and wanted not in (name_key(r[1]) or ""):
+                continue
+            if known is not None and bool(r[6]) != known:
+                continue
+            out.append(
+                {
+                    "key": r[0],
+                    "name": r[1],
+                    "vat_id": r[2],
+                    "tax_number": r[3],
+                    "bic": r[4],
+                    "country": r[5],
+                    "known": bool(r[6]),
+                    "source": r[7],
+                    "invoices": int(r[8]),
+                    "trusted_accounts": accounts.get(r[0], []),
+                }
+            )
+        return out
+
+    def invoices(
+        self,
+        *,
+        supplier: str | None = None,
+        number: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        flagged: bool = False,
+        limit: int | None = None,
+    ) -> list[dict]:
+        """The registered documents, in the order they were registered: ``{entry, source, place, seen_at,
+        supplier, supplier_name, document_type, number, printed, issue_date, total, currency, verified, status,
+        findings}`` (``findings``: their codes).
+
+        Args:
+            supplier: only this supplier's (its key, or a name contained in its name).
+            number: only this number (normalised as the register does).
+            since: only issued on or after this ISO date; until: on or before.
+            flagged: only those with a warning.
+            limit: at most this many (the latest).
+        """
+        where: list[str] = []
+        params: list[str | None] = []
+        if supplier:
+            where.append("(supplier_key = ? OR lower(supplier_name) LIKE ?)")
+            params += [supplier, f"%{supplier.lower()}%"]
+        if number:
+            where.append("number = ?")
+            params.append(number_key(number))
+        if since:
+            where.append("issue_date >= ?")
+            params.append(since)
+        if until:
+            where.append("issue_date <= ?")
+            params.append(until)
+        sql = (
+            "SELECT entry, source, place, kind, seen_at, supplier_key, supplier_name, document_type, number, printed, "
+            "issue_date, total, currency, verified, status, result FROM register_entries"
+        )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY seq"
+        with self.db.transaction(write=False) as tx:
+            rows = self.db.execute(tx, sql, tuple(params)).fetchall()
+        out = []
+        for r in rows:
+            result = json.loads(r[15]) if r[15] else {}
+            findings = result.get("findings") or []
+            if flagged and not any(f.get("severity") == WARNING for f in findings):
+                continue
+            out.append(
+                {
+                    "entry": r[0],
+                    "source": r[1],
+                    r[3]: r[2],
+                    "seen_at": r[4],
+                    "supplier": r[5],
+                    "supplier_name": r[6],
+                    "document_type": r[7],
+                    "number": r[8],
+                    "printed": r[9],
+                    "issue_date": r[10],
+                    "total": r[11],
+                    "currency": r[12],
+                    "verified": bool(r[13]),
+                    "status": r[14],
+                    "findings": [f["code"] for f in findings],
+                }
+            )
+        return out[-limit:] if limit else out
+
+    def export(self) -> dict:
+        """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
+        ``import_suppliers`` reads them back, with every trusted account)."""
+        return {"suppliers": self.suppliers(), "invoices": self.invoices()}
+
+
+def _earlier(row: Any) -> Earlier:
+    return Earlier(source=row[1], place=row[2], kind=row[3], seen_at=row[4], sha256=row[5], number=row[6])
+
+
+def batch_duplicates(result: RegisterResult | None) -> RegisterResult | None:
+    """A batch's own check (no register): only its duplicate findings count, and a record without any stays exactly
+    as it was (None)."""
+    if result is None:
+        return None
+    kept = [f for f in result.entry["findings"] if f["code"] in DUPLICATES]
+    if not kept:
+        return None
+    return RegisterResult({**result.entry, "findings": kept}, repeated=result.repeated)
+
+
+__all__ = [
+    "BATCH",
+    "REGISTER",
+    "Register",
+    "RegisterError",
+    "RegisterResult",
+    "batch_duplicates",
+    "now",
+    "place_of",
+]
