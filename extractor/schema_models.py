@@ -350,6 +350,9 @@ class EInvoiceParty(_Contract):
     lei: str | None = Field(
         max_length=20, pattern=r"^[A-Z0-9]{18}[0-9]{2}$", description="Legal Entity Identifier (ISO 17442)"
     )
+    other_ids: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        max_length=5, description=f"Other party identifiers (supplier or customer number, DUNS), {_SCHEMED}"
+    )
     contact: Contact | None = Field(description="Contact person, phone, e-mail as printed")
     electronic_address: str | None = Field(
         max_length=120, description="E-invoicing address if printed: an e-mail address, or a Peppol id as scheme:id"

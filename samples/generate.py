@@ -156,6 +156,7 @@ def party(*, name: str, street: Optional[str], postal_code: Optional[str], city:
         "legal_id": legal_id,
         "gln": gln,
         "lei": None,
+        "other_ids": None,
         "contact": contact,
         "electronic_address": None,
         "legal_info": None,

@@ -337,7 +337,9 @@ NEW_TOP = {
     "invoice_notes",
     "supporting_documents",
 }
-NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address", "trading_name", "legal_info"}
+NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address"} | {
+    "trading_name", "legal_info", "other_ids",
+}  # fmt: skip
 NEW_ADDRESS = {"additional_street", "address_line_3", "subdivision"}
 NEW_LINE = {"item_id", "allowance", "charge", "vat_category"} | {
     "line_id", "buyer_item_id", "standard_id", "item_description", "price_base_quantity", "price_base_unit",

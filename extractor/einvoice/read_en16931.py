@@ -184,7 +184,7 @@ _LINE_TAIL = (
 def _party(base: Any, extra: dict, more: TermReader, who: str) -> Any:
     if not isinstance(base, dict):
         return base
-    further = more.party(who) if more.syntax else {"trading_name": None, "legal_info": None}
+    further = more.party(who) if more.syntax else {"trading_name": None, "legal_info": None, "other_ids": None}
     address = further.get("address") if more.syntax else _address(base["address"])
     # the legal name (BT-27 / BT-44; UBL's PartyLegalEntity) where the invoice reading took the trading name
     legal_name = more.v("BT-27" if who == "seller" else "BT-44") if more.syntax else None
@@ -194,9 +194,19 @@ def _party(base: Any, extra: dict, more: TermReader, who: str) -> Any:
         "address": address,
         "vat_id": base["vat_id"],
         "tax_number": base["tax_id"],
-        **extra,
+        **_with_ids(extra, further["other_ids"]),
         "legal_info": further["legal_info"],
     }
+
+
+def _with_ids(extra: dict, other_ids: list | None) -> dict:
+    """The hand-read party terms with ``other_ids`` after ``lei``, in the schema's key order."""
+    out = {}
+    for key, value in extra.items():
+        out[key] = value
+        if key == "lei":
+            out["other_ids"] = other_ids
+    return out
 
 
 def _address(address: Any) -> Any:

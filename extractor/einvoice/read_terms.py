@@ -100,8 +100,10 @@ class TermReader:
 
     def party(self, who: str) -> dict:
         """A seller's or buyer's further terms: trading name, address in parts, legal information (seller)."""
-        trading, info = ("BT-28", "BT-33") if who == "seller" else ("BT-45", None)
+        trading, info, ids = ("BT-28", "BT-33", "BT-29") if who == "seller" else ("BT-45", None, "BT-46")
+        other = [x for x in self.values.get(ids, []) if x.partition(":")[0] not in _HELD_IDS]
         return {
+            "other_ids": other[:5] or None,
             "trading_name": self.v(trading),
             "address": address(self.values, who),
             "legal_info": self.v(info) if info else None,
@@ -181,13 +183,12 @@ class TermReader:
             for b in BINDINGS
             if b.held is None and b.term in self.values
         ]
-        for term, who in (("BT-29", "seller"), ("BT-46", "buyer")):
-            other = [x for x in self.values.get(term, []) if x.partition(":")[0] not in _HELD_IDS]
-            if other:
-                out.append(f"{term} {who} identifier {', '.join(other)}: only GLN and LEI are held; left out")
-        for term, what in (("BT-84", "payment account"), ("BT-22", "note"), ("BT-59", "payee")):
-            if term == "BT-84" and len(self.values.get(term, [])) > 1:
-                out.append(f"{term} {what}: {len(self.values[term])} in the XML, the first is held; the rest left out")
+        other = [x for x in self.values.get("BT-29", []) if x.partition(":")[0] not in _HELD_IDS]
+        if len(other) > 5:
+            out.append(f"BT-29 seller identifiers: {len(other)} besides GLN and LEI, the first 5 are held")
+        if len(self.values.get("BT-84", [])) > 1:
+            count = len(self.values["BT-84"])
+            out.append(f"BT-84 payment account: {count} in the XML, the first is held; the rest left out")
         for term, what in (("BT-136", "allowances"), ("BT-141", "charges")):
             several = [i + 1 for i, found in self.values.get(term, []) if len(found) > 1]
             if several:

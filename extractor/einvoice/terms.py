@@ -257,6 +257,9 @@ def _party(data: Any, *, role: str, currency: str | None, notes: list[str]) -> P
     identifiers = tuple(
         (scheme, data[key]) for key, scheme in (("gln", codes.GLN_SCHEME), ("lei", codes.LEI_SCHEME)) if data.get(key)
     )
+    identifiers += tuple(
+        (scheme or "", value) for scheme, value in filter(None, map(schemed, data.get("other_ids") or ()))
+    )
     return Party(
         trading_name=data.get("trading_name"),
         additional_street=address.get("additional_street"),

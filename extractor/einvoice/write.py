@@ -120,7 +120,7 @@ def _cii_address(parent, party: Party) -> None:
 
 def _cii_party(parent, name: str, party: Party) -> None:
     el = _ram(parent, name)
-    for scheme, identifier in party.identifiers:
+    for scheme, identifier in sorted(party.identifiers, key=lambda x: bool(x[0])):  # the XSD: IDs, then GlobalIDs
         _cii_id(el, (scheme, identifier))
     if party.name is not None:
         _ram(el, "Name", party.name)
