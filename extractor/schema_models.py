@@ -298,6 +298,7 @@ _CATEGORY = (
 DocumentType = Literal[
     "invoice", "credit_note", "corrected_invoice", "partial_invoice", "prepayment_invoice", "self_billed_invoice"
 ]
+TaxPoint = Literal["issue_date", "delivery_date", "payment_date"]
 PaymentMeans = Literal[
     "credit_transfer", "sepa_credit_transfer", "direct_debit", "sepa_direct_debit", "card", "cash", "cheque"
 ]
@@ -311,11 +312,30 @@ class Contact(_Contract):
     email: str | None = Field(max_length=120)
 
 
+class EInvoiceAddress(_Contract):
+    """An ``invoice-en16931`` postal address (BG-5 / BG-8 / BG-12 / BG-15): the ``invoice`` address with the
+    further lines and the subdivision EN 16931 has."""
+
+    street: str | None = Field(max_length=120)
+    additional_street: str | None = Field(max_length=120, description="Second address line, if printed")
+    address_line_3: str | None = Field(max_length=120, description="Third address line, if printed")
+    postal_code: str | None = Field(max_length=16)
+    city: str | None = Field(max_length=60)
+    subdivision: str | None = Field(max_length=60, description="Region, state or province, if printed")
+    country: str | None = Field(max_length=2, pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 country code")
+
+
+_SCHEMED = "as printed; scheme:id where a scheme is given (e.g. 0088:4000001123452)"
+
+
 class EInvoiceParty(_Contract):
     """An ``invoice-en16931`` seller or buyer: the ``invoice`` party with its identifiers typed."""
 
     name: str = Field(max_length=120)
-    address: Address | None = Field(description="Postal address, split into parts; null where a part is not printed.")
+    trading_name: str | None = Field(max_length=120, description="Trading name, if printed beside the legal name")
+    address: EInvoiceAddress | None = Field(
+        description="Postal address, split into parts; null where a part is not printed."
+    )
     vat_id: str | None = Field(
         max_length=20, description="VAT identification number with country prefix, e.g. DE123456789"
     )
@@ -330,25 +350,65 @@ class EInvoiceParty(_Contract):
     lei: str | None = Field(
         max_length=20, pattern=r"^[A-Z0-9]{18}[0-9]{2}$", description="Legal Entity Identifier (ISO 17442)"
     )
+    other_ids: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        max_length=5, description=f"Other party identifiers (supplier or customer number, DUNS), {_SCHEMED}"
+    )
     contact: Contact | None = Field(description="Contact person, phone, e-mail as printed")
     electronic_address: str | None = Field(
         max_length=120, description="E-invoicing address if printed: an e-mail address, or a Peppol id as scheme:id"
     )
+    legal_info: str | None = Field(
+        max_length=300, description="Seller's additional legal information (share capital, register court)"
+    )
+
+
+class Classification(_Contract):
+    """An item classification code (BT-158) and its scheme (UNTDID 7143: STI, CV, HS...)."""
+
+    code: str = Field(max_length=40)
+    scheme: str | None = Field(max_length=10)
+
+
+class Attribute(_Contract):
+    """An item attribute (BG-32): its name and value as printed."""
+
+    name: str = Field(max_length=60)
+    value: str = Field(max_length=120)
 
 
 class EInvoiceLineItem(_Contract):
     """One ``invoice-en16931`` invoice line."""
 
+    line_id: str | None = Field(max_length=40, description="Line number or id as printed")
     item_id: str | None = Field(max_length=40, description="Seller's article number / SKU")
+    buyer_item_id: str | None = Field(max_length=40, description="Buyer's article number, if printed")
+    standard_id: str | None = Field(max_length=60, description=f"Standard item id (GTIN), {_SCHEMED}")
     description: str = Field(max_length=200)
+    item_description: str | None = Field(max_length=500, description="Longer item description, if printed")
     quantity: Quantity
     unit: str | None = Field(max_length=20, description="Unit as printed (Stk., h, kg, pcs)")
     unit_price: Money
+    price_base_quantity: Quantity | None = Field(description="Quantity the printed price is for (per 100), if any")
+    price_base_unit: str | None = Field(max_length=20, description="Unit of that base quantity")
+    gross_price: Money | None = Field(description="Unit price before the price discount, if printed")
+    price_discount: Money | None = Field(description="Discount on the unit price, if printed")
     allowance: Money | None = Field(description="Line discount amount, already deducted in amount")
+    allowance_reason: str | None = Field(max_length=120)
+    allowance_reason_code: str | None = Field(max_length=3, description="UNTDID 5189 code")
     charge: Money | None = Field(description="Line surcharge amount, already added in amount")
+    charge_reason: str | None = Field(max_length=120)
+    charge_reason_code: str | None = Field(max_length=3, description="UNTDID 7161 code")
     tax_rate: Percent | None = Field(description="Tax rate in percent, e.g. 19 for 19 %")
     vat_category: VatCategory | None = Field(description=_CATEGORY)
     amount: Money = Field(description="Line net amount (quantity x unit price - line discount + line surcharge)")
+    note: str | None = Field(max_length=300)
+    object_id: str | None = Field(max_length=60, description=f"Object the line is for, {_SCHEMED}")
+    order_line_reference: str | None = Field(max_length=40, description="Purchase order line number")
+    accounting_reference: str | None = Field(max_length=60, description="Buyer's cost centre / account")
+    period: Period | None = Field(description="Service or billing period of the line")
+    classifications: list[Classification] | None = Field(max_length=10)
+    origin_country: str | None = Field(max_length=2, pattern=r"^[A-Z]{2}$", description="Country of origin")
+    attributes: list[Attribute] | None = Field(max_length=20, description="Item attributes (colour, size...)")
 
 
 class EInvoiceTaxLine(_Contract):
@@ -361,6 +421,7 @@ class EInvoiceTaxLine(_Contract):
     exemption_reason: str | None = Field(
         max_length=200, description="Why no VAT is charged, as printed (e.g. reverse charge, intra-EU supply)"
     )
+    exemption_code: str | None = Field(max_length=30, description="VATEX exemption reason code, e.g. VATEX-EU-IC")
 
 
 class AllowanceCharge(_Contract):
@@ -368,7 +429,10 @@ class AllowanceCharge(_Contract):
 
     kind: Literal["allowance", "charge"]
     reason: str | None = Field(max_length=120)
+    reason_code: str | None = Field(max_length=3, description="UNTDID 5189 (allowance) or 7161 (charge) code")
     amount: Money = Field(description="Net amount of the allowance or charge")
+    base_amount: Money | None = Field(description="Amount the percentage applies to, if printed")
+    percentage: Percent | None = Field(description="Percentage, if printed")
     tax_rate: Percent | None = Field(description="Tax rate in percent that applies to it")
     vat_category: VatCategory | None = Field(description=_CATEGORY)
 
@@ -385,6 +449,75 @@ class PrecedingInvoice(_Contract):
 
     number: str = Field(max_length=40)
     issue_date: IsoDate | None
+
+
+class References(_Contract):
+    """The references an invoice prints beside the order (BT-11, BT-12, BT-14 to BT-19)."""
+
+    project: str | None = Field(max_length=60)
+    contract: str | None = Field(max_length=60)
+    sales_order: str | None = Field(max_length=60, description="Seller's order number")
+    receiving_advice: str | None = Field(max_length=60)
+    despatch_advice: str | None = Field(max_length=60, description="Delivery note number")
+    tender_or_lot: str | None = Field(max_length=60)
+    invoiced_object: str | None = Field(max_length=60, description=f"Object invoiced (meter, subscription), {_SCHEMED}")
+    buyer_accounting: str | None = Field(max_length=60, description="Buyer's accounting reference / cost centre")
+
+
+class Payee(_Contract):
+    """The party paid when it is not the seller (BG-10: a factoring company)."""
+
+    name: str = Field(max_length=120)
+    identifier: str | None = Field(max_length=60, description=_SCHEMED)
+    legal_id: str | None = Field(max_length=40)
+
+
+class TaxRepresentative(_Contract):
+    """The seller's tax representative (BG-11)."""
+
+    name: str = Field(max_length=120)
+    vat_id: str | None = Field(max_length=20)
+    address: EInvoiceAddress | None
+
+
+class Delivery(_Contract):
+    """Where the goods or services go (BG-13 / BG-15)."""
+
+    name: str | None = Field(max_length=120, description="Deliver-to party name")
+    location_id: str | None = Field(max_length=60, description=f"Deliver-to location id, {_SCHEMED}")
+    address: EInvoiceAddress | None
+
+
+class DirectDebit(_Contract):
+    """A direct debit's mandate (BG-19)."""
+
+    mandate: str | None = Field(max_length=60, description="Mandate reference")
+    creditor_id: str | None = Field(max_length=60, description="SEPA creditor identifier")
+    debited_account: str | None = Field(max_length=34, description="Account debited (IBAN)")
+
+
+class Note(_Contract):
+    """A note on the invoice (BG-1) with its UNTDID 4451 subject code."""
+
+    subject_code: str | None = Field(max_length=3)
+    text: str = Field(max_length=1000)
+
+
+class EmbeddedAttachment(_Contract):
+    """A file embedded in the invoice (BT-125): named, never inlined (its bytes are kept beside the record)."""
+
+    filename: str | None = Field(max_length=200)
+    mime_type: str | None = Field(max_length=100)
+    size: int | None = Field(ge=0, le=100_000_000, description="Size in bytes")
+
+
+class SupportingDocument(_Contract):
+    """A document supporting the invoice (BG-24): a timesheet, a delivery note."""
+
+    reference: str = Field(max_length=100)
+    description: str | None = Field(max_length=200)
+    uri: str | None = Field(max_length=300)
+    attachment: EmbeddedAttachment | None
 
 
 class EInvoiceBankAccount(_Contract):
@@ -413,14 +546,23 @@ class InvoiceEN16931(_Contract):
     due_date: IsoDate | None
     delivery_date: IsoDate | None = Field(description="Delivery or service date, if printed")
     invoicing_period: Period | None = Field(description="Service or billing period, if printed")
+    tax_point_date: IsoDate | None = Field(description="Date the VAT becomes due, if printed apart")
+    tax_point_code: TaxPoint | None = Field(description="Which date the VAT becomes due at, if stated")
     currency: Currency
     buyer_reference: str | None = Field(
         max_length=60, description="Buyer's reference as printed (your reference, Ihre Referenz, Leitweg-ID)"
     )
     order_reference: str | None = Field(max_length=60, description="Buyer's purchase order number")
+    references: References | None = Field(description="Further references, if printed")
     preceding_invoice: PrecedingInvoice | None = Field(description="Invoice that is credited or corrected")
+    more_preceding_invoices: list[PrecedingInvoice] | None = Field(
+        max_length=20, description="Further invoices credited or corrected"
+    )
     seller: EInvoiceParty
     buyer: EInvoiceParty
+    payee: Payee | None = Field(description="Party to be paid when not the seller (factoring)")
+    tax_representative: TaxRepresentative | None
+    delivery: Delivery | None = Field(description="Deliver-to party and address, if printed")
     line_items: list[EInvoiceLineItem] = Field(min_length=0, max_length=5000)
     subtotal: Money = Field(description="Sum of line net amounts")
     allowances_charges: list[AllowanceCharge] = Field(
@@ -434,6 +576,10 @@ class InvoiceEN16931(_Contract):
     payment_means: PaymentMeans | None = Field(description="How to pay, as printed")
     payment_terms: str | None = Field(max_length=200)
     bank_account: EInvoiceBankAccount | None = Field(description="Bank account for payment")
+    remittance_information: str | None = Field(max_length=140, description="Payment reference to quote")
+    direct_debit: DirectDebit | None
+    invoice_notes: list[Note] | None = Field(max_length=20)
+    supporting_documents: list[SupportingDocument] | None = Field(max_length=20)
 
 
 BUILTIN_MODELS: dict[str, type[BaseModel]] = {

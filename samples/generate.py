@@ -148,14 +148,18 @@ def party(*, name: str, street: Optional[str], postal_code: Optional[str], city:
     """
     return {
         "name": name,
-        "address": {"street": street, "postal_code": postal_code, "city": city, "country": country},
+        "trading_name": None,
+        "address": {"street": street, "additional_street": None, "address_line_3": None,
+                    "postal_code": postal_code, "city": city, "subdivision": None, "country": country},
         "vat_id": vat_id,
         "tax_number": tax_number,
         "legal_id": legal_id,
         "gln": gln,
         "lei": None,
+        "other_ids": None,
         "contact": contact,
         "electronic_address": None,
+        "legal_info": None,
     }
 
 
@@ -179,16 +183,33 @@ def item(description: str, quantity: str, unit: Optional[str], unit_price: str, 
     """
     rate = None if tax_rate is None else D(tax_rate)
     return {
+        "line_id": None,
         "item_id": item_id,
+        "buyer_item_id": None,
+        "standard_id": None,
         "description": description,
+        "item_description": None,
         "quantity": D(quantity),
         "unit": unit,
         "unit_price": D(unit_price),
+        "price_base_quantity": None,
+        "price_base_unit": None,
+        "gross_price": None,
+        "price_discount": None,
         "allowance": None,
+        "allowance_reason": None,
+        "allowance_reason_code": None,
         "charge": None,
+        "charge_reason": None,
+        "charge_reason_code": None,
         "tax_rate": rate,
         "vat_category": None if rate is None else ("S" if rate > 0 else "Z"),
     }
+
+
+# the invoice-en16931 line terms after the amount, none printed on these samples
+LINE_TAIL = dict.fromkeys(("note", "object_id", "order_line_reference", "accounting_reference", "period",
+                           "classifications", "origin_country", "attributes"))
 
 
 def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional[str], currency: str,
@@ -221,7 +242,7 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
     """
     lines = []
     for it in items:
-        lines.append({**it, "amount": money(it["quantity"] * it["unit_price"], currency=currency)})
+        lines.append({**it, "amount": money(it["quantity"] * it["unit_price"], currency=currency), **LINE_TAIL})
     subtotal = sum((ln["amount"] for ln in lines), D(0))
     rates: list[Decimal] = []
     for ln in lines:
@@ -234,7 +255,8 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
         assert len(categories) == 1, f"one VAT category per rate here, got {categories} at {rate} %"
         base = sum((ln["amount"] for ln in at_rate), D(0))
         tax_lines.append({"rate": rate, "category": categories.pop(), "base": base,
-                          "amount": money(base * rate / 100, currency=currency), "exemption_reason": None})
+                          "amount": money(base * rate / 100, currency=currency), "exemption_reason": None,
+                          "exemption_code": None})
     total = subtotal + sum((t["amount"] for t in tax_lines), D(0))
     prepaid = None if prepaid_amount is None else D(prepaid_amount)
     return {
@@ -244,12 +266,19 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
         "due_date": due_date,
         "delivery_date": delivery_date,
         "invoicing_period": None,
+        "tax_point_date": None,
+        "tax_point_code": None,
         "currency": currency,
         "buyer_reference": buyer_reference,
         "order_reference": order_reference,
+        "references": None,
         "preceding_invoice": None,
+        "more_preceding_invoices": None,
         "seller": seller,
         "buyer": buyer,
+        "payee": None,
+        "tax_representative": None,
+        "delivery": None,
         "line_items": lines,
         "subtotal": subtotal,
         "allowances_charges": [],
@@ -261,6 +290,10 @@ def complete_invoice(*, invoice_number: str, issue_date: str, due_date: Optional
         "payment_means": payment_means,
         "payment_terms": payment_terms,
         "bank_account": bank_account,
+        "remittance_information": None,
+        "direct_debit": None,
+        "invoice_notes": None,
+        "supporting_documents": None,
     }
 
 
@@ -270,7 +303,9 @@ def as_invoice(inv: dict) -> dict:
     them apart)."""
 
     def party_v1(p: dict) -> dict:
-        return {"name": p["name"], "address": p["address"], "vat_id": p["vat_id"],
+        a = p["address"]
+        address = {k: a[k] for k in ("street", "postal_code", "city", "country")}
+        return {"name": p["name"], "address": address, "vat_id": p["vat_id"],
                 "tax_id": p["tax_number"] or p["legal_id"]}
 
     bank = inv["bank_account"]

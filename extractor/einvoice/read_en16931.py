@@ -16,8 +16,10 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
+from extractor.einvoice.bindings import scope_nodes
 from extractor.einvoice.codes import document_type_of, payment_means_of
 from extractor.einvoice.read import EmbeddedInvoice, _fit_lengths, cii_positions
+from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.xmltext import _all, _date, _dec, _num, _one, _text
 
 _GLN, _LEI = "0088", "0199"
@@ -34,14 +36,14 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
     root = etree.fromstring(embedded.xml, parser=parser)
     notes = list(embedded.notes)
     reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
-    data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes)
+    data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes, TermReader(root))
     _fit_lengths(data, notes, schema="invoice-en16931")
     errors = validate_data(data, load_schema("invoice-en16931"))
     return dataclasses.replace(embedded, data=data, notes=tuple(notes), schema_errors=tuple(errors))
 
 
-def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
-    """The ``invoice`` data with the extras in the ``invoice-en16931`` key order."""
+def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: TermReader) -> dict:
+    """The ``invoice`` data with the extras (and ``more``'s further terms) in the ``invoice-en16931`` key order."""
     document_type, own = document_type_of(type_code)
     if not own:  # the field cannot be null: the nearest word, said (the writer keeps the code)
         notes.append(
@@ -51,27 +53,17 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
     items, taxes_in = base.get("line_items") or [], base.get("tax_lines") or []
     for key, read, names in (
         ("lines", items, ("item_id", "allowance", "charge", "category")),
-        ("taxes", taxes_in, ("category", "exemption_reason")),
+        ("taxes", taxes_in, ("category", "exemption_reason", "exemption_code")),
     ):
         if len(extras[key]) != len(read):  # never pair one line's category with another's
             notes.append(f"{key}: the XML's extra terms do not pair up with its {len(read)} {key}; left null")
             extras[key] = [dict.fromkeys(names) for _ in read]
-    lines = []
-    for item, extra in zip(items, extras["lines"], strict=True):
-        lines.append(
-            {
-                "item_id": extra["item_id"],
-                "description": item["description"],
-                "quantity": item["quantity"],
-                "unit": item["unit"],
-                "unit_price": item["unit_price"],
-                "allowance": extra["allowance"],
-                "charge": extra["charge"],
-                "tax_rate": item["tax_rate"],
-                "vat_category": extra["category"],
-                "amount": item["amount"],
-            }
-        )
+    notes.extend(more.unheld_notes(len(items)))
+    paired = more.syntax is not None and len(scope_nodes(more.root, "line", more.syntax)) == len(items)
+    lines = [
+        _line(item, extra, more.line(i) if paired else {})
+        for i, (item, extra) in enumerate(zip(items, extras["lines"], strict=True))
+    ]
     taxes = [
         {
             "rate": t["rate"],
@@ -79,6 +71,7 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
             "base": t["base"],
             "amount": t["amount"],
             "exemption_reason": x["exemption_reason"],
+            "exemption_code": x["exemption_code"],
         }
         for t, x in zip(taxes_in, extras["taxes"], strict=True)
     ]
@@ -90,6 +83,7 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
             "bic": (bank or {}).get("bic"),
             "account_holder": (bank or {}).get("account_holder"),
         }
+    doc = more.document() if more.syntax else dict.fromkeys(_DOCUMENT_TERMS)
     return {
         "document_type": document_type,
         "invoice_number": base["invoice_number"],
@@ -97,12 +91,19 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
         "due_date": base["due_date"],
         "delivery_date": extras["delivery_date"],
         "invoicing_period": extras["period"],
+        "tax_point_date": doc["tax_point_date"],
+        "tax_point_code": doc["tax_point_code"],
         "currency": base["currency"],
         "buyer_reference": extras["buyer_reference"],
         "order_reference": extras["order_reference"],
+        "references": doc["references"],
         "preceding_invoice": extras["preceding"],
-        "seller": _party(base.get("seller"), extras["seller"]),
-        "buyer": _party(base.get("buyer"), extras["buyer"]),
+        "more_preceding_invoices": doc["more_preceding_invoices"],
+        "seller": _party(base.get("seller"), extras["seller"], more, "seller"),
+        "buyer": _party(base.get("buyer"), extras["buyer"], more, "buyer"),
+        "payee": doc["payee"],
+        "tax_representative": doc["tax_representative"],
+        "delivery": doc["delivery"],
         "line_items": lines,
         "subtotal": base["subtotal"],
         "allowances_charges": extras["allowances"],
@@ -114,18 +115,112 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str]) -> dict:
         "payment_means": extras["payment_means"],
         "payment_terms": base["payment_terms"],
         "bank_account": bank,
+        "remittance_information": doc["remittance_information"],
+        "direct_debit": doc["direct_debit"],
+        "invoice_notes": doc["invoice_notes"],
+        "supporting_documents": doc["supporting_documents"],
     }
 
 
-def _party(base: Any, extra: dict) -> Any:
+_DOCUMENT_TERMS = (
+    "tax_point_date",
+    "tax_point_code",
+    "references",
+    "more_preceding_invoices",
+    "payee",
+    "tax_representative",
+    "delivery",
+    "remittance_information",
+    "direct_debit",
+    "invoice_notes",
+    "supporting_documents",
+)
+
+
+def _line(item: dict, extra: dict, more: dict) -> dict:
+    """One line in the schema's shape: the invoice reading's, the hand-read extras, and ``more``'s further terms
+    (empty: none). With a price base quantity the price is kept per that quantity, as printed (BT-146 / BT-149)."""
+    per_base = more.get("price_base_quantity") is not None and more.get("net_price") is not None
+    get = more.get
+    return {
+        "line_id": get("line_id"),
+        "item_id": extra["item_id"],
+        "buyer_item_id": get("buyer_item_id"),
+        "standard_id": get("standard_id"),
+        "description": item["description"],
+        "item_description": get("item_description"),
+        "quantity": item["quantity"],
+        "unit": item["unit"],
+        "unit_price": more["net_price"] if per_base else item["unit_price"],
+        "price_base_quantity": get("price_base_quantity") if per_base else None,
+        "price_base_unit": get("price_base_unit") if per_base else None,
+        "gross_price": get("gross_price"),
+        "price_discount": get("price_discount"),
+        "allowance": extra["allowance"],
+        "allowance_reason": get("allowance_reason"),
+        "allowance_reason_code": get("allowance_reason_code"),
+        "charge": extra["charge"],
+        "charge_reason": get("charge_reason"),
+        "charge_reason_code": get("charge_reason_code"),
+        "tax_rate": item["tax_rate"],
+        "vat_category": extra["category"],
+        "amount": item["amount"],
+        **{key: get(key) for key in _LINE_TAIL},
+    }
+
+
+_LINE_TAIL = (
+    "note",
+    "object_id",
+    "order_line_reference",
+    "accounting_reference",
+    "period",
+    "classifications",
+    "origin_country",
+    "attributes",
+)
+
+
+def _party(base: Any, extra: dict, more: TermReader, who: str) -> Any:
     if not isinstance(base, dict):
         return base
+    further = more.party(who) if more.syntax else {"trading_name": None, "legal_info": None, "other_ids": None}
+    address = further.get("address") if more.syntax else _address(base["address"])
+    # the legal name (BT-27 / BT-44; UBL's PartyLegalEntity) where the invoice reading took the trading name
+    legal_name = more.v("BT-27" if who == "seller" else "BT-44") if more.syntax else None
     return {
-        "name": base["name"],
-        "address": base["address"],
+        "name": legal_name or base["name"],
+        "trading_name": further["trading_name"],
+        "address": address,
         "vat_id": base["vat_id"],
         "tax_number": base["tax_id"],
-        **extra,
+        **_with_ids(extra, further["other_ids"]),
+        "legal_info": further["legal_info"],
+    }
+
+
+def _with_ids(extra: dict, other_ids: list | None) -> dict:
+    """The hand-read party terms with ``other_ids`` after ``lei``, in the schema's key order."""
+    out = {}
+    for key, value in extra.items():
+        out[key] = value
+        if key == "lei":
+            out["other_ids"] = other_ids
+    return out
+
+
+def _address(address: Any) -> Any:
+    """The invoice reading's address in the schema's shape (ZUGFeRD 1: no binding to read the parts by)."""
+    if not isinstance(address, dict):
+        return address
+    return {
+        "street": address["street"],
+        "additional_street": None,
+        "address_line_3": None,
+        "postal_code": address["postal_code"],
+        "city": address["city"],
+        "subdivision": None,
+        "country": address["country"],
     }
 
 
@@ -147,7 +242,7 @@ def _payment_means(code: str | None, notes: list[str]) -> str | None:
         return None
     word = payment_means_of(code)
     if word is None:
-        notes.append(f"payment_means: the XML's code {code} has no word in the schema; null")
+        notes.append(f"BT-81 payment_means: the XML's code {code} has no word in the schema; null")
     return word
 
 
@@ -161,11 +256,14 @@ def _summed(amounts: list, flags: list[bool], *, charge: bool) -> int | float | 
     return _num(sum(known, Decimal(0))) if known else None
 
 
-def _allowance(amount, reason, rate, category, *, charge: bool) -> dict:
+def _allowance(amount, reason, rate, category, *, charge: bool, code=None, base=None, percent=None) -> dict:
     return {
         "kind": "charge" if charge else "allowance",
         "reason": reason,
+        "reason_code": code,
         "amount": _num(amount),
+        "base_amount": _num(base),
+        "percentage": _num(percent),
         "tax_rate": _num(rate),
         "vat_category": category,
     }
@@ -209,7 +307,11 @@ class _Cii:
             "buyer": self._party("BuyerTradeParty"),
             "lines": self._lines(),
             "taxes": [
-                {"category": _text(t, "CategoryCode"), "exemption_reason": _text(t, "ExemptionReason")}
+                {
+                    "category": _text(t, "CategoryCode"),
+                    "exemption_reason": _text(t, "ExemptionReason"),
+                    "exemption_code": _text(t, "ExemptionReasonCode"),
+                }
                 for t in _all(s, "ApplicableTradeTax")
             ],
             "allowances": [self._allowance(a) for a in _all(s, "SpecifiedTradeAllowanceCharge")]
@@ -260,6 +362,9 @@ class _Cii:
             _dec(tax, "RateApplicablePercent|ApplicablePercent"),
             _text(tax, "CategoryCode"),
             charge=(_text(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
+            code=_text(node, "ReasonCode"),
+            base=_dec(node, "BasisAmount"),
+            percent=_dec(node, "CalculationPercent"),
         )
 
     @staticmethod
@@ -313,6 +418,7 @@ class _Ubl:
                 {
                     "category": _text(sub, "TaxCategory", "ID"),
                     "exemption_reason": _text(sub, "TaxCategory", "TaxExemptionReason"),
+                    "exemption_code": _text(sub, "TaxCategory", "TaxExemptionReasonCode"),
                 }
                 for sub in _all(tax_total, "TaxSubtotal")
             ],
@@ -354,4 +460,7 @@ class _Ubl:
             _dec(node, "TaxCategory", "Percent"),
             _text(node, "TaxCategory", "ID"),
             charge=(_text(node, "ChargeIndicator") or "").lower() == "true",
+            code=_text(node, "AllowanceChargeReasonCode"),
+            base=_dec(node, "BaseAmount"),
+            percent=_dec(node, "MultiplierFactorNumeric"),
         )

@@ -29,6 +29,7 @@ derived, and each derivation is listed in ``Terms.notes``:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -68,6 +69,11 @@ class Party:
     identifiers: tuple[tuple[str, str], ...] = ()
     contact: Contact | None = None
     electronic_address: tuple[str, str] | None = None
+    trading_name: str | None = None  # BT-28 / BT-45
+    additional_street: str | None = None  # BT-36 / 51 / 65 / 76
+    line_three: str | None = None  # BT-162 / 163 / 164 / 165
+    subdivision: str | None = None  # BT-39 / 54 / 68 / 79
+    legal_info: str | None = None  # BT-33
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,26 @@ class Line:
     item_id: str | None = None
     allowance: Decimal | None = None
     charge: Decimal | None = None
+    allowance_reason: str | None = None  # BT-139
+    allowance_code: str | None = None  # BT-140
+    charge_reason: str | None = None  # BT-144
+    charge_code: str | None = None  # BT-145
+    note: str | None = None  # BT-127
+    object_id: tuple[str | None, str] | None = None  # BT-128 (scheme, id)
+    order_line: str | None = None  # BT-132
+    accounting: str | None = None  # BT-133
+    period_start: str | None = None  # BT-134
+    period_end: str | None = None  # BT-135
+    base_quantity: Decimal | None = None  # BT-149
+    base_unit: str | None = None  # BT-150
+    gross_price: Decimal | None = None  # BT-148
+    price_discount: Decimal | None = None  # BT-147
+    description: str | None = None  # BT-154
+    buyer_item_id: str | None = None  # BT-156
+    standard_id: tuple[str | None, str] | None = None  # BT-157 (scheme, id)
+    classifications: tuple[tuple[str | None, str], ...] = ()  # BT-158 (scheme, code)
+    origin_country: str | None = None  # BT-159
+    attributes: tuple[tuple[str, str], ...] = ()  # BG-32 (name, value)
 
 
 @dataclass(frozen=True)
@@ -98,6 +124,7 @@ class Tax:
     rate: Decimal | None
     category: str | None
     exemption_reason: str | None = None
+    exemption_code: str | None = None  # BT-121
 
 
 @dataclass(frozen=True)
@@ -110,6 +137,19 @@ class AllowanceCharge:
     reason: str | None
     rate: Decimal | None
     category: str | None
+    code: str | None = None  # BT-98 / 105
+    base: Decimal | None = None  # BT-93 / 100
+    percentage: Decimal | None = None  # BT-94 / 101
+
+
+@dataclass(frozen=True)
+class Document:
+    """A supporting document (BG-24): reference BT-122, description BT-123, location BT-124 (its attachment,
+    BT-125, is not in the record: written only as the reference)."""
+
+    reference: str
+    description: str | None = None
+    uri: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +188,26 @@ class Terms:
     delivery_date: str | None = None  # BT-72
     period_start: str | None = None  # BT-73
     period_end: str | None = None  # BT-74
+    tax_point_date: str | None = None  # BT-7
+    tax_point_code: str | None = None  # BT-8 (UNTDID 2005: 3, 35, 432)
+    project: str | None = None  # BT-11
+    contract: str | None = None  # BT-12
+    sales_order: str | None = None  # BT-14
+    receiving_advice: str | None = None  # BT-15
+    despatch_advice: str | None = None  # BT-16
+    tender: str | None = None  # BT-17
+    invoiced_object: tuple[str | None, str] | None = None  # BT-18 (scheme, id)
+    buyer_accounting: str | None = None  # BT-19
+    more_preceding: tuple[tuple[str, str | None], ...] = ()  # BG-3 beyond the first (number, date)
+    payee: Party | None = None  # BG-10: name, identifiers (BT-60), legal_id (BT-61)
+    tax_representative: Party | None = None  # BG-11: name, VAT id, address (BG-12)
+    delivery: Party | None = None  # BG-13: name (BT-70), identifiers (BT-71), address (BG-15)
+    remittance: str | None = None  # BT-83
+    mandate: str | None = None  # BT-89
+    creditor_id: str | None = None  # BT-90
+    debited_account: str | None = None  # BT-91
+    invoice_notes: tuple[tuple[str | None, str], ...] = ()  # BG-1 (subject code BT-21, text BT-22)
+    documents: tuple[Document, ...] = ()  # BG-24
     notes: tuple[str, ...] = ()
 
     @property
@@ -191,7 +251,15 @@ def _party(data: Any, *, role: str, currency: str | None, notes: list[str]) -> P
     identifiers = tuple(
         (scheme, data[key]) for key, scheme in (("gln", codes.GLN_SCHEME), ("lei", codes.LEI_SCHEME)) if data.get(key)
     )
+    identifiers += tuple(
+        (scheme or "", value) for scheme, value in filter(None, map(schemed, data.get("other_ids") or ()))
+    )
     return Party(
+        trading_name=data.get("trading_name"),
+        additional_street=address.get("additional_street"),
+        line_three=address.get("address_line_3"),
+        subdivision=address.get("subdivision"),
+        legal_info=None if buyer else data.get("legal_info"),
         name=data.get("name"),
         street=address.get("street"),
         postal_code=address.get("postal_code"),
@@ -218,7 +286,6 @@ def _lines(data: Mapping, *, unit_codes: bool, notes: list[str]) -> tuple[Line, 
             unknown_units.add(str(item.get("unit")))
         lines.append(
             Line(
-                id=str(number),
                 name=item.get("description"),
                 quantity=decimal(item.get("quantity")),
                 unit_code=code,
@@ -229,6 +296,7 @@ def _lines(data: Mapping, *, unit_codes: bool, notes: list[str]) -> tuple[Line, 
                 item_id=item.get("item_id"),
                 allowance=decimal(item.get("allowance")),
                 charge=decimal(item.get("charge")),
+                **_line_terms(item, number),
             )
         )
     for unit in sorted(unknown_units):
@@ -248,6 +316,9 @@ def _allowances(data: Mapping) -> tuple[AllowanceCharge, ...]:
                     reason=entry.get("reason"),
                     rate=rate,
                     category=vat_category(entry.get("vat_category"), rate),
+                    code=entry.get("reason_code"),
+                    base=decimal(entry.get("base_amount")),
+                    percentage=decimal(entry.get("percentage")),
                 )
             )
     return tuple(out)
@@ -303,6 +374,7 @@ def terms_from(
             rate=decimal(t.get("rate")),
             category=vat_category(t.get("category"), decimal(t.get("rate"))),
             exemption_reason=t.get("exemption_reason"),
+            exemption_code=t.get("exemption_code"),
         )
         for t in data.get("tax_lines") or ()
         if isinstance(t, Mapping)
@@ -311,6 +383,14 @@ def terms_from(
     means, bank = _payment(data, notes)
     if type_code in CREDIT_NOTES and data.get("due_date") and not means:
         notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
+    if data.get("remittance_information") and not means:
+        notes.append("BT-83 remittance information: UBL holds it in a payment means, written only with one")
+    for number, item in enumerate(data.get("line_items") or (), start=1):
+        if isinstance(item, Mapping) and item.get("gross_price") is None and item.get("price_discount") is not None:
+            notes.append(
+                f"BT-148 line {number} gross price: derived as net price + price discount (CII holds the "
+                "discount in the gross price)"
+            )
     categories = [t.category for t in taxes] + [x.category for x in lines] + [a.category for a in allowances]
     if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
@@ -365,5 +445,117 @@ def terms_from(
         delivery_date=data.get("delivery_date"),
         period_start=period.get("start"),
         period_end=period.get("end"),
+        **_document_terms(data),
         notes=tuple(notes),
     )
+
+
+_SCHEMED = re.compile(r"^(?P<scheme>[0-9]{4}|[A-Z]{2,4}):(?P<id>.+)$")
+TAX_POINT_CODES = {"issue_date": "3", "delivery_date": "35", "payment_date": "432"}  # BT-8, UNTDID 2005
+
+
+def schemed(value: Any) -> tuple[str | None, str] | None:
+    """``(scheme, id)`` of a ``scheme:id`` value (a four-digit ISO 6523 ICD or a code of 2-4 capitals), else
+    ``(None, value)``; None for none."""
+    if not value or not str(value).strip():
+        return None
+    text = str(value).strip()
+    found = _SCHEMED.match(text)
+    return (found["scheme"], found["id"]) if found else (None, text)
+
+
+def _address_party(data: Any, *, name_key: str = "name") -> Party | None:
+    """A payee, tax representative or deliver-to party (BG-10 / 11 / 13) from its record object."""
+    if not isinstance(data, Mapping):
+        return None
+    address = _mapping(data.get("address"))
+    ids = tuple(x for x in (schemed(data.get("identifier")), schemed(data.get("location_id"))) if x)
+    return Party(
+        name=data.get(name_key),
+        street=address.get("street"),
+        additional_street=address.get("additional_street"),
+        line_three=address.get("address_line_3"),
+        postal_code=address.get("postal_code"),
+        city=address.get("city"),
+        subdivision=address.get("subdivision"),
+        country=address.get("country"),
+        vat_id=data.get("vat_id"),
+        legal_id=data.get("legal_id"),
+        identifiers=tuple((scheme or "", value) for scheme, value in ids),
+    )
+
+
+def _line_terms(item: Mapping, number: int) -> dict:
+    """A record line's further terms (``invoice-en16931``), keyed as ``Line``'s fields."""
+    period = _mapping(item.get("period"))
+    return {
+        "id": item.get("line_id") or str(number),
+        "allowance_reason": item.get("allowance_reason"),
+        "allowance_code": item.get("allowance_reason_code"),
+        "charge_reason": item.get("charge_reason"),
+        "charge_code": item.get("charge_reason_code"),
+        "note": item.get("note"),
+        "object_id": schemed(item.get("object_id")),
+        "order_line": item.get("order_line_reference"),
+        "accounting": item.get("accounting_reference"),
+        "period_start": period.get("start"),
+        "period_end": period.get("end"),
+        "base_quantity": decimal(item.get("price_base_quantity")),
+        "base_unit": item.get("price_base_unit"),
+        "gross_price": _gross(item),
+        "price_discount": decimal(item.get("price_discount")),
+        "description": item.get("item_description"),
+        "buyer_item_id": item.get("buyer_item_id"),
+        "standard_id": schemed(item.get("standard_id")),
+        "classifications": tuple(
+            (c.get("scheme"), c["code"]) for c in item.get("classifications") or () if isinstance(c, Mapping)
+        ),
+        "origin_country": item.get("origin_country"),
+        "attributes": tuple((a["name"], a["value"]) for a in item.get("attributes") or () if isinstance(a, Mapping)),
+    }
+
+
+def _gross(item: Mapping) -> Decimal | None:
+    """BT-148 as printed, else net price + price discount where a discount is printed (BT-146 = BT-148 - BT-147)."""
+    gross, discount, net = (decimal(item.get(k)) for k in ("gross_price", "price_discount", "unit_price"))
+    if gross is None and discount is not None and net is not None:
+        return net + discount
+    return gross
+
+
+def _document_terms(data: Mapping) -> dict:
+    """A record's further document terms (``invoice-en16931``), keyed as ``Terms``' fields."""
+    refs = _mapping(data.get("references"))
+    debit = _mapping(data.get("direct_debit"))
+    return {
+        "tax_point_date": data.get("tax_point_date"),
+        "tax_point_code": TAX_POINT_CODES.get(str(data.get("tax_point_code"))),
+        "project": refs.get("project"),
+        "contract": refs.get("contract"),
+        "sales_order": refs.get("sales_order"),
+        "receiving_advice": refs.get("receiving_advice"),
+        "despatch_advice": refs.get("despatch_advice"),
+        "tender": refs.get("tender_or_lot"),
+        "invoiced_object": schemed(refs.get("invoiced_object")),
+        "buyer_accounting": refs.get("buyer_accounting"),
+        "more_preceding": tuple(
+            (p["number"], p.get("issue_date"))
+            for p in data.get("more_preceding_invoices") or ()
+            if isinstance(p, Mapping)
+        ),
+        "payee": _address_party(data.get("payee")),
+        "tax_representative": _address_party(data.get("tax_representative")),
+        "delivery": _address_party(data.get("delivery")),
+        "remittance": data.get("remittance_information"),
+        "mandate": debit.get("mandate"),
+        "creditor_id": debit.get("creditor_id"),
+        "debited_account": debit.get("debited_account"),
+        "invoice_notes": tuple(
+            (n.get("subject_code"), n["text"]) for n in data.get("invoice_notes") or () if isinstance(n, Mapping)
+        ),
+        "documents": tuple(
+            Document(d["reference"], d.get("description"), d.get("uri"))
+            for d in data.get("supporting_documents") or ()
+            if isinstance(d, Mapping)
+        ),
+    }

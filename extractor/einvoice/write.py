@@ -14,7 +14,7 @@ from decimal import Decimal
 from lxml import etree
 
 from extractor.einvoice.codes import EMAIL_SCHEME
-from extractor.einvoice.terms import OUTSIDE_SCOPE, SPECIFICATION, AllowanceCharge, Line, Party, Tax, Terms
+from extractor.einvoice.terms import OUTSIDE_SCOPE, SPECIFICATION, AllowanceCharge, Document, Line, Party, Tax, Terms
 
 RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
 RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
@@ -28,6 +28,8 @@ CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
 # (BT-140 / BT-145; BR-42 / BR-44 ask for a reason or its code)
 DISCOUNT = "95"
 SURCHARGE = "ZZZ"
+TAX_POINT_CII = {"3": "5", "35": "29", "432": "72"}  # BT-8: UNTDID 2005 (UBL, the record) -> 2475 (CII)
+SUPPORTING, TENDER, OBJECT = "916", "50", "130"  # UNTDID 1001 codes of BG-24, BT-17, BT-18
 
 
 def number(value: Decimal) -> str:
@@ -68,7 +70,7 @@ def _rate(category: str | None, rate: Decimal | None) -> Decimal | None:
     return None if category == OUTSIDE_SCOPE else rate
 
 
-def _cii_tax(parent, tax: Tax | Line, *, basis: bool) -> None:
+def _cii_tax(parent, tax: Tax | Line, *, basis: bool, tax_point: tuple[str | None, str | None] | None = None) -> None:
     el = _ram(parent, "ApplicableTradeTax")
     breakdown = tax if basis and isinstance(tax, Tax) else None
     if breakdown is not None:
@@ -80,19 +82,56 @@ def _cii_tax(parent, tax: Tax | Line, *, basis: bool) -> None:
         _cii_amount(el, "BasisAmount", breakdown.basis)
     if tax.category is not None:
         _ram(el, "CategoryCode", tax.category)
+    if breakdown is not None and breakdown.exemption_code:
+        _ram(el, "ExemptionReasonCode", breakdown.exemption_code)
+    if tax_point is not None and tax_point[0]:
+        _sub(_ram(el, "TaxPointDate"), UDT, "DateString", tax_point[0].replace("-", ""), {"format": "102"})
+    if tax_point is not None and tax_point[1] in TAX_POINT_CII:
+        _ram(el, "DueDateTypeCode", TAX_POINT_CII[tax_point[1]])
     rate = _rate(tax.category, tax.rate)
     if rate is not None:
         _ram(el, "RateApplicablePercent", number(rate))
 
 
+def _cii_id(parent, identifier: tuple[str | None, str]) -> None:
+    """An identifier: ``GlobalID`` with its scheme, ``ID`` without one."""
+    scheme, value = identifier
+    if scheme:
+        _ram(parent, "GlobalID", value, {"schemeID": scheme})
+    else:
+        _ram(parent, "ID", value)
+
+
+def _cii_address(parent, party: Party) -> None:
+    if any((party.street, party.additional_street, party.line_three, party.postal_code, party.city, party.country)):
+        address = _ram(parent, "PostalTradeAddress")
+        for tag, value in (
+            ("PostcodeCode", party.postal_code),
+            ("LineOne", party.street),
+            ("LineTwo", party.additional_street),
+            ("LineThree", party.line_three),
+            ("CityName", party.city),
+            ("CountryID", party.country),
+            ("CountrySubDivisionName", party.subdivision),
+        ):
+            if value:
+                _ram(address, tag, value)
+
+
 def _cii_party(parent, name: str, party: Party) -> None:
     el = _ram(parent, name)
-    for scheme, identifier in party.identifiers:
-        _ram(el, "GlobalID", identifier, {"schemeID": scheme})
+    for scheme, identifier in sorted(party.identifiers, key=lambda x: bool(x[0])):  # the XSD: IDs, then GlobalIDs
+        _cii_id(el, (scheme, identifier))
     if party.name is not None:
         _ram(el, "Name", party.name)
-    if party.legal_id:
-        _ram(_ram(el, "SpecifiedLegalOrganization"), "ID", party.legal_id)
+    if party.legal_info:
+        _ram(el, "Description", party.legal_info)
+    if party.legal_id or party.trading_name:
+        legal = _ram(el, "SpecifiedLegalOrganization")
+        if party.legal_id:
+            _ram(legal, "ID", party.legal_id)
+        if party.trading_name:
+            _ram(legal, "TradingBusinessName", party.trading_name)
     contact = party.contact
     if contact is not None and any((contact.name, contact.phone, contact.email)):
         holder = _ram(el, "DefinedTradeContact")
@@ -102,16 +141,7 @@ def _cii_party(parent, name: str, party: Party) -> None:
             _ram(_ram(holder, "TelephoneUniversalCommunication"), "CompleteNumber", contact.phone)
         if contact.email:
             _ram(_ram(holder, "EmailURIUniversalCommunication"), "URIID", contact.email)
-    if any((party.street, party.postal_code, party.city, party.country)):
-        address = _ram(el, "PostalTradeAddress")
-        for tag, value in (
-            ("PostcodeCode", party.postal_code),
-            ("LineOne", party.street),
-            ("CityName", party.city),
-            ("CountryID", party.country),
-        ):
-            if value:
-                _ram(address, tag, value)
+    _cii_address(el, party)
     if party.electronic_address is not None:
         scheme, address_id = party.electronic_address
         _ram(_ram(el, "URIUniversalCommunication"), "URIID", address_id, {"schemeID": scheme})
@@ -125,7 +155,12 @@ def _cii_allowance(parent, entry: AllowanceCharge) -> None:
     """A document allowance or charge (BG-20 / 21)."""
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
     _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if entry.charge else "false")
+    if entry.percentage is not None:
+        _ram(el, "CalculationPercent", number(entry.percentage))
+    _cii_amount(el, "BasisAmount", entry.base)
     _cii_amount(el, "ActualAmount", entry.amount)
+    if entry.code:
+        _ram(el, "ReasonCode", entry.code)
     if entry.reason:
         _ram(el, "Reason", entry.reason)
     tax = _ram(el, "CategoryTradeTax")
@@ -137,40 +172,112 @@ def _cii_allowance(parent, entry: AllowanceCharge) -> None:
         _ram(tax, "RateApplicablePercent", number(rate))
 
 
-def _line_adjustments(line: Line) -> list[tuple[bool, Decimal, str]]:
-    """A line's allowance (BG-27) and charge (BG-28) as ``(charge, amount, reason code)``: BR-42 / BR-44 ask for a
-    reason or its code, and the schema holds the amounts only, so their codes say discount / mutually defined."""
-    out = [(False, line.allowance, DISCOUNT)] if line.allowance else []
-    return out + ([(True, line.charge, SURCHARGE)] if line.charge else [])
+def _line_adjustments(line: Line) -> list[tuple[bool, Decimal, str | None, str | None]]:
+    """A line's allowance (BG-27) and charge (BG-28) as ``(charge, amount, reason code, reason)``: BR-42 / BR-44 ask
+    for a reason or its code; where the record holds neither, the codes say discount / mutually defined."""
+    out: list[tuple[bool, Decimal, str | None, str | None]] = []
+    if line.allowance:
+        code = line.allowance_code or (None if line.allowance_reason else DISCOUNT)
+        out.append((False, line.allowance, code, line.allowance_reason))
+    if line.charge:
+        out.append(
+            (True, line.charge, line.charge_code or (None if line.charge_reason else SURCHARGE), line.charge_reason)
+        )
+    return out
 
 
-def _cii_line_adjustment(parent, charge: bool, amount: Decimal, code: str) -> None:
+def _cii_line_adjustment(parent, charge: bool, amount: Decimal, code: str | None, reason: str | None) -> None:
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
     _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
     _cii_amount(el, "ActualAmount", amount)
-    _ram(el, "ReasonCode", code)
+    if code:
+        _ram(el, "ReasonCode", code)
+    if reason:
+        _ram(el, "Reason", reason)
 
 
 def _cii_line(parent, line: Line) -> None:
     item = _ram(parent, "IncludedSupplyChainTradeLineItem")
-    _ram(_ram(item, "AssociatedDocumentLineDocument"), "LineID", line.id)
-    product = _ram(item, "SpecifiedTradeProduct")
-    if line.item_id:
-        _ram(product, "SellerAssignedID", line.item_id)
-    if line.name is not None:
-        _ram(product, "Name", line.name)
+    document = _ram(item, "AssociatedDocumentLineDocument")
+    _ram(document, "LineID", line.id)
+    if line.note:
+        _ram(_ram(document, "IncludedNote"), "Content", line.note)
+    _cii_product(_ram(item, "SpecifiedTradeProduct"), line)
     agreement = _ram(item, "SpecifiedLineTradeAgreement")
+    if line.order_line:
+        _ram(_ram(agreement, "BuyerOrderReferencedDocument"), "LineID", line.order_line)
+    if line.gross_price is not None:
+        gross = _ram(agreement, "GrossPriceProductTradePrice")
+        _cii_amount(gross, "ChargeAmount", line.gross_price)
+        if line.price_discount is not None:
+            discount = _ram(gross, "AppliedTradeAllowanceCharge")
+            _sub(_ram(discount, "ChargeIndicator"), UDT, "Indicator", "false")
+            _cii_amount(discount, "ActualAmount", line.price_discount)
     if line.net_price is not None:
-        _cii_amount(_ram(agreement, "NetPriceProductTradePrice"), "ChargeAmount", line.net_price)
+        price = _ram(agreement, "NetPriceProductTradePrice")
+        _cii_amount(price, "ChargeAmount", line.net_price)
+        if line.base_quantity is not None:
+            _ram(price, "BasisQuantity", number(line.base_quantity), {"unitCode": line.base_unit})
     delivery = _ram(item, "SpecifiedLineTradeDelivery")
     if line.quantity is not None:
         _ram(delivery, "BilledQuantity", number(line.quantity), {"unitCode": line.unit_code})
     settlement = _ram(item, "SpecifiedLineTradeSettlement")
     _cii_tax(settlement, line, basis=False)
-    for charge, amount, code in _line_adjustments(line):
-        _cii_line_adjustment(settlement, charge, amount, code)
+    _cii_period(settlement, line.period_start, line.period_end)
+    for charge, amount, code, reason in _line_adjustments(line):
+        _cii_line_adjustment(settlement, charge, amount, code, reason)
     summation = _ram(settlement, "SpecifiedTradeSettlementLineMonetarySummation")
     _cii_amount(summation, "LineTotalAmount", line.net_amount)
+    if line.object_id is not None:
+        _cii_reference(settlement, line.object_id[1], OBJECT, scheme=line.object_id[0])
+    if line.accounting:
+        _ram(_ram(settlement, "ReceivableSpecifiedTradeAccountingAccount"), "ID", line.accounting)
+
+
+def _cii_product(product, line: Line) -> None:
+    """BT-153 to BT-159 and BG-32, in the XSD's order."""
+    if line.standard_id is not None:
+        _ram(product, "GlobalID", line.standard_id[1], {"schemeID": line.standard_id[0]})
+    if line.item_id:
+        _ram(product, "SellerAssignedID", line.item_id)
+    if line.buyer_item_id:
+        _ram(product, "BuyerAssignedID", line.buyer_item_id)
+    if line.name is not None:
+        _ram(product, "Name", line.name)
+    if line.description:
+        _ram(product, "Description", line.description)
+    for name, value in line.attributes:
+        characteristic = _ram(product, "ApplicableProductCharacteristic")
+        _ram(characteristic, "Description", name)
+        _ram(characteristic, "Value", value)
+    for scheme, code in line.classifications:
+        _ram(_ram(product, "DesignatedProductClassification"), "ClassCode", code, {"listID": scheme})
+    if line.origin_country:
+        _ram(_ram(product, "OriginTradeCountry"), "ID", line.origin_country)
+
+
+def _cii_period(parent, start: str | None, end: str | None) -> None:
+    if start or end:
+        period = _ram(parent, "BillingSpecifiedPeriod")
+        if start:
+            _cii_date(period, "StartDateTime", start)
+        if end:
+            _cii_date(period, "EndDateTime", end)
+
+
+def _cii_reference(parent, reference: str, type_code: str | None, *, scheme: str | None = None, name: str | None = None,
+                   uri: str | None = None) -> None:  # fmt: skip
+    """A referenced document (BG-24, BT-17, BT-18, BT-128) in the XSD's order."""
+    el = _ram(parent, "AdditionalReferencedDocument")
+    _ram(el, "IssuerAssignedID", reference)
+    if uri:
+        _ram(el, "URIID", uri)
+    if type_code:
+        _ram(el, "TypeCode", type_code)
+    if name:
+        _ram(el, "Name", name)
+    if scheme:
+        _ram(el, "ReferenceTypeCode", scheme)
 
 
 def _cii_payment(settlement, terms: Terms) -> None:
@@ -178,6 +285,8 @@ def _cii_payment(settlement, terms: Terms) -> None:
         return
     means = _ram(settlement, "SpecifiedTradeSettlementPaymentMeans")
     _ram(means, "TypeCode", terms.payment_means)
+    if terms.debited_account:
+        _ram(_ram(means, "PayerPartyDebtorFinancialAccount"), "IBANID", terms.debited_account)
     if terms.iban or terms.account_number:
         account = _ram(means, "PayeePartyCreditorFinancialAccount")
         if terms.iban:
@@ -196,34 +305,69 @@ def _cii_agreement(transaction, terms: Terms) -> None:
         _ram(agreement, "BuyerReference", terms.buyer_reference)
     _cii_party(agreement, "SellerTradeParty", terms.seller)
     _cii_party(agreement, "BuyerTradeParty", terms.buyer)
-    if terms.order_reference:
-        _ram(_ram(agreement, "BuyerOrderReferencedDocument"), "IssuerAssignedID", terms.order_reference)
+    if terms.tax_representative is not None:
+        _cii_party(agreement, "SellerTaxRepresentativeTradeParty", terms.tax_representative)
+    for tag, value in (
+        ("SellerOrderReferencedDocument", terms.sales_order),
+        ("BuyerOrderReferencedDocument", terms.order_reference),
+        ("ContractReferencedDocument", terms.contract),
+    ):
+        if value:
+            _ram(_ram(agreement, tag), "IssuerAssignedID", value)
+    for document in terms.documents:
+        _cii_reference(agreement, document.reference, SUPPORTING, name=document.description, uri=document.uri)
+    if terms.tender:
+        _cii_reference(agreement, terms.tender, TENDER)
+    if terms.invoiced_object is not None:
+        _cii_reference(agreement, terms.invoiced_object[1], OBJECT, scheme=terms.invoiced_object[0])
+    if terms.project:
+        project = _ram(agreement, "SpecifiedProcuringProject")
+        _ram(project, "ID", terms.project)
+        _ram(project, "Name", "Project reference")  # the XSD asks for a name, EN 16931 has none (BT-11 is the id)
     delivery = _ram(transaction, "ApplicableHeaderTradeDelivery")  # required by the XSD even when it holds nothing
+    if terms.delivery is not None:
+        ship_to = _ram(delivery, "ShipToTradeParty")
+        for scheme, identifier in terms.delivery.identifiers:
+            _cii_id(ship_to, (scheme, identifier))
+        if terms.delivery.name:
+            _ram(ship_to, "Name", terms.delivery.name)
+        _cii_address(ship_to, terms.delivery)
     if terms.delivery_date:
         _cii_date(_ram(delivery, "ActualDeliverySupplyChainEvent"), "OccurrenceDateTime", terms.delivery_date)
+    for tag, value in (
+        ("DespatchAdviceReferencedDocument", terms.despatch_advice),
+        ("ReceivingAdviceReferencedDocument", terms.receiving_advice),
+    ):
+        if value:
+            _ram(_ram(delivery, tag), "IssuerAssignedID", value)
 
 
 def _cii_settlement(transaction, terms: Terms) -> None:
     settlement = _ram(transaction, "ApplicableHeaderTradeSettlement")
+    if terms.creditor_id:
+        _ram(settlement, "CreditorReferenceID", terms.creditor_id)
+    if terms.remittance:
+        _ram(settlement, "PaymentReference", terms.remittance)
     if terms.currency is not None:
         _ram(settlement, "InvoiceCurrencyCode", terms.currency)
+    if terms.payee is not None:
+        _cii_party(settlement, "PayeeTradeParty", terms.payee)
     _cii_payment(settlement, terms)
-    for tax in terms.taxes:
-        _cii_tax(settlement, tax, basis=True)
-    if terms.period_start or terms.period_end:
-        period = _ram(settlement, "BillingSpecifiedPeriod")
-        if terms.period_start:
-            _cii_date(period, "StartDateTime", terms.period_start)
-        if terms.period_end:
-            _cii_date(period, "EndDateTime", terms.period_end)
+    for i, tax in enumerate(terms.taxes):  # BT-7 / BT-8 once, in the first breakdown (CII-SR-461)
+        _cii_tax(
+            settlement, tax, basis=True, tax_point=(terms.tax_point_date, terms.tax_point_code) if i == 0 else None
+        )
+    _cii_period(settlement, terms.period_start, terms.period_end)
     for entry in terms.allowances:
         _cii_allowance(settlement, entry)
-    if terms.payment_terms or terms.due_date:
+    if terms.payment_terms or terms.due_date or terms.mandate:
         payment = _ram(settlement, "SpecifiedTradePaymentTerms")
         if terms.payment_terms:
             _ram(payment, "Description", terms.payment_terms)
         if terms.due_date:
             _cii_date(payment, "DueDateDateTime", terms.due_date)
+        if terms.mandate:
+            _ram(payment, "DirectDebitMandateID", terms.mandate)
     summation = _ram(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation")
     _cii_amount(summation, "LineTotalAmount", terms.line_total)
     _cii_amount(summation, "ChargeTotalAmount", terms.charge_total)
@@ -234,11 +378,14 @@ def _cii_settlement(transaction, terms: Terms) -> None:
     _cii_amount(summation, "GrandTotalAmount", terms.grand_total)
     _cii_amount(summation, "TotalPrepaidAmount", terms.prepaid)
     _cii_amount(summation, "DuePayableAmount", terms.due_payable)
-    if terms.preceding_number:
+    preceding = [(terms.preceding_number, terms.preceding_date)] if terms.preceding_number else []
+    for number_, date in preceding + list(terms.more_preceding):
         reference = _ram(settlement, "InvoiceReferencedDocument")
-        _ram(reference, "IssuerAssignedID", terms.preceding_number)
-        if terms.preceding_date:
-            _cii_date(reference, "FormattedIssueDateTime", terms.preceding_date, ns=QDT)
+        _ram(reference, "IssuerAssignedID", number_)
+        if date:
+            _cii_date(reference, "FormattedIssueDateTime", date, ns=QDT)
+    if terms.buyer_accounting:
+        _ram(_ram(settlement, "ReceivableSpecifiedTradeAccountingAccount"), "ID", terms.buyer_accounting)
 
 
 def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None) -> bytes:
@@ -260,6 +407,11 @@ def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str 
     _ram(document, "TypeCode", terms.type_code)
     if terms.issue_date:
         _cii_date(document, "IssueDateTime", terms.issue_date)
+    for subject, text in terms.invoice_notes:
+        note = _ram(document, "IncludedNote")
+        _ram(note, "Content", text)
+        if subject:
+            _ram(note, "SubjectCode", subject)
     transaction = _sub(root, RSM, "SupplyChainTradeTransaction")
     for line in terms.lines:
         _cii_line(transaction, line)
@@ -284,32 +436,50 @@ def _ubl_amount(parent, name: str, value: Decimal | None, currency: str | None) 
         _cbc(parent, name, number(value), {"currencyID": currency})
 
 
-def _ubl_category(parent, name: str, category: str | None, rate: Decimal | None, reason: str | None = None) -> None:
+def _ubl_category(
+    parent, name: str, category: str | None, rate: Decimal | None, reason: str | None = None, code: str | None = None
+) -> None:
     el = _cac(parent, name)
     if category is not None:
         _cbc(el, "ID", category)
     rate = _rate(category, rate)
     if rate is not None:
         _cbc(el, "Percent", number(rate))
+    if code:
+        _cbc(el, "TaxExemptionReasonCode", code)
     if reason:
         _cbc(el, "TaxExemptionReason", reason)
     _cbc(_cac(el, "TaxScheme"), "ID", "VAT")
 
 
-def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool) -> None:
+def _ubl_address(parent, name: str, party: Party) -> None:
+    if any((party.street, party.additional_street, party.line_three, party.postal_code, party.city, party.country)):
+        address = _cac(parent, name)
+        for tag, value in (
+            ("StreetName", party.street),
+            ("AdditionalStreetName", party.additional_street),
+            ("CityName", party.city),
+            ("PostalZone", party.postal_code),
+            ("CountrySubentity", party.subdivision),
+        ):
+            if value:
+                _cbc(address, tag, value)
+        if party.line_three:
+            _cbc(_cac(address, "AddressLine"), "Line", party.line_three)
+        if party.country:
+            _cbc(_cac(address, "Country"), "IdentificationCode", party.country)
+
+
+def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool, creditor_id: str | None = None) -> None:
     el = _cac(_cac(parent, name), "Party")
     if party.electronic_address is not None and (email_endpoints or party.electronic_address[0] != EMAIL_SCHEME):
         scheme, address_id = party.electronic_address
         _cbc(el, "EndpointID", address_id, {"schemeID": scheme})
-    for scheme, identifier in party.identifiers:
-        _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme})
-    if any((party.street, party.postal_code, party.city, party.country)):
-        address = _cac(el, "PostalAddress")
-        for tag, value in (("StreetName", party.street), ("CityName", party.city), ("PostalZone", party.postal_code)):
-            if value:
-                _cbc(address, tag, value)
-        if party.country:
-            _cbc(_cac(address, "Country"), "IdentificationCode", party.country)
+    for scheme, identifier in (*party.identifiers, *((("SEPA", creditor_id),) if creditor_id else ())):
+        _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme or None})
+    if party.trading_name:
+        _cbc(_cac(el, "PartyName"), "Name", party.trading_name)
+    _ubl_address(el, "PostalAddress", party)
     for value, scheme in ((party.vat_id, "VAT"), (party.tax_registration, "FC")):
         if value:
             tax_scheme = _cac(el, "PartyTaxScheme")
@@ -320,6 +490,8 @@ def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool) -> Non
         _cbc(legal, "RegistrationName", party.name)
     if party.legal_id:
         _cbc(legal, "CompanyID", party.legal_id)
+    if party.legal_info:
+        _cbc(legal, "CompanyLegalForm", party.legal_info)
     contact = party.contact
     if contact is not None and any((contact.name, contact.phone, contact.email)):
         holder = _cac(el, "Contact")
@@ -331,36 +503,125 @@ def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool) -> Non
 def _ubl_allowance(parent, entry: AllowanceCharge, currency: str | None) -> None:
     el = _cac(parent, "AllowanceCharge")
     _cbc(el, "ChargeIndicator", "true" if entry.charge else "false")
+    if entry.code:
+        _cbc(el, "AllowanceChargeReasonCode", entry.code)
     if entry.reason:
         _cbc(el, "AllowanceChargeReason", entry.reason)
+    if entry.percentage is not None:
+        _cbc(el, "MultiplierFactorNumeric", number(entry.percentage))
     _ubl_amount(el, "Amount", entry.amount, currency)
+    _ubl_amount(el, "BaseAmount", entry.base, currency)
     _ubl_category(el, "TaxCategory", entry.category, entry.rate)
 
 
-def _ubl_line_adjustment(parent, charge: bool, amount: Decimal, code: str, currency: str | None) -> None:
+def _ubl_line_adjustment(
+    parent, charge: bool, amount: Decimal, code: str | None, reason: str | None, currency: str | None
+) -> None:
     el = _cac(parent, "AllowanceCharge")
     _cbc(el, "ChargeIndicator", "true" if charge else "false")
-    _cbc(el, "AllowanceChargeReasonCode", code)
+    if code:
+        _cbc(el, "AllowanceChargeReasonCode", code)
+    if reason:
+        _cbc(el, "AllowanceChargeReason", reason)
     _ubl_amount(el, "Amount", amount, currency)
 
 
-def _ubl_references(root, terms: Terms) -> None:
-    """BT-10, BG-14, BT-13 and BG-3, in the UBL schema's order."""
+def _ubl_period(parent, start: str | None, end: str | None, code: str | None = None) -> None:
+    if start or end or code:
+        period = _cac(parent, "InvoicePeriod")
+        if start:
+            _cbc(period, "StartDate", start)
+        if end:
+            _cbc(period, "EndDate", end)
+        if code:
+            _cbc(period, "DescriptionCode", code)
+
+
+def _ubl_document(root, reference: str, *, type_code: str | None = None, scheme: str | None = None,
+                  document: Document | None = None) -> None:  # fmt: skip
+    el = _cac(root, "AdditionalDocumentReference")
+    _cbc(el, "ID", reference, {"schemeID": scheme})
+    if type_code:
+        _cbc(el, "DocumentTypeCode", type_code)
+    if document is not None and document.description:
+        _cbc(el, "DocumentDescription", document.description)
+    if document is not None and document.uri:
+        _cbc(_cac(_cac(el, "Attachment"), "ExternalReference"), "URI", document.uri)
+
+
+def _ubl_references(root, terms: Terms, *, credit: bool) -> None:
+    """BT-19, BT-10, BG-14 (and BT-8), BT-13 / 14, BG-3, BT-16, 15, 17, 12, BG-24, BT-18 and BT-11, in the UBL
+    schema's order."""
+    if terms.buyer_accounting:
+        _cbc(root, "AccountingCost", terms.buyer_accounting)
     if terms.buyer_reference:
         _cbc(root, "BuyerReference", terms.buyer_reference)
-    if terms.period_start or terms.period_end:
-        period = _cac(root, "InvoicePeriod")
-        if terms.period_start:
-            _cbc(period, "StartDate", terms.period_start)
-        if terms.period_end:
-            _cbc(period, "EndDate", terms.period_end)
-    if terms.order_reference:
-        _cbc(_cac(root, "OrderReference"), "ID", terms.order_reference)
-    if terms.preceding_number:
+    _ubl_period(root, terms.period_start, terms.period_end, terms.tax_point_code)
+    if terms.order_reference or terms.sales_order:
+        order = _cac(root, "OrderReference")
+        _cbc(order, "ID", terms.order_reference or "NA")  # UBL needs an order id beside a sales order (Peppol: NA)
+        if terms.sales_order:
+            _cbc(order, "SalesOrderID", terms.sales_order)
+    preceding = [(terms.preceding_number, terms.preceding_date)] if terms.preceding_number else []
+    for number_, date in preceding + list(terms.more_preceding):
         reference = _cac(_cac(root, "BillingReference"), "InvoiceDocumentReference")
-        _cbc(reference, "ID", terms.preceding_number)
-        if terms.preceding_date:
-            _cbc(reference, "IssueDate", terms.preceding_date)
+        _cbc(reference, "ID", number_)
+        if date:
+            _cbc(reference, "IssueDate", date)
+    for tag, value in (
+        ("DespatchDocumentReference", terms.despatch_advice),
+        ("ReceiptDocumentReference", terms.receiving_advice),
+        ("OriginatorDocumentReference", terms.tender),
+        ("ContractDocumentReference", terms.contract),
+    ):
+        if value and not (credit and tag == "OriginatorDocumentReference"):
+            _cbc(_cac(root, tag), "ID", value)
+    for document in terms.documents:
+        _ubl_document(root, document.reference, document=document)
+    if terms.invoiced_object is not None:
+        _ubl_document(root, terms.invoiced_object[1], type_code="130", scheme=terms.invoiced_object[0])
+    if terms.project and credit:  # a CreditNote has no ProjectReference: EN 16931's UBL binding says so
+        _ubl_document(root, terms.project, type_code="50")
+    elif terms.project:
+        _cbc(_cac(root, "ProjectReference"), "ID", terms.project)
+
+
+def _ubl_parties(root, terms: Terms, *, email_endpoints: bool) -> None:
+    """BG-4, BG-7, BG-10, BG-11 and BG-13, in the UBL schema's order (BT-90 as the payee's or the seller's SEPA id)."""
+    payee = terms.payee
+    _ubl_party(root, "AccountingSupplierParty", terms.seller, email_endpoints=email_endpoints,
+               creditor_id=terms.creditor_id if payee is None else None)  # fmt: skip
+    _ubl_party(root, "AccountingCustomerParty", terms.buyer, email_endpoints=email_endpoints)
+    if payee is not None:
+        el = _cac(root, "PayeeParty")
+        for scheme, identifier in (*payee.identifiers, *((("SEPA", terms.creditor_id),) if terms.creditor_id else ())):
+            _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme or None})
+        if payee.name:
+            _cbc(_cac(el, "PartyName"), "Name", payee.name)
+        if payee.legal_id:
+            _cbc(_cac(el, "PartyLegalEntity"), "CompanyID", payee.legal_id)
+    representative = terms.tax_representative
+    if representative is not None:
+        el = _cac(root, "TaxRepresentativeParty")
+        if representative.name:
+            _cbc(_cac(el, "PartyName"), "Name", representative.name)
+        _ubl_address(el, "PostalAddress", representative)
+        if representative.vat_id:
+            scheme = _cac(el, "PartyTaxScheme")
+            _cbc(scheme, "CompanyID", representative.vat_id)
+            _cbc(_cac(scheme, "TaxScheme"), "ID", "VAT")
+    if terms.delivery_date or terms.delivery is not None:
+        delivery = _cac(root, "Delivery")
+        if terms.delivery_date:
+            _cbc(delivery, "ActualDeliveryDate", terms.delivery_date)
+        ship_to = terms.delivery
+        if ship_to is not None and (ship_to.identifiers or ship_to.country or ship_to.city or ship_to.street):
+            location = _cac(delivery, "DeliveryLocation")
+            for scheme, identifier in ship_to.identifiers[:1]:
+                _cbc(location, "ID", identifier, {"schemeID": scheme or None})
+            _ubl_address(location, "Address", ship_to)
+        if ship_to is not None and ship_to.name:
+            _cbc(_cac(_cac(delivery, "DeliveryParty"), "PartyName"), "Name", ship_to.name)
 
 
 def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
@@ -370,6 +631,8 @@ def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
     _cbc(means, "PaymentMeansCode", terms.payment_means)
     if terms.due_date and credit:
         _cbc(means, "PaymentDueDate", terms.due_date)
+    if terms.remittance:
+        _cbc(means, "PaymentID", terms.remittance)
     if terms.iban or terms.account_number:
         account = _cac(means, "PayeeFinancialAccount")
         _cbc(account, "ID", terms.iban or terms.account_number)
@@ -377,25 +640,68 @@ def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
             _cbc(account, "Name", terms.account_name)
         if terms.bic:
             _cbc(_cac(account, "FinancialInstitutionBranch"), "ID", terms.bic)
+    if terms.mandate or terms.debited_account:
+        mandate = _cac(means, "PaymentMandate")
+        if terms.mandate:
+            _cbc(mandate, "ID", terms.mandate)
+        if terms.debited_account:
+            _cbc(_cac(mandate, "PayerFinancialAccount"), "ID", terms.debited_account)
 
 
 def _ubl_line(root, line: Line, *, credit: bool, currency: str | None) -> None:
     el = _cac(root, "CreditNoteLine" if credit else "InvoiceLine")
     _cbc(el, "ID", line.id)
+    if line.note:
+        _cbc(el, "Note", line.note)
     if line.quantity is not None:
         tag = "CreditedQuantity" if credit else "InvoicedQuantity"
         _cbc(el, tag, number(line.quantity), {"unitCode": line.unit_code})
     _ubl_amount(el, "LineExtensionAmount", line.net_amount, currency)
-    for charge, amount, code in _line_adjustments(line):
-        _ubl_line_adjustment(el, charge, amount, code, currency)
-    item = _cac(el, "Item")
+    if line.accounting:
+        _cbc(el, "AccountingCost", line.accounting)
+    _ubl_period(el, line.period_start, line.period_end)
+    if line.order_line:
+        _cbc(_cac(el, "OrderLineReference"), "LineID", line.order_line)
+    if line.object_id is not None:
+        reference = _cac(el, "DocumentReference")
+        _cbc(reference, "ID", line.object_id[1], {"schemeID": line.object_id[0]})
+        _cbc(reference, "DocumentTypeCode", "130")
+    for charge, amount, code, reason in _line_adjustments(line):
+        _ubl_line_adjustment(el, charge, amount, code, reason, currency)
+    _ubl_item(_cac(el, "Item"), line)
+    if line.net_price is not None:
+        price = _cac(el, "Price")
+        _ubl_amount(price, "PriceAmount", line.net_price, currency)
+        if line.base_quantity is not None:
+            _cbc(price, "BaseQuantity", number(line.base_quantity), {"unitCode": line.base_unit})
+        if line.gross_price is not None:
+            discount = _cac(price, "AllowanceCharge")
+            _cbc(discount, "ChargeIndicator", "false")
+            _ubl_amount(discount, "Amount", line.price_discount or Decimal(0), currency)
+            _ubl_amount(discount, "BaseAmount", line.gross_price, currency)
+
+
+def _ubl_item(item, line: Line) -> None:
+    """BT-153 to BT-159, the line's VAT category and BG-32, in the UBL schema's order."""
+    if line.description:
+        _cbc(item, "Description", line.description)
     if line.name is not None:
         _cbc(item, "Name", line.name)
+    if line.buyer_item_id:
+        _cbc(_cac(item, "BuyersItemIdentification"), "ID", line.buyer_item_id)
     if line.item_id:
         _cbc(_cac(item, "SellersItemIdentification"), "ID", line.item_id)
+    if line.standard_id is not None:
+        _cbc(_cac(item, "StandardItemIdentification"), "ID", line.standard_id[1], {"schemeID": line.standard_id[0]})
+    if line.origin_country:
+        _cbc(_cac(item, "OriginCountry"), "IdentificationCode", line.origin_country)
+    for scheme, code in line.classifications:
+        _cbc(_cac(item, "CommodityClassification"), "ItemClassificationCode", code, {"listID": scheme})
     _ubl_category(item, "ClassifiedTaxCategory", line.category, line.rate)
-    if line.net_price is not None:
-        _ubl_amount(_cac(el, "Price"), "PriceAmount", line.net_price, currency)
+    for name, value in line.attributes:
+        attribute = _cac(item, "AdditionalItemProperty")
+        _cbc(attribute, "Name", name)
+        _cbc(attribute, "Value", value)
 
 
 def write_ubl(
@@ -425,14 +731,17 @@ def write_ubl(
         _cbc(root, "IssueDate", terms.issue_date)
     if terms.due_date and not credit:  # a CreditNote has no DueDate; BT-9 goes to its PaymentMeans instead
         _cbc(root, "DueDate", terms.due_date)
+    if credit and terms.tax_point_date:  # a CreditNote's TaxPointDate comes before its type code
+        _cbc(root, "TaxPointDate", terms.tax_point_date)
     _cbc(root, "CreditNoteTypeCode" if credit else "InvoiceTypeCode", terms.type_code)
+    for subject, text in terms.invoice_notes:  # the subject code as XRechnung / Peppol write it: #AAI#text
+        _cbc(root, "Note", f"#{subject}#{text}" if subject else text)
+    if not credit and terms.tax_point_date:
+        _cbc(root, "TaxPointDate", terms.tax_point_date)
     if currency is not None:
         _cbc(root, "DocumentCurrencyCode", currency)
-    _ubl_references(root, terms)
-    _ubl_party(root, "AccountingSupplierParty", terms.seller, email_endpoints=email_endpoints)
-    _ubl_party(root, "AccountingCustomerParty", terms.buyer, email_endpoints=email_endpoints)
-    if terms.delivery_date:
-        _cbc(_cac(root, "Delivery"), "ActualDeliveryDate", terms.delivery_date)
+    _ubl_references(root, terms, credit=credit)
+    _ubl_parties(root, terms, email_endpoints=email_endpoints)
     _ubl_payment(root, terms, credit=credit)
     if terms.payment_terms:
         _cbc(_cac(root, "PaymentTerms"), "Note", terms.payment_terms)
@@ -444,7 +753,7 @@ def write_ubl(
         subtotal = _cac(tax_total, "TaxSubtotal")
         _ubl_amount(subtotal, "TaxableAmount", tax.basis, currency)
         _ubl_amount(subtotal, "TaxAmount", tax.amount, currency)
-        _ubl_category(subtotal, "TaxCategory", tax.category, tax.rate, tax.exemption_reason)
+        _ubl_category(subtotal, "TaxCategory", tax.category, tax.rate, tax.exemption_reason, tax.exemption_code)
     totals = _cac(root, "LegalMonetaryTotal")
     _ubl_amount(totals, "LineExtensionAmount", terms.line_total, currency)
     _ubl_amount(totals, "TaxExclusiveAmount", terms.tax_exclusive, currency)

@@ -448,6 +448,9 @@ def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, pat
         q, p, a = _num(line.get("quantity")), _num(line.get("unit_price")), _num(line.get("amount"))
         if q is None or p is None or a is None:
             continue
+        base = _num(line.get("price_base_quantity"))  # invoice-en16931: a price per base quantity (BT-149)
+        if base:
+            p = p / base
         # invoice-en16931: a line's discount and surcharge, already in its amount
         discount, surcharge = _num(line.get("allowance")) or Decimal(0), _num(line.get("charge")) or Decimal(0)
         expected = q * p - discount + surcharge
