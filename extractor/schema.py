@@ -52,6 +52,13 @@ class Schema:
         """Return the schema as compact JSON for the prompt."""
         return json.dumps(self.schema, separators=(",", ":"), ensure_ascii=False)
 
+    @property
+    def builtin(self) -> bool:
+        """Whether this is a shipped schema (``invoice``, ``invoice-en16931``, ``receipt``) read from its own file:
+        its checks and key fields are ours; any other schema's key fields are its own (``key_fields``)."""
+        shipped = builtin_schema_dir() / f"{self.name}.schema.json"
+        return self.name in BUILTIN_SCHEMAS and Path(self.source).resolve() == shipped.resolve()
+
     def top_level_scalars(self) -> list[str]:
         """Return the top-level properties whose type is a scalar (for CSV columns)."""
         out = []
@@ -203,6 +210,7 @@ def _check_schema(schema: Any, source: str) -> None:
     except JsError as exc:
         raise SchemaError(f"not a valid JSON Schema: {exc.message}", source=source) from exc
     field_thresholds(schema, source=source)  # a bad x-extractor-threshold fails here, at load
+    key_fields(schema, source=source)  # a bad x-extractor-key too
 
 
 THRESHOLD_KEY = "x-extractor-threshold"  # a field's auto-accept threshold, on its (sub)schema (``trust.confidence``)
@@ -247,6 +255,63 @@ def _thresholds(node: Any, root: Mapping, parts: tuple, out: dict, source: str, 
     for word in ("anyOf", "oneOf", "allOf"):
         for sub in node.get(word) or ():
             _thresholds(sub, root, parts, out, source, depth=depth + 1)
+
+
+KEY_MARK = "x-extractor-key"  # whether a field decides ``review`` when its value is not found on the page
+_KEY_TYPES = frozenset({"string", "number", "integer"})  # a date is a string (format "date")
+
+
+def key_fields(schema: Mapping[str, Any], *, source: str = "schema") -> tuple[str, ...]:
+    """The key fields of a custom schema: those whose value, when it is not found on the document's pages, makes
+    the record ``review`` (``trust.review``; the built-in schemas name theirs, ``grounding.key_fields_for``). By
+    field path (``/line_items/*/amount``: list indexes written ``*``, as ``leaves.field_path``).
+
+    By default every required string, number and integer leaf (a date is a string) reached through required
+    properties and list items, except enums and constants (the schema's own words, which a page need not print as
+    such). ``x-extractor-key: true`` or ``false`` on a field's subschema says otherwise; on an object or a list, for
+    every field below it that does not say. Followed through ``properties``, ``items``, local ``$ref`` and
+    ``anyOf`` / ``oneOf`` / ``allOf`` (``X | None`` is required, its null never looked for).
+
+    Raises:
+        SchemaError: a mark that is not true or false (naming the field and the schema).
+    """
+    out: dict[str, bool] = {}
+    _keys(schema, schema, (), out, source, required=True, marked=None, depth=0)
+    return tuple(path for path, key in out.items() if key)
+
+
+def _keys(
+    node: Any, root: Mapping, parts: tuple, out: dict, source: str, *, required: bool, marked: bool | None, depth: int
+) -> None:
+    if not isinstance(node, Mapping) or depth > 32:  # a recursive $ref stops here
+        return
+    path = json_pointer(parts)
+    if KEY_MARK in node:
+        if not isinstance(node[KEY_MARK], bool):
+            raise SchemaError(
+                f"{KEY_MARK} of {path or 'the root'}: expected true or false, got {node[KEY_MARK]!r}", source=source
+            )
+        marked = node[KEY_MARK]
+    types = node.get("type")
+    types = [t for t in ([types] if isinstance(types, str) else list(types or ())) if t != "null"]
+    if types and set(types) <= _KEY_TYPES | {"boolean"}:  # a scalar leaf
+        plain = "enum" not in node and "const" not in node and set(types) <= _KEY_TYPES
+        out[path] = out.get(path, False) or (marked if marked is not None else required and plain)
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for key in ref[2:].split("/"):
+            target = target.get(key.replace("~1", "/").replace("~0", "~")) if isinstance(target, Mapping) else None
+        _keys(target, root, parts, out, source, required=required, marked=marked, depth=depth + 1)
+    wanted = set(node.get("required") or ())
+    for key, sub in (node.get("properties") or {}).items():
+        below = required and key in wanted
+        _keys(sub, root, (*parts, key), out, source, required=below, marked=marked, depth=depth + 1)
+    if isinstance(node.get("items"), Mapping):
+        _keys(node["items"], root, (*parts, "*"), out, source, required=required, marked=marked, depth=depth + 1)
+    for word in ("anyOf", "oneOf", "allOf"):
+        for sub in node.get(word) or ():
+            _keys(sub, root, parts, out, source, required=required, marked=marked, depth=depth + 1)
 
 
 def validate_data(data: Any, schema: Schema) -> list[dict]:

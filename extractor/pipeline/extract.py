@@ -352,7 +352,7 @@ def _decided(
         record = dataclasses.replace(
             record, extra={**record.extra, "passes": passes.no_second_pass(job.settings, reason)}
         )
-    review = review_answer(record, texts)
+    review = review_answer(record, texts, schema=job.schema)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
     checked_source = bool(source_xml) and job.settings.embedded_rules

@@ -7,9 +7,9 @@ an embedded e-invoice) is reviewed (:func:`review_answer`, its findings added by
   for custom schemas), and
 * grounding in the page text (:func:`extractor.trust.grounding.ground`): each page's text layer, or its OCR text where
   it has no usable text layer (scans, photos, image inputs, garbled text layers; ``ocrdecide.page_text``); values as
-  whole tokens of their type, a line item's on its printed row. A key field
-  (invoice: number, total, IBAN, seller and buyer VAT id; receipt: total, merchant VAT id) whose value is not found
-  on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
+  whole tokens of their type, a line item's on its printed row. A key field (invoice: number, total, IBAN, seller and
+  buyer VAT id; receipt: total, merchant VAT id; a custom schema: its own, :func:`key_fields_of`) whose value is not
+  found on any page gives an ``ungrounded`` warning. Only pages with text can tell: a page with neither (OCR off or
   failed) never makes a record ``review`` for grounding alone.
 
 Each failure is a warning ``{"code", "message", "path"}`` with a stable code (the checks' codes, listed in
@@ -29,8 +29,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from extractor.leaves import leaves, normalize_value
+from extractor.leaves import field_path, leaves, normalize_value
 from extractor.record import Record
+from extractor.schema import Schema, key_fields
 from extractor.trust.checks import run_checks
 from extractor.trust.citations import cite
 from extractor.trust.grounding import GroundingReport, PageText, ground, key_fields_for
@@ -69,6 +70,22 @@ class Review:
 PageTexts = Sequence[PageText | str | None]
 
 
+def key_fields_of(schema_name: str, data: Any, schema: Schema | None = None) -> tuple[str, ...]:
+    """The key fields of one answer, as JSON pointers: a built-in schema's own (``grounding.key_fields_for``), or a
+    custom schema's (``schema.key_fields``: by default its required strings, numbers and dates; ``x-extractor-key``
+    on a field says otherwise), each list item's included.
+
+    Args:
+        schema_name: the record's schema name.
+        data: the answer.
+        schema: the schema (None: by name only, and a custom schema has none).
+    """
+    if schema is None or schema.builtin:
+        return key_fields_for(schema_name)
+    paths = set(key_fields(schema.schema, source=schema.source))
+    return tuple(leaf.pointer for leaf in leaves(data, booleans=False) if field_path(leaf.parts) in paths)
+
+
 def review_data(
     schema_name: str,
     data: Any,
@@ -76,31 +93,34 @@ def review_data(
     *,
     totals: Mapping | None = None,
     xpaths: Mapping[str, str] | None = None,
+    schema: Schema | None = None,
 ) -> Review:
     """Run the checks and the grounding on one answer.
 
     Args:
-        schema_name: ``invoice``, ``receipt`` or a custom schema's name (no checks, no key fields).
+        schema_name: ``invoice``, ``receipt`` or a custom schema's name (no checks).
         data: the schema-valid data.
         page_texts: each page's text: a ``PageText`` (``ocrdecide.page_text``: text layer or OCR text), or the text
             layer itself (``Page.text``; None or blank when the page has none).
         totals: data read from e-invoice XML: the document totals it printed (``checks.check_invoice``).
         xpaths: data read from e-invoice XML: where each value was read (its citations say so).
+        schema: the schema, whose key fields a custom one says (``key_fields_of``); None: by name only.
 
     Returns:
         The Review.
     """
     checks = tuple(run_checks(schema_name, data, totals=totals))
-    grounding = ground(data, page_texts, key_fields=key_fields_for(schema_name))
+    grounding = ground(data, page_texts, key_fields=key_fields_of(schema_name, data, schema))
     return Review(checks=checks, grounding=grounding, citations=cite(grounding, page_texts, xpaths=xpaths))
 
 
-def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
+def review_answer(record: Record, page_texts: PageTexts, *, schema: Schema | None = None) -> Review | None:
     """Review a record's answer: its checks and its grounding in the page text.
 
     Args:
         record: the record with the answer's status (from the generation, the windows or embedded data).
         page_texts: each page's text (as for ``review_data``).
+        schema: the record's schema (a custom schema's key fields are its own; None: by name only).
 
     Returns:
         The Review, or None when the answer is not reviewed (any status but ``ok``: its data is not trusted in the
@@ -112,7 +132,7 @@ def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
     totals = None
     if record.extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
         totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
-    return review_data(record.schema, record.data, page_texts, totals=totals)
+    return review_data(record.schema, record.data, page_texts, totals=totals, schema=schema)
 
 
 def apply_review(record: Record, review: Review | None) -> Record:

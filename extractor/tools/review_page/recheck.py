@@ -37,7 +37,7 @@ def field_states(
         ``fields[pointer].citations``; ``[]`` when on no page) and the changed pointers.
     """
     errors = validate_data(data, schema) if schema is not None else []
-    result = review_data(schema_name, data, page_texts)
+    result = review_data(schema_name, data, page_texts, schema=schema)
     grounding = result.grounding.to_dict()
     return {
         "valid": not errors,
