@@ -165,14 +165,15 @@ class SqliteDatabase(Database):
     """A register in one SQLite file (WAL), safe from several threads and processes of one machine; ``:memory:``
     holds one in this process only (a batch's own)."""
 
-    def __init__(self, path: str) -> None:
-        """Open (or create) the file.
+    def __init__(self, path: str, *, alongside: bool = False) -> None:
+        """Open (or create) the file; ``alongside``: in a database that holds other tables too (the service's job
+        store), else such a file is refused as not a register.
 
         Raises:
             RegisterError: it is not a SQLite database, not a register, locked, read-only, or from a newer release.
         """
         self.memory = path == ":memory:"
-        self.path = path
+        self.path, self.alongside = path, alongside
         self.name = path
         self._local = threading.local()
         self._lock = threading.RLock() if self.memory else None
@@ -244,7 +245,7 @@ class SqliteDatabase(Database):
 
     def _check_foreign(self, tx: Any) -> None:
         names = {row[0] for row in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if names and "register_meta" not in names:
+        if names and "register_meta" not in names and not self.alongside:
             tables = ", ".join(sorted(names)[:5])
             raise RegisterError(f"register {self.name}: a SQLite database, but not a register (tables: {tables})")
 
@@ -325,8 +326,8 @@ class PostgresDatabase(Database):
         self._local.db = None
 
 
-def open_database(url: str) -> Database:
-    """The database of a register URL (module docstring).
+def open_database(url: str, *, alongside: bool = False) -> Database:
+    """The database of a register URL (module docstring); ``alongside``: beside other tables (``SqliteDatabase``).
 
     Raises:
         RegisterError: another scheme, or a register that cannot be opened (the reason named, never a password).
@@ -334,7 +335,7 @@ def open_database(url: str) -> Database:
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresDatabase(url)
     if url.startswith("sqlite:///") or "://" not in url:
-        return SqliteDatabase(url.removeprefix("sqlite:///"))
+        return SqliteDatabase(url.removeprefix("sqlite:///"), alongside=alongside)
     raise RegisterError(f"register {url.split('://')[0]}://...: expected a path, sqlite:///PATH or postgresql://...")
 
 

@@ -122,14 +122,18 @@ class Register:
         self.db, self.settings, self.scope, self.tenant = db, settings, scope, tenant
 
     @classmethod
-    def open(cls, url: str | Path, *, settings: CheckSettings = DEFAULT_CHECKS, tenant: str = "") -> Register:
+    def open(
+        cls, url: str | Path, *, settings: CheckSettings = DEFAULT_CHECKS, tenant: str = "", alongside: bool = False
+    ) -> Register:
         """Open (or create) the register at ``url``: a path or ``sqlite:///PATH`` (SQLite), or ``postgresql://...``;
-        ``tenant``: one tenant's register in a database several share (``Register``).
+        ``tenant``: one tenant's register in a database several share (``Register``); ``alongside``: its tables
+        beside others' in one database (``extract serve``'s job store), else a SQLite file holding other tables is
+        refused as not a register.
 
         Raises:
             RegisterError: it cannot be opened or written, is not a register, or is from a newer release.
         """
-        return cls(open_database(str(url)), settings=settings, tenant=tenant)
+        return cls(open_database(str(url), alongside=alongside), settings=settings, tenant=tenant)
 
     def for_tenant(self, tenant: str) -> Register:
         """The register of ``tenant`` in the same database (connections shared)."""
