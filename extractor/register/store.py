@@ -46,6 +46,7 @@ from extractor.register.checks import (
 from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
 from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
+from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust.verdict import registered_status
 
 REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
@@ -91,6 +92,15 @@ class RegisterResult:
             warnings=tuple(record.warnings) + warnings,
             extra={**record.extra, "register": self.entry},
         )
+
+
+def invoice_like(record: Record) -> bool:
+    """Whether a record is an invoice the register checks: read under ``invoice`` / ``invoice-en16931``, or under a
+    schema of its own whose data has an ``invoice_number`` (the built-in schemas' field names). Receipts and other
+    documents are not registered."""
+    if not isinstance(record.data, Mapping):
+        return False
+    return record.schema in INVOICE_SCHEMAS or "invoice_number" in record.data
 
 
 def place_of(source: str) -> str:
@@ -172,12 +182,12 @@ class Register:
 
         Returns:
             The RegisterResult (``apply`` it to the record), or None for a record without data (nothing to
-            register: an error, a truncated answer, an invalid one).
+            register: an error, a truncated answer, an invalid one) or not an invoice (``invoice_like``).
 
         Raises:
             RegisterError: the register cannot be read or written.
         """
-        if record.status not in (Status.OK, Status.REVIEW) or not isinstance(record.data, Mapping):
+        if record.status not in (Status.OK, Status.REVIEW) or not invoice_like(record):
             return None
         embedded = record.extra.get("embedded")
         embedded = embedded if isinstance(embedded, Mapping) else {}
