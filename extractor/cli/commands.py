@@ -274,7 +274,7 @@ def watch_command(
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
-    if not no_register:  # the watcher keeps its register in its state folder unless told otherwise
+    if not no_register and settings is not None:  # the watcher keeps a register in its state folder by default
         paths.ledger.parent.mkdir(parents=True, exist_ok=True)
         settings = settings.replace(register=register or str(paths.ledger.parent / WATCH_REGISTER))
     render.watch_logging()
