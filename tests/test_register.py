@@ -589,3 +589,47 @@ def test_register_settings_leave_the_fingerprint():
     assert changed.fingerprint(schema_text="{}") == base
     with pytest.raises(UsageError, match="duplicate_window"):
         Settings(duplicate_window=-1)
+
+
+def test_tenants_are_isolated(url):
+    """Two tenants in one database: neither sees the other's suppliers, invoices or accounts, and the same invoice
+    registered by both is an original for each."""
+    with Register.open(url, tenant="acme") as acme:
+        globex = acme.for_tenant("globex")
+        assert codes(acme, record("RE-1", sha="1")) == []
+        assert codes(globex, record("RE-1", sha="1")) == []  # the same file: not globex's duplicate
+        assert codes(globex, record("RE-1", sha="2", source="b.pdf")) == ["duplicate_invoice"]
+        assert codes(acme, record("RE-2", sha="3", source="c.pdf", total=3)) == []  # acme trusts IBAN (its ok)
+        acme.trust(VAT, OTHER_IBAN, by="anna")
+        assert [a["iban"] for a in globex.suppliers()[0]["trusted_accounts"]] == [IBAN]
+        assert {a["iban"] for a in acme.suppliers()[0]["trusted_accounts"]} == {IBAN, OTHER_IBAN}
+        assert [i["source"] for i in acme.invoices()] == ["a.pdf", "c.pdf"]
+        assert [i["source"] for i in globex.invoices()] == ["a.pdf", "b.pdf"]
+        assert acme.forget(source="a.pdf") == 1 and len(globex.invoices()) == 2
+        assert Register.open(url).suppliers() == []  # the owner-less register is a tenant of its own
+
+
+def test_people_close_the_loop(url):
+    """ "Not a duplicate" and "confirm account", saved with who and when: the document registered again (its record
+    written again) is no longer held."""
+    with Register.open(url) as register:
+        assert codes(register, record("RE-1", sha="1")) == []
+        assert codes(register, record("RE-1", sha="2", source="b.pdf")) == ["duplicate_invoice"]
+        assert register.not_a_duplicate("b.pdf", by="anna") == 1
+        again = register.check_and_add(record("RE-1", sha="2", source="b.pdf"))
+        assert again is not None and again.repeated and again.warnings == ()
+        (finding,) = [f for f in again.findings if f["code"] == "duplicate_invoice"]
+        assert (finding["severity"], finding["resolved"]["decision"], finding["resolved"]["by"]) == (
+            "note",
+            "not_a_duplicate",
+            "anna",
+        )
+        assert register.invoices(flagged=True) == []
+        with pytest.raises(RegisterError, match="no duplicate finding"):
+            register.not_a_duplicate("a.pdf", by="anna")
+        changed = record("RE-2", sha="3", source="c.pdf", total=5, iban=OTHER_IBAN)
+        assert codes(register, changed) == ["bank_details_changed"]
+        register.trust(VAT, OTHER_IBAN, by="bob")
+        again = register.check_and_add(changed)
+        assert again is not None and again.warnings == ()
+        assert again.findings[0]["resolved"]["decision"] == "account_confirmed"

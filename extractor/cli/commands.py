@@ -30,6 +30,7 @@ from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.trust.verdict import trusted
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
+WATCH_REGISTER = "register.sqlite"  # extract watch's invoice register, beside its ledger
 
 
 @app.command(
@@ -247,6 +248,14 @@ def watch_command(
         "before it is abandoned (it stays queued).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="The invoice register every invoice is checked against and added to (default: "
+        "OUT/.extractor/register.sqlite; docs/register.md).",
+    ),
+    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register."),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -264,6 +273,9 @@ def watch_command(
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
+    if not no_register and settings is not None:  # the watcher keeps a register in its state folder by default
+        paths.ledger.parent.mkdir(parents=True, exist_ok=True)
+        settings = settings.replace(register=register or str(paths.ledger.parent / WATCH_REGISTER))
     render.watch_logging()
     with Extractor(settings) as extractor:
         summary = watch(

@@ -29,6 +29,12 @@ LEASE_OPTION = typer.Option(
 RETENTION_OPTION = typer.Option(
     "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
 )
+REGISTER_OPTION = typer.Option(
+    False,
+    "--register/--no-register",
+    help="Keep the invoice register in the store, one per tenant: every job's invoice checked against the "
+    "tenant's earlier ones (duplicates, changed bank details; docs/register.md).",
+)
 CALLBACK_ALLOW_OPTION = typer.Option(
     [], "--callback-allow", metavar="HOST", help="A webhook host allowed although private/loopback (repeat)."
 )
@@ -88,10 +94,12 @@ def serve_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    register: bool = REGISTER_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="serve_command")
+    settings = settings.replace(register=store if register else None)
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -134,10 +142,12 @@ def worker_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    register: bool = REGISTER_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="worker_command")
+    settings = settings.replace(register=store if register else None)
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 

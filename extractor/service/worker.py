@@ -25,6 +25,7 @@ from typing import Any
 from extractor.api import Extractor
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.extract import settings_fingerprint
+from extractor.record import record_from_dict
 from extractor.schema import load_schema, schema_model
 from extractor.service.requests import inline_schema_path
 from extractor.service.store import DEFAULT_LEASE, Job, Store
@@ -44,7 +45,11 @@ class Engine:
     """The one core the service runs: the server's Extractor and its per-request variants (the same model)."""
 
     def __init__(self, settings: Settings) -> None:
-        """Keep the settings; ``load`` loads the model (in the thread that will run it)."""
+        """Keep the settings; ``load`` loads the model (in the thread that will run it). With ``settings.register``
+        (``--register``: the store's URL) every job's records are checked against its tenant's register there
+        (``registered``), not by the Extractors (whose records name a temporary path)."""
+        self.register = _service_register(settings)
+        settings = settings.replace(register=None)
         self.settings = settings
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
@@ -111,7 +116,18 @@ class Engine:
             path.write_bytes(data)
             records = extractor.extract_parts(str(path))
         # the file was extracted under a temporary folder: its records name it as the client did
-        return [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
+        renamed = [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
+        return [self.registered(job, record) for record in renamed]
+
+    def registered(self, job: Job, record: dict) -> dict:
+        """A job's record checked against its tenant's register and added to it (the job's id is its place: a job
+        run again after a crash is itself, another upload of the same file a ``duplicate_file``); as it was
+        without a register."""
+        if self.register is None:
+            return record
+        read = record_from_dict(record)
+        result = self.register.for_tenant(job.tenant).check_and_add(read, place=job.id, kind="job")
+        return record if result is None else result.apply(read).to_dict()
 
     @property
     def slots(self) -> int:
@@ -139,6 +155,15 @@ class Engine:
         for extractor in [*self._variants.values(), *([self.base] if self.base else [])]:
             extractor.close()
         self._variants.clear()
+
+
+def _service_register(settings: Settings):
+    """The tenants' registers in the store (``settings.register``: its URL), beside its jobs; None without."""
+    if not settings.register:
+        return None
+    from extractor.api import open_register
+
+    return open_register(settings, alongside=True)
 
 
 def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:
