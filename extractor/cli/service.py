@@ -32,6 +32,11 @@ RETENTION_OPTION = typer.Option(
 CALLBACK_ALLOW_OPTION = typer.Option(
     [], "--callback-allow", metavar="HOST", help="A webhook host allowed although private/loopback (repeat)."
 )
+REGISTER_OPTION = typer.Option(
+    True,
+    "--register/--no-register",
+    help="Keep one invoice register per tenant in the store and check every record against it (docs/register.md).",
+)
 CALLBACK_TRIES_OPTION = typer.Option(5, "--callback-tries", min=1, help="Webhook delivery attempts in all.")
 CALLBACK_BACKOFF_OPTION = typer.Option(
     2.0, "--callback-backoff", min=0.0, metavar="SECONDS", help="Seconds before the 2nd attempt, doubled after."
@@ -88,6 +93,7 @@ def serve_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    register: bool = REGISTER_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
@@ -105,6 +111,7 @@ def serve_command(
         worker=worker,
         reuse=reuse,
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        register=register,
     )
     serve(
         settings=settings,
@@ -134,6 +141,7 @@ def worker_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    register: bool = REGISTER_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
@@ -146,6 +154,7 @@ def worker_command(
         lease=parse_duration(lease, option="--lease"),
         retention=parse_duration(retention, option="--retention"),
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        register=register,
     )
     work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
 
