@@ -70,6 +70,22 @@ def api_key(variable: str | None) -> str | None:
     return key
 
 
+def open_register(settings: Settings):
+    """The invoice register of ``settings.register`` (``register.Register``), None without one.
+
+    Raises:
+        RegisterError: it cannot be opened (exit 2: never a run without the checks asked for).
+    """
+    if not settings.register:
+        return None
+    from extractor.register import CheckSettings, Register
+
+    checks = CheckSettings(
+        window_days=settings.duplicate_window, require_known_supplier=settings.require_known_supplier
+    )
+    return Register.open(settings.register, settings=checks)
+
+
 def concurrency_for(settings: Settings, runner: Runner) -> int:
     """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a remote runner, what a
     batching in-process runner asks for (``in_flight``: its batch, and as many rendered ahead), 1 for one that
@@ -115,6 +131,8 @@ class Extractor:
         self.model_class = schema_model(self.settings.schema)
         self.schema = load_schema(self.model_class or self.settings.schema)
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
+        # the invoice register (``settings.register``), or None: opened before the model, so a bad one fails fast
+        self.register = open_register(self.settings)
         self.runner = runner if runner is not None else load_runner(self.settings)
         self.concurrency = concurrency_for(self.settings, self.runner)
         self._pool: RenderPool | None = None
@@ -162,7 +180,11 @@ class Extractor:
     def _typed(self, record: Record) -> Record:
         """The record with ``parsed``: its data read into the Pydantic model given as the schema (ok and review
         records only). Pydantic can be stricter than the JSON Schema it wrote: then ``parsed`` stays None and a
-        ``pydantic_validation`` warning names the first error (the status is the JSON Schema's verdict)."""
+        ``pydantic_validation`` warning names the first error (the status is the JSON Schema's verdict).
+        With a register, checked against it and added first (``register``)."""
+        if self.register is not None:
+            result = self.register.check_and_add(record)
+            record = result.apply(record) if result is not None else record
         if self.model_class is None or record.status not in (Status.OK, Status.REVIEW):
             return record
         from pydantic import ValidationError
@@ -357,6 +379,8 @@ class Extractor:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+        if self.register is not None:
+            self.register.close()
 
     def __enter__(self) -> Extractor:
         return self
@@ -403,4 +427,4 @@ def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
         yield running.pop(future), future.result()
 
 
-__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "in_input_order", "load_runner"]
+__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "in_input_order", "load_runner", "open_register"]

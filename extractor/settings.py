@@ -73,6 +73,9 @@ PASS_TEMPERATURE = 1.0
 PASS_SEED_OFFSET = 1
 # Per-field confidence (``trust.confidence``): they change a record's status, not its answer; counted in the
 # fingerprint only when changed, so records made before they existed keep their fingerprints.
+# The invoice register's settings: what it finds belongs to the moment of reading, not the answer (not fingerprinted).
+REGISTER_FIELDS = ("register", "require_known_supplier", "duplicate_window")
+DEFAULT_DUPLICATE_WINDOW = 7  # days (register.checks.DEFAULT_WINDOW_DAYS)
 CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
 CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -189,6 +192,12 @@ class Settings:
             seeded from ``seed``) whose agreement with the first, field by field, is evidence for the confidence
             (``fields[pointer].agreement``; the record's ``passes`` says what the second one cost). The record's
             data stays the first answer's.
+        register: the invoice register to check every record against and add it to (``register``): a path or
+            ``sqlite:///PATH`` (SQLite), or ``postgresql://...``; None: none (a batch still flags its own
+            duplicates). Its findings belong to the moment of reading: not in the fingerprint.
+        require_known_supplier: with a register, a supplier it does not know yet makes the record ``review``
+            (``new_supplier``), not only a note.
+        duplicate_window: ``possible_duplicate``'s window: issue dates at most this many days apart.
     """
 
     model: str = DEFAULT_MODEL
@@ -235,6 +244,10 @@ class Settings:
     calibration: str | None = None
     evidence: bool = True
     passes: int = DEFAULT_PASSES
+    # the invoice register (issue 40): not in the fingerprint (REGISTER_FIELDS)
+    register: str | None = None
+    require_known_supplier: bool = False
+    duplicate_window: int = DEFAULT_DUPLICATE_WINDOW
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -275,6 +288,8 @@ class Settings:
             raise UsageError(f"auto_accept must be a confidence from 0 to 1, got {self.auto_accept}")
         if not 1 <= self.passes <= MAX_PASSES:
             raise UsageError(f"passes must be 1 to {MAX_PASSES}, got {self.passes}")
+        if self.duplicate_window < 0:
+            raise UsageError(f"duplicate_window must not be negative, got {self.duplicate_window}")
         if self.calibration is not None:
             from extractor.trust.calibration import read_calibration
 
@@ -365,6 +380,7 @@ class Settings:
             | set(REMOTE_FIELDS)
             | set(LONG_FIELDS)
             | set(CONFIDENCE_FIELDS)
+            | set(REGISTER_FIELDS)
         )
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ignored}
         if self.endpoint:

@@ -74,11 +74,34 @@ def run_batch_command(
         metavar="N",
         help="With --engine ray: extraction actors, one document each at a time (default: one per CPU of the cluster).",
     ),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="Check every invoice against this invoice register and add it (a path: SQLite; or "
+        "postgresql://...): duplicates, changed bank details, new suppliers (docs/register.md). Without it, the "
+        "batch flags only the duplicates within itself.",
+    ),
+    require_known_supplier: bool = typer.Option(
+        False,
+        "--require-known-supplier",
+        help="With --register: a supplier the register does not know yet makes the record review.",
+    ),
+    duplicate_window: int = typer.Option(
+        Settings().duplicate_window,
+        "--duplicate-window",
+        min=0,
+        metavar="DAYS",
+        help="possible_duplicate: the same supplier, total and currency issued at most DAYS apart.",
+    ),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
+    settings = settings.replace(
+        register=register, require_known_supplier=require_known_supplier, duplicate_window=duplicate_window
+    )
     paths = expand_inputs(inputs)
     if not paths:
         raise UsageError("no input files")

@@ -300,3 +300,47 @@ def error(message: str) -> None:
 
     # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor-vlm[ray]"' is not markup
     console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)
+
+
+# --------------------------------------------------------------------------- the invoice register (extract register)
+
+
+def show_register_rows(rows: Sequence[dict], *, columns: Sequence[str], title: str, as_json: bool) -> None:
+    """Show ``extract register suppliers`` / ``invoices``: a JSON list, or a table of ``columns`` (lists joined,
+    IBANs in the suppliers' ``trusted_accounts`` shown masked in the table; the JSON holds them whole).
+
+    Args:
+        rows: the register's rows (``Register.suppliers()`` / ``invoices()``).
+        columns: the keys shown in the table, in order.
+        title: the table's title.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(list(rows))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{title} ({len(rows)})")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(_register_cell(row.get(c)) for c in columns))
+    console().print(table)
+
+
+def _register_cell(value) -> str:
+    if isinstance(value, list):
+        return ", ".join(_register_cell(v) for v in value)
+    if isinstance(value, dict) and "iban" in value:
+        return f"****{value['iban'][-4:]} ({value.get('source')})"
+    if value is None:
+        return ""
+    return str(value)
+
+
+def show_register_done(result: dict, *, as_json: bool) -> None:
+    """Show what an ``extract register`` change did (``{"register", "done", ...}``): JSON or its ``done`` line."""
+    if as_json:
+        print_json(result)
+        return
+    console().print(result["done"], highlight=False, markup=False)

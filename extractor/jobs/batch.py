@@ -11,6 +11,11 @@ content hash (sha256 of the file), the same settings fingerprint (``Settings.fin
 version and every option that can change the answer) and a final status (``verdict.final``: anything but a
 transient error). The earlier record still goes to ``--jsonl`` / ``--csv`` and into the summary, so a resumed batch
 gives the same outputs as one that was never interrupted.
+
+Without a register (``Settings.register``), a batch flags the duplicates within itself (``register``, scope
+``batch``: the same bytes under another name, the same supplier's number, the same amount within days), in input
+order whatever order the documents finish in: the earlier input is the original. Such a record gets ``register`` and
+its warnings (its ``--out`` file is written again); every other record stays exactly as it was.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from extractor.jobs.hooks import pause_at
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
 from extractor.pipeline.document import content_sha256
 from extractor.record import Record, record_from_dict
+from extractor.register.store import Register, batch_duplicates
 from extractor.trust.verdict import final
 
 # Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).
@@ -90,6 +96,8 @@ def run_batch(
             json_dir.path_for(source)  # names in input order, whatever finishes first
     todo = [s for s in sources if s not in done]
     records: list[Record] = []
+    # no register: the batch's own duplicates, checked in input order (the earlier input is the original)
+    own = Register.in_memory() if extractor.register is None else None
 
     def arrived(group: tuple[Record, ...]) -> None:
         if json_dir is None:
@@ -113,6 +121,8 @@ def run_batch(
         for source in sources:
             skipped = source in done
             for record in done[source] if skipped else next(fresh):
+                if own is not None:
+                    record = _batch_checked(own, record, skipped=skipped, json_dir=json_dir)
                 for sink in sinks:
                     sink.write(record)
                 records.append(record)
@@ -123,7 +133,25 @@ def run_batch(
         fresh.close()  # an error or an early end: documents not started are dropped
         for sink in sinks:
             sink.close()
+        if own is not None:
+            own.close()
     return BatchResult(records=tuple(records), skipped=len(done))
+
+
+def _batch_checked(own: Register, record: Record, *, skipped: bool, json_dir: JsonDirSink | None) -> Record:
+    """A record checked against the batch's earlier ones (``own``): with a duplicate finding, the record with its
+    ``register`` key and warnings (its ``--out`` file written again); else the record as it was. A resumed record
+    is only added (its earlier run checked it)."""
+    if skipped or "register" in record.extra:
+        own.check_and_add(record, place=record.source)
+        return record
+    result = batch_duplicates(own.check_and_add(record, place=record.source))
+    if result is None:
+        return record
+    record = result.apply(record)
+    if json_dir is not None:
+        json_dir.write(record)
+    return record
 
 
 def _finished(

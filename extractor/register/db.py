@@ -110,7 +110,7 @@ class Database:
     name: str  # what errors and records call it (a path, or a URL without its password)
     conflict: tuple[type[BaseException], ...] = ()
 
-    def transaction(self, *, write: bool = True):  # pragma: no cover - each backend's own
+    def transaction(self, *, write: bool = True, durable: bool = True):  # pragma: no cover - each backend's own
         raise NotImplementedError
 
     def execute(self, tx: Any, sql: str, params: tuple = ()) -> Any:  # pragma: no cover
@@ -194,9 +194,10 @@ class SqliteDatabase(Database):
         return db
 
     @contextmanager
-    def transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, write: bool = True, durable: bool = True) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` (the write lock first: two processes never decide one invoice at once), or a read
-        (``BEGIN``, WAL's snapshot)."""
+        (``BEGIN``, WAL's snapshot). Every commit survives a killed process (WAL, ``synchronous=NORMAL``), whatever
+        ``durable`` says."""
         with self._lock or _nothing():
             try:
                 db = self._connection()
@@ -280,11 +281,16 @@ class PostgresDatabase(Database):
         return db
 
     @contextmanager
-    def transaction(self, *, write: bool = True) -> Iterator[Any]:
-        """A transaction on this thread's connection (reconnected after a lost one)."""
+    def transaction(self, *, write: bool = True, durable: bool = True) -> Iterator[Any]:
+        """A transaction on this thread's connection (reconnected after a lost one). ``durable=False``: committed
+        without waiting for the server's disk flush (``synchronous_commit = off``): a killed extractor loses nothing
+        (the server has it), a crash of the database server itself may lose the last fraction of a second, never
+        corrupt anything. A document's registration uses it: the flush would be most of its time."""
         db = self._connection()
         try:
             with db.transaction(), db.cursor() as cursor:
+                if not durable:
+                    cursor.execute("SET LOCAL synchronous_commit TO off")
                 yield cursor
         except self._psycopg.Error as exc:
             if isinstance(exc, self._psycopg.OperationalError):

@@ -165,7 +165,7 @@ class Register:
         where = place if place is not None else place_of(record.source)
         fingerprint = str(record.extra.get("fingerprint") or "")
         part = record.part.index if record.part is not None else 0
-        with self.db.transaction() as tx:
+        with self.db.transaction(durable=False) as tx:
             found = self._entry(tx, record.sha256, fingerprint, where, part)
             if found is not None:
                 return RegisterResult(found, repeated=True)
