@@ -91,6 +91,16 @@ CREATE TABLE IF NOT EXISTS register_file_keys (      -- the first document of ea
     sha256 TEXT PRIMARY KEY,
     entry_seq BIGINT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS register_decisions (      -- a person's "not a duplicate" (register.decisions)
+    sha256 TEXT NOT NULL,           -- the flagged document: its bytes and place
+    place TEXT NOT NULL,
+    original_sha256 TEXT NOT NULL,  -- the earlier document it was flagged against
+    original_place TEXT NOT NULL,
+    decision TEXT NOT NULL,         -- not_duplicate
+    by_whom TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (sha256, place, original_sha256, original_place)
+);
 """
 
 
