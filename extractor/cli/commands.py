@@ -248,6 +248,17 @@ def watch_command(
         "before it is abandoned (it stays queued).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="The invoice register every invoice is checked against and added to (default: register.sqlite in the "
+        "watcher's state folder, beside the ledger; postgresql://... to share one).",
+    ),
+    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks)."),
+    require_known_supplier: bool = typer.Option(
+        False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
+    ),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -265,6 +276,7 @@ def watch_command(
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
+    settings = _watch_register(settings, paths, register=register, off=no_register, strict=require_known_supplier)
     render.watch_logging()
     with Extractor(settings) as extractor:
         summary = watch(
@@ -272,6 +284,20 @@ def watch_command(
         )
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
+
+
+def _watch_register(settings: Settings | None, paths, *, register: str | None, off: bool, strict: bool) -> Settings:
+    """The watcher's settings with its invoice register: ``--register``, else its state folder's (made if missing),
+    none with ``--no-register``."""
+    if off and register:
+        raise UsageError("--register and --no-register: give one of them")
+    settings = settings or Settings()
+    if off:
+        return settings.replace(register=None)
+    if register is None:
+        paths.register.parent.mkdir(parents=True, exist_ok=True)
+        register = str(paths.register)
+    return settings.replace(register=register, require_known_supplier=strict)
 
 
 @app.command("status", help="Show a watcher's ledger: documents per state and the recent failures with reasons.")
