@@ -47,8 +47,10 @@ FINGERPRINT = "bench000fingerpr"
 CASES = (("new_invoice", 0.70), ("copy", 0.06), ("resaved", 0.06), ("possible", 0.06), ("bank", 0.06), ("new", 0.06))
 
 
-KEYS_SQL = "INSERT INTO register_invoice_keys SELECT supplier_key, document_type, number, seq FROM register_entries"
-FILES_SQL = "INSERT INTO register_file_keys SELECT sha256, seq FROM register_entries"
+KEYS_SQL = (
+    "INSERT INTO register_invoice_keys SELECT tenant, supplier_key, document_type, number, seq FROM register_entries"
+)
+FILES_SQL = "INSERT INTO register_file_keys SELECT tenant, sha256, seq FROM register_entries"
 
 
 def iban_for(n: int) -> str:
@@ -77,6 +79,7 @@ def fill(register, invoices: int, suppliers: int) -> float:
     now = "2026-01-01T00:00:00Z"
     supplier_rows = [
         (
+            "",
             f"vat:{vat_for(s)}",
             f"Supplier {s} GmbH",
             f"supplier {s} gmbh",
@@ -90,33 +93,34 @@ def fill(register, invoices: int, suppliers: int) -> float:
         )
         for s in range(suppliers)
     ]
-    account_rows = [(f"vat:{vat_for(s)}", iban_for(s), "master_data", "bench", now) for s in range(suppliers)]
+    account_rows = [("", f"vat:{vat_for(s)}", iban_for(s), "master_data", "bench", now) for s in range(suppliers)]
 
     def entry(n: int):
         s = n % suppliers
         result = json.dumps({"findings": []})
         return (
-            f"{sha_for(n)}:{FINGERPRINT}", sha_for(n), FINGERPRINT, f"/inbox/{n}.pdf", 0, "record", f"{n}.pdf", now,
+            "", f"{sha_for(n)}:{FINGERPRINT}", sha_for(n), FINGERPRINT, f"/inbox/{n}.pdf", 0, "record", f"{n}.pdf", now,
             f"vat:{vat_for(s)}", f"Supplier {s} GmbH", "invoice", f"RE{n}", f"RE-{n}", day_for(n),
             f"{100 + n % 5000}.{n % 100:02d}", "EUR", iban_for(s), 1, 1, "ok", result,
         )  # fmt: skip
 
     db = register.db
     columns = (
-        "entry, sha256, fingerprint, place, part, kind, source, seen_at, supplier_key, supplier_name, document_type, "
-        "number, printed, issue_date, total, currency, iban, verified, total_claimed, status, result"
+        "tenant, entry, sha256, fingerprint, place, part, kind, source, seen_at, supplier_key, supplier_name, "
+        "document_type, number, printed, issue_date, total, currency, iban, verified, total_claimed, status, result"
     )
     if hasattr(db, "url"):  # PostgreSQL: COPY
         import psycopg
 
         with psycopg.connect(db.url, autocommit=True) as conn, conn.cursor() as cur:
             with cur.copy(
-                "COPY register_suppliers (key, name, name_norm, vat_id, tax_number, bic, country, known, source, "
-                "created_at) FROM STDIN"
+                "COPY register_suppliers (tenant, key, name, name_norm, vat_id, tax_number, bic, country, known, "
+                "source, created_at) FROM STDIN"
             ) as copy:
                 for row in supplier_rows:
                     copy.write_row(row)
-            with cur.copy("COPY register_accounts (supplier_key, iban, source, by_whom, at) FROM STDIN") as copy:
+            accounts = "COPY register_accounts (tenant, supplier_key, iban, source, by_whom, at) FROM STDIN"
+            with cur.copy(accounts) as copy:
                 for row in account_rows:
                     copy.write_row(row)
             with cur.copy(f"COPY register_entries ({columns}) FROM STDIN") as copy:
@@ -127,9 +131,9 @@ def fill(register, invoices: int, suppliers: int) -> float:
             cur.execute("ANALYZE")
         return time.perf_counter() - started
     with db.transaction() as tx:
-        tx.executemany(f"INSERT INTO register_suppliers VALUES ({', '.join('?' * 10)})", supplier_rows)
-        tx.executemany("INSERT INTO register_accounts VALUES (?, ?, ?, ?, ?)", account_rows)
-        marks = ", ".join("?" * 21)
+        tx.executemany(f"INSERT INTO register_suppliers VALUES ({', '.join('?' * 11)})", supplier_rows)
+        tx.executemany("INSERT INTO register_accounts VALUES (?, ?, ?, ?, ?, ?)", account_rows)
+        marks = ", ".join("?" * 22)
         tx.executemany(
             f"INSERT INTO register_entries ({columns}) VALUES ({marks})", (entry(n) for n in range(invoices))
         )

@@ -70,8 +70,9 @@ def api_key(variable: str | None) -> str | None:
     return key
 
 
-def open_register(settings: Settings):
-    """The invoice register of ``settings.register`` (``register.Register``), None without one.
+def open_register(settings: Settings, *, alongside: bool = False):
+    """The invoice register of ``settings.register`` (``register.Register``), None without one; ``alongside``:
+    beside other tables in one database (the service's store).
 
     Raises:
         RegisterError: it cannot be opened (exit 2: never a run without the checks asked for).
@@ -83,7 +84,7 @@ def open_register(settings: Settings):
     checks = CheckSettings(
         window_days=settings.duplicate_window, require_known_supplier=settings.require_known_supplier
     )
-    return Register.open(settings.register, settings=checks)
+    return Register.open(settings.register, settings=checks, alongside=alongside)
 
 
 def concurrency_for(settings: Settings, runner: Runner) -> int:

@@ -200,3 +200,43 @@ def test_cli_run_refuses_a_bad_register(tmp_path, content):
     result = _cli(pdf, "--model", tmp_path / "no-model-here", "--register", register)
     assert result.exit_code == 2, result.output
     assert f"register{register}" in "".join(result.output.split())  # rich wraps the line
+
+
+def test_the_service_keeps_one_register_per_tenant(runner, tmp_path):
+    """``extract serve --register`` / ``extract worker --register``: each job's records are checked against its
+    tenant's register in the job store (beside the jobs' table); a tenant never sees another's invoices."""
+    from extractor.service.config import open_store
+    from extractor.service.store import Job
+    from extractor.service.worker import Engine
+
+    store = tmp_path / "jobs.sqlite"
+    open_store(f"sqlite:///{store}")  # the service's own tables first: the register goes beside them
+    engine = Engine(settings_for(runner.model_dir, max_tokens=4, embedded_rules=False, register=f"sqlite:///{store}"))
+    engine.load()
+    data = einvoice_pdf(tmp_path / "invoice.pdf").read_bytes()
+
+    def run(job_id: str, tenant: str, name: str) -> dict:
+        job = Job(seq=1, id=job_id, tenant=tenant, status="running", created=0.0, filename=name)
+        (record,) = engine.run(job, data)
+        return record
+
+    first = run("job-1", "acme", "invoice.pdf")
+    assert [f["code"] for f in first["register"]["findings"] if f["severity"] == "warning"] == []
+    assert first["source"] == "invoice.pdf" and first["register"]["scope"] == "register"
+    other_tenant = run("job-2", "globex", "invoice.pdf")
+    assert [f["code"] for f in other_tenant["register"]["findings"] if f["severity"] == "warning"] == []
+    again = run("job-3", "acme", "the same invoice.pdf")
+    assert [f["code"] for f in again["register"]["findings"] if f["severity"] == "warning"] == ["duplicate_file"]
+    assert again["register"]["findings"][0]["original"] == {
+        "source": "invoice.pdf",
+        "seen_at": again["register"]["findings"][0]["original"]["seen_at"],
+        "job": "job-1",
+        "sha256": first["sha256"],
+    }
+    assert again["status"] == "review"
+    rerun = run("job-1", "acme", "invoice.pdf")  # a job run again after a crash: itself, as before
+    assert (rerun["register"], rerun["status"]) == (first["register"], first["status"])
+    acme = Register.open(store, tenant="acme", alongside=True)
+    assert [i["job"] for i in acme.invoices()] == ["job-1", "job-3"]
+    assert [i["job"] for i in acme.for_tenant("globex").invoices()] == ["job-2"]
+    engine.close()

@@ -1,6 +1,6 @@
-"""The service's invoice registers, one per tenant (``service.registers``), at the worker's level (the store, the
-``Engine`` a worker runs, the tenants' registers; no HTTP): on SQLite (a file per tenant beside the store) and on
-PostgreSQL (a schema per tenant in the store's database, ``EXTRACTOR_TEST_POSTGRES``).
+"""The service's invoice register, one per tenant in the job store (``extract serve --register`` / ``extract worker
+--register``), at the worker's level: the real store (submit, claim, finish) and the ``Engine`` a worker runs, no
+HTTP; on SQLite and on PostgreSQL (``EXTRACTOR_TEST_POSTGRES``), each the same database as the jobs.
 
 The invoice is an e-invoice read from its embedded XML (exact keys, zero tokens: a random tiny model suffices).
 """
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 
 import pytest
 from helpers import einvoice_pdf, settings_for
 
+from extractor.register import Register
 from extractor.service.config import open_store
-from extractor.service.registers import TenantRegisters, tenant_register_url, tenant_slug
 from extractor.service.store import Store
 from extractor.service.worker import Engine
 
@@ -64,9 +63,8 @@ def _warnings(record: dict) -> list[str]:
 
 
 def test_each_tenant_has_a_register_of_its_own(store_url, invoice, random_model):
-    store = open_store(store_url)
-    registers = TenantRegisters(store_url)
-    engine = Engine(settings_for(random_model, max_tokens=4, embedded_rules=False), registers=registers)
+    store = open_store(store_url)  # the jobs' tables first: the register goes beside them
+    engine = Engine(settings_for(random_model, max_tokens=4, embedded_rules=False, register=store_url))
     engine.load()
     try:
         alice = _run(store, engine, tenant="alice", name="invoice.pdf", data=invoice)
@@ -89,47 +87,14 @@ def test_each_tenant_has_a_register_of_its_own(store_url, invoice, random_model)
         "job": alice["job"],
         "sha256": alice["sha256"],
     }
-    # the record names the tenant's register, never the server's path or database URL
-    assert {alice["register"]["register"], bob["register"]["register"]} == {"tenant alice", "tenant bob"}
 
-    listed = {tenant: registers.register(tenant).invoices() for tenant in TENANTS}
+    with Register.open(store_url, tenant="alice", alongside=True) as theirs:
+        listed = {tenant: theirs.for_tenant(tenant).invoices() for tenant in TENANTS}
+        suppliers = {tenant: theirs.for_tenant(tenant).suppliers() for tenant in TENANTS}
     assert [(i["source"], i["job"]) for i in listed["alice"]] == [
         ("invoice.pdf", alice["job"]),
         ("invoice copy.pdf", again["job"]),
     ]
     assert [(i["source"], i["job"]) for i in listed["bob"]] == [("invoice.pdf", bob["job"])]
-    (supplier,) = registers.register("bob").suppliers()
-    assert supplier["invoices"] == 1 and supplier["key"] == alice["register"]["supplier"]["key"]
-    registers.close()
-
-    url = tenant_register_url(store_url, "bob")
-    if url.startswith("postgresql://"):  # a schema per tenant in the store's database; none of it in public
-        import psycopg
-
-        with psycopg.connect(store_url) as db:
-            schemas = {r[0] for r in db.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'register_%'")}
-            public = db.execute(
-                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'register_%'"
-            ).fetchone()[0]
-        assert schemas == {f"register_{tenant_slug('alice')}", f"register_{tenant_slug('bob')}"} and public == 0
-    else:  # a file per tenant beside the store
-        folder = Path(url).parent
-        assert folder.name == "jobs-registers" and folder.parent == Path(store_url.removeprefix("sqlite:///")).parent
-        assert sorted(p.name for p in folder.glob("*.sqlite")) == sorted(f"{tenant_slug(t)}.sqlite" for t in TENANTS)
-
-
-@pytest.mark.parametrize(
-    "tenant, slug",
-    [
-        ("alice", "alice_" + hashlib.sha256(b"alice").hexdigest()[:12]),
-        ("Acme GmbH & Co. KG", "acme_gmbh_co_kg_" + hashlib.sha256(b"Acme GmbH & Co. KG").hexdigest()[:12]),
-        ("../..", "tenant_" + hashlib.sha256(b"../..").hexdigest()[:12]),
-        ("x" * 80, "x" * 24 + "_" + hashlib.sha256(b"x" * 80).hexdigest()[:12]),
-    ],
-)
-def test_tenant_names_become_safe_distinct_names(tenant, slug):
-    assert tenant_slug(tenant) == slug
-    assert tenant_register_url("sqlite:///var/lib/jobs.sqlite", tenant) == f"var/lib/jobs-registers/{slug}.sqlite"
-    assert tenant_register_url("postgresql://u:p@h/db", tenant) == (
-        f"postgresql://u:p@h/db?options=-csearch_path%3Dregister_{slug}"
-    )
+    assert [(s["key"], s["invoices"]) for s in suppliers["bob"]] == [(bob["register"]["supplier"]["key"], 1)]
+    assert [(s["key"], s["invoices"]) for s in suppliers["alice"]] == [(alice["register"]["supplier"]["key"], 2)]

@@ -829,25 +829,26 @@ def test_the_register_is_kept_in_the_state_folder_and_a_kill_9_neither_loses_nor
     assert (finding["code"], finding["original"]["record"]) == ("duplicate_invoice", str(inbox / "invoice.pdf"))
 
 
-def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir, note_schema):
+def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir):
+    from helpers import einvoice_pdf
+
     inbox, out = dirs
-    (inbox / "note.pdf").write_bytes(pdf("note"))
+    einvoice_pdf(inbox / "invoice.pdf")
     runner = CliRunner()
     elsewhere = tmp_path / "shared.sqlite"
     for extra, target, register in (
         (("--register", str(elsewhere)), tmp_path / "out-elsewhere", elsewhere),
         (("--no-register",), tmp_path / "out-none", None),
     ):
-        args = cli_args(inbox, target, model_dir, note_schema, "--once", "--keep-inputs", *extra)
-        assert runner.invoke(app, dispatch_args(args)).exit_code == 0
+        args = cli_args(inbox, target, model_dir, Path("invoice"), "--once", "--keep-inputs", "--max-tokens", "4")
+        assert runner.invoke(app, dispatch_args([*args, "--no-embedded-rules", *extra])).exit_code == 0
         (record,) = records_in(target).values()
         assert not (target / ".extractor" / "register.sqlite").exists()
         if register is None:
             assert "register" not in record
         else:
             assert record["register"]["register"] == str(register)
-            assert [name for name, _ in _register_rows(register)] == ["note.pdf"]
-    both = runner.invoke(
-        app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, "--register", "x", "--no-register"))
-    )
+            assert [name for name, _ in _register_rows(register)] == ["invoice.pdf"]
+    both = cli_args(inbox, out, model_dir, Path("invoice"), "--register", "x", "--no-register")
+    both = runner.invoke(app, dispatch_args(both))
     assert both.exit_code == 2 and "--no-register" in both.output

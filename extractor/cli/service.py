@@ -29,13 +29,14 @@ LEASE_OPTION = typer.Option(
 RETENTION_OPTION = typer.Option(
     "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
 )
+REGISTER_OPTION = typer.Option(
+    False,
+    "--register/--no-register",
+    help="Keep the invoice register in the store, one per tenant: every job's invoice checked against the "
+    "tenant's earlier ones (duplicates, changed bank details; docs/register.md).",
+)
 CALLBACK_ALLOW_OPTION = typer.Option(
     [], "--callback-allow", metavar="HOST", help="A webhook host allowed although private/loopback (repeat)."
-)
-REGISTER_OPTION = typer.Option(
-    True,
-    "--register/--no-register",
-    help="Keep one invoice register per tenant in the store and check every record against it (docs/register.md).",
 )
 CALLBACK_TRIES_OPTION = typer.Option(5, "--callback-tries", min=1, help="Webhook delivery attempts in all.")
 CALLBACK_BACKOFF_OPTION = typer.Option(
@@ -98,6 +99,7 @@ def serve_command(
 ) -> None:
     """Serve until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="serve_command")
+    settings = settings.replace(register=store if register else None)
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -111,7 +113,6 @@ def serve_command(
         worker=worker,
         reuse=reuse,
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
-        register=register,
     )
     serve(
         settings=settings,
@@ -146,6 +147,7 @@ def worker_command(
 ) -> None:
     """Work until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="worker_command")
+    settings = settings.replace(register=store if register else None)
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 
@@ -154,7 +156,6 @@ def worker_command(
         lease=parse_duration(lease, option="--lease"),
         retention=parse_duration(retention, option="--retention"),
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
-        register=register,
     )
     work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
 

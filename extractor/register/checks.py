@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 from extractor.register.claims import Claims
 from extractor.register.keys import Keys, mask_iban
@@ -131,7 +132,7 @@ class Finding:
 
     def to_dict(self) -> dict:
         """The record's ``register.findings`` entry: ``{code, message, severity, original}`` (+ ``trusted``)."""
-        out = {"code": self.code, "message": self.message, "severity": self.severity}
+        out: dict[str, Any] = {"code": self.code, "message": self.message, "severity": self.severity}
         out["original"] = self.original.to_dict() if self.original is not None else None
         out.update(self.extra)
         return out

@@ -32,7 +32,8 @@ _DDL_LOCK = 0x7265676973746572  # pg_advisory_xact_lock key: processes opening o
 _TABLES = """
 CREATE TABLE IF NOT EXISTS register_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS register_suppliers (
-    key TEXT PRIMARY KEY,           -- vat:..., tax:... or name:...|IBAN (register.keys)
+    tenant TEXT NOT NULL,           -- whose register: "" for one owner, else an extract serve tenant
+    key TEXT NOT NULL,              -- vat:..., tax:... or name:...|IBAN (register.keys)
     name TEXT,
     name_norm TEXT,
     vat_id TEXT,
@@ -41,20 +42,23 @@ CREATE TABLE IF NOT EXISTS register_suppliers (
     country TEXT,
     known INTEGER NOT NULL,         -- 1: imported, trusted, or an ok record of it was registered
     source TEXT NOT NULL,           -- master_data, record, review
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, key)
 );
-CREATE INDEX IF NOT EXISTS register_suppliers_name ON register_suppliers (name_norm);
+CREATE INDEX IF NOT EXISTS register_suppliers_name ON register_suppliers (tenant, name_norm);
 CREATE TABLE IF NOT EXISTS register_accounts (
+    tenant TEXT NOT NULL,
     supplier_key TEXT NOT NULL,
     iban TEXT NOT NULL,
     source TEXT NOT NULL,           -- master_data, ok_record, review
     by_whom TEXT,
     at TEXT NOT NULL,
-    PRIMARY KEY (supplier_key, iban)
+    PRIMARY KEY (tenant, supplier_key, iban)
 );
-CREATE INDEX IF NOT EXISTS register_accounts_iban ON register_accounts (iban);
+CREATE INDEX IF NOT EXISTS register_accounts_iban ON register_accounts (tenant, iban);
 CREATE TABLE IF NOT EXISTS register_entries (
     seq {SEQ},
+    tenant TEXT NOT NULL,
     entry TEXT NOT NULL,            -- sha256:fingerprint
     sha256 TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
@@ -76,22 +80,29 @@ CREATE TABLE IF NOT EXISTS register_entries (
     total_claimed INTEGER NOT NULL,
     status TEXT NOT NULL,
     result TEXT NOT NULL,           -- the record's register key as registered (JSON): a repeat answers it again
-    UNIQUE (sha256, fingerprint, place, part)
+    UNIQUE (tenant, sha256, fingerprint, place, part)
 );
-CREATE INDEX IF NOT EXISTS register_entries_amount ON register_entries (supplier_key, currency, total, issue_date);
-CREATE INDEX IF NOT EXISTS register_entries_place ON register_entries (place);
+CREATE INDEX IF NOT EXISTS register_entries_amount
+    ON register_entries (tenant, supplier_key, currency, total, issue_date);
+CREATE INDEX IF NOT EXISTS register_entries_place ON register_entries (tenant, place);
 CREATE TABLE IF NOT EXISTS register_invoice_keys (  -- the one original of each invoice: a unique key decides it
+    tenant TEXT NOT NULL,
     supplier_key TEXT NOT NULL,
     document_type TEXT NOT NULL,
     number TEXT NOT NULL,
     entry_seq BIGINT NOT NULL,
-    PRIMARY KEY (supplier_key, document_type, number)
+    PRIMARY KEY (tenant, supplier_key, document_type, number)
 );
+CREATE INDEX IF NOT EXISTS register_invoice_keys_entry ON register_invoice_keys (entry_seq);
 CREATE TABLE IF NOT EXISTS register_file_keys (      -- the first document of each file's bytes
-    sha256 TEXT PRIMARY KEY,
-    entry_seq BIGINT NOT NULL
+    tenant TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    entry_seq BIGINT NOT NULL,
+    PRIMARY KEY (tenant, sha256)
 );
+CREATE INDEX IF NOT EXISTS register_file_keys_entry ON register_file_keys (entry_seq);
 CREATE TABLE IF NOT EXISTS register_decisions (      -- a person's "not a duplicate" (register.decisions)
+    tenant TEXT NOT NULL,
     sha256 TEXT NOT NULL,           -- the flagged document: its bytes and place
     place TEXT NOT NULL,
     original_sha256 TEXT NOT NULL,  -- the earlier document it was flagged against
@@ -99,7 +110,7 @@ CREATE TABLE IF NOT EXISTS register_decisions (      -- a person's "not a duplic
     decision TEXT NOT NULL,         -- not_duplicate
     by_whom TEXT NOT NULL,
     at TEXT NOT NULL,
-    PRIMARY KEY (sha256, place, original_sha256, original_place)
+    PRIMARY KEY (tenant, sha256, place, original_sha256, original_place)
 );
 """
 
@@ -151,6 +162,8 @@ class Database:
                     f"register {self.name}: written by a newer release of extractor (schema version {row[0]}, this "
                     f"one reads up to {SCHEMA_VERSION}): upgrade extractor"
                 )
+            else:  # a write now: a read-only register fails here, not at the first document
+                self.execute(tx, "UPDATE register_meta SET value = value WHERE name = 'schema_version'")
 
     def _lock_ddl(self, tx: Any) -> None:
         """PostgreSQL: one process at a time creates the tables."""
@@ -163,14 +176,15 @@ class SqliteDatabase(Database):
     """A register in one SQLite file (WAL), safe from several threads and processes of one machine; ``:memory:``
     holds one in this process only (a batch's own)."""
 
-    def __init__(self, path: str) -> None:
-        """Open (or create) the file.
+    def __init__(self, path: str, *, alongside: bool = False) -> None:
+        """Open (or create) the file; ``alongside``: in a database that holds other tables too (the service's job
+        store), else such a file is refused as not a register.
 
         Raises:
             RegisterError: it is not a SQLite database, not a register, locked, read-only, or from a newer release.
         """
         self.memory = path == ":memory:"
-        self.path = path
+        self.path, self.alongside = path, alongside
         self.name = path
         self._local = threading.local()
         self._lock = threading.RLock() if self.memory else None
@@ -242,7 +256,7 @@ class SqliteDatabase(Database):
 
     def _check_foreign(self, tx: Any) -> None:
         names = {row[0] for row in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if names and "register_meta" not in names:
+        if names and "register_meta" not in names and not self.alongside:
             tables = ", ".join(sorted(names)[:5])
             raise RegisterError(f"register {self.name}: a SQLite database, but not a register (tables: {tables})")
 
@@ -323,8 +337,8 @@ class PostgresDatabase(Database):
         self._local.db = None
 
 
-def open_database(url: str) -> Database:
-    """The database of a register URL (module docstring).
+def open_database(url: str, *, alongside: bool = False) -> Database:
+    """The database of a register URL (module docstring); ``alongside``: beside other tables (``SqliteDatabase``).
 
     Raises:
         RegisterError: another scheme, or a register that cannot be opened (the reason named, never a password).
@@ -332,7 +346,7 @@ def open_database(url: str) -> Database:
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresDatabase(url)
     if url.startswith("sqlite:///") or "://" not in url:
-        return SqliteDatabase(url.removeprefix("sqlite:///"))
+        return SqliteDatabase(url.removeprefix("sqlite:///"), alongside=alongside)
     raise RegisterError(f"register {url.split('://')[0]}://...: expected a path, sqlite:///PATH or postgresql://...")
 
 

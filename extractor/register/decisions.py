@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from datetime import datetime, timezone
 from typing import Any
 
 from extractor.register.checks import DUPLICATES, Earlier
@@ -25,13 +26,14 @@ from extractor.register.db import Database, RegisterError
 NOT_DUPLICATE = "not_duplicate"
 
 
-def decided_originals(db: Database, tx: Any, *, sha256: str, place: str) -> set[tuple[str, str]]:
-    """The originals ``(sha256, place)`` a person said this document ``(sha256, place)`` is not a duplicate of."""
+def decided_originals(db: Database, tx: Any, *, tenant: str, sha256: str, place: str) -> set[tuple[str, str]]:
+    """The originals ``(sha256, place)`` a person said this document ``(sha256, place)`` is not a duplicate of (in
+    ``tenant``'s register)."""
     rows = db.execute(
         tx,
-        "SELECT original_sha256, original_place FROM register_decisions WHERE sha256 = ? AND place = ? "
-        "AND decision = ?",
-        (sha256, place, NOT_DUPLICATE),
+        "SELECT original_sha256, original_place FROM register_decisions WHERE tenant = ? AND sha256 = ? "
+        "AND place = ? AND decision = ?",
+        (tenant, sha256, place, NOT_DUPLICATE),
     ).fetchall()
     return {(r[0], r[1]) for r in rows}
 
@@ -72,20 +74,20 @@ def not_a_duplicate(register, *, sha256: str, place: str, original: Mapping[str,
     Raises:
         RegisterError: the original names no place, or the register cannot be written.
     """
-    from extractor.register.store import now
-
     theirs = (str(original.get("sha256") or ""), original_place(original))
-    at = now()
+    at = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")  # as store.now
     with register.db.transaction() as tx:
         register.db.execute(
             tx,
-            "INSERT INTO register_decisions (sha256, place, original_sha256, original_place, decision, by_whom, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256, place, original_sha256, original_place) DO UPDATE "
-            "SET decision = excluded.decision, by_whom = excluded.by_whom, at = excluded.at",
-            (sha256, place, *theirs, NOT_DUPLICATE, by, at),
+            "INSERT INTO register_decisions (tenant, sha256, place, original_sha256, original_place, decision, "
+            "by_whom, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, sha256, place, original_sha256, "
+            "original_place) DO UPDATE SET decision = excluded.decision, by_whom = excluded.by_whom, at = excluded.at",
+            (register.tenant, sha256, place, *theirs, NOT_DUPLICATE, by, at),
         )
         rows = register.db.execute(
-            tx, "SELECT seq, result FROM register_entries WHERE sha256 = ? AND place = ?", (sha256, place)
+            tx,
+            "SELECT seq, result FROM register_entries WHERE tenant = ? AND sha256 = ? AND place = ?",
+            (register.tenant, sha256, place),
         ).fetchall()
         codes, changed = set(), 0
         for seq, result in rows:
@@ -119,8 +121,8 @@ def decisions(register, *, sha256: str, place: str) -> list[dict]:
         rows = register.db.execute(
             tx,
             "SELECT original_sha256, original_place, decision, by_whom, at FROM register_decisions "
-            "WHERE sha256 = ? AND place = ? ORDER BY at",
-            (sha256, place),
+            "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY at",
+            (register.tenant, sha256, place),
         ).fetchall()
     return [{"original_sha256": r[0], "original_place": r[1], "decision": r[2], "by": r[3], "at": r[4]} for r in rows]
 

@@ -109,7 +109,8 @@ def _json_rows(text: str) -> tuple[list[tuple[str, dict]], list[str]]:
 def _check(rows: list[tuple[str, dict]]) -> list[str]:
     from stdnum import iban as iban_check
 
-    problems, seen = [], {}
+    problems: list[str] = []
+    seen: dict[str, str] = {}
     for where, row in rows:
         if not row["name"]:
             problems.append(f"{where}: no name")

@@ -47,6 +47,7 @@ from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
 from extractor.register.decisions import decided_originals, undecided
 from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
+from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust.verdict import registered_status
 
 REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
@@ -94,6 +95,15 @@ class RegisterResult:
         )
 
 
+def invoice_like(record: Record) -> bool:
+    """Whether a record is an invoice the register checks: read under ``invoice`` / ``invoice-en16931``, or under a
+    schema of its own whose data has an ``invoice_number`` (the built-in schemas' field names). Receipts and other
+    documents are not registered."""
+    if not isinstance(record.data, Mapping):
+        return False
+    return record.schema in INVOICE_SCHEMAS or "invoice_number" in record.data
+
+
 def place_of(source: str) -> str:
     """A record's place when the caller names none: an existing file's absolute path, else its source as given."""
     path = Path(source)
@@ -107,18 +117,38 @@ class Register:
     """An invoice register (module docstring). Thread-safe; several processes may share one (SQLite on one machine,
     PostgreSQL on any)."""
 
-    def __init__(self, db: Database, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = REGISTER) -> None:
-        """Use an open database (``Register.open`` opens one by URL)."""
-        self.db, self.settings, self.scope = db, settings, scope
+    def __init__(
+        self, db: Database, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = REGISTER, tenant: str = ""
+    ) -> None:
+        """Use an open database (``Register.open`` opens one by URL).
+
+        Args:
+            db: the database.
+            settings: the checks' window and strictness.
+            scope: ``register`` or ``batch`` (the record's ``register.scope``).
+            tenant: whose register this is, in a database several share (``extract serve``'s tenants): every row
+                is the tenant's, every read sees only its rows, every unique key is per tenant. "" for a
+                register of one owner.
+        """
+        self.db, self.settings, self.scope, self.tenant = db, settings, scope, tenant
 
     @classmethod
-    def open(cls, url: str | Path, *, settings: CheckSettings = DEFAULT_CHECKS) -> Register:
-        """Open (or create) the register at ``url``: a path or ``sqlite:///PATH`` (SQLite), or ``postgresql://...``.
+    def open(
+        cls, url: str | Path, *, settings: CheckSettings = DEFAULT_CHECKS, tenant: str = "", alongside: bool = False
+    ) -> Register:
+        """Open (or create) the register at ``url``: a path or ``sqlite:///PATH`` (SQLite), or ``postgresql://...``;
+        ``tenant``: one tenant's register in a database several share (``Register``); ``alongside``: its tables
+        beside others' in one database (``extract serve``'s job store), else a SQLite file holding other tables is
+        refused as not a register.
 
         Raises:
             RegisterError: it cannot be opened or written, is not a register, or is from a newer release.
         """
-        return cls(open_database(str(url)), settings=settings)
+        return cls(open_database(str(url), alongside=alongside), settings=settings, tenant=tenant)
+
+    def for_tenant(self, tenant: str) -> Register:
+        """The register of ``tenant`` in the same database (connections shared)."""
+        return Register(self.db, settings=self.settings, scope=self.scope, tenant=tenant)
 
     @classmethod
     def in_memory(cls, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = BATCH) -> Register:
@@ -153,14 +183,15 @@ class Register:
 
         Returns:
             The RegisterResult (``apply`` it to the record), or None for a record without data (nothing to
-            register: an error, a truncated answer, an invalid one).
+            register: an error, a truncated answer, an invalid one) or not an invoice (``invoice_like``).
 
         Raises:
             RegisterError: the register cannot be read or written.
         """
-        if record.status not in (Status.OK, Status.REVIEW) or not isinstance(record.data, Mapping):
+        if record.status not in (Status.OK, Status.REVIEW) or not invoice_like(record):
             return None
-        embedded = record.extra.get("embedded") if isinstance(record.extra.get("embedded"), Mapping) else {}
+        embedded = record.extra.get("embedded")
+        embedded = embedded if isinstance(embedded, Mapping) else {}
         keys = read_keys(record.data, type_code=str(embedded.get("type_code") or "") or None)
         said = claims(keys, data_source=record.extra.get("data_source"), grounding=record.extra.get("grounding"))
         where = place if place is not None else place_of(record.source)
@@ -205,8 +236,9 @@ class Register:
     def _entry(self, tx: Any, sha256: str, fingerprint: str, place: str, part: int) -> dict | None:
         row = self.db.execute(
             tx,
-            "SELECT result FROM register_entries WHERE sha256 = ? AND fingerprint = ? AND place = ? AND part = ?",
-            (sha256, fingerprint, place, part),
+            "SELECT result FROM register_entries WHERE tenant = ? AND sha256 = ? AND fingerprint = ? AND place = ? "
+            "AND part = ?",
+            (self.tenant, sha256, fingerprint, place, part),
         ).fetchone()
         return json.loads(row[0]) if row is not None and row[0] != "{}" else None
 
@@ -215,12 +247,13 @@ class Register:
     ) -> int | None:
         row = self.db.execute(
             tx,
-            "INSERT INTO register_entries (entry, sha256, fingerprint, place, part, kind, source, seen_at, "
+            "INSERT INTO register_entries (tenant, entry, sha256, fingerprint, place, part, kind, source, seen_at, "
             "supplier_key, supplier_name, document_type, number, printed, issue_date, total, currency, iban, "
             "verified, total_claimed, status, result) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') "
-            "ON CONFLICT (sha256, fingerprint, place, part) DO NOTHING RETURNING seq",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') "
+            "ON CONFLICT (tenant, sha256, fingerprint, place, part) DO NOTHING RETURNING seq",
             (
+                self.tenant,
                 f"{record.sha256}:{fingerprint}",
                 record.sha256,
                 fingerprint,
@@ -261,19 +294,21 @@ class Register:
             if same_number is not None and same_number.sha256 == sha256:
                 same_number = None  # the same bytes: a duplicate_file (another place) or itself
         # originals a person said this document is not a duplicate of (register.decisions) are left out
-        decided = decided_originals(self.db, tx, sha256=sha256, place=place)
+        decided = decided_originals(self.db, tx, tenant=self.tenant, sha256=sha256, place=place)
         same_file, same_number = undecided(same_file, decided), undecided(same_number, decided)
         candidate = None
         if same_file is None and same_number is None:
             # a re-run of the same path compares with what came before its first run, as the first run did
             first = self.db.execute(
-                tx, "SELECT min(seq) FROM register_entries WHERE sha256 = ? AND place = ?", (sha256, place)
+                tx,
+                "SELECT min(seq) FROM register_entries WHERE tenant = ? AND sha256 = ? AND place = ?",
+                (self.tenant, sha256, place),
             ).fetchone()
             candidate = undecided(self._candidate(tx, keys, said, sha256=sha256, seq=int(first[0] or seq)), decided)
         supplier = None
         if keys.supplier is not None:
             supplier = self.db.execute(
-                tx, "SELECT known FROM register_suppliers WHERE key = ?", (keys.supplier,)
+                tx, "SELECT known FROM register_suppliers WHERE tenant = ? AND key = ?", (self.tenant, keys.supplier)
             ).fetchone()
         return Known(
             supplier_known=bool(supplier and supplier[0]),
@@ -287,6 +322,7 @@ class Register:
 
     def _first(self, tx: Any, table: str, columns: tuple[str, ...], values: tuple, seq: int) -> Earlier | None:
         """Claim ``table``'s unique key for entry ``seq``; when another entry holds it, that one (the original)."""
+        columns, values = ("tenant", *columns), (self.tenant, *values)
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
         taken = self.db.execute(
@@ -312,18 +348,20 @@ class Register:
         first, last = date_window(keys.issue_date, self.settings.window_days)
         row = self.db.execute(
             tx,
-            f"SELECT {_ENTRY} FROM register_entries WHERE supplier_key = ? AND currency = ? AND total = ? "
-            "AND issue_date >= ? AND issue_date <= ? AND document_type = ? AND total_claimed = 1 AND seq < ? "
-            "AND sha256 <> ? AND (number IS NULL OR number <> ?) ORDER BY seq LIMIT 1",
-            (keys.supplier, keys.currency, keys.total, first, last, keys.document_type, seq, sha256, keys.number or ""),
+            f"SELECT {_ENTRY} FROM register_entries WHERE tenant = ? AND supplier_key = ? AND currency = ? "
+            "AND total = ? AND issue_date >= ? AND issue_date <= ? AND document_type = ? AND total_claimed = 1 "
+            "AND seq < ? AND sha256 <> ? AND (number IS NULL OR number <> ?) ORDER BY seq LIMIT 1",
+            (self.tenant, keys.supplier, keys.currency, keys.total, first, last, keys.document_type, seq, sha256)
+            + (keys.number or "",),
         ).fetchone()
         return _earlier(row) if row is not None else None
 
     def _trusted(self, tx: Any, supplier: str) -> tuple[Account, ...]:
         rows = self.db.execute(
             tx,
-            "SELECT iban, source, by_whom, at FROM register_accounts WHERE supplier_key = ? ORDER BY at, iban",
-            (supplier,),
+            "SELECT iban, source, by_whom, at FROM register_accounts WHERE tenant = ? AND supplier_key = ? "
+            "ORDER BY at, iban",
+            (self.tenant, supplier),
         ).fetchall()
         return tuple(Account(iban=r[0], source=r[1], by=r[2], at=r[3]) for r in rows)
 
@@ -331,17 +369,18 @@ class Register:
         rows = self.db.execute(
             tx,
             "SELECT a.supplier_key, s.name FROM register_accounts a LEFT JOIN register_suppliers s "
-            "ON s.key = a.supplier_key WHERE a.iban = ? AND a.supplier_key <> ? ORDER BY a.supplier_key",
-            (keys.iban, keys.supplier or ""),
+            "ON s.tenant = a.tenant AND s.key = a.supplier_key WHERE a.tenant = ? AND a.iban = ? "
+            "AND a.supplier_key <> ? ORDER BY a.supplier_key",
+            (self.tenant, keys.iban, keys.supplier or ""),
         ).fetchall()
         return tuple(r[1] or r[0] for r in rows)
 
     def _other_vat_ids(self, tx: Any, keys: Keys) -> tuple[str, ...]:
         rows = self.db.execute(
             tx,
-            "SELECT DISTINCT vat_id FROM register_suppliers WHERE name_norm = ? AND known = 1 "
+            "SELECT DISTINCT vat_id FROM register_suppliers WHERE tenant = ? AND name_norm = ? AND known = 1 "
             "AND vat_id IS NOT NULL AND vat_id <> ? ORDER BY vat_id",
-            (keys.name_norm, keys.vat_id or ""),
+            (self.tenant, keys.name_norm, keys.vat_id or ""),
         ).fetchall()
         return tuple(r[0] for r in rows)
 
@@ -351,19 +390,19 @@ class Register:
             return
         self.db.execute(
             tx,
-            "INSERT INTO register_suppliers (key, name, name_norm, vat_id, tax_number, known, source, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'record', ?) ON CONFLICT (key) DO NOTHING",
-            (keys.supplier, keys.name, keys.name_norm, keys.vat_id, keys.tax_number, int(ok), now()),
+            "INSERT INTO register_suppliers (tenant, key, name, name_norm, vat_id, tax_number, known, source, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'record', ?) ON CONFLICT (tenant, key) DO NOTHING",
+            (self.tenant, keys.supplier, keys.name, keys.name_norm, keys.vat_id, keys.tax_number, int(ok), now()),
         )
         if not ok:
             return
-        self.db.execute(tx, "UPDATE register_suppliers SET known = 1 WHERE key = ?", (keys.supplier,))
+        self._known_now(tx, keys.supplier)
         if said["iban"] and said.supplier and keys.iban:
             self.db.execute(
                 tx,
-                "INSERT INTO register_accounts (supplier_key, iban, source, by_whom, at) VALUES (?, ?, 'ok_record', "
-                "NULL, ?) ON CONFLICT (supplier_key, iban) DO NOTHING",
-                (keys.supplier, keys.iban, now()),
+                "INSERT INTO register_accounts (tenant, supplier_key, iban, source, by_whom, at) VALUES "
+                "(?, ?, ?, 'ok_record', NULL, ?) ON CONFLICT (tenant, supplier_key, iban) DO NOTHING",
+                (self.tenant, keys.supplier, keys.iban, now()),
             )
 
     # --------------------------------------------------------------------------------------- master data, people
@@ -393,24 +432,30 @@ class Register:
                     continue
                 self.db.execute(
                     tx,
-                    "INSERT INTO register_suppliers (key, name, name_norm, vat_id, tax_number, bic, country, known, "
-                    "source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 'master_data', ?) ON CONFLICT (key) DO "
-                    "UPDATE SET name = excluded.name, name_norm = excluded.name_norm, bic = excluded.bic, "
-                    "country = excluded.country, known = 1",
-                    (key, row.get("name"), norm, vat, tax, row.get("bic") or None, row.get("country") or None, at),
+                    "INSERT INTO register_suppliers (tenant, key, name, name_norm, vat_id, tax_number, bic, country, "
+                    "known, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 'master_data', ?) ON CONFLICT "
+                    "(tenant, key) DO UPDATE SET name = excluded.name, name_norm = excluded.name_norm, "
+                    "bic = excluded.bic, country = excluded.country, known = 1",
+                    (self.tenant, key, row.get("name"), norm, vat, tax, row.get("bic") or None)
+                    + (row.get("country") or None, at),
                 )
                 for iban in ibans:
                     self._trust(tx, key, iban, source="master_data", by=by, at=at)
                 count += 1
         return count
 
+    def _known_now(self, tx: Any, supplier: str) -> None:
+        self.db.execute(
+            tx, "UPDATE register_suppliers SET known = 1 WHERE tenant = ? AND key = ?", (self.tenant, supplier)
+        )
+
     def _trust(self, tx: Any, supplier: str, iban: str, *, source: str, by: str | None, at: str) -> None:
         self.db.execute(
             tx,
-            "INSERT INTO register_accounts (supplier_key, iban, source, by_whom, at) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (supplier_key, iban) DO UPDATE SET source = excluded.source, by_whom = excluded.by_whom, "
-            "at = excluded.at",
-            (supplier, iban, source, by, at),
+            "INSERT INTO register_accounts (tenant, supplier_key, iban, source, by_whom, at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (tenant, supplier_key, iban) DO UPDATE SET source = excluded.source, "
+            "by_whom = excluded.by_whom, at = excluded.at",
+            (self.tenant, supplier, iban, source, by, at),
         )
 
     def trust(self, supplier: str, iban: str, *, by: str) -> Account:
@@ -434,16 +479,19 @@ class Register:
         with self.db.transaction() as tx:
             key = self._find_supplier(tx, supplier)
             self._trust(tx, key, number, source="review", by=by, at=at)
-            self.db.execute(tx, "UPDATE register_suppliers SET known = 1 WHERE key = ?", (key,))
+            self._known_now(tx, key)
         return Account(iban=number, source="review", by=by, at=at)
 
     def _find_supplier(self, tx: Any, text: str) -> str:
         candidates = [text, f"vat:{id_key(text)}", f"tax:{id_key(text)}"]
         for key in candidates:
-            if self.db.execute(tx, "SELECT 1 FROM register_suppliers WHERE key = ?", (key,)).fetchone():
+            found = self.db.execute(
+                tx, "SELECT 1 FROM register_suppliers WHERE tenant = ? AND key = ?", (self.tenant, key)
+            ).fetchone()
+            if found:
                 return key
         rows = self.db.execute(
-            tx, "SELECT key FROM register_suppliers WHERE name_norm = ?", (name_key(text),)
+            tx, "SELECT key FROM register_suppliers WHERE tenant = ? AND name_norm = ?", (self.tenant, name_key(text))
         ).fetchall()
         if len(rows) == 1:
             return rows[0][0]
@@ -469,15 +517,19 @@ class Register:
         with self.db.transaction() as tx:
             if supplier is not None:
                 key = self._find_supplier(tx, supplier)
-                self.db.execute(tx, "DELETE FROM register_accounts WHERE supplier_key = ?", (key,))
-                return self.db.execute(tx, "DELETE FROM register_suppliers WHERE key = ?", (key,)).rowcount
+                self.db.execute(
+                    tx, "DELETE FROM register_accounts WHERE tenant = ? AND supplier_key = ?", (self.tenant, key)
+                )
+                return self.db.execute(
+                    tx, "DELETE FROM register_suppliers WHERE tenant = ? AND key = ?", (self.tenant, key)
+                ).rowcount
             assert source is not None
             seqs = [
                 r[0]
                 for r in self.db.execute(
                     tx,
-                    "SELECT seq FROM register_entries WHERE place = ? OR source = ? OR place = ?",
-                    (source, source, place_of(source)),
+                    "SELECT seq FROM register_entries WHERE tenant = ? AND (place = ? OR source = ? OR place = ?)",
+                    (self.tenant, source, source, place_of(source)),
                 ).fetchall()
             ]
             if not seqs:
@@ -499,17 +551,18 @@ class Register:
         for supplier, kind, number in invoice_keys:
             self.db.execute(
                 tx,
-                "INSERT INTO register_invoice_keys (supplier_key, document_type, number, entry_seq) "
-                "SELECT supplier_key, document_type, number, min(seq) FROM register_entries WHERE supplier_key = ? "
-                "AND document_type = ? AND number = ? AND verified = 1 GROUP BY supplier_key, document_type, number",
-                (supplier, kind, number),
+                "INSERT INTO register_invoice_keys (tenant, supplier_key, document_type, number, entry_seq) "
+                "SELECT tenant, supplier_key, document_type, number, min(seq) FROM register_entries WHERE tenant = ? "
+                "AND supplier_key = ? AND document_type = ? AND number = ? AND verified = 1 "
+                "GROUP BY tenant, supplier_key, document_type, number",
+                (self.tenant, supplier, kind, number),
             )
         for (sha256,) in files:
             self.db.execute(
                 tx,
-                "INSERT INTO register_file_keys (sha256, entry_seq) SELECT sha256, min(seq) FROM register_entries "
-                "WHERE sha256 = ? GROUP BY sha256",
-                (sha256,),
+                "INSERT INTO register_file_keys (tenant, sha256, entry_seq) SELECT tenant, sha256, min(seq) "
+                "FROM register_entries WHERE tenant = ? AND sha256 = ? GROUP BY tenant, sha256",
+                (self.tenant, sha256),
             )
 
     # ------------------------------------------------------------------------------------------------ reading
@@ -524,13 +577,17 @@ class Register:
         """
         sql = (
             "SELECT s.key, s.name, s.vat_id, s.tax_number, s.bic, s.country, s.known, s.source, "
-            "(SELECT count(*) FROM register_entries e WHERE e.supplier_key = s.key) FROM register_suppliers s"
+            "(SELECT count(*) FROM register_entries e WHERE e.tenant = s.tenant AND e.supplier_key = s.key) "
+            "FROM register_suppliers s WHERE s.tenant = ?"
         )
         with self.db.transaction(write=False) as tx:
-            rows = self.db.execute(tx, sql + " ORDER BY s.key").fetchall()
+            rows = self.db.execute(tx, sql + " ORDER BY s.key", (self.tenant,)).fetchall()
             accounts: dict[str, list[dict]] = {}
             for r in self.db.execute(
-                tx, "SELECT supplier_key, iban, source, by_whom, at FROM register_accounts ORDER BY at, iban"
+                tx,
+                "SELECT supplier_key, iban, source, by_whom, at FROM register_accounts WHERE tenant = ? "
+                "ORDER BY at, iban",
+                (self.tenant,),
             ).fetchall():
                 accounts.setdefault(r[0], []).append({"iban": r[1], "source": r[2], "by": r[3], "at": r[4]})
         wanted = name_key(name) if name else None
@@ -577,7 +634,8 @@ class Register:
             flagged: only those with a warning.
             limit: at most this many (the latest).
         """
-        where, params = [], []
+        where: list[str] = ["tenant = ?"]
+        params: list[str | None] = [self.tenant]
         if supplier:
             where.append("(supplier_key = ? OR lower(supplier_name) LIKE ?)")
             params += [supplier, f"%{supplier.lower()}%"]
@@ -594,8 +652,7 @@ class Register:
             "SELECT entry, source, place, kind, seen_at, supplier_key, supplier_name, document_type, number, printed, "
             "issue_date, total, currency, verified, status, result FROM register_entries"
         )
-        if where:
-            sql += " WHERE " + " AND ".join(where)
+        sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY seq"
         with self.db.transaction(write=False) as tx:
             rows = self.db.execute(tx, sql, tuple(params)).fetchall()

@@ -33,8 +33,6 @@ class ServeSettings:
         worker: run a worker in the server (False: an API replica; ``extract worker`` processes run the jobs).
         reuse: answer a tenant's repeated request (same bytes, same settings) from its stored record.
         webhooks: the webhooks' secret, allowed hosts and tries.
-        register: keep one invoice register per tenant in the store and check every record against its tenant's
-            (``service.registers``; False: records are not registered).
     """
 
     host: str = "127.0.0.1"
@@ -46,7 +44,6 @@ class ServeSettings:
     worker: bool = True
     reuse: bool = True
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
-    register: bool = True  # the tenants' invoice registers (issue 40)
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,7 @@ from extractor.settings import Settings
 def _workers(
     store: Store, settings: Settings, serve_settings: ServeSettings, *, run_jobs: bool
 ) -> tuple[Engine, Worker | None, Deliverer]:
-    registers = None
-    if run_jobs and serve_settings.register:  # only the process that runs jobs registers their records
-        from extractor.service.registers import TenantRegisters
-
-        registers = TenantRegisters(serve_settings.store)
-    engine = Engine(settings, registers=registers)
+    engine = Engine(settings)
     engine.fingerprint({})  # the schema loads (or its error is said) before anything listens
     deliverer = Deliverer(store=store, settings=serve_settings.webhooks)
     worker = None

@@ -7,9 +7,6 @@ storing its records.
 thread, the one that runs it; an API-only server (``--no-worker``) never loads it (fingerprints need only the
 settings and the schema). While a job runs, the lease is renewed every third of its length; a worker that cannot
 renew (its lease passed and the job went to another worker) finishes its run but writes nothing.
-
-With the tenants' invoice registers (``service.registers``), each record is checked against its tenant's register
-and added under the job's id before it is stored.
 """
 
 from __future__ import annotations
@@ -22,15 +19,14 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from extractor.api import Extractor
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.document import settings_fingerprint
+from extractor.record import record_from_dict
 from extractor.schema import load_schema, schema_model
-from extractor.service.registers import TenantRegisters
 from extractor.service.requests import inline_schema_path
 from extractor.service.store import DEFAULT_LEASE, Job, Store
 from extractor.settings import Settings
@@ -48,15 +44,13 @@ TEST_PAUSE_ENV = "EXTRACTOR_SERVE_TEST_PAUSE"
 class Engine:
     """The one core the service runs: the server's Extractor and its per-request variants (the same model)."""
 
-    def __init__(self, settings: Settings, *, registers: TenantRegisters | None = None) -> None:
-        """Keep the settings; ``load`` loads the model (in the thread that will run it).
-
-        Args:
-            settings: the server's extraction settings.
-            registers: the tenants' invoice registers (None: records are not registered).
-        """
+    def __init__(self, settings: Settings) -> None:
+        """Keep the settings; ``load`` loads the model (in the thread that will run it). With ``settings.register``
+        (``--register``: the store's URL) every job's records are checked against its tenant's register there
+        (``registered``), not by the Extractors (whose records name a temporary path)."""
+        self.register = _service_register(settings)
+        settings = settings.replace(register=None)
         self.settings = settings
-        self.registers = registers
         self.base: Extractor | None = None
         self._variants: OrderedDict[str, Extractor] = OrderedDict()
         self._fingerprints: OrderedDict[str, str] = OrderedDict()
@@ -121,13 +115,19 @@ class Engine:
             path = Path(folder) / job.filename
             path.write_bytes(data)
             records = extractor.extract_parts(str(path))
-        if self.registers is not None:  # each tenant its own register; the upload named as the client did
-            records = [
-                self.registers.check_and_add(replace(r, source=job.filename), tenant=job.tenant, job_id=job.id)
-                for r in records
-            ]
         # the file was extracted under a temporary folder: its records name it as the client did
-        return [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
+        renamed = [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
+        return [self.registered(job, record) for record in renamed]
+
+    def registered(self, job: Job, record: dict) -> dict:
+        """A job's record checked against its tenant's register and added to it (the job's id is its place: a job
+        run again after a crash is itself, another upload of the same file a ``duplicate_file``); as it was
+        without a register."""
+        if self.register is None:
+            return record
+        read = record_from_dict(record)
+        result = self.register.for_tenant(job.tenant).check_and_add(read, place=job.id, kind="job")
+        return record if result is None else result.apply(read).to_dict()
 
     @property
     def slots(self) -> int:
@@ -155,8 +155,15 @@ class Engine:
         for extractor in [*self._variants.values(), *([self.base] if self.base else [])]:
             extractor.close()
         self._variants.clear()
-        if self.registers is not None:
-            self.registers.close()
+
+
+def _service_register(settings: Settings):
+    """The tenants' registers in the store (``settings.register``: its URL), beside its jobs; None without."""
+    if not settings.register:
+        return None
+    from extractor.api import open_register
+
+    return open_register(settings, alongside=True)
 
 
 def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:

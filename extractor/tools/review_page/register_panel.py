@@ -153,8 +153,8 @@ class RegisterPanel:
         with db.transaction(write=False) as tx:
             row = db.execute(
                 tx,
-                "SELECT place FROM register_entries WHERE entry = ? AND source = ? ORDER BY seq LIMIT 1",
-                (said.get("entry"), entry.record.get("source")),
+                "SELECT place FROM register_entries WHERE tenant = ? AND entry = ? AND source = ? ORDER BY seq LIMIT 1",
+                (self.register.tenant, said.get("entry"), entry.record.get("source")),
             ).fetchone()
         return row[0] if row is not None else None
 
@@ -188,8 +188,8 @@ class RegisterPanel:
             row = db.execute(
                 tx,
                 "SELECT supplier_name, printed, issue_date, total, currency, iban FROM register_entries "
-                "WHERE sha256 = ? AND place = ? ORDER BY seq LIMIT 1",
-                (original.get("sha256"), original.get("record") or original.get("job") or ""),
+                "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY seq LIMIT 1",
+                (self.register.tenant, original.get("sha256"), original.get("record") or original.get("job") or ""),
             ).fetchone()
         if row is not None:
             names = ("supplier", "number", "date", "total", "currency")
