@@ -191,8 +191,9 @@ def test_the_actions_in_a_browser(out, browser, tmp_path):  # noqa: F811 - the i
         assert "duplicate_invoice" in section.text and "bank_details_changed" in section.text
         assert "****2051" in section.text and "****3000" in section.text and "ok_record" in section.text
         shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "register-review.png")
-        browser.execute_script("document.getElementById('register').scrollIntoView()")
+        browser.set_window_size(1280, 1000)  # the whole section beside the page
         browser.save_screenshot(str(shot))
+        browser.set_window_size(1280, 800)
 
         browser.find_element(By.CSS_SELECTOR, ".reg-not-duplicate").click()
         wait.until(lambda d: "not a duplicate: decided by tester" in d.find_element(By.ID, "register").text)

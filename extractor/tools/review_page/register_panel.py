@@ -161,7 +161,8 @@ class RegisterPanel:
     def _duplicate(
         self, entry: Entry, finding: Mapping[str, Any], entries: Sequence[Entry], decided: list[dict]
     ) -> dict:
-        original = finding.get("original") if isinstance(finding.get("original"), Mapping) else {}
+        found = finding.get("original")
+        original: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         place = original.get("record") or original.get("job")
         earlier = _earlier_record(entry, original, entries)
         decision = next(
@@ -227,7 +228,7 @@ def _earlier_record(entry: Entry, original: Mapping[str, Any], entries: Sequence
     """The original's record in OUT: another record of its bytes, the one of its source first."""
     same = [e for e in entries if e.name != entry.name and e.record.get("sha256") == original.get("sha256")]
     named = [e for e in same if e.record.get("source") == original.get("source")]
-    return (named or same or [None])[0]
+    return (named or same)[0] if (named or same) else None
 
 
 def _iban(data: Any) -> str | None:
