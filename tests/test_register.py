@@ -607,3 +607,29 @@ def test_tenants_are_isolated(url):
         assert [i["source"] for i in globex.invoices()] == ["a.pdf", "b.pdf"]
         assert acme.forget(source="a.pdf") == 1 and len(globex.invoices()) == 2
         assert Register.open(url).suppliers() == []  # the owner-less register is a tenant of its own
+
+
+def test_people_close_the_loop(url):
+    """ "Not a duplicate" and "confirm account", saved with who and when: the document registered again (its record
+    written again) is no longer held."""
+    with Register.open(url) as register:
+        assert codes(register, record("RE-1", sha="1")) == []
+        assert codes(register, record("RE-1", sha="2", source="b.pdf")) == ["duplicate_invoice"]
+        assert register.not_a_duplicate("b.pdf", by="anna") == 1
+        again = register.check_and_add(record("RE-1", sha="2", source="b.pdf"))
+        assert again is not None and again.repeated and again.warnings == ()
+        (finding,) = [f for f in again.findings if f["code"] == "duplicate_invoice"]
+        assert (finding["severity"], finding["resolved"]["decision"], finding["resolved"]["by"]) == (
+            "note",
+            "not_a_duplicate",
+            "anna",
+        )
+        assert register.invoices(flagged=True) == []
+        with pytest.raises(RegisterError, match="no duplicate finding"):
+            register.not_a_duplicate("a.pdf", by="anna")
+        changed = record("RE-2", sha="3", source="c.pdf", total=5, iban=OTHER_IBAN)
+        assert codes(register, changed) == ["bank_details_changed"]
+        register.trust(VAT, OTHER_IBAN, by="bob")
+        again = register.check_and_add(changed)
+        assert again is not None and again.warnings == ()
+        assert again.findings[0]["resolved"]["decision"] == "account_confirmed"

@@ -115,12 +115,13 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
             "/api/records/reminder/register/not-duplicate", json={"sha256": original["sha256"], "place": place}
         )
         assert said.status_code == 200, said.text
-        decision = said.json()
-        assert {k: decision[k] for k in ("decision", "code", "by", "entries")} == {
-            "decision": "not_duplicate",
-            "code": "duplicate_invoice",
+        (decision,) = said.json()["decisions"]
+        assert said.json()["resolved"] == 1
+        assert {k: decision[k] for k in ("original_sha256", "original_place", "decision", "by")} == {
+            "original_sha256": original["sha256"],
+            "original_place": place,
+            "decision": "not_a_duplicate",
             "by": "anna",
-            "entries": 1,
         }
         # confirm this account ("I called the supplier")
         trusted = client.post("/api/records/reminder/register/trust")
@@ -129,13 +130,7 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
         assert (account["iban"], account["source"], account["by"]) == ("****2051", "review", "anna")
 
         shown = client.get("/api/records/reminder").json()["register"]
-        assert shown["duplicates"][0]["decision"] == {
-            "original_sha256": original["sha256"],
-            "original_place": place,
-            "decision": "not_duplicate",
-            "by": "anna",
-            "at": decision["at"],
-        }
+        assert shown["duplicates"][0]["decision"] == decision
         assert shown["account"]["confirmed"] == {
             "iban": "****2051",
             "source": "review",
@@ -154,11 +149,14 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
         # the decision is about that pair: a third copy of the invoice is still its duplicate
         third = dataclasses.replace(again, sha256="f" * 64, source="third.pdf")
         assert [w["code"] for w in register.check_and_add(third, place="third.pdf").warnings] == ["duplicate_invoice"]
-        # and the registration of the reminder as it was read answers without the finding a person dismissed
+        # and the reminder registered again as it was read answers both findings resolved, with who and when
         repeated = register.check_and_add(record_from_dict(reminder), place=shown["place"])
-        assert repeated.repeated and [f["code"] for f in repeated.findings if f["severity"] == "warning"] == [
-            "bank_details_changed"
-        ]
+        assert repeated is not None and repeated.repeated and repeated.warnings == ()
+        resolved = {f["code"]: f["resolved"] for f in repeated.findings if "resolved" in f}
+        assert resolved == {
+            "duplicate_invoice": {"decision": "not_a_duplicate", "by": "anna", "at": decision["at"]},
+            "bank_details_changed": {"decision": "account_confirmed", "by": "anna", "at": account["at"]},
+        }
 
 
 def test_without_a_register_the_page_shows_the_record_and_refuses_the_actions(made, tmp_path):

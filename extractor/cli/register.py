@@ -142,6 +142,26 @@ def trust_command(
 
 
 @register_app.command(
+    "not-a-duplicate",
+    help="Decide that a flagged document (its path, job id or source) is not a duplicate: its duplicate findings "
+    "become notes saying who decided and when, and it is no longer held for them.",
+)
+@handle_errors
+def not_a_duplicate_command(
+    source: str = typer.Argument(..., help="The document: its path, job id or source as given."),
+    register: str = REGISTER,
+    by: str | None = typer.Option(None, "--by", help="Who decided (default: the OS user)."),
+    as_json: bool = AS_JSON,
+) -> None:
+    """Resolve a document's duplicate findings."""
+    with _open(register) as opened:
+        count = opened.not_a_duplicate(source, by=_person(by))
+        name = opened.name
+    done = f"{count} finding(s) of {source} resolved as not a duplicate"
+    render.show_register_done({"register": name, "resolved": count, "done": done}, as_json=as_json)
+
+
+@register_app.command(
     "forget",
     help="Forget a supplier (with its trusted accounts) or a document's entries (by its path, job id or source), "
     "so it is no one's original any more.",

@@ -1,13 +1,13 @@
-"""People's decisions on the register's findings (issue 40, item 5): a person who looked at a flagged document says
-"not a duplicate" of the earlier one it was flagged against, and the register learns it.
+"""People's "not a duplicate", remembered per pair (issue 40, item 5): a person who looked at a flagged document says
+it is not a duplicate of the earlier one it was flagged against, and the register never flags that pair again.
 
-A decision is kept in ``register_decisions`` with who and when, keyed by the two documents: the flagged one and
-its original, each as ``(sha256, place)`` (the file's bytes and where it is: a path, or a service job's id). From
-then on the pair is never flagged again: ``store.Register.check_and_add`` leaves a decided original out of what the
-register knew (``undecided``: a re-run of the document under other settings, a ``--force``'d run), and the
-flagged document's registered entry loses the findings about that original at once (so a repeated registration,
-which answers the entry as registered, says so too). A third copy of the original is still flagged: the decision is
-about one pair.
+``Register.not_a_duplicate`` resolves the document's duplicate findings (they become notes with ``resolved: {decision,
+by, at}``, so a repeated registration answers them resolved) and, through ``remember_not_duplicates``, keeps each
+pair in ``register_decisions`` with who and when: the flagged document and its original, each as ``(sha256,
+place)`` (the file's bytes and where it is: a path, or a service job's id). ``Register.check_and_add`` leaves a
+decided original out of what the register knew (``undecided``), so the document checked again as a new entry (other
+settings, a copy at the same place) is not flagged for it either. A third copy of the original is still flagged:
+the decision is about one pair.
 
 The other decision, "I called the supplier: this account is right", is ``Register.trust`` (the account trusted with
 source ``review``, who and when).
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime, timezone
 from typing import Any
 
-from extractor.register.checks import DUPLICATES, Earlier
+from extractor.register.checks import DUPLICATES, WARNING, Earlier
 from extractor.register.db import Database, RegisterError
 
-NOT_DUPLICATE = "not_duplicate"
+NOT_DUPLICATE = "not_a_duplicate"  # as Register.not_a_duplicate resolves the findings
 
 
 def decided_originals(db: Database, tx: Any, *, tenant: str, sha256: str, place: str) -> set[tuple[str, str]]:
@@ -55,64 +54,51 @@ def original_place(original: Mapping[str, Any]) -> str:
     return place
 
 
-def not_a_duplicate(register, *, sha256: str, place: str, original: Mapping[str, Any], by: str) -> dict:
-    """Save "not a duplicate": the document ``(sha256, place)`` is not a duplicate of ``original`` (a finding's
-    ``original``: ``{source, seen_at, record|job, sha256}``), said by ``by`` now. One transaction: the decision kept
-    (saying it again updates who and when), and the document's entries lose their duplicate findings about that
-    original.
+def remember_not_duplicates(register, source: str, *, place: str, by: str, at: str) -> int:
+    """Keep "not a duplicate" for every duplicate warning of a document (``Register.not_a_duplicate`` calls it before
+    it resolves them): each pair, the document and the original its finding names, is never flagged again.
 
     Args:
         register: the ``store.Register``.
-        sha256: the flagged document's file hash; place: where it is (as registered: its path or job id).
-        original: the finding's original.
-        by: who decided.
+        source: the document: its path, job id, or source as given; place: its path as registered
+            (``store.place_of``).
+        by: who decided; at: when (ISO 8601 UTC).
 
     Returns:
-        ``{decision, sha256, place, original, code, by, at, entries}`` (``entries``: how many registered entries of
-        the document lost a finding; 0 when the document is not in this register).
-
-    Raises:
-        RegisterError: the original names no place, or the register cannot be written.
+        How many pairs were kept (saying it again updates who and when).
     """
-    theirs = (str(original.get("sha256") or ""), original_place(original))
-    at = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")  # as store.now
+    count = 0
     with register.db.transaction() as tx:
-        register.db.execute(
-            tx,
-            "INSERT INTO register_decisions (tenant, sha256, place, original_sha256, original_place, decision, "
-            "by_whom, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, sha256, place, original_sha256, "
-            "original_place) DO UPDATE SET decision = excluded.decision, by_whom = excluded.by_whom, at = excluded.at",
-            (register.tenant, sha256, place, *theirs, NOT_DUPLICATE, by, at),
-        )
         rows = register.db.execute(
             tx,
-            "SELECT seq, result FROM register_entries WHERE tenant = ? AND sha256 = ? AND place = ?",
-            (register.tenant, sha256, place),
+            "SELECT sha256, place, result FROM register_entries WHERE tenant = ? AND (place = ? OR source = ? "
+            "OR place = ?)",
+            (register.tenant, source, source, place),
         ).fetchall()
-        codes, changed = set(), 0
-        for seq, result in rows:
-            entry = json.loads(result) if result else {}
-            findings = entry.get("findings") or []
-            kept = [f for f in findings if not _about(f, theirs)]
-            codes |= {f["code"] for f in findings if _about(f, theirs)}
-            if len(kept) != len(findings):
-                changed += 1
-                entry["findings"] = kept
+        for sha256, place, result in rows:
+            for finding in (json.loads(result) if result else {}).get("findings") or []:
+                original = finding.get("original")
+                if finding.get("code") not in DUPLICATES or finding.get("severity") != WARNING or not original:
+                    continue
                 register.db.execute(
                     tx,
-                    "UPDATE register_entries SET result = ? WHERE seq = ?",
-                    (json.dumps(entry, ensure_ascii=False), seq),
+                    "INSERT INTO register_decisions (tenant, sha256, place, original_sha256, original_place, "
+                    "decision, by_whom, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, sha256, place, "
+                    "original_sha256, original_place) DO UPDATE SET decision = excluded.decision, "
+                    "by_whom = excluded.by_whom, at = excluded.at",
+                    (
+                        register.tenant,
+                        sha256,
+                        place,
+                        original["sha256"],
+                        original_place(original),
+                        NOT_DUPLICATE,
+                        by,
+                        at,
+                    ),
                 )
-    return {
-        "decision": NOT_DUPLICATE,
-        "sha256": sha256,
-        "place": place,
-        "original": dict(original),
-        "code": ",".join(sorted(codes)) or None,
-        "by": by,
-        "at": at,
-        "entries": changed,
-    }
+                count += 1
+    return count
 
 
 def decisions(register, *, sha256: str, place: str) -> list[dict]:
@@ -127,12 +113,11 @@ def decisions(register, *, sha256: str, place: str) -> list[dict]:
     return [{"original_sha256": r[0], "original_place": r[1], "decision": r[2], "by": r[3], "at": r[4]} for r in rows]
 
 
-def _about(finding: Mapping[str, Any], original: tuple[str, str]) -> bool:
-    """Whether a duplicate finding names this original."""
-    theirs = finding.get("original") or {}
-    if finding.get("code") not in DUPLICATES or not isinstance(theirs, Mapping):
-        return False
-    return (theirs.get("sha256"), theirs.get("record") or theirs.get("job")) == original
-
-
-__all__ = ["NOT_DUPLICATE", "decided_originals", "decisions", "not_a_duplicate", "original_place", "undecided"]
+__all__ = [
+    "NOT_DUPLICATE",
+    "decided_originals",
+    "decisions",
+    "original_place",
+    "remember_not_duplicates",
+    "undecided",
+]

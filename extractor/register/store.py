@@ -45,7 +45,7 @@ from extractor.register.checks import (
 )
 from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
-from extractor.register.decisions import decided_originals, undecided
+from extractor.register.decisions import decided_originals, remember_not_duplicates, undecided
 from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
 from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust.verdict import registered_status
@@ -460,7 +460,8 @@ class Register:
 
     def trust(self, supplier: str, iban: str, *, by: str) -> Account:
         """A person trusts an account for a supplier ("I called the supplier"): saved with who and when, the
-        supplier becomes known.
+        supplier becomes known, and the registered documents flagged ``bank_details_changed`` for paying to it
+        are resolved (``resolved: {decision: account_confirmed, by, at}``).
 
         Args:
             supplier: the supplier's key (``vat:...``), or a VAT id, tax number or name that finds exactly one.
@@ -480,6 +481,8 @@ class Register:
             key = self._find_supplier(tx, supplier)
             self._trust(tx, key, number, source="review", by=by, at=at)
             self._known_now(tx, key)
+        # the documents held for paying to it are no longer held for that
+        self._resolve(key, ("bank_details_changed",), decision="account_confirmed", by=by, iban=number)
         return Account(iban=number, source="review", by=by, at=at)
 
     def _find_supplier(self, tx: Any, text: str) -> str:
@@ -501,6 +504,59 @@ class Register:
                 "give its key"
             )
         raise RegisterError(f"register {self.name}: no supplier {text!r}")
+
+    def not_a_duplicate(self, source: str, *, by: str) -> int:
+        """A person decides a flagged document is not a duplicate (a supplier that reuses numbers, two deliveries of
+        one amount): its ``duplicate_*`` / ``possible_duplicate`` findings become notes saying who decided and
+        when, so the document registered again (a re-run, the record written again) is no longer held for them.
+
+        Args:
+            source: the document: its path, job id, or source as given.
+            by: who decided.
+
+        Returns:
+            How many findings were resolved.
+
+        Raises:
+            RegisterError: no such document, or none of its findings is a duplicate's.
+        """
+        # each pair is remembered (register.decisions): checked again, the document is not flagged for it
+        remember_not_duplicates(self, source, place=place_of(source), by=by, at=now())
+        return self._resolve(source, DUPLICATES, decision="not_a_duplicate", by=by)
+
+    def _resolve(self, source: str, codes: Iterable[str], *, decision: str, by: str, iban: str | None = None) -> int:
+        """Turn the warnings ``codes`` of a document's entries (or, with ``iban``, of every entry of the supplier
+        ``source`` paying to it) into notes with ``resolved: {decision, by, at}``."""
+        codes, at, count = tuple(codes), now(), 0
+        with self.db.transaction() as tx:
+            if iban is None:
+                sql = "WHERE tenant = ? AND (place = ? OR source = ? OR place = ?)"
+                params: tuple = (self.tenant, source, source, place_of(source))
+            else:
+                sql, params = "WHERE tenant = ? AND supplier_key = ? AND iban = ?", (self.tenant, source, iban)
+            rows = self.db.execute(tx, f"SELECT seq, result FROM register_entries {sql}", params).fetchall()
+            if not rows and iban is None:
+                raise RegisterError(f"register {self.name}: no entry for {source!r}")
+            for seq, text in rows:
+                entry = json.loads(text)
+                resolved = {"decision": decision, "by": by, "at": at}
+                changed = [
+                    {**f, "severity": "note", "resolved": resolved}
+                    if f["code"] in codes and f["severity"] == WARNING
+                    else f
+                    for f in entry.get("findings", [])
+                ]
+                found = sum(1 for old, new in zip(entry.get("findings", []), changed, strict=True) if old is not new)
+                if found:
+                    count += found
+                    self.db.execute(
+                        tx,
+                        "UPDATE register_entries SET result = ? WHERE seq = ?",
+                        (json.dumps({**entry, "findings": changed}, ensure_ascii=False), seq),
+                    )
+        if not count and iban is None:
+            raise RegisterError(f"register {self.name}: {source!r} has no duplicate finding to resolve")
+        return count
 
     def forget(self, *, supplier: str | None = None, source: str | None = None) -> int:
         """Forget a supplier (with its accounts; its invoices stay, under an unknown supplier no more known) or the

@@ -4,8 +4,8 @@ changed account beside the trusted ones, and a person's two decisions, saved in 
 * **Duplicates** (``duplicate_file``, ``duplicate_invoice``, ``possible_duplicate``): the finding's original (its
   source, when it was seen, its record or job) beside this document, with both documents' key values (supplier,
   VAT id, number, date, total, IBAN masked): the original's from its record in OUT when it is there (a link to it),
-  else from its register entry. **Not a duplicate** saves the decision (``register.decisions``): the pair is never
-  flagged again.
+  else from its register entry. **Not a duplicate** saves the decision (``Register.not_a_duplicate``: the findings
+  resolved, the pair remembered by ``register.decisions`` and never flagged again).
 * **Accounts** (``bank_details_changed``, ``bank_account_of_other_supplier``, ``bank_account_not_trusted``): the
   account this document pays to (masked) beside the supplier's trusted accounts as the register holds them now
   (masked: last 4 characters; where each was trusted from, by whom, when). **Confirm this account** ("I called
@@ -25,7 +25,7 @@ from typing import Any
 
 from extractor.register import Register, RegisterError
 from extractor.register.checks import DUPLICATES
-from extractor.register.decisions import decisions, not_a_duplicate
+from extractor.register.decisions import decisions
 from extractor.register.keys import id_key, mask_iban
 from extractor.tools.review_page.store import Entry, RecordStore
 
@@ -133,16 +133,11 @@ class RegisterPanel:
         if place is None:
             return 409, {"error": f"{entry.record.get('source')} is not in the register {self.register.name}"}
         try:
-            saved = not_a_duplicate(
-                self.register,
-                sha256=str(entry.record["sha256"]),
-                place=place,
-                original=original,
-                by=self.store.reviewer,
-            )
+            resolved = self.register.not_a_duplicate(place, by=self.store.reviewer)
         except RegisterError as exc:
             return 409, {"error": str(exc)}
-        return 200, saved
+        decided = decisions(self.register, sha256=str(entry.record.get("sha256")), place=place)
+        return 200, {"resolved": resolved, "decisions": decided}
 
     def _place(self, entry: Entry) -> str | None:
         """Where the register holds this record (its input's path as registered), None when it is not there."""
