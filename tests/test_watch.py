@@ -782,3 +782,73 @@ def test_watch_cli_honours_answer_retries_embedded_and_cross_check(dirs, model_f
         assert runner.invoke(app, dispatch_args(args)).exit_code == 0
         record = next(r for r in records_in(target).values() if r["source"].endswith("einvoice.pdf"))
         assert (record["data_source"], "cross_check" in record) == (source, cross)
+
+
+# -------------------------------------------------------------------------------------------- the invoice register
+
+
+def _register_rows(path: Path) -> list[tuple]:
+    from extractor.register import Register
+
+    with Register.open(path) as register:
+        return [(Path(i["source"]).name, i["findings"]) for i in register.invoices()]
+
+
+def test_the_register_is_kept_in_the_state_folder_and_a_kill_9_neither_loses_nor_doubles(dirs, tmp_path, model_dir):
+    """extract watch keeps an invoice register beside its ledger by default: the reminder of an invoice (the same
+    number, other bytes) is its duplicate; a watcher killed after a document was registered and its record written,
+    then restarted, registers each document once."""
+    from helpers import CII_PRINTED, einvoice_pdf
+
+    inbox, out = dirs
+    einvoice_pdf(inbox / "invoice.pdf")
+    einvoice_pdf(inbox / "reminder.pdf", lines=[*CII_PRINTED, "Zahlungserinnerung"])
+    os.utime(inbox / "invoice.pdf", (time.time() - 60, time.time() - 60))  # the invoice first (oldest first)
+    args = [*cli_args(inbox, out, model_dir, Path("invoice")), "--max-tokens", "4", "--no-embedded-rules"]
+    marker = tmp_path / "paused-written"
+    proc = start_cli(args, tmp_path, "register", pause=f"written:{marker}")
+    try:
+        wait_for(lambda: marker.exists() or proc.poll() is not None, what="the watcher to pause after a record")
+        assert marker.exists(), (tmp_path / "register.err").read_text()
+    finally:
+        proc.kill()
+        proc.wait()
+    register = out / ".extractor" / "register.sqlite"
+    assert _register_rows(register) == [("invoice.pdf", ["bank_account_not_trusted", "new_supplier"])]
+
+    final = CliRunner().invoke(app, dispatch_args([*args, "--once", "--json"]))
+    assert final.exit_code == 0, final.output
+    assert json.loads(final.stdout)["extracted"] == 2
+    assert _register_rows(register) == [
+        ("invoice.pdf", ["bank_account_not_trusted", "new_supplier"]),
+        ("reminder.pdf", ["duplicate_invoice"]),
+    ]
+    records = {Path(r["source"]).name: r for r in records_in(out).values()}
+    assert records["invoice.pdf"]["status"] == "ok" and records["reminder.pdf"]["status"] == "review"
+    (finding,) = [f for f in records["reminder.pdf"]["register"]["findings"] if f["severity"] == "warning"]
+    assert (finding["code"], finding["original"]["record"]) == ("duplicate_invoice", str(inbox / "invoice.pdf"))
+
+
+def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir):
+    from helpers import einvoice_pdf
+
+    inbox, out = dirs
+    einvoice_pdf(inbox / "invoice.pdf")
+    runner = CliRunner()
+    elsewhere = tmp_path / "shared.sqlite"
+    for extra, target, register in (
+        (("--register", str(elsewhere)), tmp_path / "out-elsewhere", elsewhere),
+        (("--no-register",), tmp_path / "out-none", None),
+    ):
+        args = cli_args(inbox, target, model_dir, Path("invoice"), "--once", "--keep-inputs", "--max-tokens", "4")
+        assert runner.invoke(app, dispatch_args([*args, "--no-embedded-rules", *extra])).exit_code == 0
+        (record,) = records_in(target).values()
+        assert not (target / ".extractor" / "register.sqlite").exists()
+        if register is None:
+            assert "register" not in record
+        else:
+            assert record["register"]["register"] == str(register)
+            assert [name for name, _ in _register_rows(register)] == ["invoice.pdf"]
+    both = cli_args(inbox, out, model_dir, Path("invoice"), "--register", "x", "--no-register")
+    both = runner.invoke(app, dispatch_args(both))
+    assert both.exit_code == 2 and "--no-register" in both.output

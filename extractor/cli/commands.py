@@ -30,7 +30,6 @@ from extractor.tools.doctor.smoke import DEFAULT_SMOKE_TOKENS
 from extractor.trust.verdict import trusted
 
 WATCH = WatchSettings()  # the watcher's defaults, named once there
-WATCH_REGISTER = "register.sqlite"  # extract watch's invoice register, beside its ledger
 
 
 @app.command(
@@ -252,10 +251,13 @@ def watch_command(
         None,
         "--register",
         metavar="PATH_OR_URL",
-        help="The invoice register every invoice is checked against and added to (default: "
-        "OUT/.extractor/register.sqlite; docs/register.md).",
+        help="The invoice register every invoice is checked against and added to (default: register.sqlite in the "
+        "watcher's state folder, beside the ledger; postgresql://... to share one).",
     ),
-    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register."),
+    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks)."),
+    require_known_supplier: bool = typer.Option(
+        False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
+    ),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -273,9 +275,7 @@ def watch_command(
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
-    if not no_register and settings is not None:  # the watcher keeps a register in its state folder by default
-        paths.ledger.parent.mkdir(parents=True, exist_ok=True)
-        settings = settings.replace(register=register or str(paths.ledger.parent / WATCH_REGISTER))
+    settings = _watch_register(settings, paths, register=register, off=no_register, strict=require_known_supplier)
     render.watch_logging()
     with Extractor(settings) as extractor:
         summary = watch(
@@ -283,6 +283,20 @@ def watch_command(
         )
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
+
+
+def _watch_register(settings: Settings | None, paths, *, register: str | None, off: bool, strict: bool) -> Settings:
+    """The watcher's settings with its invoice register: ``--register``, else its state folder's (made if missing),
+    none with ``--no-register``."""
+    if off and register:
+        raise UsageError("--register and --no-register: give one of them")
+    settings = settings or Settings()
+    if off:
+        return settings.replace(register=None)
+    if register is None:
+        paths.register.parent.mkdir(parents=True, exist_ok=True)
+        register = str(paths.register)
+    return settings.replace(register=register, require_known_supplier=strict)
 
 
 @app.command("status", help="Show a watcher's ledger: documents per state and the recent failures with reasons.")
@@ -380,11 +394,18 @@ def review_command(
     reviewer: str | None = typer.Option(
         None, "--reviewer", help="Your name in the reviewed files (default: the OS user)."
     ),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="The invoice register whose findings the page shows and acts on (default: a watcher's, "
+        "OUT/.extractor/register.sqlite, when there is one).",
+    ),
 ) -> None:
     """Serve the review page until Ctrl-C."""
     from extractor.tools.review_page.app import serve
 
-    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo)
+    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo, register=register)
 
 
 SUBCOMMANDS.add("review")

@@ -101,6 +101,17 @@ CREATE TABLE IF NOT EXISTS register_file_keys (      -- the first document of ea
     PRIMARY KEY (tenant, sha256)
 );
 CREATE INDEX IF NOT EXISTS register_file_keys_entry ON register_file_keys (entry_seq);
+CREATE TABLE IF NOT EXISTS register_decisions (      -- a person's "not a duplicate" (register.decisions)
+    tenant TEXT NOT NULL,
+    sha256 TEXT NOT NULL,           -- the flagged document: its bytes and place
+    place TEXT NOT NULL,
+    original_sha256 TEXT NOT NULL,  -- the earlier document it was flagged against
+    original_place TEXT NOT NULL,
+    decision TEXT NOT NULL,         -- not_duplicate
+    by_whom TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (tenant, sha256, place, original_sha256, original_place)
+);
 """
 
 

@@ -45,6 +45,7 @@ from extractor.register.checks import (
 )
 from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
+from extractor.register.decisions import decided_originals, remember_not_duplicates, undecided
 from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
 from extractor.schema import INVOICE_SCHEMAS
 from extractor.trust.verdict import registered_status
@@ -292,6 +293,9 @@ class Register:
             )
             if same_number is not None and same_number.sha256 == sha256:
                 same_number = None  # the same bytes: a duplicate_file (another place) or itself
+        # originals a person said this document is not a duplicate of (register.decisions) are left out
+        decided = decided_originals(self.db, tx, tenant=self.tenant, sha256=sha256, place=place)
+        same_file, same_number = undecided(same_file, decided), undecided(same_number, decided)
         candidate = None
         if same_file is None and same_number is None:
             # a re-run of the same path compares with what came before its first run, as the first run did
@@ -300,7 +304,7 @@ class Register:
                 "SELECT min(seq) FROM register_entries WHERE tenant = ? AND sha256 = ? AND place = ?",
                 (self.tenant, sha256, place),
             ).fetchone()
-            candidate = self._candidate(tx, keys, said, sha256=sha256, seq=int(first[0] or seq))
+            candidate = undecided(self._candidate(tx, keys, said, sha256=sha256, seq=int(first[0] or seq)), decided)
         supplier = None
         if keys.supplier is not None:
             supplier = self.db.execute(
@@ -516,6 +520,8 @@ class Register:
         Raises:
             RegisterError: no such document, or none of its findings is a duplicate's.
         """
+        # each pair is remembered (register.decisions): checked again, the document is not flagged for it
+        remember_not_duplicates(self, source, place=place_of(source), by=by, at=now())
         return self._resolve(source, DUPLICATES, decision="not_a_duplicate", by=by)
 
     def _resolve(self, source: str, codes: Iterable[str], *, decision: str, by: str, iban: str | None = None) -> int:

@@ -6,6 +6,11 @@ hash, claim, extract, write, commit, move), which a SQLite ledger (:mod:`extract
 against a kill -9 between any two of them. This module is the loop between the two: catch up with the inbox,
 then take settled files until stopped (or, with ``once``, until the inbox is done).
 
+The invoice register is the extractor's (``Settings.register``: every record is checked against it and added as it
+is extracted, keyed by its file's sha256, the settings' fingerprint and its inbox path, so a document extracted
+again after a kill -9 answers its first registration: nothing lost, nothing doubled). ``extract watch`` keeps one by
+default in the state folder (``WatchPaths.register``, beside the ledger).
+
 Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With
 ``handle_signals`` (the CLI), SIGINT / SIGTERM set it, and a document still being extracted ``stop_timeout``
 seconds later is abandoned (``steps.StopSignals``).

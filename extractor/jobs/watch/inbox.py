@@ -44,6 +44,7 @@ PROCESSED = "processed"
 FAILED = "failed"
 LEDGER_DIR = ".extractor"
 LEDGER_NAME = "ledger.sqlite"
+REGISTER_NAME = "register.sqlite"  # the default invoice register, beside the ledger (WatchPaths.register)
 INBOX_LOCK = ".extractor-watch.lock"
 RESCAN_S = 60.0  # full rescan interval when events are used (an inotify queue can overflow)
 FALLBACK_POLL_S = 2.0  # scan interval when file-system events are unavailable
@@ -137,6 +138,12 @@ class WatchPaths:
     def lock(self) -> Path:
         """The lock file next to the ledger."""
         return self.ledger.with_name(self.ledger.name + ".lock")
+
+    @property
+    def register(self) -> Path:
+        """The watcher's default invoice register (``extract watch``): ``register.sqlite`` beside the ledger, in its
+        state folder (``OUT/.extractor/`` by default)."""
+        return self.ledger.with_name(REGISTER_NAME)
 
 
 class WatchLock:

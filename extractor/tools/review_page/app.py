@@ -8,7 +8,10 @@ Routes (``NAME`` is a record file's stem in OUT):
   field's confidence and evidence (``records.field_evidence``: the least confident first);
 * ``GET /api/records/NAME/pages/N`` page N as PNG (rendered in a child process, cached for the server's life);
 * ``POST /api/records/NAME/check`` ``{"data"}`` -> the field states of edited data (validation, checks, grounding);
-* ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid).
+* ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid);
+* ``POST /api/records/NAME/register/trust`` confirms the account the document pays to, ``POST
+  /api/records/NAME/register/not-duplicate`` ``{"sha256", "place"}`` says it is not a duplicate of that original
+  (``register_panel``: saved in the invoice register with who and when; 409 without a register).
 
 Anything not found (an unknown name, a traversal attempt, a page out of range) is a 404. With a ``token`` every
 request must carry it (``?token=``, an ``X-Review-Token`` header or the cookie set after the first ``?token=``);
@@ -30,6 +33,7 @@ from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import field_states
 from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
+from extractor.tools.review_page.register_panel import RegisterPanel, find_register
 
 HERE = Path(__file__).resolve().parent
 TOKEN_COOKIE = "review_token"
@@ -39,9 +43,10 @@ TOKEN_HEADER = "x-review-token"
 class Review:
     """The data behind the app: records, their pages (rendered once) and their field states."""
 
-    def __init__(self, store: RecordStore, *, cache: Path) -> None:
-        """Serve a store, keeping rendered pages under ``cache``."""
+    def __init__(self, store: RecordStore, *, cache: Path, register: RegisterPanel | None = None) -> None:
+        """Serve a store, keeping rendered pages under ``cache``; ``register``: the invoice register's panel."""
         self.store = store
+        self.register = register if register is not None else RegisterPanel(store, None)
         self.cache = cache
         self._pool = render_pool()  # workers start on the first page view
         self._pages: dict[str, SourcePages] = {}
@@ -81,6 +86,7 @@ class Review:
             "pages_warnings": list(pages.warnings),
             "state": None if data is None else self.states(entry, data, schema=schema, pages=pages),
             "evidence": field_evidence(entry.record),
+            "register": self.register.view(entry, self.store.entries(), data),
             "previous": names[at - 1] if at > 0 else None,
             "next": names[at + 1] if at + 1 < len(names) else None,
         }
@@ -139,13 +145,14 @@ class Review:
         self._pool.close()
 
 
-def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None):
+def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None, register: str | None = None):
     """Build the Starlette app for an output folder.
 
     Args:
         out: the folder of records.
         reviewer: the name written into reviewed files (default: the OS user).
         token: when set, every request must carry it.
+        register: the invoice register (a path or URL; default: a watcher's in OUT, when there is one).
 
     Returns:
         The ASGI app (its ``state.review`` is the ``Review``; its render workers and cache folder go when the app shuts
@@ -160,7 +167,8 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
     from starlette.templating import Jinja2Templates
 
     cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
-    review = Review(RecordStore(out, reviewer=reviewer), cache=cache)
+    records = RecordStore(out, reviewer=reviewer)
+    review = Review(records, cache=cache, register=RegisterPanel(records, find_register(records.out, register)))
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     handlers = _Handlers(review, templates)
 
@@ -178,6 +186,8 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
         Route("/api/records/{name}/pages/{number:int}", handlers.page_image),
         Route("/api/records/{name}/check", handlers.check, methods=["POST"]),
         Route("/api/records/{name}/save", handlers.save, methods=["POST"]),
+        Route("/api/records/{name}/register/trust", handlers.register_trust, methods=["POST"]),
+        Route("/api/records/{name}/register/not-duplicate", handlers.register_not_duplicate, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [Middleware(_TokenGate, token=token)] if token else []
@@ -245,6 +255,24 @@ class _Handlers:
         status, body = await run_in_threadpool(
             self.review.save, entry, data.get("data"), approved=bool(data.get("approved"))
         )
+        return JSONResponse(body, status_code=status)
+
+    async def register_trust(self, request):
+        """POST /api/records/NAME/register/trust: confirm the account the document pays to (the register)."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import JSONResponse
+
+        status, body = await run_in_threadpool(self.review.register.trust, self._entry(request))
+        return JSONResponse(body, status_code=status)
+
+    async def register_not_duplicate(self, request):
+        """POST /api/records/NAME/register/not-duplicate ``{"sha256", "place"}``: not a duplicate of that original."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import JSONResponse
+
+        entry = self._entry(request)
+        posted = await _posted(request)
+        status, body = await run_in_threadpool(self.review.register.not_duplicate, entry, posted)
         return JSONResponse(body, status_code=status)
 
     def _entry(self, request) -> Entry:
@@ -336,6 +364,7 @@ def serve(
     reviewer: str | None = None,
     open_browser: bool = False,
     echo=print,
+    register: str | None = None,
 ) -> None:
     """Run the review app until interrupted (Ctrl-C).
 
@@ -346,13 +375,14 @@ def serve(
         reviewer: the name written into reviewed files (default: the OS user).
         open_browser: open the URL in the default browser once the server listens.
         echo: where the URL is printed.
+        register: the invoice register (a path or URL; default: a watcher's in OUT, when there is one).
     """
     import socket
 
     import uvicorn
 
     token = secrets.token_urlsafe(18) if needs_token(host) else None
-    app = create_app(out, reviewer=reviewer, token=token)
+    app = create_app(out, reviewer=reviewer, token=token, register=register)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

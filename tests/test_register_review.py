@@ -1,0 +1,205 @@
+"""The invoice register on the review page (``tools.review_page.register_panel``, ``register.decisions``): a
+reminder of a known invoice that pays to another account is shown beside the earlier invoice and beside the
+supplier's trusted account; "not a duplicate" and "confirm this account" are saved with who and when, and the
+register learns from them. Over HTTP (Starlette's test client) and in headless Chromium (the screenshot in
+docs/register-review.png).
+
+The two invoices are e-invoices read from their embedded XML (exact keys, zero tokens: a random tiny model), into
+the register a watcher keeps in its OUT (``OUT/.extractor/register.sqlite``), which the page finds by itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import CII, CII_PRINTED, einvoice_pdf, settings_for
+from test_review_app import browser, serving  # noqa: F401 - the module's Chromium and its server
+
+from extractor import Extractor
+from extractor.record import record_from_dict
+from extractor.register import Register
+from extractor.tools.review_page.app import create_app
+from extractor.tools.review_page.register_panel import WATCH_REGISTER, key_values
+
+OLD_IBAN, NEW_IBAN = "DE89 3704 0044 0532 0130 00", "DE02 1203 0000 0000 2020 51"
+SCREENSHOT_ENV = "EXTRACTOR_REGISTER_SCREENSHOT"  # where to keep the screenshot (docs/register-review.png)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory, model_factory) -> tuple[Path, Path]:
+    """(inbox, OUT): the invoice and its reminder (the same number, another account), read into OUT's register."""
+    base = tmp_path_factory.mktemp("register-review")
+    inbox, out = base / "inbox", base / "out"
+    inbox.mkdir()
+    (out / WATCH_REGISTER).parent.mkdir(parents=True)
+    einvoice_pdf(inbox / "RE-2026-0117.pdf")
+    reminder = [line.replace(OLD_IBAN, NEW_IBAN) for line in CII_PRINTED] + ["Zahlungserinnerung"]
+    einvoice_pdf(inbox / "RE-2026-0117 reminder.pdf", lines=reminder, xml=CII.replace(OLD_IBAN, NEW_IBAN))
+    settings = settings_for(
+        model_factory.random(), max_tokens=4, embedded_rules=False, register=str(out / WATCH_REGISTER)
+    )
+    with Extractor(settings) as extractor:
+        for stem, name in (("original", "RE-2026-0117.pdf"), ("reminder", "RE-2026-0117 reminder.pdf")):
+            record = extractor.extract(str(inbox / name)).to_dict()
+            (out / f"{stem}.json").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    return inbox, out
+
+
+@pytest.fixture
+def out(made, tmp_path) -> Path:
+    """A fresh copy of OUT (records and register) for each test: the actions change the register."""
+    return Path(shutil.copytree(made[1], tmp_path / "out"))
+
+
+def _record(out: Path, stem: str) -> dict:
+    return json.loads((out / f"{stem}.json").read_text(encoding="utf-8"))
+
+
+def test_the_reminder_is_flagged_and_the_original_is_not(made):
+    inbox, out = made
+    original, reminder = _record(out, "original"), _record(out, "reminder")
+    codes = [[f["code"] for f in r["register"]["findings"] if f["severity"] == "warning"] for r in (original, reminder)]
+    assert codes == [[], ["duplicate_invoice", "bank_details_changed"]]
+    assert (original["status"], reminder["status"]) == ("ok", "review")
+
+
+def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
+    from starlette.testclient import TestClient
+
+    inbox = made[0]
+    original, reminder = _record(out, "original"), _record(out, "reminder")
+    place = str((inbox / "RE-2026-0117.pdf").resolve())
+    first = next(f for f in reminder["register"]["findings"] if f["code"] == "duplicate_invoice")
+    changed = next(f for f in reminder["register"]["findings"] if f["code"] == "bank_details_changed")
+    with TestClient(create_app(out, reviewer="anna")) as client:
+        shown = client.get("/api/records/reminder").json()["register"]
+        assert shown["register"] == str(out / WATCH_REGISTER)
+        assert shown["place"] == str((inbox / "RE-2026-0117 reminder.pdf").resolve())
+        assert shown["this"] == key_values(reminder)
+        assert shown["this"]["iban"] == "****2051" and shown["this"]["number"] == "RE-2026-0117"
+        assert shown["duplicates"] == [
+            {
+                "code": "duplicate_invoice",
+                "message": first["message"],
+                "original": {
+                    "source": original["source"],
+                    "seen_at": first["original"]["seen_at"],
+                    "record": place,
+                    "sha256": original["sha256"],
+                },
+                "place": place,
+                "name": "original",
+                "original_values": key_values(original),
+                "decision": None,
+            }
+        ]
+        trusted_then = [{"iban": "****3000", "source": "ok_record", "by": None, "at": changed["trusted"][0]["at"]}]
+        assert shown["account"] == {
+            "findings": [{"code": "bank_details_changed", "message": changed["message"], "severity": "warning"}],
+            "iban": "****2051",
+            "trusted": trusted_then,
+            "confirmed": None,
+            "can_confirm": True,
+        }
+        assert client.get("/api/records/original").json()["register"]["duplicates"] == []
+
+        # not a duplicate: only of an original the record's findings name
+        wrong = client.post("/api/records/reminder/register/not-duplicate", json={"sha256": "0" * 64, "place": place})
+        assert wrong.status_code == 404
+        said = client.post(
+            "/api/records/reminder/register/not-duplicate", json={"sha256": original["sha256"], "place": place}
+        )
+        assert said.status_code == 200, said.text
+        (decision,) = said.json()["decisions"]
+        assert said.json()["resolved"] == 1
+        assert {k: decision[k] for k in ("original_sha256", "original_place", "decision", "by")} == {
+            "original_sha256": original["sha256"],
+            "original_place": place,
+            "decision": "not_a_duplicate",
+            "by": "anna",
+        }
+        # confirm this account ("I called the supplier")
+        trusted = client.post("/api/records/reminder/register/trust")
+        assert trusted.status_code == 200, trusted.text
+        account = trusted.json()["trusted"]
+        assert (account["iban"], account["source"], account["by"]) == ("****2051", "review", "anna")
+
+        shown = client.get("/api/records/reminder").json()["register"]
+        assert shown["duplicates"][0]["decision"] == decision
+        assert shown["account"]["confirmed"] == {
+            "iban": "****2051",
+            "source": "review",
+            "by": "anna",
+            "at": account["at"],
+        }
+        assert shown["account"]["trusted"] == [*trusted_then, shown["account"]["confirmed"]]
+
+    # the register learnt both: the reminder read again (other settings) is neither a duplicate nor a changed account
+    again = dataclasses.replace(
+        record_from_dict(reminder), extra={**record_from_dict(reminder).extra, "fingerprint": "x"}
+    )
+    with Register.open(out / WATCH_REGISTER) as register:
+        result = register.check_and_add(again, place=shown["place"])
+        assert result is not None and result.warnings == ()
+        # the decision is about that pair: a third copy of the invoice is still its duplicate
+        third = dataclasses.replace(again, sha256="f" * 64, source="third.pdf")
+        assert [w["code"] for w in register.check_and_add(third, place="third.pdf").warnings] == ["duplicate_invoice"]
+        # and the reminder registered again as it was read answers both findings resolved, with who and when
+        repeated = register.check_and_add(record_from_dict(reminder), place=shown["place"])
+        assert repeated is not None and repeated.repeated and repeated.warnings == ()
+        resolved = {f["code"]: f["resolved"] for f in repeated.findings if "resolved" in f}
+        assert resolved == {
+            "duplicate_invoice": {"decision": "not_a_duplicate", "by": "anna", "at": decision["at"]},
+            "bank_details_changed": {"decision": "account_confirmed", "by": "anna", "at": account["at"]},
+        }
+
+
+def test_without_a_register_the_page_shows_the_record_and_refuses_the_actions(made, tmp_path):
+    from starlette.testclient import TestClient
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    shutil.copy(made[1] / "reminder.json", folder)
+    with TestClient(create_app(folder, reviewer="anna")) as client:
+        shown = client.get("/api/records/reminder").json()["register"]
+        assert shown["register"] is None and shown["duplicates"][0]["name"] is None
+        assert shown["account"]["trusted"][0]["iban"] == "****3000" and shown["account"]["can_confirm"] is False
+        for path, body in (("trust", {}), ("not-duplicate", shown["duplicates"][0]["original"])):
+            refused = client.post(f"/api/records/reminder/register/{path}", json=body)
+            assert refused.status_code == 409 and "--register" in refused.json()["error"]
+        assert "not open: the actions need extract review --register" in client.get("/r/reminder").text
+
+
+def test_the_actions_in_a_browser(out, browser, tmp_path):  # noqa: F811 - the imported fixture
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # an action reloads the page: an element read during the reload is stale, and read again
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+    with serving(out) as host:
+        browser.get(f"http://{host}/r/reminder")
+        section = wait.until(lambda d: d.find_element(By.ID, "register"))
+        wait.until(lambda d: d.execute_script("return document.querySelector('.page img').complete"))
+        assert "duplicate_invoice" in section.text and "bank_details_changed" in section.text
+        assert "****2051" in section.text and "****3000" in section.text and "ok_record" in section.text
+        shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "register-review.png")
+        browser.set_window_size(1280, 1000)  # the whole section beside the page
+        browser.save_screenshot(str(shot))
+        browser.set_window_size(1280, 800)
+
+        browser.find_element(By.CSS_SELECTOR, ".reg-not-duplicate").click()
+        wait.until(lambda d: "not a duplicate: decided by tester" in d.find_element(By.ID, "register").text)
+        browser.find_element(By.CSS_SELECTOR, ".reg-trust").click()
+        wait.until(lambda d: "account confirmed by tester" in d.find_element(By.ID, "register").text)
+    with Register.open(out / WATCH_REGISTER) as register:
+        (supplier,) = register.suppliers()
+        assert [(a["source"], a["by"]) for a in supplier["trusted_accounts"]] == [
+            ("ok_record", None),
+            ("review", "tester"),
+        ]
