@@ -19,7 +19,7 @@ from extractor.cli import output as render
 from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
 from extractor.cli.options import settings_options
 from extractor.errors import ExitCode, UsageError
-from extractor.inputs.discover import expand_inputs
+from extractor.inputs.discover import find_inputs
 from extractor.jobs.batch import run_batch
 from extractor.jobs.ray import RaySettings, engine_for
 from extractor.jobs.watch.inbox import WatchSettings
@@ -79,7 +79,10 @@ def run_batch_command(
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
-    paths = expand_inputs(inputs)
+    found = find_inputs(inputs)
+    for name, why in found.skipped:  # an .xml met in a directory that is no e-invoice
+        render.note(f"skipped {name}: {why}")
+    paths = list(found.paths)
     if not paths:
         raise UsageError("no input files")
     settings = job_batch(settings, documents=len(paths), given=given_option(ctx, "batch"))

@@ -300,3 +300,10 @@ def error(message: str) -> None:
 
     # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor-vlm[ray]"' is not markup
     console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)
+
+
+def note(message: str) -> None:
+    """Print a note on stderr (a file skipped, and why)."""
+    from rich.markup import escape
+
+    console(stderr=True).print(f"[yellow]note:[/] {escape(message)}", highlight=False)
