@@ -165,8 +165,6 @@ def test_official_examples_read_as_bare_xml_with_zero_fatal_rules_in_and_out(rul
         *(DATA / n for n in OFFICIAL),
         "--model",
         demo.path,
-        "--schema",
-        "invoice-en16931",
         "--einvoice",
         "cii,ubl",
         "--out",
@@ -179,6 +177,7 @@ def test_official_examples_read_as_bare_xml_with_zero_fatal_rules_in_and_out(rul
         record = json.loads((out / f"{Path(name).stem}.json").read_text(encoding="utf-8"))
         jsonschema.validate(record, record_schema())
         assert (record["pages"], record["data_source"], record["attempts"]) == (0, "embedded_xml", []), name
+        assert record["schema"] == "invoice-en16931"  # --einvoice without --schema: the full EN 16931
         assert record["usage"]["generated_tokens"] == 0 and record["status"] in ("ok", "review")
         assert record["embedded"]["syntax"] == syntax and record["embedded"]["attachment"] == ""
         source = record["embedded"]["rules"]
@@ -285,3 +284,34 @@ def test_the_review_page_shows_the_values_and_says_the_source_had_no_pages(demo,
     status, html = bodies["/r/peppol"]
     assert status == 200 and 'id="no-pages"' in html and "every value read exactly from it" in html
     assert "Snippet1" in html  # the values are on the page
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, "invoice"),
+        ({"einvoice": "cii"}, "invoice-en16931"),
+        ({"einvoice": ("ubl", "peppol")}, "invoice-en16931"),
+        ({"schema": "invoice", "einvoice": "cii"}, "invoice"),  # asked for by name: kept, and told
+        ({"schema": "receipt", "einvoice": "cii"}, "receipt"),
+    ],
+)
+def test_einvoice_reads_invoice_en16931_unless_a_schema_is_named(given, expected):
+    from extractor.settings import Settings, command_line_settings
+
+    assert Settings(**given).schema == expected
+    assert Settings().replace(**given).schema == expected
+    assert command_line_settings(**given).schema == expected
+
+
+def test_schema_invoice_with_einvoice_is_told_what_it_misses(rules, demo, tmp_path):
+    source, jsonl = tmp_path / "in.xml", tmp_path / "records.jsonl"
+    source.write_bytes(UBL)
+    result = _invoke(source, "--model", demo.path, "--schema", "invoice", "--einvoice", "cii", "--jsonl", jsonl)
+    said = result.output.replace("\n", "")
+    assert "note: --schema invoice with --einvoice: the invoice schema has no place for VAT categories" in said
+    (record,) = _records(jsonl).values()
+    assert record["schema"] == "invoice"
+    (warning,) = [w for w in record["warnings"] if w["code"] == "einvoice_schema"]
+    assert "without --schema, --einvoice reads invoice-en16931" in warning["message"]
+    assert record["einvoice"]["cii"]["fatal"] == ["BR-S-08", "BR-CO-12"]  # the example's allowances: lost

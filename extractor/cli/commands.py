@@ -18,6 +18,7 @@ from extractor.api import Extractor, api_key
 from extractor.cli import output as render
 from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
 from extractor.cli.options import settings_options
+from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.errors import ExitCode, UsageError
 from extractor.inputs.discover import find_inputs
 from extractor.jobs.batch import run_batch
@@ -79,6 +80,8 @@ def run_batch_command(
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
+    if settings.einvoice and settings.schema == "invoice":
+        render.note(f"--schema invoice with --einvoice: {INVOICE_SCHEMA_MISSES}")
     found = find_inputs(inputs)
     for name, why in found.skipped:  # an .xml met in a directory that is no e-invoice
         render.note(f"skipped {name}: {why}")
