@@ -315,3 +315,53 @@ def test_schema_invoice_with_einvoice_is_told_what_it_misses(rules, demo, tmp_pa
     (warning,) = [w for w in record["warnings"] if w["code"] == "einvoice_schema"]
     assert "without --schema, --einvoice reads invoice-en16931" in warning["message"]
     assert record["einvoice"]["cii"]["fatal"] == ["BR-S-08", "BR-CO-12"]  # the example's allowances: lost
+
+
+# --------------------------------------------------------------------------------------------- extract einvoice convert
+
+
+@pytest.mark.parametrize(
+    ("source", "to", "code", "fatal"),
+    [
+        ("xrechnung-01.01a-INVOICE_uncefact.xml", "ubl", 0, []),  # a received CII as the UBL books import
+        ("xrechnung-01.01a-INVOICE_uncefact.xml", "xrechnung-ubl", 0, []),
+        ("xrechnung-01.01a-INVOICE_ubl.xml", "xrechnung-cii", 0, []),  # and back
+        ("peppol-base-example.xml", "cii", 0, []),
+        ("peppol-base-example.xml", "peppol", 0, []),
+        # XRechnung's electronic addresses are e-mail addresses: no Peppol participant ids, so Peppol's rules fire
+        ("xrechnung-01.01a-INVOICE_ubl.xml", "peppol", 1, ["PEPPOL-EN16931-R020", "PEPPOL-EN16931-R010"]),
+    ],
+)
+def test_convert_writes_the_file_and_exits_by_the_rules(rules, tmp_path, source, to, code, fatal):
+    from extractor.einvoice.convert import convert
+    from extractor.einvoice.validate import validate_xml
+
+    out = tmp_path / f"out.{to}.xml"
+    result = _invoke("einvoice", "convert", DATA / source, "--to", to, "-o", out)
+    assert result.exit_code == code, result.output
+    written = out.read_bytes()  # written even when a fatal rule fires
+    check = validate_xml(written, rules=None)
+    assert list(check.fatal) == fatal
+    direct = convert((DATA / source).read_bytes(), name=source, to=to)
+    assert direct.xml == written and direct.check["fatal"] == fatal and direct.check["sha256"]
+    said = result.output.replace("\n", "")
+    assert ("valid" if not fatal else "invalid") in said and f"as {to}" in said
+    # the same reader both ways: what we wrote reads back to the same data
+    back = receive_xml(written, name="back", schema="invoice-en16931").invoice.data
+    first = receive_xml((DATA / source).read_bytes(), name=source, schema="invoice-en16931").invoice.data
+    assert {k: back[k] for k in ("invoice_number", "total", "amount_due", "tax_lines")} == {
+        k: first[k] for k in ("invoice_number", "total", "amount_due", "tax_lines")
+    }
+
+
+def test_convert_to_stdout_and_its_errors(rules, tmp_path):
+    result = _invoke("einvoice", "convert", DATA / "peppol-base-example.xml", "--to", "cii")
+    assert result.exit_code == 0 and "<rsm:CrossIndustryInvoice" in result.stdout
+    bad = tmp_path / "order.xml"
+    bad.write_bytes(HOSTILE["order.xml"][0])
+    refused = _invoke("einvoice", "convert", bad, "--to", "ubl")
+    assert refused.exit_code == 1 and f"{bad}: not an e-invoice: its root element is Order" in refused.output.replace(
+        "\n", ""
+    )
+    assert _invoke("einvoice", "convert", bad, "--to", "facturx").exit_code == 2  # an XML format only
+    assert _invoke("einvoice", "convert", tmp_path / "missing.xml", "--to", "ubl").exit_code == 1
