@@ -365,3 +365,39 @@ def test_convert_to_stdout_and_its_errors(rules, tmp_path):
     )
     assert _invoke("einvoice", "convert", bad, "--to", "facturx").exit_code == 2  # an XML format only
     assert _invoke("einvoice", "convert", tmp_path / "missing.xml", "--to", "ubl").exit_code == 1
+
+
+def test_the_samples_with_einvoice_alone_give_zero_fatal_cii_and_ubl(rules, tmp_path):
+    """Done-when: ``extract samples/ --einvoice cii,ubl`` (no --schema: invoice-en16931) writes CII and UBL with 0
+    fatal rules for every sample whose expected answer is complete (``samples/expected/en16931``). The answers come
+    from an inference server streaming each sample's expected en16931 answer in turn (as vLLM would; a kit model
+    per sample costs ~30 s each here for the same records), one document in flight, so each record's data is its
+    own sample's answer (checked)."""
+    import shutil
+
+    from test_openai_runner import QWEN, Recorder, vllm_chunks
+
+    expected = ROOT / "samples" / "expected" / "en16931"
+    names = sorted(p.stem for p in expected.glob("invoice-*.json"))
+    inbox, out = tmp_path / "samples", tmp_path / "out"
+    inbox.mkdir()
+    answers = {}
+    for name in names:
+        (source,) = (ROOT / "samples").glob(f"{name}.*")
+        shutil.copy(source, inbox)
+        answers[name] = json.loads((expected / f"{name}.json").read_text(encoding="utf-8"))
+    texts = [json.dumps(answers[n], ensure_ascii=False, separators=(",", ":")) for n in names]
+    server = Recorder(script=[vllm_chunks([t[i : i + 200] for i in range(0, len(t), 200)]) for t in texts])
+    try:
+        args = [inbox, "--model", QWEN, "--endpoint", server.url, "--concurrency", "1", "--ocr", "never"]
+        result = _invoke(*args, "--einvoice", "cii,ubl", "--out", out, "--no-isolate")
+    finally:
+        server.close()
+    assert "Traceback" not in result.output, result.output
+    for name in names:
+        record = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+        assert (record["schema"], record["data"]) == ("invoice-en16931", answers[name]), name
+        for fmt in ("cii", "ubl"):
+            entry = record["einvoice"][fmt]
+            assert (entry["fatal"], entry["valid"]) == ([], True), (name, fmt, entry)
+            assert (out / f"{name}.{fmt}.xml").is_file()
