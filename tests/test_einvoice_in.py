@@ -207,6 +207,10 @@ def test_bad_xml_corpus_one_clear_record_each_and_the_batch_goes_on(rules, demo,
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     records = _records(jsonl)
     assert set(records) == set(names)
+    import jsonschema
+
+    for record in records.values():
+        jsonschema.validate(record, record_schema())
     for name, (_, expected) in HOSTILE.items():
         record = records[name]
         if expected.startswith("einvoice_"):
