@@ -12,11 +12,12 @@ checks ``Settings.einvoice`` against :data:`FORMATS`). It imports only lower sta
 and saxonche load on use).
 
 Modules, in: ``read`` (CII / UBL XML to the ``invoice`` schema), ``read_en16931`` (the terms ``invoice-en16931``
-adds), ``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
+adds), ``receive`` (a received, bare e-invoice XML: recognised, refused when hostile or no e-invoice, read),
+``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
 business rules on amounts as the CEN XSLT computes them); out: ``report`` (the calls above), ``terms`` (record ->
-Business Terms, what is derived or left out), ``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL with
-their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN,
-XRechnung and Peppol XSLT, SVRL findings).
+Business Terms, what is derived or left out), ``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL
+with their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN,
+XRechnung and Peppol XSLT, SVRL findings), ``convert`` (``extract einvoice convert``: reader, writer and rules).
 A converted paper invoice is structured import data for the recipient's books, not a legally issued e-invoice
 (docs/einvoice.md).
 """
@@ -60,6 +61,15 @@ SPECIFICATIONS: dict[str, tuple[str, str | None]] = {
     "xrechnung-ubl": (XRECHNUNG, PEPPOL_PROCESS),
     "peppol": (PEPPOL, PEPPOL_PROCESS),
 }
+
+
+# What e-invoices written from the ``invoice`` schema lack (said when ``--einvoice`` runs with ``--schema invoice``)
+INVOICE_SCHEMA_MISSES = (
+    "the invoice schema has no place for VAT categories and exemption reasons, document allowances and charges, "
+    "the document type, references, delivery, typed party identifiers, contacts, payment means and rounding: "
+    "the e-invoices lack them, and may fire EN 16931 rules (BR-47, BR-CO-04, BR-CO-11/12, BR-S-08) where the "
+    "invoice has them; without --schema, --einvoice reads invoice-en16931, which holds them"
+)
 
 
 def check_formats(formats: Sequence[str]) -> tuple[str, ...]:

@@ -395,7 +395,7 @@ def terms_from(
     if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
     printed = _mapping(totals)
-    if printed.get("allowance_total") or printed.get("charge_total"):
+    if (printed.get("allowance_total") or printed.get("charge_total")) and not allowances:
         notes.append("BG-20 / BG-21 document allowances and charges: the invoice schema cannot hold them; left out")
     line_total = decimal(data.get("subtotal"))
     allowance_total = _sum([a.amount for a in allowances if not a.charge]) if allowances else None
