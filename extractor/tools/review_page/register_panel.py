@@ -27,7 +27,7 @@ from extractor.register import Register, RegisterError
 from extractor.register.checks import DUPLICATES
 from extractor.register.decisions import decisions
 from extractor.register.keys import id_key, mask_iban
-from extractor.tools.review_page.store import Entry, RecordStore
+from extractor.tools.review_page.records import Entry, RecordStore
 
 WATCH_REGISTER = Path(".extractor") / "register.sqlite"  # jobs.watch's default, inside its OUT
 ACCOUNT_CODES = ("bank_details_changed", "bank_account_of_other_supplier", "bank_account_not_trusted")
