@@ -2,7 +2,8 @@
 ../shared/corpus gives is the same term in the CII and the UBL we write from the record read under
 ``invoice-en16931`` (``einvoice.lossless.round_trip``, the binding table ``einvoice.bindings``), unless the record's
 notes say why not; our CII and UBL of every complete source fire no fatal CEN rule. The official files: KoSIT's
-XRechnung test suite and OpenPEPPOL's example (tests/data/einvoice), CEN's own examples (tests/data/einvoice/cen)."""
+XRechnung test suite (every standard business case, UBL and CII: tests/data/einvoice/kosit), OpenPEPPOL's example
+and CEN's own examples (tests/data/einvoice/cen)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ def test_what_the_schema_does_not_hold_is_named_in_the_notes():
     notes = "\n".join(found.notes)
     for term in ("BT-6", "BT-82", "BT-111", "BT-137", "BT-138"):  # accounting currency, means text, line bases
         assert f"{term} " in notes and term in found.noted
-    assert "BT-84 payment account: 2 in the XML, the first is held" in notes
+    assert "BT-84, BT-85, BT-86 payment account: 2 in the XML, the first is held" in notes
 
 
 def test_a_changed_value_is_a_loss():

@@ -188,11 +188,11 @@ class TermReader:
             out.append(f"BT-29 seller identifiers: {len(other)} besides GLN and LEI, the first 5 are held")
         if len(self.values.get("BT-84", [])) > 1:
             count = len(self.values["BT-84"])
-            out.append(f"BT-84 payment account: {count} in the XML, the first is held; the rest left out")
-        for term, what in (("BT-136", "allowances"), ("BT-141", "charges")):
-            several = [i + 1 for i, found in self.values.get(term, []) if len(found) > 1]
+            out.append(f"BT-84, BT-85, BT-86 payment account: {count} in the XML, the first is held; the rest left out")
+        for terms, what in (("BT-136, BT-139, BT-140", "allowances"), ("BT-141, BT-144, BT-145", "charges")):
+            several = [i + 1 for i, found in self.values.get(terms[:6], []) if len(found) > 1]
             if several:
-                out.append(f"{term} line {what} on line(s) {several}: summed into one, with the first's reason")
+                out.append(f"{terms} line {what} on line(s) {several}: summed into one, with the first's reason")
         if len(scope_nodes(self.root, "line", self.syntax)) != lines:
             out.append("BG-25 lines: the XML's lines do not pair up with those read; their further terms left null")
         return out

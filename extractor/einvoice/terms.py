@@ -401,11 +401,19 @@ def terms_from(
     if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
     printed = _mapping(totals)
-    if printed.get("allowance_total") or printed.get("charge_total"):
+    if (printed.get("allowance_total") or printed.get("charge_total")) and "allowances_charges" not in data:
         notes.append("BG-20 / BG-21 document allowances and charges: the invoice schema cannot hold them; left out")
     line_total = decimal(data.get("subtotal"))
-    allowance_total = _sum([a.amount for a in allowances if not a.charge]) if allowances else None
-    charge_total = _sum([a.amount for a in allowances if a.charge]) if allowances else None
+    # a kind the record lists none of: the printed total (0 or none) where the source XML gave one
+    kinds = {a.charge for a in allowances}
+    allowance_total = (
+        _sum([a.amount for a in allowances if not a.charge])
+        if False in kinds
+        else decimal(printed.get("allowance_total"))
+    )
+    charge_total = (
+        _sum([a.amount for a in allowances if a.charge]) if True in kinds else decimal(printed.get("charge_total"))
+    )
     if printed.get("tax_basis_total") is not None:
         tax_exclusive = decimal(printed["tax_basis_total"])
     elif line_total is not None:
@@ -441,8 +449,8 @@ def terms_from(
         bic=bank.get("bic") if account else None,
         account_name=bank.get("account_holder") if account else None,
         allowances=allowances,
-        allowance_total=allowance_total if allowances else decimal(printed.get("allowance_total")),
-        charge_total=charge_total if allowances else decimal(printed.get("charge_total")),
+        allowance_total=allowance_total,
+        charge_total=charge_total,
         rounding=decimal(data.get("rounding_amount")),
         buyer_reference=data.get("buyer_reference"),
         order_reference=data.get("order_reference"),
