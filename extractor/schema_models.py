@@ -414,7 +414,7 @@ class EInvoiceLineItem(_Contract):
 class EInvoiceTaxLine(_Contract):
     """One row of an ``invoice-en16931`` tax summary."""
 
-    rate: Percent = Field(description="Tax rate in percent")
+    rate: Percent | None = Field(description="Tax rate in percent; null where none applies (outside the scope of VAT)")
     category: VatCategory | None = Field(description=_CATEGORY)
     base: Money = Field(description="Taxable amount at this rate and category")
     amount: Money = Field(description="Tax amount at this rate")
