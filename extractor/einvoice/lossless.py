@@ -8,8 +8,8 @@ A difference is a loss unless it is documented:
   hold, a second account, several line allowances summed, a code without a word);
 * ``EXEMPT``: the attached documents' bytes (BT-125) are kept beside the record, never in it, so our XML names the
   supporting document without them;
-* a rate of 0 on a category O (outside the scope of VAT) breakdown, line or allowance: we write no rate there
-  (BR-O-05 / 10 / 11 / 12), where some sources write 0.
+* a rate of 0 on a category O (outside the scope of VAT) line, allowance or charge: we write no rate there
+  (BR-O-05 / 06 / 07 forbid one), where a source breaking those rules writes 0.
 
 Everything else is ``lost``: tests/test_einvoice_lossless.py fails on it, ``bench/einvoice_corpus.py`` prints it.
 """
@@ -26,8 +26,8 @@ EXEMPT = {
     "BT-125-2": "the attachment's bytes are not in the record; our XML names the document without them",
 }
 FORMATS = ("cii", "ubl")
-# a rate term -> the category term beside it (BT-119 / BT-118, BT-152 / BT-151, BT-96 / 95, BT-103 / 102)
-RATE_CATEGORY = {"BT-119": "BT-118", "BT-152": "BT-151", "BT-96": "BT-95", "BT-103": "BT-102"}
+# a rate term -> the category term beside it (BT-152 / BT-151, BT-96 / 95, BT-103 / 102)
+RATE_CATEGORY = {"BT-152": "BT-151", "BT-96": "BT-95", "BT-103": "BT-102"}
 
 
 def _outside_scope_rate(term: str, want: list, got: list | None, source: dict) -> bool:

@@ -95,6 +95,7 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
         "tax_point_date": doc["tax_point_date"],
         "tax_point_code": doc["tax_point_code"],
         "currency": base["currency"],
+        "tax_currency": doc["tax_currency"],
         "buyer_reference": extras["buyer_reference"],
         "order_reference": extras["order_reference"],
         "references": doc["references"],
@@ -109,12 +110,16 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
         "subtotal": base["subtotal"],
         "allowances_charges": extras["allowances"],
         "tax_lines": taxes,
+        "tax_total_in_tax_currency": doc["tax_total_in_tax_currency"],
         "total": base["total"],
         "prepaid_amount": base["prepaid_amount"],
         "rounding_amount": extras["rounding"],
         "amount_due": base["amount_due"],
         "payment_means": extras["payment_means"],
-        "payment_terms": base["payment_terms"],
+        "payment_means_code": doc["payment_means_code"],
+        "payment_means_text": doc["payment_means_text"],
+        "payment_card": doc["payment_card"],
+        "payment_terms": doc["payment_terms"] if more.syntax else base["payment_terms"],
         "bank_account": bank,
         "remittance_information": doc["remittance_information"],
         "direct_debit": doc["direct_debit"],
@@ -124,6 +129,12 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
 
 
 _DOCUMENT_TERMS = (
+    "tax_currency",
+    "tax_total_in_tax_currency",
+    "payment_means_code",
+    "payment_means_text",
+    "payment_card",
+    "payment_terms",
     "tax_point_date",
     "tax_point_code",
     "references",
@@ -253,7 +264,7 @@ def _payment_means(code: str | None, notes: list[str]) -> str | None:
         return None
     word = payment_means_of(code)
     if word is None:
-        notes.append(f"BT-81 payment_means: the XML's code {code} has no word in the schema; null")
+        notes.append(f"payment_means: the XML's code {code} has no word in the schema; null, payment_means_code {code}")
     return word
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from extractor.einvoice.bindings import BINDINGS, NAMESPACES, first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.bindings import BINDINGS, BY_TERM, NAMESPACES, first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.codes import payment_means_of
 
 _TAX_POINT = {"3": "issue_date", "35": "delivery_date", "432": "payment_date"}
 _ADDRESS = ("street", "additional_street", "address_line_3", "city", "postal_code", "subdivision", "country")
@@ -92,11 +93,32 @@ class TermReader:
             if v("BT-62") is None
             else {"name": v("BT-62"), "vat_id": v("BT-63"), "address": address(self.values, "tax_representative")},
             "delivery": _object(name=v("BT-70"), location_id=v("BT-71"), address=address(self.values, "delivery")),
+            "tax_currency": v("BT-6"),
+            "tax_total_in_tax_currency": _number(v("BT-111")),
+            "payment_means_code": means if (means := v("BT-81")) and payment_means_of(means) is None else None,
+            "payment_means_text": v("BT-82"),
+            "payment_card": None if v("BT-87") is None else {"number": v("BT-87"), "holder": v("BT-88")},
+            "payment_terms": self._payment_terms(),
             "remittance_information": v("BT-83"),
             "direct_debit": _object(mandate=v("BT-89"), creditor_id=v("BT-90"), debited_account=v("BT-91")),
             "invoice_notes": self._notes(),
             "supporting_documents": self._documents(),
         }
+
+    def _payment_terms(self) -> str | None:
+        """BT-20 with its line breaks (XRechnung's Skonto lines are one a line, each ending in one: BR-DE-18);
+        spaces within a line collapsed, blank lines dropped."""
+        path = BY_TERM["BT-20"].cii if self.syntax == "CII" else BY_TERM["BT-20"].ubl
+        texts = []
+        for node in self.root.xpath(path, namespaces=NAMESPACES):
+            raw = node.text or ""
+            lines = [" ".join(line.split()) for line in raw.split("\n")]
+            text = "\n".join(line for line in lines if line)
+            if text and raw.rstrip(" \t\r").endswith("\n"):
+                text += "\n"
+            if text:
+                texts.append(text)
+        return "\n".join(texts) or None
 
     def party(self, who: str) -> dict:
         """A seller's or buyer's further terms: trading name, address in parts, legal information (seller)."""

@@ -65,9 +65,10 @@ def _cii_amount(parent, name: str, value: Decimal | None, currency: str | None =
         _ram(parent, name, number(value), {"currencyID": currency})
 
 
-def _rate(category: str | None, rate: Decimal | None) -> Decimal | None:
-    """The rate to write: none for a supply outside the scope of VAT (BR-O-05 / 10 / 11)."""
-    return None if category == OUTSIDE_SCOPE else rate
+def _rate(category: str | None, rate: Decimal | None, *, breakdown: bool = False) -> Decimal | None:
+    """The rate to write: none on a line, allowance or charge outside the scope of VAT (BR-O-05 / 06 / 07); a VAT
+    breakdown's as the record gives it (XRechnung asks for one: BR-DE-14)."""
+    return None if category == OUTSIDE_SCOPE and not breakdown else rate
 
 
 def _cii_tax(parent, tax: Tax | Line, *, basis: bool, tax_point: tuple[str | None, str | None] | None = None) -> None:
@@ -88,7 +89,7 @@ def _cii_tax(parent, tax: Tax | Line, *, basis: bool, tax_point: tuple[str | Non
         _sub(_ram(el, "TaxPointDate"), UDT, "DateString", tax_point[0].replace("-", ""), {"format": "102"})
     if tax_point is not None and tax_point[1] in TAX_POINT_CII:
         _ram(el, "DueDateTypeCode", TAX_POINT_CII[tax_point[1]])
-    rate = _rate(tax.category, tax.rate)
+    rate = _rate(tax.category, tax.rate, breakdown=breakdown is not None)
     if rate is not None:
         _ram(el, "RateApplicablePercent", number(rate))
 
@@ -285,6 +286,13 @@ def _cii_payment(settlement, terms: Terms) -> None:
         return
     means = _ram(settlement, "SpecifiedTradeSettlementPaymentMeans")
     _ram(means, "TypeCode", terms.payment_means)
+    if terms.payment_means_text:
+        _ram(means, "Information", terms.payment_means_text)
+    if terms.card_number:
+        card = _ram(means, "ApplicableTradeSettlementFinancialCard")
+        _ram(card, "ID", terms.card_number)
+        if terms.card_holder:
+            _ram(card, "CardholderName", terms.card_holder)
     if terms.debited_account:
         _ram(_ram(means, "PayerPartyDebtorFinancialAccount"), "IBANID", terms.debited_account)
     if terms.iban or terms.account_number:
@@ -348,6 +356,8 @@ def _cii_settlement(transaction, terms: Terms) -> None:
         _ram(settlement, "CreditorReferenceID", terms.creditor_id)
     if terms.remittance:
         _ram(settlement, "PaymentReference", terms.remittance)
+    if terms.tax_currency:
+        _ram(settlement, "TaxCurrencyCode", terms.tax_currency)
     if terms.currency is not None:
         _ram(settlement, "InvoiceCurrencyCode", terms.currency)
     if terms.payee is not None:
@@ -374,6 +384,8 @@ def _cii_settlement(transaction, terms: Terms) -> None:
     _cii_amount(summation, "AllowanceTotalAmount", terms.allowance_total)
     _cii_amount(summation, "TaxBasisTotalAmount", terms.tax_exclusive)
     _cii_amount(summation, "TaxTotalAmount", terms.tax_total, terms.currency)
+    if terms.tax_currency and terms.tax_currency != terms.currency:  # BT-111, in the VAT accounting currency
+        _cii_amount(summation, "TaxTotalAmount", terms.tax_total_accounting, terms.tax_currency)
     _cii_amount(summation, "RoundingAmount", terms.rounding)
     _cii_amount(summation, "GrandTotalAmount", terms.grand_total)
     _cii_amount(summation, "TotalPrepaidAmount", terms.prepaid)
@@ -437,12 +449,19 @@ def _ubl_amount(parent, name: str, value: Decimal | None, currency: str | None) 
 
 
 def _ubl_category(
-    parent, name: str, category: str | None, rate: Decimal | None, reason: str | None = None, code: str | None = None
+    parent,
+    name: str,
+    category: str | None,
+    rate: Decimal | None,
+    reason: str | None = None,
+    code: str | None = None,
+    *,
+    breakdown: bool = False,
 ) -> None:
     el = _cac(parent, name)
     if category is not None:
         _cbc(el, "ID", category)
-    rate = _rate(category, rate)
+    rate = _rate(category, rate, breakdown=breakdown)
     if rate is not None:
         _cbc(el, "Percent", number(rate))
     if code:
@@ -628,11 +647,17 @@ def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
     if terms.payment_means is None:
         return
     means = _cac(root, "PaymentMeans")
-    _cbc(means, "PaymentMeansCode", terms.payment_means)
+    _cbc(means, "PaymentMeansCode", terms.payment_means, {"name": terms.payment_means_text})
     if terms.due_date and credit:
         _cbc(means, "PaymentDueDate", terms.due_date)
     if terms.remittance:
         _cbc(means, "PaymentID", terms.remittance)
+    if terms.card_number:
+        card = _cac(means, "CardAccount")
+        _cbc(card, "PrimaryAccountNumberID", terms.card_number)
+        _cbc(card, "NetworkID", "NA")  # UBL asks for the card network, EN 16931 has none (Peppol writes NA)
+        if terms.card_holder:
+            _cbc(card, "HolderName", terms.card_holder)
     if terms.iban or terms.account_number:
         account = _cac(means, "PayeeFinancialAccount")
         _cbc(account, "ID", terms.iban or terms.account_number)
@@ -740,6 +765,8 @@ def write_ubl(
         _cbc(root, "TaxPointDate", terms.tax_point_date)
     if currency is not None:
         _cbc(root, "DocumentCurrencyCode", currency)
+    if terms.tax_currency:
+        _cbc(root, "TaxCurrencyCode", terms.tax_currency)
     _ubl_references(root, terms, credit=credit)
     _ubl_parties(root, terms, email_endpoints=email_endpoints)
     _ubl_payment(root, terms, credit=credit)
@@ -753,7 +780,10 @@ def write_ubl(
         subtotal = _cac(tax_total, "TaxSubtotal")
         _ubl_amount(subtotal, "TaxableAmount", tax.basis, currency)
         _ubl_amount(subtotal, "TaxAmount", tax.amount, currency)
-        _ubl_category(subtotal, "TaxCategory", tax.category, tax.rate, tax.exemption_reason, tax.exemption_code)
+        _ubl_category(subtotal, "TaxCategory", tax.category, tax.rate, tax.exemption_reason, tax.exemption_code,
+                      breakdown=True)  # fmt: skip
+    if terms.tax_currency and terms.tax_currency != currency and terms.tax_total_accounting is not None:
+        _ubl_amount(_cac(root, "TaxTotal"), "TaxAmount", terms.tax_total_accounting, terms.tax_currency)  # BT-111
     totals = _cac(root, "LegalMonetaryTotal")
     _ubl_amount(totals, "LineExtensionAmount", terms.line_total, currency)
     _ubl_amount(totals, "TaxExclusiveAmount", terms.tax_exclusive, currency)
