@@ -48,7 +48,8 @@ class InputError(ExtractorError):
     """An input document cannot be read or rendered.
 
     Codes: not_found, unreadable, empty, not_a_pdf, unsupported_type, corrupt, encrypted,
-    wrong_password, too_large.
+    wrong_password, too_large; a received e-invoice XML (``einvoice.receive``): malformed_xml, xml_doctype,
+    not_an_einvoice.
     """
 
     code = "corrupt"

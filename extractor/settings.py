@@ -36,7 +36,14 @@ from extractor.runners.modelfiles import DEFAULT_MODEL
 from extractor.runners.openai.runner import DEFAULT_READ_TIMEOUT
 from extractor.schema import schema_reference
 
-DEFAULT_SCHEMA = "invoice"
+
+class DefaultSchema(str):
+    """The ``schema`` setting left at its default, told apart from an explicit ``"invoice"`` (it is that string):
+    with ``einvoice`` formats asked for, it becomes ``EINVOICE_SCHEMA``, whose terms make valid e-invoices."""
+
+
+DEFAULT_SCHEMA = DefaultSchema("invoice")
+EINVOICE_SCHEMA = "invoice-en16931"  # ``schema`` when left at its default and ``einvoice`` formats are asked for
 DEFAULT_EINVOICE: tuple[str, ...] = ()  # ``einvoice``: no e-invoice written unless asked for
 DEFAULT_SPLIT_QUESTIONS = 8  # ``split_questions``: unsure pages the model is asked about per file at most
 DEFAULT_MAX_TOKENS = 2048
@@ -93,7 +100,8 @@ class Settings:
         model: local model directory or cached hub id.
         schema: ``invoice``, ``receipt``, a schema file path, a Pydantic v2 model class or ``module:Class``
             naming one (its ``model_json_schema()`` is the schema; ``Record.parsed`` is then an instance of it;
-            the built-ins' own ``Invoice`` / ``Receipt`` are ``invoice`` / ``receipt``).
+            the built-ins' own ``Invoice`` / ``Receipt`` are ``invoice`` / ``receipt``). Left at its default
+            (``invoice``), it is ``invoice-en16931`` when ``einvoice`` formats are asked for.
         max_tokens: cap on generated tokens per document.
         vision_tokens: vision-token budget per page (converted to pixels with the model's patch and merge sizes).
         max_pixels: explicit pixel budget per page; overrides ``vision_tokens``.
@@ -243,6 +251,8 @@ class Settings:
         for name in ("passwords", "drop_stop_ids", "endpoint", "stop_ids"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._check_einvoice()
+        if self.einvoice and isinstance(self.schema, DefaultSchema):  # --einvoice, no --schema: the full EN 16931
+            object.__setattr__(self, "schema", EINVOICE_SCHEMA)
         for name, low in (
             ("max_tokens", 1),
             ("vision_tokens", 4),
@@ -450,6 +460,8 @@ __all__ = [
     "PASS_SEED_OFFSET",
     "PASS_TEMPERATURE",
     "DEFAULT_SCHEMA",
+    "EINVOICE_SCHEMA",
+    "DefaultSchema",
     "IMAGE_FORMATS",
     "PROMPT_VERSION",
     "SERVER_KINDS",

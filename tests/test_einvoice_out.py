@@ -121,7 +121,10 @@ def test_run_with_einvoice_writes_checked_files_beside_the_records(rules, demo, 
         tmp_path / "wrong.pdf", xml=CII.replace("<ram:GrandTotalAmount>1375.64", "<ram:GrandTotalAmount>1385.64")
     )
     out = tmp_path / "out"
-    result = _invoke(pdf, wrong, "--model", demo.path, "--einvoice", "cii,ubl,facturx", "--out", out)
+    # the demo answers the invoice schema: asked for by name (--einvoice alone reads invoice-en16931)
+    result = _invoke(
+        pdf, wrong, "--model", demo.path, "--schema", "invoice", "--einvoice", "cii,ubl,facturx", "--out", out
+    )
     assert result.exit_code == 1, result.output  # the wrong one is not ok
     record = json.loads((out / "invoice-de-einfach.json").read_text(encoding="utf-8"))
     import jsonschema
@@ -319,6 +322,8 @@ def test_the_watcher_writes_the_checked_einvoices_beside_its_record(rules, demo,
         "--settle",
         "0.1",
         "--once",
+        "--schema",
+        "invoice",
         "--einvoice",
         "cii",
     )
@@ -334,7 +339,7 @@ def test_the_python_api_gives_the_checked_file(rules, demo, tmp_path):
     from extractor import Extractor
 
     pdf = einvoice_pdf(tmp_path / "incoming.pdf", xml=CII)
-    with Extractor(model=str(demo.path), isolate=False, einvoice=("cii", "ubl")) as ex:
+    with Extractor(model=str(demo.path), isolate=False, schema="invoice", einvoice=("cii", "ubl")) as ex:
         record = ex.extract(str(pdf))
         for fmt in ("cii", "ubl"):
             assert hashlib.sha256(ex.einvoice(record, fmt)).hexdigest() == record.extra["einvoice"][fmt]["sha256"]

@@ -18,8 +18,9 @@ from extractor.api import Extractor, api_key
 from extractor.cli import output as render
 from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
 from extractor.cli.options import settings_options
+from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.errors import ExitCode, UsageError
-from extractor.inputs.discover import expand_inputs
+from extractor.inputs.discover import find_inputs
 from extractor.jobs.batch import run_batch
 from extractor.jobs.ray import RaySettings, engine_for
 from extractor.jobs.watch.inbox import WatchSettings
@@ -79,7 +80,12 @@ def run_batch_command(
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
-    paths = expand_inputs(inputs)
+    if settings.einvoice and settings.schema == "invoice":
+        render.note(f"--schema invoice with --einvoice: {INVOICE_SCHEMA_MISSES}")
+    found = find_inputs(inputs)
+    for name, why in found.skipped:  # an .xml met in a directory that is no e-invoice
+        render.note(f"skipped {name}: {why}")
+    paths = list(found.paths)
     if not paths:
         raise UsageError("no input files")
     settings = job_batch(settings, documents=len(paths), given=given_option(ctx, "batch"))
@@ -394,6 +400,46 @@ def einvoice_validate_command(
     render.show_einvoice_checks([c.to_dict() for c in checks], as_json=as_json)
     valid = all(c.validation is not None and c.validation.valid for c in checks)
     raise typer.Exit(ExitCode.OK if valid else ExitCode.NOT_OK)
+
+
+@einvoice_app.command(
+    "convert",
+    help="Write a received e-invoice FILE (CII or UBL XML, or the XML a Factur-X / ZUGFeRD PDF carries) as "
+    "another EN 16931 syntax or CIUS: read exactly (every term invoice-en16931 holds), written and checked "
+    "by the same writer and rules as --einvoice.\n\nThe XML goes to stdout, or to OUT with -o (written "
+    "atomically); the rules' verdict to stderr. Exit 0 when no fatal rule fires, 1 when one does (the file "
+    "is still written) or FILE cannot be read as an e-invoice, 2 on usage errors.",
+)
+@handle_errors
+def einvoice_convert_command(
+    file: Path = typer.Argument(..., help="A CII or UBL XML file, or a Factur-X / ZUGFeRD PDF."),
+    to: str = typer.Option(..., "--to", metavar="FORMAT", help="ubl, cii, xrechnung-ubl, xrechnung-cii or peppol."),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (default: stdout)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rules' verdict as JSON (stderr)."),
+) -> None:
+    """Convert one file; exit 0 only when the result fires no fatal rule."""
+    from extractor.einvoice.convert import convert
+    from extractor.errors import InputError
+    from extractor.jobs.sinks import write_atomic
+
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{file}: cannot read the file ({exc.strerror or exc})", source=str(file)) from None
+    try:
+        result = convert(data, name=str(file), to=to)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    if output is None:
+        sys.stdout.buffer.write(result.xml)
+        sys.stdout.flush()
+    else:
+        try:
+            write_atomic(output, result.xml)
+        except OSError as exc:
+            raise UsageError(f"-o {output}: cannot write it ({exc.strerror or exc})") from None
+    render.show_conversion(result.to_dict(), as_json=as_json)
+    raise typer.Exit(ExitCode.OK if result.valid else ExitCode.NOT_OK)
 
 
 SUBCOMMANDS.add("einvoice")

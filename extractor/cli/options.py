@@ -32,12 +32,14 @@ def size_text(size: int) -> str:
 SETTINGS_OPTIONS = {
     "model": (str, typer.Option(default("model"), "--model", "-m", help="Model directory or cached hub id.")),
     "schema": (
-        str,
+        str | None,
         typer.Option(
-            default("schema"),
+            None,  # Settings' own default: invoice, or invoice-en16931 with --einvoice
             "--schema",
             "-s",
-            help="invoice, receipt, a JSON Schema file, or module:Class naming a Pydantic model (imported).",
+            show_default=False,
+            help="invoice, receipt, a JSON Schema file, or module:Class naming a Pydantic model (imported). "
+            "Default: invoice; invoice-en16931 with --einvoice.",
         ),
     ),
     "max_tokens": (
@@ -383,6 +385,8 @@ def settings_from_options(
     Raises:
         UsageError: a bad value (an unreadable password file, a bad size, an unknown guard, ...).
     """
+    if settings.get("schema") is None:
+        settings["schema"] = default("schema")  # left to Settings: invoice, or invoice-en16931 with --einvoice
     return command_line_settings(
         **settings,
         passwords=tuple(password) + _password_file(password_file),

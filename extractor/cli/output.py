@@ -300,3 +300,31 @@ def error(message: str) -> None:
 
     # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor-vlm[ray]"' is not markup
     console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)
+
+
+def note(message: str) -> None:
+    """Print a note on stderr (a file skipped, and why)."""
+    from rich.markup import escape
+
+    console(stderr=True).print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+
+
+def show_conversion(conversion: dict, *, as_json: bool) -> None:
+    """Show ``extract einvoice convert``'s verdict (``Conversion.to_dict()``) on stderr (stdout may carry the XML):
+    valid or not, the fatal rules, what reading the source found; JSON with ``as_json``."""
+    from rich.markup import escape
+
+    out = console(stderr=True)
+    if as_json:
+        out.print_json(json.dumps(conversion, ensure_ascii=False))
+        return
+    check = conversion["check"]
+    verdict = "[green]valid[/]" if conversion["valid"] else "[red]invalid[/]"
+    rules = ", ".join(check.get("rules") or [])
+    fatal = ", ".join(check.get("fatal") or []) or "no"
+    said = escape(f"{conversion['source']} as {conversion['format']} [{rules}]: {fatal} fatal rules")
+    out.print(f"{verdict} {said}", highlight=False)
+    for finding in conversion["findings"]:
+        out.print(f"  [yellow]{finding['code']}[/] {escape(cut(finding['message'], 200))}", highlight=False)
+    if check.get("error"):
+        out.print(f"  [red]error[/] {escape(check['error'])}", highlight=False)

@@ -62,6 +62,15 @@ SPECIFICATIONS: dict[str, tuple[str, str | None]] = {
 }
 
 
+# What e-invoices written from the ``invoice`` schema lack (said when ``--einvoice`` runs with ``--schema invoice``)
+INVOICE_SCHEMA_MISSES = (
+    "the invoice schema has no place for VAT categories and exemption reasons, document allowances and charges, "
+    "the document type, references, delivery, typed party identifiers, contacts, payment means and rounding: "
+    "the e-invoices lack them, and may fire EN 16931 rules (BR-47, BR-CO-04, BR-CO-11/12, BR-S-08) where the "
+    "invoice has them; without --schema, --einvoice reads invoice-en16931, which holds them"
+)
+
+
 def check_formats(formats: Sequence[str]) -> tuple[str, ...]:
     """The formats as a tuple, each known and once (``Settings.einvoice``).
 

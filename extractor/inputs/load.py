@@ -1,5 +1,6 @@
 """Open a source (a path, the file's bytes, or a PIL image) as a ``Document``: read it once within the size limit,
-tell its kind from its content, and hand it to the PDF (``pdf``) or image (``image``) loader.
+tell its kind from its content, and hand it to the PDF (``pdf``) or image (``image``) loader; XML (a received
+e-invoice) has no pages to render: its ``Document`` (``kind="xml"``) goes on to ``einvoice.receive``, which reads it.
 
 Decisions, in one place:
 
@@ -18,6 +19,7 @@ pdfium is not thread-safe: ``load_document`` takes ``pdf.PDFIUM_LOCK``, so one t
 from __future__ import annotations
 
 import hashlib
+import re
 import stat
 from pathlib import Path
 
@@ -38,7 +40,11 @@ _SUFFIX_KIND = {
     ".tif": "tiff",
     ".tiff": "tiff",
     ".webp": "webp",
+    ".xml": "xml",
 }
+# XML by its first characters (after a UTF-8 BOM and whitespace): a declaration, a comment or an element; HTML is not
+_XML_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<\?xml[\s?]|<!--|<[A-Za-z_][\w.:-]*[\s/>]|<!DOCTYPE\s)")
+_HTML_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<!--.*?-->\s*)*(<!doctype\s+html|<html)", re.I | re.S)
 _LOOKS_LIKE = (
     (b"<?xml", "an XML document"),
     (b"PK\x03\x04", "a ZIP archive (e.g. DOCX or XLSX)"),
@@ -89,6 +95,15 @@ def _load_document(source: Path | bytes | Image.Image, *, settings: RasterSettin
         raise InputError(f"{name}: the file is empty (0 bytes)", source=name, code="empty")
     kind = _content_kind(data, name, suffix)
     warnings = _kind_warnings(kind, suffix)
+    if kind == "xml":  # a received e-invoice: nothing to render; einvoice.receive reads the bytes
+        return Document(
+            source=name,
+            sha256=hashlib.sha256(data).hexdigest(),
+            kind="xml",
+            page_count=0,
+            pages=(),
+            warnings=tuple(warnings),
+        )
     if kind == "pdf":
         page_count, pages, more = load_pdf(data, name=name, settings=settings, budget=budget)
     else:
@@ -131,7 +146,8 @@ def sniff_kind(head: bytes) -> str | None:
         head: the first bytes of the file (1,024 are enough; a PDF header may sit anywhere in them).
 
     Returns:
-        ``pdf``, ``png``, ``jpeg``, ``tiff``, ``webp``, or None.
+        ``pdf``, ``png``, ``jpeg``, ``tiff``, ``webp``, ``xml`` (not HTML: an e-invoice, or XML that is none,
+        which ``einvoice.receive`` names), or None.
     """
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
@@ -143,6 +159,8 @@ def sniff_kind(head: bytes) -> str | None:
         return "webp"
     if b"%PDF-" in head[:1024]:
         return "pdf"
+    if _XML_START.match(head) and not _HTML_START.match(head):
+        return "xml"
     return None
 
 

@@ -1,9 +1,10 @@
 """The one core: one document's way from its rendered pages to its record.
 
-render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``einvoice.read``) or the
-model: prompt (``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse,
-validate, verdict), retries (``retry``), a long document window by window (``windows`` plans, ``merge`` merges, this
-module runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
+render (``inputs.renderer``: in worker processes or here) → a received e-invoice XML, read exactly with no pages
+and no model (``einvoice.receive``), or a PDF's embedded e-invoice XML (``einvoice.read``), or the model: prompt
+(``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse, validate, verdict),
+retries (``retry``), a long document window by window (``windows`` plans, ``merge`` merges, this module runs each
+window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
 (``trust.verdict.record_status``) → record. The CLI, the Python API (``api.Extractor``) and the folder watcher all
 come through here. What every step reads is one ``job.DocumentJob``.
 """
@@ -18,8 +19,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
 from extractor.einvoice.read_en16931 import as_en16931
+from extractor.einvoice.receive import receive_xml
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.ocrdecide import page_text
@@ -41,6 +44,7 @@ from extractor.trust.verdict import Signals, embedded_status, error_record, reco
 # (whose rule is sha256 + fingerprint + final status) does not redo them. A missing or unreadable file has no bytes.
 READ_ERROR_CODES = frozenset(
     {"empty", "not_a_pdf", "unsupported_type", "corrupt", "encrypted", "wrong_password", "too_large"}
+    | {"malformed_xml", "xml_doctype", "not_an_einvoice"}  # a received e-invoice XML's (``einvoice.receive``)
 )
 
 
@@ -170,6 +174,8 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
         timings["render_wait_s"] = rendered.wait_s
     if any(p.ocr is not None for p in document.pages):
         timings["ocr_s"] = sum(p.ocr.seconds for p in document.pages if p.ocr is not None)  # part of render_s
+    if document.kind == "xml":
+        return _received_record(job, document, timings=timings)
     try:
         return _answer_record(job, document, timings=timings)
     except WindowRenderError as exc:
@@ -286,6 +292,7 @@ def _decided(
     *,
     merge: tuple[dict, ...] = (),
     source_xml: bytes = b"",
+    source_findings: tuple[dict, ...] = (),
     agreed: dict[str, bool] | None = None,
 ) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
@@ -294,7 +301,8 @@ def _decided(
     rules' findings on ``source_xml`` (the embedded XML the answer was read from, ``settings.embedded_rules``) and,
     with ``settings.einvoice``, on the e-invoices written from an ``ok`` answer, and the fields below their
     confidence threshold (``trust.confidence``; ``agreed``: each field's agreement with a second answer,
-    ``passes``)."""
+    ``passes``); ``source_findings``: what reading a received e-invoice XML found suspect (``einvoice.receive``;
+    already in the record's warnings)."""
     if job.settings.passes > 1 and "passes" not in record.extra:  # no second answer was decoded: say why
         embedded = record.extra.get("data_source") == "embedded_xml"
         reason = "the data was read from embedded XML" if embedded else "a long document's windows are decoded once"
@@ -303,11 +311,12 @@ def _decided(
         )
     review = review_answer(record, texts)
     record = apply_review(record, review)
-    einvoice: tuple[dict, ...] = ()
+    einvoice: tuple[dict, ...] = source_findings
     checked_source = bool(source_xml) and job.settings.embedded_rules
     invoice = job.schema.name in INVOICE_SCHEMAS
     if invoice and reviewed(record.status) and (job.settings.einvoice or checked_source):
-        record, einvoice = _einvoiced(job, record, source_xml if checked_source else b"")
+        record, checked = _einvoiced(job, record, source_xml if checked_source else b"")
+        einvoice += checked
     assessment = assess_record(record, job, agreed=agreed)
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
     signals = Signals(
@@ -336,6 +345,10 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
     if job.settings.einvoice:
         report = einvoice_report(record.data, job.settings.einvoice, extra=record.extra, source=record.source)
         extra["einvoice"], findings = report.entries, report.findings
+        if job.schema.name == "invoice":  # asked for explicitly: said, not a finding (the rules' findings are)
+            record = dataclasses.replace(
+                record, warnings=record.warnings + (issue("einvoice_schema", INVOICE_SCHEMA_MISSES),)
+            )
     if source_xml and isinstance(extra.get("embedded"), dict):
         source = source_report(source_xml, guideline=str(extra["embedded"].get("guideline") or ""))
         extra["embedded"] = {**extra["embedded"], "rules": source.entries}
@@ -466,36 +479,43 @@ def _with_pages(
     )
 
 
-def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInvoice | None, tuple[dict, ...]]:
-    """The e-invoice XML a rendered PDF carries, if it is looked for (invoice schema, ``settings.embedded``).
-
-    Read only after rendering succeeded, from the same bytes (checked by hash): a file replaced in between is
-    not mixed with another file's pages. Returns the invoice (or None) and warnings on why it could not be read.
-    """
+def _source_bytes(job: DocumentJob, document: Document, *, what: str) -> tuple[bytes | None, tuple[dict, ...]]:
+    """The source's bytes again, after rendering succeeded (checked by hash: a file replaced in between is not mixed
+    with another file's pages), or None and a warning saying why not (``what``: what they were read for)."""
     source = job.source
-    if not job.settings.embedded or job.schema.name not in INVOICE_SCHEMAS or document.kind != "pdf":
-        return None, ()
-    if isinstance(source, (str, Path)):
+    if isinstance(source, (bytes, bytearray)):
+        data = bytes(source)
+    elif isinstance(source, (str, Path)):
         try:
-            data = Path(source).read_bytes()
+            with open(source, "rb") as handle:
+                data = handle.read(job.settings.max_bytes + 1)  # bounded: the file may have grown since
         except OSError as exc:
             return None, (
-                issue(
-                    "embedded_unreadable",
-                    f"{source}: cannot read the file again to look for embedded e-invoice XML ({exc.strerror or exc})",
-                ),
+                issue("embedded_unreadable", f"{source}: cannot read the file again {what} ({exc.strerror or exc})"),
             )
-    elif isinstance(source, (bytes, bytearray)):
-        data = bytes(source)
     else:
         return None, ()
     if hashlib.sha256(data).hexdigest() != document.sha256:
         return None, (
             issue(
-                "embedded_unreadable",
-                f"{source_name(source)}: the file changed after it was rendered; embedded e-invoice XML not looked for",
+                "embedded_unreadable", f"{source_name(source)}: the file changed after it was opened; {what}: not done"
             ),
         )
+    return data, ()
+
+
+def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInvoice | None, tuple[dict, ...]]:
+    """The e-invoice XML a rendered PDF carries, if it is looked for (invoice schema, ``settings.embedded``).
+
+    Read only after rendering succeeded, from the same bytes (checked by hash: ``_source_bytes``). Returns the
+    invoice (or None) and warnings on why it could not be read.
+    """
+    source = job.source
+    if not job.settings.embedded or job.schema.name not in INVOICE_SCHEMAS or document.kind != "pdf":
+        return None, ()
+    data, notes = _source_bytes(job, document, what="to look for embedded e-invoice XML")
+    if data is None:
+        return None, notes
     try:
         found = read_embedded_invoice(data)
         if found is not None and job.schema.name == "invoice-en16931":
@@ -505,6 +525,41 @@ def _embedded_invoice(job: DocumentJob, document: Document) -> tuple[EmbeddedInv
         return None, (
             issue("embedded_unreadable", f"{source_name(source)}: embedded e-invoice XML could not be read ({exc})"),
         )
+
+
+def _received_record(job: DocumentJob, document: Document, *, timings: dict) -> Record:
+    """A received e-invoice XML's record (``einvoice.receive``): read exactly, no pages, no model; checked by the
+    official rules as an embedded XML is (``settings.embedded_rules``), what the reading found suspect making it
+    ``review``; an ``error`` record naming the reason when it is refused or no e-invoice."""
+
+    def refused(code: str, message: str) -> Record:
+        total = {"total_s": round(time.perf_counter() - job.start, 4)}
+        return error_record(
+            **job.base, code=code, message=message, sha256=document.sha256, stop_token_ids=job.stop_ids, timings=total
+        )
+
+    if job.schema.name not in INVOICE_SCHEMAS:
+        return refused(
+            "unsupported_type",
+            f"{document.source}: XML is read as a received e-invoice, into the invoice or invoice-en16931 schema "
+            f"only (not {job.schema.name})",
+        )
+    data, notes = _source_bytes(job, document, what="to read the e-invoice XML")
+    if data is None:
+        return refused("unreadable", notes[0]["message"] if notes else f"{document.source}: cannot read the XML")
+    try:
+        received = receive_xml(data, name=document.source, schema=job.schema.name)
+    except InputError as exc:
+        return refused(exc.code, str(exc))
+    invoice = received.invoice
+    record = _embedded_record(job, document, invoice, timings=timings)
+    record = dataclasses.replace(
+        record,
+        status=embedded_status(schema_errors=len(invoice.schema_errors)),
+        errors=tuple(invoice.schema_errors),
+        warnings=record.warnings + received.findings,
+    )
+    return _decided(job, record, [], source_xml=data, source_findings=received.findings)
 
 
 def _embedded_record(job: DocumentJob, document: Document, embedded: EmbeddedInvoice, *, timings: dict) -> Record:

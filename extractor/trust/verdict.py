@@ -105,11 +105,12 @@ def _after_length(parsed: ParseResult, schema_errors: list[dict]) -> Verdict:
     return Verdict(RUNAWAY, parsed.value, errors)
 
 
-def embedded_status() -> str:
+def embedded_status(*, schema_errors: int = 0) -> str:
     """The status of an answer read from schema-valid embedded e-invoice XML, before review: the XML is the issuer's
     own data (exact, unless the official EN 16931 rules reject it: their fatal rules are ``Signals.einvoice``
-    findings, which make it ``review``)."""
-    return OK
+    findings, which make it ``review``). A received XML (no pages, so no model to fall back on) that breaks the
+    schema (``schema_errors``) is ``invalid``."""
+    return INVALID if schema_errors else OK
 
 
 def reviewed(status: str) -> bool:
