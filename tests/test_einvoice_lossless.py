@@ -197,3 +197,24 @@ def test_both_syntaxes_of_one_invoice_give_the_same_terms():
     ubl = etree.parse(str(DATA / "xrechnung-01.01a-INVOICE_ubl.xml")).getroot()
     cii = etree.parse(str(DATA / "xrechnung-01.01a-INVOICE_uncefact.xml")).getroot()
     assert term_values(ubl, "UBL") == term_values(cii, "CII")
+
+
+def test_an_attachment_is_named_in_the_record_and_its_bytes_given_beside_it():
+    """BT-125: the record names the file (name, MIME type, size), never holds its bytes; ``attachments`` gives them."""
+    import base64
+    import json
+
+    from extractor.einvoice.read import parse_invoice_xml
+    from extractor.einvoice.read_en16931 import as_en16931
+    from extractor.einvoice.read_terms import attachments
+
+    source = (DATA / "cen" / "CII_example5.xml").read_bytes()
+    data = as_en16931(parse_invoice_xml(source)).data
+    (document,) = data["supporting_documents"]
+    (found,) = attachments(source)
+    assert document["attachment"] == {"filename": "EHF.pdf", "mime_type": "application/pdf", "size": len(found.data)}
+    assert (found.index, found.filename, found.mime_type) == (0, "EHF.pdf", "application/pdf")
+    encoded = base64.b64encode(found.data).decode()
+    assert encoded not in json.dumps(data) and encoded in source.decode()
+    broken = source.replace(b"SlZCRVJp", b"!!!!!!!!")
+    assert attachments(broken) == ()

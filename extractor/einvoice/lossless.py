@@ -94,14 +94,18 @@ def round_trip(xml: bytes) -> RoundTrip | None:
     extra = {"data": record.data, "data_source": "embedded_xml", "embedded": record.to_dict()}
     notes = (*record.notes, *_terms(record.data, extra).notes)
     source = term_values(root, syntax)
-    ours, written, lost, noted = {}, {}, {}, set()
+    ours: dict[str, dict] = {}
+    written: dict[str, bytes] = {}
+    lost: dict[str, dict] = {}
+    noted: set[str] = set()
     for fmt in FORMATS:
         written[fmt] = einvoice_xml(extra, fmt)
         out = etree.fromstring(written[fmt], parser=parser)
         ours[fmt] = term_values(out, syntax_of(out) or "")
         lost[fmt] = {}
         for term, diff in differences(source, ours[fmt]).items():
-            if term in EXEMPT or _outside_scope_rate(term, *diff, source):
+            want, got = diff
+            if term in EXEMPT or _outside_scope_rate(term, want, got, source):
                 continue
             if _named(term, notes):
                 noted.add(term)
