@@ -207,6 +207,10 @@ def test_bad_xml_corpus_one_clear_record_each_and_the_batch_goes_on(rules, demo,
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     records = _records(jsonl)
     assert set(records) == set(names)
+    import jsonschema
+
+    for record in records.values():
+        jsonschema.validate(record, record_schema())
     for name, (_, expected) in HOSTILE.items():
         record = records[name]
         if expected.startswith("einvoice_"):
@@ -401,3 +405,20 @@ def test_the_samples_with_einvoice_alone_give_zero_fatal_cii_and_ubl(rules, tmp_
             entry = record["einvoice"][fmt]
             assert (entry["fatal"], entry["valid"]) == ([], True), (name, fmt, entry)
             assert (out / f"{name}.{fmt}.xml").is_file()
+
+
+def test_the_watcher_reads_received_xml_and_fails_other_xml(demo, tmp_path):
+    """``extract watch``: a received e-invoice XML dropped in the inbox gets its record (no model work, no pages);
+    an XML that is no e-invoice gets its ``error`` record and goes to ``failed/``."""
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    (inbox / "peppol.xml").write_bytes(UBL)
+    (inbox / "order.xml").write_bytes(HOSTILE["order.xml"][0])
+    args = ["watch", inbox, "--out", out, "--model", demo.path, "--no-isolate", "--settle", "0.1", "--once"]
+    result = _invoke(*args, "--no-embedded-rules")
+    assert "Traceback" not in result.output, result.output
+    records = {p.stem.rsplit("-", 1)[0]: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")}
+    good, bad = records["peppol"], records["order"]
+    assert (good["pages"], good["data_source"], good["data"]["invoice_number"]) == (0, "embedded_xml", "Snippet1")
+    assert bad["errors"][0]["code"] == "not_an_einvoice" and "root element is Order" in bad["errors"][0]["message"]
+    assert (inbox / "failed" / "order.xml").is_file()

@@ -278,6 +278,18 @@ def test_python_api_on_the_callers_cluster(setup, tmp_path):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a-notpdf.json", "doc01.json"]
 
 
+def test_a_received_einvoice_xml_on_ray(setup, tmp_path):
+    """A bare e-invoice XML through a Ray actor: read exactly there (no model call), the record a local run gives."""
+    url, model = setup["base"][1], setup["base"][3]
+    xml = tmp_path / "peppol.xml"
+    shutil.copy(ROOT / "tests" / "data" / "einvoice" / "peppol-base-example.xml", xml)
+    settings = Settings(endpoint=(url,), model=model, schema="invoice", retries=1, embedded_rules=False)
+    result = extract_on_ray([xml], out=tmp_path / "out", settings=settings, options=RaySettings(actors=1))
+    (record,) = result.records
+    assert (record.pages, record.extra["data_source"], record.data["invoice_number"]) == (0, "embedded_xml", "Snippet1")
+    assert record.usage.generated_tokens == 0 and record.extra["attempts"] == []
+
+
 BLOCK_RAY = """
 import sys
 class Blocker:
