@@ -414,7 +414,7 @@ class EInvoiceLineItem(_Contract):
 class EInvoiceTaxLine(_Contract):
     """One row of an ``invoice-en16931`` tax summary."""
 
-    rate: Percent = Field(description="Tax rate in percent")
+    rate: Percent | None = Field(description="Tax rate in percent; null where none applies (outside the scope of VAT)")
     category: VatCategory | None = Field(description=_CATEGORY)
     base: Money = Field(description="Taxable amount at this rate and category")
     amount: Money = Field(description="Tax amount at this rate")
@@ -520,6 +520,13 @@ class SupportingDocument(_Contract):
     attachment: EmbeddedAttachment | None
 
 
+class PaymentCard(_Contract):
+    """A payment card (BG-18): its number as printed (the last digits only) and its holder."""
+
+    number: str = Field(max_length=20, description="Card number as printed, usually its last 4 to 6 digits")
+    holder: str | None = Field(max_length=120)
+
+
 class EInvoiceBankAccount(_Contract):
     """The account an ``invoice-en16931`` invoice asks to be paid to."""
 
@@ -549,6 +556,9 @@ class InvoiceEN16931(_Contract):
     tax_point_date: IsoDate | None = Field(description="Date the VAT becomes due, if printed apart")
     tax_point_code: TaxPoint | None = Field(description="Which date the VAT becomes due at, if stated")
     currency: Currency
+    tax_currency: str | None = Field(
+        max_length=3, pattern=r"^[A-Z]{3}$", description="Currency the VAT is accounted in, if another is printed"
+    )
     buyer_reference: str | None = Field(
         max_length=60, description="Buyer's reference as printed (your reference, Ihre Referenz, Leitweg-ID)"
     )
@@ -569,11 +579,17 @@ class InvoiceEN16931(_Contract):
         max_length=20, description="Document-level allowances and charges (not line discounts)"
     )
     tax_lines: list[EInvoiceTaxLine] = Field(max_length=10)
+    tax_total_in_tax_currency: Money | None = Field(description="Total VAT in that accounting currency, if printed")
     total: Money = Field(description="Gross total including tax")
     prepaid_amount: Money | None = Field(description="Amount already paid, if printed")
     rounding_amount: Money | None = Field(description="Rounding amount added to the total, if printed")
     amount_due: Money = Field(description="Amount still to pay")
     payment_means: PaymentMeans | None = Field(description="How to pay, as printed")
+    payment_means_code: str | None = Field(
+        max_length=3, description="UNTDID 4461 payment means code, where payment_means has no word for it"
+    )
+    payment_means_text: str | None = Field(max_length=120, description="How to pay, in the document's words")
+    payment_card: PaymentCard | None = Field(description="The card paid with, if printed")
     payment_terms: str | None = Field(max_length=200)
     bank_account: EInvoiceBankAccount | None = Field(description="Bank account for payment")
     remittance_information: str | None = Field(max_length=140, description="Payment reference to quote")

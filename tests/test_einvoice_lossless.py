@@ -2,7 +2,8 @@
 ../shared/corpus gives is the same term in the CII and the UBL we write from the record read under
 ``invoice-en16931`` (``einvoice.lossless.round_trip``, the binding table ``einvoice.bindings``), unless the record's
 notes say why not; our CII and UBL of every complete source fire no fatal CEN rule. The official files: KoSIT's
-XRechnung test suite and OpenPEPPOL's example (tests/data/einvoice), CEN's own examples (tests/data/einvoice/cen)."""
+XRechnung test suite (every standard business case, UBL and CII: tests/data/einvoice/kosit), OpenPEPPOL's example
+and CEN's own examples (tests/data/einvoice/cen)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,25 @@ def test_every_term_of_the_corpus_xml_is_in_our_cii_and_ubl(rules):
     assert unbound and all(name.startswith("v1_") for name in unbound)
 
 
+def test_xrechnung_skonto_lines_and_card_payments_are_kept(rules):
+    """Payment terms keep their lines (XRechnung's Skonto lines: BR-DE-18), a card payment its card (BG-18:
+    BR-DE-24-a), a code without a word its code: our XRechnung of KoSIT's cases fires none of KoSIT's rules."""
+    from extractor.einvoice.read import parse_invoice_xml
+    from extractor.einvoice.read_en16931 import as_en16931
+    from extractor.einvoice.report import einvoice_xml
+
+    compile_rules(rule_sets=("cen", "xrechnung"))
+    for case in ("01.10a", "03.02a", "01.19a"):
+        for syntax in ("ubl", "uncefact"):
+            read = as_en16931(parse_invoice_xml((DATA / "kosit" / f"{case}-INVOICE_{syntax}.xml").read_bytes()))
+            record = {"data": read.data, "data_source": "embedded_xml", "embedded": read.to_dict()}
+            for fmt in ("xrechnung-cii", "xrechnung-ubl"):
+                assert validate_xml(einvoice_xml(record, fmt)).fatal == (), (case, syntax, fmt)
+    terms = as_en16931(parse_invoice_xml((DATA / "kosit" / "01.10a-INVOICE_ubl.xml").read_bytes())).data
+    assert terms["payment_terms"].endswith("#SKONTO#TAGE=30#PROZENT=0.00#\n")
+    assert terms["payment_terms"].count("\n") == 3
+
+
 def test_payee_tax_representative_and_deliver_to_are_held_and_written():
     """The losses the issue names: BG-10 payee, BG-11 tax representative and BG-13 / BG-15 deliver-to with its
     country (BT-80, which BR-IC-12 asks for on an intra-community supply) are in the record and in our XML."""
@@ -104,9 +124,9 @@ def test_payee_tax_representative_and_deliver_to_are_held_and_written():
 def test_what_the_schema_does_not_hold_is_named_in_the_notes():
     found = round_trip((DATA / "cen" / "CII_example5.xml").read_bytes())
     notes = "\n".join(found.notes)
-    for term in ("BT-6", "BT-82", "BT-111", "BT-137", "BT-138"):  # accounting currency, means text, line bases
+    for term in ("BT-137", "BT-138", "BT-142", "BT-143"):  # a line allowance's / charge's base and percentage
         assert f"{term} " in notes and term in found.noted
-    assert "BT-84 payment account: 2 in the XML, the first is held" in notes
+    assert "BT-84, BT-85, BT-86 payment account: 2 in the XML, the first is held" in notes
 
 
 def test_a_changed_value_is_a_loss():
@@ -177,3 +197,24 @@ def test_both_syntaxes_of_one_invoice_give_the_same_terms():
     ubl = etree.parse(str(DATA / "xrechnung-01.01a-INVOICE_ubl.xml")).getroot()
     cii = etree.parse(str(DATA / "xrechnung-01.01a-INVOICE_uncefact.xml")).getroot()
     assert term_values(ubl, "UBL") == term_values(cii, "CII")
+
+
+def test_an_attachment_is_named_in_the_record_and_its_bytes_given_beside_it():
+    """BT-125: the record names the file (name, MIME type, size), never holds its bytes; ``attachments`` gives them."""
+    import base64
+    import json
+
+    from extractor.einvoice.read import parse_invoice_xml
+    from extractor.einvoice.read_en16931 import as_en16931
+    from extractor.einvoice.read_terms import attachments
+
+    source = (DATA / "cen" / "CII_example5.xml").read_bytes()
+    data = as_en16931(parse_invoice_xml(source)).data
+    (document,) = data["supporting_documents"]
+    (found,) = attachments(source)
+    assert document["attachment"] == {"filename": "EHF.pdf", "mime_type": "application/pdf", "size": len(found.data)}
+    assert (found.index, found.filename, found.mime_type) == (0, "EHF.pdf", "application/pdf")
+    encoded = base64.b64encode(found.data).decode()
+    assert encoded not in json.dumps(data) and encoded in source.decode()
+    broken = source.replace(b"SlZCRVJp", b"!!!!!!!!")
+    assert attachments(broken) == ()

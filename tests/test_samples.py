@@ -336,6 +336,11 @@ NEW_TOP = {
     "direct_debit",
     "invoice_notes",
     "supporting_documents",
+    "tax_currency",
+    "tax_total_in_tax_currency",
+    "payment_means_code",
+    "payment_means_text",
+    "payment_card",
 }
 NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address"} | {
     "trading_name", "legal_info", "other_ids",

@@ -13,11 +13,14 @@ and saxonche load on use).
 
 Modules, in: ``read`` (CII / UBL XML to the ``invoice`` schema), ``read_en16931`` (the terms ``invoice-en16931``
 adds), ``receive`` (a received, bare e-invoice XML: recognised, refused when hostile or no e-invoice, read),
-``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
+``bindings`` (EN 16931's CII and UBL syntax bindings: each BT's XPath in each), ``read_terms`` (the further terms
+read through them; what the schema does not hold, named), ``lossless`` (a source against our CII and UBL, term by
+term), ``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
 business rules on amounts as the CEN XSLT computes them); out: ``report`` (the calls above), ``terms`` (record ->
-Business Terms, what is derived or left out), ``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL
-with their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN,
-XRechnung and Peppol XSLT, SVRL findings), ``convert`` (``extract einvoice convert``: reader, writer and rules).
+Business Terms, what is derived or left out), ``write`` / ``write_ubl`` (CII / UBL with lxml; XRechnung and Peppol
+are CII / UBL with their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the
+pinned CEN, XRechnung and Peppol XSLT, SVRL findings), ``convert`` (``extract einvoice convert``: reader, writer
+and rules).
 A converted paper invoice is structured import data for the recipient's books, not a legally issued e-invoice
 (docs/einvoice.md).
 """

@@ -110,7 +110,7 @@ def _party(ids: dict[str, str], who: str, cii: str, ubl: str, held: str) -> list
             f"{cii}/ram:Name",
             f"{ubl}/cac:PartyLegalEntity/cbc:RegistrationName",
             held=f"{held}.name",
-        ),  # fmt: skip
+        ),
         Binding(
             ids["trading"],
             f"{who} trading name",
@@ -276,7 +276,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:IssueDate",
             "date",
             held="issue_date",
-        ),  # fmt: skip
+        ),
         b(
             "BT-3",
             "Invoice type code",
@@ -284,7 +284,7 @@ def _table() -> tuple[Binding, ...]:
             "rsm:ExchangedDocument/ram:TypeCode",
             "cbc:InvoiceTypeCode|cbc:CreditNoteTypeCode",
             held="document_type",
-        ),  # fmt: skip
+        ),
         b(
             "BT-23",
             "Business process type",
@@ -299,8 +299,15 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:InvoiceCurrencyCode",
             "cbc:DocumentCurrencyCode",
             held="currency",
-        ),  # fmt: skip
-        b("BT-6", "VAT accounting currency code", "doc", f"{_ST}/ram:TaxCurrencyCode", "cbc:TaxCurrencyCode"),
+        ),
+        b(
+            "BT-6",
+            "VAT accounting currency code",
+            "doc",
+            f"{_ST}/ram:TaxCurrencyCode",
+            "cbc:TaxCurrencyCode",
+            held="tax_currency",
+        ),
         b(
             "BT-7",
             "Value added tax point date",
@@ -309,7 +316,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:TaxPointDate",
             "date",
             held="tax_point_date",
-        ),  # fmt: skip
+        ),
         b(
             "BT-8",
             "Value added tax point date code",
@@ -318,7 +325,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:InvoicePeriod/cbc:DescriptionCode",
             "tax_point",
             held="tax_point_code",
-        ),  # fmt: skip
+        ),
         b(
             "BT-9",
             "Payment due date",
@@ -327,10 +334,8 @@ def _table() -> tuple[Binding, ...]:
             "cbc:DueDate|cac:PaymentMeans/cbc:PaymentDueDate",
             "date",
             held="due_date",
-        ),  # fmt: skip
-        b(
-            "BT-10", "Buyer reference", "doc", f"{_AG}/ram:BuyerReference", "cbc:BuyerReference", held="buyer_reference"
-        ),  # fmt: skip
+        ),
+        b("BT-10", "Buyer reference", "doc", f"{_AG}/ram:BuyerReference", "cbc:BuyerReference", held="buyer_reference"),
         b(
             "BT-11",
             "Project reference",
@@ -338,7 +343,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:SpecifiedProcuringProject/ram:ID",
             "cac:ProjectReference/cbc:ID|cac:AdditionalDocumentReference[cbc:DocumentTypeCode='50']/cbc:ID",
             held="references.project",
-        ),  # fmt: skip
+        ),
         b(
             "BT-12",
             "Contract reference",
@@ -346,7 +351,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:ContractReferencedDocument/ram:IssuerAssignedID",
             "cac:ContractDocumentReference/cbc:ID",
             held="references.contract",
-        ),  # fmt: skip
+        ),
         b(
             "BT-13",
             "Purchase order reference",
@@ -354,7 +359,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID",
             "cac:OrderReference/cbc:ID",
             held="order_reference",
-        ),  # fmt: skip
+        ),
         b(
             "BT-14",
             "Sales order reference",
@@ -362,7 +367,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:SellerOrderReferencedDocument/ram:IssuerAssignedID",
             "cac:OrderReference/cbc:SalesOrderID",
             held="references.sales_order",
-        ),  # fmt: skip
+        ),
         b(
             "BT-15",
             "Receiving advice reference",
@@ -370,7 +375,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_DL}/ram:ReceivingAdviceReferencedDocument/ram:IssuerAssignedID",
             "cac:ReceiptDocumentReference/cbc:ID",
             held="references.receiving_advice",
-        ),  # fmt: skip
+        ),
         b(
             "BT-16",
             "Despatch advice reference",
@@ -378,7 +383,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_DL}/ram:DespatchAdviceReferencedDocument/ram:IssuerAssignedID",
             "cac:DespatchDocumentReference/cbc:ID",
             held="references.despatch_advice",
-        ),  # fmt: skip
+        ),
         b(
             "BT-17",
             "Tender or lot reference",
@@ -386,7 +391,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:AdditionalReferencedDocument[ram:TypeCode='50']/ram:IssuerAssignedID",
             "cac:OriginatorDocumentReference/cbc:ID",
             held="references.tender_or_lot",
-        ),  # fmt: skip
+        ),
         b(
             "BT-18",
             "Invoiced object identifier",
@@ -395,7 +400,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:AdditionalDocumentReference[cbc:DocumentTypeCode='130']/cbc:ID",
             "schemed",
             held="references.invoiced_object",
-        ),  # fmt: skip
+        ),
         b(
             "BT-19",
             "Buyer accounting reference",
@@ -403,7 +408,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID",
             "cbc:AccountingCost",
             held="references.buyer_accounting",
-        ),  # fmt: skip
+        ),
         b(
             "BT-20",
             "Payment terms",
@@ -411,7 +416,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:SpecifiedTradePaymentTerms/ram:Description",
             "cac:PaymentTerms/cbc:Note",
             held="payment_terms",
-        ),  # fmt: skip
+        ),
         *_party(
             dict(
                 name="BT-27",
@@ -428,7 +433,7 @@ def _table() -> tuple[Binding, ...]:
             seller_cii,
             _SELLER,
             "seller",
-        ),  # fmt: skip
+        ),
         b(
             "BT-32",
             "Seller tax registration identifier",
@@ -436,7 +441,7 @@ def _table() -> tuple[Binding, ...]:
             f"{seller_cii}/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='FC']",
             f"{_SELLER}/cac:PartyTaxScheme[not(cac:TaxScheme/cbc:ID='VAT')]/cbc:CompanyID",
             held="seller.tax_number",
-        ),  # fmt: skip
+        ),
         b(
             "BT-33",
             "Seller additional legal information",
@@ -444,7 +449,7 @@ def _table() -> tuple[Binding, ...]:
             f"{seller_cii}/ram:Description",
             f"{_SELLER}/cac:PartyLegalEntity/cbc:CompanyLegalForm",
             held="seller.legal_info",
-        ),  # fmt: skip
+        ),
         *_address(
             ("BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"),
             "doc",
@@ -452,7 +457,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_SELLER}/cac:PostalAddress",
             "seller",
             "Seller",
-        ),  # fmt: skip
+        ),
         *_party(
             dict(
                 name="BT-44",
@@ -469,7 +474,7 @@ def _table() -> tuple[Binding, ...]:
             buyer_cii,
             _BUYER,
             "buyer",
-        ),  # fmt: skip
+        ),
         *_address(
             ("BT-50", "BT-51", "BT-163", "BT-52", "BT-53", "BT-54", "BT-55"),
             "doc",
@@ -477,7 +482,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_BUYER}/cac:PostalAddress",
             "buyer",
             "Buyer",
-        ),  # fmt: skip
+        ),
         b(
             "BT-59",
             "Payee name",
@@ -485,7 +490,7 @@ def _table() -> tuple[Binding, ...]:
             f"{payee_cii}/ram:Name",
             "cac:PayeeParty/cac:PartyName/cbc:Name",
             held="payee.name",
-        ),  # fmt: skip
+        ),
         b(
             "BT-60",
             "Payee identifier",
@@ -494,7 +499,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:PayeeParty/cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]",
             "schemed",
             held="payee.identifier",
-        ),  # fmt: skip
+        ),
         b(
             "BT-61",
             "Payee legal registration identifier",
@@ -502,7 +507,7 @@ def _table() -> tuple[Binding, ...]:
             f"{payee_cii}/ram:SpecifiedLegalOrganization/ram:ID",
             "cac:PayeeParty/cac:PartyLegalEntity/cbc:CompanyID",
             held="payee.legal_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-62",
             "Seller tax representative name",
@@ -510,7 +515,7 @@ def _table() -> tuple[Binding, ...]:
             f"{rep_cii}/ram:Name",
             "cac:TaxRepresentativeParty/cac:PartyName/cbc:Name",
             held="tax_representative.name",
-        ),  # fmt: skip
+        ),
         b(
             "BT-63",
             "Seller tax representative VAT identifier",
@@ -518,7 +523,7 @@ def _table() -> tuple[Binding, ...]:
             f"{rep_cii}/ram:SpecifiedTaxRegistration/ram:ID",
             "cac:TaxRepresentativeParty/cac:PartyTaxScheme/cbc:CompanyID",
             held="tax_representative.vat_id",
-        ),  # fmt: skip
+        ),
         *_address(
             ("BT-64", "BT-65", "BT-164", "BT-66", "BT-67", "BT-68", "BT-69"),
             "doc",
@@ -526,7 +531,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:TaxRepresentativeParty/cac:PostalAddress",
             "tax_representative",
             "Tax representative",
-        ),  # fmt: skip
+        ),
         b(
             "BT-70",
             "Deliver to party name",
@@ -534,7 +539,7 @@ def _table() -> tuple[Binding, ...]:
             f"{ship_cii}/ram:Name",
             "cac:Delivery/cac:DeliveryParty/cac:PartyName/cbc:Name",
             held="delivery.name",
-        ),  # fmt: skip
+        ),
         b(
             "BT-71",
             "Deliver to location identifier",
@@ -543,7 +548,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Delivery/cac:DeliveryLocation/cbc:ID",
             "schemed",
             held="delivery.location_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-72",
             "Actual delivery date",
@@ -552,7 +557,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Delivery/cbc:ActualDeliveryDate",
             "date",
             held="delivery_date",
-        ),  # fmt: skip
+        ),
         b(
             "BT-73",
             "Invoicing period start date",
@@ -561,7 +566,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:InvoicePeriod/cbc:StartDate",
             "date",
             held="invoicing_period.start",
-        ),  # fmt: skip
+        ),
         b(
             "BT-74",
             "Invoicing period end date",
@@ -570,7 +575,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:InvoicePeriod/cbc:EndDate",
             "date",
             held="invoicing_period.end",
-        ),  # fmt: skip
+        ),
         *_address(
             ("BT-75", "BT-76", "BT-165", "BT-77", "BT-78", "BT-79", "BT-80"),
             "doc",
@@ -578,22 +583,23 @@ def _table() -> tuple[Binding, ...]:
             "cac:Delivery/cac:DeliveryLocation/cac:Address",
             "delivery",
             "Deliver to",
-        ),  # fmt: skip
+        ),
         b(
             "BT-81",
             "Payment means type code",
             "doc",
             f"{_PM}/ram:TypeCode",
             "cac:PaymentMeans/cbc:PaymentMeansCode",
-            held="payment_means",
-        ),  # fmt: skip
+            held="payment_means|payment_means_code",
+        ),
         b(
             "BT-82",
             "Payment means text",
             "doc",
             f"{_PM}/ram:Information",
             "cac:PaymentMeans/cbc:PaymentMeansCode/@name",
-        ),  # fmt: skip
+            held="payment_means_text",
+        ),
         b(
             "BT-83",
             "Remittance information",
@@ -601,7 +607,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:PaymentReference",
             "cac:PaymentMeans/cbc:PaymentID",
             held="remittance_information",
-        ),  # fmt: skip
+        ),
         b(
             "BT-84",
             "Payment account identifier",
@@ -611,7 +617,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:PaymentMeans/cac:PayeeFinancialAccount/cbc:ID",
             "account",
             held="bank_account.iban|bank_account.account_number",
-        ),  # fmt: skip
+        ),
         b(
             "BT-85",
             "Payment account name",
@@ -619,7 +625,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_PM}/ram:PayeePartyCreditorFinancialAccount/ram:AccountName",
             "cac:PaymentMeans/cac:PayeeFinancialAccount/cbc:Name",
             held="bank_account.account_holder",
-        ),  # fmt: skip
+        ),
         b(
             "BT-86",
             "Payment service provider identifier",
@@ -627,21 +633,23 @@ def _table() -> tuple[Binding, ...]:
             f"{_PM}/ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID",
             "cac:PaymentMeans/cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID",
             held="bank_account.bic",
-        ),  # fmt: skip
+        ),
         b(
             "BT-87",
             "Payment card primary account number",
             "doc",
             f"{_PM}/ram:ApplicableTradeSettlementFinancialCard/ram:ID",
             "cac:PaymentMeans/cac:CardAccount/cbc:PrimaryAccountNumberID",
-        ),  # fmt: skip
+            held="payment_card.number",
+        ),
         b(
             "BT-88",
             "Payment card holder name",
             "doc",
             f"{_PM}/ram:ApplicableTradeSettlementFinancialCard/ram:CardholderName",
             "cac:PaymentMeans/cac:CardAccount/cbc:HolderName",
-        ),  # fmt: skip
+            held="payment_card.holder",
+        ),
         b(
             "BT-89",
             "Mandate reference identifier",
@@ -649,7 +657,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID",
             "cac:PaymentMeans/cac:PaymentMandate/cbc:ID",
             held="direct_debit.mandate",
-        ),  # fmt: skip
+        ),
         b(
             "BT-90",
             "Bank assigned creditor identifier",
@@ -658,7 +666,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_SELLER}/cac:PartyIdentification/cbc:ID[@schemeID='SEPA']|"
             "cac:PayeeParty/cac:PartyIdentification/cbc:ID[@schemeID='SEPA']",
             held="direct_debit.creditor_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-91",
             "Debited account identifier",
@@ -667,7 +675,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:PaymentMeans/cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID",
             "account",
             held="direct_debit.debited_account",
-        ),  # fmt: skip
+        ),
         b(
             "BT-106",
             "Sum of invoice line net amount",
@@ -676,7 +684,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:LineExtensionAmount",
             "decimal",
             held="subtotal",
-        ),  # fmt: skip
+        ),
         b(
             "BT-107",
             "Sum of allowances on document level",
@@ -685,7 +693,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount",
             "decimal",
             held="allowances_charges",
-        ),  # fmt: skip
+        ),
         b(
             "BT-108",
             "Sum of charges on document level",
@@ -694,7 +702,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:ChargeTotalAmount",
             "decimal",
             held="allowances_charges",
-        ),  # fmt: skip
+        ),
         b(
             "BT-109",
             "Invoice total amount without VAT",
@@ -703,7 +711,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount",
             "decimal",
             held="subtotal",
-        ),  # fmt: skip
+        ),
         b(
             "BT-110",
             "Invoice total VAT amount",
@@ -712,7 +720,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:TaxTotal/cbc:TaxAmount[not(@currencyID) or @currencyID=/*/cbc:DocumentCurrencyCode]",
             "decimal",
             held="tax_lines",
-        ),  # fmt: skip
+        ),
         b(
             "BT-111",
             "Invoice total VAT amount in accounting currency",
@@ -722,7 +730,8 @@ def _table() -> tuple[Binding, ...]:
             "cac:TaxTotal/cbc:TaxAmount[@currencyID=/*/cbc:TaxCurrencyCode and "
             "not(/*/cbc:TaxCurrencyCode=/*/cbc:DocumentCurrencyCode)]",
             "decimal",
-        ),  # fmt: skip
+            held="tax_total_in_tax_currency",
+        ),
         b(
             "BT-112",
             "Invoice total amount with VAT",
@@ -731,7 +740,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount",
             "decimal",
             held="total",
-        ),  # fmt: skip
+        ),
         b(
             "BT-113",
             "Paid amount",
@@ -740,7 +749,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:PrepaidAmount",
             "decimal",
             held="prepaid_amount",
-        ),  # fmt: skip
+        ),
         b(
             "BT-114",
             "Rounding amount",
@@ -749,7 +758,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:PayableRoundingAmount",
             "decimal",
             held="rounding_amount",
-        ),  # fmt: skip
+        ),
         b(
             "BT-115",
             "Amount due for payment",
@@ -758,7 +767,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:LegalMonetaryTotal/cbc:PayableAmount",
             "decimal",
             held="amount_due",
-        ),  # fmt: skip
+        ),
     ]
     groups = [
         b(
@@ -769,7 +778,7 @@ def _table() -> tuple[Binding, ...]:
             ".",
             "note_subject",
             held="invoice_notes.subject_code",
-        ),  # fmt: skip
+        ),
         b("BT-22", "Invoice note", "note", "ram:Content", ".", "note_text", held="invoice_notes.text"),
         b(
             "BT-25",
@@ -778,7 +787,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:IssuerAssignedID",
             "cbc:ID",
             held="preceding_invoice.number",
-        ),  # fmt: skip
+        ),
         b(
             "BT-26",
             "Preceding invoice issue date",
@@ -787,7 +796,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:IssueDate",
             "date",
             held="preceding_invoice.issue_date",
-        ),  # fmt: skip
+        ),
         *_adjustment(
             ("BT-92", "BT-93", "BT-94", "BT-95", "BT-96", "BT-97", "BT-98"),
             "Document level allowance",
@@ -795,7 +804,7 @@ def _table() -> tuple[Binding, ...]:
             "",
             "",
             held="allowances_charges.",
-        ),  # fmt: skip
+        ),
         *_adjustment(
             ("BT-99", "BT-100", "BT-101", "BT-102", "BT-103", "BT-104", "BT-105"),
             "Document level charge",
@@ -803,7 +812,7 @@ def _table() -> tuple[Binding, ...]:
             "",
             "",
             held="allowances_charges.",
-        ),  # fmt: skip
+        ),
         b(
             "BT-116",
             "VAT category taxable amount",
@@ -812,7 +821,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:TaxableAmount",
             "decimal",
             held="tax_lines.base",
-        ),  # fmt: skip
+        ),
         b(
             "BT-117",
             "VAT category tax amount",
@@ -821,7 +830,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:TaxAmount",
             "decimal",
             held="tax_lines.amount",
-        ),  # fmt: skip
+        ),
         b(
             "BT-118",
             "VAT category code",
@@ -838,7 +847,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:TaxCategory/cbc:Percent",
             "decimal",
             held="tax_lines.rate",
-        ),  # fmt: skip
+        ),
         b(
             "BT-120",
             "VAT exemption reason text",
@@ -846,7 +855,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:ExemptionReason",
             "cac:TaxCategory/cbc:TaxExemptionReason",
             held="tax_lines.exemption_reason",
-        ),  # fmt: skip
+        ),
         b(
             "BT-121",
             "VAT exemption reason code",
@@ -854,7 +863,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:ExemptionReasonCode",
             "cac:TaxCategory/cbc:TaxExemptionReasonCode",
             held="tax_lines.exemption_code",
-        ),  # fmt: skip
+        ),
         b(
             "BT-122",
             "Supporting document reference",
@@ -862,7 +871,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:IssuerAssignedID",
             "cbc:ID",
             held="supporting_documents.reference",
-        ),  # fmt: skip
+        ),
         b(
             "BT-123",
             "Supporting document description",
@@ -870,7 +879,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:Name",
             "cbc:DocumentDescription",
             held="supporting_documents.description",
-        ),  # fmt: skip
+        ),
         b(
             "BT-124",
             "External document location",
@@ -878,7 +887,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:URIID",
             "cac:Attachment/cac:ExternalReference/cbc:URI",
             held="supporting_documents.uri",
-        ),  # fmt: skip
+        ),
         b(
             "BT-125-1",
             "Attached document MIME code",
@@ -886,7 +895,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:AttachmentBinaryObject/@mimeCode",
             "cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@mimeCode",
             held="supporting_documents.attachment.mime_type",
-        ),  # fmt: skip
+        ),
         b(
             "BT-125-2",
             "Attached document filename",
@@ -894,7 +903,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:AttachmentBinaryObject/@filename",
             "cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@filename",
             held="supporting_documents.attachment.filename",
-        ),  # fmt: skip
+        ),
     ]
     product, agreement = "ram:SpecifiedTradeProduct", "ram:SpecifiedLineTradeAgreement"
     settlement = "ram:SpecifiedLineTradeSettlement"
@@ -906,7 +915,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:AssociatedDocumentLineDocument/ram:LineID",
             "cbc:ID",
             held="line_items.line_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-127",
             "Invoice line note",
@@ -914,7 +923,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:AssociatedDocumentLineDocument/ram:IncludedNote/ram:Content",
             "cbc:Note",
             held="line_items.note",
-        ),  # fmt: skip
+        ),
         b(
             "BT-128",
             "Invoice line object identifier",
@@ -923,7 +932,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:DocumentReference[cbc:DocumentTypeCode='130']/cbc:ID",
             "schemed",
             held="line_items.object_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-129",
             "Invoiced quantity",
@@ -932,7 +941,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:InvoicedQuantity|cbc:CreditedQuantity",
             "decimal",
             held="line_items.quantity",
-        ),  # fmt: skip
+        ),
         b(
             "BT-130",
             "Invoiced quantity unit of measure code",
@@ -940,7 +949,7 @@ def _table() -> tuple[Binding, ...]:
             "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity/@unitCode",
             "cbc:InvoicedQuantity/@unitCode|cbc:CreditedQuantity/@unitCode",
             held="line_items.unit",
-        ),  # fmt: skip
+        ),
         b(
             "BT-131",
             "Invoice line net amount",
@@ -949,7 +958,7 @@ def _table() -> tuple[Binding, ...]:
             "cbc:LineExtensionAmount",
             "decimal",
             held="line_items.amount",
-        ),  # fmt: skip
+        ),
         b(
             "BT-132",
             "Referenced purchase order line reference",
@@ -957,7 +966,7 @@ def _table() -> tuple[Binding, ...]:
             f"{agreement}/ram:BuyerOrderReferencedDocument/ram:LineID",
             "cac:OrderLineReference/cbc:LineID",
             held="line_items.order_line_reference",
-        ),  # fmt: skip
+        ),
         b(
             "BT-133",
             "Invoice line buyer accounting reference",
@@ -965,7 +974,7 @@ def _table() -> tuple[Binding, ...]:
             f"{settlement}/ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID",
             "cbc:AccountingCost",
             held="line_items.accounting_reference",
-        ),  # fmt: skip
+        ),
         b(
             "BT-134",
             "Invoice line period start date",
@@ -974,7 +983,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:InvoicePeriod/cbc:StartDate",
             "date",
             held="line_items.period.start",
-        ),  # fmt: skip
+        ),
         b(
             "BT-135",
             "Invoice line period end date",
@@ -983,7 +992,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:InvoicePeriod/cbc:EndDate",
             "date",
             held="line_items.period.end",
-        ),  # fmt: skip
+        ),
         *_adjustment(
             ("BT-136", "BT-137", "BT-138", "BT-139", "BT-140"),
             "Invoice line allowance",
@@ -991,7 +1000,7 @@ def _table() -> tuple[Binding, ...]:
             f"{line_allowance_cii}[ram:ChargeIndicator/udt:Indicator='false']/",
             "cac:AllowanceCharge[cbc:ChargeIndicator='false']/",
             held="line_items.allowance",
-        ),  # fmt: skip
+        ),
         *_adjustment(
             ("BT-141", "BT-142", "BT-143", "BT-144", "BT-145"),
             "Invoice line charge",
@@ -999,7 +1008,7 @@ def _table() -> tuple[Binding, ...]:
             f"{line_allowance_cii}[ram:ChargeIndicator/udt:Indicator='true']/",
             "cac:AllowanceCharge[cbc:ChargeIndicator='true']/",
             held="line_items.charge",
-        ),  # fmt: skip
+        ),
         b(
             "BT-146",
             "Item net price",
@@ -1008,7 +1017,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Price/cbc:PriceAmount",
             "decimal",
             held="line_items.unit_price",
-        ),  # fmt: skip
+        ),
         b(
             "BT-147",
             "Item price discount",
@@ -1017,7 +1026,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Price/cac:AllowanceCharge/cbc:Amount",
             "decimal",
             held="line_items.price_discount",
-        ),  # fmt: skip
+        ),
         b(
             "BT-148",
             "Item gross price",
@@ -1026,7 +1035,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Price/cac:AllowanceCharge/cbc:BaseAmount",
             "decimal",
             held="line_items.gross_price",
-        ),  # fmt: skip
+        ),
         b(
             "BT-149",
             "Item price base quantity",
@@ -1035,7 +1044,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Price/cbc:BaseQuantity",
             "decimal",
             held="line_items.price_base_quantity",
-        ),  # fmt: skip
+        ),
         b(
             "BT-150",
             "Item price base quantity unit of measure code",
@@ -1043,7 +1052,7 @@ def _table() -> tuple[Binding, ...]:
             f"{agreement}/ram:NetPriceProductTradePrice/ram:BasisQuantity/@unitCode",
             "cac:Price/cbc:BaseQuantity/@unitCode",
             held="line_items.price_base_unit",
-        ),  # fmt: skip
+        ),
         b(
             "BT-151",
             "Invoiced item VAT category code",
@@ -1051,7 +1060,7 @@ def _table() -> tuple[Binding, ...]:
             f"{settlement}/ram:ApplicableTradeTax/ram:CategoryCode",
             "cac:Item/cac:ClassifiedTaxCategory/cbc:ID",
             held="line_items.vat_category",
-        ),  # fmt: skip
+        ),
         b(
             "BT-152",
             "Invoiced item VAT rate",
@@ -1060,7 +1069,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Item/cac:ClassifiedTaxCategory/cbc:Percent",
             "decimal",
             held="line_items.tax_rate",
-        ),  # fmt: skip
+        ),
         b("BT-153", "Item name", "line", f"{product}/ram:Name", "cac:Item/cbc:Name", held="line_items.description"),
         b(
             "BT-154",
@@ -1069,7 +1078,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:Description",
             "cac:Item/cbc:Description",
             held="line_items.item_description",
-        ),  # fmt: skip
+        ),
         b(
             "BT-155",
             "Item Seller's identifier",
@@ -1077,7 +1086,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:SellerAssignedID",
             "cac:Item/cac:SellersItemIdentification/cbc:ID",
             held="line_items.item_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-156",
             "Item Buyer's identifier",
@@ -1085,7 +1094,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:BuyerAssignedID",
             "cac:Item/cac:BuyersItemIdentification/cbc:ID",
             held="line_items.buyer_item_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-157",
             "Item standard identifier",
@@ -1094,7 +1103,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Item/cac:StandardItemIdentification/cbc:ID",
             "schemed",
             held="line_items.standard_id",
-        ),  # fmt: skip
+        ),
         b(
             "BT-158",
             "Item classification identifier",
@@ -1103,7 +1112,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode",
             "listed",
             held="line_items.classifications",
-        ),  # fmt: skip
+        ),
         b(
             "BT-159",
             "Item country of origin",
@@ -1111,7 +1120,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:OriginTradeCountry/ram:ID",
             "cac:Item/cac:OriginCountry/cbc:IdentificationCode",
             held="line_items.origin_country",
-        ),  # fmt: skip
+        ),
         b(
             "BT-160",
             "Item attribute name",
@@ -1119,7 +1128,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:ApplicableProductCharacteristic/ram:Description",
             "cac:Item/cac:AdditionalItemProperty/cbc:Name",
             held="line_items.attributes.name",
-        ),  # fmt: skip
+        ),
         b(
             "BT-161",
             "Item attribute value",
@@ -1127,7 +1136,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:ApplicableProductCharacteristic/ram:Value",
             "cac:Item/cac:AdditionalItemProperty/cbc:Value",
             held="line_items.attributes.value",
-        ),  # fmt: skip
+        ),
     ]
     return (*doc, *groups, *lines)
 

@@ -7,7 +7,9 @@ A difference is a loss unless it is documented:
 * ``noted``: the record says so (a note of the reading or the writing naming the term: a term the schema does not
   hold, a second account, several line allowances summed, a code without a word);
 * ``EXEMPT``: the attached documents' bytes (BT-125) are kept beside the record, never in it, so our XML names the
-  supporting document without them.
+  supporting document without them;
+* a rate of 0 on a category O (outside the scope of VAT) line, allowance or charge: we write no rate there
+  (BR-O-05 / 06 / 07 forbid one), where a source breaking those rules writes 0.
 
 Everything else is ``lost``: tests/test_einvoice_lossless.py fails on it, ``bench/einvoice_corpus.py`` prints it.
 """
@@ -24,6 +26,21 @@ EXEMPT = {
     "BT-125-2": "the attachment's bytes are not in the record; our XML names the document without them",
 }
 FORMATS = ("cii", "ubl")
+# a rate term -> the category term beside it (BT-152 / BT-151, BT-96 / 95, BT-103 / 102)
+RATE_CATEGORY = {"BT-152": "BT-151", "BT-96": "BT-95", "BT-103": "BT-102"}
+
+
+def _outside_scope_rate(term: str, want: list, got: list | None, source: dict) -> bool:
+    """Whether the only difference is a rate of 0 the source writes on category O, where we write none."""
+    category = RATE_CATEGORY.get(term)
+    if category is None:
+        return False
+    kept = {i: v for i, v in (got or [])}
+    categories = dict(source.get(category, []))
+    return all(
+        kept.get(i) == values or (values == ["0"] and categories.get(i) == ["O"] and i not in kept)
+        for i, values in want
+    )
 
 
 @dataclass(frozen=True)
@@ -77,14 +94,18 @@ def round_trip(xml: bytes) -> RoundTrip | None:
     extra = {"data": record.data, "data_source": "embedded_xml", "embedded": record.to_dict()}
     notes = (*record.notes, *_terms(record.data, extra).notes)
     source = term_values(root, syntax)
-    ours, written, lost, noted = {}, {}, {}, set()
+    ours: dict[str, dict] = {}
+    written: dict[str, bytes] = {}
+    lost: dict[str, dict] = {}
+    noted: set[str] = set()
     for fmt in FORMATS:
         written[fmt] = einvoice_xml(extra, fmt)
         out = etree.fromstring(written[fmt], parser=parser)
         ours[fmt] = term_values(out, syntax_of(out) or "")
         lost[fmt] = {}
         for term, diff in differences(source, ours[fmt]).items():
-            if term in EXEMPT:
+            want, got = diff
+            if term in EXEMPT or _outside_scope_rate(term, want, got, source):
                 continue
             if _named(term, notes):
                 noted.add(term)

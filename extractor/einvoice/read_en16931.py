@@ -13,6 +13,7 @@ e-invoice writer uses.
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -94,13 +95,14 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
         "tax_point_date": doc["tax_point_date"],
         "tax_point_code": doc["tax_point_code"],
         "currency": base["currency"],
+        "tax_currency": doc["tax_currency"],
         "buyer_reference": extras["buyer_reference"],
         "order_reference": extras["order_reference"],
         "references": doc["references"],
         "preceding_invoice": extras["preceding"],
         "more_preceding_invoices": doc["more_preceding_invoices"],
-        "seller": _party(base.get("seller"), extras["seller"], more, "seller"),
-        "buyer": _party(base.get("buyer"), extras["buyer"], more, "buyer"),
+        "seller": _party(base.get("seller"), extras["seller"], more, "seller", notes),
+        "buyer": _party(base.get("buyer"), extras["buyer"], more, "buyer", notes),
         "payee": doc["payee"],
         "tax_representative": doc["tax_representative"],
         "delivery": doc["delivery"],
@@ -108,12 +110,16 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
         "subtotal": base["subtotal"],
         "allowances_charges": extras["allowances"],
         "tax_lines": taxes,
+        "tax_total_in_tax_currency": doc["tax_total_in_tax_currency"],
         "total": base["total"],
         "prepaid_amount": base["prepaid_amount"],
         "rounding_amount": extras["rounding"],
         "amount_due": base["amount_due"],
         "payment_means": extras["payment_means"],
-        "payment_terms": base["payment_terms"],
+        "payment_means_code": doc["payment_means_code"],
+        "payment_means_text": doc["payment_means_text"],
+        "payment_card": doc["payment_card"],
+        "payment_terms": doc["payment_terms"] if more.syntax else base["payment_terms"],
         "bank_account": bank,
         "remittance_information": doc["remittance_information"],
         "direct_debit": doc["direct_debit"],
@@ -123,6 +129,12 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
 
 
 _DOCUMENT_TERMS = (
+    "tax_currency",
+    "tax_total_in_tax_currency",
+    "payment_means_code",
+    "payment_means_text",
+    "payment_card",
+    "payment_terms",
     "tax_point_date",
     "tax_point_code",
     "references",
@@ -181,7 +193,7 @@ _LINE_TAIL = (
 )
 
 
-def _party(base: Any, extra: dict, more: TermReader, who: str) -> Any:
+def _party(base: Any, extra: dict, more: TermReader, who: str, notes: list[str]) -> Any:
     if not isinstance(base, dict):
         return base
     further = more.party(who) if more.syntax else {"trading_name": None, "legal_info": None, "other_ids": None}
@@ -194,18 +206,28 @@ def _party(base: Any, extra: dict, more: TermReader, who: str) -> Any:
         "address": address,
         "vat_id": base["vat_id"],
         "tax_number": base["tax_id"],
-        **_with_ids(extra, further["other_ids"]),
+        **_with_ids(extra, further["other_ids"], notes),
         "legal_info": further["legal_info"],
     }
 
 
-def _with_ids(extra: dict, other_ids: list | None) -> dict:
-    """The hand-read party terms with ``other_ids`` after ``lei``, in the schema's key order."""
+_ID_PATTERNS = {"gln": (_GLN, re.compile(r"^[0-9]{13}$")), "lei": (_LEI, re.compile(r"^[A-Z0-9]{18}[0-9]{2}$"))}
+
+
+def _with_ids(extra: dict, other_ids: list | None, notes: list[str]) -> dict:
+    """The hand-read party terms with ``other_ids`` after ``lei``, in the schema's key order; a GLN or LEI that is
+    not one by its form is kept among the other identifiers (with its scheme), said."""
+    other = list(other_ids or [])
     out = {}
     for key, value in extra.items():
+        if key in _ID_PATTERNS and value is not None and not _ID_PATTERNS[key][1].match(value):
+            scheme = _ID_PATTERNS[key][0]
+            notes.append(f"{key}: {value!r} (scheme {scheme}) is no {key.upper()} by its form; kept in other_ids")
+            other.append(f"{scheme}:{value}")
+            value = None
         out[key] = value
         if key == "lei":
-            out["other_ids"] = other_ids
+            out["other_ids"] = other[:5] or None
     return out
 
 
@@ -242,7 +264,7 @@ def _payment_means(code: str | None, notes: list[str]) -> str | None:
         return None
     word = payment_means_of(code)
     if word is None:
-        notes.append(f"BT-81 payment_means: the XML's code {code} has no word in the schema; null")
+        notes.append(f"payment_means: the XML's code {code} has no word in the schema; null, payment_means_code {code}")
     return word
 
 
@@ -318,7 +340,8 @@ class _Cii:
             + [self._logistics(c) for c in _all(s, "SpecifiedLogisticsServiceCharge")],
             "rounding": _num(_dec(self.summation, "RoundingAmount")),
             "payment_means": _payment_means(_text(means, "TypeCode"), notes),
-            "account_number": _text(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID"),
+            # an IBANID that is no IBAN (the invoice reading leaves it out) is still the account to pay to
+            "account_number": _text(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID|IBANID"),
         }
 
     def _party(self, name: str) -> dict:

@@ -12,9 +12,11 @@ ZUGFeRD 1's ``CrossIndustryDocument`` has no EN 16931 binding: its further terms
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from extractor.einvoice.bindings import BINDINGS, NAMESPACES, first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.bindings import BINDINGS, BY_TERM, NAMESPACES, first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.codes import payment_means_of
 
 _TAX_POINT = {"3": "issue_date", "35": "delivery_date", "432": "payment_date"}
 _ADDRESS = ("street", "additional_street", "address_line_3", "city", "postal_code", "subdivision", "country")
@@ -92,11 +94,32 @@ class TermReader:
             if v("BT-62") is None
             else {"name": v("BT-62"), "vat_id": v("BT-63"), "address": address(self.values, "tax_representative")},
             "delivery": _object(name=v("BT-70"), location_id=v("BT-71"), address=address(self.values, "delivery")),
+            "tax_currency": v("BT-6"),
+            "tax_total_in_tax_currency": _number(v("BT-111")),
+            "payment_means_code": means if (means := v("BT-81")) and payment_means_of(means) is None else None,
+            "payment_means_text": v("BT-82"),
+            "payment_card": None if v("BT-87") is None else {"number": v("BT-87"), "holder": v("BT-88")},
+            "payment_terms": self._payment_terms(),
             "remittance_information": v("BT-83"),
             "direct_debit": _object(mandate=v("BT-89"), creditor_id=v("BT-90"), debited_account=v("BT-91")),
             "invoice_notes": self._notes(),
             "supporting_documents": self._documents(),
         }
+
+    def _payment_terms(self) -> str | None:
+        """BT-20 with its line breaks (XRechnung's Skonto lines are one a line, each ending in one: BR-DE-18);
+        spaces within a line collapsed, blank lines dropped."""
+        path = BY_TERM["BT-20"].cii if self.syntax == "CII" else BY_TERM["BT-20"].ubl
+        texts = []
+        for node in self.root.xpath(path, namespaces=NAMESPACES):
+            raw = node.text or ""
+            lines = [" ".join(line.split()) for line in raw.split("\n")]
+            text = "\n".join(line for line in lines if line)
+            if text and raw.rstrip(" \t\r").endswith("\n"):
+                text += "\n"
+            if text:
+                texts.append(text)
+        return "\n".join(texts) or None
 
     def party(self, who: str) -> dict:
         """A seller's or buyer's further terms: trading name, address in parts, legal information (seller)."""
@@ -110,6 +133,8 @@ class TermReader:
         }
 
     def _notes(self) -> list[dict] | None:
+        if self.syntax is None:
+            return None
         notes = [
             {"subject_code": self.v("BT-21", i), "text": text}
             for i, node in enumerate(scope_nodes(self.root, "note", self.syntax))
@@ -118,6 +143,8 @@ class TermReader:
         return notes or None
 
     def _documents(self) -> list[dict] | None:
+        if self.syntax is None:
+            return None
         out = []
         for i, node in enumerate(scope_nodes(self.root, "document", self.syntax)):
             reference = self.v("BT-122", i)
@@ -188,14 +215,55 @@ class TermReader:
             out.append(f"BT-29 seller identifiers: {len(other)} besides GLN and LEI, the first 5 are held")
         if len(self.values.get("BT-84", [])) > 1:
             count = len(self.values["BT-84"])
-            out.append(f"BT-84 payment account: {count} in the XML, the first is held; the rest left out")
-        for term, what in (("BT-136", "allowances"), ("BT-141", "charges")):
-            several = [i + 1 for i, found in self.values.get(term, []) if len(found) > 1]
+            out.append(f"BT-84, BT-85, BT-86 payment account: {count} in the XML, the first is held; the rest left out")
+        for terms, what in (("BT-136, BT-139, BT-140", "allowances"), ("BT-141, BT-144, BT-145", "charges")):
+            several = [i + 1 for i, found in self.values.get(terms[:6], []) if len(found) > 1]
             if several:
-                out.append(f"{term} line {what} on line(s) {several}: summed into one, with the first's reason")
+                out.append(f"{terms} line {what} on line(s) {several}: summed into one, with the first's reason")
         if len(scope_nodes(self.root, "line", self.syntax)) != lines:
             out.append("BG-25 lines: the XML's lines do not pair up with those read; their further terms left null")
         return out
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A supporting document's embedded file (BT-125): what ``supporting_documents[i].attachment`` names, with its
+    bytes, which the record never holds (for writing beside it)."""
+
+    index: int  # its supporting document's position in ``supporting_documents``
+    filename: str | None
+    mime_type: str | None
+    data: bytes
+
+
+def attachments(xml: bytes) -> tuple[Attachment, ...]:
+    """The embedded files of a CII D16B or UBL invoice's supporting documents (BG-24), decoded; a file whose
+    base64 does not decode is left out (the record still names it). Parsed as the readers parse: no DTD, no
+    entities, no network."""
+    import base64
+    import binascii
+
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    reader = TermReader(etree.fromstring(xml, parser=parser))
+    out: list[Attachment] = []
+    if reader.syntax is None:
+        return ()
+    held = [i for i, _ in reader.values.get("BT-122", [])]  # the documents the record lists, in its order
+    for position, i in enumerate(held):
+        node = scope_nodes(reader.root, "document", reader.syntax)[i]
+        binary = node.xpath(
+            "ram:AttachmentBinaryObject|cac:Attachment/cbc:EmbeddedDocumentBinaryObject", namespaces=NAMESPACES
+        )
+        if not binary:
+            continue
+        try:
+            data = base64.b64decode("".join((binary[0].text or "").split()), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        out.append(Attachment(position, binary[0].get("filename"), binary[0].get("mimeCode"), data))
+    return tuple(out)
 
 
 def _split(value: str) -> tuple[str | None, str]:

@@ -14,12 +14,13 @@ from extractor.einvoice import FORMAT_RULES, SPECIFICATIONS, WRITER_SYNTAX, chec
 from extractor.einvoice.facturx import EinvoiceWriteError, facturx_blocker, facturx_pdf
 from extractor.einvoice.terms import Terms, terms_from
 from extractor.einvoice.validate import RULE_SETS, RULES, EinvoiceCheckError, Validation, validate_xml
-from extractor.einvoice.write import write_cii, write_ubl
+from extractor.einvoice.write import write_cii
+from extractor.einvoice.write_ubl import write_ubl
 from extractor.errors import InputError
 from extractor.record import Record, issue
 
 # format -> its writer: CII or UBL with the format's BT-24 / BT-23 (``einvoice.SPECIFICATIONS``)
-# (Peppol's endpoints are network participant ids: an e-mail address is not written there, ``write.write_ubl``)
+# (Peppol's endpoints are network participant ids: an e-mail address is not written there, ``write_ubl.write_ubl``)
 WRITERS: dict[str, Callable[[Terms], bytes]] = {
     fmt: functools.partial(write_cii, specification=SPECIFICATIONS[fmt][0], process=SPECIFICATIONS[fmt][1])
     if syntax == "CII"

@@ -40,7 +40,7 @@ from extractor.einvoice.codes import COUNT, CREDIT_NOTES, CREDIT_TRANSFER, unit_
 
 SPECIFICATION = "urn:cen.eu:en16931:2017"  # BT-24: the core EN 16931 specification
 INVOICE = "380"
-OUTSIDE_SCOPE = "O"  # BR-O-05 / 10: no VAT rate is written for it
+OUTSIDE_SCOPE = "O"  # BR-O-05 / 06 / 07: no VAT rate is written for its lines, allowances and charges
 
 
 @dataclass(frozen=True)
@@ -208,6 +208,11 @@ class Terms:
     debited_account: str | None = None  # BT-91
     invoice_notes: tuple[tuple[str | None, str], ...] = ()  # BG-1 (subject code BT-21, text BT-22)
     documents: tuple[Document, ...] = ()  # BG-24
+    tax_currency: str | None = None  # BT-6
+    tax_total_accounting: Decimal | None = None  # BT-111
+    payment_means_text: str | None = None  # BT-82
+    card_number: str | None = None  # BT-87
+    card_holder: str | None = None  # BT-88
     notes: tuple[str, ...] = ()
 
     @property
@@ -334,7 +339,7 @@ def _payment(data: Mapping, notes: list[str]) -> tuple[str | None, Mapping]:
     """BT-81 and the bank account mapping (empty when none)."""
     bank = _mapping(data.get("bank_account"))
     account = bank.get("iban") or bank.get("account_number")
-    means = codes.PAYMENT_MEANS.get(str(data.get("payment_means")))
+    means = codes.PAYMENT_MEANS.get(str(data.get("payment_means"))) or data.get("payment_means_code") or None
     if means is None and account:
         means = CREDIT_TRANSFER
         notes.append("BT-81 payment means 30 (credit transfer): derived, an account is printed for payment")
@@ -395,11 +400,19 @@ def terms_from(
     if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
     printed = _mapping(totals)
-    if (printed.get("allowance_total") or printed.get("charge_total")) and not allowances:
+    if (printed.get("allowance_total") or printed.get("charge_total")) and "allowances_charges" not in data:
         notes.append("BG-20 / BG-21 document allowances and charges: the invoice schema cannot hold them; left out")
     line_total = decimal(data.get("subtotal"))
-    allowance_total = _sum([a.amount for a in allowances if not a.charge]) if allowances else None
-    charge_total = _sum([a.amount for a in allowances if a.charge]) if allowances else None
+    # a kind the record lists none of: the printed total (0 or none) where the source XML gave one
+    kinds = {a.charge for a in allowances}
+    allowance_total = (
+        _sum([a.amount for a in allowances if not a.charge])
+        if False in kinds
+        else decimal(printed.get("allowance_total"))
+    )
+    charge_total = (
+        _sum([a.amount for a in allowances if a.charge]) if True in kinds else decimal(printed.get("charge_total"))
+    )
     if printed.get("tax_basis_total") is not None:
         tax_exclusive = decimal(printed["tax_basis_total"])
     elif line_total is not None:
@@ -435,8 +448,8 @@ def terms_from(
         bic=bank.get("bic") if account else None,
         account_name=bank.get("account_holder") if account else None,
         allowances=allowances,
-        allowance_total=allowance_total if allowances else decimal(printed.get("allowance_total")),
-        charge_total=charge_total if allowances else decimal(printed.get("charge_total")),
+        allowance_total=allowance_total,
+        charge_total=charge_total,
         rounding=decimal(data.get("rounding_amount")),
         buyer_reference=data.get("buyer_reference"),
         order_reference=data.get("order_reference"),
@@ -525,7 +538,7 @@ def _gross(item: Mapping) -> Decimal | None:
 
 def _document_terms(data: Mapping) -> dict:
     """A record's further document terms (``invoice-en16931``), keyed as ``Terms``' fields."""
-    refs = _mapping(data.get("references"))
+    refs, card = _mapping(data.get("references")), _mapping(data.get("payment_card"))
     debit = _mapping(data.get("direct_debit"))
     return {
         "tax_point_date": data.get("tax_point_date"),
@@ -547,6 +560,11 @@ def _document_terms(data: Mapping) -> dict:
         "tax_representative": _address_party(data.get("tax_representative")),
         "delivery": _address_party(data.get("delivery")),
         "remittance": data.get("remittance_information"),
+        "tax_currency": data.get("tax_currency"),
+        "tax_total_accounting": decimal(data.get("tax_total_in_tax_currency")),
+        "payment_means_text": data.get("payment_means_text"),
+        "card_number": card.get("number"),
+        "card_holder": card.get("holder"),
         "mandate": debit.get("mandate"),
         "creditor_id": debit.get("creditor_id"),
         "debited_account": debit.get("debited_account"),
