@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -408,7 +408,7 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
 
 
 def assess_record(
-    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: dict | None = None
+    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: Mapping[str, list[dict]] | None = None
 ):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
