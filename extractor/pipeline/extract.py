@@ -408,7 +408,11 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
 
 
 def assess_record(
-    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: Mapping[str, list[dict]] | None = None
+    record: Record,
+    job: DocumentJob,
+    *,
+    agreed: dict[str, bool] | None = None,
+    citations: Mapping[str, list[dict]] | None = None,
 ):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
