@@ -54,6 +54,27 @@ def mail_credentials(password_file: Path | None, token_command: str | None):
     raise UsageError(f"no mailbox password: set {PASSWORD_ENV}, or give --mail-password-file or --oauth-token-command")
 
 
+def probe(target, credentials, *, once: bool) -> None:
+    """Log in once before the model loads: refused credentials, a missing folder or plain text to a remote host
+    fail at once (a server that cannot be reached is waited for, unless ``once``).
+
+    Raises:
+        LoginRefused, UsageError: as ``Mailbox.connect``.
+        ExtractorError: (``once``) the server cannot be reached.
+    """
+    from extractor.errors import ExtractorError
+    from extractor.jobs.mail.client import ConnectionLost, Mailbox
+
+    box = Mailbox(target, credentials)
+    try:
+        box.connect()
+    except ConnectionLost as exc:
+        if once:
+            raise ExtractorError(str(exc), code="mail_connect") from None
+    finally:
+        box.close()
+
+
 @app.command(
     "mail",
     help="Read a mailbox folder over IMAP and extract every PDF, image or e-invoice XML attachment once: records "
@@ -137,6 +158,7 @@ def mail_command(
     with MailLock(book):  # a second process fails before spending time on the model
         pass
     render.watch_logging("extractor.jobs.mail")
+    probe(target, credentials, once=once)  # a wrong password or folder fails before the model loads
     with Extractor(settings) as extractor:
         summary = mail(
             target,

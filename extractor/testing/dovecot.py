@@ -146,14 +146,33 @@ protocol imap {{
             time.sleep(0.05)
 
     def stop(self, *, timeout: float = 20.0) -> None:
-        """Stop it (SIGTERM to the master) and wait until it is gone; connections drop."""
+        """Stop it (SIGTERM to the master), wait until it is gone, and end the mail processes it leaves serving
+        open connections: every connection drops, as when a server goes down."""
         pid = self.pid
-        if pid is None:
-            return
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while self.pid is not None and time.monotonic() < deadline:
-            time.sleep(0.05)
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while self.pid is not None and time.monotonic() < deadline:
+                time.sleep(0.05)
+        for child in self._processes():
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def _processes(self) -> list[int]:
+        """This instance's processes (their titles start with ``dovecot-<instance_name>/``)."""
+        title = f"dovecot-extractor-test-{self.port}/".encode()
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if (entry / "cmdline").read_bytes().startswith(title):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+        return found
 
     def restart(self) -> None:
         """Stop and start again on the same port (the mail stays)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import imaplib
 import logging
+import select
 import shlex
 import ssl
 import subprocess
@@ -254,9 +255,14 @@ class Mailbox:
         client = self.client
         self._call("idle", client.idle)  # type: ignore[union-attr]
         deadline = time.monotonic() + min(seconds, IDLE_RENEW_S)
+        sock = client.socket()  # type: ignore[union-attr]
         try:
             while not stop.is_set() and time.monotonic() < deadline:
-                responses = self._call("idle", client.idle_check, timeout=0.25)  # type: ignore[union-attr]
+                if not select.select([sock], [], [], 0.25)[0]:
+                    continue
+                responses = self._call("idle", client.idle_check, timeout=0)  # type: ignore[union-attr]
+                if not responses:  # readable, yet nothing to read: the server closed the connection
+                    raise ConnectionLost(f"{self.url.mailbox}: the server closed the connection")
                 if any(_news(r) for r in responses):
                     break
         finally:

@@ -13,7 +13,8 @@ The rules, in one place (docs/mail.md repeats them):
   its HTML body is said to be HTML-only.
 * **ZIP attachments** give their members, within limits: at most ``ZipLimits.members`` members, ``total`` bytes
   unpacked (sizes are checked as declared *and* while reading, so a lying header gains nothing), ``depth`` ZIPs
-  within ZIPs, and no member whose path is absolute, climbs out (``..``), or holds control characters. An
+  within ZIPs, no member over 1 MiB unpacking to more than ``ratio`` (100) times its packed size (a ZIP bomb), and
+  no member whose path is absolute, climbs out (``..``), or holds control characters. An
   encrypted member is not read. A ZIP past a limit gives one error (``zip_limit``, or ``too_large`` for a member
   over ``max_bytes``) and none of its members.
 * **Too large**: a part over ``max_bytes`` is ``too_large``. For a mail larger than ``max_bytes`` its parts' sizes
@@ -83,11 +84,13 @@ class ZipLimits:
         members: files in one ZIP (folders not counted).
         total: bytes of all members unpacked, together.
         depth: ZIPs within ZIPs (1: a ZIP's ZIP members are not opened).
+        ratio: a member over 1 MiB that unpacks to more than this many times its packed size makes the ZIP a bomb.
     """
 
     members: int = 100
     total: int = 200 * 1024 * 1024
     depth: int = 2
+    ratio: int = 100
 
 
 @dataclass(frozen=True)
@@ -223,7 +226,9 @@ def read_leaf(leaf: Message, *, index: int, max_bytes: int, zips: ZipLimits) -> 
     name = filename(leaf)
     disposition = leaf.get_content_disposition()
     inline = bool(leaf.get("Content-ID")) or disposition == "inline"
-    if ctype in ("text/plain", "text/html") and name is None and disposition != "attachment":
+    if ctype.startswith("multipart/") or (
+        ctype in ("text/plain", "text/html") and name is None and disposition != "attachment"
+    ):  # (a multipart leaf: one the parser could not split, its defects are the mail's notes)
         return [Part(index=index, name=None, content_type=ctype, size=None, outcome="skipped", reason="mail body")]
     data = leaf.get_payload(decode=True)
     if not isinstance(data, bytes):  # a message/rfc822 leaf without parts, or an empty one
@@ -243,7 +248,7 @@ def too_large(part: Part, max_bytes: int) -> Part:
         part,
         outcome="error",
         code="too_large",
-        reason=f"{part.describe()}: {size}, over the {max_bytes:,}-byte limit (not read)",
+        reason=f"{size}, over the {max_bytes:,}-byte limit (not read)",
         data=None,
     )
 
@@ -301,7 +306,7 @@ def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: in
     """A ZIP's members as parts, within ``zips``' limits; one error part when a limit is passed."""
 
     def fail(code: str, why: str) -> list[Part]:
-        return [replace(part, outcome="error", code=code, reason=f"{part.describe()}: {why}", data=None)]
+        return [replace(part, outcome="error", code=code, reason=why, data=None)]
 
     if depth > zips.depth:
         return fail("zip_limit", f"a ZIP nested {depth} deep, over the limit of {zips.depth} (not opened)")
@@ -315,6 +320,10 @@ def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: in
     declared = sum(i.file_size for i in infos)
     if declared > zips.total:
         return fail("zip_limit", f"{declared:,} bytes unpacked, over the limit of {zips.total:,} (a ZIP bomb?)")
+    for info in infos:
+        if info.file_size > max(1 << 20, zips.ratio * max(info.compress_size, 1)):
+            ratio = info.file_size // max(info.compress_size, 1)
+            return fail("zip_limit", f"{info.filename} unpacks to {ratio:,} times its size (a ZIP bomb; not opened)")
     out: list[Part] = []
     total = 0
     for info in infos:
@@ -333,7 +342,7 @@ def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: in
             with archive.open(info) as handle:
                 body = handle.read(min(max_bytes, zips.total - total) + 1)  # bounded: headers may lie
         except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
-            out.append(replace(member, outcome="error", code="corrupt", reason=f"{member.describe()}: {exc}"))
+            out.append(replace(member, outcome="error", code="corrupt", reason=str(exc)))
             continue
         total += len(body)
         if len(body) > max_bytes or total > zips.total:

@@ -344,13 +344,13 @@ class MailSteps:
             record = error_record(
                 source=f"{meta['mailbox']}/{meta['folder']};UIDVALIDITY={meta['uidvalidity']}/;UID={meta['uid']}",
                 code=part.code,
-                message=f"{label}: {part.reason}",
+                message=f"{label}: {part.describe()}: {part.reason}",
             )
             path = self.out / f"{stem}.json"
             self._write(path, record, record_meta, warnings)
             self.mails.part(key, {**_part_row(part, outcome="error"), "result_path": str(path)})
             self.counts["failed"] += 1
-            log.warning("%s: %s", label, part.reason)
+            log.warning("%s: %s: %s", label, part.describe(), part.reason)
             self._notify(record, record_meta, warnings)
             return f"{part.describe()}: {part.code}: {part.reason}"
         data = part.data or b""
