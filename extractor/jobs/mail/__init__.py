@@ -200,10 +200,7 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
             connected_once, delay = True, settings.backoff
             steps.file_unfiled()
             while not stop.is_set():
-                for uid in box.pending():
-                    if stop.is_set():
-                        break
-                    steps.take(uid)
+                steps.take_all(box.pending())
                 if settings.once:
                     return
                 box.wait(IDLE_WAIT_S, stop=stop, poll=settings.poll)

@@ -180,15 +180,20 @@ class Mailbox:
             criteria += ["NOT", "KEYWORD", keyword]
         return sorted(self._call("search", self.client.search, criteria))  # type: ignore[union-attr]
 
-    def head(self, uid: int) -> Head | None:
-        """A mail's size, structure and header; None when it is gone (moved or deleted meanwhile)."""
+    def heads(self, uids: list[int]) -> dict[int, Head]:
+        """Some mails' sizes, structures and headers, in one command (a mail gone meanwhile is left out)."""
+        if not uids:
+            return {}
         items = ["RFC822.SIZE", "BODYSTRUCTURE", "BODY.PEEK[HEADER]"]
-        data = self._call("fetch", self.client.fetch, [uid], items).get(uid)  # type: ignore[union-attr]
-        if not data or b"BODY[HEADER]" not in data:
-            return None
-        header = data[b"BODY[HEADER]"] or b""
-        self.fetched_bytes += len(header)
-        return Head(uid=uid, size=int(data[b"RFC822.SIZE"]), structure=data[b"BODYSTRUCTURE"], header=header)
+        answer = self._call("fetch", self.client.fetch, uids, items)  # type: ignore[union-attr]
+        heads = {}
+        for uid, data in answer.items():
+            if uid not in uids or b"BODY[HEADER]" not in data:
+                continue
+            header = data[b"BODY[HEADER]"] or b""
+            self.fetched_bytes += len(header)
+            heads[uid] = Head(uid=uid, size=int(data[b"RFC822.SIZE"]), structure=data[b"BODYSTRUCTURE"], header=header)
+        return heads
 
     def whole(self, uid: int) -> bytes | None:
         """A mail's bytes (only for mails within the size limit); None when it is gone."""
@@ -212,20 +217,24 @@ class Mailbox:
             out[leaf.section] = header + body
         return out
 
-    def file(self, uid: int, *, keyword: str, seen: bool, folder: str | None) -> None:
-        """Flag a mail with our keyword (and ``\\Seen``), then move it to ``folder`` when one is given."""
+    def file(self, uids: list[int], *, keyword: str, seen: bool, folder: str | None) -> None:
+        """Flag mails with our keyword (and ``\\Seen``), then move them to ``folder`` when one is given (UIDs
+        already gone are ignored by the server: filing twice is harmless)."""
         flags = [keyword, "\\Seen"] if seen else [keyword]
-        self._call("store", self.client.add_flags, [uid], flags)  # type: ignore[union-attr]
+        self._call("store", self.client.add_flags, uids, flags)  # type: ignore[union-attr]
         if not folder:
             return
         self.ensure_folder(folder)
-        if b"MOVE" in self._call("capability", self.client.capabilities):  # type: ignore[union-attr]
-            self._call("move", self.client.move, [uid], folder)  # type: ignore[union-attr]
+        if self._has(b"MOVE"):
+            self._call("move", self.client.move, uids, folder)  # type: ignore[union-attr]
             return
-        # RFC 6851 absent: copy, then delete and expunge only that UID (UIDPLUS), else the whole flagged set
-        self._call("copy", self.client.copy, [uid], folder)  # type: ignore[union-attr]
-        self._call("store", self.client.delete_messages, [uid])  # type: ignore[union-attr]
-        self._call("expunge", self.client.uid_expunge if self._has(b"UIDPLUS") else self.client.expunge, [uid])  # type: ignore[union-attr]
+        # RFC 6851 absent: copy, then delete and expunge only those UIDs (UIDPLUS), else the whole flagged set
+        self._call("copy", self.client.copy, uids, folder)  # type: ignore[union-attr]
+        self._call("store", self.client.delete_messages, uids)  # type: ignore[union-attr]
+        if self._has(b"UIDPLUS"):
+            self._call("expunge", self.client.uid_expunge, uids)  # type: ignore[union-attr]
+        else:
+            self._call("expunge", self.client.expunge)  # type: ignore[union-attr]
 
     def _has(self, capability: bytes) -> bool:
         return capability in self._call("capability", self.client.capabilities)  # type: ignore[union-attr]

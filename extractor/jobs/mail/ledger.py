@@ -211,8 +211,21 @@ class MailLedger:
             raise LookupError(f"no mail row for {key}")
         return row
 
-    def part(self, key: str, record: dict) -> None:
-        """Record what became of one part (``record``: the ``mail_parts`` columns but ``key``)."""
+    def finish(
+        self, key: str, *, state: str, reason: str | None = None, notes: str | None = None, parts: tuple[dict, ...] = ()
+    ) -> None:
+        """Mark a mail finished (its records are written), with what became of each of its parts, in one
+        transaction.
+
+        Args:
+            key: the mail key.
+            state: ``done``, ``failed``, ``skipped`` or ``duplicate``.
+            reason: why (failed, skipped, duplicate).
+            notes: defects said about the mail.
+            parts: ``mail_parts`` rows (their columns but ``key``).
+        """
+        if state not in MAIL_TERMINAL:
+            raise ValueError(f"finish: state must be one of {MAIL_TERMINAL}, got {state!r}")
         columns = (
             "idx",
             "member",
@@ -225,24 +238,30 @@ class MailLedger:
             "reason",
             "result_path",
         )
-        values = tuple(record.get(c) if c != "member" else record.get(c) or "" for c in columns)
-        self._write(
-            f"INSERT OR REPLACE INTO mail_parts (key, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})",
-            (key, *values),
-        )
+        insert = f"INSERT OR REPLACE INTO mail_parts (key, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})"
+        rows = [(key, *(part.get(c) or "" if c == "member" else part.get(c) for c in columns)) for part in parts]
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany(insert, rows)
+            self._db.execute(
+                "UPDATE mails SET state = ?, reason = ?, notes = ?, updated_at = ? WHERE key = ?",
+                (state, reason, notes, timestamp(), key),
+            )
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
-    def finish(self, key: str, *, state: str, reason: str | None = None, notes: str | None = None) -> None:
-        """Mark a mail finished (its records are written)."""
-        if state not in MAIL_TERMINAL:
-            raise ValueError(f"finish: state must be one of {MAIL_TERMINAL}, got {state!r}")
-        self._write(
-            "UPDATE mails SET state = ?, reason = ?, notes = ?, updated_at = ? WHERE key = ?",
-            (state, reason, notes, timestamp(), key),
-        )
-
-    def mark_filed(self, key: str) -> None:
-        """The mail was flagged or moved on the server."""
-        self._write("UPDATE mails SET filed = 1, updated_at = ? WHERE key = ?", (timestamp(), key))
+    def mark_filed(self, keys: list[str]) -> None:
+        """The mails were flagged or moved on the server (one transaction)."""
+        now = timestamp()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany("UPDATE mails SET filed = 1, updated_at = ? WHERE key = ?", [(now, k) for k in keys])
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
 
 def mail_report(path: Path, *, recent: int = 10) -> dict | None:

@@ -67,6 +67,7 @@ STEPS = ("begun", "claimed", "written", "finished")
 COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
 CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
 MAX_STEM_BYTES = 120
+BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,8 @@ class MailSteps:
         self.on_record = on_record
         self.stop = stop
         self.counts = dict.fromkeys(COUNTS, 0)
+        self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
+        self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
         self.max_bytes = int(extractor.settings.max_bytes)
 
     @property
@@ -207,22 +210,58 @@ class MailSteps:
         for row in self.mails.unfiled(
             mailbox=self.box.url.mailbox, folder=self.folder, uidvalidity=self.box.uidvalidity
         ):
-            self._file(row.uid, row.key, row.state)
+            self.filing.append((row.uid, row.key, row.state))
+        self.flush()
 
     # ------------------------------------------------------------------------------------------------ one mail
 
-    def take(self, uid: int) -> None:
-        """Run steps 1-6 for one mail (a stop between its documents leaves it ``processing`` for the next start)."""
+    def take_all(self, uids: list[int]) -> None:
+        """Steps 1-6 for the folder's pending mails, oldest first; their headers fetched ``BATCH`` at a time, and
+        filed (step 6) a batch at a time too (a stop between steps 5 and 6 is caught up by ``file_unfiled``)."""
+        url, uidvalidity = self.box.url, self.box.uidvalidity
+        todo = []
+        for uid in uids:
+            row = self.mails.get(mail_key(url.mailbox, self.folder, uidvalidity, uid))
+            if row is None or row.state not in MAIL_TERMINAL:
+                todo.append(uid)
+            elif not row.filed:
+                self.filing.append((uid, row.key, row.state))
+        for start in range(0, len(todo), BATCH):
+            chunk = todo[start : start + BATCH]
+            heads = self.box.heads(chunk)
+            for uid in chunk:
+                if self.stop.is_set():
+                    break
+                if uid in heads:  # else moved or deleted meanwhile
+                    self.take(uid, heads[uid])
+            self.flush()
+            if self.stop.is_set():
+                return
+        self.flush()
+
+    def flush(self) -> None:
+        """Step 6 for the mails finished so far: flag (and move) them by outcome, then ``filed`` in the ledger."""
+        settings = self.settings
+        actions = {
+            "done": (DONE_KEYWORD, True, settings.done_folder),
+            "duplicate": (DONE_KEYWORD, True, settings.done_folder),
+            "failed": (FAILED_KEYWORD, False, settings.failed_folder),
+            "skipped": (SKIPPED_KEYWORD, False, None),
+        }
+        while self.filing:
+            batch, self.filing = self.filing, []
+            groups: dict[tuple, list[tuple[int, str]]] = {}
+            for uid, key, state in batch:
+                groups.setdefault(actions[state], []).append((uid, key))
+            for (keyword, seen, folder), mails in groups.items():
+                self.box.file([uid for uid, _ in mails], keyword=keyword, seen=seen, folder=folder)
+                self.mails.mark_filed([key for _, key in mails])
+
+    def take(self, uid: int, head: Head) -> None:
+        """Steps 2-5 for one mail (a stop between its documents leaves it ``processing`` for the next start)."""
         url, uidvalidity = self.box.url, self.box.uidvalidity
         key = mail_key(url.mailbox, self.folder, uidvalidity, uid)
-        row = self.mails.get(key)
-        if row is not None and row.state in MAIL_TERMINAL:
-            if not row.filed:
-                self._file(uid, key, row.state)
-            return
-        head = self.box.head(uid)
-        if head is None:
-            return  # moved or deleted meanwhile
+        self.parts = []
         meta = mail_meta(head.header, mailbox=url.mailbox, folder=self.folder, uidvalidity=uidvalidity, uid=uid)
         row = self.mails.begin(
             key,
@@ -249,9 +288,7 @@ class MailSteps:
             self._end(uid, key, "skipped", f"sender {meta['from']!r} is not in --allow-from")
             return
         content = self._content(head)
-        for part in content.parts:
-            if part.outcome == "skipped":
-                self.mails.part(key, _part_row(part, outcome="skipped"))
+        self.parts = [_part_row(part, outcome="skipped") for part in content.parts if part.outcome == "skipped"]
         if not content.documents and not content.errors:
             self._end(uid, key, "skipped", f"{label}: {content.skip_reason()}", notes=content.notes)
             return
@@ -273,8 +310,8 @@ class MailSteps:
             self._end(uid, key, "done", None, notes=content.notes)
 
     def _end(self, uid: int, key: str, state: str, reason: str | None, *, notes: tuple[str, ...] = ()) -> None:
-        """Steps 5 and 6: the mail's outcome in the ledger, then filed on the server."""
-        self.mails.finish(key, state=state, reason=reason, notes="; ".join(notes) or None)
+        """Step 5: the mail's outcome and its parts in the ledger; then it waits to be filed (step 6)."""
+        self.mails.finish(key, state=state, reason=reason, notes="; ".join(notes) or None, parts=tuple(self.parts))
         if state == "skipped":
             self.counts["skipped"] += 1
             log.info("UID %d: skipped: %s", uid, reason)
@@ -283,18 +320,7 @@ class MailSteps:
         elif state == "duplicate":
             log.info("UID %d: %s: not read again", uid, reason)
         pause_at(TEST_PAUSE_ENV, "finished")
-        self._file(uid, key, state)
-
-    def _file(self, uid: int, key: str, state: str) -> None:
-        """Step 6: flag (and move) the mail by its outcome; then ``filed`` in the ledger."""
-        settings = self.settings
-        if state in ("done", "duplicate"):
-            self.box.file(uid, keyword=DONE_KEYWORD, seen=True, folder=settings.done_folder)
-        elif state == "failed":
-            self.box.file(uid, keyword=FAILED_KEYWORD, seen=False, folder=settings.failed_folder)
-        else:
-            self.box.file(uid, keyword=SKIPPED_KEYWORD, seen=False, folder=None)
-        self.mails.mark_filed(key)
+        self.filing.append((uid, key, state))
 
     def _content(self, head: Head) -> MailContent:
         """Step 3: the mail's parts; a mail over the size limit is read part by part, big parts not at all."""
@@ -348,7 +374,7 @@ class MailSteps:
             )
             path = self.out / f"{stem}.json"
             self._write(path, record, record_meta, warnings)
-            self.mails.part(key, {**_part_row(part, outcome="error"), "result_path": str(path)})
+            self.parts.append({**_part_row(part, outcome="error"), "result_path": str(path)})
             self.counts["failed"] += 1
             log.warning("%s: %s: %s", label, part.describe(), part.reason)
             self._notify(record, record_meta, warnings)
@@ -361,10 +387,13 @@ class MailSteps:
             mine = entry.sources[:1] == (source_name,)
             outcome = "document" if mine else "duplicate"
             reason = None if mine else f"same content as {entry.sources[0]}"
-            self.mails.part(
-                key,
-                {**_part_row(part, outcome=outcome), "sha256": sha, "reason": reason, "result_path": entry.result_path},
-            )
+            row = {
+                **_part_row(part, outcome=outcome),
+                "sha256": sha,
+                "reason": reason,
+                "result_path": entry.result_path,
+            }
+            self.parts.append(row)
             if not mine:
                 self.counts["duplicates"] += 1
                 log.info("%s: %s: %s: not extracted again", label, part.describe(), reason)
@@ -393,7 +422,7 @@ class MailSteps:
             error_code=error.get("code"),
             error=error.get("message"),
         )
-        self.mails.part(key, {**_part_row(part, outcome="document"), "sha256": sha, "result_path": str(path)})
+        self.parts.append({**_part_row(part, outcome="document"), "sha256": sha, "result_path": str(path)})
         self.counts["failed" if failed else "extracted"] += 1
         if failed:
             log.warning(
