@@ -19,6 +19,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from extractor.errors import ExtractorError, UsageError
 from extractor.jobs.mail.parts import Leaf
@@ -102,7 +103,7 @@ class Mailbox:
         self.url = url
         self.credentials = credentials
         self.timeout = timeout
-        self.client = None
+        self.client: Any = None  # an IMAPClient while connected
         self.uidvalidity = 0
         self.idle_supported = False
         self.fetched_bytes = 0  # bytes of mail fetched so far (the tests check a too-large part is not fetched)
@@ -178,14 +179,14 @@ class Mailbox:
         criteria: list = []
         for keyword in KEYWORDS:
             criteria += ["NOT", "KEYWORD", keyword]
-        return sorted(self._call("search", self.client.search, criteria))  # type: ignore[union-attr]
+        return sorted(self._call("search", self.client.search, criteria))
 
     def heads(self, uids: list[int]) -> dict[int, Head]:
         """Some mails' sizes, structures and headers, in one command (a mail gone meanwhile is left out)."""
         if not uids:
             return {}
         items = ["RFC822.SIZE", "BODYSTRUCTURE", "BODY.PEEK[HEADER]"]
-        answer = self._call("fetch", self.client.fetch, uids, items)  # type: ignore[union-attr]
+        answer = self._call("fetch", self.client.fetch, uids, items)
         heads = {}
         for uid, data in answer.items():
             if uid not in uids or b"BODY[HEADER]" not in data:
@@ -197,7 +198,7 @@ class Mailbox:
 
     def whole(self, uid: int) -> bytes | None:
         """A mail's bytes (only for mails within the size limit); None when it is gone."""
-        data = self._call("fetch", self.client.fetch, [uid], ["BODY.PEEK[]"]).get(uid)  # type: ignore[union-attr]
+        data = self._call("fetch", self.client.fetch, [uid], ["BODY.PEEK[]"]).get(uid)
         if not data or b"BODY[]" not in data:
             return None
         self.fetched_bytes += len(data[b"BODY[]"])
@@ -208,7 +209,7 @@ class Mailbox:
         if not leaves:
             return {}
         items = [f"BODY.PEEK[{s}]" for leaf in leaves for s in (leaf.mime, leaf.section)]
-        data = self._call("fetch", self.client.fetch, [uid], items).get(uid) or {}  # type: ignore[union-attr]
+        data = self._call("fetch", self.client.fetch, [uid], items).get(uid) or {}
         out = {}
         for leaf in leaves:
             header = data.get(f"BODY[{leaf.mime}]".encode()) or b""
@@ -221,28 +222,28 @@ class Mailbox:
         """Flag mails with our keyword (and ``\\Seen``), then move them to ``folder`` when one is given (UIDs
         already gone are ignored by the server: filing twice is harmless)."""
         flags = [keyword, "\\Seen"] if seen else [keyword]
-        self._call("store", self.client.add_flags, uids, flags)  # type: ignore[union-attr]
+        self._call("store", self.client.add_flags, uids, flags)
         if not folder:
             return
         self.ensure_folder(folder)
         if self._has(b"MOVE"):
-            self._call("move", self.client.move, uids, folder)  # type: ignore[union-attr]
+            self._call("move", self.client.move, uids, folder)
             return
         # RFC 6851 absent: copy, then delete and expunge only those UIDs (UIDPLUS), else the whole flagged set
-        self._call("copy", self.client.copy, uids, folder)  # type: ignore[union-attr]
-        self._call("store", self.client.delete_messages, uids)  # type: ignore[union-attr]
+        self._call("copy", self.client.copy, uids, folder)
+        self._call("store", self.client.delete_messages, uids)
         if self._has(b"UIDPLUS"):
-            self._call("expunge", self.client.uid_expunge, uids)  # type: ignore[union-attr]
+            self._call("expunge", self.client.uid_expunge, uids)
         else:
-            self._call("expunge", self.client.expunge)  # type: ignore[union-attr]
+            self._call("expunge", self.client.expunge)
 
     def _has(self, capability: bytes) -> bool:
-        return capability in self._call("capability", self.client.capabilities)  # type: ignore[union-attr]
+        return capability in self._call("capability", self.client.capabilities)
 
     def ensure_folder(self, folder: str) -> None:
         """Create a folder when it does not exist."""
-        if not self._call("list", self.client.folder_exists, folder):  # type: ignore[union-attr]
-            self._call("create", self.client.create_folder, folder)  # type: ignore[union-attr]
+        if not self._call("list", self.client.folder_exists, folder):
+            self._call("create", self.client.create_folder, folder)
             log.info("created folder %s on %s", folder, self.url.mailbox)
 
     # ------------------------------------------------------------------------------------------- waiting
@@ -259,24 +260,24 @@ class Mailbox:
             deadline = time.monotonic() + min(seconds, poll or seconds)
             while not stop.is_set() and time.monotonic() < deadline:
                 time.sleep(0.25)
-            self._call("noop", self.client.noop)  # type: ignore[union-attr]  # notices a dropped connection
+            self._call("noop", self.client.noop)  # notices a dropped connection
             return
         client = self.client
-        self._call("idle", client.idle)  # type: ignore[union-attr]
+        self._call("idle", client.idle)
         deadline = time.monotonic() + min(seconds, IDLE_RENEW_S)
-        sock = client.socket()  # type: ignore[union-attr]
+        sock = client.socket()
         try:
             while not stop.is_set() and time.monotonic() < deadline:
                 if not select.select([sock], [], [], 0.25)[0]:
                     continue
-                responses = self._call("idle", client.idle_check, timeout=0)  # type: ignore[union-attr]
+                responses = self._call("idle", client.idle_check, timeout=0)
                 if not responses:  # readable, yet nothing to read: the server closed the connection
                     raise ConnectionLost(f"{self.url.mailbox}: the server closed the connection")
                 if any(_news(r) for r in responses):
                     break
         finally:
             if self.client is client:
-                self._call("idle done", client.idle_done)  # type: ignore[union-attr]
+                self._call("idle done", client.idle_done)
 
 
 def _news(response) -> bool:

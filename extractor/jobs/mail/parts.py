@@ -213,7 +213,7 @@ def encrypted(message: Message) -> str:
         if ctype == "multipart/encrypted" or ctype == "application/pgp-encrypted":
             return "PGP-encrypted mail: not read (no key; forward it decrypted)"
         if ctype in ("application/pkcs7-mime", "application/x-pkcs7-mime"):
-            kind = (part.get_param("smime-type") or "enveloped-data").lower()
+            kind = str(part.get_param("smime-type") or "enveloped-data").lower()
             if kind != "signed-data":
                 return f"S/MIME-encrypted mail ({kind}): not read (no key; forward it decrypted)"
             return "S/MIME opaque-signed mail: not read (its content is inside the signature)"
