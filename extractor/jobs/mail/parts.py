@@ -4,7 +4,7 @@ members of its ZIP attachments; everything else is listed with the reason it was
 The rules, in one place (docs/mail.md repeats them):
 
 * **A document** is a MIME leaf whose content (magic bytes first, then its content type, then its name's suffix)
-  is a PDF, an image (PNG, JPEG, TIFF, WebP, GIF) or XML (an e-invoice: handed to the normal input path, named
+  is a PDF, an image (PNG, JPEG, TIFF, WebP: what the input path reads; not GIF) or XML (an e-invoice: handed to the normal input path, named
   ``.xml``), attachment or inline alike (an inline PDF is a document).
 * **Logos, signatures, tracking pixels** are skipped: an image under ``SMALL_IMAGE`` bytes (16 KiB), or an inline
   image (a ``Content-ID`` the HTML body refers to, or ``Content-Disposition: inline``) under ``INLINE_IMAGE``
@@ -49,7 +49,6 @@ _MAGIC = (
     (b"\xff\xd8\xff", "image", ".jpg"),
     (b"II*\x00", "image", ".tif"),
     (b"MM\x00*", "image", ".tif"),
-    (b"GIF8", "image", ".gif"),
 )
 _SUFFIXES = {
     ".pdf": ("pdf", ".pdf"),
@@ -59,7 +58,6 @@ _SUFFIXES = {
     ".tif": ("image", ".tif"),
     ".tiff": ("image", ".tif"),
     ".webp": ("image", ".webp"),
-    ".gif": ("image", ".gif"),
     ".xml": ("xml", ".xml"),
     ".zip": ("zip", ".zip"),
 }
