@@ -4,8 +4,8 @@ members of its ZIP attachments; everything else is listed with the reason it was
 The rules, in one place (docs/mail.md repeats them):
 
 * **A document** is a MIME leaf whose content (magic bytes first, then its content type, then its name's suffix)
-  is a PDF, an image (PNG, JPEG, TIFF, WebP: what the input path reads; not GIF) or XML (an e-invoice: handed to the normal input path, named
-  ``.xml``), attachment or inline alike (an inline PDF is a document).
+  is a PDF, an image (PNG, JPEG, TIFF, WebP: what the input path reads; not GIF) or XML (an e-invoice: handed to
+  the normal input path, named ``.xml``), attachment or inline alike (an inline PDF is a document).
 * **Logos, signatures, tracking pixels** are skipped: an image under ``SMALL_IMAGE`` bytes (16 KiB), or an inline
   image (a ``Content-ID`` the HTML body refers to, or ``Content-Disposition: inline``) under ``INLINE_IMAGE``
   bytes (128 KiB). A scanned invoice is larger than either.
