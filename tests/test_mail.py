@@ -624,3 +624,30 @@ def test_done_and_failed_folders_and_status_through_the_cli(server, model_dir, t
     assert "#1 broken.pdf: " in reasons["broken"]
     refused = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_MAIL_PASSWORD": "wrong"})
     assert refused.exit_code == 1 and "login refused" in refused.output
+
+
+def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp_path):
+    """SIGTERM as the first of two attachments' record is written: no new document starts, the second waits in
+    the ledger (the mail stays ``processing``, unflagged) and the next run reads it, once."""
+    folder = "sigterm"
+    attachments = [("a.pdf", zugferd(1)[1], "application/pdf"), ("b.pdf", zugferd(2)[1], "application/pdf")]
+    server.append(message("two", attachments=attachments).as_bytes(), folder=folder)
+    out = tmp_path / "out"
+    first = mail(
+        server.url(folder),
+        out,
+        extractor=extractor,
+        credentials=CREDENTIALS,
+        settings=MailSettings(),
+        on_record=lambda record: os.kill(os.getpid(), signal.SIGTERM),  # runs on the loop's (main) thread
+        handle_signals=True,
+    )
+    assert (first.mails, first.extracted) == (1, 1)
+    (row,) = ledger_rows(out, "mails")
+    assert (row["state"], row["filed"]) == ("processing", 0) and flags(server, folder) == {"two": set()}
+    assert [r["mail"]["attachment"]["name"] for r in records_in(out).values()] == ["a.pdf"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are put back
+    second = run_once(server, folder, out, extractor)
+    assert (second.mails, second.extracted) == (1, 1)
+    assert sorted(r["mail"]["attachment"]["name"] for r in records_in(out).values()) == ["a.pdf", "b.pdf"]
+    assert flags(server, folder) == {"two": {"\\Seen", "$Extracted"}}
