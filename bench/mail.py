@@ -23,6 +23,7 @@ import argparse
 import email.message
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -165,16 +166,19 @@ def main() -> None:
     model = build_random_model(work / "model").path
     settings = Settings(model=str(model), max_tokens=4, embedded_rules=False, isolate=False)
     rows: dict[str, list[float]] = {"watch": [], "mail": [], "ratio": []}
-    with Extractor(settings) as extractor, Dovecot() as server:
-        for round_ in range(args.repeat):
-            docs = documents(args.mails, round_)
-            here = work / f"round{round_}"
-            watch = watch_rate(extractor, docs, here)
-            mailed = mail_rate(extractor, server, docs, here, f"bench{round_}")
-            rows["watch"].append(watch)
-            rows["mail"].append(mailed)
-            rows["ratio"].append(mailed / watch)
-        waits = latencies(extractor, server, documents(args.latency, 99), work, args.gap)
+    try:
+        with Extractor(settings) as extractor, Dovecot() as server:
+            for round_ in range(args.repeat):
+                docs = documents(args.mails, round_)
+                here = work / f"round{round_}"
+                watch = watch_rate(extractor, docs, here)
+                mailed = mail_rate(extractor, server, docs, here, f"bench{round_}")
+                rows["watch"].append(watch)
+                rows["mail"].append(mailed)
+                rows["ratio"].append(mailed / watch)
+            waits = latencies(extractor, server, documents(args.latency, 99), work, args.gap)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     result = {
         "mails": args.mails,
         "rounds": args.repeat,

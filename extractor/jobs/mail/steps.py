@@ -68,6 +68,7 @@ COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
 CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
 MAX_STEM_BYTES = 120
 BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
+PREFETCH_BYTES = 16 * 1024 * 1024  # mails fetched in one command, at most this many bytes together
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class MailSteps:
         self.counts = dict.fromkeys(COUNTS, 0)
         self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
         self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
+        self.bodies: dict[int, bytes] = {}  # mails fetched ahead (``_prefetch``)
         self.max_bytes = int(extractor.settings.max_bytes)
 
     @property
@@ -229,15 +231,32 @@ class MailSteps:
         for start in range(0, len(todo), BATCH):
             chunk = todo[start : start + BATCH]
             heads = self.box.heads(chunk)
-            for uid in chunk:
+            for index, uid in enumerate(chunk):
                 if self.stop.is_set():
                     break
                 if uid in heads:  # else moved or deleted meanwhile
+                    self._prefetch(chunk[index:], heads)
                     self.take(uid, heads[uid])
+            self.bodies.clear()
             self.flush()
             if self.stop.is_set():
                 return
         self.flush()
+
+    def _prefetch(self, uids: list[int], heads: dict[int, Head]) -> None:
+        """Fetch the next mails within the size limit in one command, up to ``PREFETCH_BYTES`` together (one round
+        trip for several mails, not one each), unless the first is fetched already or too large."""
+        first = heads[uids[0]]
+        if first.uid in self.bodies or first.size > self.max_bytes:
+            return
+        group, total = [], 0
+        for uid in uids:
+            head = heads.get(uid)
+            if head is None or head.size > self.max_bytes or (group and total + head.size > PREFETCH_BYTES):
+                break
+            group.append(uid)
+            total += head.size
+        self.bodies.update(self.box.wholes(group))
 
     def flush(self) -> None:
         """Step 6 for the mails finished so far: flag (and move) them by outcome, then ``filed`` in the ledger."""
@@ -325,7 +344,7 @@ class MailSteps:
     def _content(self, head: Head) -> MailContent:
         """Step 3: the mail's parts; a mail over the size limit is read part by part, big parts not at all."""
         if head.size <= self.max_bytes:
-            raw = self.box.whole(head.uid)
+            raw = self.bodies.pop(head.uid, None) or self.box.wholes([head.uid]).get(head.uid)
             if raw is not None:
                 return read_mail(parse_mail(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
         header = parse_mail(head.header)
