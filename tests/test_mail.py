@@ -651,3 +651,19 @@ def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp
     assert (second.mails, second.extracted) == (1, 1)
     assert sorted(r["mail"]["attachment"]["name"] for r in records_in(out).values()) == ["a.pdf", "b.pdf"]
     assert flags(server, folder) == {"two": {"\\Seen", "$Extracted"}}
+
+
+def test_one_process_per_ledger(tmp_path):
+    """A second ``extract mail`` (or a watcher) on the same ledger refuses before connecting."""
+    from extractor.jobs.mail import MailLock, ledger_path
+    from extractor.jobs.watch.inbox import WatchLock, WatchPaths
+
+    out = tmp_path / "out"
+    with MailLock(ledger_path(out)):
+        with pytest.raises(UsageError, match="already using the ledger") as refused:
+            mail("imap://ap@127.0.0.1:1/INBOX", out, extractor=None, credentials=CREDENTIALS)
+        assert refused.value.code == "locked"
+        inbox = tmp_path / "inbox"
+        inbox.mkdir()
+        with pytest.raises(UsageError, match="already running"):
+            WatchLock(WatchPaths.resolve(inbox, out)).acquire()
