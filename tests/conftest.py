@@ -73,6 +73,7 @@ LONGEST_FIRST = (
     "test_decode",
     "test_records_unchanged",  # the samples end to end, through the CLI and the API (~90 s)
     "test_serve",  # a server subprocess per case, kill -9 and restart (~60 s)
+    "test_mail",  # a Dovecot, two extract mail subprocesses killed -9, a server restart (~45 s)
     "test_pydantic_schema",  # builds its own scripted model (~20 s)
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_confidence",  # seven extractions of one page on the records test's model (~25 s)

@@ -305,7 +305,11 @@ def _watch_register(settings: Settings | None, paths, *, register: str | None, o
     return settings.replace(register=register, require_known_supplier=strict)
 
 
-@app.command("status", help="Show a watcher's ledger: documents per state and the recent failures with reasons.")
+@app.command(
+    "status",
+    help="Show a watcher's ledger: documents per state and the recent failures with reasons (and extract mail's "
+    "mails: per state, the recent ones failed or skipped, and why).",
+)
 @handle_errors
 def status_command(
     ledger: Path | None = typer.Option(
@@ -323,6 +327,11 @@ def status_command(
 
     with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as book:
         report = book.report(recent=recent)
+    from extractor.jobs.mail.ledger import mail_report  # extract mail's tables, when it wrote to this ledger
+
+    mails = mail_report(ledger or out / LEDGER_DIR / LEDGER_NAME, recent=recent)
+    if mails is not None:
+        report["mail"] = mails
     render.show_ledger_status(report, as_json=as_json)
     raise typer.Exit(ExitCode.OK)
 

@@ -209,8 +209,9 @@ def show_einvoice_checks(checks: Sequence[dict], *, as_json: bool) -> None:
             )
 
 
-def watch_logging() -> None:
-    """Send the folder watcher's log lines (``extractor.jobs.watch``) to stderr, one timestamped line each."""
+def watch_logging(name: str = "extractor.jobs.watch") -> None:
+    """Send the folder watcher's log lines (``extractor.jobs.watch``; ``extract mail``'s: ``extractor.jobs.mail``)
+    to stderr, one timestamped line each."""
     import logging
 
     class StderrHandler(logging.StreamHandler):
@@ -218,7 +219,7 @@ def watch_logging() -> None:
 
         stream = property(lambda self: sys.stderr, lambda self, value: None)
 
-    logger = logging.getLogger("extractor.jobs.watch")
+    logger = logging.getLogger(name)
     if not any(type(h).__name__ == "StderrHandler" for h in logger.handlers):
         handler = StderrHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
@@ -257,6 +258,8 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
         + ", ".join(f"{n} {state}" for state, n in counts.items()),
         highlight=False,
     )
+    if report.get("mail"):
+        show_mail_status(report["mail"])
     if not report["failures"]:
         return
     table = Table(title="recent failures")
@@ -269,6 +272,25 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
             f["error_code"] or "",
             (f["error"] or "")[:200],
             str(f["attempts"]),
+        )
+    console().print(table)
+
+
+def show_mail_status(report: dict) -> None:
+    """Show the mail part of ``extract status`` (``MailLedger.report()``): mails per state, the recent failed and
+    skipped mails with their reasons."""
+    from rich.table import Table
+
+    counts = ", ".join(f"{n} {state}" for state, n in report["counts"].items())
+    console().print(f"{report['mails']} mail(s): {counts}", highlight=False)
+    if not report["recent"]:
+        return
+    table = Table(title="recent mails failed or skipped")
+    for col in ("when", "UID", "from", "subject", "state", "reason"):
+        table.add_column(col, overflow="fold")
+    for m in report["recent"]:
+        table.add_row(
+            m["updated_at"], str(m["uid"]), m["sender"] or "", m["subject"] or "", m["state"], (m["reason"] or "")[:200]
         )
     console().print(table)
 

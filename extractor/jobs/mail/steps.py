@@ -1,0 +1,548 @@
+"""One mail's exactly-once steps: note it, decide, extract each document, write its record, commit, file the mail.
+
+Per mail (UID), in this order, each step atomic:
+
+1. its key (mailbox, folder, UIDVALIDITY, UID; :func:`ledger.mail_key`): a mail already finished is only filed
+   (step 6) when a stop came between 5 and 6, else left alone: it is never fetched again;
+2. its header, size and structure are fetched; ``begin``: the ``mails`` row is ``processing`` (attempts + 1);
+   a Message-ID already read (the same mail delivered twice) makes it a ``duplicate``; a sender outside
+   ``--allow-from`` makes it ``skipped``; so does a mail with nothing to extract (encrypted, HTML-only, no
+   attachment, only logos): steps 5-6;
+3. its content: the whole mail when it is within ``max_bytes``, else only its parts within the limit (the others
+   are ``too_large`` unread), split into documents by :mod:`~extractor.jobs.mail.parts`;
+4. each document, as the folder watcher does a file (:mod:`extractor.jobs.watch.steps`): its sha256 in the
+   ``documents`` ledger (content already finished: a duplicate, not extracted again), claimed, the attachment
+   saved to ``OUT/attachments/``, extracted, its record (with ``mail``) written atomically, finished; each part's
+   outcome goes to ``mail_parts``;
+5. ``finish``: the mail is ``done``, ``failed`` (a document failed: its reason in the ledger), ``skipped`` or
+   ``duplicate``;
+6. it is filed on the server: flagged ``\\Seen`` + ``$Extracted`` (and moved to ``--done-folder``), or
+   ``$ExtractFailed`` (moved to ``--failed-folder``), or ``$ExtractSkipped``; then ``filed`` in the ledger.
+
+Crash safety (kill -9 anywhere): a mail leaves the folder (or gets its keyword) only in step 6, after the ledger
+knows its outcome; a restart re-reads a ``processing`` mail, and its documents already finished are not extracted
+again (their sha256), the one in hand is extracted again into the same record path. A record file's name depends
+only on the mail key and the part's place, so two attachments called ``invoice.pdf`` never collide.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email.utils
+import fnmatch
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from extractor.jobs.hooks import pause_at
+from extractor.jobs.ledger import TERMINAL, Ledger
+from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEYWORD, Head, Mailbox
+from extractor.jobs.mail.ledger import MAIL_TERMINAL, MailLedger, mail_key
+from extractor.jobs.mail.parts import (
+    MailContent,
+    Part,
+    ZipLimits,
+    charset_notes,
+    encrypted,
+    leaves_of_structure,
+    mime_defects,
+    parse_mail,
+    read_leaf,
+    read_mail,
+    too_large,
+)
+from extractor.jobs.sinks import write_atomic, write_einvoices
+from extractor.record import Record
+from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
+
+log = logging.getLogger("extractor.jobs.mail")
+
+# Test hook: EXTRACTOR_MAIL_TEST_PAUSE=STEP:FILE makes extract mail touch FILE and hang at STEP (one of STEPS).
+TEST_PAUSE_ENV = "EXTRACTOR_MAIL_TEST_PAUSE"
+STEPS = ("begun", "claimed", "written", "finished")
+COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
+CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
+MAX_STEM_BYTES = 120
+BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
+PREFETCH_BYTES = 16 * 1024 * 1024  # mails fetched in one command, at most this many bytes together
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """How ``extract mail`` behaves (the model's own settings live in the Extractor); each default named here.
+
+    Attributes:
+        done_folder: move a mail whose documents were extracted here (default: flag it ``\\Seen`` and
+            ``$Extracted``, leave it in place).
+        failed_folder: move a mail with a failed document here (default: flag it ``$ExtractFailed``).
+        allow_from: sender patterns (``*@supplier.com``, ``billing@*``); empty: every sender.
+        poll: check the folder every this many seconds instead of IDLE (servers without IDLE use 60).
+        once: read what is in the folder now, then return.
+        error_retries: retries of a transient failure (model error, time-out) of a document, with back-off.
+        backoff: seconds before the first retry and the first reconnect; doubled each time.
+        max_backoff: the longest wait between reconnects.
+        timeout: seconds the server may stay silent.
+        zips: the limits of ZIP attachments.
+    """
+
+    done_folder: str | None = None
+    failed_folder: str | None = None
+    allow_from: tuple[str, ...] = ()
+    poll: float | None = None
+    once: bool = False
+    error_retries: int = 2
+    backoff: float = 5.0
+    max_backoff: float = 300.0
+    timeout: float = 60.0
+    zips: ZipLimits = ZipLimits()
+
+    def allowed(self, sender: str | None) -> bool:
+        """Whether a From address matches ``allow_from`` (always, when it is empty)."""
+        if not self.allow_from:
+            return True
+        address = email.utils.parseaddr(sender or "")[1].lower()
+        return bool(address) and any(fnmatch.fnmatchcase(address, p.lower()) for p in self.allow_from)
+
+
+def _safe_stem(name: str | None) -> str:
+    """A file-name stem from an attachment's name: no folders, no control or path characters, bounded."""
+    stem = PurePosixPath((name or "").replace("\\", "/")).stem or "attachment"
+    text = "".join("_" if ord(c) < 32 or c in '/\\:*?"<>|\x7f' else c for c in stem).strip(" .") or "attachment"
+    return text.encode("utf-8")[:MAX_STEM_BYTES].decode("utf-8", "ignore")
+
+
+def part_stem(key: str, part: Part) -> str:
+    """The name every file of a part starts with: ``<mail key>-<index>[.<member>]-<name>``."""
+    member = f".{hashlib.sha256(part.member.encode()).hexdigest()[:6]}" if part.member else ""
+    return f"{key}-{part.index}{member}-{_safe_stem(part.member or part.name)}"
+
+
+def mail_meta(header: bytes, *, mailbox: str, folder: str, uidvalidity: int, uid: int) -> dict:
+    """The record's ``mail`` key (without ``attachment``) from a mail's header."""
+    message = parse_mail(header)
+
+    def text(name: str) -> str | None:
+        try:
+            value = message.get(name)
+            return " ".join(str(value).split()) if value is not None else None
+        except (LookupError, ValueError, TypeError, IndexError):
+            return None
+
+    recipients = []
+    for name in ("To", "Cc"):
+        try:
+            values = [str(v) for v in message.get_all(name) or ()]
+        except (LookupError, ValueError, TypeError, IndexError):
+            values = []
+        recipients += [address for _, address in email.utils.getaddresses(values) if address]
+    try:
+        date = email.utils.parsedate_to_datetime(text("Date") or "").isoformat()
+    except (TypeError, ValueError, IndexError):
+        date = None
+    return {
+        "mailbox": mailbox,
+        "folder": folder,
+        "uidvalidity": uidvalidity,
+        "uid": uid,
+        "message_id": (text("Message-ID") or "").strip() or None,
+        "from": text("From"),
+        "to": recipients,
+        "subject": text("Subject"),
+        "date": date,
+    }
+
+
+class MailSteps:
+    """Steps 1-6 for the folder's mails, one at a time, on the calling thread.
+
+    Attributes:
+        counts: what was done so far, by ``COUNTS`` name.
+        stop: set to stop after the document in hand.
+    """
+
+    def __init__(
+        self,
+        *,
+        box: Mailbox,
+        out: Path,
+        settings: MailSettings,
+        extractor,
+        documents: Ledger,
+        mails: MailLedger,
+        on_record: Callable[[Record], None] | None,
+        stop: threading.Event,
+    ) -> None:
+        """Args: as ``mail``'s, with the connection and the two opened ledgers."""
+        self.box = box
+        self.out = out
+        self.attachments = out / "attachments"
+        self.settings = settings
+        self.extractor = extractor
+        self.documents = documents
+        self.mails = mails
+        self.on_record = on_record
+        self.stop = stop
+        self.counts = dict.fromkeys(COUNTS, 0)
+        self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
+        self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
+        self.bodies: dict[int, bytes] = {}  # mails fetched ahead (``_prefetch``)
+        self.max_bytes = int(extractor.settings.max_bytes)
+
+    @property
+    def folder(self) -> str:
+        """The folder being read."""
+        return self.box.url.folder
+
+    def recover(self) -> None:
+        """On start: delete what a kill during a record's write left, and re-queue the ``processing`` documents."""
+        for entry in self.documents.entries(state="processing"):
+            if entry.result_path:
+                result = Path(entry.result_path)
+                for temporary in result.parent.glob(f".{result.name}.*.tmp"):
+                    temporary.unlink(missing_ok=True)
+        if self.documents.recover():
+            log.info("re-queued documents left in processing by an earlier stop")
+
+    def file_unfiled(self) -> None:
+        """File the mails finished before a stop came between steps 5 and 6."""
+        for row in self.mails.unfiled(
+            mailbox=self.box.url.mailbox, folder=self.folder, uidvalidity=self.box.uidvalidity
+        ):
+            self.filing.append((row.uid, row.key, row.state))
+        self.flush()
+
+    # ------------------------------------------------------------------------------------------------ one mail
+
+    def take_all(self, uids: list[int]) -> None:
+        """Steps 1-6 for the folder's pending mails, oldest first; their headers fetched ``BATCH`` at a time, and
+        filed (step 6) a batch at a time too (a stop between steps 5 and 6 is caught up by ``file_unfiled``)."""
+        url, uidvalidity = self.box.url, self.box.uidvalidity
+        todo = []
+        for uid in uids:
+            row = self.mails.get(mail_key(url.mailbox, self.folder, uidvalidity, uid))
+            if row is None or row.state not in MAIL_TERMINAL:
+                todo.append(uid)
+            elif not row.filed:
+                self.filing.append((uid, row.key, row.state))
+        for start in range(0, len(todo), BATCH):
+            chunk = todo[start : start + BATCH]
+            heads = self.box.heads(chunk)
+            for index, uid in enumerate(chunk):
+                if self.stop.is_set():
+                    break
+                if uid in heads:  # else moved or deleted meanwhile
+                    self._prefetch(chunk[index:], heads)
+                    self.take(uid, heads[uid])
+            self.bodies.clear()
+            self.flush()
+            if self.stop.is_set():
+                return
+        self.flush()
+
+    def _prefetch(self, uids: list[int], heads: dict[int, Head]) -> None:
+        """Fetch the next mails within the size limit in one command, up to ``PREFETCH_BYTES`` together (one round
+        trip for several mails, not one each), unless the first is fetched already or too large."""
+        first = heads[uids[0]]
+        if first.uid in self.bodies or first.size > self.max_bytes:
+            return
+        group, total = [], 0
+        for uid in uids:
+            head = heads.get(uid)
+            if head is None or head.size > self.max_bytes or (group and total + head.size > PREFETCH_BYTES):
+                break
+            group.append(uid)
+            total += head.size
+        self.bodies.update(self.box.wholes(group))
+
+    def flush(self) -> None:
+        """Step 6 for the mails finished so far: flag (and move) them by outcome, then ``filed`` in the ledger."""
+        settings = self.settings
+        actions = {
+            "done": (DONE_KEYWORD, True, settings.done_folder),
+            "duplicate": (DONE_KEYWORD, True, settings.done_folder),
+            "failed": (FAILED_KEYWORD, False, settings.failed_folder),
+            "skipped": (SKIPPED_KEYWORD, False, None),
+        }
+        while self.filing:
+            batch, self.filing = self.filing, []
+            groups: dict[tuple, list[tuple[int, str]]] = {}
+            for uid, key, state in batch:
+                groups.setdefault(actions[state], []).append((uid, key))
+            for (keyword, seen, folder), mails in groups.items():
+                self.box.file([uid for uid, _ in mails], keyword=keyword, seen=seen, folder=folder)
+                self.mails.mark_filed([key for _, key in mails])
+
+    def take(self, uid: int, head: Head) -> None:
+        """Steps 2-5 for one mail (a stop between its documents leaves it ``processing`` for the next start)."""
+        url, uidvalidity = self.box.url, self.box.uidvalidity
+        key = mail_key(url.mailbox, self.folder, uidvalidity, uid)
+        self.parts = []
+        meta = mail_meta(head.header, mailbox=url.mailbox, folder=self.folder, uidvalidity=uidvalidity, uid=uid)
+        row = self.mails.begin(
+            key,
+            mailbox=url.mailbox,
+            folder=self.folder,
+            uidvalidity=uidvalidity,
+            uid=uid,
+            message_id=meta["message_id"],
+            sender=meta["from"],
+            subject=meta["subject"],
+        )
+        pause_at(TEST_PAUSE_ENV, "begun")
+        self.counts["mails"] += 1
+        label = f"mail {meta['message_id'] or f'UID {uid}'} from {meta['from']!r} ({meta['subject']!r})"
+        if row.attempts > self.settings.error_retries + CRASH_ALLOWANCE:
+            self._end(uid, key, "failed", f"{label}: extract mail stopped {row.attempts - 1} times on it; given up")
+            return
+        original = self.mails.original(meta["message_id"], key=key) if meta["message_id"] else None
+        if original is not None:
+            self.counts["duplicates"] += 1
+            self._end(uid, key, "duplicate", f"same Message-ID as mail {original.key} (UID {original.uid})")
+            return
+        if not self.settings.allowed(meta["from"]):
+            self._end(uid, key, "skipped", f"sender {meta['from']!r} is not in --allow-from")
+            return
+        content = self._content(head)
+        self.parts = [_part_row(part, outcome="skipped") for part in content.parts if part.outcome == "skipped"]
+        if not content.documents and not content.errors:
+            self._end(uid, key, "skipped", f"{label}: {content.skip_reason()}", notes=content.notes)
+            return
+        failures = []
+        for part in content.parts:
+            if part.outcome == "skipped":
+                continue
+            if self.stop.is_set():
+                log.info("%s: stopping; the mail stays in the ledger and is read on, at the next start", label)
+                return
+            failed = self._document(key, meta, part, notes=content.notes, label=label)
+            if failed is None:  # abandoned by a stop
+                return
+            if failed:
+                failures.append(failed)
+        if failures:
+            self._end(uid, key, "failed", "; ".join(failures), notes=content.notes)
+        else:
+            self._end(uid, key, "done", None, notes=content.notes)
+
+    def _end(self, uid: int, key: str, state: str, reason: str | None, *, notes: tuple[str, ...] = ()) -> None:
+        """Step 5: the mail's outcome and its parts in the ledger; then it waits to be filed (step 6)."""
+        self.mails.finish(key, state=state, reason=reason, notes="; ".join(notes) or None, parts=tuple(self.parts))
+        if state == "skipped":
+            self.counts["skipped"] += 1
+            log.info("UID %d: skipped: %s", uid, reason)
+        elif state == "failed":
+            log.warning("UID %d: failed: %s", uid, reason)
+        elif state == "duplicate":
+            log.info("UID %d: %s: not read again", uid, reason)
+        pause_at(TEST_PAUSE_ENV, "finished")
+        self.filing.append((uid, key, state))
+
+    def _content(self, head: Head) -> MailContent:
+        """Step 3: the mail's parts; a mail over the size limit is read part by part, big parts not at all."""
+        if head.size <= self.max_bytes:
+            raw = self.bodies.pop(head.uid, None) or self.box.wholes([head.uid]).get(head.uid)
+            if raw is not None:
+                return read_mail(parse_mail(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
+        header = parse_mail(head.header)
+        notes = tuple(dict.fromkeys([*mime_defects(header), *charset_notes(header)]))
+        unread = encrypted(header)
+        if unread:
+            return MailContent(parts=(), unread=unread, notes=notes)
+        leaves = leaves_of_structure(head.structure)
+        small = [leaf for leaf in leaves if leaf.decoded_size() <= self.max_bytes]
+        fetched = self.box.sections(head.uid, small)
+        parts: list[Part] = []
+        for leaf in leaves:
+            if leaf.section in fetched:
+                message = parse_mail(fetched[leaf.section])
+                parts += read_leaf(message, index=leaf.index, max_bytes=self.max_bytes, zips=self.settings.zips)
+            else:
+                big = Part(
+                    index=leaf.index,
+                    name=leaf.name,
+                    content_type=leaf.content_type,
+                    size=leaf.decoded_size(),
+                    outcome="error",
+                )
+                parts.append(too_large(big, self.max_bytes))
+        return MailContent(parts=tuple(parts), notes=notes)
+
+    # -------------------------------------------------------------------------------------------- one document
+
+    def _document(self, key: str, meta: dict, part: Part, *, notes: tuple[str, ...], label: str) -> str | None:
+        """Step 4 for one part: its record; returns "" (fine), the failure's reason, or None (a stop abandoned it)."""
+        stem = part_stem(key, part)
+        attachment = {
+            "name": part.name,
+            "index": part.index,
+            "content_type": part.content_type,
+            "size": part.size,
+            "member": part.member,
+        }
+        record_meta = {**meta, "attachment": attachment}
+        warnings = tuple({"code": "mail", "message": n} for n in notes)
+        if part.outcome == "error":
+            record = error_record(
+                source=f"{meta['mailbox']}/{meta['folder']};UIDVALIDITY={meta['uidvalidity']}/;UID={meta['uid']}",
+                code=part.code,
+                message=f"{label}: {part.describe()}: {part.reason}",
+            )
+            path = self.out / f"{stem}.json"
+            self._write(path, record, record_meta, warnings)
+            self.parts.append({**_part_row(part, outcome="error"), "result_path": str(path)})
+            self.counts["failed"] += 1
+            log.warning("%s: %s: %s", label, part.describe(), part.reason)
+            self._notify(record, record_meta, warnings)
+            return f"{part.describe()}: {part.code}: {part.reason}"
+        data = part.data or b""
+        sha = hashlib.sha256(data).hexdigest()
+        source_name = f"mail/{key}/{part.index}{f'/{part.member}' if part.member else ''}/{part.name or stem}"
+        entry = self.documents.see(sha, name=source_name)
+        if entry.state in TERMINAL:
+            mine = entry.sources[:1] == (source_name,)
+            outcome = "document" if mine else "duplicate"
+            reason = None if mine else f"same content as {entry.sources[0]}"
+            row = {
+                **_part_row(part, outcome=outcome),
+                "sha256": sha,
+                "reason": reason,
+                "result_path": entry.result_path,
+            }
+            self.parts.append(row)
+            if not mine:
+                self.counts["duplicates"] += 1
+                log.info("%s: %s: %s: not extracted again", label, part.describe(), reason)
+            failed = mine and entry.state == "failed"
+            return f"{part.describe()}: {entry.error_code}: {entry.error}" if failed else ""
+        self.attachments.mkdir(parents=True, exist_ok=True)
+        saved = self.attachments / f"{stem}{part.suffix}"
+        if not saved.exists():
+            write_atomic(saved, data)
+        entry = self.documents.claim(sha, result_path=str(self.out / f"{stem}.json"))
+        pause_at(TEST_PAUSE_ENV, "claimed")
+        records = self._extract(saved, sha, attempts=entry.attempts)
+        if records is None:
+            self.documents.release(sha)
+            log.info("%s: %s abandoned (stopping); it is read again at the next start", label, part.describe())
+            return None
+        path = Path(entry.result_path or self.out / f"{stem}.json")
+        record = self._write_all(path, records, sha, record_meta, warnings)
+        pause_at(TEST_PAUSE_ENV, "written")
+        failed = record.status == ERROR
+        error = record.errors[0] if failed and record.errors else {}
+        self.documents.finish(
+            sha,
+            state="failed" if failed else "done",
+            status=record.status,
+            error_code=error.get("code"),
+            error=error.get("message"),
+        )
+        self.parts.append({**_part_row(part, outcome="document"), "sha256": sha, "result_path": str(path)})
+        self.counts["failed" if failed else "extracted"] += 1
+        if failed:
+            log.warning(
+                "%s: %s: failed (%s): %s -> %s", label, part.describe(), error.get("code"), error.get("message"), path
+            )
+        else:
+            log.info("%s: %s: %s -> %s", label, part.describe(), record.status, path)
+        for one in records:
+            self._notify(one, record_meta, warnings)
+        return f"{part.describe()}: {error.get('code')}: {error.get('message')}" if failed else ""
+
+    def _extract(self, path: Path, sha: str, *, attempts: int) -> tuple[Record, ...] | None:
+        """Extract a saved attachment, retrying transient failures with back-off; None when a stop abandons it."""
+        delay = self.settings.backoff
+        for attempt in range(self.settings.error_retries + 1):
+            try:
+                records = self.extractor.extract_parts(str(path))
+            except Exception as exc:  # noqa: BLE001 - one document's unexpected failure must not end the loop
+                log.exception("%s: unexpected failure while extracting", path)
+                records = (
+                    error_record(source=str(path), code="internal", message=f"{path}: {type(exc).__name__}: {exc}"),
+                )
+            transient = [
+                r
+                for r in records
+                if r.status == ERROR and r.errors and r.errors[0].get("code") in TRANSIENT_ERROR_CODES
+            ]
+            if not transient or attempt == self.settings.error_retries:
+                return records
+            if self.stop.is_set():
+                return None
+            log.warning(
+                "%s: %s; retry %d of %d in %g s",
+                path,
+                transient[0].errors[0].get("code"),
+                attempt + 1,
+                self.settings.error_retries,
+                delay,
+            )
+            if self.stop.wait(delay):
+                return None
+            delay = min(delay * 2, self.settings.max_backoff)
+        return records
+
+    def _write_all(self, path: Path, records: tuple[Record, ...], sha: str, meta: dict, warnings: tuple) -> Record:
+        """Write a document's record (or, for a file of several invoices, one per part); return the outcome's."""
+        if len(records) == 1:
+            return self._write(path, records[0], meta, warnings, sha=sha)
+        written = []
+        for part in records:
+            index, of = part.extra["part"]["index"], part.extra["part"]["of"]
+            part_path = path.with_name(f"{path.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
+            written.append(self._write(part_path, part, meta, warnings, sha=sha))
+        return next((r for r in written if r.status == ERROR), next((r for r in written if r.status != OK), written[0]))
+
+    def _write(self, path: Path, record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
+        """Write one record with its ``mail`` key (and its e-invoices beside it), atomically."""
+        record = _with_mail(record, meta, warnings, sha=sha)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = write_einvoices(path, record)
+        write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
+        return record
+
+    def _notify(self, record: Record, meta: dict, warnings: tuple) -> None:
+        if self.on_record is None:
+            return
+        try:
+            self.on_record(_with_mail(record, meta, warnings))
+        except Exception:  # noqa: BLE001 - a broken callback must not stop the loop
+            log.exception("on_record failed")
+
+
+def _with_mail(record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
+    extra = {**record.extra, "mail": meta}
+    changes: dict = {"extra": extra}
+    if warnings and not any(w.get("code") == "mail" for w in record.warnings):
+        changes["warnings"] = tuple(record.warnings) + warnings
+    if sha and not record.sha256:
+        changes["sha256"] = sha
+    return dataclasses.replace(record, **changes)
+
+
+def _part_row(part: Part, *, outcome: str) -> dict:
+    return {
+        "idx": part.index,
+        "member": part.member,
+        "name": part.name,
+        "content_type": part.content_type,
+        "size": part.size,
+        "outcome": outcome,
+        "code": part.code or None,
+        "reason": part.reason or None,
+    }
+
+
+def wait_backoff(stop: threading.Event, seconds: float) -> bool:
+    """Sleep up to ``seconds`` unless stopped; True when stopped."""
+    deadline = time.monotonic() + seconds
+    while not stop.is_set() and time.monotonic() < deadline:
+        stop.wait(min(0.25, deadline - time.monotonic()))
+    return stop.is_set()
+
+
+__all__ = ["COUNTS", "STEPS", "TEST_PAUSE_ENV", "MailSettings", "MailSteps", "mail_meta", "part_stem"]

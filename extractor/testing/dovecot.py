@@ -1,0 +1,227 @@
+"""A private Dovecot IMAP server on loopback, for the tests and ``bench/mail.py`` (Debian's ``dovecot-imapd``).
+
+:class:`Dovecot` writes its own configuration under a new temporary folder (its own ``base_dir``, a passwd-file
+test user with a plain password, a static userdb, a Maildir, ``ssl = no`` with plaintext authentication allowed,
+IDLE as Dovecot always offers it) and starts ``/usr/sbin/dovecot -c`` on a free port of 127.0.0.1. Nothing of the
+system's Dovecot (``/etc/dovecot``, port 143) is used or touched. As root, Dovecot's login and mail processes run
+as its own ``dovenull`` / ``dovecot`` users (it refuses root); otherwise as the calling user.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+DOVECOT = Path("/usr/sbin/dovecot")
+USER = "ap"
+PASSWORD = "test-password"
+
+
+def dovecot_available() -> bool:
+    """Whether Debian's Dovecot is installed."""
+    return DOVECOT.is_file() and os.access(DOVECOT, os.X_OK)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Dovecot:
+    """One private Dovecot: ``start()``, ``restart()``, ``stop()``; ``url(folder)`` names its test mailbox.
+
+    Attributes:
+        root: its folder (configuration, sockets, log, Maildir).
+        port: its IMAP port on 127.0.0.1.
+    """
+
+    def __init__(self) -> None:
+        """Make the folder and write the configuration (nothing runs yet)."""
+        # a short path under /tmp: Dovecot's unix sockets live in base_dir (108-byte limit), and its own users
+        # must be able to reach the folders
+        self.root = Path(tempfile.mkdtemp(prefix="dovecot-"))
+        self.root.chmod(0o755)
+        self.port = _free_port()
+        self.config = self.root / "dovecot.conf"
+        self.log = self.root / "dovecot.log"
+        mail = self.root / "mail"
+        for folder in ("run", "state", "mail"):
+            (self.root / folder).mkdir()
+        (self.root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n", encoding="utf-8")
+        if os.geteuid() == 0:
+            internal, login, mail_user = "dovecot", "dovenull", "dovecot"
+            shutil.chown(mail, mail_user, mail_user)
+        else:
+            import pwd
+
+            internal = login = mail_user = pwd.getpwuid(os.getuid()).pw_name
+        self.config.write_text(
+            f"""
+base_dir = {self.root}/run
+state_dir = {self.root}/state
+log_path = {self.log}
+instance_name = extractor-test-{self.port}
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:{mail}/%u
+first_valid_uid = 0
+mail_uid = {mail_user}
+mail_gid = {mail_user}
+default_internal_user = {internal}
+default_internal_group = {internal}
+default_login_user = {login}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {self.root}/passwd
+}}
+userdb {{
+  driver = static
+  args = home={mail}/%u
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {self.port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+protocol imap {{
+  mail_max_userip_connections = 100
+}}
+""",
+            encoding="utf-8",
+        )
+
+    # ----------------------------------------------------------------------------------------------- process
+
+    @property
+    def pid(self) -> int | None:
+        """The master process's pid, or None when it is not running."""
+        try:
+            pid = int((self.root / "run" / "master.pid").read_text().strip())
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            return None
+        return pid
+
+    def start(self, *, timeout: float = 20.0) -> Dovecot:
+        """Start it and wait until it answers on its port."""
+        # the daemon keeps its standard streams: a file, not a pipe this call would wait on
+        with open(self.root / "start.err", "ab") as errors:
+            started = subprocess.run(
+                [str(DOVECOT), "-c", str(self.config)],
+                stdin=subprocess.DEVNULL,
+                stdout=errors,
+                stderr=errors,
+                timeout=timeout,
+            )
+        if started.returncode != 0:
+            raise RuntimeError(f"dovecot did not start: {(self.root / 'start.err').read_text(errors='replace')}")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
+                    if conn.recv(64).startswith(b"* OK"):
+                        return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"dovecot did not start on port {self.port}: {self.log_text()}")
+            time.sleep(0.05)
+
+    def stop(self, *, timeout: float = 20.0) -> None:
+        """Stop it (SIGTERM to the master), wait until it is gone, and end the mail processes it leaves serving
+        open connections: every connection drops, as when a server goes down."""
+        pid = self.pid
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while self.pid is not None and time.monotonic() < deadline:
+                time.sleep(0.05)
+        for child in self._processes():
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def _processes(self) -> list[int]:
+        """This instance's processes (their titles start with ``dovecot-<instance_name>/``)."""
+        title = f"dovecot-extractor-test-{self.port}/".encode()
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if (entry / "cmdline").read_bytes().startswith(title):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+        return found
+
+    def restart(self) -> None:
+        """Stop and start again on the same port (the mail stays)."""
+        self.stop()
+        self.start()
+
+    def close(self) -> None:
+        """Stop it and delete its folder."""
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def log_text(self) -> str:
+        """Its log so far."""
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def __enter__(self) -> Dovecot:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------------------ mail
+
+    def url(self, folder: str = "INBOX") -> str:
+        """The ``extract mail`` URL of the test user's folder."""
+        return f"imap://{USER}@127.0.0.1:{self.port}/{folder}"
+
+    def client(self):
+        """A logged-in IMAPClient (the caller logs out)."""
+        from imapclient import IMAPClient
+
+        client = IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=30)
+        client.login(USER, PASSWORD)
+        return client
+
+    def append(self, message: bytes, *, folder: str = "INBOX") -> int:
+        """APPEND one mail; return its UID."""
+        client = self.client()
+        try:
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+            answer = client.append(folder, message)
+        finally:
+            client.logout()
+        # "[APPENDUID <uidvalidity> <uid>] ..." (UIDPLUS)
+        return int(answer.split(b"]")[0].split()[-1])
+
+
+__all__ = ["DOVECOT", "PASSWORD", "USER", "Dovecot", "dovecot_available"]
