@@ -554,3 +554,66 @@ def test_a_jobs_einvoice_is_the_xml_that_was_checked(tmp_path):
         assert client.get(f"/v1/jobs/{ids[0]}/einvoice/facturx").status_code == 404
         assert client.get(f"/v1/jobs/{ids[1]}/einvoice/cii").status_code == 500
         assert client.get("/v1/jobs/nope/einvoice/cii").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory):
+    """The app in-process (no model, no worker: jobs stay queued) over a fresh SQLite store, alice's key and a webhook
+    secret: the contract and error tests need no server."""
+    from fastapi.testclient import TestClient
+
+    from extractor.service.app import create_app
+    from extractor.service.config import ApiKeys, ServeSettings, open_store
+    from extractor.service.webhooks import WebhookSettings
+    from extractor.service.worker import Engine
+    from extractor.settings import Settings
+
+    settings = Settings(schema="invoice", max_bytes=100_000)
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('app') / 'jobs.sqlite'}")
+    serve = ServeSettings(webhooks=WebhookSettings(secret=WEBHOOK_SECRET, allow=("127.0.0.1",)))
+    keys = ApiKeys.load(text=f"alice:{KEYS['alice']}")
+    app = create_app(store=store, worker=None, engine=Engine(settings), keys=keys, serve=serve, settings=settings)
+    with TestClient(app, headers={"Authorization": f"Bearer {KEYS['alice']}"}) as client:
+        client.store = store
+        yield client
+
+
+def test_every_error_is_problem_json_with_a_documented_code(app_client):
+    from extractor.service.problems import PROBLEMS, TYPE_BASE
+
+    client, pdf = app_client, SAMPLE.read_bytes()
+    queued = post(client, pdf, headers={"Idempotency-Key": "k1"}).json()["id"]
+    provoked = {
+        "unauthorized": client.get("/v1/jobs", headers={"Authorization": "Bearer nope"}),
+        "not_found": client.get("/v1/nowhere"),
+        "job_not_found": client.get("/v1/jobs/nope"),
+        "einvoice_not_found": client.get(f"/v1/jobs/{queued}/einvoice/pdf"),
+        "method_not_allowed": client.put("/v1/jobs"),
+        "idempotency_conflict": post(client, pdf + b"%other", headers={"Idempotency-Key": "k1"}),
+        "file_too_large": post(client, b"%PDF-1.4\n" + b"0" * 200_000),
+        "invalid_request": client.get("/v1/jobs", params={"limit": 0}),
+        "invalid_options": post(client, pdf, data={"options": '{"model": "x"}'}),
+        "invalid_schema": post(client, pdf, data={"schema": "/etc/passwd"}),
+        "callback_refused": post(client, pdf, data={"callback_url": "http://169.254.169.254/latest"}),
+    }
+    documented = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    for code, response in provoked.items():
+        body = response.json()
+        assert response.headers["content-type"] == "application/problem+json", (code, response.text)
+        assert body == {
+            "type": TYPE_BASE + code,
+            "title": PROBLEMS[code][1],
+            "status": response.status_code,
+            "detail": body["detail"],
+            "code": code,
+            **{k: body[k] for k in ("errors", "formats") if k in body},
+        }, body
+        assert response.status_code == PROBLEMS[code][0] and body["detail"]
+    assert provoked["unauthorized"].headers["www-authenticate"] == "Bearer"
+    assert provoked["invalid_request"].json()["errors"][0]["loc"] == ["query", "limit"]
+    assert (
+        provoked["einvoice_not_found"].json()["formats"] == []
+        and "cii" in provoked["einvoice_not_found"].json()["detail"]
+    )
+    for code, (status, _) in PROBLEMS.items():  # every code in the docs' table, with its status
+        assert f'| <a id="{code}"></a>`{code}` | {status} |' in documented, code

@@ -14,16 +14,18 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Header, Query, UploadFile
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from extractor.errors import SchemaError, UsageError
 from extractor.schema import schema_reference
 from extractor.service import metrics
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
-from extractor.service.requests import request_options, upload_name
+from extractor.service.problems import MEDIA_TYPE, PROBLEMS, Problem, install, problem_body
+from extractor.service.requests import SERVICE_EINVOICE, request_options, upload_name
 from extractor.service.store import ENDED, Job, Store, shown_options
 from extractor.service.webhooks import Deliverer, check_callback, shown_callback
 from extractor.service.worker import Engine, Worker
@@ -35,12 +37,14 @@ LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs ot
 MULTIPART_SLACK = 64 * 1024  # a multipart body's bytes beside the file (boundaries, headers, the form fields)
 PAGE_LIMIT = 200  # jobs per page of GET /v1/jobs at most
 UPLOAD_PATHS = ("/v1/jobs", "/v1/extract")
+DRAIN_LIMIT = 4 << 20  # bytes of a refused streamed body read (and dropped) so that its client reads the 413
+NO_KEY = "a valid API key is required (Authorization: Bearer KEY)"
+TOO_LARGE = "the upload is larger than the server's --max-bytes"
 
 
 class Gate:
     """ASGI middleware run before a request's body is read: a ``/v1`` call without a valid key gets 401, an upload
-    whose ``Content-Length`` exceeds the limit gets 413 (a body without one is counted as it streams, by FastAPI's
-    ``max_body_size``)."""
+    whose ``Content-Length`` exceeds the limit gets 413 (a body without one is counted as it streams)."""
 
     def __init__(self, app: Callable, *, keys: ApiKeys, max_body: int) -> None:
         self.app, self.keys, self.max_body = app, keys, max_body
@@ -51,29 +55,51 @@ class Gate:
             return
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
         if self.keys and _tenant(self.keys, headers.get("authorization")) is None:
-            await _plain(
-                send,
-                401,
-                "a valid API key is required (Authorization: Bearer KEY)",
-                extra=[(b"www-authenticate", b"Bearer")],
-            )
+            await _plain(send, "unauthorized", NO_KEY, extra=[(b"www-authenticate", b"Bearer")])
             return
         if scope["method"] != "POST" or scope["path"] not in UPLOAD_PATHS:
             await self.app(scope, receive, send)
             return
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_body:
-            await _plain(send, 413, "the upload is larger than the server's --max-bytes", close=True)
+            await _plain(send, "file_too_large", TOO_LARGE)
             return
-        await self.app(scope, receive, send)  # the bytes are counted as they stream (FastAPI's max_body_size)
+        await self.app(scope, _counted(receive, self.max_body), send)
 
 
-async def _plain(send: Callable, status: int, detail: str, *, extra: list | None = None, close: bool = False) -> None:
-    body = json.dumps({"detail": detail}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
-    if close:  # the rest of the body is not read
-        headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
+def _counted(receive: Callable, limit: int) -> Callable:
+    """``receive`` counting a body's bytes as they stream: past ``limit`` it raises the 413 that the exception
+    handlers answer as problem+json (a body without ``Content-Length``)."""
+    seen = 0
+
+    async def counted() -> dict:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                await _drain(receive, message)
+                raise StarletteHTTPException(413, TOO_LARGE)
+        return message
+
+    return counted
+
+
+async def _drain(receive: Callable, message: dict) -> None:
+    """Read up to ``DRAIN_LIMIT`` more of a refused body: a client still sending when the connection closes on
+    unread bytes gets a reset instead of the 413."""
+    drained = 0
+    while message.get("more_body") and drained < DRAIN_LIMIT:
+        message = await receive()
+        drained += len(message.get("body", b""))
+
+
+async def _plain(send: Callable, code: str, detail: str, *, extra: list | None = None) -> None:
+    """Answer a problem before the app runs (its body unread: the server reads and drops it, so that the client,
+    still sending, reads this answer instead of a reset connection)."""
+    body = json.dumps(problem_body(code, detail)).encode()
+    headers = [(b"content-type", MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()), *(extra or [])]
+    await send({"type": "http.response.start", "status": PROBLEMS[code][0], "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -87,6 +113,14 @@ def _time(seconds: float | None) -> str | None:
         return None
     moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _no_einvoice(fmt: str, made: list[str]) -> str:
+    """Why a job has no e-invoice ``fmt``, and what one may ask for."""
+    here = f"this job has {', '.join(made)}" if made else "this job made none"
+    if fmt not in SERVICE_EINVOICE:
+        return f"{fmt!r} is no e-invoice format ({', '.join(SERVICE_EINVOICE)}); {here}"
+    return f"no {fmt} e-invoice in this job ({here}): submit with options.einvoice [{fmt!r}] to get one"
 
 
 def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
@@ -148,10 +182,10 @@ def create_app(
     app = FastAPI(
         title="extractor",
         version="1",
-        max_body_size=max_body,
         description="Invoices and business PDFs to schema-valid JSON "
         "records: upload a file as a job, poll it (or long-poll with ?wait=), read its record.",
     )
+    install(app)  # every error as application/problem+json
     bearer = HTTPBearer(auto_error=False, description="An API key of this server (EXTRACT_API_KEYS).")
 
     def tenant(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
@@ -159,10 +193,19 @@ def create_app(
             return OPEN_TENANT
         found = keys.tenant(credentials.credentials) if credentials is not None else None
         if found is None:  # Gate answers first; kept for a route mounted without it
-            raise HTTPException(
-                401, "a valid API key is required (Authorization: Bearer KEY)", headers={"WWW-Authenticate": "Bearer"}
-            )
+            raise Problem("unauthorized", NO_KEY, headers={"WWW-Authenticate": "Bearer"})
         return found
+
+    def checked_options(schema: str | None, options: Any) -> tuple[dict, str]:
+        """A request's options as its job keeps them, and their settings' fingerprint."""
+        try:
+            chosen = request_options(schema=schema, options=options, server_schema=schema_reference(settings.schema))
+            return chosen, engine.fingerprint(chosen)
+        except SchemaError as exc:  # a request's own JSON Schema that does not load
+            raise Problem("invalid_schema", str(exc)) from None
+        except UsageError as exc:
+            code = "invalid_schema" if str(exc).startswith("schema") else "invalid_options"
+            raise Problem(code, str(exc)) from None
 
     def accept(
         file: UploadFile,
@@ -174,18 +217,17 @@ def create_app(
     ) -> tuple[Job, bool]:
         data = file.file.read(settings.max_bytes + 1)
         if len(data) > settings.max_bytes:
-            raise HTTPException(413, "the upload is larger than the server's --max-bytes")
+            raise Problem("file_too_large", TOO_LARGE)
         try:
             parsed = json.loads(options) if options else None
         except ValueError:
-            raise HTTPException(422, "options: not JSON") from None
-        try:
-            chosen = request_options(schema=schema, options=parsed, server_schema=schema_reference(settings.schema))
-            fingerprint = engine.fingerprint(chosen)
-            if callback_url:
+            raise Problem("invalid_options", "options: not JSON") from None
+        chosen, fingerprint = checked_options(schema, parsed)
+        if callback_url:
+            try:
                 callback_url = check_callback(callback_url, settings=serve.webhooks)
-        except (UsageError, SchemaError) as exc:  # the options, the callback, a request's own JSON Schema
-            raise HTTPException(422, str(exc)) from None
+            except UsageError as exc:
+                raise Problem("callback_refused", str(exc)) from None
         sha256 = hashlib.sha256(data).hexdigest()
         job, created = store.submit(
             tenant=owner,
@@ -199,7 +241,7 @@ def create_app(
             reuse=serve.reuse,
         )
         if not created and (job.sha256, job.fingerprint) != (sha256, fingerprint):
-            raise HTTPException(409, "Idempotency-Key: already used for another file or other settings")
+            raise Problem("idempotency_conflict", "Idempotency-Key: already used for another file or other settings")
         if worker is not None:
             worker.wake()
         if deliverer is not None and job.callback_state == "pending":
@@ -248,7 +290,7 @@ def create_app(
     ) -> dict:
         job = await ended(job_id, owner, min(wait, MAX_WAIT))
         if job is None:
-            raise HTTPException(404, "no such job")
+            raise Problem("job_not_found", f"no job {job_id} of this key")
         return await run_in_threadpool(job_view, job, store=store)
 
     @app.get("/v1/jobs", summary="The caller's jobs, newest first (without their records)")
@@ -267,7 +309,7 @@ def create_app(
     def delete_job(job_id: str, owner: str = Depends(tenant)) -> dict:
         outcome = store.cancel(job_id, tenant=owner)
         if outcome is None:
-            raise HTTPException(404, "no such job")
+            raise Problem("job_not_found", f"no job {job_id} of this key")
         return {"id": job_id, "status": outcome}
 
     @app.post(
@@ -300,17 +342,18 @@ def create_app(
     def get_einvoice(job_id: str, fmt: str, number: int = Query(1, ge=1), owner: str = Depends(tenant)) -> Response:
         job = store.get(job_id, tenant=owner)
         if job is None:
-            raise HTTPException(404, "no such job")
+            raise Problem("job_not_found", f"no job {job_id} of this key")
         records = job.records or []
         record = records[number - 1] if number <= len(records) else None
+        made = sorted(((record or {}).get("einvoice") or {}).keys())
         entry = ((record or {}).get("einvoice") or {}).get(fmt)
-        if record is None or entry is None:
-            raise HTTPException(404, f"no {fmt} e-invoice in this job (ask for it with options.einvoice)")
+        if entry is None:
+            raise Problem("einvoice_not_found", _no_einvoice(fmt, made), extra={"formats": made})
         from extractor.einvoice.report import einvoice_xml  # lxml only when asked for
 
         xml = einvoice_xml(record, fmt)
         if hashlib.sha256(xml).hexdigest() != entry.get("sha256"):  # never a file other than the one checked
-            raise HTTPException(500, "the e-invoice could not be made again as it was checked")
+            raise Problem("einvoice_mismatch", "the e-invoice could not be made again as it was checked")
         stem = job.filename.rsplit(".", 1)[0] or "invoice"
         headers = {
             "Content-Disposition": f'attachment; filename="{stem}.{fmt}.xml"',
