@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 from helpers import ROOT
+from servekit import KEYS, WEBHOOK_SECRET, in_process_app
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
@@ -31,9 +32,9 @@ from extractor.service.worker import TEST_PAUSE_ENV
 ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
-KEYS = {"alice": "alice-secret-key", "bob": "bob-secret-key"}
+app_client = in_process_app  # the fixture: the app in-process
+
 MAX_BYTES = "300K"  # the sample is ~30 KB
-WEBHOOK_SECRET = "whsec-test-0123456789"
 HANG_GUARD_S = 120  # only stops a hung test; no test asserts on time
 
 
@@ -279,6 +280,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
         "/v1/jobs": ["get", "post"],
         "/v1/jobs/{job_id}": ["delete", "get"],
         "/v1/jobs/{job_id}/einvoice/{fmt}": ["get"],
+        "/v1/jobs/{job_id}/callback/retry": ["post"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
         "/metrics": ["get"],
@@ -375,7 +377,7 @@ def verified(delivery: dict) -> dict:
     """The delivery's body, once its signature verifies with the secret (the check docs/serve.md shows)."""
     timestamp = delivery["headers"]["X-Extractor-Timestamp"]
     expected = hmac.new(WEBHOOK_SECRET.encode(), f"{timestamp}.".encode() + delivery["body"], hashlib.sha256)
-    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "sha256=" + expected.hexdigest())
+    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "v1=" + expected.hexdigest())
     assert abs(time.time() - int(timestamp)) < 300
     return json.loads(delivery["body"])
 
@@ -399,7 +401,7 @@ def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recor
         time.sleep(0.5)  # a fourth delivery would come within the backoff
     assert len(receiver.wait("/once", 1)) == 1 and len(receiver.wait("/flaky?t=tok", 3)) == 3
     callback = view["callback"]
-    assert callback["url"] == receiver.url + "/flaky?…" and callback["state"] == "delivered"  # no query shown
+    assert callback["url"] == receiver.url + "/flaky" and callback["state"] == "delivered"  # no query shown
     assert [(a["attempt"], a["status_code"], a["ok"]) for a in callback["deliveries"]] == [
         (1, 500, False),
         (2, 500, False),
@@ -556,28 +558,6 @@ def test_a_jobs_einvoice_is_the_xml_that_was_checked(tmp_path):
         assert client.get("/v1/jobs/nope/einvoice/cii").status_code == 404
 
 
-@pytest.fixture(scope="module")
-def app_client(tmp_path_factory):
-    """The app in-process (no model, no worker: jobs stay queued) over a fresh SQLite store, alice's key and a webhook
-    secret: the contract and error tests need no server."""
-    from fastapi.testclient import TestClient
-
-    from extractor.service.app import create_app
-    from extractor.service.config import ApiKeys, ServeSettings, open_store
-    from extractor.service.webhooks import WebhookSettings
-    from extractor.service.worker import Engine
-    from extractor.settings import Settings
-
-    settings = Settings(schema="invoice", max_bytes=100_000)
-    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('app') / 'jobs.sqlite'}")
-    serve = ServeSettings(webhooks=WebhookSettings(secret=WEBHOOK_SECRET, allow=("127.0.0.1",)))
-    keys = ApiKeys.load(text=f"alice:{KEYS['alice']}")
-    app = create_app(store=store, worker=None, engine=Engine(settings), keys=keys, serve=serve, settings=settings)
-    with TestClient(app, headers={"Authorization": f"Bearer {KEYS['alice']}"}) as client:
-        client.store = store
-        yield client
-
-
 def test_every_error_is_problem_json_with_a_documented_code(app_client):
     from extractor.service.problems import PROBLEMS, TYPE_BASE
 
@@ -617,3 +597,73 @@ def test_every_error_is_problem_json_with_a_documented_code(app_client):
     )
     for code, (status, _) in PROBLEMS.items():  # every code in the docs' table, with its status
         assert f'| <a id="{code}"></a>`{code}` | {status} |' in documented, code
+
+
+def conforms(response: httpx.Response, document: dict, *, path: str) -> dict:
+    """The response's JSON, once it validates against the OpenAPI document's schema for its route, method, status
+    and content type (every status a route answers must be declared)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    method = response.request.method.lower()
+    declared = document["paths"][path][method]["responses"]
+    assert str(response.status_code) in declared, (path, method, response.status_code, response.text)
+    kind = response.headers["content-type"].split(";")[0]
+    schema = declared[str(response.status_code)]["content"][kind]["schema"]
+    registry = Registry().with_resource("urn:api", Resource.from_contents(document, default_specification=DRAFT202012))
+    anchored = {"$ref": "urn:api#/" + schema["$ref"].removeprefix("#/")} if "$ref" in schema else schema
+    Draft202012Validator(anchored, registry=registry).validate(response.json())
+    return response.json()
+
+
+def test_the_served_openapi_document_is_the_one_in_the_repository(app_client):
+    served = app_client.get("/openapi.json").json()
+    kept = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
+    assert served == kept, (
+        "docs/openapi.json is not the served document: python -m extractor.service.app > docs/openapi.json"
+    )
+    from extractor.record import record_schema
+
+    def loose(schema):  # the file leaves some arrays' items out; the component says items: {} (the same: any)
+        if isinstance(schema, dict):
+            return {k: loose(v) for k, v in schema.items() if not (k == "items" and v == {})}
+        return [loose(v) for v in schema] if isinstance(schema, list) else schema
+
+    own = {k: v for k, v in record_schema().items() if k not in ("$schema", "$id")}
+    assert loose(served["components"]["schemas"]["Record"]) == loose(own)  # the record schema file, not a copy
+    options = served["components"]["schemas"]["Options"]
+    assert sorted(options["properties"]) == ["einvoice", "pages", "password", "split"]
+    for path, methods in served["paths"].items():  # every error of every route is a Problem
+        for method, operation in methods.items():
+            for status, answer in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    assert list(answer["content"]) == ["application/problem+json"], (path, method, status)
+
+
+def test_every_answer_conforms_to_the_contract(app_client):
+    client, pdf = app_client, SAMPLE.read_bytes()
+    document = client.get("/openapi.json").json()
+    options = json.dumps({"pages": "1", "password": "pw", "einvoice": ["cii"]})
+    response = post(client, pdf + b"%contract", data={"options": options, "callback_url": "http://127.0.0.1:9/h?t=1"})
+    job = conforms(response, document, path="/v1/jobs")
+    assert response.status_code == 202 and response.headers["retry-after"].isdigit()
+    assert job["options"] == {"pages": "1", "einvoice": ["cii"]} and job["callback"]["url"] == "http://127.0.0.1:9/h"
+    assert job["status"] == "queued" and job["queue_position"] >= 1 and job["created"].endswith("Z")
+    assert conforms(client.get(f"/v1/jobs/{job['id']}"), document, path="/v1/jobs/{job_id}")["id"] == job["id"]
+    listed = conforms(client.get("/v1/jobs", params={"limit": 1}), document, path="/v1/jobs")
+    assert [j["id"] for j in listed["jobs"]] == [job["id"]] and listed["next"] is not None
+    retry = client.post(f"/v1/jobs/{job['id']}/callback/retry")
+    assert conforms(retry, document, path="/v1/jobs/{job_id}/callback/retry")["code"] == "callback_not_retryable"
+    for response, path in (
+        (client.get("/v1/jobs/nope"), "/v1/jobs/{job_id}"),
+        (client.delete("/v1/jobs/nope"), "/v1/jobs/{job_id}"),
+        (client.get(f"/v1/jobs/{job['id']}/einvoice/cii"), "/v1/jobs/{job_id}/einvoice/{fmt}"),
+        (client.post("/v1/jobs", content=b"x", headers={"Content-Type": "text/plain"}), "/v1/jobs"),
+        (post(client, pdf, data={"options": "[1]"}), "/v1/jobs"),
+        (client.get("/v1/jobs", headers={"Authorization": ""}), "/v1/jobs"),
+    ):
+        assert conforms(response, document, path=path)["status"] == response.status_code
+    deleted = client.delete(f"/v1/jobs/{job['id']}")
+    assert conforms(deleted, document, path="/v1/jobs/{job_id}") == {"id": job["id"], "status": "cancelled"}
+    assert conforms(client.get("/healthz"), document, path="/healthz") == {"status": "serving"}

@@ -46,6 +46,20 @@ def _stream_settings(ctx: typer.Context, settings: Settings | None, *, command: 
     return job_batch(settings, documents=BATCH_JOB_DEFAULT, given=given_option(ctx, "batch"))
 
 
+def _service_logging() -> None:
+    """The service's log to stderr, one timestamped line each: the access log (``extractor.service.access``: one
+    line a request), webhook attempts, a worker's warnings (never a key, a password or a secret)."""
+    import logging
+    import sys
+
+    logger = logging.getLogger("extractor.service")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
 def _webhook_settings(allow: list[str], tries: int, backoff: float):
     from extractor.service.webhooks import WebhookSettings
 
@@ -92,6 +106,7 @@ def serve_command(
 ) -> None:
     """Serve until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="serve_command")
+    _service_logging()
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -138,6 +153,7 @@ def worker_command(
 ) -> None:
     """Work until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="worker_command")
+    _service_logging()
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 
