@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -667,3 +669,39 @@ def test_every_answer_conforms_to_the_contract(app_client):
     deleted = client.delete(f"/v1/jobs/{job['id']}")
     assert conforms(deleted, document, path="/v1/jobs/{job_id}") == {"id": job["id"], "status": "cancelled"}
     assert conforms(client.get("/healthz"), document, path="/healthz") == {"status": "serving"}
+
+
+def docs_examples() -> dict[str, str]:
+    """docs/serve.md's complete programs, by the name each is marked with (``<!-- example: NAME -->``)."""
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    return dict(re.findall(r"<!-- example: (\S+) -->\n```\w+\n(.*?)\n```", text, flags=re.S))
+
+
+def test_the_docs_examples_run_as_written(server, tmp_path):
+    """Each example of docs/serve.md, as printed, against the live server: the record's status and data on its last
+    line; a wrong key is said (its problem's code) and exits non-zero."""
+    examples = docs_examples()
+    assert sorted(examples) == ["extract.mjs", "extract.py", "extract.sh", "webhook.py"]
+    runners = {".sh": ["bash"], ".py": [sys.executable], ".mjs": ["node"]}
+    if shutil.which("node") is None:
+        assert os.environ.get("CI") != "true", "node is required in CI (the JavaScript example)"
+        del examples["extract.mjs"]
+    env = {
+        **os.environ,
+        "EXTRACT_URL": server.url,
+        "EXTRACT_API_KEY": KEYS["alice"],
+        "EXTRACT_WEBHOOK_SECRET": WEBHOOK_SECRET,
+    }
+    for number, (name, program) in enumerate(examples.items()):
+        (tmp_path / name).write_text(program, encoding="utf-8")
+        document = tmp_path / f"invoice-{number}.pdf"  # bytes of its own: a new job, polled until it ends
+        document.write_bytes(SAMPLE.read_bytes() + f"\n%example {name}".encode())
+        command = [*runners[Path(name).suffix], name, document.name]
+        ran = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S)
+        assert ran.returncode == 0, (name, ran.stdout, ran.stderr)
+        assert json.loads(ran.stdout.splitlines()[-1]) == {"status": "ok", "data": json.loads(ANSWER)}, name
+        if name != "webhook.py":
+            refused = subprocess.run(
+                command, cwd=tmp_path, env={**env, "EXTRACT_API_KEY": "wrong"}, capture_output=True, text=True
+            )
+            assert refused.returncode != 0 and "401: unauthorized" in refused.stderr, (name, refused.stderr)
