@@ -705,3 +705,22 @@ def test_the_docs_examples_run_as_written(server, tmp_path):
                 command, cwd=tmp_path, env={**env, "EXTRACT_API_KEY": "wrong"}, capture_output=True, text=True
             )
             assert refused.returncode != 0 and "401: unauthorized" in refused.stderr, (name, refused.stderr)
+
+
+def test_every_answer_has_a_request_id_and_one_access_log_line(app_client, caplog):
+    with caplog.at_level("INFO", logger="extractor.service.access"):
+        given = app_client.get("/v1/jobs/nope", headers={"X-Request-Id": "trace-7"})
+        fresh = app_client.get("/healthz")
+        forged = app_client.get("/healthz", headers={"X-Request-Id": "a b\nforged line"})
+        refused = app_client.get("/v1/jobs", headers={"Authorization": "Bearer wrong-key"})
+    assert given.headers["x-request-id"] == "trace-7" and len(fresh.headers["x-request-id"]) == 24
+    assert forged.headers["x-request-id"] != "a b\nforged line" and refused.headers["x-request-id"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "extractor.service.access"]
+    assert [line.split()[:4] for line in lines] == [
+        ["GET", "/v1/jobs/{job_id}", "404", "tenant=alice"],
+        ["GET", "/healthz", "200", "tenant=alice"],
+        ["GET", "/healthz", "200", "tenant=alice"],
+        ["GET", "-", "401", "tenant=-"],
+    ]
+    assert lines[0].endswith("request_id=trace-7") and "nope" not in lines[0]
+    assert not any(key in "".join(lines) for key in KEYS.values())
