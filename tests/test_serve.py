@@ -95,6 +95,8 @@ class Server:
                     "127.0.0.1",
                     "--callback-backoff",
                     "0.2",
+                    "--source-allow",
+                    "127.0.0.1",
                     *args,
                     *extraction_options(tiny),
                 ],
@@ -724,3 +726,36 @@ def test_every_answer_has_a_request_id_and_one_access_log_line(app_client, caplo
     ]
     assert lines[0].endswith("request_id=trace-7") and "nope" not in lines[0]
     assert not any(key in "".join(lines) for key in KEYS.values())
+
+
+def test_a_url_source_is_fetched_by_the_worker_and_a_failed_fetch_is_an_error_record(server, tmp_path):
+    """``{"url": ...}`` on the live server (``--source-allow 127.0.0.1``): the document from a local HTTP server
+    becomes the record an upload of it gives; a URL that answers 404 is a done job whose error record names the URL
+    without its query."""
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler
+
+    (tmp_path / "invoice.pdf").write_bytes(SAMPLE.read_bytes() + b"\n%from a url")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    origin = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=origin.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{origin.server_address[1]}"
+    try:
+        with server.client() as client:
+            fetched = client.post("/v1/jobs", json={"url": f"{base}/invoice.pdf?sig=secret", "options": {"pages": "1"}})
+            missing = client.post("/v1/jobs", json={"url": f"{base}/gone.pdf?sig=secret"})
+            assert fetched.status_code == missing.status_code == 202, fetched.text
+            ok, failed = done(client, fetched.json()["id"]), done(client, missing.json()["id"])
+    finally:
+        origin.shutdown()
+    assert (ok["status"], ok["url"], ok["filename"]) == ("done", f"{base}/invoice.pdf", "invoice.pdf")
+    assert ok["record"]["status"] == "ok" and ok["record"]["data"] == json.loads(ANSWER)
+    assert ok["record"]["source"] == "invoice.pdf" and ok["options"] == {"pages": "1"}
+    error = failed["record"]["errors"][0]
+    assert failed["status"] == "done" and failed["record"]["status"] == "error"
+    assert failed["record"]["source"] == f"{base}/gone.pdf" and error["code"] == "unreachable"
+    assert "HTTP 404" in error["message"] and "secret" not in json.dumps(failed)

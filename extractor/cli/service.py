@@ -10,6 +10,7 @@ import typer
 from extractor.cli.app import SUBCOMMANDS, app, given_option, handle_errors
 from extractor.cli.options import settings_options
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
+from extractor.service.sources import DEFAULT_SOURCE_TIMEOUT
 from extractor.service.store import DEFAULT_STORE
 from extractor.settings import BATCH_JOB_DEFAULT, Settings, job_batch
 
@@ -37,6 +38,17 @@ CALLBACK_BACKOFF_OPTION = typer.Option(
     2.0, "--callback-backoff", min=0.0, metavar="SECONDS", help="Seconds before the 2nd attempt, doubled after."
 )
 
+SOURCE_ALLOW_OPTION = typer.Option(
+    [], "--source-allow", metavar="HOST", help="A URL source's host allowed although private/loopback (repeat)."
+)
+SOURCE_TIMEOUT_OPTION = typer.Option(
+    DEFAULT_SOURCE_TIMEOUT,
+    "--source-timeout",
+    min=0.1,
+    metavar="SECONDS",
+    help="Seconds a URL source's whole fetch may take.",
+)
+
 
 def _stream_settings(ctx: typer.Context, settings: Settings | None, *, command: str) -> Settings:
     """The extraction settings of a stream of jobs: as ``extract run``'s batch of several files, an in-process model
@@ -58,6 +70,12 @@ def _service_logging() -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+
+
+def _source_settings(allow: list[str], timeout: float):
+    from extractor.service.sources import SourceSettings
+
+    return SourceSettings(allow=tuple(h.lower() for h in allow), timeout=timeout)
 
 
 def _webhook_settings(allow: list[str], tries: int, backoff: float):
@@ -102,6 +120,8 @@ def serve_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    source_allow: list[str] = SOURCE_ALLOW_OPTION,
+    source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
@@ -120,6 +140,7 @@ def serve_command(
         worker=worker,
         reuse=reuse,
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        sources=_source_settings(source_allow, source_timeout),
     )
     serve(
         settings=settings,
@@ -149,6 +170,8 @@ def worker_command(
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
+    source_allow: list[str] = SOURCE_ALLOW_OPTION,
+    source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
@@ -162,6 +185,7 @@ def worker_command(
         lease=parse_duration(lease, option="--lease"),
         retention=parse_duration(retention, option="--retention"),
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        sources=_source_settings(source_allow, source_timeout),
     )
     work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
 

@@ -28,6 +28,7 @@ from extractor.service.gate import NO_KEY, Gate
 from extractor.service.intake import Submission, read_submission
 from extractor.service.problems import Problem, install
 from extractor.service.requests import SERVICE_EINVOICE, request_options
+from extractor.service.sources import check_source
 from extractor.service.store import ENDED, Job, Store, shown_options
 from extractor.service.webhooks import Deliverer, check_callback, shown_url
 from extractor.service.worker import Engine, Worker
@@ -159,9 +160,12 @@ def create_app(
         except UsageError as exc:
             raise Problem("callback_refused", str(exc)) from None
         if given.url is not None:
-            raise Problem("unsupported_media_type", "a URL source is not accepted by this server")
+            try:
+                check_source(given.url, settings=serve.sources)
+            except UsageError as exc:
+                raise Problem("source_refused", str(exc)) from None
         data = given.data or b""
-        sha256 = hashlib.sha256(data).hexdigest()
+        sha256 = hashlib.sha256(data).hexdigest() if given.url is None else ""  # a URL's bytes: when fetched
         job, created = store.submit(
             tenant=owner,
             filename=given.filename,
@@ -173,8 +177,9 @@ def create_app(
             callback_url=callback_url,
             reuse=serve.reuse,
             request_id=request_id,
+            source_url=given.url,
         )
-        if not created and (job.sha256, job.fingerprint) != (sha256, fingerprint):
+        if not created and (job.sha256, job.fingerprint, job.source_url) != (sha256, fingerprint, given.url):
             raise Problem("idempotency_conflict", "Idempotency-Key: already used for another file or other settings")
         if worker is not None:
             worker.wake()

@@ -120,28 +120,51 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     """
     if not settings.secret:
         raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
+    return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
+
+
+def public_address(url: str, *, allow: tuple[str, ...], field: str, option: str) -> str | None:
+    """The address to connect to for ``url`` (SSRF rules, shared by callbacks and URL sources): an http(s) URL
+    without credentials whose host resolves only to public addresses; None for a host named in ``allow``.
+
+    Args:
+        field: the request's field the errors name (``callback_url``, ``url``).
+        option: the option that allows a private host (``--callback-allow``, ``--source-allow``).
+
+    Raises:
+        UsageError: too long, not http(s), credentials, a host that does not resolve, or one that resolves to a
+            private, loopback, link-local, multicast or reserved address not in ``allow``.
+    """
     if len(url) > URL_LIMIT:
-        raise UsageError(f"callback_url: longer than {URL_LIMIT} characters")
+        raise UsageError(f"{field}: longer than {URL_LIMIT} characters")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError("callback_url: expected an http:// or https:// URL with a host")
+        raise UsageError(f"{field}: expected an http:// or https:// URL with a host")
     if parts.username or parts.password:
-        raise UsageError("callback_url: credentials in the URL are not accepted (the signature authenticates us)")
+        raise UsageError(f"{field}: credentials in the URL are not accepted")
     host = parts.hostname.lower()
-    if host in settings.allow:
+    if host in allow:
         return None
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         addresses = sorted({str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)})
     except (OSError, ValueError) as exc:
-        raise UsageError(f"callback_url: {host} does not resolve ({type(exc).__name__})") from None
+        raise UsageError(f"{field}: {host} does not resolve ({type(exc).__name__})") from None
     private = [address for address in addresses if not _public(address)]
     if private:
         raise UsageError(
-            f"callback_url: {host} resolves to a private, loopback or link-local address ({private[0]}); "
-            "the server allows it only with --callback-allow " + host
+            f"{field}: {host} resolves to a private, loopback or link-local address ({private[0]}); "
+            f"the server allows it only with {option} {host}"
         )
     return addresses[0]
+
+
+def pinned_connection(url: str, *, address: str | None, timeout: float) -> http.client.HTTPConnection:
+    """An HTTP(S) connection for ``url`` that connects to ``address`` (the one checked; None: by the host's name),
+    TLS verified for the URL's host name."""
+    parts = urlsplit(url)
+    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
+    return kind(parts.hostname or "", parts.port, address=address, timeout=timeout)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
@@ -209,8 +232,7 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
         **({"X-Request-Id": job.request_id} if job.request_id else {}),
     }
     parts = urlsplit(job.callback_url)
-    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
-    connection = kind(parts.hostname or "", parts.port, address=address, timeout=settings.timeout)
+    connection = pinned_connection(job.callback_url, address=address, timeout=settings.timeout)
     try:
         # http.client follows no redirect: a 3xx is the receiver's answer, not a new address to reach
         connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
@@ -292,6 +314,8 @@ __all__ = [
     "checked_address",
     "deliver",
     "payload",
+    "pinned_connection",
+    "public_address",
     "shown_url",
     "secret_keys",
     "sign",
