@@ -112,8 +112,15 @@ class Server:
         self.url = line.split()[1].rstrip("/")
 
     def client(self, tenant: str | None = "alice") -> httpx.Client:
+        """A client of the server whose every error answer is checked to be problem+json with a documented code."""
         headers = {"Authorization": f"Bearer {KEYS[tenant]}"} if tenant else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=HANG_GUARD_S, trust_env=False)
+        return httpx.Client(
+            base_url=self.url,
+            headers=headers,
+            timeout=HANG_GUARD_S,
+            trust_env=False,
+            event_hooks={"response": [problem_shaped]},
+        )
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -125,6 +132,17 @@ class Server:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+def problem_shaped(response: httpx.Response) -> None:
+    """An error answer is application/problem+json whose code is in the one table (docs/serve.md lists it)."""
+    from extractor.service.problems import PROBLEMS
+
+    if response.status_code >= 400:
+        response.read()
+        body = response.json()
+        assert response.headers["content-type"] == "application/problem+json", response.text
+        assert PROBLEMS[body["code"]][0] == body["status"] == response.status_code, body
 
 
 def post(
@@ -406,6 +424,7 @@ def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recor
     assert len(receiver.wait("/once", 1)) == 1 and len(receiver.wait("/flaky?t=tok", 3)) == 3
     callback = view["callback"]
     assert callback["url"] == receiver.url + "/flaky" and callback["state"] == "delivered"  # no query shown
+    assert all(a["at"].endswith("Z") for a in callback["deliveries"])  # ISO 8601 UTC, as every time
     assert [(a["attempt"], a["status_code"], a["ok"]) for a in callback["deliveries"]] == [
         (1, 500, False),
         (2, 500, False),

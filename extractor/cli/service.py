@@ -86,10 +86,11 @@ def _webhook_settings(allow: list[str], tries: int, backoff: float):
 
 @app.command(
     "serve",
-    help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
+    help="Serve extraction over HTTP: POST /v1/jobs a file (or a URL), GET /v1/jobs/{id} its record "
     "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
     "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
-    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them. "
+    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them (NEW,OLD while "
+    "rotating: both sign). "
     "Runs until Ctrl-C / SIGTERM.",
 )
 @handle_errors

@@ -37,7 +37,8 @@ def _explicit_items(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     out = {key: _explicit_items(item) for key, item in value.items()}
-    kinds = out.get("type") if isinstance(out.get("type"), list) else [out.get("type")]
+    kind = out.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
     if "array" in kinds and "items" not in out and "prefixItems" not in out:
         out["items"] = {}
     return out

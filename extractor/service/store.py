@@ -8,8 +8,10 @@ has passed, the next claim takes the job again (``runs`` counts the claims). A j
 written in the same statement that ends it, and only by the claim that holds it: a worker whose lease passed and
 whose job was claimed again writes nothing, so a job yields exactly one set of records), ``failed`` (the core
 raised, which it should never do) or ``cancelled``. An ended job with a ``callback_url`` has its webhook
-``pending`` until a delivery succeeds or its tries are spent (``webhooks``). Ended jobs older than the retention
-are deleted with their uploads (``sweep``).
+``pending`` until a delivery succeeds or its tries are spent (``webhooks``; ``retry_callback`` makes a failed one
+due again). A job of the same tenant, bytes and settings as one already queued or running **joins** it
+(``answered_from``): never claimed itself, it ends with that job's records, so equal submissions run once. Ended
+jobs older than the retention are deleted with their uploads (``sweep``).
 
 The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
 ``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions.
