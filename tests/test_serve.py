@@ -226,6 +226,8 @@ def test_keys_and_tenants(server):
         assert job_id in [job["id"] for job in alice.get("/v1/jobs").json()["jobs"]]
     log = server.log.read_text(errors="replace")
     assert not any(key in log for key in KEYS.values())
+    assert "extractor.service.access: GET /v1/jobs/{job_id} 404 tenant=bob " in log  # the access log, one line each
+    assert f"/v1/jobs/{job_id} " not in log  # routes as templates: no job id
 
 
 def test_an_upload_over_max_bytes_is_refused_before_it_is_stored(server):
@@ -702,11 +704,11 @@ def test_the_docs_examples_run_as_written(server, tmp_path):
     """Each example of docs/serve.md, as printed, against the live server: the record's status and data on its last
     line; a wrong key is said (its problem's code) and exits non-zero."""
     examples = docs_examples()
-    assert sorted(examples) == ["extract.mjs", "extract.py", "extract.sh", "webhook.py"]
+    assert sorted(examples) == ["extract.mjs", "extract.py", "extract.sh", "webhook.mjs", "webhook.py"]
     runners = {".sh": ["bash"], ".py": [sys.executable], ".mjs": ["node"]}
     if shutil.which("node") is None:
-        assert os.environ.get("CI") != "true", "node is required in CI (the JavaScript example)"
-        del examples["extract.mjs"]
+        assert os.environ.get("CI") != "true", "node is required in CI (the JavaScript examples)"
+        examples = {name: program for name, program in examples.items() if not name.endswith(".mjs")}
     env = {
         **os.environ,
         "EXTRACT_URL": server.url,
@@ -721,7 +723,7 @@ def test_the_docs_examples_run_as_written(server, tmp_path):
         ran = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S)
         assert ran.returncode == 0, (name, ran.stdout, ran.stderr)
         assert json.loads(ran.stdout.splitlines()[-1]) == {"status": "ok", "data": json.loads(ANSWER)}, name
-        if name != "webhook.py":
+        if not name.startswith("webhook"):
             refused = subprocess.run(
                 command, cwd=tmp_path, env={**env, "EXTRACT_API_KEY": "wrong"}, capture_output=True, text=True
             )
