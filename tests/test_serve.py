@@ -780,3 +780,32 @@ def test_a_url_source_is_fetched_by_the_worker_and_a_failed_fetch_is_an_error_re
     assert failed["status"] == "done" and failed["record"]["status"] == "error"
     assert failed["record"]["source"] == f"{base}/gone.pdf" and error["code"] == "unreachable"
     assert "HTTP 404" in error["message"] and "secret" not in json.dumps(failed)
+
+
+def test_a_broken_body_and_a_bug_are_problems_too(tmp_path):
+    """A multipart body that cannot be parsed is 400 ``bad_request``; an exception in a route (here a store that
+    fails) is 500 ``internal_error``, its detail naming no more than the exception's type."""
+    from fastapi.testclient import TestClient
+
+    from extractor.service.app import create_app
+    from extractor.service.config import ApiKeys, ServeSettings, open_store
+    from extractor.service.worker import Engine
+    from extractor.settings import Settings
+
+    class Failing(type(open_store(f"sqlite:///{tmp_path / 'a.sqlite'}"))):  # the SQLite store, its listing broken
+        def jobs(self, **kwargs):
+            raise RuntimeError("secret detail")
+
+    settings = Settings(schema="invoice")
+    store = Failing(tmp_path / "b.sqlite")
+    app = create_app(
+        store=store, worker=None, engine=Engine(settings), keys=ApiKeys(), serve=ServeSettings(), settings=settings
+    )
+    with TestClient(app, raise_server_exceptions=False) as client:
+        bug = client.get("/v1/jobs")
+        broken = client.post(
+            "/v1/jobs", content=b"--b\r\nnot a part", headers={"Content-Type": "multipart/form-data; boundary=b"}
+        )
+    assert (bug.status_code, bug.json()["code"]) == (500, "internal_error") and "secret" not in bug.text
+    assert (broken.status_code, broken.json()["code"]) == (400, "bad_request"), broken.text
+    assert bug.headers["content-type"] == broken.headers["content-type"] == "application/problem+json"

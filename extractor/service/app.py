@@ -223,7 +223,7 @@ def create_app(
         response_model=contract.Job,
         responses={
             202: {"description": "Accepted: the job, and its URL in Location", "headers": ACCEPTED_HEADERS},
-            **contract.problems(401, 409, 413, 415, 422),
+            **contract.problems(400, 401, 409, 413, 415, 422),
         },
         openapi_extra={"requestBody": contract.upload_body()},
     )
@@ -322,7 +322,7 @@ def create_app(
                 "model": contract.Job,
                 "headers": ACCEPTED_HEADERS,
             },
-            **contract.problems(401, 409, 413, 415, 422),
+            **contract.problems(400, 401, 409, 413, 415, 422),
         },
         openapi_extra={"requestBody": contract.upload_body()},
     )
