@@ -77,6 +77,7 @@ LONGEST_FIRST = (
     "test_pydantic_schema",  # builds its own scripted model (~20 s)
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_confidence",  # seven extractions of one page on the records test's model (~25 s)
+    "test_clients",  # two clients generated from the OpenAPI document, compiled and type-checked (~20 s)
     "test_testing_kit_schema",
     "test_windows",
     "test_watch",

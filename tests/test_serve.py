@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 from helpers import ROOT
+from servekit import KEYS, WEBHOOK_SECRET, in_process_app
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
@@ -31,9 +34,9 @@ from extractor.service.worker import TEST_PAUSE_ENV
 ANSWER = '{"n":"x"}'
 NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
-KEYS = {"alice": "alice-secret-key", "bob": "bob-secret-key"}
+app_client = in_process_app  # the fixture: the app in-process
+
 MAX_BYTES = "300K"  # the sample is ~30 KB
-WEBHOOK_SECRET = "whsec-test-0123456789"
 HANG_GUARD_S = 120  # only stops a hung test; no test asserts on time
 
 
@@ -92,6 +95,8 @@ class Server:
                     "127.0.0.1",
                     "--callback-backoff",
                     "0.2",
+                    "--source-allow",
+                    "127.0.0.1",
                     *args,
                     *extraction_options(tiny),
                 ],
@@ -107,8 +112,15 @@ class Server:
         self.url = line.split()[1].rstrip("/")
 
     def client(self, tenant: str | None = "alice") -> httpx.Client:
+        """A client of the server whose every error answer is checked to be problem+json with a documented code."""
         headers = {"Authorization": f"Bearer {KEYS[tenant]}"} if tenant else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=HANG_GUARD_S, trust_env=False)
+        return httpx.Client(
+            base_url=self.url,
+            headers=headers,
+            timeout=HANG_GUARD_S,
+            trust_env=False,
+            event_hooks={"response": [problem_shaped]},
+        )
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -120,6 +132,17 @@ class Server:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+def problem_shaped(response: httpx.Response) -> None:
+    """An error answer is application/problem+json whose code is in the one table (docs/serve.md lists it)."""
+    from extractor.service.problems import PROBLEMS
+
+    if response.status_code >= 400:
+        response.read()
+        body = response.json()
+        assert response.headers["content-type"] == "application/problem+json", response.text
+        assert PROBLEMS[body["code"]][0] == body["status"] == response.status_code, body
 
 
 def post(
@@ -203,6 +226,8 @@ def test_keys_and_tenants(server):
         assert job_id in [job["id"] for job in alice.get("/v1/jobs").json()["jobs"]]
     log = server.log.read_text(errors="replace")
     assert not any(key in log for key in KEYS.values())
+    assert "extractor.service.access: GET /v1/jobs/{job_id} 404 tenant=bob " in log  # the access log, one line each
+    assert f"/v1/jobs/{job_id} " not in log  # routes as templates: no job id
 
 
 def test_an_upload_over_max_bytes_is_refused_before_it_is_stored(server):
@@ -290,6 +315,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
         "/v1/jobs": ["get", "post"],
         "/v1/jobs/{job_id}": ["delete", "get"],
         "/v1/jobs/{job_id}/einvoice/{fmt}": ["get"],
+        "/v1/jobs/{job_id}/callback/retry": ["post"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
         "/metrics": ["get"],
@@ -386,7 +412,7 @@ def verified(delivery: dict) -> dict:
     """The delivery's body, once its signature verifies with the secret (the check docs/serve.md shows)."""
     timestamp = delivery["headers"]["X-Extractor-Timestamp"]
     expected = hmac.new(WEBHOOK_SECRET.encode(), f"{timestamp}.".encode() + delivery["body"], hashlib.sha256)
-    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "sha256=" + expected.hexdigest())
+    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "v1=" + expected.hexdigest())
     assert abs(time.time() - int(timestamp)) < 300
     return json.loads(delivery["body"])
 
@@ -410,7 +436,8 @@ def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recor
         time.sleep(0.5)  # a fourth delivery would come within the backoff
     assert len(receiver.wait("/once", 1)) == 1 and len(receiver.wait("/flaky?t=tok", 3)) == 3
     callback = view["callback"]
-    assert callback["url"] == receiver.url + "/flaky?…" and callback["state"] == "delivered"  # no query shown
+    assert callback["url"] == receiver.url + "/flaky" and callback["state"] == "delivered"  # no query shown
+    assert all(a["at"].endswith("Z") for a in callback["deliveries"])  # ISO 8601 UTC, as every time
     assert [(a["attempt"], a["status_code"], a["ok"]) for a in callback["deliveries"]] == [
         (1, 500, False),
         (2, 500, False),
@@ -565,3 +592,231 @@ def test_a_jobs_einvoice_is_the_xml_that_was_checked(tmp_path):
         assert client.get(f"/v1/jobs/{ids[0]}/einvoice/facturx").status_code == 404
         assert client.get(f"/v1/jobs/{ids[1]}/einvoice/cii").status_code == 500
         assert client.get("/v1/jobs/nope/einvoice/cii").status_code == 404
+
+
+def test_every_error_is_problem_json_with_a_documented_code(app_client):
+    from extractor.service.problems import PROBLEMS, TYPE_BASE
+
+    client, pdf = app_client, SAMPLE.read_bytes()
+    queued = post(client, pdf, headers={"Idempotency-Key": "k1"}).json()["id"]
+    provoked = {
+        "unauthorized": client.get("/v1/jobs", headers={"Authorization": "Bearer nope"}),
+        "not_found": client.get("/v1/nowhere"),
+        "job_not_found": client.get("/v1/jobs/nope"),
+        "einvoice_not_found": client.get(f"/v1/jobs/{queued}/einvoice/pdf"),
+        "method_not_allowed": client.put("/v1/jobs"),
+        "idempotency_conflict": post(client, pdf + b"%other", headers={"Idempotency-Key": "k1"}),
+        "file_too_large": post(client, b"%PDF-1.4\n" + b"0" * 200_000),
+        "invalid_request": client.get("/v1/jobs", params={"limit": 0}),
+        "invalid_options": post(client, pdf, data={"options": '{"model": "x"}'}),
+        "invalid_schema": post(client, pdf, data={"schema": "/etc/passwd"}),
+        "callback_refused": post(client, pdf, data={"callback_url": "http://169.254.169.254/latest"}),
+    }
+    documented = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    for code, response in provoked.items():
+        body = response.json()
+        assert response.headers["content-type"] == "application/problem+json", (code, response.text)
+        assert body == {
+            "type": TYPE_BASE + code,
+            "title": PROBLEMS[code][1],
+            "status": response.status_code,
+            "detail": body["detail"],
+            "code": code,
+            **{k: body[k] for k in ("errors", "formats") if k in body},
+        }, body
+        assert response.status_code == PROBLEMS[code][0] and body["detail"]
+    assert provoked["unauthorized"].headers["www-authenticate"] == "Bearer"
+    assert provoked["invalid_request"].json()["errors"][0]["loc"] == ["query", "limit"]
+    assert (
+        provoked["einvoice_not_found"].json()["formats"] == []
+        and "cii" in provoked["einvoice_not_found"].json()["detail"]
+    )
+    for code, (status, _) in PROBLEMS.items():  # every code in the docs' table, with its status
+        assert f'| <a id="{code}"></a>`{code}` | {status} |' in documented, code
+
+
+def conforms(response: httpx.Response, document: dict, *, path: str) -> dict:
+    """The response's JSON, once it validates against the OpenAPI document's schema for its route, method, status
+    and content type (every status a route answers must be declared)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    method = response.request.method.lower()
+    declared = document["paths"][path][method]["responses"]
+    assert str(response.status_code) in declared, (path, method, response.status_code, response.text)
+    kind = response.headers["content-type"].split(";")[0]
+    schema = declared[str(response.status_code)]["content"][kind]["schema"]
+    registry = Registry().with_resource("urn:api", Resource.from_contents(document, default_specification=DRAFT202012))
+    anchored = {"$ref": "urn:api#/" + schema["$ref"].removeprefix("#/")} if "$ref" in schema else schema
+    Draft202012Validator(anchored, registry=registry).validate(response.json())
+    return response.json()
+
+
+def test_the_served_openapi_document_is_the_one_in_the_repository(app_client):
+    served = app_client.get("/openapi.json").json()
+    kept = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
+    assert served == kept, (
+        "docs/openapi.json is not the served document: python -m extractor.service.app > docs/openapi.json"
+    )
+    from extractor.record import record_schema
+
+    def loose(schema):  # the file leaves some arrays' items out; the component says items: {} (the same: any)
+        if isinstance(schema, dict):
+            return {k: loose(v) for k, v in schema.items() if not (k == "items" and v == {})}
+        return [loose(v) for v in schema] if isinstance(schema, list) else schema
+
+    own = {k: v for k, v in record_schema().items() if k not in ("$schema", "$id")}
+    assert loose(served["components"]["schemas"]["Record"]) == loose(own)  # the record schema file, not a copy
+    options = served["components"]["schemas"]["Options"]
+    assert sorted(options["properties"]) == ["einvoice", "pages", "password", "split"]
+    for path, methods in served["paths"].items():  # every error of every route is a Problem
+        for method, operation in methods.items():
+            for status, answer in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    assert list(answer["content"]) == ["application/problem+json"], (path, method, status)
+
+
+def test_every_answer_conforms_to_the_contract(app_client):
+    client, pdf = app_client, SAMPLE.read_bytes()
+    document = client.get("/openapi.json").json()
+    options = json.dumps({"pages": "1", "password": "pw", "einvoice": ["cii"]})
+    response = post(client, pdf + b"%contract", data={"options": options, "callback_url": "http://127.0.0.1:9/h?t=1"})
+    job = conforms(response, document, path="/v1/jobs")
+    assert response.status_code == 202 and response.headers["retry-after"].isdigit()
+    assert job["options"] == {"pages": "1", "einvoice": ["cii"]} and job["callback"]["url"] == "http://127.0.0.1:9/h"
+    assert job["status"] == "queued" and job["queue_position"] >= 1 and job["created"].endswith("Z")
+    assert conforms(client.get(f"/v1/jobs/{job['id']}"), document, path="/v1/jobs/{job_id}")["id"] == job["id"]
+    listed = conforms(client.get("/v1/jobs", params={"limit": 1}), document, path="/v1/jobs")
+    assert [j["id"] for j in listed["jobs"]] == [job["id"]] and listed["next"] is not None
+    retry = client.post(f"/v1/jobs/{job['id']}/callback/retry")
+    assert conforms(retry, document, path="/v1/jobs/{job_id}/callback/retry")["code"] == "callback_not_retryable"
+    for response, path in (
+        (client.get("/v1/jobs/nope"), "/v1/jobs/{job_id}"),
+        (client.delete("/v1/jobs/nope"), "/v1/jobs/{job_id}"),
+        (client.get(f"/v1/jobs/{job['id']}/einvoice/cii"), "/v1/jobs/{job_id}/einvoice/{fmt}"),
+        (client.post("/v1/jobs", content=b"x", headers={"Content-Type": "text/plain"}), "/v1/jobs"),
+        (post(client, pdf, data={"options": "[1]"}), "/v1/jobs"),
+        (client.get("/v1/jobs", headers={"Authorization": ""}), "/v1/jobs"),
+    ):
+        assert conforms(response, document, path=path)["status"] == response.status_code
+    deleted = client.delete(f"/v1/jobs/{job['id']}")
+    assert conforms(deleted, document, path="/v1/jobs/{job_id}") == {"id": job["id"], "status": "cancelled"}
+    assert conforms(client.get("/healthz"), document, path="/healthz") == {"status": "serving"}
+
+
+def docs_examples() -> dict[str, str]:
+    """docs/serve.md's complete programs, by the name each is marked with (``<!-- example: NAME -->``)."""
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    return dict(re.findall(r"<!-- example: (\S+) -->\n```\w+\n(.*?)\n```", text, flags=re.S))
+
+
+def test_the_docs_examples_run_as_written(server, tmp_path):
+    """Each example of docs/serve.md, as printed, against the live server: the record's status and data on its last
+    line; a wrong key is said (its problem's code) and exits non-zero."""
+    examples = docs_examples()
+    assert sorted(examples) == ["extract.mjs", "extract.py", "extract.sh", "webhook.mjs", "webhook.py"]
+    runners = {".sh": ["bash"], ".py": [sys.executable], ".mjs": ["node"]}
+    if shutil.which("node") is None:
+        assert os.environ.get("CI") != "true", "node is required in CI (the JavaScript examples)"
+        examples = {name: program for name, program in examples.items() if not name.endswith(".mjs")}
+    env = {
+        **os.environ,
+        "EXTRACT_URL": server.url,
+        "EXTRACT_API_KEY": KEYS["alice"],
+        "EXTRACT_WEBHOOK_SECRET": WEBHOOK_SECRET,
+    }
+    for number, (name, program) in enumerate(examples.items()):
+        (tmp_path / name).write_text(program, encoding="utf-8")
+        document = tmp_path / f"invoice-{number}.pdf"  # bytes of its own: a new job, polled until it ends
+        document.write_bytes(SAMPLE.read_bytes() + f"\n%example {name}".encode())
+        command = [*runners[Path(name).suffix], name, document.name]
+        ran = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S)
+        assert ran.returncode == 0, (name, ran.stdout, ran.stderr)
+        assert json.loads(ran.stdout.splitlines()[-1]) == {"status": "ok", "data": json.loads(ANSWER)}, name
+        if not name.startswith("webhook"):
+            refused = subprocess.run(
+                command, cwd=tmp_path, env={**env, "EXTRACT_API_KEY": "wrong"}, capture_output=True, text=True
+            )
+            assert refused.returncode != 0 and "401: unauthorized" in refused.stderr, (name, refused.stderr)
+
+
+def test_every_answer_has_a_request_id_and_one_access_log_line(app_client, caplog):
+    with caplog.at_level("INFO", logger="extractor.service.access"):
+        given = app_client.get("/v1/jobs/nope", headers={"X-Request-Id": "trace-7"})
+        fresh = app_client.get("/healthz")
+        forged = app_client.get("/healthz", headers={"X-Request-Id": "a b\nforged line"})
+        refused = app_client.get("/v1/jobs", headers={"Authorization": "Bearer wrong-key"})
+    assert given.headers["x-request-id"] == "trace-7" and len(fresh.headers["x-request-id"]) == 24
+    assert forged.headers["x-request-id"] != "a b\nforged line" and refused.headers["x-request-id"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "extractor.service.access"]
+    assert [line.split()[:4] for line in lines] == [
+        ["GET", "/v1/jobs/{job_id}", "404", "tenant=alice"],
+        ["GET", "/healthz", "200", "tenant=alice"],
+        ["GET", "/healthz", "200", "tenant=alice"],
+        ["GET", "-", "401", "tenant=-"],
+    ]
+    assert lines[0].endswith("request_id=trace-7") and "nope" not in lines[0]
+    assert not any(key in "".join(lines) for key in KEYS.values())
+
+
+def test_a_url_source_is_fetched_by_the_worker_and_a_failed_fetch_is_an_error_record(server, tmp_path):
+    """``{"url": ...}`` on the live server (``--source-allow 127.0.0.1``): the document from a local HTTP server
+    becomes the record an upload of it gives; a URL that answers 404 is a done job whose error record names the URL
+    without its query."""
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler
+
+    (tmp_path / "invoice.pdf").write_bytes(SAMPLE.read_bytes() + b"\n%from a url")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    origin = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=origin.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{origin.server_address[1]}"
+    try:
+        with server.client() as client:
+            fetched = client.post("/v1/jobs", json={"url": f"{base}/invoice.pdf?sig=secret", "options": {"pages": "1"}})
+            missing = client.post("/v1/jobs", json={"url": f"{base}/gone.pdf?sig=secret"})
+            assert fetched.status_code == missing.status_code == 202, fetched.text
+            ok, failed = done(client, fetched.json()["id"]), done(client, missing.json()["id"])
+    finally:
+        origin.shutdown()
+    assert (ok["status"], ok["url"], ok["filename"]) == ("done", f"{base}/invoice.pdf", "invoice.pdf")
+    assert ok["record"]["status"] == "ok" and ok["record"]["data"] == json.loads(ANSWER)
+    assert ok["record"]["source"] == "invoice.pdf" and ok["options"] == {"pages": "1"}
+    error = failed["record"]["errors"][0]
+    assert failed["status"] == "done" and failed["record"]["status"] == "error"
+    assert failed["record"]["source"] == f"{base}/gone.pdf" and error["code"] == "unreachable"
+    assert "HTTP 404" in error["message"] and "secret" not in json.dumps(failed)
+
+
+def test_a_broken_body_and_a_bug_are_problems_too(tmp_path):
+    """A multipart body that cannot be parsed is 400 ``bad_request``; an exception in a route (here a store that
+    fails) is 500 ``internal_error``, its detail naming no more than the exception's type."""
+    from fastapi.testclient import TestClient
+
+    from extractor.service.app import create_app
+    from extractor.service.config import ApiKeys, ServeSettings, open_store
+    from extractor.service.worker import Engine
+    from extractor.settings import Settings
+
+    class Failing(type(open_store(f"sqlite:///{tmp_path / 'a.sqlite'}"))):  # the SQLite store, its listing broken
+        def jobs(self, **kwargs):
+            raise RuntimeError("secret detail")
+
+    settings = Settings(schema="invoice")
+    store = Failing(tmp_path / "b.sqlite")
+    app = create_app(
+        store=store, worker=None, engine=Engine(settings), keys=ApiKeys(), serve=ServeSettings(), settings=settings
+    )
+    with TestClient(app, raise_server_exceptions=False) as client:
+        bug = client.get("/v1/jobs")
+        broken = client.post(
+            "/v1/jobs", content=b"--b\r\nnot a part", headers={"Content-Type": "multipart/form-data; boundary=b"}
+        )
+    assert (bug.status_code, bug.json()["code"]) == (500, "internal_error") and "secret" not in bug.text
+    assert (broken.status_code, broken.json()["code"]) == (400, "bad_request"), broken.text
+    assert bug.headers["content-type"] == broken.headers["content-type"] == "application/problem+json"

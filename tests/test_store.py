@@ -181,3 +181,55 @@ def test_a_waiting_worker_wakes_when_a_job_is_queued(store):
     store.wait_for_jobs(timeout=60, wake=wake)
     timer.join()
     assert time.monotonic() - start < 30  # woken, not timed out
+
+
+def test_equal_submissions_at_once_join_one_job_that_runs_once(store):
+    """Six threads submit the same bytes and settings at once: one job is queued, five join it (``answered_from``)
+    and are never claimed; claiming it shows them running, ending it ends them with its records."""
+    barrier = threading.Barrier(6)
+    answers: list = []
+
+    def submit_same() -> None:
+        barrier.wait()
+        answers.append(submit(store, 5, reuse=True, callback_url="https://hooks.example/j"))
+
+    threads = [threading.Thread(target=submit_same) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (first,) = [job for job in answers if job.answered_from is None]
+    assert sorted(job.answered_from or "" for job in answers) == [""] + [first.id] * 5
+    claimed = store.claim(lease=60)
+    assert claimed is not None and claimed.id == first.id and store.claim(lease=60) is None  # joined: never claimed
+    assert {store.get(job.id).status for job in answers} == {"running"}  # type: ignore[union-attr]
+    assert store.finish(claimed, records=[{"answer": 5}])
+    ended = [store.get(job.id) for job in answers]
+    assert [(j.status, j.records, j.options, j.callback_state) for j in ended if j] == [
+        ("done", [{"answer": 5}], {}, "pending")
+    ] * 6
+    assert store.stats(window=600).jobs["done"] == 6
+
+
+def test_a_job_joined_to_a_cancelled_one_runs_itself(store):
+    first = submit(store, 6, reuse=True)
+    joined = submit(store, 6, reuse=True)
+    assert joined.answered_from == first.id and joined.status == "queued"
+    assert store.cancel(first.id, tenant="acme") == "cancelled"
+    claimed = store.claim(lease=60)
+    assert claimed is not None and claimed.id == joined.id and claimed.answered_from is None
+    assert store.upload(joined.id) == b"document 6"  # it kept its own bytes
+
+
+def test_a_failed_webhook_is_due_again_on_request_with_fresh_tries(store):
+    job = submit(store, 8, callback_url="https://hooks.example/r")
+    claimed = store.claim(lease=60)
+    assert claimed is not None and store.finish(claimed, records=[{"n": 8}])
+    assert store.retry_callback(job.id, tenant="acme") == (store.get(job.id), False)  # pending: not failed
+    due = store.due_delivery(hold=5)
+    assert due is not None
+    store.delivered(due, attempt={"attempt": 1, "ok": False, "status_code": 500}, state="failed", retry_in=None)
+    assert store.retry_callback(job.id, tenant="globex") == (None, False)
+    again, retried = store.retry_callback(job.id, tenant="acme")
+    assert retried and again is not None and (again.callback_state, again.callback_from) == ("pending", 1)
+    assert (store.due_delivery(hold=5) or again).id == job.id

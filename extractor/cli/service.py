@@ -10,6 +10,7 @@ import typer
 from extractor.cli.app import SUBCOMMANDS, app, given_option, handle_errors
 from extractor.cli.options import settings_options
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
+from extractor.service.sources import DEFAULT_SOURCE_TIMEOUT
 from extractor.service.store import DEFAULT_STORE
 from extractor.settings import BATCH_JOB_DEFAULT, Settings, job_batch
 
@@ -43,6 +44,17 @@ CALLBACK_BACKOFF_OPTION = typer.Option(
     2.0, "--callback-backoff", min=0.0, metavar="SECONDS", help="Seconds before the 2nd attempt, doubled after."
 )
 
+SOURCE_ALLOW_OPTION = typer.Option(
+    [], "--source-allow", metavar="HOST", help="A URL source's host allowed although private/loopback (repeat)."
+)
+SOURCE_TIMEOUT_OPTION = typer.Option(
+    DEFAULT_SOURCE_TIMEOUT,
+    "--source-timeout",
+    min=0.1,
+    metavar="SECONDS",
+    help="Seconds a URL source's whole fetch may take.",
+)
+
 
 def _stream_settings(ctx: typer.Context, settings: Settings | None, *, command: str) -> Settings:
     """The extraction settings of a stream of jobs: as ``extract run``'s batch of several files, an in-process model
@@ -50,6 +62,26 @@ def _stream_settings(ctx: typer.Context, settings: Settings | None, *, command: 
     if settings is None:
         raise TypeError(f"{command} runs through settings_options, which gives it settings")
     return job_batch(settings, documents=BATCH_JOB_DEFAULT, given=given_option(ctx, "batch"))
+
+
+def _service_logging() -> None:
+    """The service's log to stderr, one timestamped line each: the access log (``extractor.service.access``: one
+    line a request), webhook attempts, a worker's warnings (never a key, a password or a secret)."""
+    import logging
+    import sys
+
+    logger = logging.getLogger("extractor.service")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def _source_settings(allow: list[str], timeout: float):
+    from extractor.service.sources import SourceSettings
+
+    return SourceSettings(allow=tuple(h.lower() for h in allow), timeout=timeout)
 
 
 def _webhook_settings(allow: list[str], tries: int, backoff: float):
@@ -60,10 +92,11 @@ def _webhook_settings(allow: list[str], tries: int, backoff: float):
 
 @app.command(
     "serve",
-    help="Serve extraction over HTTP: POST /v1/jobs a file, GET /v1/jobs/{id} its record "
+    help="Serve extraction over HTTP: POST /v1/jobs a file (or a URL), GET /v1/jobs/{id} its record "
     "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
     "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
-    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them. "
+    "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them (NEW,OLD while "
+    "rotating: both sign). "
     "Runs until Ctrl-C / SIGTERM.",
 )
 @handle_errors
@@ -95,11 +128,14 @@ def serve_command(
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
     register: bool = REGISTER_OPTION,
+    source_allow: list[str] = SOURCE_ALLOW_OPTION,
+    source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="serve_command")
     settings = settings.replace(register=store if register else None)
+    _service_logging()
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
 
@@ -113,6 +149,7 @@ def serve_command(
         worker=worker,
         reuse=reuse,
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        sources=_source_settings(source_allow, source_timeout),
     )
     serve(
         settings=settings,
@@ -143,11 +180,14 @@ def worker_command(
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
     register: bool = REGISTER_OPTION,
+    source_allow: list[str] = SOURCE_ALLOW_OPTION,
+    source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="worker_command")
     settings = settings.replace(register=store if register else None)
+    _service_logging()
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work
 
@@ -156,6 +196,7 @@ def worker_command(
         lease=parse_duration(lease, option="--lease"),
         retention=parse_duration(retention, option="--retention"),
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
+        sources=_source_settings(source_allow, source_timeout),
     )
     work(settings=settings, serve_settings=config, echo=lambda line: typer.echo(line, err=True))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractor.errors import UsageError
+from extractor.service.sources import SourceSettings
 from extractor.service.store import DEFAULT_LEASE, DEFAULT_RETENTION, DEFAULT_STORE, Store
 from extractor.service.webhooks import WebhookSettings
 
@@ -33,6 +34,7 @@ class ServeSettings:
         worker: run a worker in the server (False: an API replica; ``extract worker`` processes run the jobs).
         reuse: answer a tenant's repeated request (same bytes, same settings) from its stored record.
         webhooks: the webhooks' secret, allowed hosts and tries.
+        sources: how URL sources are fetched (allowed hosts, time limit).
     """
 
     host: str = "127.0.0.1"
@@ -44,6 +46,7 @@ class ServeSettings:
     worker: bool = True
     reuse: bool = True
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    sources: SourceSettings = field(default_factory=SourceSettings)
 
 
 @dataclass(frozen=True)

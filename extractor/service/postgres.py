@@ -11,6 +11,7 @@ Needs ``psycopg`` (``pip install 'extractor-vlm[postgres]'``), imported only her
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 import time
@@ -48,6 +49,10 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     deliveries TEXT,
     answered_from TEXT
 );
+-- added after the first release (a table made by an earlier one gains them)
+ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS request_id TEXT;
+ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS source_url TEXT;
+ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS callback_from INTEGER;
 CREATE UNIQUE INDEX IF NOT EXISTS {TABLE}_idempotency ON {TABLE} (tenant, idempotency_key)
     WHERE idempotency_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS {TABLE}_status ON {TABLE} (status, seq);
@@ -92,6 +97,12 @@ class PostgresStore(Store):
                 tx.execute(_SCHEMA)
         except psycopg.Error as exc:
             raise UsageError(f"--store {shown_url(url)}: {type(exc).__name__}: {_first_line(exc)}") from None
+
+    def serialize(self, tx: Any, key: str) -> None:
+        """A transaction-scoped advisory lock on ``key``: equal submissions on any replica check and insert one after
+        the other."""
+        lock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        tx.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
 
     def describe(self) -> str:
         """The database's URL, its password masked."""

@@ -30,6 +30,7 @@ def _workers(
             retention=serve_settings.retention,
             lease=serve_settings.lease,
             on_end=deliverer.wake,
+            sources=serve_settings.sources,
         )
     return engine, worker, deliverer
 

@@ -8,8 +8,10 @@ has passed, the next claim takes the job again (``runs`` counts the claims). A j
 written in the same statement that ends it, and only by the claim that holds it: a worker whose lease passed and
 whose job was claimed again writes nothing, so a job yields exactly one set of records), ``failed`` (the core
 raised, which it should never do) or ``cancelled``. An ended job with a ``callback_url`` has its webhook
-``pending`` until a delivery succeeds or its tries are spent (``webhooks``). Ended jobs older than the retention
-are deleted with their uploads (``sweep``).
+``pending`` until a delivery succeeds or its tries are spent (``webhooks``; ``retry_callback`` makes a failed one
+due again). A job of the same tenant, bytes and settings as one already queued or running **joins** it
+(``answered_from``): never claimed itself, it ends with that job's records, so equal submissions run once. Ended
+jobs older than the retention are deleted with their uploads (``sweep``).
 
 The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
 ``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions.
@@ -54,6 +56,9 @@ COLUMNS = (
     "callback_state",
     "deliveries",
     "answered_from",
+    "request_id",
+    "source_url",
+    "callback_from",
 )
 # added after the first release of the SQLite store: (column, SQL type) added to an older file when it is opened
 LATER_COLUMNS = (
@@ -64,6 +69,9 @@ LATER_COLUMNS = (
     ("callback_next", "REAL"),
     ("deliveries", "TEXT"),
     ("answered_from", "TEXT"),
+    ("request_id", "TEXT"),
+    ("source_url", "TEXT"),
+    ("callback_from", "INTEGER"),
 )
 _SELECT = ", ".join(COLUMNS)
 
@@ -91,7 +99,11 @@ class Job:
         callback_url: where its webhook goes when it ends (None: no webhook).
         callback_state: ``pending``, ``delivered`` or ``failed`` (tries spent); None without a callback.
         deliveries: each delivery attempt: ``{"attempt", "at", "status_code" | "error", "ok"}``.
-        answered_from: the earlier job whose records answered this one (the same bytes and settings), else None.
+        answered_from: the earlier job whose records answer this one (the same bytes and settings), else None;
+            while that job is queued or running this one waits for it (joined) and is never claimed itself.
+        request_id: the ``X-Request-Id`` of the request that submitted it (its webhook deliveries carry it).
+        source_url: a URL source the worker fetches (None: an upload).
+        callback_from: deliveries made before its webhook was last sent again by request (its tries count after).
     """
 
     seq: int
@@ -115,6 +127,9 @@ class Job:
     callback_state: str | None = None
     deliveries: list = field(default_factory=list)
     answered_from: str | None = None
+    request_id: str | None = None
+    source_url: str | None = None
+    callback_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +208,11 @@ class Store(ABC):
         row = self.execute(tx, self._sql(sql), params).fetchone()
         return _job(row) if row is not None else None
 
+    def serialize(self, tx: Any, key: str) -> None:
+        """Make transactions naming the same ``key`` run one after another (SQLite's writers already do: each
+        holds the write lock from its first statement)."""
+        return None
+
     def submit(
         self,
         *,
@@ -205,12 +225,19 @@ class Store(ABC):
         idempotency_key: str | None = None,
         callback_url: str | None = None,
         reuse: bool = False,
+        request_id: str | None = None,
+        source_url: str | None = None,
     ) -> tuple[Job, bool]:
         """Store a new queued job with its upload, unless the tenant's ``idempotency_key`` already names one.
 
         Args:
-            reuse: when the tenant already has a ``done`` job of the same bytes and fingerprint, the new job is
-                ``done`` at once with that job's records (``answered_from`` names it) instead of queued.
+            reuse: when the tenant already has a job of the same bytes and fingerprint, the new one is answered
+                from it (``answered_from`` names it): ``done`` at once with its records when it is done; when it is
+                queued or running, the new job joins it (never claimed itself, it ends when that one ends, with
+                its records), checked and inserted in one transaction so that two equal submissions never run
+                twice. A URL source is never reused (its bytes are not known yet).
+            request_id: the submitting request's ``X-Request-Id``.
+            source_url: a URL the worker fetches the document from (``data`` then empty).
 
         Returns:
             ``(job, created)``: the new job, or the existing one of that key with ``created`` False.
@@ -225,7 +252,9 @@ class Store(ABC):
             options=options,
             idempotency_key=idempotency_key,
             callback_url=callback_url,
-            reuse=reuse,
+            reuse=reuse and source_url is None,
+            request_id=request_id,
+            source_url=source_url,
         )
         try:
             return attempt()
@@ -244,6 +273,8 @@ class Store(ABC):
         idempotency_key: str | None,
         callback_url: str | None,
         reuse: bool,
+        request_id: str | None,
+        source_url: str | None,
     ) -> tuple[Job, bool]:
         with self.transaction() as tx:
             if idempotency_key is not None:
@@ -254,36 +285,44 @@ class Store(ABC):
                 )
                 if found is not None:
                     return found, False
+            earlier = None
+            if reuse:
+                self.serialize(tx, f"{tenant}\n{sha256}\n{fingerprint}")
+                earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint)
             now = self.now(tx)
-            earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint) if reuse else None
+            answered = earlier is not None and earlier.status == "done"
+            running = earlier is not None and earlier.status == "running"
             job_id = secrets.token_urlsafe(12)
-            kept = shown_options(options)
             self.execute(
                 tx,
                 self._sql(
                     "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, "
                     "sha256, fingerprint, options, upload, records, callback_url, callback_state, callback_next, "
-                    "deliveries, answered_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    "deliveries, answered_from, request_id, source_url) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     job_id,
                     tenant,
-                    "queued" if earlier is None else "done",
+                    "done" if answered else "running" if running else "queued",
                     now,
-                    None if earlier is None else now,
-                    None if earlier is None else now,
+                    now if answered or running else None,
+                    now if answered else None,
                     idempotency_key,
                     filename,
                     sha256,
                     fingerprint,
-                    json.dumps(options if earlier is None else kept),
-                    self.binary(data) if earlier is None else None,
-                    None if earlier is None else json.dumps(earlier.records),
+                    json.dumps(shown_options(options) if answered else options),
+                    # a joined job keeps its bytes: it runs itself should the job it joined be cancelled
+                    None if answered or source_url is not None else self.binary(data),
+                    json.dumps(earlier.records) if answered and earlier is not None else None,
                     callback_url,
-                    None if callback_url is None or earlier is None else "pending",
-                    None if callback_url is None or earlier is None else now,
+                    "pending" if callback_url is not None and answered else None,
+                    now if callback_url is not None and answered else None,
                     "[]",
-                    None if earlier is None else earlier.id,
+                    earlier.id if earlier is not None else None,
+                    request_id,
+                    source_url,
                 ),
             )
             if earlier is None:
@@ -293,11 +332,13 @@ class Store(ABC):
             return job, True
 
     def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> Job | None:
-        """The tenant's latest done job of these bytes and settings (what a repeat may be answered from)."""
+        """The tenant's latest job of these bytes and settings that a repeat may be answered from: done with its
+        records, or queued or running itself (not waiting on another)."""
         return self._one(
             tx,
             f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND sha256 = ? AND fingerprint = ? "
-            "AND status = 'done' AND records IS NOT NULL ORDER BY seq DESC LIMIT 1",
+            "AND source_url IS NULL AND ((status = 'done' AND records IS NOT NULL) "
+            "OR (status IN ('queued', 'running') AND answered_from IS NULL)) ORDER BY seq DESC LIMIT 1",
             (tenant, sha256, fingerprint),
         )
 
@@ -335,17 +376,27 @@ class Store(ABC):
 
     def claim(self, *, lease: float) -> Job | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
-        seconds under a fresh claim token (None: nothing to take)."""
+        seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running."""
         with self.transaction() as tx:
             now = self.now(tx)
-            return self._one(
+            job = self._one(
                 tx,
                 "UPDATE {table} SET status = 'running', started = ?, runs = runs + 1, claim = ?, lease_until = ? "
-                "WHERE seq = (SELECT seq FROM {table} WHERE status = 'queued' OR (status = 'running' AND "
-                "lease_until < ?) ORDER BY seq LIMIT 1 {lock}) "
+                "WHERE seq = (SELECT seq FROM {table} WHERE answered_from IS NULL AND (status = 'queued' OR "
+                "(status = 'running' AND lease_until < ?)) ORDER BY seq LIMIT 1 {lock}) "
                 f"RETURNING {_SELECT}",
                 (now, secrets.token_urlsafe(12), now + lease, now),
             )
+            if job is not None:
+                self.execute(
+                    tx,
+                    self._sql(
+                        "UPDATE {table} SET status = 'running', started = ? "
+                        "WHERE answered_from = ? AND status = 'queued'"
+                    ),
+                    (now, job.id),
+                )
+            return job
 
     def renew(self, job: Job, *, lease: float) -> bool:
         """Extend the lease of a job this claim holds.
@@ -373,27 +424,36 @@ class Store(ABC):
         """
         with self.transaction() as tx:
             now = self.now(tx)
-            return (
+            ending = "UPDATE {table} SET status = ?, finished = ?, records = ?, error = ?, upload = NULL, options = ?, "
+            ending += (
+                "lease_until = NULL, callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END, "
+            )
+            ending += "callback_next = ? WHERE id = ? "
+            values = (
+                "failed" if error is not None else "done",
+                now,
+                json.dumps(records) if records is not None else None,
+            )
+            if (
                 self.execute(
                     tx,
-                    self._sql(
-                        "UPDATE {table} SET status = ?, finished = ?, records = ?, error = ?, upload = NULL, "
-                        "options = ?, lease_until = NULL, callback_state = CASE WHEN callback_url IS NULL THEN NULL "
-                        "ELSE 'pending' END, callback_next = ? WHERE id = ? AND status = 'running' AND claim = ?"
-                    ),
-                    (
-                        "failed" if error is not None else "done",
-                        now,
-                        json.dumps(records) if records is not None else None,
-                        error,
-                        json.dumps(shown_options(job.options)),
-                        now,
-                        job.id,
-                        job.claim,
-                    ),
+                    self._sql(ending + "AND status = 'running' AND claim = ?"),
+                    (*values, error, json.dumps(shown_options(job.options)), now, job.id, job.claim),
                 ).rowcount
-                == 1
-            )
+                != 1
+            ):
+                return False
+            joined = self.execute(
+                tx,
+                self._sql(
+                    "SELECT id, options FROM {table} WHERE answered_from = ? AND status IN ('queued', 'running')"
+                ),
+                (job.id,),
+            ).fetchall()
+            for joined_id, options in joined:  # they end with it, with its records
+                kept = json.dumps(shown_options(json.loads(options)))
+                self.execute(tx, self._sql(ending), (*values, error, kept, now, joined_id))
+            return True
 
     def cancel(self, job_id: str, *, tenant: str) -> str | None:
         """Cancel a queued or running job (a running one's result is then discarded; its webhook is due), or
@@ -424,6 +484,16 @@ class Store(ABC):
             if changed == 0:  # it ended between the two statements (another machine's worker): deleted, as asked
                 self.execute(tx, self._sql("DELETE FROM {table} WHERE id = ?"), (job_id,))
                 return "deleted"
+            # the jobs that joined it run on their own (each kept its bytes)
+            if self.execute(
+                tx,
+                self._sql(
+                    "UPDATE {table} SET answered_from = NULL, status = 'queued', started = NULL "
+                    "WHERE answered_from = ? AND status IN ('queued', 'running')"
+                ),
+                (job_id,),
+            ).rowcount:
+                self.notify(tx)
             return "cancelled"
 
     def recover(self) -> int:
@@ -482,6 +552,26 @@ class Store(ABC):
                 self._sql("UPDATE {table} SET deliveries = ?, callback_state = ?, callback_next = ? WHERE id = ?"),
                 (json.dumps([*job.deliveries, attempt]), state, now + (retry_in or 0.0), job.id),
             )
+
+    def retry_callback(self, job_id: str, *, tenant: str) -> tuple[Job | None, bool]:
+        """Send an ended job's webhook again, with a fresh set of tries, when its delivery failed.
+
+        Returns:
+            ``(job, again)``: the job (None: no such job of this tenant) and whether its webhook is due again (False:
+            it has no callback, or its webhook has not failed).
+        """
+        with self.transaction() as tx:
+            job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ? AND tenant = ?", (job_id, tenant))
+            if job is None or job.callback_state != "failed":
+                return job, False
+            self.execute(
+                tx,
+                self._sql(
+                    "UPDATE {table} SET callback_state = 'pending', callback_next = ?, callback_from = ? WHERE id = ?"
+                ),
+                (self.now(tx), len(job.deliveries), job_id),
+            )
+            return self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,)), True
 
     def clock(self) -> float:
         """The store's clock now (Unix seconds)."""

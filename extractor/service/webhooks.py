@@ -1,9 +1,11 @@
 """Signed webhooks: when a job ends, its ``callback_url`` gets ``{"id", "status", "record"}`` POSTed, signed.
 
-``X-Extractor-Timestamp`` is the Unix time of the attempt and ``X-Extractor-Signature`` is ``sha256=`` and the hex
-HMAC-SHA256 of ``"<timestamp>.<body>"`` under ``EXTRACT_WEBHOOK_SECRET`` (``sign``; docs/serve.md shows the
-receiver's check). A delivery answered 2xx is done; any other answer, a time-out or a refused connection is tried
-again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all, every attempt recorded on the job.
+``X-Extractor-Timestamp`` is the Unix time of the attempt and ``X-Extractor-Signature`` is ``v1=`` and the hex
+HMAC-SHA256 of ``"<timestamp>.<body>"`` under ``EXTRACT_WEBHOOK_SECRET``, one ``v1=`` for each of its
+secrets (two, comma-separated, while a secret is rotated: ``sign``; docs/serve.md shows the receiver's check);
+``X-Request-Id`` is the submitting request's. A delivery answered 2xx is done; any other answer, a time-out or a
+refused connection is tried again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all (counted
+afresh when it is sent again by request), every attempt recorded on the job.
 
 A callback may not reach this machine's network (SSRF): its host must resolve only to public addresses unless it is
 named by ``--callback-allow HOST``; checked when the job is submitted and again before every delivery, which then
@@ -44,7 +46,8 @@ class WebhookSettings:
     """How webhooks are sent.
 
     Attributes:
-        secret: the HMAC key (``EXTRACT_WEBHOOK_SECRET``); None: callbacks are refused at submission.
+        secret: the HMAC key (``EXTRACT_WEBHOOK_SECRET``; two comma-separated during a rotation, each signing);
+            None: callbacks are refused at submission.
         allow: hosts a callback may name although they resolve to private, loopback or link-local addresses.
         tries: delivery attempts in all, the first included.
         backoff: seconds before the second attempt, doubled before each further one.
@@ -74,9 +77,16 @@ class WebhookSettings:
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """The ``X-Extractor-Signature`` value of a body sent at ``timestamp``: ``sha256=<hex>``."""
-    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
-    return f"sha256={digest}"
+    """The ``X-Extractor-Signature`` value of a body sent at ``timestamp``: ``v1=`` and the hex HMAC-SHA256 of
+    ``"<timestamp>.<body>"`` under each of the secret's comma-separated secrets (two while one replaces the other),
+    joined by commas: ``v1=<hex>,v1=<hex>``."""
+    signed = timestamp.encode() + b"." + body
+    return ",".join(f"v1={hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()}" for key in secret_keys(secret))
+
+
+def secret_keys(secret: str) -> list[str]:
+    """The secrets of ``EXTRACT_WEBHOOK_SECRET``: one, or two separated by a comma during a rotation."""
+    return [key.strip() for key in secret.split(",") if key.strip()]
 
 
 def _public(address: str) -> bool:
@@ -110,28 +120,51 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     """
     if not settings.secret:
         raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
+    return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
+
+
+def public_address(url: str, *, allow: tuple[str, ...], field: str, option: str) -> str | None:
+    """The address to connect to for ``url`` (SSRF rules, shared by callbacks and URL sources): an http(s) URL
+    without credentials whose host resolves only to public addresses; None for a host named in ``allow``.
+
+    Args:
+        field: the request's field the errors name (``callback_url``, ``url``).
+        option: the option that allows a private host (``--callback-allow``, ``--source-allow``).
+
+    Raises:
+        UsageError: too long, not http(s), credentials, a host that does not resolve, or one that resolves to a
+            private, loopback, link-local, multicast or reserved address not in ``allow``.
+    """
     if len(url) > URL_LIMIT:
-        raise UsageError(f"callback_url: longer than {URL_LIMIT} characters")
+        raise UsageError(f"{field}: longer than {URL_LIMIT} characters")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError("callback_url: expected an http:// or https:// URL with a host")
+        raise UsageError(f"{field}: expected an http:// or https:// URL with a host")
     if parts.username or parts.password:
-        raise UsageError("callback_url: credentials in the URL are not accepted (the signature authenticates us)")
+        raise UsageError(f"{field}: credentials in the URL are not accepted")
     host = parts.hostname.lower()
-    if host in settings.allow:
+    if host in allow:
         return None
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         addresses = sorted({str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)})
     except (OSError, ValueError) as exc:
-        raise UsageError(f"callback_url: {host} does not resolve ({type(exc).__name__})") from None
+        raise UsageError(f"{field}: {host} does not resolve ({type(exc).__name__})") from None
     private = [address for address in addresses if not _public(address)]
     if private:
         raise UsageError(
-            f"callback_url: {host} resolves to a private, loopback or link-local address ({private[0]}); "
-            "the server allows it only with --callback-allow " + host
+            f"{field}: {host} resolves to a private, loopback or link-local address ({private[0]}); "
+            f"the server allows it only with {option} {host}"
         )
     return addresses[0]
+
+
+def pinned_connection(url: str, *, address: str | None, timeout: float) -> http.client.HTTPConnection:
+    """An HTTP(S) connection for ``url`` that connects to ``address`` (the one checked; None: by the host's name),
+    TLS verified for the URL's host name."""
+    parts = urlsplit(url)
+    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
+    return kind(parts.hostname or "", parts.port, address=address, timeout=timeout)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
@@ -159,12 +192,12 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
-def shown_callback(url: str | None) -> str | None:
-    """A callback URL as responses show it: without its query (which may carry a receiver's token)."""
+def shown_url(url: str | None) -> str | None:
+    """A URL as responses, records and logs show it: without its query (which may carry a receiver's token)."""
     if url is None:
         return None
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}" + ("?…" if parts.query else "")
+    return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
 def payload(job: Job) -> bytes:
@@ -196,10 +229,10 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
         "X-Extractor-Timestamp": timestamp,
         "X-Extractor-Signature": sign(settings.secret, timestamp, body),
         "X-Extractor-Delivery": f"{job.id}.{number}",
+        **({"X-Request-Id": job.request_id} if job.request_id else {}),
     }
     parts = urlsplit(job.callback_url)
-    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
-    connection = kind(parts.hostname or "", parts.port, address=address, timeout=settings.timeout)
+    connection = pinned_connection(job.callback_url, address=address, timeout=settings.timeout)
     try:
         # http.client follows no redirect: a 3xx is the receiver's answer, not a new address to reach
         connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
@@ -248,12 +281,13 @@ class Deliverer:
         if job is None:
             return False
         attempt = deliver(job, settings=self.settings)
+        tried = attempt["attempt"] - (job.callback_from or 0)  # since it was last sent again by request
         if attempt["ok"]:
             state, retry_in = "delivered", None
-        elif attempt["attempt"] >= self.settings.tries:
+        elif tried >= self.settings.tries:
             state, retry_in = "failed", None
         else:
-            state, retry_in = "pending", self.settings.backoff * 2 ** (attempt["attempt"] - 1)
+            state, retry_in = "pending", self.settings.backoff * 2 ** (tried - 1)
         self.store.delivered(job, attempt=attempt, state=state, retry_in=retry_in)
         log.info("webhook of job %s: attempt %d %s", job.id, attempt["attempt"], "ok" if attempt["ok"] else state)
         return True
@@ -280,6 +314,9 @@ __all__ = [
     "checked_address",
     "deliver",
     "payload",
-    "shown_callback",
+    "pinned_connection",
+    "public_address",
+    "shown_url",
+    "secret_keys",
     "sign",
 ]

@@ -28,8 +28,11 @@ from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import record_from_dict
 from extractor.schema import load_schema, schema_model
 from extractor.service.requests import inline_schema_path
+from extractor.service.sources import FetchError, SourceSettings, fetch
 from extractor.service.store import DEFAULT_LEASE, Job, Store
+from extractor.service.webhooks import shown_url
 from extractor.settings import Settings
+from extractor.trust.verdict import error_record
 
 log = logging.getLogger("extractor.service")
 
@@ -186,6 +189,7 @@ class Worker:
         lease: float = DEFAULT_LEASE,
         idle: float = 1.0,
         on_end: Callable[[], None] | None = None,
+        sources: SourceSettings | None = None,
     ) -> None:
         """Prepare the thread (``start`` starts it).
 
@@ -196,8 +200,10 @@ class Worker:
             lease: seconds a claim holds a job unless renewed (renewed every third of it while the job runs).
             idle: seconds between looks at an empty queue when nothing wakes the worker.
             on_end: called after each job this worker ended (the webhooks' deliverer is woken).
+            sources: how URL sources are fetched (``--source-allow``, the time limit).
         """
         self.store, self.engine, self.retention, self.lease, self.idle = store, engine, retention, lease, idle
+        self.sources = sources or SourceSettings()
         self.on_end = on_end
         self.version = 0  # bumped whenever a job changes state here: long polls look again only then
         self._wake = threading.Event()
@@ -286,14 +292,14 @@ class Worker:
                 self.on_end()
 
     def _run(self, job: Job) -> None:
-        data = self.store.upload(job.id)
-        if data is None:  # cancelled since it was claimed
+        data = self.store.upload(job.id) if job.source_url is None else None
+        if data is None and job.source_url is None:  # cancelled since it was claimed
             return
         renewing = threading.Event()
         heartbeat = threading.Thread(target=self._renew, args=(job, renewing), daemon=True)
         heartbeat.start()
         try:
-            records = self.engine.run(job, data)
+            records = self._records(job, data)
         except Exception as exc:  # the core returns error records; an exception here is a bug, not the file
             log.exception("job %s failed", job.id)
             error = f"{type(exc).__name__}: the extraction failed"  # the log has the rest, the response no detail
@@ -305,6 +311,18 @@ class Worker:
             heartbeat.join()
         if outcome is False:
             log.warning("job %s: no longer held by this worker (cancelled, or its lease passed): not written", job.id)
+
+    def _records(self, job: Job, data: bytes | None) -> list[dict]:
+        """A job's records: its upload's, or its URL's once fetched (a fetch that fails: its error record, naming
+        the URL without its query)."""
+        if job.source_url is not None:
+            try:
+                data = fetch(job.source_url, settings=self.sources, max_bytes=self.engine.settings.max_bytes)
+            except FetchError as exc:
+                shown = shown_url(job.source_url) or job.filename
+                return [error_record(source=shown, code=exc.code, message=str(exc)).to_dict()]
+        assert data is not None
+        return self.engine.run(job, data)
 
     def _renew(self, job: Job, done: threading.Event) -> None:
         """Renew the job's lease every third of it until ``done`` (the store's answer False: the job was lost)."""
