@@ -381,11 +381,18 @@ def review_command(
     reviewer: str | None = typer.Option(
         None, "--reviewer", help="Your name in the reviewed files (default: the OS user)."
     ),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="The invoice register the records were checked against: its findings' actions (confirm account, "
+        "not a duplicate) are saved there with your name and the time.",
+    ),
 ) -> None:
     """Serve the review page until Ctrl-C."""
     from extractor.tools.review_page.app import serve
 
-    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo)
+    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo, register=register)
 
 
 SUBCOMMANDS.add("review")

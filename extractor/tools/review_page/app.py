@@ -8,7 +8,10 @@ Routes (``NAME`` is a record file's stem in OUT):
   field's confidence and evidence (``store.field_evidence``: the least confident first);
 * ``GET /api/records/NAME/pages/N`` page N as PNG (rendered in a child process, cached for the server's life);
 * ``POST /api/records/NAME/check`` ``{"data"}`` -> the field states of edited data (validation, checks, grounding);
-* ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid).
+* ``POST /api/records/NAME/save`` ``{"data", "approved"}`` -> writes ``OUT/NAME.reviewed.json`` (422 when invalid);
+* ``POST /api/records/NAME/register`` ``{"action": "confirm_account" | "not_a_duplicate"}`` -> saved in the invoice
+  register with the reviewer and the time (``register.RegisterPanel``; 409 without ``--register`` or when it does
+  not apply).
 
 Anything not found (an unknown name, a traversal attempt, a page out of range) is a 404. With a ``token`` every
 request must carry it (``?token=``, an ``X-Review-Token`` header or the cookie set after the first ``?token=``);
@@ -29,6 +32,7 @@ from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import field_states
+from extractor.tools.review_page.register import RegisterPanel
 from extractor.tools.review_page.store import STATUS_ORDER, Entry, RecordStore, field_evidence
 
 HERE = Path(__file__).resolve().parent
@@ -39,9 +43,11 @@ TOKEN_HEADER = "x-review-token"
 class Review:
     """The data behind the app: records, their pages (rendered once) and their field states."""
 
-    def __init__(self, store: RecordStore, *, cache: Path) -> None:
-        """Serve a store, keeping rendered pages under ``cache``."""
+    def __init__(self, store: RecordStore, *, cache: Path, panel: RegisterPanel | None = None) -> None:
+        """Serve a store, keeping rendered pages under ``cache``; ``panel``: the invoice register's findings and
+        actions (``register``)."""
         self.store = store
+        self.panel = panel or RegisterPanel(None)
         self.cache = cache
         self._pool = render_pool()  # workers start on the first page view
         self._pages: dict[str, SourcePages] = {}
@@ -66,8 +72,10 @@ class Review:
         pages = self.pages(entry)
         reviewed = self.store.reviewed(entry)
         data = reviewed["data"] if reviewed is not None else entry.record.get("data")
-        names = [e.name for e in self.store.entries()]
+        entries = self.store.entries()
+        names = [e.name for e in entries]
         at = names.index(entry.name) if entry.name in names else 0
+        by_source = {str(e.record.get("source")): e.name for e in entries}
         return {
             "name": entry.name,
             "file": Path(str(entry.record.get("source") or entry.name)).name,
@@ -83,6 +91,7 @@ class Review:
             "evidence": field_evidence(entry.record),
             "previous": names[at - 1] if at > 0 else None,
             "next": names[at + 1] if at + 1 < len(names) else None,
+            "register": self.panel.view(entry.record, names=by_source),
         }
 
     def states(
@@ -137,15 +146,17 @@ class Review:
     def close(self) -> None:
         """Stop the render workers."""
         self._pool.close()
+        self.panel.close()
 
 
-def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None):
+def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None, register: str | None = None):
     """Build the Starlette app for an output folder.
 
     Args:
         out: the folder of records.
         reviewer: the name written into reviewed files (default: the OS user).
         token: when set, every request must carry it.
+        register: the invoice register the records were checked against (its findings' actions; None: shown only).
 
     Returns:
         The ASGI app (its ``state.review`` is the ``Review``; its render workers and cache folder go when the app shuts
@@ -160,7 +171,8 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
     from starlette.templating import Jinja2Templates
 
     cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
-    review = Review(RecordStore(out, reviewer=reviewer), cache=cache)
+    store = RecordStore(out, reviewer=reviewer)
+    review = Review(store, cache=cache, panel=RegisterPanel(register))
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     handlers = _Handlers(review, templates)
 
@@ -178,6 +190,7 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
         Route("/api/records/{name}/pages/{number:int}", handlers.page_image),
         Route("/api/records/{name}/check", handlers.check, methods=["POST"]),
         Route("/api/records/{name}/save", handlers.save, methods=["POST"]),
+        Route("/api/records/{name}/register", handlers.register, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [Middleware(_TokenGate, token=token)] if token else []
@@ -246,6 +259,19 @@ class _Handlers:
             self.review.save, entry, data.get("data"), approved=bool(data.get("approved"))
         )
         return JSONResponse(body, status_code=status)
+
+    async def register(self, request):
+        """POST /api/records/NAME/register: a person's decision on a register finding, saved with who and when."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import JSONResponse
+
+        entry = self._entry(request)
+        action = str((await _posted(request)).get("action"))
+        try:
+            done = await run_in_threadpool(self.review.panel.act, entry.record, action, by=self.review.store.reviewer)
+        except (ValueError, ExtractorError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse(done)
 
     def _entry(self, request) -> Entry:
         from starlette.exceptions import HTTPException
@@ -336,6 +362,7 @@ def serve(
     reviewer: str | None = None,
     open_browser: bool = False,
     echo=print,
+    register: str | None = None,
 ) -> None:
     """Run the review app until interrupted (Ctrl-C).
 
@@ -346,13 +373,14 @@ def serve(
         reviewer: the name written into reviewed files (default: the OS user).
         open_browser: open the URL in the default browser once the server listens.
         echo: where the URL is printed.
+        register: the invoice register the records were checked against (``create_app``).
     """
     import socket
 
     import uvicorn
 
     token = secrets.token_urlsafe(18) if needs_token(host) else None
-    app = create_app(out, reviewer=reviewer, token=token)
+    app = create_app(out, reviewer=reviewer, token=token, register=register)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
