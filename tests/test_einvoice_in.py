@@ -145,8 +145,9 @@ def test_a_directory_takes_einvoice_xml_and_skips_other_xml_with_a_note(tmp_path
     (tmp_path / "b.XML").write_bytes(XR_CII)
     (tmp_path / "order.xml").write_bytes(HOSTILE["order.xml"][0])
     (tmp_path / "notes.txt").write_bytes(b"<Invoice/>")  # not a supported suffix: not met at all
+    (tmp_path / "c.xml").write_bytes(HOSTILE["external.xml"][0])  # taken: an invoice by its root, refused by name
     found = find_inputs([str(tmp_path), str(tmp_path / "order.xml")])
-    assert [p.name for p in found.paths] == ["a.xml", "b.XML"]
+    assert [p.name for p in found.paths] == ["a.xml", "b.XML", "c.xml"]
     assert found.skipped == ((str(tmp_path / "order.xml"), "not an e-invoice: its root element is Order"),)
     named = find_inputs([str(tmp_path / "order.xml")])  # named explicitly: taken, its record says what it is
     assert [p.name for p in named.paths] == ["order.xml"] and named.skipped == ()
