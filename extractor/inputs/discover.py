@@ -26,7 +26,12 @@ SUPPORTED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp",
 # root elements of e-invoice XML (CII D16B, ZUGFeRD 1, UBL 2.1); einvoice.receive checks their namespaces
 EINVOICE_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument", "Invoice", "CreditNote")
 SNIFF_BYTES = 8192  # an e-invoice's root element comes after its declaration and comments, well within this
-_PROLOG = re.compile(rb"(\xef\xbb\xbf)?(\s*(<\?.*?\?>|<!--.*?-->))*\s*<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)", re.S)
+# the prolog (declaration, comments, processing instructions, a DOCTYPE: einvoice.receive refuses that one, by name)
+# and the root element's local name
+_PROLOG = re.compile(
+    rb"(\xef\xbb\xbf)?(\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(\[.*?\])?\s*>))*\s*<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)",
+    re.S,
+)
 
 
 @dataclass(frozen=True)
@@ -109,9 +114,8 @@ def _not_an_einvoice(path: Path) -> str | None:
     match = _PROLOG.match(head)
     if match is None:
         return "not an e-invoice: no XML root element in its first bytes"
-    if match.group(5).decode("ascii") in EINVOICE_ROOTS:
-        return None
-    return f"not an e-invoice: its root element is {match.group(5).decode('ascii')}"
+    root = match.group(6).decode("ascii")
+    return None if root in EINVOICE_ROOTS else f"not an e-invoice: its root element is {root}"
 
 
 def _probe(path: Path) -> tuple[bool, bool]:
