@@ -58,7 +58,7 @@ def load_document(
     See ``_load_document`` for arguments, return value and errors.
     """
     with PDFIUM_LOCK:
-        return _load_document(source, settings=settings, budget=ocr.OcrBudget(deadline))
+        return _load_document(source, settings=settings, budget=ocr.OcrBudget(deadline, plan_s=settings.ocr.plan_s))
 
 
 def _load_document(source: Path | bytes | Image.Image, *, settings: RasterSettings, budget: ocr.OcrBudget) -> Document:
