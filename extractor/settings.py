@@ -27,7 +27,7 @@ from extractor.inputs.document import (
 )
 from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
 from extractor.inputs.ocr import DEFAULT_THREADS as DEFAULT_OCR_THREADS
-from extractor.inputs.ocr import OcrSettings, resolve_mode
+from extractor.inputs.ocr import PLAN_SHARE, OcrSettings, resolve_mode
 from extractor.inputs.ocr import check_mode as check_ocr_mode
 from extractor.inputs.pool import DEFAULT_TIMEOUT
 from extractor.runners.base import LogitsProcessor
@@ -361,7 +361,11 @@ class Settings:
             passwords=self.passwords,
             max_pages=self.max_pages,
             max_bytes=self.max_bytes,
-            ocr=OcrSettings(mode=resolve_mode(self.ocr), threads=self.ocr_threads),
+            ocr=OcrSettings(
+                mode=resolve_mode(self.ocr),
+                threads=self.ocr_threads,
+                plan_s=PLAN_SHARE * self.timeout,  # the OCR cut follows the work, the same in process and isolated
+            ),
             text_boxes=True,  # the text layer's word boxes: where citations place the values (trust.citations)
         )
 
@@ -418,6 +422,8 @@ class Settings:
             values["einvoice"] = list(self.einvoice)
         if not self.embedded_rules:  # likewise: only switched off counts
             values["embedded_rules"] = False
+        if self.timeout != DEFAULT_TIMEOUT and self.ocr != "never":  # it sets the OCR plan: pages read (issue 42)
+            values["ocr_plan_s"] = PLAN_SHARE * self.timeout
         confidence = {name: getattr(self, name) for name in CONFIDENCE_FIELDS}
         if confidence != CONFIDENCE_DEFAULTS:
             if self.calibration is not None:  # its content counts: a refitted file makes other records

@@ -7,6 +7,7 @@ followed by a file-name substring), set before the pool starts its workers.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import struct
@@ -250,13 +251,16 @@ def test_ocr_stops_before_the_time_limit_instead_of_timing_out(tmp_path):
     raster = RasterSettings(max_pixels=200_000, ocr=OcrSettings(mode="auto"))
     with RenderPool(workers=1, timeout=3) as pool:  # an A4 page needs ~5 s of OCR here; 0.8 x 3 s is the budget
         rendered = pool.render(str(scan), raster=raster)
-    assert rendered.error is None
+        planned = pool.render(str(scan), raster=dataclasses.replace(raster, ocr=OcrSettings("auto", plan_s=2.4)))
+    assert rendered.error is None and planned.error is None
     page = rendered.document.pages[0]
     assert page.ocr is None
-    assert page.warnings == (
-        "not read by OCR: the time limit to open and render this document was nearly used up "
-        "(raise --timeout to read every page)",
+    assert page.warnings == (  # no plan (a RasterSettings of its own): the worker's clock cut it
+        "not read by OCR: this machine read pages slower than planned and the time limit to open and render this "
+        "document was nearly used up (raise --timeout, or run fewer documents at once, to read every page)",
     )
+    (warning,) = planned.document.pages[0].warnings  # the plan (Settings.raster's: 0.8 x --timeout) cuts it first
+    assert warning.startswith("not read by OCR: the document's OCR plan is used up")
     assert pool.stats.timed_out == 0
 
 

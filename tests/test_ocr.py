@@ -238,12 +238,10 @@ def test_ocr_page_round_trips_through_json():
     data = json.loads(json.dumps(page.to_dict()))
     assert OcrPage.from_dict(data) == page
     assert page.text == "Total 5,00 €\n唐炖小馆"
-    assert page.summary() == {
+    assert page.summary() == {  # what the page decides; its seconds and cache hit are timings
         "reason": "no_text_layer",
         "confidence": round((12 * 0.97 + 4 * 0.8) / 16, 4),
         "lines": 2,
-        "seconds": 4.2,
-        "cached": False,
     }
 
 
@@ -260,7 +258,7 @@ def test_ocr_page_refuses_bad_boxes(box):
         OcrPage.from_dict(data)
 
 
-def test_budget():
+def test_budget_the_clock():
     import time
 
     assert OcrBudget(None).allows(10**9)
@@ -269,7 +267,26 @@ def test_budget():
     assert budget.allows(2_000_000)  # 2 MP at 2 s/MP, x1.5: 6 s
     budget.spent(2_000_000, 6.0)  # this machine is slower: 3 s/MP
     assert not budget.allows(2_500_000)  # 11.25 s
-    assert budget.allows(1_000_000)
+    assert "slower than planned" in (budget.cut or "")
+    assert not budget.allows(1_000_000)  # once cut, every later page too: the pages read are the first ones
+
+
+def test_budget_the_plan_follows_the_work_not_the_clock():
+    """The plan counts estimated seconds at a fixed rate: the same pages are read however fast the machine is."""
+    import time
+
+    for spent in (0.1, 60.0):  # a fast and a very slow machine
+        budget = OcrBudget(None, plan_s=20.0)
+        read = []
+        for pixels in (2_000_000, 2_000_000, 3_000_000, 500_000):  # 6 s, 6 s, 9 s (over 20), 1.5 s
+            read.append(budget.allows(pixels))
+            budget.spent(pixels, spent)
+        assert read == [True, True, False, False]
+        assert budget.cut == (
+            "not read by OCR: the document's OCR plan is used up (pages are read in order; this one would take it "
+            "to an estimated 21 s of the 20 s its time limit allows); raise --timeout to read every page"
+        )
+    assert OcrBudget(time.monotonic() + 3600, plan_s=10**9).allows(10**6)
 
 
 # --------------------------------------------------------------------------------------------------- settings
@@ -287,12 +304,16 @@ def test_modes_and_settings(monkeypatch, capsys):
     assert Settings(ocr="never").fingerprint(schema_text="{}") != base  # the review can change
     assert Settings(ocr_threads=2).fingerprint(schema_text="{}") == base  # how, not what
     if ocr.engine_available():
-        assert Settings().raster(1024).ocr == OcrSettings(mode="auto", threads=1)
+        assert Settings().raster(1024).ocr == OcrSettings(mode="auto", threads=1, plan_s=0.8 * 60)  # of --timeout
     # without the engine: auto reads nothing and says so once; always is refused before anything loads
     monkeypatch.setattr(ocr, "engine_available", lambda: False)
     monkeypatch.setattr(ocr, "_warned", type(ocr._warned)())
     assert Settings().raster(1024).ocr.mode == "never"
-    assert Settings(ocr_threads=2).raster(1024).ocr == OcrSettings(mode="never", threads=2)
+    assert Settings(ocr_threads=2).raster(1024).ocr == OcrSettings(mode="never", threads=2, plan_s=48.0)
+    assert Settings(timeout=120).fingerprint(schema_text="{}") != base  # it sets the OCR plan: which pages are read
+    assert Settings(timeout=120, ocr="never").fingerprint(schema_text="{}") == Settings(ocr="never").fingerprint(
+        schema_text="{}"
+    )
     assert capsys.readouterr().err == (
         "extract: warning: OCR is off (rapidocr / onnxruntime are not installed): "
         "scans and images are not checked against their text\n"

@@ -64,7 +64,7 @@ def load_document(
     See ``_load_document`` for arguments, return value and errors.
     """
     with PDFIUM_LOCK:
-        return _load_document(source, raster=raster, budget=ocr.OcrBudget(deadline))
+        return _load_document(source, raster=raster, budget=ocr.OcrBudget(deadline, plan_s=raster.ocr.plan_s))
 
 
 def _load_document(source: Path | bytes | Image.Image, *, raster: RasterSettings, budget: ocr.OcrBudget) -> Document:

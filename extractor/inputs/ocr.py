@@ -24,9 +24,11 @@ photos; rapidocr 3 found every key value the text layer has, Tesseract 96-99 %):
   and the recognizer's confidence (0..1).
 * **Cache.** Results are kept per page content (a hash of the OCR image's pixels) for the life of the process
   (``CACHE_SIZE`` pages): a page seen again in a run is not read again.
-* **Time.** OCR runs where pages are rendered (the isolated workers, under the same per-document time limit); a
-  worker starts OCR on a page only while its estimated cost still fits (``OcrBudget``); the pages left unread get
-  a warning instead of the whole document timing out.
+* **Time.** A document's OCR is planned by its work, the same everywhere (``OcrBudget``): pages are read in order
+  while their estimated cost at a fixed rate fits ``PLAN_SHARE`` of ``--timeout``; the pages left unread get a
+  warning instead of the whole document timing out. In a render worker the clock is a safety net on top: a page is
+  not started when, at this machine's measured speed, it would end past the worker's deadline (its warning says
+  the machine was slower than planned).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ MODEL_FILES = {
 # safety factor on every estimate.
 SECONDS_PER_MP = 2.0
 ESTIMATE_MARGIN = 1.5
+PLAN_SHARE = 0.8  # of the time limit, the OCR a document may plan (as a render worker's deadline: worker.OCR_SHARE)
 MAX_ASPECT = 4.0  # longer pages are read in tiles ...
 TILE_ASPECT = 3.0  # ... of at most this aspect ratio
 TILE_OVERLAP = 0.15  # share of a tile's length shared with the next one
@@ -83,11 +86,14 @@ class OcrSettings:
         mode: ``auto`` (pages without a usable text layer), ``always`` (every page that is not blank) or ``never``.
         threads: onnxruntime intra-op threads.
         max_side: the OCR image's longest side in pixels.
+        plan_s: the seconds of OCR a document may plan (``OcrBudget``: ``PLAN_SHARE`` of ``--timeout``); None: no
+            plan (every page that needs it is read).
     """
 
     mode: str = "never"
     threads: int = DEFAULT_THREADS
     max_side: int = DEFAULT_MAX_SIDE
+    plan_s: float | None = None
 
     def __post_init__(self) -> None:
         check_mode(self.mode)
@@ -98,12 +104,18 @@ class OcrSettings:
 
     def to_dict(self) -> dict:
         """The settings as JSON (for the render workers)."""
-        return {"mode": self.mode, "threads": self.threads, "max_side": self.max_side}
+        return {"mode": self.mode, "threads": self.threads, "max_side": self.max_side, "plan_s": self.plan_s}
 
     @classmethod
     def from_dict(cls, data: dict) -> OcrSettings:
         """The settings from ``to_dict``'s JSON."""
-        return cls(mode=str(data["mode"]), threads=int(data["threads"]), max_side=int(data["max_side"]))
+        plan = data.get("plan_s")
+        return cls(
+            mode=str(data["mode"]),
+            threads=int(data["threads"]),
+            max_side=int(data["max_side"]),
+            plan_s=None if plan is None else float(plan),
+        )
 
 
 # --------------------------------------------------------------------------------------------------------- modes
@@ -187,22 +199,55 @@ def work_pixels(width: int, height: int) -> int:
 
 
 class OcrBudget:
-    """The time left for OCR in one document: a page is read only while its estimated cost still fits."""
+    """The OCR one document may do, so that it fits its time limit: cut by the work (pages), not the clock, where it
+    can be.
 
-    def __init__(self, deadline: float | None) -> None:
-        """Args: deadline: ``time.monotonic()`` by which OCR must be done; None: no limit."""
+    * **The plan** (``plan_s``, from ``OcrSettings.plan_s``: a share of ``--timeout``): pages are read in order
+      while their estimated cost (OCR pixels at the fixed ``SECONDS_PER_MP`` x ``ESTIMATE_MARGIN``, whatever the
+      machine or its cache) fits in it; once a page does not, it and every later page are not read. The same
+      document is cut at the same page everywhere: in process or in a render worker, alone or in a batch, on an
+      idle or a loaded machine.
+    * **The clock** (``deadline``, render workers only): a safety net for a machine far slower than planned; a page
+      is not started when its estimate at this machine's measured speed would end past the deadline. Only then does
+      the record depend on the machine, and its warning says so.
+
+    Each page not read gets a warning saying which of the two cut it.
+    """
+
+    def __init__(self, deadline: float | None, *, plan_s: float | None = None) -> None:
+        """Args: deadline: ``time.monotonic()`` by which OCR must be done (None: no limit); plan_s: the seconds of
+        OCR the document may plan (None: no plan)."""
         self.deadline = deadline
+        self.plan_s = plan_s
+        self.planned = 0.0
         self.seconds_per_mp = SECONDS_PER_MP
+        self.cut: str | None = None  # why OCR stopped: every later page gets the same warning
 
     def allows(self, pixels: int) -> bool:
-        """Whether a page of ``pixels`` OCR pixels can still be read in time."""
-        if self.deadline is None:
-            return True
-        estimate = pixels / 1e6 * self.seconds_per_mp * ESTIMATE_MARGIN
-        return time.monotonic() + estimate <= self.deadline
+        """Whether a page of ``pixels`` OCR pixels is read (its planned cost is then counted; ``cut`` says why not)."""
+        if self.cut is not None:
+            return False
+        planned = pixels / 1e6 * SECONDS_PER_MP * ESTIMATE_MARGIN
+        if self.plan_s is not None and self.planned + planned > self.plan_s:
+            self.cut = (
+                f"not read by OCR: the document's OCR plan is used up (pages are read in order; this one would take "
+                f"it to an estimated {self.planned + planned:.0f} s of the {self.plan_s:.0f} s its time limit "
+                "allows); raise --timeout to read every page"
+            )
+            return False
+        clock = pixels / 1e6 * self.seconds_per_mp * ESTIMATE_MARGIN
+        if self.deadline is not None and time.monotonic() + clock > self.deadline:
+            self.cut = (
+                "not read by OCR: this machine read pages slower than planned and the time limit to open and "
+                "render this document was nearly used up (raise --timeout, or run fewer documents at once, to read "
+                "every page)"
+            )
+            return False
+        self.planned += planned
+        return True
 
     def spent(self, pixels: int, seconds: float) -> None:
-        """Note what a page really cost (cached pages cost nothing and teach nothing)."""
+        """Note what a page really cost, for the clock's estimates (cached pages cost nothing and teach nothing)."""
         if pixels and seconds > 0:
             self.seconds_per_mp = max(self.seconds_per_mp * 0.5, seconds / (pixels / 1e6))
 
@@ -379,10 +424,7 @@ def read_page(
     """
     pixels = work_pixels(*image.size)
     if not budget.allows(pixels):
-        return None, [
-            "not read by OCR: the time limit to open and render this document was nearly used up "
-            "(raise --timeout to read every page)"
-        ]
+        return None, [budget.cut or "not read by OCR: its time budget is used up"]
     try:
         result = read(image, reason=reason, settings=settings)
     except Exception as exc:  # noqa: BLE001 - the engine's failures (memory too) are its own; the page stays usable
@@ -405,6 +447,7 @@ __all__ = [
     "MODES",
     "OcrBudget",
     "OcrSettings",
+    "PLAN_SHARE",
     "TOO_ELONGATED",
     "check_mode",
     "clear_cache",

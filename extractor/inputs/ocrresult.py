@@ -66,14 +66,15 @@ class OcrPage:
         return sum(n * c for n, c in weights) / total if total else None
 
     def summary(self) -> dict:
-        """The record's per-page OCR entry: why it ran, mean confidence, lines, seconds, cached."""
+        """The record's per-page OCR entry: why it ran, mean confidence, lines. Only what the page decides: the
+        seconds it took and whether this process had read the same pixels before (``cached``) depend on the machine
+        and on which documents the process saw first, so they are the record's ``timings`` (``ocr_s``,
+        ``ocr_cached``), never its ``ocr`` (issue 42: the same file gives the same record)."""
         confidence = self.confidence
         return {
             "reason": self.reason,
             "confidence": None if confidence is None else round(confidence, 4),
             "lines": len(self.lines),
-            "seconds": round(self.seconds, 3),
-            "cached": self.cached,
         }
 
     def to_dict(self) -> dict:

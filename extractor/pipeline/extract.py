@@ -170,6 +170,7 @@ def _document_record(job: DocumentJob, rendered: Rendered) -> Record:
         timings["render_wait_s"] = rendered.wait_s
     if any(p.ocr is not None for p in document.pages):
         timings["ocr_s"] = sum(p.ocr.seconds for p in document.pages if p.ocr is not None)  # part of render_s
+        timings["ocr_cached"] = sum(1 for p in document.pages if p.ocr is not None and p.ocr.cached)  # seen before
     if document.kind == "xml":
         return _received_record(job, document, timings=timings)
     try:
