@@ -100,14 +100,14 @@ def fill(register, invoices: int, suppliers: int) -> float:
         s = n % suppliers
         result = json.dumps({"findings": []})
         return (
-            "", f"{sha_for(n)}:{FINGERPRINT}", sha_for(n), FINGERPRINT, f"/inbox/{n}.pdf", 0, "record", f"{n}.pdf", now,
+            "", sha_for(n), FINGERPRINT, f"/inbox/{n}.pdf", 0, "record", f"{n}.pdf", now,
             f"vat:{vat_for(s)}", f"Supplier {s} GmbH", "invoice", f"RE{n}", f"RE-{n}", day_for(n),
             f"{100 + n % 5000}.{n % 100:02d}", "EUR", iban_for(s), 1, 1, "ok", result,
         )  # fmt: skip
 
     db = register.db
     columns = (
-        "tenant, entry, sha256, fingerprint, place, part, kind, source, seen_at, supplier_key, supplier_name, "
+        "tenant, sha256, fingerprint, place, part, kind, source, seen_at, supplier_key, supplier_name, "
         "document_type, number, printed, issue_date, total, currency, iban, verified, total_claimed, status, result"
     )
     if hasattr(db, "url"):  # PostgreSQL: COPY
@@ -134,7 +134,7 @@ def fill(register, invoices: int, suppliers: int) -> float:
     with db.transaction() as tx:
         tx.executemany(f"INSERT INTO register_suppliers VALUES ({', '.join('?' * 11)})", supplier_rows)
         tx.executemany("INSERT INTO register_accounts VALUES (?, ?, ?, ?, ?, ?)", account_rows)
-        marks = ", ".join("?" * 22)
+        marks = ", ".join("?" * 21)
         tx.executemany(
             f"INSERT INTO register_entries ({columns}) VALUES ({marks})", (entry(n) for n in range(invoices))
         )

@@ -247,14 +247,13 @@ class Register:
     ) -> int | None:
         row = self.db.execute(
             tx,
-            "INSERT INTO register_entries (tenant, entry, sha256, fingerprint, place, part, kind, source, seen_at, "
+            "INSERT INTO register_entries (tenant, sha256, fingerprint, place, part, kind, source, seen_at, "
             "supplier_key, supplier_name, document_type, number, printed, issue_date, total, currency, iban, "
             "verified, total_claimed, status, result) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') "
             "ON CONFLICT (tenant, sha256, fingerprint, place, part) DO NOTHING RETURNING seq",
             (
                 self.tenant,
-                f"{record.sha256}:{fingerprint}",
                 record.sha256,
                 fingerprint,
                 *place,
@@ -705,8 +704,9 @@ class Register:
             where.append("issue_date <= ?")
             params.append(until)
         sql = (
-            "SELECT entry, source, place, kind, seen_at, supplier_key, supplier_name, document_type, number, printed, "
-            "issue_date, total, currency, verified, status, result FROM register_entries"
+            "SELECT sha256 || ':' || fingerprint, source, place, kind, seen_at, supplier_key, supplier_name, "
+            "document_type, number, printed, issue_date, total, currency, verified, status, result "
+            "FROM register_entries"
         )
         sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY seq"
