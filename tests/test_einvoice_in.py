@@ -115,6 +115,29 @@ def test_xml_is_told_by_content(head, kind):
     assert sniff_kind(head) == kind
 
 
+@pytest.mark.parametrize(
+    ("head", "root", "doctype", "html"),
+    [
+        (
+            b'<?xml version="1.0"?>\n<!-- c -->\n<rsm:CrossIndustryInvoice xmlns:rsm="x">',
+            "CrossIndustryInvoice",
+            False,
+            False,
+        ),
+        (b'<!DOCTYPE x [<!ENTITY a "b>c">]><Invoice>', "Invoice", True, False),
+        (b"<!doctype html><html>", "html", True, True),
+        (b"\xef\xbb\xbf<html lang=en>", "html", False, True),
+        (b"<!-- -->" * 4000 + b"<Invoice/>", "Invoice", False, False),  # item by item: linear, however many
+        (b"<!--" * 4000, "", False, False),  # never closed: no root, nothing retried
+        (b"<!DOCTYPE Invoice [" + b"<!ENTITY x 'y'>" * 9, "", True, False),  # its end past the bytes read
+    ],
+)
+def test_an_xml_head_is_read_item_by_item(head, root, doctype, html):
+    from extractor.inputs.xmlhead import XmlHead, xml_head
+
+    assert xml_head(head) == XmlHead(root=root, doctype=doctype, html=html)
+
+
 def test_an_xml_loads_as_a_document_without_pages(tmp_path):
     path = tmp_path / "invoice.pdf"  # named .pdf, XML inside: read as the XML it is
     path.write_bytes(UBL)
