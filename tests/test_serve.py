@@ -190,6 +190,8 @@ def test_a_sample_becomes_the_record_extract_run_writes(server, tiny, tmp_path):
     assert job["status"] in ("queued", "running") and job["created"].endswith("Z")
     with server.client() as client:
         ended = done(client, job["id"])
+        document = client.get("/openapi.json").json()  # the record conforms to the contract's Record
+        assert conforms(client.get(f"/v1/jobs/{job['id']}"), document, path="/v1/jobs/{job_id}") == ended
     assert ended["status"] == "done" and ended["runs"] == 1 and "records" not in ended
 
     (tmp_path / SAMPLE.name).write_bytes(SAMPLE.read_bytes())
@@ -820,3 +822,32 @@ def test_a_broken_body_and_a_bug_are_problems_too(tmp_path):
     assert (bug.status_code, bug.json()["code"]) == (500, "internal_error") and "secret" not in bug.text
     assert (broken.status_code, broken.json()["code"]) == (400, "bad_request"), broken.text
     assert bug.headers["content-type"] == broken.headers["content-type"] == "application/problem+json"
+
+
+def test_a_failed_webhook_is_sent_again_by_request(app_client):
+    """``POST /v1/jobs/{id}/callback/retry``: 202 with the job, its webhook pending again (a fresh set of tries)."""
+    document = app_client.get("/openapi.json").json()
+    store = app_client.store
+    job = post(app_client, SAMPLE.read_bytes() + b"%retry", data={"callback_url": "http://127.0.0.1:9/hook"}).json()
+    claimed = store.claim(lease=60)
+    while claimed is not None and claimed.id != job["id"]:  # the module's other queued jobs: ended without a record
+        store.finish(claimed, error="not this test's")
+        claimed = store.claim(lease=60)
+    from extractor.trust.verdict import error_record
+
+    record = error_record(source="x.pdf", code="corrupt", message="x.pdf: damaged").to_dict()  # a record as made
+    assert claimed is not None and store.finish(claimed, records=[record])
+    due = store.due_delivery(hold=60)
+    while due is not None and due.id != job["id"]:  # another test's webhook, held meanwhile
+        due = store.due_delivery(hold=60)
+    assert due is not None
+    store.delivered(
+        due, attempt={"attempt": 1, "at": 0.0, "ok": False, "error": "refused"}, state="failed", retry_in=None
+    )
+    again = app_client.post(f"/v1/jobs/{job['id']}/callback/retry")
+    view = conforms(again, document, path="/v1/jobs/{job_id}/callback/retry")
+    assert again.status_code == 202 and view["callback"]["state"] == "pending"
+    assert view["callback"]["deliveries"] == [
+        {"attempt": 1, "at": "1970-01-01T00:00:00.000Z", "ok": False, "error": "refused"}
+    ]
+    assert app_client.post(f"/v1/jobs/{job['id']}/callback/retry").json()["code"] == "callback_not_retryable"

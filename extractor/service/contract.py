@@ -113,7 +113,7 @@ class Job(BaseModel):
     started: datetime.datetime | None = Field(description="Last claimed by a worker at (ISO 8601, UTC).")
     finished: datetime.datetime | None = Field(description="Ended at (ISO 8601, UTC).")
     filename: str = Field(description="The upload's file name (the record's `source`).")
-    sha256: str = Field(description="The upload's SHA-256 (empty for a URL source until fetched).")
+    sha256: str = Field(description="The upload's SHA-256 (empty for a URL source: its record has the fetched bytes').")
     fingerprint: str = Field(description="The settings' fingerprint: equal settings, equal fingerprints.")
     options: JobOptions
     runs: int = Field(description="How many times a worker claimed it.")
