@@ -376,31 +376,20 @@ class Attribute(_Contract):
     value: str = Field(max_length=120)
 
 
-class EInvoiceLineItem(_Contract):
-    """One ``invoice-en16931`` invoice line."""
+class LineDetails(_Contract):
+    """What an ``invoice-en16931`` line may carry beyond its amounts (EN 16931 BG-25 to BG-32), each null where not
+    given: one ``null`` for the whole where a line carries none of it."""
 
-    line_id: str | None = Field(max_length=40, description="Line number or id as printed")
-    item_id: str | None = Field(max_length=40, description="Seller's article number / SKU")
     buyer_item_id: str | None = Field(max_length=40, description="Buyer's article number, if printed")
     standard_id: str | None = Field(max_length=60, description=f"Standard item id (GTIN), {_SCHEMED}")
-    description: str = Field(max_length=200)
     item_description: str | None = Field(max_length=500, description="Longer item description, if printed")
-    quantity: Quantity
-    unit: str | None = Field(max_length=20, description="Unit as printed (Stk., h, kg, pcs)")
-    unit_price: Money
-    price_base_quantity: Quantity | None = Field(description="Quantity the printed price is for (per 100), if any")
-    price_base_unit: str | None = Field(max_length=20, description="Unit of that base quantity")
+    price_base_unit: str | None = Field(max_length=20, description="Unit of the price base quantity")
     gross_price: Money | None = Field(description="Unit price before the price discount, if printed")
     price_discount: Money | None = Field(description="Discount on the unit price, if printed")
-    allowance: Money | None = Field(description="Line discount amount, already deducted in amount")
     allowance_reason: str | None = Field(max_length=120)
     allowance_reason_code: str | None = Field(max_length=3, description="UNTDID 5189 code")
-    charge: Money | None = Field(description="Line surcharge amount, already added in amount")
     charge_reason: str | None = Field(max_length=120)
     charge_reason_code: str | None = Field(max_length=3, description="UNTDID 7161 code")
-    tax_rate: Percent | None = Field(description="Tax rate in percent, e.g. 19 for 19 %")
-    vat_category: VatCategory | None = Field(description=_CATEGORY)
-    amount: Money = Field(description="Line net amount (quantity x unit price - line discount + line surcharge)")
     note: str | None = Field(max_length=300)
     object_id: str | None = Field(max_length=60, description=f"Object the line is for, {_SCHEMED}")
     order_line_reference: str | None = Field(max_length=40, description="Purchase order line number")
@@ -409,6 +398,24 @@ class EInvoiceLineItem(_Contract):
     classifications: list[Classification] | None = Field(max_length=10)
     origin_country: str | None = Field(max_length=2, pattern=r"^[A-Z]{2}$", description="Country of origin")
     attributes: list[Attribute] | None = Field(max_length=20, description="Item attributes (colour, size...)")
+
+
+class EInvoiceLineItem(_Contract):
+    """One ``invoice-en16931`` invoice line."""
+
+    line_id: str | None = Field(max_length=40, description="Line number or id as printed")
+    item_id: str | None = Field(max_length=40, description="Seller's article number / SKU")
+    description: str = Field(max_length=200)
+    quantity: Quantity
+    unit: str | None = Field(max_length=20, description="Unit as printed (Stk., h, kg, pcs)")
+    unit_price: Money = Field(description="Net price per unit (per price_base_quantity units where one is printed)")
+    price_base_quantity: Quantity | None = Field(description="Quantity the printed price is for (per 100), if any")
+    allowance: Money | None = Field(description="Line discount amount, already deducted in amount")
+    charge: Money | None = Field(description="Line surcharge amount, already added in amount")
+    tax_rate: Percent | None = Field(description="Tax rate in percent, e.g. 19 for 19 %")
+    vat_category: VatCategory | None = Field(description=_CATEGORY)
+    amount: Money = Field(description="Line net amount (quantity x unit price - line discount + line surcharge)")
+    details: LineDetails | None = Field(description="Further line terms (references, period, item ids), if any")
 
 
 class EInvoiceTaxLine(_Contract):
@@ -538,6 +545,35 @@ class EInvoiceBankAccount(_Contract):
     account_holder: str | None = Field(max_length=120)
 
 
+class FurtherTerms(_Contract):
+    """The EN 16931 terms an invoice may carry beyond what a paper invoice usually prints (EN 16931's BG-1, BG-3,
+    BG-10, BG-11, BG-13, BG-18, BG-19, BG-24, BT-6 to BT-8, BT-11 to BT-19, BT-81 to BT-83, BT-111), each null where
+    not given: one ``null`` for the whole where an invoice gives none of them."""
+
+    tax_point_date: IsoDate | None = Field(description="Date the VAT becomes due, if printed apart")
+    tax_point_code: TaxPoint | None = Field(description="Which date the VAT becomes due at, if stated")
+    tax_currency: str | None = Field(
+        max_length=3, pattern=r"^[A-Z]{3}$", description="Currency the VAT is accounted in, if another is printed"
+    )
+    tax_total_in_tax_currency: Money | None = Field(description="Total VAT in that accounting currency, if printed")
+    references: References | None = Field(description="Further references, if printed")
+    more_preceding_invoices: list[PrecedingInvoice] | None = Field(
+        max_length=20, description="Further invoices credited or corrected"
+    )
+    payee: Payee | None = Field(description="Party to be paid when not the seller (factoring)")
+    tax_representative: TaxRepresentative | None
+    delivery: Delivery | None = Field(description="Deliver-to party and address, if printed")
+    payment_means_code: str | None = Field(
+        max_length=3, description="UNTDID 4461 payment means code, where payment_means has no word for it"
+    )
+    payment_means_text: str | None = Field(max_length=120, description="How to pay, in the document's words")
+    payment_card: PaymentCard | None = Field(description="The card paid with, if printed")
+    remittance_information: str | None = Field(max_length=140, description="Payment reference to quote")
+    direct_debit: DirectDebit | None
+    invoice_notes: list[Note] | None = Field(max_length=20)
+    supporting_documents: list[SupportingDocument] | None = Field(max_length=20)
+
+
 class InvoiceEN16931(_Contract):
     """The built-in ``invoice-en16931`` schema (schemas/invoice-en16931.schema.json): ``Invoice`` with what
     EN 16931 e-invoices need, every new field nullable (null where not printed, never invented)."""
@@ -553,49 +589,30 @@ class InvoiceEN16931(_Contract):
     due_date: IsoDate | None
     delivery_date: IsoDate | None = Field(description="Delivery or service date, if printed")
     invoicing_period: Period | None = Field(description="Service or billing period, if printed")
-    tax_point_date: IsoDate | None = Field(description="Date the VAT becomes due, if printed apart")
-    tax_point_code: TaxPoint | None = Field(description="Which date the VAT becomes due at, if stated")
     currency: Currency
-    tax_currency: str | None = Field(
-        max_length=3, pattern=r"^[A-Z]{3}$", description="Currency the VAT is accounted in, if another is printed"
-    )
     buyer_reference: str | None = Field(
         max_length=60, description="Buyer's reference as printed (your reference, Ihre Referenz, Leitweg-ID)"
     )
     order_reference: str | None = Field(max_length=60, description="Buyer's purchase order number")
-    references: References | None = Field(description="Further references, if printed")
     preceding_invoice: PrecedingInvoice | None = Field(description="Invoice that is credited or corrected")
-    more_preceding_invoices: list[PrecedingInvoice] | None = Field(
-        max_length=20, description="Further invoices credited or corrected"
-    )
     seller: EInvoiceParty
     buyer: EInvoiceParty
-    payee: Payee | None = Field(description="Party to be paid when not the seller (factoring)")
-    tax_representative: TaxRepresentative | None
-    delivery: Delivery | None = Field(description="Deliver-to party and address, if printed")
     line_items: list[EInvoiceLineItem] = Field(min_length=0, max_length=5000)
     subtotal: Money = Field(description="Sum of line net amounts")
     allowances_charges: list[AllowanceCharge] = Field(
         max_length=20, description="Document-level allowances and charges (not line discounts)"
     )
     tax_lines: list[EInvoiceTaxLine] = Field(max_length=10)
-    tax_total_in_tax_currency: Money | None = Field(description="Total VAT in that accounting currency, if printed")
     total: Money = Field(description="Gross total including tax")
     prepaid_amount: Money | None = Field(description="Amount already paid, if printed")
     rounding_amount: Money | None = Field(description="Rounding amount added to the total, if printed")
     amount_due: Money = Field(description="Amount still to pay")
     payment_means: PaymentMeans | None = Field(description="How to pay, as printed")
-    payment_means_code: str | None = Field(
-        max_length=3, description="UNTDID 4461 payment means code, where payment_means has no word for it"
-    )
-    payment_means_text: str | None = Field(max_length=120, description="How to pay, in the document's words")
-    payment_card: PaymentCard | None = Field(description="The card paid with, if printed")
     payment_terms: str | None = Field(max_length=200)
     bank_account: EInvoiceBankAccount | None = Field(description="Bank account for payment")
-    remittance_information: str | None = Field(max_length=140, description="Payment reference to quote")
-    direct_debit: DirectDebit | None
-    invoice_notes: list[Note] | None = Field(max_length=20)
-    supporting_documents: list[SupportingDocument] | None = Field(max_length=20)
+    further_terms: FurtherTerms | None = Field(
+        description="EN 16931 terms beyond the above (payee, delivery, references, notes, documents), if any"
+    )
 
 
 BUILTIN_MODELS: dict[str, type[BaseModel]] = {

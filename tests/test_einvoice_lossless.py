@@ -106,7 +106,7 @@ def test_payee_tax_representative_and_deliver_to_are_held_and_written():
     from extractor.einvoice.read_en16931 import as_en16931
 
     source = (DATA / "cen" / "CII_example5.xml").read_bytes()
-    data = as_en16931(parse_invoice_xml(source)).data
+    data = as_en16931(parse_invoice_xml(source)).data["further_terms"]
     assert data["payee"] == {"name": "Dagobert Duck", "identifier": "DK16356608", "legal_id": "DK16356608"}
     assert data["tax_representative"]["name"] == "Dick Panama"
     assert data["tax_representative"]["address"]["country"] == "DK"
@@ -210,7 +210,7 @@ def test_an_attachment_is_named_in_the_record_and_its_bytes_given_beside_it():
 
     source = (DATA / "cen" / "CII_example5.xml").read_bytes()
     data = as_en16931(parse_invoice_xml(source)).data
-    (document,) = data["supporting_documents"]
+    (document,) = data["further_terms"]["supporting_documents"]
     (found,) = attachments(source)
     assert document["attachment"] == {"filename": "EHF.pdf", "mime_type": "application/pdf", "size": len(found.data)}
     assert (found.index, found.filename, found.mime_type) == (0, "EHF.pdf", "application/pdf")

@@ -325,33 +325,13 @@ NEW_TOP = {
     "rounding_amount",
     "payment_means",
     # issue 41: every term a received invoice can carry
-    "tax_point_date",
-    "tax_point_code",
-    "references",
-    "more_preceding_invoices",
-    "payee",
-    "tax_representative",
-    "delivery",
-    "remittance_information",
-    "direct_debit",
-    "invoice_notes",
-    "supporting_documents",
-    "tax_currency",
-    "tax_total_in_tax_currency",
-    "payment_means_code",
-    "payment_means_text",
-    "payment_card",
+    "further_terms",
 }
 NEW_PARTY = {"tax_number", "legal_id", "gln", "lei", "contact", "electronic_address"} | {
     "trading_name", "legal_info", "other_ids",
 }  # fmt: skip
 NEW_ADDRESS = {"additional_street", "address_line_3", "subdivision"}
-NEW_LINE = {"item_id", "allowance", "charge", "vat_category"} | {
-    "line_id", "buyer_item_id", "standard_id", "item_description", "price_base_quantity", "price_base_unit",
-    "gross_price", "price_discount", "allowance_reason", "allowance_reason_code", "charge_reason",
-    "charge_reason_code", "note", "object_id", "order_line_reference", "accounting_reference", "period",
-    "classifications", "origin_country", "attributes",
-}  # fmt: skip
+NEW_LINE = {"item_id", "allowance", "charge", "vat_category", "line_id", "price_base_quantity", "details"}
 NEW_TAX = {"category", "exemption_reason", "exemption_code"}
 NEW_BANK = {"account_number"}
 # raster samples: (data builder, page renderer) in samples/generate.py

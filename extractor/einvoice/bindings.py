@@ -222,7 +222,7 @@ def _adjustment(terms: tuple[str, ...], who: str, scope: str, cii: str, ubl: str
             scope,
             f"{cii}ram:Reason",
             f"{ubl}cbc:AllowanceChargeReason",
-            held=f"{held}_reason" if line else f"{held}reason",
+            held=f"line_items.details.{held[11:]}_reason" if line else f"{held}reason",
         ),
         Binding(
             code,
@@ -230,7 +230,7 @@ def _adjustment(terms: tuple[str, ...], who: str, scope: str, cii: str, ubl: str
             scope,
             f"{cii}ram:ReasonCode",
             f"{ubl}cbc:AllowanceChargeReasonCode",
-            held=f"{held}_reason_code" if line else f"{held}reason_code",
+            held=f"line_items.details.{held[11:]}_reason_code" if line else f"{held}reason_code",
         ),
     ]
     if not line:  # a document allowance / charge: its VAT category and rate
@@ -306,7 +306,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_ST}/ram:TaxCurrencyCode",
             "cbc:TaxCurrencyCode",
-            held="tax_currency",
+            held="further_terms.tax_currency",
         ),
         b(
             "BT-7",
@@ -315,7 +315,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:ApplicableTradeTax/ram:TaxPointDate/udt:DateString",
             "cbc:TaxPointDate",
             "date",
-            held="tax_point_date",
+            held="further_terms.tax_point_date",
         ),
         b(
             "BT-8",
@@ -324,7 +324,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:ApplicableTradeTax/ram:DueDateTypeCode",
             "cac:InvoicePeriod/cbc:DescriptionCode",
             "tax_point",
-            held="tax_point_code",
+            held="further_terms.tax_point_code",
         ),
         b(
             "BT-9",
@@ -342,7 +342,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_AG}/ram:SpecifiedProcuringProject/ram:ID",
             "cac:ProjectReference/cbc:ID|cac:AdditionalDocumentReference[cbc:DocumentTypeCode='50']/cbc:ID",
-            held="references.project",
+            held="further_terms.references.project",
         ),
         b(
             "BT-12",
@@ -350,7 +350,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_AG}/ram:ContractReferencedDocument/ram:IssuerAssignedID",
             "cac:ContractDocumentReference/cbc:ID",
-            held="references.contract",
+            held="further_terms.references.contract",
         ),
         b(
             "BT-13",
@@ -366,7 +366,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_AG}/ram:SellerOrderReferencedDocument/ram:IssuerAssignedID",
             "cac:OrderReference/cbc:SalesOrderID",
-            held="references.sales_order",
+            held="further_terms.references.sales_order",
         ),
         b(
             "BT-15",
@@ -374,7 +374,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_DL}/ram:ReceivingAdviceReferencedDocument/ram:IssuerAssignedID",
             "cac:ReceiptDocumentReference/cbc:ID",
-            held="references.receiving_advice",
+            held="further_terms.references.receiving_advice",
         ),
         b(
             "BT-16",
@@ -382,7 +382,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_DL}/ram:DespatchAdviceReferencedDocument/ram:IssuerAssignedID",
             "cac:DespatchDocumentReference/cbc:ID",
-            held="references.despatch_advice",
+            held="further_terms.references.despatch_advice",
         ),
         b(
             "BT-17",
@@ -390,7 +390,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_AG}/ram:AdditionalReferencedDocument[ram:TypeCode='50']/ram:IssuerAssignedID",
             "cac:OriginatorDocumentReference/cbc:ID",
-            held="references.tender_or_lot",
+            held="further_terms.references.tender_or_lot",
         ),
         b(
             "BT-18",
@@ -399,7 +399,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_AG}/ram:AdditionalReferencedDocument[ram:TypeCode='130']",
             "cac:AdditionalDocumentReference[cbc:DocumentTypeCode='130']/cbc:ID",
             "schemed",
-            held="references.invoiced_object",
+            held="further_terms.references.invoiced_object",
         ),
         b(
             "BT-19",
@@ -407,7 +407,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_ST}/ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID",
             "cbc:AccountingCost",
-            held="references.buyer_accounting",
+            held="further_terms.references.buyer_accounting",
         ),
         b(
             "BT-20",
@@ -489,7 +489,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{payee_cii}/ram:Name",
             "cac:PayeeParty/cac:PartyName/cbc:Name",
-            held="payee.name",
+            held="further_terms.payee.name",
         ),
         b(
             "BT-60",
@@ -498,7 +498,7 @@ def _table() -> tuple[Binding, ...]:
             f"{payee_cii}/ram:ID|{payee_cii}/ram:GlobalID",
             "cac:PayeeParty/cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]",
             "schemed",
-            held="payee.identifier",
+            held="further_terms.payee.identifier",
         ),
         b(
             "BT-61",
@@ -506,7 +506,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{payee_cii}/ram:SpecifiedLegalOrganization/ram:ID",
             "cac:PayeeParty/cac:PartyLegalEntity/cbc:CompanyID",
-            held="payee.legal_id",
+            held="further_terms.payee.legal_id",
         ),
         b(
             "BT-62",
@@ -514,7 +514,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{rep_cii}/ram:Name",
             "cac:TaxRepresentativeParty/cac:PartyName/cbc:Name",
-            held="tax_representative.name",
+            held="further_terms.tax_representative.name",
         ),
         b(
             "BT-63",
@@ -522,14 +522,14 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{rep_cii}/ram:SpecifiedTaxRegistration/ram:ID",
             "cac:TaxRepresentativeParty/cac:PartyTaxScheme/cbc:CompanyID",
-            held="tax_representative.vat_id",
+            held="further_terms.tax_representative.vat_id",
         ),
         *_address(
             ("BT-64", "BT-65", "BT-164", "BT-66", "BT-67", "BT-68", "BT-69"),
             "doc",
             f"{rep_cii}/ram:PostalTradeAddress",
             "cac:TaxRepresentativeParty/cac:PostalAddress",
-            "tax_representative",
+            "further_terms.tax_representative",
             "Tax representative",
         ),
         b(
@@ -538,7 +538,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{ship_cii}/ram:Name",
             "cac:Delivery/cac:DeliveryParty/cac:PartyName/cbc:Name",
-            held="delivery.name",
+            held="further_terms.delivery.name",
         ),
         b(
             "BT-71",
@@ -547,7 +547,7 @@ def _table() -> tuple[Binding, ...]:
             f"{ship_cii}/ram:ID|{ship_cii}/ram:GlobalID",
             "cac:Delivery/cac:DeliveryLocation/cbc:ID",
             "schemed",
-            held="delivery.location_id",
+            held="further_terms.delivery.location_id",
         ),
         b(
             "BT-72",
@@ -581,7 +581,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{ship_cii}/ram:PostalTradeAddress",
             "cac:Delivery/cac:DeliveryLocation/cac:Address",
-            "delivery",
+            "further_terms.delivery",
             "Deliver to",
         ),
         b(
@@ -590,7 +590,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_PM}/ram:TypeCode",
             "cac:PaymentMeans/cbc:PaymentMeansCode",
-            held="payment_means|payment_means_code",
+            held="payment_means|further_terms.payment_means_code",
         ),
         b(
             "BT-82",
@@ -598,7 +598,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_PM}/ram:Information",
             "cac:PaymentMeans/cbc:PaymentMeansCode/@name",
-            held="payment_means_text",
+            held="further_terms.payment_means_text",
         ),
         b(
             "BT-83",
@@ -606,7 +606,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_ST}/ram:PaymentReference",
             "cac:PaymentMeans/cbc:PaymentID",
-            held="remittance_information",
+            held="further_terms.remittance_information",
         ),
         b(
             "BT-84",
@@ -640,7 +640,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_PM}/ram:ApplicableTradeSettlementFinancialCard/ram:ID",
             "cac:PaymentMeans/cac:CardAccount/cbc:PrimaryAccountNumberID",
-            held="payment_card.number",
+            held="further_terms.payment_card.number",
         ),
         b(
             "BT-88",
@@ -648,7 +648,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_PM}/ram:ApplicableTradeSettlementFinancialCard/ram:CardholderName",
             "cac:PaymentMeans/cac:CardAccount/cbc:HolderName",
-            held="payment_card.holder",
+            held="further_terms.payment_card.holder",
         ),
         b(
             "BT-89",
@@ -656,7 +656,7 @@ def _table() -> tuple[Binding, ...]:
             "doc",
             f"{_ST}/ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID",
             "cac:PaymentMeans/cac:PaymentMandate/cbc:ID",
-            held="direct_debit.mandate",
+            held="further_terms.direct_debit.mandate",
         ),
         b(
             "BT-90",
@@ -665,7 +665,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_ST}/ram:CreditorReferenceID",
             f"{_SELLER}/cac:PartyIdentification/cbc:ID[@schemeID='SEPA']|"
             "cac:PayeeParty/cac:PartyIdentification/cbc:ID[@schemeID='SEPA']",
-            held="direct_debit.creditor_id",
+            held="further_terms.direct_debit.creditor_id",
         ),
         b(
             "BT-91",
@@ -674,7 +674,7 @@ def _table() -> tuple[Binding, ...]:
             f"{_PM}/ram:PayerPartyDebtorFinancialAccount/ram:IBANID",
             "cac:PaymentMeans/cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID",
             "account",
-            held="direct_debit.debited_account",
+            held="further_terms.direct_debit.debited_account",
         ),
         b(
             "BT-106",
@@ -730,7 +730,7 @@ def _table() -> tuple[Binding, ...]:
             "cac:TaxTotal/cbc:TaxAmount[@currencyID=/*/cbc:TaxCurrencyCode and "
             "not(/*/cbc:TaxCurrencyCode=/*/cbc:DocumentCurrencyCode)]",
             "decimal",
-            held="tax_total_in_tax_currency",
+            held="further_terms.tax_total_in_tax_currency",
         ),
         b(
             "BT-112",
@@ -777,9 +777,9 @@ def _table() -> tuple[Binding, ...]:
             "ram:SubjectCode",
             ".",
             "note_subject",
-            held="invoice_notes.subject_code",
+            held="further_terms.invoice_notes.subject_code",
         ),
-        b("BT-22", "Invoice note", "note", "ram:Content", ".", "note_text", held="invoice_notes.text"),
+        b("BT-22", "Invoice note", "note", "ram:Content", ".", "note_text", held="further_terms.invoice_notes.text"),
         b(
             "BT-25",
             "Preceding invoice reference",
@@ -870,7 +870,7 @@ def _table() -> tuple[Binding, ...]:
             "document",
             "ram:IssuerAssignedID",
             "cbc:ID",
-            held="supporting_documents.reference",
+            held="further_terms.supporting_documents.reference",
         ),
         b(
             "BT-123",
@@ -878,7 +878,7 @@ def _table() -> tuple[Binding, ...]:
             "document",
             "ram:Name",
             "cbc:DocumentDescription",
-            held="supporting_documents.description",
+            held="further_terms.supporting_documents.description",
         ),
         b(
             "BT-124",
@@ -886,7 +886,7 @@ def _table() -> tuple[Binding, ...]:
             "document",
             "ram:URIID",
             "cac:Attachment/cac:ExternalReference/cbc:URI",
-            held="supporting_documents.uri",
+            held="further_terms.supporting_documents.uri",
         ),
         b(
             "BT-125-1",
@@ -894,7 +894,7 @@ def _table() -> tuple[Binding, ...]:
             "document",
             "ram:AttachmentBinaryObject/@mimeCode",
             "cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@mimeCode",
-            held="supporting_documents.attachment.mime_type",
+            held="further_terms.supporting_documents.attachment.mime_type",
         ),
         b(
             "BT-125-2",
@@ -902,7 +902,7 @@ def _table() -> tuple[Binding, ...]:
             "document",
             "ram:AttachmentBinaryObject/@filename",
             "cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@filename",
-            held="supporting_documents.attachment.filename",
+            held="further_terms.supporting_documents.attachment.filename",
         ),
     ]
     product, agreement = "ram:SpecifiedTradeProduct", "ram:SpecifiedLineTradeAgreement"
@@ -922,7 +922,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             "ram:AssociatedDocumentLineDocument/ram:IncludedNote/ram:Content",
             "cbc:Note",
-            held="line_items.note",
+            held="line_items.details.note",
         ),
         b(
             "BT-128",
@@ -931,7 +931,7 @@ def _table() -> tuple[Binding, ...]:
             f"{settlement}/ram:AdditionalReferencedDocument[ram:TypeCode='130']",
             "cac:DocumentReference[cbc:DocumentTypeCode='130']/cbc:ID",
             "schemed",
-            held="line_items.object_id",
+            held="line_items.details.object_id",
         ),
         b(
             "BT-129",
@@ -965,7 +965,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{agreement}/ram:BuyerOrderReferencedDocument/ram:LineID",
             "cac:OrderLineReference/cbc:LineID",
-            held="line_items.order_line_reference",
+            held="line_items.details.order_line_reference",
         ),
         b(
             "BT-133",
@@ -973,7 +973,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{settlement}/ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID",
             "cbc:AccountingCost",
-            held="line_items.accounting_reference",
+            held="line_items.details.accounting_reference",
         ),
         b(
             "BT-134",
@@ -982,7 +982,7 @@ def _table() -> tuple[Binding, ...]:
             f"{settlement}/ram:BillingSpecifiedPeriod/ram:StartDateTime/udt:DateTimeString",
             "cac:InvoicePeriod/cbc:StartDate",
             "date",
-            held="line_items.period.start",
+            held="line_items.details.period.start",
         ),
         b(
             "BT-135",
@@ -991,7 +991,7 @@ def _table() -> tuple[Binding, ...]:
             f"{settlement}/ram:BillingSpecifiedPeriod/ram:EndDateTime/udt:DateTimeString",
             "cac:InvoicePeriod/cbc:EndDate",
             "date",
-            held="line_items.period.end",
+            held="line_items.details.period.end",
         ),
         *_adjustment(
             ("BT-136", "BT-137", "BT-138", "BT-139", "BT-140"),
@@ -1025,7 +1025,7 @@ def _table() -> tuple[Binding, ...]:
             f"{agreement}/ram:GrossPriceProductTradePrice/ram:AppliedTradeAllowanceCharge/ram:ActualAmount",
             "cac:Price/cac:AllowanceCharge/cbc:Amount",
             "decimal",
-            held="line_items.price_discount",
+            held="line_items.details.price_discount",
         ),
         b(
             "BT-148",
@@ -1034,7 +1034,7 @@ def _table() -> tuple[Binding, ...]:
             f"{agreement}/ram:GrossPriceProductTradePrice/ram:ChargeAmount",
             "cac:Price/cac:AllowanceCharge/cbc:BaseAmount",
             "decimal",
-            held="line_items.gross_price",
+            held="line_items.details.gross_price",
         ),
         b(
             "BT-149",
@@ -1051,7 +1051,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{agreement}/ram:NetPriceProductTradePrice/ram:BasisQuantity/@unitCode",
             "cac:Price/cbc:BaseQuantity/@unitCode",
-            held="line_items.price_base_unit",
+            held="line_items.details.price_base_unit",
         ),
         b(
             "BT-151",
@@ -1077,7 +1077,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{product}/ram:Description",
             "cac:Item/cbc:Description",
-            held="line_items.item_description",
+            held="line_items.details.item_description",
         ),
         b(
             "BT-155",
@@ -1093,7 +1093,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{product}/ram:BuyerAssignedID",
             "cac:Item/cac:BuyersItemIdentification/cbc:ID",
-            held="line_items.buyer_item_id",
+            held="line_items.details.buyer_item_id",
         ),
         b(
             "BT-157",
@@ -1102,7 +1102,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:GlobalID",
             "cac:Item/cac:StandardItemIdentification/cbc:ID",
             "schemed",
-            held="line_items.standard_id",
+            held="line_items.details.standard_id",
         ),
         b(
             "BT-158",
@@ -1111,7 +1111,7 @@ def _table() -> tuple[Binding, ...]:
             f"{product}/ram:DesignatedProductClassification/ram:ClassCode",
             "cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode",
             "listed",
-            held="line_items.classifications",
+            held="line_items.details.classifications",
         ),
         b(
             "BT-159",
@@ -1119,7 +1119,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{product}/ram:OriginTradeCountry/ram:ID",
             "cac:Item/cac:OriginCountry/cbc:IdentificationCode",
-            held="line_items.origin_country",
+            held="line_items.details.origin_country",
         ),
         b(
             "BT-160",
@@ -1127,7 +1127,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{product}/ram:ApplicableProductCharacteristic/ram:Description",
             "cac:Item/cac:AdditionalItemProperty/cbc:Name",
-            held="line_items.attributes.name",
+            held="line_items.details.attributes.name",
         ),
         b(
             "BT-161",
@@ -1135,7 +1135,7 @@ def _table() -> tuple[Binding, ...]:
             "line",
             f"{product}/ram:ApplicableProductCharacteristic/ram:Value",
             "cac:Item/cac:AdditionalItemProperty/cbc:Value",
-            held="line_items.attributes.value",
+            held="line_items.details.attributes.value",
         ),
     ]
     return (*doc, *groups, *lines)

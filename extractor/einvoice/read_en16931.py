@@ -92,42 +92,51 @@ def _merge(base: dict, extras: dict, type_code: str, notes: list[str], more: Ter
         "due_date": base["due_date"],
         "delivery_date": extras["delivery_date"],
         "invoicing_period": extras["period"],
-        "tax_point_date": doc["tax_point_date"],
-        "tax_point_code": doc["tax_point_code"],
         "currency": base["currency"],
-        "tax_currency": doc["tax_currency"],
         "buyer_reference": extras["buyer_reference"],
         "order_reference": extras["order_reference"],
-        "references": doc["references"],
         "preceding_invoice": extras["preceding"],
-        "more_preceding_invoices": doc["more_preceding_invoices"],
         "seller": _party(base.get("seller"), extras["seller"], more, "seller", notes),
         "buyer": _party(base.get("buyer"), extras["buyer"], more, "buyer", notes),
-        "payee": doc["payee"],
-        "tax_representative": doc["tax_representative"],
-        "delivery": doc["delivery"],
         "line_items": lines,
         "subtotal": base["subtotal"],
         "allowances_charges": extras["allowances"],
         "tax_lines": taxes,
-        "tax_total_in_tax_currency": doc["tax_total_in_tax_currency"],
         "total": base["total"],
         "prepaid_amount": base["prepaid_amount"],
         "rounding_amount": extras["rounding"],
         "amount_due": base["amount_due"],
         "payment_means": extras["payment_means"],
-        "payment_means_code": doc["payment_means_code"],
-        "payment_means_text": doc["payment_means_text"],
-        "payment_card": doc["payment_card"],
         "payment_terms": doc["payment_terms"] if more.syntax else base["payment_terms"],
         "bank_account": bank,
-        "remittance_information": doc["remittance_information"],
-        "direct_debit": doc["direct_debit"],
-        "invoice_notes": doc["invoice_notes"],
-        "supporting_documents": doc["supporting_documents"],
+        "further_terms": _further(doc),
     }
 
 
+def _further(doc: dict) -> dict | None:
+    """``further_terms``: the document's further terms in the schema's order, None when it gives none."""
+    further = {key: doc[key] for key in _FURTHER}
+    return further if any(v is not None for v in further.values()) else None
+
+
+_FURTHER = (
+    "tax_point_date",
+    "tax_point_code",
+    "tax_currency",
+    "tax_total_in_tax_currency",
+    "references",
+    "more_preceding_invoices",
+    "payee",
+    "tax_representative",
+    "delivery",
+    "payment_means_code",
+    "payment_means_text",
+    "payment_card",
+    "remittance_information",
+    "direct_debit",
+    "invoice_notes",
+    "supporting_documents",
+)
 _DOCUMENT_TERMS = (
     "tax_currency",
     "tax_total_in_tax_currency",
@@ -153,35 +162,37 @@ def _line(item: dict, extra: dict, more: dict) -> dict:
     """One line in the schema's shape: the invoice reading's, the hand-read extras, and ``more``'s further terms
     (empty: none). With a price base quantity the price is kept per that quantity, as printed (BT-146 / BT-149)."""
     per_base = more.get("price_base_quantity") is not None and more.get("net_price") is not None
-    get = more.get
+    details = {key: more.get(key) for key in _DETAILS}
+    if not per_base:
+        details["price_base_unit"] = None
     return {
-        "line_id": get("line_id"),
+        "line_id": more.get("line_id"),
         "item_id": extra["item_id"],
-        "buyer_item_id": get("buyer_item_id"),
-        "standard_id": get("standard_id"),
         "description": item["description"],
-        "item_description": get("item_description"),
         "quantity": item["quantity"],
         "unit": item["unit"],
         "unit_price": more["net_price"] if per_base else item["unit_price"],
-        "price_base_quantity": get("price_base_quantity") if per_base else None,
-        "price_base_unit": get("price_base_unit") if per_base else None,
-        "gross_price": get("gross_price"),
-        "price_discount": get("price_discount"),
+        "price_base_quantity": more.get("price_base_quantity") if per_base else None,
         "allowance": extra["allowance"],
-        "allowance_reason": get("allowance_reason"),
-        "allowance_reason_code": get("allowance_reason_code"),
         "charge": extra["charge"],
-        "charge_reason": get("charge_reason"),
-        "charge_reason_code": get("charge_reason_code"),
         "tax_rate": item["tax_rate"],
         "vat_category": extra["category"],
         "amount": item["amount"],
-        **{key: get(key) for key in _LINE_TAIL},
+        "details": details if any(v is not None for v in details.values()) else None,
     }
 
 
-_LINE_TAIL = (
+_DETAILS = (
+    "buyer_item_id",
+    "standard_id",
+    "item_description",
+    "price_base_unit",
+    "gross_price",
+    "price_discount",
+    "allowance_reason",
+    "allowance_reason_code",
+    "charge_reason",
+    "charge_reason_code",
     "note",
     "object_id",
     "order_line_reference",

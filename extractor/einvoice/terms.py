@@ -339,7 +339,8 @@ def _payment(data: Mapping, notes: list[str]) -> tuple[str | None, Mapping]:
     """BT-81 and the bank account mapping (empty when none)."""
     bank = _mapping(data.get("bank_account"))
     account = bank.get("iban") or bank.get("account_number")
-    means = codes.PAYMENT_MEANS.get(str(data.get("payment_means"))) or data.get("payment_means_code") or None
+    code = _mapping(data.get("further_terms")).get("payment_means_code")  # a code without a word (invoice-en16931)
+    means = codes.PAYMENT_MEANS.get(str(data.get("payment_means"))) or code or None
     if means is None and account:
         means = CREDIT_TRANSFER
         notes.append("BT-81 payment means 30 (credit transfer): derived, an account is printed for payment")
@@ -388,10 +389,11 @@ def terms_from(
     means, bank = _payment(data, notes)
     if type_code in CREDIT_NOTES and data.get("due_date") and not means:
         notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
-    if data.get("remittance_information") and not means:
+    if _mapping(data.get("further_terms")).get("remittance_information") and not means:
         notes.append("BT-83 remittance information: UBL holds it in a payment means, written only with one")
     for number, item in enumerate(data.get("line_items") or (), start=1):
-        if isinstance(item, Mapping) and item.get("gross_price") is None and item.get("price_discount") is not None:
+        details = _mapping(item.get("details")) if isinstance(item, Mapping) else {}
+        if details.get("gross_price") is None and details.get("price_discount") is not None:
             notes.append(
                 f"BT-148 line {number} gross price: derived as net price + price discount (CII holds the "
                 "discount in the gross price)"
@@ -499,45 +501,48 @@ def _address_party(data: Any, *, name_key: str = "name") -> Party | None:
 
 
 def _line_terms(item: Mapping, number: int) -> dict:
-    """A record line's further terms (``invoice-en16931``), keyed as ``Line``'s fields."""
-    period = _mapping(item.get("period"))
+    """A record line's further terms (``invoice-en16931``: its ``details``), keyed as ``Line``'s fields."""
+    details = _mapping(item.get("details"))
+    period = _mapping(details.get("period"))
     return {
         "id": item.get("line_id") or str(number),
-        "allowance_reason": item.get("allowance_reason"),
-        "allowance_code": item.get("allowance_reason_code"),
-        "charge_reason": item.get("charge_reason"),
-        "charge_code": item.get("charge_reason_code"),
-        "note": item.get("note"),
-        "object_id": schemed(item.get("object_id")),
-        "order_line": item.get("order_line_reference"),
-        "accounting": item.get("accounting_reference"),
+        "allowance_reason": details.get("allowance_reason"),
+        "allowance_code": details.get("allowance_reason_code"),
+        "charge_reason": details.get("charge_reason"),
+        "charge_code": details.get("charge_reason_code"),
+        "note": details.get("note"),
+        "object_id": schemed(details.get("object_id")),
+        "order_line": details.get("order_line_reference"),
+        "accounting": details.get("accounting_reference"),
         "period_start": period.get("start"),
         "period_end": period.get("end"),
         "base_quantity": decimal(item.get("price_base_quantity")),
-        "base_unit": item.get("price_base_unit"),
-        "gross_price": _gross(item),
-        "price_discount": decimal(item.get("price_discount")),
-        "description": item.get("item_description"),
-        "buyer_item_id": item.get("buyer_item_id"),
-        "standard_id": schemed(item.get("standard_id")),
+        "base_unit": details.get("price_base_unit"),
+        "gross_price": _gross(item, details),
+        "price_discount": decimal(details.get("price_discount")),
+        "description": details.get("item_description"),
+        "buyer_item_id": details.get("buyer_item_id"),
+        "standard_id": schemed(details.get("standard_id")),
         "classifications": tuple(
-            (c.get("scheme"), c["code"]) for c in item.get("classifications") or () if isinstance(c, Mapping)
+            (c.get("scheme"), c["code"]) for c in details.get("classifications") or () if isinstance(c, Mapping)
         ),
-        "origin_country": item.get("origin_country"),
-        "attributes": tuple((a["name"], a["value"]) for a in item.get("attributes") or () if isinstance(a, Mapping)),
+        "origin_country": details.get("origin_country"),
+        "attributes": tuple((a["name"], a["value"]) for a in details.get("attributes") or () if isinstance(a, Mapping)),
     }
 
 
-def _gross(item: Mapping) -> Decimal | None:
+def _gross(item: Mapping, details: Mapping) -> Decimal | None:
     """BT-148 as printed, else net price + price discount where a discount is printed (BT-146 = BT-148 - BT-147)."""
-    gross, discount, net = (decimal(item.get(k)) for k in ("gross_price", "price_discount", "unit_price"))
+    gross, discount = decimal(details.get("gross_price")), decimal(details.get("price_discount"))
+    net = decimal(item.get("unit_price"))
     if gross is None and discount is not None and net is not None:
         return net + discount
     return gross
 
 
 def _document_terms(data: Mapping) -> dict:
-    """A record's further document terms (``invoice-en16931``), keyed as ``Terms``' fields."""
+    """A record's further document terms (``invoice-en16931``'s ``further_terms``), keyed as ``Terms``' fields."""
+    data = _mapping(data.get("further_terms"))
     refs, card = _mapping(data.get("references")), _mapping(data.get("payment_card"))
     debit = _mapping(data.get("direct_debit"))
     return {
