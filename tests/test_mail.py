@@ -695,3 +695,34 @@ def test_xoauth2_with_a_token_command(server, extractor, tmp_path, caplog):
         with pytest.raises(LoginRefused, match=r"printed no token \(no refresh token\)"):
             run(f"{python} -c 'import sys; sys.exit(\"no refresh token\")'")
     assert TOKEN not in caplog.text and "expired-token" not in caplog.text
+
+
+def test_poll_instead_of_idle(server, extractor, tmp_path):
+    """--poll (and servers without IDLE): the folder is searched every SECONDS; a new mail is found."""
+    out = tmp_path / "out"
+    stop = threading.Event()
+    seen: list[Record] = []
+    server.append(message("first").as_bytes(), folder="poll")
+    thread = threading.Thread(
+        target=mail,
+        args=(server.url("poll"), out),
+        kwargs=dict(
+            extractor=extractor,
+            credentials=CREDENTIALS,
+            settings=MailSettings(poll=1.0),
+            on_record=seen.append,
+            stop_event=stop,
+        ),
+        daemon=True,
+    )
+    thread.start()
+    try:
+        wait_for(lambda: len(mail_rows(out)) == 1, what="the first mail")
+        server.append(
+            message("later", attachments=[("p.pdf", zugferd(6)[1], "application/pdf")]).as_bytes(), folder="poll"
+        )
+        wait_for(lambda: len(seen) == 1, what="the mail found by polling")
+    finally:
+        stop.set()
+        thread.join(HANG_GUARD_S)
+    assert not thread.is_alive() and seen[0].extra["mail"]["subject"] == "later"
