@@ -35,6 +35,7 @@ from extractor.cli.commands import app, dispatch_args
 from extractor.errors import UsageError
 from extractor.jobs.ledger import parse_timestamp
 from extractor.jobs.mail import Credentials, MailSettings, mail
+from extractor.jobs.mail.client import LoginRefused
 from extractor.jobs.mail.parts import ZipLimits, parse_mail, read_mail
 from extractor.jobs.mail.steps import TEST_PAUSE_ENV
 from extractor.jobs.mail.url import MailURL, parse_mail_url
@@ -44,6 +45,7 @@ from extractor.testing.dovecot import PASSWORD, Dovecot, dovecot_available
 MAX_BYTES = 3 * 1024 * 1024  # the tests' document limit: a 4 MiB attachment is too large
 HANG_GUARD_S = 120  # only stops a hung test; only the IDLE test asserts on time (the issue's 2 s)
 SUPPLIER = "billing@supplier.com"
+TOKEN = "ya29.test-access-token"  # the one access token the test server's introspection endpoint accepts
 
 
 # ------------------------------------------------------------------------------------------------------- helpers
@@ -175,7 +177,7 @@ def server():
         if in_ci():
             pytest.fail(message + ": .ci/run installs it")
         pytest.skip(message)
-    with Dovecot() as running:
+    with Dovecot(oauth_tokens={TOKEN: "ap"}) as running:
         yield running
 
 
@@ -667,3 +669,60 @@ def test_one_process_per_ledger(tmp_path):
         inbox.mkdir()
         with pytest.raises(UsageError, match="already running"):
             WatchLock(WatchPaths.resolve(inbox, out)).acquire()
+
+
+def test_xoauth2_with_a_token_command(server, extractor, tmp_path, caplog):
+    """--oauth-token-command: its token logs in by XOAUTH2 (Dovecot's oauth2 passdb asks an introspection
+    endpoint); a refused token, or a command that fails, is a clear login error; no token reaches a log line."""
+    folder = "oauth"
+    server.append(message("oauth", attachments=[("o.pdf", zugferd(3)[1], "application/pdf")]).as_bytes(), folder=folder)
+    out = tmp_path / "out"
+
+    def run(command: str):
+        return mail(
+            server.url(folder),
+            out,
+            extractor=extractor,
+            credentials=Credentials(token_command=command),
+            settings=MailSettings(once=True),
+        )
+
+    python = sys.executable
+    with caplog.at_level("DEBUG"):
+        assert run(f"{python} -c 'print(\"{TOKEN}\")'").extracted == 1
+        with pytest.raises(LoginRefused, match="login refused"):
+            run(f"{python} -c 'print(\"expired-token\")'")
+        with pytest.raises(LoginRefused, match=r"printed no token \(no refresh token\)"):
+            run(f"{python} -c 'import sys; sys.exit(\"no refresh token\")'")
+    assert TOKEN not in caplog.text and "expired-token" not in caplog.text
+
+
+def test_poll_instead_of_idle(server, extractor, tmp_path):
+    """--poll (and servers without IDLE): the folder is searched every SECONDS; a new mail is found."""
+    out = tmp_path / "out"
+    stop = threading.Event()
+    seen: list[Record] = []
+    server.append(message("first").as_bytes(), folder="poll")
+    thread = threading.Thread(
+        target=mail,
+        args=(server.url("poll"), out),
+        kwargs=dict(
+            extractor=extractor,
+            credentials=CREDENTIALS,
+            settings=MailSettings(poll=1.0),
+            on_record=seen.append,
+            stop_event=stop,
+        ),
+        daemon=True,
+    )
+    thread.start()
+    try:
+        wait_for(lambda: len(mail_rows(out)) == 1, what="the first mail")
+        server.append(
+            message("later", attachments=[("p.pdf", zugferd(6)[1], "application/pdf")]).as_bytes(), folder="poll"
+        )
+        wait_for(lambda: len(seen) == 1, what="the mail found by polling")
+    finally:
+        stop.set()
+        thread.join(HANG_GUARD_S)
+    assert not thread.is_alive() and seen[0].extra["mail"]["subject"] == "later"

@@ -279,6 +279,7 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
 def show_mail_status(report: dict) -> None:
     """Show the mail part of ``extract status`` (``MailLedger.report()``): mails per state, the recent failed and
     skipped mails with their reasons."""
+    from rich.markup import escape
     from rich.table import Table
 
     counts = ", ".join(f"{n} {state}" for state, n in report["counts"].items())
@@ -289,9 +290,15 @@ def show_mail_status(report: dict) -> None:
     for col in ("when", "UID", "from", "subject", "state", "reason"):
         table.add_column(col, overflow="fold")
     for m in report["recent"]:
-        table.add_row(
-            m["updated_at"], str(m["uid"]), m["sender"] or "", m["subject"] or "", m["state"], (m["reason"] or "")[:200]
+        cells = (
+            m["updated_at"],
+            str(m["uid"]),
+            m["sender"] or "",
+            m["subject"] or "",
+            m["state"],
+            (m["reason"] or "")[:200],
         )
+        table.add_row(*(escape(c) for c in cells))  # a subject or reason may hold [brackets]
     console().print(table)
 
 

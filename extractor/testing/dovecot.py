@@ -34,6 +34,40 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+class _Introspection:
+    """A minimal OAuth2 token introspection endpoint (RFC 7662) on 127.0.0.1, in a thread: what Dovecot's
+    ``oauth2`` passdb asks whether an access token is good, and whose it is."""
+
+    def __init__(self, tokens: dict[str, str]) -> None:
+        import http.server
+        import json
+        import threading
+        import urllib.parse
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode("utf-8", "replace")
+                token = (urllib.parse.parse_qs(body).get("token") or [""])[0]
+                user = tokens.get(token)
+                answer = json.dumps({"active": True, "username": user} if user else {"active": False}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/introspect"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 class Dovecot:
     """One private Dovecot: ``start()``, ``restart()``, ``stop()``; ``url(folder)`` names its test mailbox.
 
@@ -42,8 +76,14 @@ class Dovecot:
         port: its IMAP port on 127.0.0.1.
     """
 
-    def __init__(self) -> None:
-        """Make the folder and write the configuration (nothing runs yet)."""
+    def __init__(self, *, oauth_tokens: dict[str, str] | None = None) -> None:
+        """Make the folder and write the configuration (nothing runs yet).
+
+        Args:
+            oauth_tokens: also accept XOAUTH2 / OAUTHBEARER logins with these access tokens (token -> user name):
+                Dovecot's ``oauth2`` passdb checks each by POSTing it to an OAuth2 introspection endpoint that this
+                object serves on 127.0.0.1 (RFC 7662: ``{"active": true, "username": ...}``).
+        """
         # a short path under /tmp: Dovecot's unix sockets live in base_dir (108-byte limit), and its own users
         # must be able to reach the folders
         self.root = Path(tempfile.mkdtemp(prefix="dovecot-"))
@@ -62,6 +102,21 @@ class Dovecot:
             import pwd
 
             internal = login = mail_user = pwd.getpwuid(os.getuid()).pw_name
+        self.introspection = _Introspection(oauth_tokens) if oauth_tokens is not None else None
+        introspection_url = self.introspection.url if self.introspection else None
+        oauth = ""
+        mechanisms = "plain login"
+        if introspection_url:
+            (self.root / "oauth2.conf.ext").write_text(
+                f"introspection_mode = post\nintrospection_url = {introspection_url}\nforce_introspection = yes\n"
+                "username_attribute = username\nactive_attribute = active\nactive_value = true\n",
+                encoding="utf-8",
+            )
+            oauth = (
+                "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                f"  args = {self.root}/oauth2.conf.ext\n}}\n"
+            )
+            mechanisms += " xoauth2 oauthbearer"
         self.config.write_text(
             f"""
 base_dir = {self.root}/run
@@ -72,7 +127,7 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = {mechanisms}
 mail_location = maildir:{mail}/%u
 first_valid_uid = 0
 mail_uid = {mail_user}
@@ -80,7 +135,7 @@ mail_gid = {mail_user}
 default_internal_user = {internal}
 default_internal_group = {internal}
 default_login_user = {login}
-passdb {{
+{oauth}passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {self.root}/passwd
 }}
@@ -180,8 +235,10 @@ protocol imap {{
         self.start()
 
     def close(self) -> None:
-        """Stop it and delete its folder."""
+        """Stop it (and its introspection endpoint) and delete its folder."""
         self.stop()
+        if self.introspection is not None:
+            self.introspection.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
     def log_text(self) -> str:

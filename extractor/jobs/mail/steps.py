@@ -249,7 +249,8 @@ class MailSteps:
         first = heads[uids[0]]
         if first.uid in self.bodies or first.size > self.max_bytes:
             return
-        group, total = [], 0
+        group: list[int] = []
+        total = 0
         for uid in uids:
             head = heads.get(uid)
             if head is None or head.size > self.max_bytes or (group and total + head.size > PREFETCH_BYTES):
