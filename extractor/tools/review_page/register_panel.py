@@ -79,7 +79,7 @@ class RegisterPanel:
             return None
         findings = [f for f in said.get("findings") or () if isinstance(f, Mapping)]
         place = self._place(entry)
-        decided = decisions(self.register, sha256=str(entry.record.get("sha256")), place=place) if place else []
+        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place) if place else []
         return {
             "register": self.register.name if self.register is not None else None,
             "named": said.get("register"),
@@ -102,12 +102,13 @@ class RegisterPanel:
         supplier = (said.get("supplier") or {}).get("key")
         reviewed = self.store.reviewed(entry)
         iban = _iban(reviewed["data"] if reviewed is not None else entry.record.get("data"))
-        if not self._can_act(entry):
+        register = self.register
+        if register is None or not self._can_act(entry):
             return 409, {"error": self._why_not(entry)}
         if not supplier or not iban:
             return 409, {"error": "the record names no supplier or no IBAN to trust"}
         try:
-            account = self.register.trust(supplier, iban, by=self.store.reviewer)
+            account = register.trust(supplier, iban, by=self.store.reviewer)
         except RegisterError as exc:
             return 409, {"error": str(exc)}
         return 200, {"trusted": account.to_dict(), "supplier": supplier}
@@ -115,7 +116,8 @@ class RegisterPanel:
     def not_duplicate(self, entry: Entry, posted: Mapping[str, Any]) -> tuple[int, dict]:
         """Mark the record "not a duplicate" of one of its findings' originals (``posted``: ``{sha256, place}``):
         (200, the decision) or (404 / 409, why not)."""
-        if not self._can_act(entry):
+        register = self.register
+        if register is None or not self._can_act(entry):
             return 409, {"error": self._why_not(entry)}
         said = entry.record.get("register") or {}
         wanted = (posted.get("sha256"), posted.get("place"))
@@ -133,12 +135,12 @@ class RegisterPanel:
             return 404, {"error": "the record has no duplicate finding about that original"}
         place = self._place(entry)
         if place is None:
-            return 409, {"error": f"{entry.record.get('source')} is not in the register {self.register.name}"}
+            return 409, {"error": f"{entry.record.get('source')} is not in the register {register.name}"}
         try:
-            resolved = self.register.not_a_duplicate(place, by=self.store.reviewer)
+            resolved = register.not_a_duplicate(place, by=self.store.reviewer)
         except RegisterError as exc:
             return 409, {"error": str(exc)}
-        decided = decisions(self.register, sha256=str(entry.record.get("sha256")), place=place)
+        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place)
         return 200, {"resolved": resolved, "decisions": decided}
 
     def _can_act(self, entry: Entry) -> bool:
