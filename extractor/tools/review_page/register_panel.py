@@ -79,7 +79,8 @@ class RegisterPanel:
             return None
         findings = [f for f in said.get("findings") or () if isinstance(f, Mapping)]
         place = self._place(entry)
-        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place) if place else []
+        register = self.register
+        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place) if register and place else []
         return {
             "register": self.register.name if self.register is not None else None,
             "named": said.get("register"),
