@@ -144,6 +144,11 @@ class RegisterPanel:
         decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place)
         return 200, {"resolved": resolved, "decisions": decided}
 
+    def close(self) -> None:
+        """Close the register (this thread's connection)."""
+        if self.register is not None:
+            self.register.close()
+
     def _can_act(self, entry: Entry) -> bool:
         """A decision needs a register, and a record checked against one (a batch's own check stored nothing)."""
         return self.register is not None and (entry.record.get("register") or {}).get("scope") == "register"
