@@ -76,6 +76,8 @@ def day_for(n: int) -> str:
 
 def fill(register, invoices: int, suppliers: int) -> float:
     """Bulk rows in the register's tables (module docstring, 1). Returns seconds."""
+    from extractor.register.keys import amount_key
+
     started = time.perf_counter()
     now = "2026-01-01T00:00:00Z"
     supplier_rows = [
@@ -102,7 +104,7 @@ def fill(register, invoices: int, suppliers: int) -> float:
         return (
             "", sha_for(n), FINGERPRINT, f"/inbox/{n}.pdf", 0, "record", f"{n}.pdf", now,
             f"vat:{vat_for(s)}", f"Supplier {s} GmbH", "invoice", f"RE{n}", f"RE-{n}", day_for(n),
-            f"{100 + n % 5000}.{n % 100:02d}", "EUR", iban_for(s), 1, 1, "ok", result,
+            amount_key(f"{100 + n % 5000}.{n % 100:02d}"), "EUR", iban_for(s), 1, 1, "ok", result,
         )  # fmt: skip
 
     db = register.db

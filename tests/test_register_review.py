@@ -123,6 +123,10 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
             "decision": "not_a_duplicate",
             "by": "anna",
         }
+        again = client.post(
+            "/api/records/reminder/register/not-duplicate", json={"sha256": original["sha256"], "place": place}
+        )
+        assert again.status_code == 409 and "no duplicate finding" in again.json()["error"]  # resolved already
         # confirm this account ("I called the supplier")
         trusted = client.post("/api/records/reminder/register/trust")
         assert trusted.status_code == 200, trusted.text
@@ -173,6 +177,23 @@ def test_without_a_register_the_page_shows_the_record_and_refuses_the_actions(ma
             refused = client.post(f"/api/records/reminder/register/{path}", json=body)
             assert refused.status_code == 409 and "--register" in refused.json()["error"]
         assert "not open: the actions need extract review --register" in client.get("/r/reminder").text
+
+
+def test_a_batch_s_own_check_shows_its_duplicate_and_offers_no_decision(made, tmp_path):
+    """A batch without a register flags its own duplicates (scope ``batch``): nothing stored to decide on."""
+    from starlette.testclient import TestClient
+
+    folder = tmp_path / "records"
+    (folder / WATCH_REGISTER).parent.mkdir(parents=True)
+    shutil.copy(made[1] / WATCH_REGISTER, folder / WATCH_REGISTER)  # a register there, but not this record's
+    batch = _record(made[1], "reminder")
+    batch["register"] = {**batch["register"], "scope": "batch", "register": None}
+    (folder / "reminder.json").write_text(json.dumps(batch), encoding="utf-8")
+    with TestClient(create_app(folder, reviewer="anna")) as client:
+        shown = client.get("/api/records/reminder").json()["register"]
+        assert (shown["scope"], shown["can_act"], shown["account"]["can_confirm"]) == ("batch", False, False)
+        refused = client.post("/api/records/reminder/register/trust")
+        assert refused.status_code == 409 and "batch's own" in refused.json()["error"]
 
 
 def test_the_actions_in_a_browser(out, browser, tmp_path):  # noqa: F811 - the imported fixture

@@ -67,6 +67,7 @@ class Earlier:
     Attributes:
         source: the input as given; place: where it is (a path or a job id) and kind (``record`` or ``job``).
         seen_at: when it was registered (ISO 8601 UTC); sha256: its file's hash; number: its number as printed.
+        seq: its entry's number in the register (registration order).
     """
 
     source: str
@@ -75,6 +76,7 @@ class Earlier:
     seen_at: str
     sha256: str
     number: str | None = None
+    seq: int = 0
 
     def to_dict(self) -> dict:
         """``{source, seen_at, record|job, sha256}``."""

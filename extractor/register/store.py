@@ -198,18 +198,15 @@ class Register:
         fingerprint = str(record.extra.get("fingerprint") or "")
         part = record.part.index if record.part is not None else 0
         with self.db.transaction(durable=False) as tx:
-            found = self._entry(tx, record.sha256, fingerprint, where, part)
-            if found is not None:
-                return RegisterResult(found, repeated=True)
             seq = self._insert_entry(tx, record, keys, said, fingerprint, (where, part), kind)
-            if seq is None:  # another process registered this very document a moment ago
+            if seq is None:  # registered before (a restart, a resumed run), or by another process a moment ago
                 found = self._entry(tx, record.sha256, fingerprint, where, part)
                 return RegisterResult(found or {}, repeated=True)
             known = self._known(tx, keys, said, sha256=record.sha256, place=where, seq=seq)
             findings = decide(keys, said, known, settings=self.settings)
             warnings = [issue(f.code, f.message) for f in findings if f.severity == WARNING]
             status = registered_status(record.status, warnings)
-            self._learn(tx, keys, said, ok=status == Status.OK)
+            self._learn(tx, keys, said, known, ok=status == Status.OK)
             entry = {
                 "scope": self.scope,
                 "register": None if self.scope == BATCH else self.name,
@@ -279,8 +276,11 @@ class Register:
     def _known(self, tx: Any, keys: Keys, said: Claims, *, sha256: str, place: str, seq: int) -> Known:
         """What the register knew before entry ``seq`` (its unique keys claimed for it where it is the first)."""
         same_file = self._first(tx, "register_file_keys", ("sha256",), (sha256,), seq)
+        first_run = seq
         if same_file is not None and same_file.place == place:
-            same_file = None  # a re-run of the same path: itself
+            # a re-run of the same path: itself; it compares with what came before its first run, as that run did
+            # (the file key is held by the earliest entry of these bytes)
+            same_file, first_run = None, same_file.seq
         same_number = None
         if said.verified and keys.supplier and keys.number:
             same_number = self._first(
@@ -297,13 +297,7 @@ class Register:
         same_file, same_number = undecided(same_file, decided), undecided(same_number, decided)
         candidate = None
         if same_file is None and same_number is None:
-            # a re-run of the same path compares with what came before its first run, as the first run did
-            first = self.db.execute(
-                tx,
-                "SELECT min(seq) FROM register_entries WHERE tenant = ? AND sha256 = ? AND place = ?",
-                (self.tenant, sha256, place),
-            ).fetchone()
-            candidate = undecided(self._candidate(tx, keys, said, sha256=sha256, seq=int(first[0] or seq)), decided)
+            candidate = undecided(self._candidate(tx, keys, said, sha256=sha256, seq=first_run), decided)
         supplier = None
         if keys.supplier is not None:
             supplier = self.db.execute(
@@ -383,20 +377,21 @@ class Register:
         ).fetchall()
         return tuple(r[0] for r in rows)
 
-    def _learn(self, tx: Any, keys: Keys, said: Claims, *, ok: bool) -> None:
-        """Add the supplier (known once an ``ok`` record of it is in) and, for an ``ok`` record, trust its account."""
+    def _learn(self, tx: Any, keys: Keys, said: Claims, known: Known, *, ok: bool) -> None:
+        """Add the supplier (known once an ``ok`` record of it is in) and, for an ``ok`` record, trust its account
+        (each write only where it changes something: the fewer statements, the shorter the transaction)."""
         if keys.supplier is None:
             return
-        self.db.execute(
-            tx,
-            "INSERT INTO register_suppliers (tenant, key, name, name_norm, vat_id, tax_number, known, source, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'record', ?) ON CONFLICT (tenant, key) DO NOTHING",
-            (self.tenant, keys.supplier, keys.name, keys.name_norm, keys.vat_id, keys.tax_number, int(ok), now()),
-        )
-        if not ok:
-            return
-        self._known_now(tx, keys.supplier)
-        if said["iban"] and said.supplier and keys.iban:
+        if not known.supplier_known:
+            self.db.execute(
+                tx,
+                "INSERT INTO register_suppliers (tenant, key, name, name_norm, vat_id, tax_number, known, source, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'record', ?) ON CONFLICT (tenant, key) DO NOTHING",
+                (self.tenant, keys.supplier, keys.name, keys.name_norm, keys.vat_id, keys.tax_number, int(ok), now()),
+            )
+            if ok:  # it may have been there, not yet known
+                self._known_now(tx, keys.supplier)
+        if ok and said["iban"] and said.supplier and keys.iban and keys.iban not in {a.iban for a in known.trusted}:
             self.db.execute(
                 tx,
                 "INSERT INTO register_accounts (tenant, supplier_key, iban, source, by_whom, at) VALUES "
@@ -746,7 +741,9 @@ class Register:
 
 
 def _earlier(row: Any) -> Earlier:
-    return Earlier(source=row[1], place=row[2], kind=row[3], seen_at=row[4], sha256=row[5], number=row[6])
+    return Earlier(
+        source=row[1], place=row[2], kind=row[3], seen_at=row[4], sha256=row[5], number=row[6], seq=int(row[0])
+    )
 
 
 def batch_duplicates(result: RegisterResult | None) -> RegisterResult | None:

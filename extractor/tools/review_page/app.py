@@ -86,7 +86,7 @@ class Review:
             "pages_warnings": list(pages.warnings),
             "state": None if data is None else self.states(entry, data, schema=schema, pages=pages),
             "evidence": field_evidence(entry.record),
-            "register": self.register.view(entry, self.store.entries(), data),
+            "register": self.register.view(entry, entries, data),
             "previous": names[at - 1] if at > 0 else None,
             "next": names[at + 1] if at + 1 < len(names) else None,
         }
@@ -141,8 +141,9 @@ class Review:
         return read_pages(source, cache=folder, pool=self._pool, part=entry.record.get("part"))
 
     def close(self) -> None:
-        """Stop the render workers."""
+        """Stop the render workers; close the register."""
         self._pool.close()
+        self.register.close()
 
 
 def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None, register: str | None = None):

@@ -79,10 +79,13 @@ class RegisterPanel:
             return None
         findings = [f for f in said.get("findings") or () if isinstance(f, Mapping)]
         place = self._place(entry)
-        decided = decisions(self.register, sha256=str(entry.record.get("sha256")), place=place) if place else []
+        register = self.register
+        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place) if register and place else []
         return {
             "register": self.register.name if self.register is not None else None,
             "named": said.get("register"),
+            "scope": said.get("scope"),
+            "can_act": self._can_act(entry),
             "place": place,
             "supplier": said.get("supplier") or {},
             "this": key_values(entry.record, data),
@@ -100,12 +103,13 @@ class RegisterPanel:
         supplier = (said.get("supplier") or {}).get("key")
         reviewed = self.store.reviewed(entry)
         iban = _iban(reviewed["data"] if reviewed is not None else entry.record.get("data"))
-        if self.register is None:
-            return 409, {"error": "no register (extract review --register PATH_OR_URL)"}
+        register = self.register
+        if register is None or not self._can_act(entry):
+            return 409, {"error": self._why_not(entry)}
         if not supplier or not iban:
             return 409, {"error": "the record names no supplier or no IBAN to trust"}
         try:
-            account = self.register.trust(supplier, iban, by=self.store.reviewer)
+            account = register.trust(supplier, iban, by=self.store.reviewer)
         except RegisterError as exc:
             return 409, {"error": str(exc)}
         return 200, {"trusted": account.to_dict(), "supplier": supplier}
@@ -113,8 +117,9 @@ class RegisterPanel:
     def not_duplicate(self, entry: Entry, posted: Mapping[str, Any]) -> tuple[int, dict]:
         """Mark the record "not a duplicate" of one of its findings' originals (``posted``: ``{sha256, place}``):
         (200, the decision) or (404 / 409, why not)."""
-        if self.register is None:
-            return 409, {"error": "no register (extract review --register PATH_OR_URL)"}
+        register = self.register
+        if register is None or not self._can_act(entry):
+            return 409, {"error": self._why_not(entry)}
         said = entry.record.get("register") or {}
         wanted = (posted.get("sha256"), posted.get("place"))
         original = next(
@@ -131,25 +136,41 @@ class RegisterPanel:
             return 404, {"error": "the record has no duplicate finding about that original"}
         place = self._place(entry)
         if place is None:
-            return 409, {"error": f"{entry.record.get('source')} is not in the register {self.register.name}"}
+            return 409, {"error": f"{entry.record.get('source')} is not in the register {register.name}"}
         try:
-            resolved = self.register.not_a_duplicate(place, by=self.store.reviewer)
+            resolved = register.not_a_duplicate(place, by=self.store.reviewer)
         except RegisterError as exc:
             return 409, {"error": str(exc)}
-        decided = decisions(self.register, sha256=str(entry.record.get("sha256")), place=place)
+        decided = decisions(register, sha256=str(entry.record.get("sha256")), place=place)
         return 200, {"resolved": resolved, "decisions": decided}
+
+    def close(self) -> None:
+        """Close the register (this thread's connection)."""
+        if self.register is not None:
+            self.register.close()
+
+    def _can_act(self, entry: Entry) -> bool:
+        """A decision needs a register, and a record checked against one (a batch's own check stored nothing)."""
+        return self.register is not None and (entry.record.get("register") or {}).get("scope") == "register"
+
+    def _why_not(self, entry: Entry) -> str:
+        if self.register is None:
+            return "no register (extract review --register PATH_OR_URL)"
+        return "a batch's own duplicate check: no register holds this record (extract run --register)"
 
     def _place(self, entry: Entry) -> str | None:
         """Where the register holds this record (its input's path as registered), None when it is not there."""
         if self.register is None:
             return None
         said = entry.record.get("register") or {}
+        sha256, _, fingerprint = str(said.get("entry") or "").partition(":")  # the entry: sha256:fingerprint
         db = self.register.db
         with db.transaction(write=False) as tx:
             row = db.execute(
                 tx,
-                "SELECT place FROM register_entries WHERE tenant = ? AND entry = ? AND source = ? ORDER BY seq LIMIT 1",
-                (self.register.tenant, said.get("entry"), entry.record.get("source")),
+                "SELECT place FROM register_entries WHERE tenant = ? AND sha256 = ? AND fingerprint = ? AND source = ? "
+                "ORDER BY seq LIMIT 1",
+                (self.register.tenant, sha256, fingerprint, entry.record.get("source")),
             ).fetchone()
         return row[0] if row is not None else None
 
@@ -208,7 +229,7 @@ class RegisterPanel:
             "iban": mask_iban(iban) if iban else None,
             "trusted": [_masked(a) for a in now] if now is not None else trusted,
             "confirmed": _masked(mine) if mine is not None else None,
-            "can_confirm": self.register is not None and bool(supplier.get("key")) and bool(iban),
+            "can_confirm": self._can_act(entry) and bool(supplier.get("key")) and bool(iban),
         }
 
     def _trusted_now(self, supplier: str | None) -> list[dict] | None:
