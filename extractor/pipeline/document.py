@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from extractor.errors import InputError, ModelError
@@ -345,7 +345,7 @@ def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Rec
 
 
 def assess_record(
-    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: dict | None = None
+    record: Record, job: DocumentJob, *, agreed: dict[str, bool] | None = None, citations: Mapping | None = None
 ):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
