@@ -87,7 +87,7 @@ def truth(path: Path) -> dict:
     expected = SAMPLES / "expected" / f"{path.stem}.json"
     if expected.is_file():
         return json.loads(expected.read_text(encoding="utf-8"))
-    from extractor.inputs.embedded import read_embedded_invoice
+    from extractor.einvoice.read import read_embedded_invoice
 
     invoice = read_embedded_invoice(path)
     return invoice.data if invoice is not None else {}

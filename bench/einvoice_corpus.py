@@ -8,7 +8,7 @@ For each PDF: the profile (from BT-24 or the ZUGFeRD 1.0 guideline), the source 
 profile cannot meet by design marked ``*``), those our CII and our UBL written from its record fire, and whether
 the pipeline takes the XML as the answer (``schema-invalid``: a value the invoice schema needs is missing, the
 model reads the pages instead; the table still writes the XML's data); then the same under ``invoice-en16931``
-(``inputs.embedded_en16931``: the XML read with that schema's terms, allowances and charges included) and our CII
+(``einvoice.read_en16931``: the XML read with that schema's terms, allowances and charges included) and our CII
 and UBL written from that record. No model is needed.
 
 Usage::
@@ -33,9 +33,9 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
 
 def rows(corpus: Path) -> list[dict]:
     """One row per PDF of the corpus (see the module docstring)."""
+    from extractor.einvoice.read import parse_invoice_xml, read_embedded_xml
+    from extractor.einvoice.read_en16931 import as_en16931
     from extractor.einvoice.report import einvoice_report, source_report
-    from extractor.inputs.embedded import parse_invoice_xml, read_embedded_xml
-    from extractor.inputs.embedded_en16931 import as_en16931
     from extractor.trust.checks import check_invoice
 
     out = []

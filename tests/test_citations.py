@@ -79,7 +79,7 @@ def _cited(path: Path, data: dict, raster) -> tuple[list[tuple], dict]:
 
 
 def _corpus() -> list[tuple[Path, dict]]:
-    from extractor.inputs.embedded import read_embedded_invoice
+    from extractor.einvoice.read import read_embedded_invoice
 
     out = [
         (p, json.loads((SAMPLES / "expected" / f"{p.stem}.json").read_text("utf-8")))

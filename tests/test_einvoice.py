@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
 
+from extractor.einvoice.read import parse_invoice_xml, read_embedded_invoice
 from extractor.errors import InputError
-from extractor.inputs.embedded import parse_invoice_xml, read_embedded_invoice
 
 ZUGFERD = SHARED_DIR / "corpus" / "invoices" / "zugferd-corpus"
 

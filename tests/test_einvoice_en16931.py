@@ -337,9 +337,9 @@ def _kept(source, back, path=""):
 def test_the_corpus_round_trips_under_invoice_en16931(rules):
     from helpers import shared_path
 
+    from extractor.einvoice.read import parse_invoice_xml, read_embedded_invoice
+    from extractor.einvoice.read_en16931 import as_en16931
     from extractor.einvoice.report import einvoice_xml
-    from extractor.inputs.embedded import parse_invoice_xml, read_embedded_invoice
-    from extractor.inputs.embedded_en16931 import as_en16931
 
     corpus = shared_path("corpus", "invoices", "zugferd-corpus")
     found = {}

@@ -18,10 +18,10 @@ from extractor.cli.commands import app, dispatch_args
 from extractor.einvoice import validate
 from extractor.einvoice.codes import unit_code
 from extractor.einvoice.facturx import EinvoiceWriteError
+from extractor.einvoice.read import read_embedded_invoice
 from extractor.einvoice.report import einvoice_bytes, einvoice_report, validate_file
 from extractor.einvoice.validate import XSD_RULE, EinvoiceCheckError, compile_rules, validate_xml
 from extractor.errors import UsageError
-from extractor.inputs.embedded import read_embedded_invoice
 from extractor.record import Status, issue, record_schema
 from extractor.settings import Settings
 from extractor.trust.verdict import Signals, record_status
@@ -274,7 +274,7 @@ TOTALS = ("line_total", "allowance_total", "charge_total", "tax_basis_total", "t
 
 
 def test_the_zugferd_corpus_round_trips_through_our_cii_and_ubl(rules):
-    from extractor.inputs.embedded import parse_invoice_xml
+    from extractor.einvoice.read import parse_invoice_xml
 
     corpus = shared_path("corpus", "invoices", "zugferd-corpus")
     sources = sorted(p for p in corpus.glob("*.xml") if "additional_data" not in p.name)

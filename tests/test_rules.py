@@ -1,5 +1,5 @@
-"""The EN 16931 business rules our checks compute (``trust.rules``, named in ``trust.checks``' warnings), each at
-its tolerance's boundary (just inside, just outside), against the official CEN 1.3.16 XSLT's own verdict on the
+"""The EN 16931 business rules our checks compute (``einvoice.arithmetic``, named in ``trust.checks``' warnings), each
+at its tolerance's boundary (just inside, just outside), against the official CEN 1.3.16 XSLT's own verdict on the
 CII and the UBL written from the same data (``einvoice_xml`` + ``validate_xml``): a rule that holds for us holds
 in both syntaxes, and where ours fires while one syntax lets it pass, the case says so (ours is the stricter of
 the two)."""
@@ -12,9 +12,9 @@ import json
 import pytest
 from helpers import FORCED_FAMILY, ROOT, forced_settings
 
+from extractor.einvoice import arithmetic as rules
 from extractor.einvoice.report import einvoice_xml
 from extractor.einvoice.validate import compile_rules, validate_xml
-from extractor.trust import rules
 from extractor.trust.checks import check_invoice
 
 BASE = {

@@ -1,15 +1,22 @@
-"""E-invoices out: an invoice record as EN 16931 XML (CII D16B, UBL 2.1; XRechnung 3.0, Peppol BIS Billing 3.0),
+"""EN 16931 in one home: e-invoice XML in (CII D16B / ZUGFeRD 1, UBL 2.1; read exactly, no model), the rules'
+arithmetic, and an invoice record out as EN 16931 XML (CII D16B, UBL 2.1; XRechnung 3.0, Peppol BIS Billing 3.0),
 checked by the official CEN rules and, for XRechnung and Peppol, their own.
 
-Stage: after ``extractor.trust`` (its findings feed ``trust.verdict.Signals``, which the pipeline decides a record's
-status from) and before ``extractor.settings`` (which checks ``Settings.einvoice`` against :data:`FORMATS`). It
-imports only lower stages (``record``, ``inputs.embedded``); the pipeline calls ``report.einvoice_report``, the
-``--out`` sink writes ``report.einvoice_bytes``, ``extract einvoice validate`` calls ``report.validate_file``. This
-module itself only names the formats (cheap to import: ``settings`` checks them; lxml and saxonche load on use).
+Stage: after ``extractor.inputs`` (which only finds the XML: a PDF's attachments, ``inputs.attachments``, and hands it
+over) and before ``extractor.trust`` (whose checks compute the rules with ``arithmetic``; the findings of ``report``
+feed ``trust.verdict.Signals``, which the pipeline decides a record's status from) and ``extractor.settings`` (which
+checks ``Settings.einvoice`` against :data:`FORMATS`). It imports only lower stages (``record``, ``schema``,
+``inputs.attachments``); the pipeline reads an embedded XML with ``read`` / ``read_en16931`` and calls
+``report.einvoice_report``, the ``--out`` sink writes ``report.einvoice_bytes``, ``extract einvoice validate`` calls
+``report.validate_file``. This module itself only names the formats (cheap to import: ``settings`` checks them; lxml
+and saxonche load on use).
 
-Modules: ``report`` (the calls above), ``terms`` (record -> Business Terms, what is derived or left out),
-``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL with their BT-24 / BT-23), ``facturx`` (the
-source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN, XRechnung and Peppol XSLT, SVRL findings).
+Modules, in: ``read`` (CII / UBL XML to the ``invoice`` schema), ``read_en16931`` (the terms ``invoice-en16931``
+adds), ``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
+business rules on amounts as the CEN XSLT computes them); out: ``report`` (the calls above), ``terms`` (record ->
+Business Terms, what is derived or left out), ``write`` (CII / UBL with lxml; XRechnung and Peppol are CII / UBL with
+their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the pinned CEN,
+XRechnung and Peppol XSLT, SVRL findings).
 A converted paper invoice is structured import data for the recipient's books, not a legally issued e-invoice
 (docs/einvoice.md).
 """

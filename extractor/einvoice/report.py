@@ -317,7 +317,7 @@ def validate_file(path: str | Path, *, rules: Sequence[str] | None = None) -> Fi
         The FileCheck; ``error`` says why nothing could be checked (unreadable file, no embedded XML, no EN 16931
         syntax, no engine) and ``validation`` is then None.
     """
-    from extractor.inputs.embedded import read_embedded_xml
+    from extractor.einvoice.read import read_embedded_xml
 
     source = str(path)
     try:

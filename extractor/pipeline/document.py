@@ -1,6 +1,6 @@
 """The one core: one document's way from its rendered pages to its record.
 
-render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``inputs.embedded``) or the
+render (``inputs.renderer``: in worker processes or here) → embedded e-invoice XML (``einvoice.read``) or the
 model: prompt (``prompt``), one generation per attempt (``generate``: constraint, stop set and guards, parse,
 validate, verdict), retries (``retry``), a long document window by window (``windows`` plans, ``merge`` merges, this
 module runs each window) → review (``trust.review``: checks and grounding) → the status, decided once from every signal
@@ -18,10 +18,10 @@ import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
+from extractor.einvoice.read_en16931 import as_en16931
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
-from extractor.inputs.embedded import EmbeddedInvoice, read_embedded_invoice
-from extractor.inputs.embedded_en16931 import as_en16931
 from extractor.inputs.ocrdecide import page_texts
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import merge, passes, windows

@@ -2,7 +2,7 @@
 
 Each failed check is a warning ``{"code", "message", "path"[, "rule"]}`` (``extractor.record.issue``) with a stable
 code. The invoice arithmetic is EN 16931's own business rules wherever the data can hold their terms, computed as
-the official CEN 1.3.16 XSLT computes them in both CII and UBL (``trust.rules``), so an invoice that passes them
+the official CEN 1.3.16 XSLT computes them in both CII and UBL (``einvoice.arithmetic``), so an invoice that passes them
 passes the official check of the CII / UBL written from it (``--einvoice``); such a warning names its rule in
 ``rule`` and starts its message with it:
 
@@ -48,10 +48,10 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice import arithmetic as rules
 from extractor.einvoice.codes import STANDARD_RATE, vat_category
 from extractor.record import issue
 from extractor.schema import INVOICE_SCHEMAS
-from extractor.trust import rules
 
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 

@@ -1,6 +1,6 @@
 """Reading e-invoice XML by local element names, so ZUGFeRD 1 and 2, CII D16B and UBL namespaces all work: the
-element steps, text, decimals, numbers and dates the embedded-XML readers (``inputs.embedded``,
-``inputs.embedded_en16931``) take their values with: lxml elements in, plain values out (lxml itself is only
+element steps, text, decimals, numbers and dates the e-invoice readers (``einvoice.read``,
+``einvoice.read_en16931``) take their values with: lxml elements in, plain values out (lxml itself is only
 imported by ``_local``, on first use).
 """
 

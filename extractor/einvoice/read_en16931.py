@@ -1,4 +1,4 @@
-"""Embedded e-invoice XML read under the ``invoice-en16931`` schema: the ``invoice`` reading (``inputs.embedded``)
+"""Embedded e-invoice XML read under the ``invoice-en16931`` schema: the ``invoice`` reading (``einvoice.read``)
 with the terms that schema adds read from the same XML (CII D16B / ZUGFeRD 1, UBL 2.1): document type, references,
 delivery and period, typed party identifiers, contacts and electronic addresses, line item ids, discounts and VAT
 categories, tax categories and exemption reasons, document allowances and charges, rounding, payment means and a
@@ -17,8 +17,8 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.einvoice.codes import document_type_of, payment_means_of
-from extractor.inputs.embedded import EmbeddedInvoice, _fit_lengths, cii_positions
-from extractor.inputs.xmltext import _all, _date, _dec, _num, _one, _text
+from extractor.einvoice.read import EmbeddedInvoice, _fit_lengths, cii_positions
+from extractor.einvoice.xmltext import _all, _date, _dec, _num, _one, _text
 
 _GLN, _LEI = "0088", "0199"
 

@@ -28,8 +28,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from extractor.errors import InputError
-from extractor.inputs.xmltext import _all, _date, _dec, _local, _num, _one, _text
+from extractor.einvoice.xmltext import _all, _date, _dec, _local, _num, _one, _text
+from extractor.inputs.attachments import pdf_attachments
 
 CII_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument")
 UBL_ROOTS = ("Invoice", "CreditNote")
@@ -86,18 +86,8 @@ class EmbeddedInvoice:
 
 
 def read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:
-    """Find an e-invoice XML attached to a PDF (thread-safe: takes ``pdf.PDFIUM_LOCK``).
-
-    See ``_read_embedded_invoice`` for arguments, return value and errors.
-    """
-    from extractor.inputs.pdf import PDFIUM_LOCK
-
-    with PDFIUM_LOCK:
-        return _read_embedded_invoice(source)
-
-
-def _read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:
-    """Find an e-invoice XML attached to a PDF and map it to the invoice schema.
+    """Find an e-invoice XML attached to a PDF and map it to the invoice schema (thread-safe: the attachments are
+    taken under ``pdf.PDFIUM_LOCK`` by ``inputs.attachments``).
 
     Args:
         source: a PDF path, or the PDF's bytes.
@@ -109,7 +99,7 @@ def _read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None
         InputError: the file cannot be read (``not_found``, ``unreadable``) or is not a PDF pdfium can open
             (``corrupt``, ``encrypted``).
     """
-    for attachment_name, payload in _attachments(source):
+    for attachment_name, payload in pdf_attachments(source):
         result = parse_invoice_xml(payload, attachment=attachment_name)
         if result is not None:
             return result
@@ -128,49 +118,10 @@ def read_embedded_xml(source: str | Path | bytes) -> tuple[str, bytes] | None:
     Raises:
         InputError: as ``read_embedded_invoice``.
     """
-    from extractor.inputs.pdf import PDFIUM_LOCK
-
-    with PDFIUM_LOCK:
-        for attachment_name, payload in _attachments(source):
-            if parse_invoice_xml(payload, attachment=attachment_name) is not None:
-                return attachment_name, payload
+    for attachment_name, payload in pdf_attachments(source):
+        if parse_invoice_xml(payload, attachment=attachment_name) is not None:
+            return attachment_name, payload
     return None
-
-
-def _attachments(source: str | Path | bytes) -> list[tuple[str, bytes]]:
-    """A PDF's attachments as ``(name, bytes)``, the well-known e-invoice names first, then other XML files."""
-    import pypdfium2 as pdfium
-
-    name = "<bytes>"
-    if isinstance(source, (str, Path)):
-        name = str(source)
-        try:
-            data = Path(source).read_bytes()
-        except FileNotFoundError as exc:
-            raise InputError("file not found", source=name, code="not_found") from exc
-        except OSError as exc:
-            raise InputError(f"cannot read the file: {exc}", source=name, code="unreadable") from exc
-    else:
-        data = bytes(source)
-    try:
-        pdf = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        code = "encrypted" if "password" in str(exc).lower() else "corrupt"
-        raise InputError(f"cannot open the PDF to look for an embedded invoice: {exc}", source=name, code=code) from exc
-    try:
-        found = []
-        for i in range(pdf.count_attachments()):
-            try:
-                attachment = pdf.get_attachment(i)
-                found.append((attachment.get_name() or "", bytes(attachment.get_data())))
-            except (pdfium.PdfiumError, OSError, ValueError):
-                continue  # one unreadable attachment does not hide the others
-    finally:
-        pdf.close()
-    # well-known names first, then any other XML attachment
-    known = ("factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml")
-    found.sort(key=lambda item: (item[0].lower() not in known, not item[0].lower().endswith(".xml")))
-    return found
 
 
 def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | None:
