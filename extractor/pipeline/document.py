@@ -20,6 +20,7 @@ from pathlib import Path
 
 from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
 from extractor.einvoice.read_en16931 import as_en16931
+from extractor.einvoice.xpaths import value_paths
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page, RasterSettings
 from extractor.inputs.ocrdecide import page_texts
@@ -302,7 +303,12 @@ def _decided(
         record = dataclasses.replace(
             record, extra={**record.extra, "passes": passes.no_second_pass(job.settings, reason)}
         )
-    review = review_answer(record, texts)
+    xpaths = (
+        value_paths(source_xml, record.data)
+        if source_xml and record.extra.get("data_source") == "embedded_xml"
+        else None
+    )
+    review = review_answer(record, texts, xpaths=xpaths)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = ()
     checked_source = bool(source_xml) and job.settings.embedded_rules

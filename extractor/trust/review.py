@@ -95,12 +95,13 @@ def review_data(
     return Review(checks=checks, grounding=grounding, citations=cite(grounding, page_texts, xpaths=xpaths))
 
 
-def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
+def review_answer(record: Record, page_texts: PageTexts, *, xpaths: Mapping[str, str] | None = None) -> Review | None:
     """Review a record's answer: its checks and its grounding in the page text.
 
     Args:
         record: the record with the answer's status (from the generation, the windows or embedded data).
         page_texts: each page's text (as for ``review_data``).
+        xpaths: data read from e-invoice XML: where each value was read (``einvoice.xpaths``), for its citations.
 
     Returns:
         The Review, or None when the answer is not reviewed (any status but ``ok``: its data is not trusted in the
@@ -112,7 +113,7 @@ def review_answer(record: Record, page_texts: PageTexts) -> Review | None:
     totals = None
     if record.extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
         totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
-    return review_data(record.schema, record.data, page_texts, totals=totals)
+    return review_data(record.schema, record.data, page_texts, totals=totals, xpaths=xpaths)
 
 
 def apply_review(record: Record, review: Review | None) -> Record:
