@@ -246,3 +246,38 @@ def test_a_record_gives_its_citations_by_pointer():
     )
     assert (record.citations("/total"), record.citations("/note"), record.citations("/missing")) == ([cited], [], [])
     assert record_from_dict({"source": "a.pdf", "status": "error"}).citations("/total") == []
+
+
+def test_embedded_values_xpaths_point_at_the_element_they_were_read_from():
+    """On the ZUGFeRD invoices, every value the reader copied has an XPath, and the XPath, evaluated on the XML,
+    holds it; only derived values (amount_due as total - prepaid, a street of two lines) have none."""
+    from lxml import etree
+
+    from extractor.einvoice.read import read_embedded_invoice
+    from extractor.einvoice.xpaths import value_paths
+    from extractor.leaves import leaves
+
+    values = placed = 0
+    wrong = []
+    for path in sorted(shared_path("corpus", "invoices", "zugferd-corpus").glob("*.pdf")):
+        invoice = read_embedded_invoice(path)
+        if invoice is None:
+            continue
+        root = etree.fromstring(invoice.xml)
+        paths = value_paths(invoice.xml, invoice.data)
+        for pointer, value, _ in leaves(invoice.data, booleans=False):
+            values += 1
+            if pointer not in paths:
+                continue
+            placed += 1
+            (found,) = root.xpath(paths[pointer], namespaces=root.nsmap)
+            text = found if isinstance(found, str) else found.text
+            same = (
+                Decimal(text.strip()) == Decimal(str(value))
+                if isinstance(value, (int, float))
+                else "".join(text.split()).replace("-", "")[:8] == str(value).replace("-", "")[:8]
+                or key_of(text) == key_of(str(value))
+            )
+            if not same:
+                wrong.append((path.name, pointer, value, paths[pointer], text))
+    assert wrong == [] and values > 400 and placed >= 0.98 * values

@@ -24,6 +24,7 @@ from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
 from extractor.einvoice.read_en16931 import as_en16931
 from extractor.einvoice.receive import receive_xml
+from extractor.einvoice.xpaths import value_paths
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document, Page
 from extractor.inputs.ocrdecide import page_texts
@@ -361,7 +362,12 @@ def _decided(
         record = dataclasses.replace(
             record, extra={**record.extra, "passes": passes.no_second_pass(job.settings, reason)}
         )
-    review = review_answer(record, texts, schema=job.schema)
+    xpaths = (
+        value_paths(source_xml, record.data)
+        if source_xml and record.extra.get("data_source") == "embedded_xml"
+        else None
+    )
+    review = review_answer(record, texts, schema=job.schema, xpaths=xpaths)
     record = apply_review(record, review)
     einvoice: tuple[dict, ...] = source_findings
     checked_source = bool(source_xml) and job.settings.embedded_rules

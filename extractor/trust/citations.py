@@ -9,8 +9,9 @@ the record's citations, one list per scalar, the best first:
   into words: ``inputs.textlayer``): the two token streams are the same text cut the same way
   (``grounding.page.pieces``), aligned once per page (equal as a rule; where pdfium's boxed characters leave some
   out, by a longest-match alignment). A value whose every token is placed gets their joint box;
-* **embedded e-invoice XML**: the XPath of the element the value was read from, and the box where grounding found
-  it on a page (``page`` and ``box`` null when it is printed nowhere).
+* **embedded e-invoice XML**: the XPath of the element the value was read from (``einvoice.xpaths``; null for a
+  value the reader derived), and the box where grounding found it on a page (``page`` and ``box`` null when it is
+  printed nowhere).
 
 A line item's value (and a tax line's) also gets its row: the box of the lines of its description and of the line
 it was found on. A value grounding did not find (or could not check) has ``[]``, consistent with its grounding. Boxes
@@ -43,12 +44,12 @@ def cite(
         report: the grounding of the record's data on ``texts``.
         texts: each page's text, as grounding searched it (``inputs.ocrdecide.page_texts``: with the text layer's
             word boxes; a bare string is a text layer without boxes).
-        xpaths: data read from embedded XML: each value's XPath by JSON pointer (the entry's ``source`` is then
-            ``embedded_xml``).
+        xpaths: data read from embedded XML (``einvoice.xpaths.value_paths``): each value's XPath by JSON pointer;
+            every entry's ``source`` is then ``embedded_xml``, its ``xpath`` null for a value the reader derived.
 
     Returns:
-        JSON pointer -> its citations (``[]`` for a value found nowhere), for every field of the report, and every
-        pointer of ``xpaths``.
+        JSON pointer -> its citations (``[]`` for a value found nowhere; read from XML, one entry, page and box null
+        where it is printed nowhere), for every field of the report, and every pointer of ``xpaths``.
     """
     pages: dict[int, Printed] = {}
     out: dict[str, list[dict]] = {}
@@ -60,8 +61,9 @@ def cite(
                 pages[found.page] = printed(text)
             entry = _citation(found, text, pages[found.page])
         out[found.path] = [entry] if entry is not None else []
-    for pointer, xpath in (xpaths or {}).items():
-        out[pointer] = [_embedded(pointer, xpath, out.get(pointer) or [], report)]
+    if xpaths is not None:  # read from XML: every value says so, with its XPath where it can be told
+        for pointer in [*out, *(p for p in xpaths if p not in out)]:
+            out[pointer] = [_embedded(pointer, xpaths.get(pointer), out.get(pointer) or [], report)]
     return out
 
 
@@ -127,7 +129,7 @@ def _citation(found: FieldGrounding, text: PageText, page: Printed) -> dict | No
     return entry
 
 
-def _embedded(pointer: str, xpath: str, cited: list[dict], report: GroundingReport) -> dict:
+def _embedded(pointer: str, xpath: str | None, cited: list[dict], report: GroundingReport) -> dict:
     """A value read from embedded XML: its XPath, and where it is printed (page and box null when nowhere)."""
     on_page = cited[0] if cited else None
     value = next((f.value for f in report.fields if f.path == pointer), None)

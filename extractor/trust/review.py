@@ -114,13 +114,20 @@ def review_data(
     return Review(checks=checks, grounding=grounding, citations=cite(grounding, page_texts, xpaths=xpaths))
 
 
-def review_answer(record: Record, page_texts: PageTexts, *, schema: Schema | None = None) -> Review | None:
+def review_answer(
+    record: Record,
+    page_texts: PageTexts,
+    *,
+    schema: Schema | None = None,
+    xpaths: Mapping[str, str] | None = None,
+) -> Review | None:
     """Review a record's answer: its checks and its grounding in the page text.
 
     Args:
         record: the record with the answer's status (from the generation, the windows or embedded data).
         page_texts: each page's text (as for ``review_data``).
         schema: the record's schema (a custom schema's key fields are its own; None: by name only).
+        xpaths: data read from e-invoice XML: where each value was read (``einvoice.xpaths``), for its citations.
 
     Returns:
         The Review, or None when the answer is not reviewed (any status but ``ok``: its data is not trusted in the
@@ -132,7 +139,7 @@ def review_answer(record: Record, page_texts: PageTexts, *, schema: Schema | Non
     totals = None
     if record.extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
         totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
-    return review_data(record.schema, record.data, page_texts, totals=totals, schema=schema)
+    return review_data(record.schema, record.data, page_texts, totals=totals, schema=schema, xpaths=xpaths)
 
 
 def apply_review(record: Record, review: Review | None) -> Record:
