@@ -71,7 +71,8 @@ class Review:
         pages = self.pages(entry)
         reviewed = self.store.reviewed(entry)
         data = reviewed["data"] if reviewed is not None else entry.record.get("data")
-        names = [e.name for e in self.store.entries()]
+        entries = self.store.entries()
+        names = [e.name for e in entries]
         at = names.index(entry.name) if entry.name in names else 0
         return {
             "name": entry.name,
