@@ -221,7 +221,7 @@ class Register:
         if same_file is not None and same_file.place == place:
             # a re-run of the same path: itself; it compares with what came before its first run, as that run did
             # (the file key is held by the earliest entry of these bytes)
-            same_file, first_run = None, same_file.seq
+            first_run, same_file = same_file.seq, None
         same_number = None
         if said.verified and keys.supplier and keys.number:
             same_number = self._first(
