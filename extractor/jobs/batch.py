@@ -30,7 +30,8 @@ from extractor.jobs.hooks import pause_at
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
 from extractor.pipeline.document import content_sha256
 from extractor.record import Record, record_from_dict
-from extractor.register.store import Register, batch_duplicates
+from extractor.register.result import batch_duplicates
+from extractor.register.store import Register
 from extractor.trust.verdict import final
 
 # Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).

@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from extractor.record import Record, Status, issue
+from extractor.register import listing
 from extractor.register.checks import (
     DUPLICATES,
     WARNING,
@@ -46,71 +45,13 @@ from extractor.register.checks import (
 from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
 from extractor.register.decisions import decided_originals, remember_not_duplicates, undecided
-from extractor.register.keys import Keys, id_key, name_key, number_key, read_keys, supplier_key
-from extractor.schema import INVOICE_SCHEMAS
+from extractor.register.keys import Keys, id_key, name_key, read_keys, supplier_key
+from extractor.register.result import RegisterResult, invoice_like, now, place_of
 from extractor.trust.verdict import registered_status
 
 REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
 DEFAULT_CHECKS = CheckSettings()
 _ENTRY = "seq, source, place, kind, seen_at, sha256, printed"
-
-
-def now() -> str:
-    """ISO 8601 UTC, to the second (when an entry was seen, an account trusted)."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-@dataclass(frozen=True)
-class RegisterResult:
-    """What registering one document found.
-
-    Attributes:
-        entry: the record's ``register`` key (``schemas/record.schema.json``).
-        repeated: this document was registered before (the same bytes, settings and place): ``entry`` is what the
-            first registration found.
-    """
-
-    entry: dict
-    repeated: bool = False
-
-    @property
-    def findings(self) -> tuple[dict, ...]:
-        """Every finding, warnings first."""
-        return tuple(self.entry["findings"])
-
-    @property
-    def warnings(self) -> tuple[dict, ...]:
-        """The findings that turn ``ok`` into ``review``, as the record's warning entries (``{code, message}``)."""
-        return tuple(issue(f["code"], f["message"]) for f in self.entry["findings"] if f["severity"] == WARNING)
-
-    def apply(self, record: Record) -> Record:
-        """The record with its ``register`` key, the warnings added, and its status decided again
-        (``trust.verdict.registered_status``)."""
-        warnings = self.warnings
-        return replace(
-            record,
-            status=registered_status(record.status, warnings),
-            warnings=tuple(record.warnings) + warnings,
-            extra={**record.extra, "register": self.entry},
-        )
-
-
-def invoice_like(record: Record) -> bool:
-    """Whether a record is an invoice the register checks: read under ``invoice`` / ``invoice-en16931``, or under a
-    schema of its own whose data has an ``invoice_number`` (the built-in schemas' field names). Receipts and other
-    documents are not registered."""
-    if not isinstance(record.data, Mapping):
-        return False
-    return record.schema in INVOICE_SCHEMAS or "invoice_number" in record.data
-
-
-def place_of(source: str) -> str:
-    """A record's place when the caller names none: an existing file's absolute path, else its source as given."""
-    path = Path(source)
-    try:
-        return str(path.resolve()) if path.is_file() else source
-    except OSError:
-        return source
 
 
 class Register:
@@ -280,7 +221,7 @@ class Register:
         if same_file is not None and same_file.place == place:
             # a re-run of the same path: itself; it compares with what came before its first run, as that run did
             # (the file key is held by the earliest entry of these bytes)
-            same_file, first_run = None, same_file.seq
+            first_run, same_file = same_file.seq, None
         same_number = None
         if said.verified and keys.supplier and keys.number:
             same_number = self._first(
@@ -618,50 +559,8 @@ class Register:
     # ------------------------------------------------------------------------------------------------ reading
 
     def suppliers(self, *, name: str | None = None, known: bool | None = None) -> list[dict]:
-        """The suppliers, by key: ``{key, name, vat_id, tax_number, bic, country, known, source, invoices,
-        trusted_accounts}`` (IBANs in full: this is the register's own data).
-
-        Args:
-            name: only those whose normalised name contains this (normalised).
-            known: only known (True) or not yet known (False) ones.
-        """
-        sql = (
-            "SELECT s.key, s.name, s.vat_id, s.tax_number, s.bic, s.country, s.known, s.source, "
-            "(SELECT count(*) FROM register_entries e WHERE e.tenant = s.tenant AND e.supplier_key = s.key) "
-            "FROM register_suppliers s WHERE s.tenant = ?"
-        )
-        with self.db.transaction(write=False) as tx:
-            rows = self.db.execute(tx, sql + " ORDER BY s.key", (self.tenant,)).fetchall()
-            accounts: dict[str, list[dict]] = {}
-            for r in self.db.execute(
-                tx,
-                "SELECT supplier_key, iban, source, by_whom, at FROM register_accounts WHERE tenant = ? "
-                "ORDER BY at, iban",
-                (self.tenant,),
-            ).fetchall():
-                accounts.setdefault(r[0], []).append({"iban": r[1], "source": r[2], "by": r[3], "at": r[4]})
-        wanted = name_key(name) if name else None
-        out = []
-        for r in rows:
-            if wanted and wanted not in (name_key(r[1]) or ""):
-                continue
-            if known is not None and bool(r[6]) != known:
-                continue
-            out.append(
-                {
-                    "key": r[0],
-                    "name": r[1],
-                    "vat_id": r[2],
-                    "tax_number": r[3],
-                    "bic": r[4],
-                    "country": r[5],
-                    "known": bool(r[6]),
-                    "source": r[7],
-                    "invoices": int(r[8]),
-                    "trusted_accounts": accounts.get(r[0], []),
-                }
-            )
-        return out
+        """The suppliers with their trusted accounts and invoice counts (``listing.suppliers``)."""
+        return listing.suppliers(self.db, self.tenant, name=name, known=known)
 
     def invoices(
         self,
@@ -673,66 +572,17 @@ class Register:
         flagged: bool = False,
         limit: int | None = None,
     ) -> list[dict]:
-        """The registered documents, in the order they were registered: ``{entry, source, place, seen_at,
-        supplier, supplier_name, document_type, number, printed, issue_date, total, currency, verified, status,
-        findings}`` (``findings``: their codes).
-
-        Args:
-            supplier: only this supplier's (its key, or a name contained in its name).
-            number: only this number (normalised as the register does).
-            since: only issued on or after this ISO date; until: on or before.
-            flagged: only those with a warning.
-            limit: at most this many (the latest).
-        """
-        where: list[str] = ["tenant = ?"]
-        params: list[str | None] = [self.tenant]
-        if supplier:
-            where.append("(supplier_key = ? OR lower(supplier_name) LIKE ?)")
-            params += [supplier, f"%{supplier.lower()}%"]
-        if number:
-            where.append("number = ?")
-            params.append(number_key(number))
-        if since:
-            where.append("issue_date >= ?")
-            params.append(since)
-        if until:
-            where.append("issue_date <= ?")
-            params.append(until)
-        sql = (
-            "SELECT sha256 || ':' || fingerprint, source, place, kind, seen_at, supplier_key, supplier_name, "
-            "document_type, number, printed, issue_date, total, currency, verified, status, result "
-            "FROM register_entries"
+        """The registered documents in the order they were registered, filtered (``listing.invoices``)."""
+        return listing.invoices(
+            self.db,
+            self.tenant,
+            supplier=supplier,
+            number=number,
+            since=since,
+            until=until,
+            flagged=flagged,
+            limit=limit,
         )
-        sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY seq"
-        with self.db.transaction(write=False) as tx:
-            rows = self.db.execute(tx, sql, tuple(params)).fetchall()
-        out = []
-        for r in rows:
-            result = json.loads(r[15]) if r[15] else {}
-            findings = result.get("findings") or []
-            if flagged and not any(f.get("severity") == WARNING for f in findings):
-                continue
-            out.append(
-                {
-                    "entry": r[0],
-                    "source": r[1],
-                    r[3]: r[2],
-                    "seen_at": r[4],
-                    "supplier": r[5],
-                    "supplier_name": r[6],
-                    "document_type": r[7],
-                    "number": r[8],
-                    "printed": r[9],
-                    "issue_date": r[10],
-                    "total": r[11],
-                    "currency": r[12],
-                    "verified": bool(r[13]),
-                    "status": r[14],
-                    "findings": [f["code"] for f in findings],
-                }
-            )
-        return out[-limit:] if limit else out
 
     def export(self) -> dict:
         """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
@@ -746,24 +596,10 @@ def _earlier(row: Any) -> Earlier:
     )
 
 
-def batch_duplicates(result: RegisterResult | None) -> RegisterResult | None:
-    """A batch's own check (no register): only its duplicate findings count, and a record without any stays exactly
-    as it was (None)."""
-    if result is None:
-        return None
-    kept = [f for f in result.entry["findings"] if f["code"] in DUPLICATES]
-    if not kept:
-        return None
-    return RegisterResult({**result.entry, "findings": kept}, repeated=result.repeated)
-
-
 __all__ = [
     "BATCH",
     "REGISTER",
     "Register",
     "RegisterError",
     "RegisterResult",
-    "batch_duplicates",
-    "now",
-    "place_of",
 ]
