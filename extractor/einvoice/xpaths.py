@@ -158,8 +158,8 @@ class _Scopes:
 
 def _place(scope, exclude_lines: bool, value: Any, names: tuple[str, ...]):
     """The element (and attribute) holding the value within a scope: the first of the field's names that holds it,
-    else the only element holding it; None when it cannot be told."""
-    candidates = []
+    else, for a field without names of its own, the only element holding it; None when it cannot be told."""
+    candidates: list[tuple[Any, str | None]] = []
     for element in scope.iter():
         if not isinstance(element.tag, str):
             continue
@@ -167,9 +167,9 @@ def _place(scope, exclude_lines: bool, value: Any, names: tuple[str, ...]):
             continue
         if element.text is not None and _same(element.text, value):
             candidates.append((element, None))
-        for attribute in ("unitCode", "currencyID"):
-            if element.get(attribute) is not None and _same(element.get(attribute), value):
-                candidates.append((element, attribute))
+        for code in ("unitCode", "currencyID"):
+            if element.get(code) is not None and _same(element.get(code), value):
+                candidates.append((element, code))
     for name in names:
         for element, attribute in candidates:
             if name == f"@{attribute}" or (attribute is None and _named(element, name)):
