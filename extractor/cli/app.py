@@ -11,8 +11,6 @@ from typer.core import TyperGroup
 from extractor.cli import output as render
 from extractor.errors import ExitCode, ExtractorError
 
-BATCH = "run"
-
 
 class _App(TyperGroup):
     """The ``extract`` group: ``run`` (what ``extract INPUTS...`` runs) listed first, the other commands in the order
@@ -57,6 +55,7 @@ app = typer.Typer(
     help="Invoices and business PDFs to schema-valid JSON with a local vision-language model. "
     "Add --verbose to any command to see third-party notes too.",
 )
+BATCH = "run"
 VERBOSE = "--verbose"  # a global flag: third-party notes too (taken out before typer parses)
 SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add the name here
 

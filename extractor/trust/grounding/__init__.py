@@ -198,7 +198,7 @@ def key_fields_for(schema_name: str) -> tuple[str, ...]:
         schema_name: ``invoice``, ``receipt`` or a custom schema's name.
 
     Returns:
-        The JSON pointers (none for custom schemas).
+        The JSON pointers (none for any other name: a custom schema says its own, ``trust.review.key_fields_of``).
     """
     return {"invoice": KEY_FIELDS, "invoice-en16931": KEY_FIELDS, "receipt": RECEIPT_KEY_FIELDS}.get(schema_name, ())
 
