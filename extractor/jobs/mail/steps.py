@@ -32,6 +32,8 @@ import email.utils
 import fnmatch
 import hashlib
 import logging
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -204,6 +206,9 @@ class MailSteps:
                 result = Path(entry.result_path)
                 for temporary in result.parent.glob(f".{result.name}.*.tmp"):
                     temporary.unlink(missing_ok=True)
+        if self.attachments.is_dir():
+            for temporary in self.attachments.glob(".*.tmp"):  # an attachment being saved when a kill came
+                temporary.unlink(missing_ok=True)
         if self.documents.recover():
             log.info("re-queued documents left in processing by an earlier stop")
 
@@ -422,7 +427,7 @@ class MailSteps:
         self.attachments.mkdir(parents=True, exist_ok=True)
         saved = self.attachments / f"{stem}{part.suffix}"
         if not saved.exists():
-            write_atomic(saved, data)
+            save_attachment(saved, data)
         entry = self.documents.claim(sha, result_path=str(self.out / f"{stem}.json"))
         pause_at(TEST_PAUSE_ENV, "claimed")
         records = self._extract(saved, sha, attempts=entry.attempts)
@@ -513,6 +518,20 @@ class MailSteps:
             self.on_record(_with_mail(record, meta, warnings))
         except Exception:  # noqa: BLE001 - a broken callback must not stop the loop
             log.exception("on_record failed")
+
+
+def save_attachment(path: Path, data: bytes) -> None:
+    """Save an attachment whole or not at all (a temporary file renamed), without an fsync: like an input the
+    watcher moves, it is the record's source, not its data; a kill -9 never leaves it half-written, and each
+    fsync here cost ~10 % of the throughput (bench/mail.py)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _with_mail(record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
