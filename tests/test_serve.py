@@ -249,6 +249,17 @@ def test_the_synchronous_shortcut_answers_the_record(server):
         assert facturx.status_code == 422 and "does not keep" in facturx.json()["detail"]
 
 
+def test_a_received_einvoice_xml_is_a_job_like_any_upload(server):
+    """A bare e-invoice XML upload: read exactly by the worker (no model call, pages 0), as ``extract run``."""
+    xml = (ROOT / "tests" / "data" / "einvoice" / "peppol-base-example.xml").read_bytes()
+    with server.client() as client:
+        response = post(client, xml, name="peppol.xml", path="/v1/extract", data={"schema": "invoice"})
+        assert response.status_code == 200, response.text
+        record = response.json()["record"]
+    assert (record["source"], record["pages"], record["data_source"]) == ("peppol.xml", 0, "embedded_xml")
+    assert record["data"]["invoice_number"] == "Snippet1" and record["usage"]["generated_tokens"] == 0
+
+
 def test_an_idempotency_key_returns_the_same_job(server):
     with server.client() as client:
         first = post(client, SAMPLE.read_bytes(), headers={"Idempotency-Key": "order-17"})

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from extractor.einvoice.read import EmbeddedInvoice, parse_invoice_xml
 from extractor.einvoice.read_en16931 import as_en16931
 from extractor.errors import InputError
+from extractor.inputs.xmlhead import xml_head
 from extractor.record import issue
 
 # root element (local name) -> the namespace an e-invoice of that root has
@@ -35,7 +36,6 @@ ROOTS = {
     "Invoice": ("urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",),
     "CreditNote": ("urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2",),
 }
-_PROLOG_ITEM = re.compile(rb"\s*(<\?.*?\?>|<!--.*?-->)", re.S)  # the XML declaration, processing instructions, comments
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")  # xs:decimal: no exponent, no NaN / INF
 _NUMERIC = ("Amount", "Quantity", "Percent")  # the local-name endings of CII / UBL amount, quantity and rate elements
 MAX_NAMED = 5  # the bad values a finding names, the rest counted
@@ -83,7 +83,7 @@ def _parsed(xml: bytes, name: str):
     """The root element, parsed with entities, DTDs and the network off; a DOCTYPE refused before parsing."""
     from lxml import etree
 
-    if _has_doctype(xml):
+    if xml_head(xml).doctype:  # read from the bytes, item by item: nothing is parsed
         raise InputError(
             f"{name}: the XML has a DOCTYPE (entity declarations); refused, nothing expanded: an e-invoice has none",
             source=name,
@@ -105,14 +105,6 @@ def _parsed(xml: bytes, name: str):
             f"{name}: the XML has a DOCTYPE; refused: an e-invoice has none", source=name, code="xml_doctype"
         )
     return root
-
-
-def _has_doctype(xml: bytes) -> bool:
-    """Whether a DOCTYPE comes before the root element (read from the bytes: nothing is parsed)."""
-    at = 3 if xml.startswith(b"\xef\xbb\xbf") else 0
-    while match := _PROLOG_ITEM.match(xml, at):
-        at = match.end()
-    return xml[at : at + 64].lstrip()[:9].upper() == b"<!DOCTYPE"
 
 
 def _check_root(root, name: str) -> None:

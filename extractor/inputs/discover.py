@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from extractor.inputs.xmlhead import xml_head
 
 SUPPORTED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".xml")
 # root elements of e-invoice XML (CII D16B, ZUGFeRD 1, UBL 2.1); einvoice.receive checks their namespaces
 EINVOICE_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument", "Invoice", "CreditNote")
 SNIFF_BYTES = 8192  # an e-invoice's root element comes after its declaration and comments, well within this
-_PROLOG = re.compile(rb"(\xef\xbb\xbf)?(\s*(<\?.*?\?>|<!--.*?-->))*\s*<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)", re.S)
 
 
 @dataclass(frozen=True)
@@ -106,12 +106,10 @@ def _not_an_einvoice(path: Path) -> str | None:
             head = handle.read(SNIFF_BYTES)
     except OSError:
         return None  # taken: loading names why it cannot be read
-    match = _PROLOG.match(head)
-    if match is None:
+    root = xml_head(head).root
+    if not root:
         return "not an e-invoice: no XML root element in its first bytes"
-    if match.group(5).decode("ascii") in EINVOICE_ROOTS:
-        return None
-    return f"not an e-invoice: its root element is {match.group(5).decode('ascii')}"
+    return None if root in EINVOICE_ROOTS else f"not an e-invoice: its root element is {root}"
 
 
 def _probe(path: Path) -> tuple[bool, bool]:

@@ -31,6 +31,7 @@ from extractor.inputs.discover import display_name
 from extractor.inputs.document import Document, RasterSettings
 from extractor.inputs.image import load_image, load_pil
 from extractor.inputs.pdf import PDFIUM_LOCK, load_pdf
+from extractor.inputs.xmlhead import xml_head
 
 _SUFFIX_KIND = {
     ".pdf": "pdf",
@@ -42,9 +43,9 @@ _SUFFIX_KIND = {
     ".webp": "webp",
     ".xml": "xml",
 }
-# XML by its first characters (after a UTF-8 BOM and whitespace): a declaration, a comment or an element; HTML is not
+# XML by its first characters (after a UTF-8 BOM and whitespace): a declaration, a comment or an element; HTML
+# (its DOCTYPE or root element, ``xmlhead``) is not
 _XML_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<\?xml[\s?]|<!--|<[A-Za-z_][\w.:-]*[\s/>]|<!DOCTYPE\s)")
-_HTML_START = re.compile(rb"(\xef\xbb\xbf)?\s*(<!--.*?-->\s*)*(<!doctype\s+html|<html)", re.I | re.S)
 _LOOKS_LIKE = (
     (b"<?xml", "an XML document"),
     (b"PK\x03\x04", "a ZIP archive (e.g. DOCX or XLSX)"),
@@ -159,7 +160,7 @@ def sniff_kind(head: bytes) -> str | None:
         return "webp"
     if b"%PDF-" in head[:1024]:
         return "pdf"
-    if _XML_START.match(head) and not _HTML_START.match(head):
+    if _XML_START.match(head) and not xml_head(head).html:
         return "xml"
     return None
 
