@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from helpers import CII, CII_PRINTED, einvoice_pdf, settings_for
+from test_register import codes, record, url  # noqa: F401 - a register on SQLite and on PostgreSQL
 from test_review_app import browser, serving  # noqa: F401 - the module's Chromium and its server
 
 from extractor import Extractor
@@ -58,6 +59,17 @@ def out(made, tmp_path) -> Path:
 
 def _record(out: Path, stem: str) -> dict:
     return json.loads((out / f"{stem}.json").read_text(encoding="utf-8"))
+
+
+def test_a_pair_said_not_a_duplicate_is_never_flagged_again(url):  # noqa: F811 - the imported fixture
+    """``register.decisions``, on both databases: the pair is remembered, a third copy is still a duplicate."""
+    with Register.open(url) as register:
+        assert codes(register, record("RE-1", sha="1")) == []
+        assert codes(register, record("RE-1", sha="2", source="b.pdf")) == ["duplicate_invoice"]
+        assert register.not_a_duplicate("b.pdf", by="anna") == 1
+        # checked again as a new entry (other settings): not flagged for that original
+        assert codes(register, record("RE-1", sha="2", source="b.pdf", fingerprint="other")) == []
+        assert codes(register, record("RE-1", sha="3", source="c.pdf")) == ["duplicate_invoice"]
 
 
 def test_the_reminder_is_flagged_and_the_original_is_not(made):
