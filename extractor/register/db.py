@@ -29,6 +29,7 @@ LOCK_TIMEOUT = 10.0  # seconds a SQLite register waits for another process's wri
 CONNECT_TIMEOUT = 10  # seconds (PostgreSQL)
 MMAP_BYTES = 1 << 30  # SQLite: the register's file mapped up to this size (address space, not memory)
 CACHE_KIB = 65536  # SQLite: page cache per connection
+CHECKPOINT_EVERY = 1.0  # seconds between a SQLite register's background WAL checkpoints
 _DDL_LOCK = 0x7265676973746572  # pg_advisory_xact_lock key: processes opening one register together create it once
 
 _TABLES = """
@@ -189,7 +190,10 @@ class SqliteDatabase(Database):
         self.name = path
         self._local = threading.local()
         self._lock = threading.RLock() if self.memory else None
+        self._checkpoint_lock = threading.Lock()
         self._shared: sqlite3.Connection | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
         if not self.memory:
             folder = Path(path).parent
             if not folder.is_dir():
@@ -212,7 +216,36 @@ class SqliteDatabase(Database):
             # a large register's checks read a few B-tree paths each: mapped and cached, not read by syscalls
             db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+            # no checkpoint inside a document's commit (it copied ~1,000 pages back into the file: the checks' p99);
+            # a thread of this process checkpoints in the background instead (``_checkpoints``)
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            self._start_checkpoints()
         return db
+
+    def _start_checkpoints(self) -> None:
+        with self._checkpoint_lock:
+            if self._checkpointer is None or not self._checkpointer.is_alive():
+                self._stop = threading.Event()
+                self._checkpointer = threading.Thread(
+                    target=self._checkpoints, args=(self._stop,), name="register-checkpoint", daemon=True
+                )
+                self._checkpointer.start()
+
+    def _checkpoints(self, stop: threading.Event) -> None:
+        """Copy the WAL back into the file every ``CHECKPOINT_EVERY`` seconds (PASSIVE: it never waits for, nor
+        blocks, a writer or a reader; what it cannot copy now, it copies next time), on a connection of its own."""
+        try:
+            db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return
+        try:
+            while not stop.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    continue  # busy or gone: the next round tries again
+        finally:
+            db.close()
 
     def _connection(self) -> sqlite3.Connection:
         if self.memory:  # one connection: an in-memory database is per connection
@@ -272,12 +305,21 @@ class SqliteDatabase(Database):
         return tx.execute(sql, params)
 
     def close(self) -> None:
-        """Close this thread's connection."""
+        """Close this thread's connection, after a last checkpoint, and stop the background checkpoints (a later
+        transaction starts them again)."""
         db = self._shared if self.memory else getattr(self._local, "db", None)
         if db is not None:
+            if not self.memory:
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    pass  # the next one copies it
             db.close()
         self._shared = None
         self._local.db = None
+        with self._checkpoint_lock:
+            self._stop.set()
+            self._checkpointer = None
 
 
 class PostgresDatabase(Database):
