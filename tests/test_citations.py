@@ -63,7 +63,7 @@ def _cited(path: Path, data: dict, raster) -> tuple[list[tuple], dict]:
     coverage per source."""
     from extractor.inputs.load import load_document
 
-    document = load_document(path, settings=raster)
+    document = load_document(path, raster=raster)
     texts = page_texts(document.pages)
     report = ground(data, texts)
     citations = cite(report, texts)
