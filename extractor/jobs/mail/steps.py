@@ -53,6 +53,7 @@ from extractor.jobs.mail.parts import (
     leaves_of_structure,
     mime_defects,
     parse_mail,
+    parse_parts,
     read_leaf,
     read_mail,
     too_large,
@@ -352,7 +353,7 @@ class MailSteps:
         if head.size <= self.max_bytes:
             raw = self.bodies.pop(head.uid, None) or self.box.wholes([head.uid]).get(head.uid)
             if raw is not None:
-                return read_mail(parse_mail(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
+                return read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
         header = parse_mail(head.header)
         notes = tuple(dict.fromkeys([*mime_defects(header), *charset_notes(header)]))
         unread = encrypted(header)
@@ -364,7 +365,7 @@ class MailSteps:
         parts: list[Part] = []
         for leaf in leaves:
             if leaf.section in fetched:
-                message = parse_mail(fetched[leaf.section])
+                message = parse_parts(fetched[leaf.section])
                 parts += read_leaf(message, index=leaf.index, max_bytes=self.max_bytes, zips=self.settings.zips)
             else:
                 big = Part(
