@@ -159,6 +159,7 @@ def mail(
         try:
             _run(box, steps, settings, stop)
         finally:
+            steps.reader.shutdown(wait=False, cancel_futures=True)
             box.close()
             for signum, handler in previous.items():
                 signal.signal(signum, handler)

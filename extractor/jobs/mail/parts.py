@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import codecs
 import email
+import email.header
 import email.policy
 import io
 import re
@@ -170,17 +171,25 @@ class MailContent:
 
 
 def parse_mail(raw: bytes) -> EmailMessage:
-    """Parse a whole mail with Python's ``email`` package (the modern policy; defects are kept, never raised)."""
+    """Parse a mail's header (or a whole mail) with Python's ``email`` package, the modern policy: headers decoded
+    (RFC 2047, RFC 2231); defects are kept, never raised."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)  # noqa: S101 - what policy.default always makes
     return message
+
+
+def parse_parts(raw: bytes) -> Message:
+    """Parse a whole mail for its parts with Python's ``email`` package, the ``compat32`` policy: the same MIME
+    tree and defects in half the time of the modern policy (whose header objects the parts do not need: their
+    file names are decoded by :func:`filename`). The parse is most of what a mail costs beyond its document."""
+    return email.message_from_bytes(raw, policy=email.policy.compat32)
 
 
 def read_mail(message: Message, *, max_bytes: int, zips: ZipLimits = ZipLimits()) -> MailContent:
     """Decide what becomes of every part of a mail fetched whole.
 
     Args:
-        message: the parsed mail (:func:`parse_mail`).
+        message: the parsed mail (:func:`parse_parts`, or :func:`parse_mail`).
         max_bytes: a document's size limit (``Settings.max_bytes``).
         zips: the ZIP limits.
 
@@ -360,12 +369,27 @@ def _member_type(name: str) -> str:
 
 
 def filename(part: Message) -> str | None:
-    """A part's file name (Content-Disposition's, else Content-Type's ``name``), decoded; None without one."""
+    """A part's file name (Content-Disposition's, else Content-Type's ``name``), decoded (RFC 2231 parameters and
+    the RFC 2047 encoded words many mailers put there; an unknown charset gives replacement characters); None
+    without one."""
     try:
         name = part.get_filename()
+        if name is None:
+            return None
+        if "=?" in name:
+            decoded = []
+            for chunk, charset in email.header.decode_header(name):
+                if isinstance(chunk, str):
+                    decoded.append(chunk)
+                    continue
+                try:
+                    decoded.append(chunk.decode(charset or "ascii", "replace"))
+                except LookupError:
+                    decoded.append(chunk.decode("ascii", "replace"))
+            name = "".join(decoded)
     except (LookupError, UnicodeError, ValueError):
         return "(undecodable name)"
-    return str(name).strip() or None if name is not None else None
+    return str(name).strip() or None
 
 
 def mime_defects(message: Message) -> list[str]:
@@ -396,7 +420,9 @@ def charset_notes(message: Message) -> list[str]:
             try:
                 codecs.lookup(charset)
             except LookupError:
-                notes.append(f"unknown charset {charset!r} in {where} (decoded with replacement characters)")
+                notes.append(
+                    f"unknown charset {charset!r} in {where} (read as well as it decodes: characters may be wrong)"
+                )
     return notes
 
 
@@ -492,6 +518,7 @@ __all__ = [
     "leaves_of_structure",
     "mime_defects",
     "parse_mail",
+    "parse_parts",
     "read_leaf",
     "read_mail",
 ]

@@ -37,6 +37,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -53,6 +54,7 @@ from extractor.jobs.mail.parts import (
     leaves_of_structure,
     mime_defects,
     parse_mail,
+    parse_parts,
     read_leaf,
     read_mail,
     too_large,
@@ -191,7 +193,8 @@ class MailSteps:
         self.counts = dict.fromkeys(COUNTS, 0)
         self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
         self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
-        self.bodies: dict[int, bytes] = {}  # mails fetched ahead (``_prefetch``)
+        self.bodies: dict[int, Future] = {}  # mails fetched ahead, being read in the reader thread (``_prefetch``)
+        self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail-read")
         self.max_bytes = int(extractor.settings.max_bytes)
 
     @property
@@ -262,7 +265,11 @@ class MailSteps:
                 break
             group.append(uid)
             total += head.size
-        self.bodies.update(self.box.wholes(group))
+        zips = self.settings.zips
+        for uid, raw in self.box.wholes(group).items():  # parsed beside the extraction of the mail before
+            self.bodies[uid] = self.reader.submit(
+                lambda raw=raw: read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=zips)
+            )
 
     def flush(self) -> None:
         """Step 6 for the mails finished so far: flag (and move) them by outcome, then ``filed`` in the ledger."""
@@ -350,9 +357,12 @@ class MailSteps:
     def _content(self, head: Head) -> MailContent:
         """Step 3: the mail's parts; a mail over the size limit is read part by part, big parts not at all."""
         if head.size <= self.max_bytes:
-            raw = self.bodies.pop(head.uid, None) or self.box.wholes([head.uid]).get(head.uid)
+            ahead = self.bodies.pop(head.uid, None)
+            if ahead is not None:
+                return ahead.result()
+            raw = self.box.wholes([head.uid]).get(head.uid)
             if raw is not None:
-                return read_mail(parse_mail(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
+                return read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
         header = parse_mail(head.header)
         notes = tuple(dict.fromkeys([*mime_defects(header), *charset_notes(header)]))
         unread = encrypted(header)
@@ -364,7 +374,7 @@ class MailSteps:
         parts: list[Part] = []
         for leaf in leaves:
             if leaf.section in fetched:
-                message = parse_mail(fetched[leaf.section])
+                message = parse_parts(fetched[leaf.section])
                 parts += read_leaf(message, index=leaf.index, max_bytes=self.max_bytes, zips=self.settings.zips)
             else:
                 big = Part(
