@@ -39,7 +39,7 @@ from extractor.jobs.mail.client import LoginRefused
 from extractor.jobs.mail.parts import ZipLimits, parse_mail, read_mail
 from extractor.jobs.mail.steps import TEST_PAUSE_ENV
 from extractor.jobs.mail.url import MailURL, parse_mail_url
-from extractor.record import Record
+from extractor.record import Record, record_schema
 from extractor.testing.dovecot import PASSWORD, Dovecot, dovecot_available
 
 MAX_BYTES = 3 * 1024 * 1024  # the tests' document limit: a 4 MiB attachment is too large
@@ -369,6 +369,10 @@ def test_attachments_become_records_once_each_named_apart(server, extractor, tmp
         },
     }
     assert records[names[2]]["mail"]["attachment"]["member"] == "march/invoice.pdf"
+    import jsonschema
+
+    for one in records.values():  # the agreed record shape, `mail` included
+        assert not list(jsonschema.Draft202012Validator(record_schema()).iter_errors(one))
     mails = ledger_rows(out, "mails")
     assert [(m["uid"], m["state"], m["filed"]) for m in mails] == [(1, "done", 1), (2, "duplicate", 1)]
     assert mails[1]["reason"] == f"same Message-ID as mail {key} (UID 1)"
@@ -481,6 +485,10 @@ def test_bad_input_each_says_why_and_the_mailbox_goes_on(server, extractor, tmp_
         "message": "unknown charset 'x-unknown' in Subject (read as well as it decodes: characters may be wrong)",
     } in by_name[name]["warnings"]
     assert not any(r["mail"]["from"] == "billing@elsewhere.com" for r in records.values())
+    import jsonschema
+
+    for one in records.values():  # error records too (too_large, zip_limit: no file was read)
+        assert not list(jsonschema.Draft202012Validator(record_schema()).iter_errors(one))
 
 
 def test_idle_wakes_within_2_s_and_a_restarted_server_is_reconnected(server, extractor, tmp_path):

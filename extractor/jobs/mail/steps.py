@@ -265,11 +265,12 @@ class MailSteps:
                 break
             group.append(uid)
             total += head.size
-        zips = self.settings.zips
         for uid, raw in self.box.wholes(group).items():  # parsed beside the extraction of the mail before
-            self.bodies[uid] = self.reader.submit(
-                lambda raw=raw: read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=zips)
-            )
+            self.bodies[uid] = self.reader.submit(self._read, raw)
+
+    def _read(self, raw: bytes) -> MailContent:
+        """A whole mail's parts (in the reader thread: pure, nothing shared)."""
+        return read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
 
     def flush(self) -> None:
         """Step 6 for the mails finished so far: flag (and move) them by outcome, then ``filed`` in the ledger."""
@@ -362,7 +363,7 @@ class MailSteps:
                 return ahead.result()
             raw = self.box.wholes([head.uid]).get(head.uid)
             if raw is not None:
-                return read_mail(parse_parts(raw), max_bytes=self.max_bytes, zips=self.settings.zips)
+                return self._read(raw)
         header = parse_mail(head.header)
         notes = tuple(dict.fromkeys([*mime_defects(header), *charset_notes(header)]))
         unread = encrypted(header)
