@@ -463,7 +463,7 @@ def test_bad_input_each_says_why_and_the_mailbox_goes_on(server, extractor, tmp_
         "pgp": "PGP-encrypted mail: not read",
         "html": "HTML-only mail: no attachment (the body is not read)",
         "stranger": "sender 'billing@elsewhere.com' is not in --allow-from",
-        "xml": "#1 invoice.xml: unsupported_type: ",
+        "xml": "#1 invoice.xml: not_an_einvoice: ",  # an XML, but no e-invoice (its root named in the record)
     }
     assert {s: r for s, r in reasons.items() if s in expected and expected[s] not in r} == {}
     assert "open.pdf" not in reasons["encrypted pdfs"]
@@ -479,6 +479,7 @@ def test_bad_input_each_says_why_and_the_mailbox_goes_on(server, extractor, tmp_
     )
     assert by_name["bomb.zip"]["errors"][0]["code"] == "zip_limit"
     assert by_name["invoice.xml"]["source"].endswith(".xml")  # handed to the normal input path, named .xml
+    assert by_name["invoice.xml"]["errors"][0]["code"] == "not_an_einvoice"
     assert by_name[name]["mail"]["subject"] == "Rechnung M\ufffdrz"
     assert {
         "code": "mail",
@@ -489,6 +490,23 @@ def test_bad_input_each_says_why_and_the_mailbox_goes_on(server, extractor, tmp_
 
     for one in records.values():  # error records too (too_large, zip_limit: no file was read)
         assert not list(jsonschema.Draft202012Validator(record_schema()).iter_errors(one))
+
+
+def test_an_einvoice_xml_attachment_is_read_exactly(server, extractor, tmp_path):
+    """A bare UBL e-invoice attached to a mail is a document read exactly from its XML (no model, pages 0)."""
+    xml = (Path(__file__).parent / "data" / "einvoice" / "xrechnung-01.01a-INVOICE_ubl.xml").read_bytes()
+    msg = message("xrechnung", attachments=[("rechnung.xml", xml, "application/xml")], message_id="<ubl@supplier.com>")
+    server.append(msg.as_bytes(), folder="xml-in")
+    out = tmp_path / "out"
+    summary = run_once(server, "xml-in", out, extractor)
+    assert (summary.mails, summary.extracted, summary.failed) == (1, 1, 0)
+    (record,) = records_in(out).values()
+    assert (record["data_source"], record["pages"], record["mail"]["attachment"]["name"]) == (
+        "embedded_xml",
+        0,
+        "rechnung.xml",
+    )
+    assert record["status"] in ("ok", "review") and record["data"]["invoice_number"]
 
 
 def test_idle_wakes_within_2_s_and_a_restarted_server_is_reconnected(server, extractor, tmp_path):
