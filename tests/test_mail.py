@@ -8,6 +8,7 @@ Without Dovecot the server tests skip (they fail under ``CI=true``: ``.ci/run`` 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import email.message
 import email.utils
@@ -643,6 +644,11 @@ def test_done_and_failed_folders_and_status_through_the_cli(server, model_dir, t
     assert flags(server, folder) == {"nothing": {"$ExtractSkipped"}}
     assert flags(server, "Done") == {"good": {"\\Seen", "$Extracted"}}
     assert flags(server, "Failed") == {"broken": {"$ExtractFailed"}}
+    # the invoice register kept beside the ledger, as extract watch keeps it: the good invoice is in it
+    from extractor.register import Register
+
+    with contextlib.closing(Register.open(str(out / ".extractor" / "register.sqlite"))) as register:
+        assert [row["source"].endswith("good.pdf") for row in register.invoices()] == [True]
     status = CliRunner().invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
     assert status.exit_code == 0, status.output
     report = json.loads(status.stdout)["mail"]

@@ -137,11 +137,23 @@ def mail_command(
         metavar="SECONDS",
         help="Seconds before the first retry or reconnect (doubled for each further one).",
     ),
+    register: str | None = typer.Option(
+        None,
+        "--register",
+        metavar="PATH_OR_URL",
+        help="The invoice register every invoice is checked against and added to (default: register.sqlite beside "
+        "the ledger, as extract watch keeps it; docs/register.md).",
+    ),
+    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks)."),
+    require_known_supplier: bool = typer.Option(
+        False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Read the mailbox until stopped (exit 0), or with --once until the folder is done (exit 0)."""
     from extractor.jobs.mail import MailLock, ledger_path, mail, parse_mail_url
+    from extractor.jobs.watch.inbox import REGISTER_NAME
 
     target = parse_mail_url(url)
     credentials = mail_credentials(mail_password_file, oauth_token_command)
@@ -155,6 +167,8 @@ def mail_command(
         backoff=backoff,
     )
     book = ledger_path(out, ledger)
+    settings = _mail_register(settings, book.parent / REGISTER_NAME, register=register, off=no_register)
+    settings = settings.replace(require_known_supplier=require_known_supplier)
     with MailLock(book):  # a second process fails before spending time on the model
         pass
     render.watch_logging("extractor.jobs.mail")
@@ -174,3 +188,17 @@ def mail_command(
 
 
 SUBCOMMANDS.add("mail")
+
+
+def _mail_register(settings: Settings | None, default: Path, *, register: str | None, off: bool) -> Settings:
+    """The mailbox's settings with its invoice register, as ``extract watch`` keeps one: ``--register``, else
+    ``register.sqlite`` beside the ledger (made if missing), none with ``--no-register``."""
+    if off and register:
+        raise UsageError("--register and --no-register: give one of them")
+    settings = settings or Settings()
+    if off:
+        return settings.replace(register=None)
+    if register is None:
+        default.parent.mkdir(parents=True, exist_ok=True)
+        register = str(default)
+    return settings.replace(register=register)
