@@ -222,7 +222,11 @@ SMALL_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "required": ["number", "total"],
-    "properties": {"number": {"type": "string", "not": {"const": "17"}}, "total": {"type": "number"}},
+    "properties": {
+        # not printed on the sample page: these tests are about retries, so the values decide no review by grounding
+        "number": {"type": "string", "not": {"const": "17"}, "x-extractor-key": False},
+        "total": {"type": "number", "x-extractor-key": False},
+    },
 }
 ANSWER = {"number": "V-2026-00042", "total": 12.5}
 INVALID = '{"number":"17","total":1}'  # grammatical, but "not" forbids this number
