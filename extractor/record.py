@@ -283,6 +283,9 @@ class Record:
     extra: dict = field(default_factory=dict)  # later steps (checks, grounding, attempts, constraints) report here
     # the Pydantic model instance of ``data`` (``api``); not in to_dict(), so the JSON is the same with or without
     parsed: Any = field(default=None, compare=False, repr=False)
+    # the bytes of the files ``extra["embedded"]["attachments"]`` names, in its order (``--einvoice-attachments``),
+    # for the sink to write beside the record; never serialized (not in to_dict())
+    attachments: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """Return the record as a JSON-ready dict (the documented shape)."""
@@ -378,7 +381,7 @@ def record_from_dict(data: dict) -> Record:
     """
     if not isinstance(data, dict) or not isinstance(data.get("source"), str) or not isinstance(data.get("status"), str):
         raise ValueError("not a record: no source or status")
-    core = {f.name for f in fields(Record)} - {"extra", "usage", "parsed"}
+    core = {f.name for f in fields(Record)} - {"extra", "usage", "parsed", "attachments"}
     known = {k: data[k] for k in core if k in data}
     for key in ("errors", "warnings", "stop_token_ids"):
         if key in known:

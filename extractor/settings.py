@@ -45,6 +45,7 @@ class DefaultSchema(str):
 DEFAULT_SCHEMA = DefaultSchema("invoice")
 EINVOICE_SCHEMA = "invoice-en16931"  # ``schema`` when left at its default and ``einvoice`` formats are asked for
 DEFAULT_EINVOICE: tuple[str, ...] = ()  # ``einvoice``: no e-invoice written unless asked for
+DEFAULT_EINVOICE_ATTACHMENTS = False  # ``einvoice_attachments``: a received e-invoice's files written only on request
 DEFAULT_SPLIT_QUESTIONS = 8  # ``split_questions``: unsure pages the model is asked about per file at most
 DEFAULT_MAX_TOKENS = 2048
 SERVER_KINDS = ("vllm", "sglang", "mlx", "openai")
@@ -189,6 +190,9 @@ class Settings:
             the record's ``einvoice`` key says what was checked, and ``--out`` writes ``<name>.<format>.xml``
             (``.pdf`` for ``facturx``) beside the record. Empty (the default): none (the rules engine then loads
             only to check embedded XML).
+        einvoice_attachments: for a record read from e-invoice XML, name the files embedded in its supporting
+            documents (BG-24) in ``embedded.attachments`` and, with ``--out``, write their bytes beside the record
+            (``<name>.attachments/<n>-<file name>``); never inlined in the JSON. Off by default.
         auto_accept: the confidence every field must reach for an ``ok`` record (0 to 1; a schema's
             ``x-extractor-threshold`` overrides it per field); a record with a field below its threshold is
             ``review``, naming the field (``trust.confidence``). None: only the schema's thresholds apply.
@@ -248,6 +252,7 @@ class Settings:
     batch: int = DEFAULT_BATCH
     split_questions: int = DEFAULT_SPLIT_QUESTIONS
     einvoice: tuple[str, ...] = DEFAULT_EINVOICE
+    einvoice_attachments: bool = DEFAULT_EINVOICE_ATTACHMENTS
     auto_accept: float | None = None
     calibration: str | None = None
     evidence: bool = True
@@ -390,6 +395,7 @@ class Settings:
                 "request_processors",
                 "batch",
                 "einvoice",
+                "einvoice_attachments",
                 "embedded_rules",
             }
             | set(REMOTE_FIELDS)
@@ -420,6 +426,8 @@ class Settings:
             values["long"] = long
         if self.einvoice:  # only when asked for, so every other record keeps its fingerprint
             values["einvoice"] = list(self.einvoice)
+        if self.einvoice_attachments:  # likewise: its files are named in the record (a resumed batch without them
+            values["einvoice_attachments"] = True  # would reuse a record whose files were never written)
         if not self.embedded_rules:  # likewise: only switched off counts
             values["embedded_rules"] = False
         if self.timeout != DEFAULT_TIMEOUT and self.ocr != "never":  # it sets the OCR plan: pages read (issue 42)

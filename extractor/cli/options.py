@@ -161,6 +161,16 @@ SETTINGS_OPTIONS = {
             "<name>.<format>.xml (.pdf) beside the record (docs/einvoice.md).",
         ),
     ),
+    "einvoice_attachments": (
+        bool,
+        typer.Option(
+            default("einvoice_attachments"),
+            "--einvoice-attachments",
+            help="For an invoice read from e-invoice XML, name the files embedded in its supporting "
+            "documents (BG-24) in the record and, with --out, write them beside it as "
+            "<name>.attachments/<n>-<file name> (docs/einvoice.md).",
+        ),
+    ),
     "timeout": (
         float,
         typer.Option(

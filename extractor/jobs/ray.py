@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from extractor.errors import ExtractorError, UsageError
-from extractor.jobs.sinks import write_atomic, write_einvoices, write_record
+from extractor.jobs.sinks import write_atomic, write_beside, write_record
 from extractor.record import Record, record_from_dict
 
 if TYPE_CHECKING:
@@ -307,7 +307,7 @@ class ExtractStage:
             record = self._error(
                 source, "internal", f"{source}: extraction failed unexpectedly ({type(exc).__name__}: {exc})"
             )
-        record = write_einvoices(path, record)  # its --einvoice files beside it, their paths in it
+        record = write_beside(path, record)  # its --einvoice files (and attachments) beside it, their paths in it
         write_record(path, record)
         return record.to_json(indent=None).encode("utf-8")
 

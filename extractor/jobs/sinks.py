@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -79,6 +80,56 @@ def write_einvoices(record_path: Path, record: Record) -> Record:
     return dataclasses.replace(record, extra={**record.extra, "einvoice": written})
 
 
+# an embedded file's name as written: the XML's name reduced to its last part, these characters kept, this long
+_UNSAFE_NAME = re.compile(r"[^\w.\- ]")
+MAX_ATTACHMENT_NAME = 100
+
+
+def attachment_file_name(name: str | None) -> str:
+    """A file name for an embedded attachment that cannot leave its folder: the XML's name (never trusted) cut to
+    its last path part, every character outside letters, digits, ``. - _`` and space replaced by ``_``, no leading
+    dot, at most MAX_ATTACHMENT_NAME characters (its suffix kept); ``attachment`` when nothing is left."""
+    base = re.split(r"[\\/]", name or "")[-1]
+    base = _UNSAFE_NAME.sub("_", base).strip(" .")
+    if len(base) > MAX_ATTACHMENT_NAME:
+        stem, dot, suffix = base.rpartition(".")
+        suffix = suffix[:16] if dot and stem else ""
+        base = base[: MAX_ATTACHMENT_NAME - len(suffix) - 1].rstrip(" .") + ("." + suffix if suffix else "")
+    return base or "attachment"
+
+
+def write_attachments(record_path: Path, record: Record) -> Record:
+    """Write the files a record read from e-invoice XML names (``embedded.attachments``,
+    ``--einvoice-attachments``) into ``<name>.attachments/`` beside its file, atomically, as ``<n>-<file name>``
+    (``attachment_file_name``; n counts from 1, so two files never collide), and return the record with each
+    entry's ``path`` filled. A record without their bytes (``Record.attachments``: e.g. read back from a file)
+    is returned as it is.
+
+    Raises:
+        OSError: a write failed.
+    """
+    embedded = record.extra.get("embedded")
+    if not isinstance(embedded, dict):
+        return record
+    entries = embedded.get("attachments")
+    if not entries or len(entries) != len(record.attachments):
+        return record
+    folder = record_path.with_name(f"{record_path.stem}.attachments")
+    folder.mkdir(exist_ok=True)
+    written = []
+    for n, (entry, data) in enumerate(zip(entries, record.attachments, strict=True), start=1):
+        target = folder / f"{n}-{attachment_file_name(entry.get('name'))}"
+        write_atomic(target, data)
+        written.append({**entry, "path": str(target)})
+    return dataclasses.replace(record, extra={**record.extra, "embedded": {**embedded, "attachments": written}})
+
+
+def write_beside(record_path: Path, record: Record) -> Record:
+    """Write what goes beside a record's file (its e-invoices, its e-invoice's attachments) and return the record
+    that names their paths."""
+    return write_attachments(record_path, write_einvoices(record_path, record))
+
+
 class JsonDirSink:
     """One ``<stem>.json`` per input in a directory; same stems from different folders never collide."""
 
@@ -120,9 +171,9 @@ class JsonDirSink:
         )
 
     def write(self, record: Record) -> Path:
-        """Write a record atomically and return its path; its e-invoices first (``write_einvoices``)."""
+        """Write a record atomically and return its path; what goes beside it first (``write_beside``)."""
         path = self.path_for(record.source, record.extra.get("part"))
-        write_record(path, write_einvoices(path, record))
+        write_record(path, write_beside(path, record))
         return path
 
     def close(self) -> None:

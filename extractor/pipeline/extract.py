@@ -23,6 +23,7 @@ from pathlib import Path
 from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.einvoice.read import EmbeddedInvoice, read_embedded_invoice
 from extractor.einvoice.read_en16931 import as_en16931
+from extractor.einvoice.read_terms import attachments
 from extractor.einvoice.receive import receive_xml
 from extractor.einvoice.xpaths import value_paths
 from extractor.errors import InputError, ModelError
@@ -384,12 +385,39 @@ def _decided(
         einvoice=einvoice,
         confidence=findings,
     )
-    return dataclasses.replace(
+    record = dataclasses.replace(
         record,
         status=record_status(signals),
         warnings=tuple(record.warnings) + findings,
         extra={**record.extra, **assessment.to_extra()},
     )
+    return _with_attachments(job, record, source_xml)
+
+
+def _with_attachments(job: DocumentJob, record: Record, source_xml: bytes) -> Record:
+    """With ``settings.einvoice_attachments``, a record read from e-invoice XML names the files embedded in its
+    supporting documents (``embedded.attachments``: ``path`` null until a sink writes them) and holds their bytes
+    (``Record.attachments``, never serialized). They are decoded here, where the XML's bytes are at hand: at the
+    sink the source may be gone (a watcher's moved file, a mail's attachment) or a PDF to open again."""
+    embedded = record.extra.get("embedded")
+    if not (job.settings.einvoice_attachments and source_xml and isinstance(embedded, dict)):
+        return record
+    if record.extra.get("data_source") != "embedded_xml":
+        return record
+    files = attachments(source_xml)
+    entries = [
+        {
+            "document": f.index,
+            "name": f.filename,
+            "mime": f.mime_type,
+            "size": len(f.data),
+            "sha256": hashlib.sha256(f.data).hexdigest(),
+            "path": None,
+        }
+        for f in files
+    ]
+    extra = {**record.extra, "embedded": {**embedded, "attachments": entries}}
+    return dataclasses.replace(record, extra=extra, attachments=tuple(f.data for f in files))
 
 
 def _einvoiced(job: DocumentJob, record: Record, source_xml: bytes) -> tuple[Record, tuple[dict, ...]]:

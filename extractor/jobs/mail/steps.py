@@ -59,7 +59,7 @@ from extractor.jobs.mail.parts import (
     read_mail,
     too_large,
 )
-from extractor.jobs.sinks import write_atomic, write_einvoices
+from extractor.jobs.sinks import write_atomic, write_beside
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
 
@@ -518,7 +518,7 @@ class MailSteps:
         """Write one record with its ``mail`` key (and its e-invoices beside it), atomically."""
         record = _with_mail(record, meta, warnings, sha=sha)
         path.parent.mkdir(parents=True, exist_ok=True)
-        record = write_einvoices(path, record)
+        record = write_beside(path, record)
         write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
         return record
 

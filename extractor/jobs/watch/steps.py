@@ -50,7 +50,7 @@ from typing import Any
 from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.ledger import TERMINAL, Entry, Ledger, parse_timestamp
-from extractor.jobs.sinks import write_atomic, write_einvoices
+from extractor.jobs.sinks import write_atomic, write_beside
 from extractor.jobs.watch.inbox import Candidate, Inbox, StatKey, WatchPaths, WatchSettings, stat_key
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
@@ -398,12 +398,12 @@ class Steps:
             index, of = part.extra["part"]["index"], part.extra["part"]["of"]
             part = part if part.sha256 else dataclasses.replace(part, sha256=entry.sha256)
             part_path = result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
-            write_atomic(part_path, (write_einvoices(part_path, part).to_json() + "\n").encode("utf-8"))
+            write_atomic(part_path, (write_beside(part_path, part).to_json() + "\n").encode("utf-8"))
         if parts:
             record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK), parts[0]))
         else:
             # step 4, its e-invoices (--einvoice) beside it first: a crash between them leaves files a retry rewrites
-            write_atomic(result, (write_einvoices(result, record).to_json() + "\n").encode("utf-8"))
+            write_atomic(result, (write_beside(result, record).to_json() + "\n").encode("utf-8"))
         _fsync_dir(result.parent)
         _pause_for_tests("written")
         failed = record.status == ERROR
