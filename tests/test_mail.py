@@ -667,6 +667,8 @@ def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp
     attachments = [("a.pdf", zugferd(1)[1], "application/pdf"), ("b.pdf", zugferd(2)[1], "application/pdf")]
     server.append(message("two", attachments=attachments).as_bytes(), folder=folder)
     out = tmp_path / "out"
+    # the handler before (SIG_DFL alone; another test in this worker may have left its own: ray.init installs one)
+    before = signal.getsignal(signal.SIGTERM)
     first = mail(
         server.url(folder),
         out,
@@ -680,7 +682,7 @@ def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp
     (row,) = ledger_rows(out, "mails")
     assert (row["state"], row["filed"]) == ("processing", 0) and flags(server, folder) == {"two": set()}
     assert [r["mail"]["attachment"]["name"] for r in records_in(out).values()] == ["a.pdf"]
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are put back
+    assert signal.getsignal(signal.SIGTERM) is before  # the handlers are put back
     second = run_once(server, folder, out, extractor)
     assert (second.mails, second.extracted) == (1, 1)
     assert sorted(r["mail"]["attachment"]["name"] for r in records_in(out).values()) == ["a.pdf", "b.pdf"]
