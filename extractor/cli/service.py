@@ -31,7 +31,7 @@ RETENTION_OPTION = typer.Option(
     "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
 )
 REGISTER_OPTION = typer.Option(
-    False,
+    True,
     "--register/--no-register",
     help="Keep the invoice register in the store, one per tenant: every job's invoice checked against the "
     "tenant's earlier ones (duplicates, changed bank details; docs/register.md).",
