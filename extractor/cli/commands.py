@@ -17,7 +17,13 @@ import typer
 from extractor.api import Extractor, api_key
 from extractor.cli import output as render
 from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
-from extractor.cli.options import settings_options
+from extractor.cli.options import (
+    NO_REGISTER_OPTION,
+    REQUIRE_KNOWN_SUPPLIER_OPTION,
+    STATE_REGISTER_OPTION,
+    settings_options,
+    state_register,
+)
 from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.errors import ExitCode, UsageError
 from extractor.inputs.discover import find_inputs
@@ -253,17 +259,9 @@ def watch_command(
         "before it is abandoned (it stays queued).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    register: str | None = typer.Option(
-        None,
-        "--register",
-        metavar="PATH_OR_URL",
-        help="The invoice register every invoice is checked against and added to (default: register.sqlite in the "
-        "watcher's state folder, beside the ledger; postgresql://... to share one).",
-    ),
-    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks)."),
-    require_known_supplier: bool = typer.Option(
-        False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
-    ),
+    register: str | None = STATE_REGISTER_OPTION,
+    no_register: bool = NO_REGISTER_OPTION,
+    require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -281,7 +279,9 @@ def watch_command(
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
-    settings = _watch_register(settings, paths, register=register, off=no_register, strict=require_known_supplier)
+    settings = state_register(
+        settings, paths.register, register=register, off=no_register, strict=require_known_supplier
+    )
     render.watch_logging()
     with Extractor(settings) as extractor:
         summary = watch(
@@ -289,20 +289,6 @@ def watch_command(
         )
     render.show_watch_summary(summary.to_dict(), as_json=as_json)
     raise typer.Exit(ExitCode.OK)
-
-
-def _watch_register(settings: Settings | None, paths, *, register: str | None, off: bool, strict: bool) -> Settings:
-    """The watcher's settings with its invoice register: ``--register``, else its state folder's (made if missing),
-    none with ``--no-register``."""
-    if off and register:
-        raise UsageError("--register and --no-register: give one of them")
-    settings = settings or Settings()
-    if off:
-        return settings.replace(register=None)
-    if register is None:
-        paths.register.parent.mkdir(parents=True, exist_ok=True)
-        register = str(paths.register)
-    return settings.replace(register=register, require_known_supplier=strict)
 
 
 @app.command(

@@ -15,7 +15,13 @@ import typer
 from extractor.api import Extractor
 from extractor.cli import output as render
 from extractor.cli.app import SUBCOMMANDS, app, handle_errors
-from extractor.cli.options import settings_options
+from extractor.cli.options import (
+    NO_REGISTER_OPTION,
+    REQUIRE_KNOWN_SUPPLIER_OPTION,
+    STATE_REGISTER_OPTION,
+    settings_options,
+    state_register,
+)
 from extractor.errors import ExitCode, UsageError
 from extractor.jobs.mail.steps import MailSettings
 from extractor.settings import Settings
@@ -137,17 +143,9 @@ def mail_command(
         metavar="SECONDS",
         help="Seconds before the first retry or reconnect (doubled for each further one).",
     ),
-    register: str | None = typer.Option(
-        None,
-        "--register",
-        metavar="PATH_OR_URL",
-        help="The invoice register every invoice is checked against and added to (default: register.sqlite beside "
-        "the ledger, as extract watch keeps it; docs/register.md).",
-    ),
-    no_register: bool = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks)."),
-    require_known_supplier: bool = typer.Option(
-        False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
-    ),
+    register: str | None = STATE_REGISTER_OPTION,
+    no_register: bool = NO_REGISTER_OPTION,
+    require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
@@ -167,8 +165,9 @@ def mail_command(
         backoff=backoff,
     )
     book = ledger_path(out, ledger)
-    settings = _mail_register(settings, book.parent / REGISTER_NAME, register=register, off=no_register)
-    settings = settings.replace(require_known_supplier=require_known_supplier)
+    settings = state_register(
+        settings, book.parent / REGISTER_NAME, register=register, off=no_register, strict=require_known_supplier
+    )
     with MailLock(book):  # a second process fails before spending time on the model
         pass
     render.watch_logging("extractor.jobs.mail")
@@ -188,17 +187,3 @@ def mail_command(
 
 
 SUBCOMMANDS.add("mail")
-
-
-def _mail_register(settings: Settings | None, default: Path, *, register: str | None, off: bool) -> Settings:
-    """The mailbox's settings with its invoice register, as ``extract watch`` keeps one: ``--register``, else
-    ``register.sqlite`` beside the ledger (made if missing), none with ``--no-register``."""
-    if off and register:
-        raise UsageError("--register and --no-register: give one of them")
-    settings = settings or Settings()
-    if off:
-        return settings.replace(register=None)
-    if register is None:
-        default.parent.mkdir(parents=True, exist_ok=True)
-        register = str(default)
-    return settings.replace(register=register)

@@ -467,3 +467,34 @@ def _guard_settings(no_guard: list[str]) -> GuardSettings:
         return GuardSettings.without(no_guard)
     except ValueError as exc:
         raise UsageError(f"--no-guard: {exc}") from exc
+
+
+# ---------------------------------------------------------------- a service's own invoice register (watch, mail)
+
+STATE_REGISTER_OPTION = typer.Option(
+    None,
+    "--register",
+    metavar="PATH_OR_URL",
+    help="The invoice register every invoice is checked against and added to (default: register.sqlite in the "
+    "state folder, beside the ledger; postgresql://... to share one).",
+)
+NO_REGISTER_OPTION = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks).")
+REQUIRE_KNOWN_SUPPLIER_OPTION = typer.Option(
+    False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
+)
+
+
+def state_register(
+    settings: Settings | None, default: Path, *, register: str | None, off: bool, strict: bool
+) -> Settings:
+    """The settings of ``extract watch`` / ``extract mail`` with their invoice register: ``--register``, else
+    ``default`` (the state folder's, made if missing), none with ``--no-register``."""
+    if off and register:
+        raise UsageError("--register and --no-register: give one of them")
+    settings = settings or Settings()
+    if off:
+        return settings.replace(register=None)
+    if register is None:
+        default.parent.mkdir(parents=True, exist_ok=True)
+        register = str(default)
+    return settings.replace(register=register, require_known_supplier=strict)
