@@ -1,6 +1,6 @@
 """Source -> record -> our CII and UBL, compared term by term (issue 41 item 3): every EN 16931 term a source XML
-gives (``bindings.term_values``) against the same term in the CII and the UBL we write from the record read under
-``invoice-en16931``, after the syntaxes' normalisations (``bindings.normalise``).
+gives (``term_values.term_values``) against the same term in the CII and the UBL we write from the record read under
+``invoice-en16931``, after the syntaxes' normalisations (``term_values.normalise``).
 
 A difference is a loss unless it is documented:
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from extractor.einvoice.bindings import differences, syntax_of, term_values
+from extractor.einvoice.term_values import differences, syntax_of, term_values
 
 EXEMPT = {
     "BT-125-1": "the attachment's bytes are not in the record; our XML names the document without them",
@@ -49,7 +49,7 @@ class RoundTrip:
 
     Attributes:
         syntax: the source's (``CII``, ``UBL``).
-        source: term -> values in the source (``bindings.term_values``).
+        source: term -> values in the source (``term_values.term_values``).
         ours: format -> term -> values in our XML of that format.
         lost: format -> term -> ``(source's values, ours)``: differences neither noted nor exempt.
         noted: the terms that differ and that the record's notes name.

@@ -17,10 +17,10 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from extractor.einvoice.bindings import scope_nodes
 from extractor.einvoice.codes import document_type_of, payment_means_of
 from extractor.einvoice.read import EmbeddedInvoice, _fit_lengths, cii_positions
 from extractor.einvoice.read_terms import TermReader
+from extractor.einvoice.term_values import scope_nodes
 from extractor.einvoice.xmltext import _all, _date, _dec, _num, _one, _text
 
 _GLN, _LEI = "0088", "0199"

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from extractor.einvoice.bindings import BINDINGS, BY_TERM, NAMESPACES, first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.bindings import BINDINGS, BY_TERM, NAMESPACES
 from extractor.einvoice.codes import payment_means_of
+from extractor.einvoice.term_values import first, scope_nodes, syntax_of, term_values
 
 _TAX_POINT = {"3": "issue_date", "35": "delivery_date", "432": "payment_date"}
 _ADDRESS = ("street", "additional_street", "address_line_3", "city", "postal_code", "subdivision", "country")
