@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.errors import ExtractorError, UsageError
+from extractor.errors import ExtractorError
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.mail.client import ConnectionLost, Credentials, LoginRefused, Mailbox
 from extractor.jobs.mail.ledger import MailLedger
 from extractor.jobs.mail.steps import MailSettings, MailSteps, wait_backoff
 from extractor.jobs.mail.url import MailURL, parse_mail_url
-from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME
+from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME, hold_lock
 from extractor.record import Record
 
 log = logging.getLogger("extractor.jobs.mail")
@@ -78,23 +78,14 @@ class MailLock:
         self.fd: int | None = None
 
     def __enter__(self) -> MailLock:
-        import fcntl
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            owner = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
-            os.close(fd)
-            raise UsageError(
-                f"another extract mail or watch (pid {owner}) is already using the ledger {self.path.with_suffix('')}; "
-                "stop it first, or give this one its own --out / --ledger",
-                code="locked",
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self.fd = fd
+        self.fd = hold_lock(
+            os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644),
+            lambda owner: (
+                f"another extract mail or watch (pid {owner}) is already using the ledger "
+                f"{self.path.with_suffix('')}; stop it first, or give this one its own --out / --ledger"
+            ),
+        )
         return self
 
     def __exit__(self, *exc) -> None:

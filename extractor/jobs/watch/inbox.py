@@ -16,6 +16,7 @@ One watcher per inbox and per ledger: ``fcntl.flock`` on ``<ledger>.lock`` and o
 from __future__ import annotations
 
 import fnmatch
+import functools
 import logging
 import os
 import queue
@@ -163,8 +164,6 @@ class WatchLock:
         Raises:
             UsageError: (code ``locked``) another watcher holds one of the locks.
         """
-        import fcntl
-
         self.paths.lock.parent.mkdir(parents=True, exist_ok=True)
         targets = [self.paths.lock, self.paths.inbox / INBOX_LOCK]
         try:
@@ -175,23 +174,17 @@ class WatchLock:
                     if index == 0:
                         raise
                     continue  # a read-only inbox (--keep-inputs): the ledger lock still guards it
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    owner = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
-                    os.close(fd)
-                    raise UsageError(
-                        f"another watcher (pid {owner}) is already running on inbox {self.paths.inbox} "
-                        f"or ledger {self.paths.ledger} (lock {target}); stop it first",
-                        code="locked",
-                    ) from None
-                os.ftruncate(fd, 0)
-                os.write(fd, str(os.getpid()).encode())
-                self._fds.append(fd)
+                self._fds.append(hold_lock(fd, functools.partial(self._busy, target)))
         except BaseException:
             self.release()
             raise
         return self
+
+    def _busy(self, target: Path, owner: str) -> str:
+        return (
+            f"another watcher (pid {owner}) is already running on inbox {self.paths.inbox} "
+            f"or ledger {self.paths.ledger} (lock {target}); stop it first"
+        )
 
     def release(self) -> None:
         """Drop the locks (closing the files releases them)."""
@@ -203,6 +196,33 @@ class WatchLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+def hold_lock(fd: int, busy: Callable[[str], str]) -> int:
+    """Take an exclusive ``flock`` on an open lock file without waiting and write this process's pid into it (what
+    the next one names); the watcher's locks and ``extract mail``'s, one mechanism.
+
+    Args:
+        fd: the lock file, opened read-write.
+        busy: the message when another process holds it, given that process's pid.
+
+    Returns:
+        ``fd``, locked (closing it releases the lock).
+
+    Raises:
+        UsageError: (code ``locked``) another process holds it; ``fd`` is closed.
+    """
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        owner = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
+        os.close(fd)
+        raise UsageError(busy(owner), code="locked") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd
 
 
 def check_unlocked(paths: WatchPaths) -> None:
