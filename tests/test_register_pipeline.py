@@ -206,7 +206,7 @@ def test_the_service_keeps_one_register_per_tenant(runner, tmp_path):
     """``extract serve --register`` / ``extract worker --register``: each job's records are checked against its
     tenant's register in the job store (beside the jobs' table); a tenant never sees another's invoices."""
     from extractor.service.config import open_store
-    from extractor.service.store import Job
+    from extractor.service.job import Job
     from extractor.service.worker import Engine
 
     store = tmp_path / "jobs.sqlite"

@@ -7,7 +7,7 @@ def test_a_delivery_connects_to_the_address_it_checked(monkeypatch):
     """The host is resolved and checked before each delivery, and the connection goes to that checked address (a
     name that resolves inward a moment later is not followed: DNS rebinding); a private answer is refused."""
     from extractor.service import webhooks
-    from extractor.service.store import Job
+    from extractor.service.job import Job
 
     answers = iter([[(2, 1, 6, "", ("1.1.1.1", 80))], [(2, 1, 6, "", ("10.0.0.7", 80))]])
     monkeypatch.setattr(webhooks.socket, "getaddrinfo", lambda *args, **kwargs: next(answers))

@@ -26,10 +26,11 @@ from extractor.service import contract, metrics
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
 from extractor.service.gate import NO_KEY, Gate
 from extractor.service.intake import Submission, read_submission
+from extractor.service.job import ENDED, Job, shown_options
 from extractor.service.problems import Problem, install
 from extractor.service.requests import SERVICE_EINVOICE, request_options
 from extractor.service.sources import check_source
-from extractor.service.store import ENDED, Job, Store, shown_options
+from extractor.service.store import Store
 from extractor.service.webhooks import Deliverer, check_callback, shown_url
 from extractor.service.worker import Engine, Worker
 from extractor.settings import Settings

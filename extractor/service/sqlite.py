@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from extractor.errors import UsageError
-from extractor.service.store import LATER_COLUMNS, Cursor, Store
+from extractor.service.job import LATER_COLUMNS
+from extractor.service.store import Cursor, Store
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
-from extractor.service.store import Job, Store
+from extractor.service.job import Job
+from extractor.service.store import Store
 
 log = logging.getLogger("extractor.service")
 

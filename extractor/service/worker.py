@@ -27,9 +27,10 @@ from extractor.jobs.hooks import pause_at
 from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import record_from_dict
 from extractor.schema import load_schema, schema_model
+from extractor.service.job import Job
 from extractor.service.requests import inline_schema_path
 from extractor.service.sources import FetchError, SourceSettings, fetch
-from extractor.service.store import DEFAULT_LEASE, Job, Store
+from extractor.service.store import DEFAULT_LEASE, Store
 from extractor.service.webhooks import shown_url
 from extractor.settings import Settings
 from extractor.trust.verdict import error_record
