@@ -30,7 +30,7 @@ _EXPORTS = {
     "WatchSummary": "jobs.watch",
     "Invoice": "schema_models",  # the built-in schemas as Pydantic models (imports pydantic on first use)
     "Receipt": "schema_models",
-    "InvoiceEN16931": "schema_models",
+    "InvoiceEN16931": "schema_models_en16931",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -18,16 +18,19 @@ from typing import Any, TypeGuard
 from extractor.errors import SchemaError, UsageError
 from extractor.leaves import json_pointer
 
-# the built-in schemas -> their Pydantic model's class name (extractor/schema_models.py); ``invoice-en16931`` is
+# the built-in schemas -> their Pydantic model's class name (extractor/schema_models.py; ``InvoiceEN16931`` in
+# extractor/schema_models_en16931.py); ``invoice-en16931`` is
 # the invoice schema's EN 16931 version (more fields; ``invoice`` stays as it was, so its records do too)
 BUILTIN_CLASSES = {"invoice": "Invoice", "invoice-en16931": "InvoiceEN16931", "receipt": "Receipt"}
 BUILTIN_SCHEMAS = tuple(BUILTIN_CLASSES)
+# the model classes not in extractor/schema_models.py -> the module that holds them
+_MODEL_MODULES = {"InvoiceEN16931": "schema_models_en16931"}
 # the schemas whose data is an invoice: checked, grounded, merged and written as e-invoices as one
 INVOICE_SCHEMAS = ("invoice", "invoice-en16931")
 # the built-in schemas' Pydantic models, by the ``module:Class`` that names them: such a class is its schema's name
 # (so ``schema=Invoice`` fingerprints, prompts and records as ``schema="invoice"``) without importing pydantic to tell
 BUILTIN_MODELS = {
-    **{f"extractor.schema_models:{cls}": name for name, cls in BUILTIN_CLASSES.items()},
+    **{f"extractor.{_MODEL_MODULES.get(cls, 'schema_models')}:{cls}": name for name, cls in BUILTIN_CLASSES.items()},
     **{f"extractor:{cls}": name for name, cls in BUILTIN_CLASSES.items()},  # the package's lazy export
 }
 # ``package.module:Class`` (or ``module:Outer.Inner``): a Pydantic model named on the command line, imported

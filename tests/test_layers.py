@@ -16,7 +16,8 @@ LAYERS = [
         "extractor.text",
         "extractor.leaves",
         "extractor.schema",
-        "extractor.schema_models",  # the built-in schemas as Pydantic models; the one module importing pydantic
+        "extractor.schema_models",  # the built-in schemas as Pydantic models; with the next, the pydantic importers
+        "extractor.schema_models_en16931",  # the invoice-en16931 model and its EN 16931 parts, on schema_models
         "extractor.record",
     ),
     ("extractor.inputs",),

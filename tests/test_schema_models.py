@@ -15,8 +15,16 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 
 import extractor
 from extractor.pipeline.extract import settings_fingerprint
-from extractor.schema import BUILTIN_SCHEMAS, builtin_schema_dir, load_schema, schema_model, validate_data
-from extractor.schema_models import BUILTIN_MODELS, BuiltinJsonSchema, Invoice, Receipt
+from extractor.schema import (
+    BUILTIN_CLASSES,
+    BUILTIN_SCHEMAS,
+    builtin_schema_dir,
+    load_schema,
+    schema_model,
+    validate_data,
+)
+from extractor.schema_models import BuiltinJsonSchema, Invoice, Receipt
+from extractor.schema_models_en16931 import BUILTIN_MODELS, InvoiceEN16931
 from extractor.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,13 +169,23 @@ def test_nullable_enum_accepts_null_and_dates_read_as_dates():
 
 @pytest.mark.parametrize(
     "setting",
-    [Invoice, "extractor:Invoice", "extractor.schema_models:Invoice", Receipt, "extractor:Receipt"],
+    [
+        Invoice,
+        "extractor:Invoice",
+        "extractor.schema_models:Invoice",
+        Receipt,
+        "extractor:Receipt",
+        InvoiceEN16931,
+        "extractor:InvoiceEN16931",
+        "extractor.schema_models_en16931:InvoiceEN16931",
+    ],
     ids=str,
 )
 def test_a_builtin_model_is_its_schema_by_name(setting):
     """What ``Extractor(schema=...)`` reads (api.py: ``schema_model``, ``load_schema``, ``settings_fingerprint``):
     the class gives the name's Schema and fingerprint, so the records are the name's; only ``parsed`` is added."""
-    name = setting.__name__.lower() if isinstance(setting, type) else setting.rpartition(":")[2].lower()
+    class_name = setting.__name__ if isinstance(setting, type) else setting.rpartition(":")[2]
+    name = {cls: schema for schema, cls in BUILTIN_CLASSES.items()}[class_name]
     model = schema_model(setting)
     assert model is BUILTIN_MODELS[name]
     by_class, by_name = load_schema(model), load_schema(name)
