@@ -1,6 +1,6 @@
 """Long documents: the windows' answers merged into one record, the merge proven by the invoice's arithmetic.
 
-The pipeline (``pipeline.extract``) runs each window of the plan (``pipeline.windows``) and hands back a
+The pipeline (``pipeline.answer``) runs each window of the plan (``pipeline.windows``) and hands back a
 ``WindowResult``; ``merge`` turns the results into the document's record (before review) and its findings.
 
 Decisions, in one place:

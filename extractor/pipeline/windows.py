@@ -1,6 +1,6 @@
 """Long documents: the page windows a document is read in, each window's pages and its prompt.
 
-This module plans; it runs nothing and merges nothing. The pipeline (``pipeline.extract``) drives the loop: for
+This module plans; it runs nothing and merges nothing. The pipeline (``pipeline.answer``) drives the loop: for
 each ``Window`` of the ``Plan`` it renders the pages (``first_pages``, ``window_raster``), generates with retries
 (``window_messages``) and hands back a ``merge.WindowResult``; ``merge.merge`` turns the results into the
 document's record (``pipeline.merge``: the merge and its proof by the invoice's arithmetic).
