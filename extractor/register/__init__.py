@@ -8,9 +8,9 @@ and the batch call it once a record's status is decided from every other signal.
 Modules, by step: ``keys`` (normalisation: numbers, names, VAT ids, IBANs; the supplier key; invoice or credit
 note), ``claims`` (which keys count: read from embedded XML or found on the page), ``checks`` (the pure decision:
 every finding and its code), ``db`` (SQLite / PostgreSQL by URL, the schema version), ``store`` (``Register``: the
-one transaction that checks and adds, master data, people's decisions), ``result`` (``RegisterResult``: the
-record's ``register`` key, applied), ``listing`` (suppliers and invoices read back), ``masterdata`` (an import file
-read and checked whole).
+one transaction that checks and adds, master data, people's decisions), ``recall`` (what the register knew before
+an entry, read inside that transaction), ``result`` (``RegisterResult``: the record's ``register`` key, applied),
+``listing`` (suppliers and invoices read back), ``masterdata`` (an import file read and checked whole).
 
 Public API::
 

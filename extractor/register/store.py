@@ -5,7 +5,7 @@ against them and adds it.
     >>> result = register.check_and_add(record, place="/inbox/a.pdf")  # doctest: +SKIP
     >>> record = result.apply(record)  # the ``register`` key, the warnings, the status (trust.verdict)
 
-``check_and_add`` is **one write transaction**: it reads what the register knew (``checks.Known``), decides
+``check_and_add`` is **one write transaction**: it reads what the register knew (``recall.known``), decides
 (``checks.decide``, pure), and writes the entry, the supplier and, for an ``ok`` record, its account as trusted.
 The original of an invoice and of a file's bytes is decided by a unique key (``register_invoice_keys``,
 ``register_file_keys``: an ``INSERT ... ON CONFLICT DO NOTHING``), so two processes registering copies of one
@@ -31,27 +31,24 @@ from pathlib import Path
 from typing import Any
 
 from extractor.record import Record, Status, issue
-from extractor.register import listing
+from extractor.register import listing, recall
 from extractor.register.checks import (
     DUPLICATES,
     WARNING,
     Account,
     CheckSettings,
-    Earlier,
     Known,
-    date_window,
     decide,
 )
 from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
-from extractor.register.decisions import decided_originals, remember_not_duplicates, undecided
+from extractor.register.decisions import remember_not_duplicates
 from extractor.register.keys import Keys, id_key, name_key, read_keys, supplier_key
 from extractor.register.result import RegisterResult, invoice_like, now, place_of
 from extractor.trust.verdict import registered_status
 
 REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
 DEFAULT_CHECKS = CheckSettings()
-_ENTRY = "seq, source, place, kind, seen_at, sha256, printed"
 
 
 class Register:
@@ -143,7 +140,17 @@ class Register:
             if seq is None:  # registered before (a restart, a resumed run), or by another process a moment ago
                 found = self._entry(tx, record.sha256, fingerprint, where, part)
                 return RegisterResult(found or {}, repeated=True)
-            known = self._known(tx, keys, said, sha256=record.sha256, place=where, seq=seq)
+            known = recall.known(
+                self.db,
+                tx,
+                self.tenant,
+                keys,
+                said,
+                sha256=record.sha256,
+                place=where,
+                seq=seq,
+                window_days=self.settings.window_days,
+            )
             findings = decide(keys, said, known, settings=self.settings)
             warnings = [issue(f.code, f.message) for f in findings if f.severity == WARNING]
             status = registered_status(record.status, warnings)
@@ -213,110 +220,6 @@ class Register:
             ),
         ).fetchone()
         return None if row is None else int(row[0])
-
-    def _known(self, tx: Any, keys: Keys, said: Claims, *, sha256: str, place: str, seq: int) -> Known:
-        """What the register knew before entry ``seq`` (its unique keys claimed for it where it is the first)."""
-        same_file = self._first(tx, "register_file_keys", ("sha256",), (sha256,), seq)
-        first_run = seq
-        if same_file is not None and same_file.place == place:
-            # a re-run of the same path: itself; it compares with what came before its first run, as that run did
-            # (the file key is held by the earliest entry of these bytes)
-            first_run, same_file = same_file.seq, None
-        same_number = None
-        if said.verified and keys.supplier and keys.number:
-            same_number = self._first(
-                tx,
-                "register_invoice_keys",
-                ("supplier_key", "document_type", "number"),
-                (keys.supplier, keys.document_type, keys.number),
-                seq,
-            )
-            if same_number is not None and same_number.sha256 == sha256:
-                same_number = None  # the same bytes: a duplicate_file (another place) or itself
-        # originals a person said this document is not a duplicate of (register.decisions) are left out
-        decided = decided_originals(self.db, tx, tenant=self.tenant, sha256=sha256, place=place)
-        same_file, same_number = undecided(same_file, decided), undecided(same_number, decided)
-        candidate = None
-        if same_file is None and same_number is None:
-            candidate = undecided(self._candidate(tx, keys, said, sha256=sha256, seq=first_run), decided)
-        supplier = None
-        if keys.supplier is not None:
-            supplier = self.db.execute(
-                tx, "SELECT known FROM register_suppliers WHERE tenant = ? AND key = ?", (self.tenant, keys.supplier)
-            ).fetchone()
-        return Known(
-            supplier_known=bool(supplier and supplier[0]),
-            trusted=self._trusted(tx, keys.supplier) if keys.supplier else (),
-            holders=self._holders(tx, keys) if said["iban"] and keys.iban else (),
-            other_vat_ids=self._other_vat_ids(tx, keys) if said["vat_id"] and keys.name_norm else (),
-            same_file=same_file,
-            same_number=same_number,
-            candidate=candidate,
-        )
-
-    def _first(self, tx: Any, table: str, columns: tuple[str, ...], values: tuple, seq: int) -> Earlier | None:
-        """Claim ``table``'s unique key for entry ``seq``; when another entry holds it, that one (the original)."""
-        columns, values = ("tenant", *columns), (self.tenant, *values)
-        names = ", ".join(columns)
-        marks = ", ".join("?" for _ in columns)
-        taken = self.db.execute(
-            tx,
-            f"INSERT INTO {table} ({names}, entry_seq) VALUES ({marks}, ?) ON CONFLICT ({names}) DO NOTHING "
-            "RETURNING entry_seq",
-            (*values, seq),
-        ).fetchone()
-        if taken is not None:
-            return None
-        where = " AND ".join(f"k.{c} = ?" for c in columns)
-        row = self.db.execute(
-            tx,
-            f"SELECT {', '.join('e.' + c for c in _ENTRY.split(', '))} FROM {table} k "
-            f"JOIN register_entries e ON e.seq = k.entry_seq WHERE {where}",
-            values,
-        ).fetchone()
-        return _earlier(row) if row is not None else None
-
-    def _candidate(self, tx: Any, keys: Keys, said: Claims, *, sha256: str, seq: int) -> Earlier | None:
-        if not (said.supplier and said["total"] and keys.supplier and keys.total and keys.currency and keys.issue_date):
-            return None
-        first, last = date_window(keys.issue_date, self.settings.window_days)
-        row = self.db.execute(
-            tx,
-            f"SELECT {_ENTRY} FROM register_entries WHERE tenant = ? AND supplier_key = ? AND currency = ? "
-            "AND total = ? AND issue_date >= ? AND issue_date <= ? AND document_type = ? AND total_claimed = 1 "
-            "AND seq < ? AND sha256 <> ? AND (number IS NULL OR number <> ?) ORDER BY seq LIMIT 1",
-            (self.tenant, keys.supplier, keys.currency, keys.total, first, last, keys.document_type, seq, sha256)
-            + (keys.number or "",),
-        ).fetchone()
-        return _earlier(row) if row is not None else None
-
-    def _trusted(self, tx: Any, supplier: str) -> tuple[Account, ...]:
-        rows = self.db.execute(
-            tx,
-            "SELECT iban, source, by_whom, at FROM register_accounts WHERE tenant = ? AND supplier_key = ? "
-            "ORDER BY at, iban",
-            (self.tenant, supplier),
-        ).fetchall()
-        return tuple(Account(iban=r[0], source=r[1], by=r[2], at=r[3]) for r in rows)
-
-    def _holders(self, tx: Any, keys: Keys) -> tuple[str, ...]:
-        rows = self.db.execute(
-            tx,
-            "SELECT a.supplier_key, s.name FROM register_accounts a LEFT JOIN register_suppliers s "
-            "ON s.tenant = a.tenant AND s.key = a.supplier_key WHERE a.tenant = ? AND a.iban = ? "
-            "AND a.supplier_key <> ? ORDER BY a.supplier_key",
-            (self.tenant, keys.iban, keys.supplier or ""),
-        ).fetchall()
-        return tuple(r[1] or r[0] for r in rows)
-
-    def _other_vat_ids(self, tx: Any, keys: Keys) -> tuple[str, ...]:
-        rows = self.db.execute(
-            tx,
-            "SELECT DISTINCT vat_id FROM register_suppliers WHERE tenant = ? AND name_norm = ? AND known = 1 "
-            "AND vat_id IS NOT NULL AND vat_id <> ? ORDER BY vat_id",
-            (self.tenant, keys.name_norm, keys.vat_id or ""),
-        ).fetchall()
-        return tuple(r[0] for r in rows)
 
     def _learn(self, tx: Any, keys: Keys, said: Claims, known: Known, *, ok: bool) -> None:
         """Add the supplier (known once an ``ok`` record of it is in) and, for an ``ok`` record, trust its account
@@ -588,12 +491,6 @@ class Register:
         """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
         ``import_suppliers`` reads them back, with every trusted account)."""
         return {"suppliers": self.suppliers(), "invoices": self.invoices()}
-
-
-def _earlier(row: Any) -> Earlier:
-    return Earlier(
-        source=row[1], place=row[2], kind=row[3], seen_at=row[4], sha256=row[5], number=row[6], seq=int(row[0])
-    )
 
 
 __all__ = [
