@@ -14,6 +14,8 @@ import dataclasses
 import json
 import os
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -51,10 +53,20 @@ def made(tmp_path_factory, model_factory) -> tuple[Path, Path]:
     return inbox, out
 
 
+def _copy_out(source: Path, target: Path) -> Path:
+    """OUT's records, and its register through SQLite's backup API: a connection another thread still holds may
+    remove the WAL's ``-shm`` file while a plain file copy reads the folder."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("register.sqlite*"))
+    with closing(sqlite3.connect(source / WATCH_REGISTER)) as old:
+        with closing(sqlite3.connect(target / WATCH_REGISTER)) as new:
+            old.backup(new)
+    return target
+
+
 @pytest.fixture
 def out(made, tmp_path) -> Path:
     """A fresh copy of OUT (records and register) for each test: the actions change the register."""
-    return Path(shutil.copytree(made[1], tmp_path / "out"))
+    return _copy_out(made[1], tmp_path / "out")
 
 
 def _record(out: Path, stem: str) -> dict:
@@ -198,9 +210,9 @@ def test_a_batch_s_own_check_shows_its_duplicate_and_offers_no_decision(made, tm
     """A batch without a register flags its own duplicates (scope ``batch``): nothing stored to decide on."""
     from starlette.testclient import TestClient
 
-    folder = tmp_path / "records"
-    (folder / WATCH_REGISTER).parent.mkdir(parents=True)
-    shutil.copy(made[1] / WATCH_REGISTER, folder / WATCH_REGISTER)  # a register there, but not this record's
+    folder = _copy_out(made[1], tmp_path / "records")  # a register there, but not this record's
+    for stored in folder.glob("*.json"):
+        stored.unlink()
     batch = _record(made[1], "reminder")
     batch["register"] = {**batch["register"], "scope": "batch", "register": None}
     (folder / "reminder.json").write_text(json.dumps(batch), encoding="utf-8")

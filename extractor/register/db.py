@@ -319,7 +319,10 @@ class SqliteDatabase(Database):
         self._local.db = None
         with self._checkpoint_lock:
             self._stop.set()
-            self._checkpointer = None
+            checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None and checkpointer is not threading.current_thread():
+            # its connection closes before close() returns: a copy of the folder made next sees a quiet file
+            checkpointer.join(timeout=LOCK_TIMEOUT)
 
 
 class PostgresDatabase(Database):
