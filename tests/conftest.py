@@ -26,6 +26,8 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 # would only fight each other (2 workers: ~23 % more wall time, most of it sys time). A preloaded OpenBLAS reads
 # this at process start, so it is set here, in the controller, for the workers it spawns.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# a terminal wide enough for any temporary path: rich folds a long line, inside a path too, at the width
+os.environ.setdefault("COLUMNS", "1000")
 if "EXTRACTOR_CACHE_DIR" not in os.environ:
     # The package's cache (CLDR tables) in a directory of this session, shared by its workers, not ~/.cache.
     import atexit
