@@ -26,8 +26,6 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 # would only fight each other (2 workers: ~23 % more wall time, most of it sys time). A preloaded OpenBLAS reads
 # this at process start, so it is set here, in the controller, for the workers it spawns.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-# a terminal wide enough for any temporary path: rich folds a long line, inside a path too, at the width
-os.environ.setdefault("COLUMNS", "1000")
 if "EXTRACTOR_CACHE_DIR" not in os.environ:
     # The package's cache (CLDR tables) in a directory of this session, shared by its workers, not ~/.cache.
     import atexit
@@ -269,3 +267,10 @@ def _reuse_loaded_models():
     api.load_runner = load_runner
     yield
     api.load_runner = real
+
+
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands a test runs print to a terminal wide enough for any temporary path: rich folds a long line,
+    inside a path too, wherever the width falls (set per test: pytest's own progress line reads it too)."""
+    monkeypatch.setenv("COLUMNS", "1000")

@@ -793,6 +793,9 @@ def test_a_url_source_is_fetched_by_the_worker_and_a_failed_fetch_is_an_error_re
     assert failed["status"] == "done" and failed["record"]["status"] == "error"
     assert failed["record"]["source"] == f"{base}/gone.pdf" and error["code"] == "unreachable"
     assert "HTTP 404" in error["message"] and "secret" not in json.dumps(failed)
+    # the model, schema and stop set its extraction would have had, as any other record of the job
+    same = ("model", "schema", "stop_token_ids")
+    assert {k: failed["record"][k] for k in same} == {k: ok["record"][k] for k in same} and failed["record"]["model"]
 
 
 def test_a_broken_body_and_a_bug_are_problems_too(tmp_path):

@@ -25,7 +25,7 @@ from typing import Any
 from extractor.api import Extractor
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.extract import settings_fingerprint
-from extractor.record import record_from_dict
+from extractor.record import Record, record_from_dict
 from extractor.schema import load_schema, schema_model
 from extractor.service.job import Job
 from extractor.service.requests import inline_schema_path
@@ -122,6 +122,19 @@ class Engine:
         # the file was extracted under a temporary folder: its records name it as the client did
         renamed = [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
         return [self.registered(job, record) for record in renamed]
+
+    def error(self, job: Job, *, source: str, code: str, message: str) -> Record:
+        """An error record for a job whose file never reached the model (a URL that could not be fetched), with the
+        model, schema and stop set its extraction would have had."""
+        extractor = self._variant(job.options)
+        return error_record(
+            source=source,
+            code=code,
+            message=message,
+            model=extractor.runner.model_id,
+            schema=extractor.schema.name,
+            stop_token_ids=extractor.runner.stop_set.without(extractor.settings.drop_stop_ids).ids,
+        )
 
     def registered(self, job: Job, record: dict) -> dict:
         """A job's record checked against its tenant's register and added to it (the job's id is its place: a job
@@ -321,7 +334,7 @@ class Worker:
                 data = fetch(job.source_url, settings=self.sources, max_bytes=self.engine.settings.max_bytes)
             except FetchError as exc:
                 shown = shown_url(job.source_url) or job.filename
-                return [error_record(source=shown, code=exc.code, message=str(exc)).to_dict()]
+                return [self.engine.error(job, source=shown, code=exc.code, message=str(exc)).to_dict()]
         assert data is not None
         return self.engine.run(job, data)
 
