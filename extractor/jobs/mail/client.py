@@ -96,7 +96,8 @@ class Head:
 
 
 class Mailbox:
-    """One IMAP connection to the folder a mail URL names."""
+    """One IMAP connection to the folder a mail URL names; its commands may come from two threads (the mail in
+    hand's, and the reader's that fetches ahead), one command (or one IDLE) at a time."""
 
     def __init__(self, url: MailURL, credentials: Credentials, *, timeout: float = 60.0) -> None:
         """Args: url: the mailbox; credentials: how to log in; timeout: seconds a server may stay silent."""
@@ -107,6 +108,7 @@ class Mailbox:
         self.uidvalidity = 0
         self.idle_supported = False
         self.fetched_bytes = 0  # bytes of mail fetched so far (the tests check a too-large part is not fetched)
+        self._lock = threading.RLock()  # one command on the connection at a time
 
     # ------------------------------------------------------------------------------------------- the session
 
@@ -159,18 +161,20 @@ class Mailbox:
 
     def close(self) -> None:
         """Log out (quietly: the connection may be gone already)."""
-        client, self.client = self.client, None
+        with self._lock:
+            client, self.client = self.client, None
         if client is not None:
             _close_quietly(client)
 
     def _call(self, what: str, function, *args, **kwargs):
         """Run one IMAP command; a failure of the connection or the command becomes ConnectionLost."""
-        if self.client is None:
-            raise ConnectionLost(f"{self.url.mailbox}: not connected")
-        try:
-            return function(*args, **kwargs)
-        except (OSError, imaplib.IMAP4.error) as exc:
-            raise ConnectionLost(f"{self.url.mailbox}: {what}: {_reason(exc)}") from None
+        with self._lock:
+            if self.client is None:
+                raise ConnectionLost(f"{self.url.mailbox}: not connected")
+            try:
+                return function(*args, **kwargs)
+            except (OSError, imaplib.IMAP4.error) as exc:
+                raise ConnectionLost(f"{self.url.mailbox}: {what}: {_reason(exc)}") from None
 
     # ------------------------------------------------------------------------------------------- the mails
 
@@ -263,6 +267,10 @@ class Mailbox:
                 time.sleep(0.25)
             self._call("noop", self.client.noop)  # notices a dropped connection
             return
+        with self._lock:  # no other command while in IDLE (a fetch ahead still running finishes first)
+            self._idle(seconds, stop=stop)
+
+    def _idle(self, seconds: float, *, stop: threading.Event) -> None:
         client = self.client
         self._call("idle", client.idle)
         deadline = time.monotonic() + min(seconds, IDLE_RENEW_S)

@@ -73,6 +73,7 @@ CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail tha
 MAX_STEM_BYTES = 120
 BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
 PREFETCH_BYTES = 16 * 1024 * 1024  # mails fetched in one command, at most this many bytes together
+PREFETCH_MAILS = 8  # mails fetched in one command, at most; the reader keeps two such groups ahead
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,8 @@ class MailSteps:
         self.counts = dict.fromkeys(COUNTS, 0)
         self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
         self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
-        self.bodies: dict[int, Future] = {}  # mails fetched ahead, being read in the reader thread (``_prefetch``)
+        # mails fetched and read ahead in the reader thread (``_prefetch``): (``mail`` key, content), None if gone
+        self.ahead: dict[int, Future] = {}
         self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail-read")
         self.max_bytes = int(extractor.settings.max_bytes)
 
@@ -236,37 +238,63 @@ class MailSteps:
                 todo.append(uid)
             elif not row.filed:
                 self.filing.append((uid, row.key, row.state))
-        for start in range(0, len(todo), BATCH):
-            chunk = todo[start : start + BATCH]
-            heads = self.box.heads(chunk)
-            for index, uid in enumerate(chunk):
+        try:
+            for start in range(0, len(todo), BATCH):
+                chunk = todo[start : start + BATCH]
+                heads = self.box.heads(chunk)
+                for index, uid in enumerate(chunk):
+                    if self.stop.is_set():
+                        break
+                    if uid in heads:  # else moved or deleted meanwhile
+                        self._prefetch(chunk[index:], heads)
+                        self.take(uid, heads[uid])
+                self.ahead.clear()
+                self.flush()
                 if self.stop.is_set():
-                    break
-                if uid in heads:  # else moved or deleted meanwhile
-                    self._prefetch(chunk[index:], heads)
-                    self.take(uid, heads[uid])
-            self.bodies.clear()
+                    return
             self.flush()
-            if self.stop.is_set():
-                return
-        self.flush()
+        finally:
+            self.ahead.clear()  # a lost connection's reads are not used after the reconnect
 
     def _prefetch(self, uids: list[int], heads: dict[int, Head]) -> None:
-        """Fetch the next mails within the size limit in one command, up to ``PREFETCH_BYTES`` together (one round
-        trip for several mails, not one each), unless the first is fetched already or too large."""
-        first = heads[uids[0]]
-        if first.uid in self.bodies or first.size > self.max_bytes:
+        """Keep the reader thread two groups of mails ahead of the mail in hand (``uids[0]``): each group one FETCH
+        of up to ``PREFETCH_MAILS`` mails within the size limit and ``PREFETCH_BYTES`` together, then each mail
+        read. The fetch and the parse run beside the extraction of the mails before (a socket's wait holds no
+        lock of Python's); a mail over the size limit is left to ``_content``, part by part."""
+        waiting = [uid for uid in uids if uid in heads and heads[uid].size <= self.max_bytes]
+        queued = sum(1 for uid in waiting if uid in self.ahead)
+        rest = [uid for uid in waiting if uid not in self.ahead]
+        while rest and queued < 2 * PREFETCH_MAILS:
+            group = [rest.pop(0)]
+            total = heads[group[0]].size
+            while rest and len(group) < PREFETCH_MAILS and total + heads[rest[0]].size <= PREFETCH_BYTES:
+                total += heads[rest[0]].size
+                group.append(rest.pop(0))
+            futures: dict[int, Future] = {uid: Future() for uid in group}
+            self.ahead.update(futures)
+            self.reader.submit(self._fetch_and_read, {uid: heads[uid] for uid in group}, futures)
+            queued += len(group)
+
+    def _fetch_and_read(self, heads: dict[int, Head], futures: dict[int, Future]) -> None:
+        """In the reader thread: fetch a group's mails in one command (the Mailbox's lock keeps it apart from the
+        commands of the watcher's thread), then read each in turn, resolving its future as soon as it is read."""
+        try:
+            raws = self.box.wholes(list(heads))
+        except BaseException as exc:  # noqa: BLE001 - the mail in hand's thread raises it (a lost connection)
+            for future in futures.values():
+                future.set_exception(exc)
             return
-        group: list[int] = []
-        total = 0
-        for uid in uids:
-            head = heads.get(uid)
-            if head is None or head.size > self.max_bytes or (group and total + head.size > PREFETCH_BYTES):
-                break
-            group.append(uid)
-            total += head.size
-        for uid, raw in self.box.wholes(group).items():  # parsed beside the extraction of the mail before
-            self.bodies[uid] = self.reader.submit(self._read, raw)
+        for uid, future in futures.items():
+            try:
+                raw = raws.get(uid)
+                future.set_result(None if raw is None else (self._meta(heads[uid]), self._read(raw)))
+            except BaseException as exc:  # noqa: BLE001 - raised where the mail is taken, as a read there would
+                future.set_exception(exc)
+
+    def _meta(self, head: Head) -> dict:
+        """A mail's ``mail`` key from its header (in the reader thread when fetched ahead: pure)."""
+        url, uidvalidity = self.box.url, self.box.uidvalidity
+        return mail_meta(head.header, mailbox=url.mailbox, folder=self.folder, uidvalidity=uidvalidity, uid=head.uid)
 
     def _read(self, raw: bytes) -> MailContent:
         """A whole mail's parts (in the reader thread: pure, nothing shared)."""
@@ -295,7 +323,9 @@ class MailSteps:
         url, uidvalidity = self.box.url, self.box.uidvalidity
         key = mail_key(url.mailbox, self.folder, uidvalidity, uid)
         self.parts = []
-        meta = mail_meta(head.header, mailbox=url.mailbox, folder=self.folder, uidvalidity=uidvalidity, uid=uid)
+        ahead = self.ahead.pop(uid, None)
+        read = ahead.result() if ahead is not None else None  # None: not fetched ahead, or gone meanwhile
+        meta = read[0] if read is not None else self._meta(head)
         row = self.mails.begin(
             key,
             mailbox=url.mailbox,
@@ -320,7 +350,7 @@ class MailSteps:
         if not self.settings.allowed(meta["from"]):
             self._end(uid, key, "skipped", f"sender {meta['from']!r} is not in --allow-from")
             return
-        content = self._content(head)
+        content = read[1] if read is not None else self._content(head)
         self.parts = [_part_row(part, outcome="skipped") for part in content.parts if part.outcome == "skipped"]
         if not content.documents and not content.errors:
             self._end(uid, key, "skipped", f"{label}: {content.skip_reason()}", notes=content.notes)
@@ -358,9 +388,6 @@ class MailSteps:
     def _content(self, head: Head) -> MailContent:
         """Step 3: the mail's parts; a mail over the size limit is read part by part, big parts not at all."""
         if head.size <= self.max_bytes:
-            ahead = self.bodies.pop(head.uid, None)
-            if ahead is not None:
-                return ahead.result()
             raw = self.box.wholes([head.uid]).get(head.uid)
             if raw is not None:
                 return self._read(raw)
