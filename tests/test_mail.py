@@ -614,6 +614,7 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
         "skipped": 0,
         "reconnects": 0,
         "fetched_bytes": 0,
+        "hook_failed": 0,
     }
     assert flags(server, folder) == {"crash": {"\\Seen", "$Extracted"}}
     assert len(records_in(out)) == 2
