@@ -139,7 +139,8 @@ def script(tmp_path: Path, name: str, body: str) -> tuple[str, ...]:
     return (sys.executable, str(path))
 
 
-def test_the_hook_gets_the_record_on_stdin_and_its_environment(tmp_path):
+def test_the_hook_gets_the_record_on_stdin_and_its_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXTRACT_MAIL_PASSWORD", "secret")  # the job's own: not passed on
     seen = tmp_path / "seen.json"
     hook = script(
         tmp_path,

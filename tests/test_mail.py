@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
-from helpers import in_ci, png, shared_path
+from helpers import hook_command, in_ci, jsonl_lines, png, shared_path
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
@@ -761,3 +761,31 @@ def test_poll_instead_of_idle(server, extractor, tmp_path):
         stop.set()
         thread.join(HANG_GUARD_S)
     assert not thread.is_alive() and seen[0].extra["mail"]["subject"] == "later"
+
+
+def test_jsonl_and_hook_get_each_attachment_record_with_its_mail(server, model_dir, tmp_path):
+    folder = "feeds"
+    attachments = [("one.pdf", zugferd(3)[1], "application/pdf"), ("two.pdf", zugferd(4)[1], "application/pdf")]
+    server.append(
+        message("feeds", attachments=attachments, message_id="<feeds@supplier.com>").as_bytes(), folder=folder
+    )
+    out, log, calls = tmp_path / "out", tmp_path / "records.jsonl", tmp_path / "calls.jsonl"
+    feeds = ("--jsonl", str(log), "--hook", hook_command(tmp_path, calls))
+    args = _cli(server, folder, out, model_dir, *feeds, "--once", "--json")
+    result = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_MAIL_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    assert (json.loads(result.stdout)["extracted"], json.loads(result.stdout)["hook_failed"]) == (2, 0)
+    records, lines, runs = records_in(out), jsonl_lines(log), jsonl_lines(calls)
+    assert sorted(lines, key=lambda r: r["sha256"]) == sorted(records.values(), key=lambda r: r["sha256"])
+    assert [line["mail"]["attachment"]["name"] for line in lines] == ["one.pdf", "two.pdf"]
+    assert [run["stdin"] for run in runs] == lines
+    for name, record in records.items():
+        (run,) = [r for r in runs if r["stdin"]["sha256"] == record["sha256"]]
+        mail_key = f"mail/{record['mail']['mailbox']}/{folder}/{record['mail']['uidvalidity']}/{record['mail']['uid']}"
+        assert run["env"] == {
+            "EXTRACT_RECORD": str(out.resolve() / name),
+            "EXTRACT_STATUS": record["status"],
+            "EXTRACT_SOURCE": record["source"],
+            "EXTRACT_SHA256": record["sha256"],
+            "EXTRACT_RECORD_KEY": f"{record['sha256']}/{mail_key}/{record['mail']['attachment']['index']}",
+        }

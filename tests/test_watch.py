@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
+from helpers import hook_command, jsonl_lines
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
@@ -863,24 +863,6 @@ def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir):
 
 
 # -------------------------------------------------------------------------- --jsonl and --hook (extractor.jobs.feeds)
-
-
-def hook_command(tmp_path: Path, calls: Path, *, then: str = "") -> str:
-    """A hook (a Python script run by this interpreter) that appends its EXTRACT_* environment and stdin to
-    ``calls`` as one JSON line, then runs ``then``."""
-    script = tmp_path / "hook.py"
-    script.write_text(
-        "import json, os, sys, time\n"
-        "env = {k: v for k, v in os.environ.items() if k.startswith('EXTRACT_')}\n"
-        f"with open({str(calls)!r}, 'a') as f:\n"
-        "    f.write(json.dumps({'env': env, 'stdin': json.loads(sys.stdin.read())}) + '\\n')\n" + then,
-        encoding="utf-8",
-    )
-    return shlex.join([sys.executable, str(script)])
-
-
-def jsonl_lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
 
 
 def test_kill_9_after_the_jsonl_append_then_restart_appends_each_record_once(dirs, tmp_path, model_dir, note_schema):

@@ -15,7 +15,8 @@ document, so a kill -9 between the two makes the restart do the document again a
 * the hook: at least once. It runs after the line is appended, so a kill while it runs (or before the commit)
   runs it again on restart: ``EXTRACT_RECORD_KEY`` (the same key, equal across a redo) lets it deduplicate. It
   gets the compact record on stdin and ``EXTRACT_RECORD`` (the record file), ``EXTRACT_STATUS``,
-  ``EXTRACT_SOURCE``, ``EXTRACT_SHA256`` and ``EXTRACT_RECORD_KEY`` in its environment. A hook that fails (exit
+  ``EXTRACT_SOURCE``, ``EXTRACT_SHA256`` and ``EXTRACT_RECORD_KEY`` in its environment (and no other ``EXTRACT_*``
+  variable of the job's, such as ``EXTRACT_MAIL_PASSWORD``). A hook that fails (exit
   code, time-out, gone) is logged as a warning and counted (``hook_failed``); the job goes on, the record stays.
 """
 
@@ -207,14 +208,16 @@ class JsonlLog:
 
 
 def run_hook(argv: tuple[str, ...], record: Record, *, path: Path, key: str, timeout: float) -> str | None:
-    """Run the hook once on a record (its compact JSON on stdin, ``EXTRACT_*`` in its environment; its stdout is
-    discarded). It runs in its own process group, so a time-out kills whatever it started too.
+    """Run the hook once on a record (its compact JSON on stdin, the ``EXTRACT_*`` variables in its environment
+    instead of any the job had; its stdout is discarded). It runs in its own process group, so a time-out kills
+    whatever it started too.
 
     Returns:
         None when it exited 0, else why it failed: the exit code (or the time-out) and its stderr's last line.
     """
     env = {
-        **os.environ,
+        # the job's own EXTRACT_* variables are not passed on (EXTRACT_MAIL_PASSWORD is a secret): only the hook's
+        **{name: value for name, value in os.environ.items() if not name.startswith("EXTRACT_")},
         "EXTRACT_RECORD": str(path),
         "EXTRACT_STATUS": str(record.status),
         "EXTRACT_SOURCE": record.source,
