@@ -8,16 +8,17 @@ document, so a kill -9 between the two makes the restart do the document again a
 * the log: exactly once. The line (``record.to_json(indent=None)``, the record file's content) is appended with
   one ``os.write`` and fsync'd. On opening, a torn last line (a file not ending in a newline) is cut back to the
   last newline, and the keys (:func:`record_key`) of the last ``TAIL_LINES`` lines are remembered: a record whose
-  key is among them is not appended again. The *earlier* line is kept (a redo may differ in its timings only):
-  what a consumer already read stays what it read. Appends are in order, so a redone document's line can only be
-  among the last ones (at most the documents in flight at the kill, times their parts). Unlike ``extract run
-  --jsonl`` (``sinks.JsonlSink``), the file is never truncated: it is the job's long-running log.
+  key is among them is not appended again. The *earlier* line is kept, what a consumer may already have read (a
+  redo differs only in what it measured: timings, usage, memory; the record file holds the redo's). Appends are in
+  order, so a redone document's line can only be among the last ones (at most the documents in flight at the
+  kill, times their parts). Unlike ``extract --jsonl`` (``sinks.JsonlSink``), the file is never truncated: it is
+  the job's long-running log.
 * the hook: at least once. It runs after the line is appended, so a kill while it runs (or before the commit)
   runs it again on restart: ``EXTRACT_RECORD_KEY`` (the same key, equal across a redo) lets it deduplicate. It
   gets the compact record on stdin and ``EXTRACT_RECORD`` (the record file), ``EXTRACT_STATUS``,
   ``EXTRACT_SOURCE``, ``EXTRACT_SHA256`` and ``EXTRACT_RECORD_KEY`` in its environment (and no other ``EXTRACT_*``
-  variable of the job's, such as ``EXTRACT_MAIL_PASSWORD``). A hook that fails (exit
-  code, time-out, gone) is logged as a warning and counted (``hook_failed``); the job goes on, the record stays.
+  variable of the job's, such as ``EXTRACT_MAIL_PASSWORD``). A hook that fails (exit code, time-out, gone) is
+  logged as a warning and counted (``hook_failed``); the job goes on, the record stays.
 """
 
 from __future__ import annotations
