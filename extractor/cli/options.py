@@ -522,7 +522,6 @@ HOOK_OPTION = typer.Option(
 HOOK_TIMEOUT_OPTION = typer.Option(
     FEEDS.hook_timeout,
     "--hook-timeout",
-    min=0.001,
     metavar="SECONDS",
     help="Kill a --hook run still going after this long (counted as failed).",
 )
