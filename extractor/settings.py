@@ -84,6 +84,9 @@ PASS_SEED_OFFSET = 1
 # The invoice register's settings: what it finds belongs to the moment of reading, not the answer (not fingerprinted).
 REGISTER_FIELDS = ("register", "require_known_supplier", "duplicate_window")
 DEFAULT_DUPLICATE_WINDOW = 7  # days (register.checks.DEFAULT_WINDOW_DAYS)
+# ``extract watch`` / ``extract mail --hook``: seconds one run of the hook command may take before it is killed
+# (``jobs.feeds.FeedSettings``); a minute is ample for a script that posts one record, and bounds a hung one.
+DEFAULT_HOOK_TIMEOUT = 60.0
 CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
 CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -483,6 +486,7 @@ def default(name: str):
 __all__ = [
     "BATCH_JOB_DEFAULT",
     "COMMAND_LINE_DEFAULTS",
+    "DEFAULT_HOOK_TIMEOUT",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "DEFAULT_PASSES",

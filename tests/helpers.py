@@ -536,3 +536,25 @@ def sample_generator():
         sys.modules["sample_generator"] = module  # dataclasses look their module up while it executes
         spec.loader.exec_module(module)
     return sys.modules["sample_generator"]
+
+
+def hook_command(folder: Path, calls: Path, *, then: str = "") -> str:
+    """A ``--hook`` command line: a Python script in ``folder``, run by this interpreter, that appends its
+    ``EXTRACT_*`` environment and the record on its stdin to ``calls`` as one JSON line, then runs ``then``."""
+    import shlex
+    import sys
+
+    script = folder / "hook.py"
+    script.write_text(
+        "import json, os, sys, time\n"
+        "env = {k: v for k, v in os.environ.items() if k.startswith('EXTRACT_')}\n"
+        f"with open({str(calls)!r}, 'a') as f:\n"
+        "    f.write(json.dumps({'env': env, 'stdin': json.loads(sys.stdin.read())}) + '\\n')\n" + then,
+        encoding="utf-8",
+    )
+    return shlex.join([sys.executable, str(script)])
+
+
+def jsonl_lines(path: Path) -> list[dict]:
+    """A JSON Lines file's objects ([] when it does not exist)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []

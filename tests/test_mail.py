@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
-from helpers import in_ci, png, shared_path
+from helpers import hook_command, in_ci, jsonl_lines, png, shared_path
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
@@ -614,6 +614,7 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
         "skipped": 0,
         "reconnects": 0,
         "fetched_bytes": 0,
+        "hook_failed": 0,
     }
     assert flags(server, folder) == {"crash": {"\\Seen", "$Extracted"}}
     assert len(records_in(out)) == 2
@@ -760,3 +761,39 @@ def test_poll_instead_of_idle(server, extractor, tmp_path):
         stop.set()
         thread.join(HANG_GUARD_S)
     assert not thread.is_alive() and seen[0].extra["mail"]["subject"] == "later"
+
+
+def test_jsonl_and_hook_get_each_attachment_record_with_its_mail(server, model_dir, tmp_path):
+    """Two attachments and one too large (its error record is fed too): three lines with ``mail``, three hook runs."""
+    folder = "feeds"
+    attachments = [
+        ("one.pdf", zugferd(3)[1], "application/pdf"),
+        ("two.pdf", zugferd(4)[1], "application/pdf"),
+        ("huge.pdf", b"%PDF-1.4\n" + os.urandom(4 * 1024 * 1024), "application/pdf"),
+    ]
+    server.append(
+        message("feeds", attachments=attachments, message_id="<feeds@supplier.com>").as_bytes(), folder=folder
+    )
+    out, log, calls = tmp_path / "out", tmp_path / "records.jsonl", tmp_path / "calls.jsonl"
+    feeds = ("--jsonl", str(log), "--hook", hook_command(tmp_path, calls), "--max-bytes", str(MAX_BYTES))
+    args = _cli(server, folder, out, model_dir, *feeds, "--once", "--json")
+    result = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_MAIL_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["extracted"], summary["failed"], summary["hook_failed"]) == (2, 1, 0)
+    records, lines, runs = records_in(out), jsonl_lines(log), jsonl_lines(calls)
+    assert sorted(map(json.dumps, lines)) == sorted(map(json.dumps, records.values()))  # each record file's content
+    assert sorted(line["mail"]["attachment"]["name"] for line in lines) == ["huge.pdf", "one.pdf", "two.pdf"]
+    assert [run["stdin"] for run in runs] == lines
+    for name, record in records.items():
+        (run,) = [r for r in runs if r["stdin"]["mail"]["attachment"] == record["mail"]["attachment"]]
+        where = record["mail"]
+        key = f"{where['mailbox']}/{folder}/{where['uidvalidity']}/{where['uid']}/{where['attachment']['index']}"
+        assert run["env"] == {
+            "EXTRACT_RECORD": str(out.resolve() / name),
+            "EXTRACT_STATUS": record["status"],
+            "EXTRACT_SOURCE": record["source"],
+            "EXTRACT_SHA256": record["sha256"],
+            "EXTRACT_RECORD_KEY": f"{record['sha256'] or '-'}/mail/{key}",
+        }
+    assert {run["env"]["EXTRACT_STATUS"] for run in runs if not run["env"]["EXTRACT_SHA256"]} == {"error"}

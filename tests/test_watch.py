@@ -11,6 +11,7 @@ import datetime
 import functools
 import hashlib
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -22,11 +23,13 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
+from helpers import hook_command, jsonl_lines
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
 from extractor.cli.commands import app, dispatch_args
 from extractor.errors import ModelError, UsageError
+from extractor.jobs.feeds import FeedSettings
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch import WatchSettings, watch
 from extractor.jobs.watch.inbox import WatchLock, WatchPaths, ignored_name
@@ -297,6 +300,7 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
         "abandoned": 0,
         "recovered": 0,
         "left": 0,
+        "hook_failed": 0,
     }
     assert sorted(r.sha256 for r in records) == sorted(distinct)
     assert {r["sha256"]: r["status"] for r in records_in(out).values()} == dict.fromkeys(distinct, "ok")
@@ -394,6 +398,7 @@ def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, t
         "abandoned": 0,
         "recovered": 0,
         "left": 0,
+        "hook_failed": 0,
     }
     records = records_in(out)
     assert sorted(records) == sorted([record_a.name, result_name("b.pdf", second)])
@@ -428,6 +433,7 @@ def test_corrupt_and_encrypted_pdfs_fail_with_a_reason_and_the_watcher_goes_on(d
         "abandoned": 0,
         "recovered": 0,
         "left": 0,
+        "hook_failed": 0,
     }
     assert [(Path(r.source).name, r.status, [e["code"] for e in r.errors]) for r in records] == [
         ("a corrupt.pdf", "error", ["corrupt"]),
@@ -484,6 +490,7 @@ def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tm
         "abandoned": 1,
         "recovered": 0,
         "left": 1,
+        "hook_failed": 0,
     }
     assert {s: (e["state"], e["attempts"]) for s, e in ledger_entries(out).items()} == {sha(data): ("queued", 0)}
     assert inputs_left(inbox) == {"doc.pdf"}
@@ -506,6 +513,7 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
         "abandoned": 0,
         "recovered": 0,
         "left": 0,
+        "hook_failed": 0,
     }
 
     result = runner.invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
@@ -852,3 +860,82 @@ def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir):
     both = cli_args(inbox, out, model_dir, Path("invoice"), "--register", "x", "--no-register")
     both = runner.invoke(app, dispatch_args(both))
     assert both.exit_code == 2 and "--no-register" in both.output
+
+
+# -------------------------------------------------------------------------- --jsonl and --hook (extractor.jobs.feeds)
+
+
+def test_kill_9_after_the_jsonl_append_then_restart_appends_each_record_once(dirs, tmp_path, model_dir, note_schema):
+    inbox, out = dirs
+    contents = {"a.pdf": pdf("first"), "b.pdf": pdf("second")}
+    for name, data in contents.items():
+        (inbox / name).write_bytes(data)
+    log, calls = tmp_path / "feed" / "records.jsonl", tmp_path / "calls.jsonl"
+    feeds = ("--jsonl", str(log), "--hook", hook_command(tmp_path, calls))
+    marker = tmp_path / "paused-fed"
+    # killed after its first document's line is appended and its hook has run, before the ledger commits it
+    proc = start_cli(cli_args(inbox, out, model_dir, note_schema, *feeds), tmp_path, "fed", pause=f"fed:{marker}")
+    try:
+        wait_for(lambda: marker.exists() or proc.poll() is not None, what="the watcher to pause after feeding")
+        assert marker.exists(), (tmp_path / "fed.err").read_text()
+    finally:
+        proc.kill()  # SIGKILL
+        proc.wait()
+    [fed] = jsonl_lines(log)
+    assert [c["stdin"]["sha256"] for c in jsonl_lines(calls)] == [fed["sha256"]]
+    assert ledger_entries(out)[fed["sha256"]]["state"] == "processing"
+
+    final = CliRunner().invoke(
+        app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, *feeds, "--once", "--json"))
+    )
+    assert final.exit_code == 0, final.output
+    assert json.loads(final.stdout)["extracted"] == 2 and json.loads(final.stdout)["hook_failed"] == 0
+    lines, records = jsonl_lines(log), records_in(out)
+    assert sorted(line["sha256"] for line in lines) == sorted(sha(d) for d in contents.values())  # once each
+    assert lines[0] == fed  # the line before the kill is the one kept
+    by_sha = {r["sha256"]: (name, r) for name, r in records.items()}
+    # each line is its record file's content; the redone document's file was written again (what it measured:
+    # timings, usage, the process's peak memory, may differ)
+    assert lines[1] == by_sha[lines[1]["sha256"]][1]
+    redone = {"timings": None, "usage": None, "peak_memory_gb": None}
+    assert {**lines[0], **redone} == {**by_sha[lines[0]["sha256"]][1], **redone}
+    # the hook: at least once, the same key every time for a document (the redone one ran twice)
+    runs = jsonl_lines(calls)
+    assert sorted(c["stdin"]["sha256"] for c in runs) == sorted([fed["sha256"], *(sha(d) for d in contents.values())])
+    for run in runs:
+        name, record = by_sha[run["stdin"]["sha256"]]
+        assert run["env"] == {
+            "EXTRACT_RECORD": str(out.resolve() / name),
+            "EXTRACT_STATUS": "ok",
+            "EXTRACT_SOURCE": record["source"],
+            "EXTRACT_SHA256": record["sha256"],
+            "EXTRACT_RECORD_KEY": record["sha256"],
+        }
+
+
+@pytest.mark.parametrize(
+    "then, why",
+    [("sys.stderr.write('refused\\n'); sys.exit(4)", "exit code 4; stderr: refused"), ("time.sleep(60)", "timed out")],
+)
+def test_a_failing_hook_is_logged_and_counted_and_the_watcher_goes_on(dirs, extractor, tmp_path, caplog, then, why):
+    inbox, out = dirs
+    for name in ("a.pdf", "b.pdf"):
+        (inbox / name).write_bytes(pdf(name))
+    log, calls = tmp_path / "records.jsonl", tmp_path / "calls.jsonl"
+    feeds = FeedSettings(jsonl=log, hook=hook_command(tmp_path, calls, then=then), hook_timeout=1)
+    with caplog.at_level(logging.WARNING, logger="extractor.jobs.watch"):
+        summary = watch(inbox, out, extractor=extractor, settings=WatchSettings(settle=0.1, once=True, feeds=feeds))
+    assert (summary.extracted, summary.hook_failed, summary.left) == (2, 2, 0)
+    assert len(records_in(out)) == 2 and len(jsonl_lines(log)) == 2 and len(jsonl_lines(calls)) == 2
+    warnings = [r.getMessage() for r in caplog.records if r.getMessage().startswith("hook ")]
+    assert len(warnings) == 2
+    for name, message in zip(sorted(records_in(out)), sorted(warnings), strict=True):
+        assert str(out.resolve() / name) in message and why in message
+
+
+def test_a_hook_command_that_does_not_exist_is_refused_before_the_model_loads(dirs, tmp_path, note_schema):
+    inbox, out = dirs
+    args = cli_args(inbox, out, tmp_path / "no model here", note_schema, "--hook", "no-such-hook-cmd --x", "--once")
+    result = CliRunner().invoke(app, dispatch_args(args))
+    assert result.exit_code == 2, result.output
+    assert "--hook no-such-hook-cmd: command not found on PATH" in result.output

@@ -18,9 +18,13 @@ from extractor.api import Extractor, api_key
 from extractor.cli import output as render
 from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
 from extractor.cli.options import (
+    FEED_JSONL_OPTION,
+    HOOK_OPTION,
+    HOOK_TIMEOUT_OPTION,
     NO_REGISTER_OPTION,
     REQUIRE_KNOWN_SUPPLIER_OPTION,
     STATE_REGISTER_OPTION,
+    feed_settings,
     settings_options,
     state_register,
 )
@@ -258,6 +262,9 @@ def watch_command(
         help="After SIGINT / SIGTERM, seconds the current document may still run "
         "before it is abandoned (it stays queued).",
     ),
+    jsonl: Path | None = FEED_JSONL_OPTION,
+    hook: str | None = HOOK_OPTION,
+    hook_timeout: float = HOOK_TIMEOUT_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     register: str | None = STATE_REGISTER_OPTION,
     no_register: bool = NO_REGISTER_OPTION,
@@ -276,6 +283,7 @@ def watch_command(
         keep_inputs=keep_inputs,
         once=once,
         stop_timeout=stop_timeout,
+        feeds=feed_settings(jsonl, hook, hook_timeout),
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model

@@ -16,9 +16,13 @@ from extractor.api import Extractor
 from extractor.cli import output as render
 from extractor.cli.app import SUBCOMMANDS, app, handle_errors
 from extractor.cli.options import (
+    FEED_JSONL_OPTION,
+    HOOK_OPTION,
+    HOOK_TIMEOUT_OPTION,
     NO_REGISTER_OPTION,
     REQUIRE_KNOWN_SUPPLIER_OPTION,
     STATE_REGISTER_OPTION,
+    feed_settings,
     settings_options,
     state_register,
 )
@@ -143,6 +147,9 @@ def mail_command(
         metavar="SECONDS",
         help="Seconds before the first retry or reconnect (doubled for each further one).",
     ),
+    jsonl: Path | None = FEED_JSONL_OPTION,
+    hook: str | None = HOOK_OPTION,
+    hook_timeout: float = HOOK_TIMEOUT_OPTION,
     register: str | None = STATE_REGISTER_OPTION,
     no_register: bool = NO_REGISTER_OPTION,
     require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
@@ -163,6 +170,7 @@ def mail_command(
         once=once,
         error_retries=error_retries,
         backoff=backoff,
+        feeds=feed_settings(jsonl, hook, hook_timeout),
     )
     book = ledger_path(out, ledger)
     settings = state_register(

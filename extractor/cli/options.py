@@ -15,6 +15,7 @@ from pathlib import Path
 import typer
 
 from extractor.errors import UsageError
+from extractor.jobs.feeds import FeedSettings, split_hook
 from extractor.runners.guards import GuardSettings
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, MAX_PASSES, Settings, command_line_settings, default
 
@@ -498,3 +499,35 @@ def state_register(
         default.parent.mkdir(parents=True, exist_ok=True)
         register = str(default)
     return settings.replace(register=register, require_known_supplier=strict)
+
+
+# ---------------------------------------------------------- where a service's records go besides OUT (watch, mail)
+
+FEEDS = FeedSettings()  # the defaults, named once there (extractor.settings)
+FEED_JSONL_OPTION = typer.Option(
+    None,
+    "--jsonl",
+    metavar="FILE",
+    help="Also append every new record to FILE as one JSON line (kept across runs; once per record, even after "
+    "a kill -9).",
+)
+HOOK_OPTION = typer.Option(
+    None,
+    "--hook",
+    metavar="CMD",
+    help="Run CMD (split like a shell line, no shell) on every new record: the record's JSON on stdin, "
+    "EXTRACT_RECORD, EXTRACT_STATUS, EXTRACT_SOURCE, EXTRACT_SHA256 and EXTRACT_RECORD_KEY in its environment "
+    "(at least once: deduplicate on EXTRACT_RECORD_KEY). A failure is logged and counted, never fatal.",
+)
+HOOK_TIMEOUT_OPTION = typer.Option(
+    FEEDS.hook_timeout,
+    "--hook-timeout",
+    metavar="SECONDS",
+    help="Kill a --hook run still going after this long (counted as failed).",
+)
+
+
+def feed_settings(jsonl: Path | None, hook: str | None, hook_timeout: float) -> FeedSettings:
+    """``--jsonl``, ``--hook`` and ``--hook-timeout`` as FeedSettings (a missing hook command fails here, before
+    the model loads)."""
+    return FeedSettings(jsonl=jsonl, hook=split_hook(hook or ""), hook_timeout=hook_timeout)

@@ -130,6 +130,14 @@ def write_beside(record_path: Path, record: Record) -> Record:
     return write_attachments(record_path, write_einvoices(record_path, record))
 
 
+def write_record_beside(path: Path, record: Record) -> Record:
+    """Write what goes beside a record (``write_beside``), then the record file itself, atomically; return the
+    record as written (with those files' paths): a crash between the two leaves files a retry rewrites."""
+    record = write_beside(path, record)
+    write_record(path, record)
+    return record
+
+
 class JsonDirSink:
     """One ``<stem>.json`` per input in a directory; same stems from different folders never collide."""
 
@@ -173,7 +181,7 @@ class JsonDirSink:
     def write(self, record: Record) -> Path:
         """Write a record atomically and return its path; what goes beside it first (``write_beside``)."""
         path = self.path_for(record.source, record.extra.get("part"))
-        write_record(path, write_beside(path, record))
+        write_record_beside(path, record)
         return path
 
     def close(self) -> None:

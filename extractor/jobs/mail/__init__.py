@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.errors import ExtractorError
+from extractor.jobs.feeds import Feeds
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.mail.client import ConnectionLost, Credentials, LoginRefused, Mailbox
 from extractor.jobs.mail.ledger import MailLedger
@@ -47,6 +48,7 @@ class MailSummary:
         skipped: mails with nothing to extract (the ledger says why).
         reconnects: connections lost and made again.
         fetched_bytes: bytes of mail fetched from the server.
+        hook_failed: runs of the ``--hook`` command that failed (exit code, time-out; each logged).
     """
 
     mails: int = 0
@@ -56,6 +58,7 @@ class MailSummary:
     skipped: int = 0
     reconnects: int = 0
     fetched_bytes: int = 0
+    hook_failed: int = 0
 
     def to_dict(self) -> dict:
         """Return the counts as a dict."""
@@ -115,7 +118,8 @@ def mail(
         out: where records go (``<mail key>-<index>-<name>.json``) and the attachments (``OUT/attachments/``).
         extractor: a loaded ``Extractor``.
         credentials: the password, or the OAuth2 token command.
-        settings: how it behaves (default ``MailSettings()``).
+        settings: how it behaves (default ``MailSettings()``), and where each record goes besides OUT
+            (``settings.feeds``: a ``--jsonl`` log appended once per record, a ``--hook`` run at least once).
         ledger: the ledger file (default ``OUT/.extractor/ledger.sqlite``).
         on_record: called with each new record after it is written (an exception in it is logged).
         stop_event: set it (from any thread) to stop after the document in hand.
@@ -134,7 +138,7 @@ def mail(
     stop = stop_event or threading.Event()
     out_path = Path(out).expanduser().resolve()
     book = ledger_path(out_path, ledger)
-    with MailLock(book), Ledger(book) as documents, MailLedger(book) as mails:
+    with MailLock(book), Ledger(book) as documents, MailLedger(book) as mails, Feeds(settings.feeds, log=log) as feeds:
         box = Mailbox(target, credentials, timeout=settings.timeout)
         steps = MailSteps(
             box=box,
@@ -145,6 +149,7 @@ def mail(
             mails=mails,
             on_record=on_record,
             stop=stop,
+            feeds=feeds,
         )
         previous = _install_signals(stop) if handle_signals else {}
         try:
@@ -154,7 +159,7 @@ def mail(
             box.close()
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
-    summary = MailSummary(**steps.counts, fetched_bytes=box.fetched_bytes)
+    summary = MailSummary(**steps.counts, fetched_bytes=box.fetched_bytes, hook_failed=feeds.hook_failed)
     log.info("stopped: %s", ", ".join(f"{v} {k}" for k, v in summary.to_dict().items()))
     return summary
 

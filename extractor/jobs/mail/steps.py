@@ -12,8 +12,8 @@ Per mail (UID), in this order, each step atomic:
    are ``too_large`` unread), split into documents by :mod:`~extractor.jobs.mail.parts`;
 4. each document, as the folder watcher does a file (:mod:`extractor.jobs.watch.steps`): its sha256 in the
    ``documents`` ledger (content already finished: a duplicate, not extracted again), claimed, the attachment
-   saved to ``OUT/attachments/``, extracted, its record (with ``mail``) written atomically, finished; each part's
-   outcome goes to ``mail_parts``;
+   saved to ``OUT/attachments/``, extracted, its record (with ``mail``) written atomically, fed
+   (:mod:`extractor.jobs.feeds`: ``--jsonl``, ``--hook``), finished; each part's outcome goes to ``mail_parts``;
 5. ``finish``: the mail is ``done``, ``failed`` (a document failed: its reason in the ledger), ``skipped`` or
    ``duplicate``;
 6. it is filed on the server: flagged ``\\Seen`` + ``$Extracted`` (and moved to ``--done-folder``), or
@@ -21,7 +21,8 @@ Per mail (UID), in this order, each step atomic:
 
 Crash safety (kill -9 anywhere): a mail leaves the folder (or gets its keyword) only in step 6, after the ledger
 knows its outcome; a restart re-reads a ``processing`` mail, and its documents already finished are not extracted
-again (their sha256), the one in hand is extracted again into the same record path. A record file's name depends
+again (their sha256), the one in hand is extracted again into the same record path (its ``--jsonl`` line is not
+appended twice; its ``--hook`` runs again: at least once). A record file's name depends
 only on the mail key and the part's place, so two attachments called ``invoice.pdf`` never collide.
 """
 
@@ -41,6 +42,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from extractor.jobs.feeds import Feeds, FeedSettings
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.ledger import TERMINAL, Ledger
 from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEYWORD, Head, Mailbox
@@ -59,7 +61,7 @@ from extractor.jobs.mail.parts import (
     read_mail,
     too_large,
 )
-from extractor.jobs.sinks import write_atomic, write_beside
+from extractor.jobs.sinks import write_record_beside
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
 
@@ -67,7 +69,7 @@ log = logging.getLogger("extractor.jobs.mail")
 
 # Test hook: EXTRACTOR_MAIL_TEST_PAUSE=STEP:FILE makes extract mail touch FILE and hang at STEP (one of STEPS).
 TEST_PAUSE_ENV = "EXTRACTOR_MAIL_TEST_PAUSE"
-STEPS = ("begun", "claimed", "written", "finished")
+STEPS = ("begun", "claimed", "written", "fed", "finished")
 COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
 CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
 MAX_STEM_BYTES = 120
@@ -92,6 +94,8 @@ class MailSettings:
         max_backoff: the longest wait between reconnects.
         timeout: seconds the server may stay silent.
         zips: the limits of ZIP attachments.
+        feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
+            (:mod:`extractor.jobs.feeds`).
     """
 
     done_folder: str | None = None
@@ -104,6 +108,7 @@ class MailSettings:
     max_backoff: float = 300.0
     timeout: float = 60.0
     zips: ZipLimits = ZipLimits()
+    feeds: FeedSettings = FeedSettings()
 
     def allowed(self, sender: str | None) -> bool:
         """Whether a From address matches ``allow_from`` (always, when it is empty)."""
@@ -180,8 +185,10 @@ class MailSteps:
         mails: MailLedger,
         on_record: Callable[[Record], None] | None,
         stop: threading.Event,
+        feeds: Feeds,
     ) -> None:
-        """Args: as ``mail``'s, with the connection and the two opened ledgers."""
+        """Args: as ``mail``'s, with the connection, the two opened ledgers and the opened feeds
+        (``settings.feeds``)."""
         self.box = box
         self.out = out
         self.attachments = out / "attachments"
@@ -191,6 +198,7 @@ class MailSteps:
         self.mails = mails
         self.on_record = on_record
         self.stop = stop
+        self.feeds = feeds
         self.counts = dict.fromkeys(COUNTS, 0)
         self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
         self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
@@ -436,7 +444,7 @@ class MailSteps:
                 message=f"{label}: {part.describe()}: {part.reason}",
             )
             path = self.out / f"{stem}.json"
-            self._write(path, record, record_meta, warnings)
+            self.feeds.send(path, self._write(path, record, record_meta, warnings))
             self.parts.append({**_part_row(part, outcome="error"), "result_path": str(path)})
             self.counts["failed"] += 1
             log.warning("%s: %s: %s", label, part.describe(), part.reason)
@@ -474,8 +482,11 @@ class MailSteps:
             log.info("%s: %s abandoned (stopping); it is read again at the next start", label, part.describe())
             return None
         path = Path(entry.result_path or self.out / f"{stem}.json")
-        record = self._write_all(path, records, sha, record_meta, warnings)
+        record, written = self._write_all(path, records, sha, record_meta, warnings)
         pause_at(TEST_PAUSE_ENV, "written")
+        for one_path, one in written:  # before the commit: a kill from here on feeds it again (feeds: once, at least)
+            self.feeds.send(one_path, one)
+        pause_at(TEST_PAUSE_ENV, "fed")
         failed = record.status == ERROR
         error = record.errors[0] if failed and record.errors else {}
         self.documents.finish(
@@ -530,24 +541,27 @@ class MailSteps:
             delay = min(delay * 2, self.settings.max_backoff)
         return records
 
-    def _write_all(self, path: Path, records: tuple[Record, ...], sha: str, meta: dict, warnings: tuple) -> Record:
-        """Write a document's record (or, for a file of several invoices, one per part); return the outcome's."""
+    def _write_all(
+        self, path: Path, records: tuple[Record, ...], sha: str, meta: dict, warnings: tuple
+    ) -> tuple[Record, list[tuple[Path, Record]]]:
+        """Write a document's record (or, for a file of several invoices, one per part); return the outcome's
+        record, and each file written with its record, in order."""
         if len(records) == 1:
-            return self._write(path, records[0], meta, warnings, sha=sha)
+            record = self._write(path, records[0], meta, warnings, sha=sha)
+            return record, [(path, record)]
         written = []
         for part in records:
             index, of = part.extra["part"]["index"], part.extra["part"]["of"]
             part_path = path.with_name(f"{path.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
-            written.append(self._write(part_path, part, meta, warnings, sha=sha))
-        return next((r for r in written if r.status == ERROR), next((r for r in written if r.status != OK), written[0]))
+            written.append((part_path, self._write(part_path, part, meta, warnings, sha=sha)))
+        parts = [r for _, r in written]
+        outcome = next((r for r in parts if r.status == ERROR), next((r for r in parts if r.status != OK), parts[0]))
+        return outcome, written
 
     def _write(self, path: Path, record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
         """Write one record with its ``mail`` key (and its e-invoices beside it), atomically."""
-        record = _with_mail(record, meta, warnings, sha=sha)
         path.parent.mkdir(parents=True, exist_ok=True)
-        record = write_beside(path, record)
-        write_atomic(path, (record.to_json() + "\n").encode("utf-8"))
-        return record
+        return write_record_beside(path, _with_mail(record, meta, warnings, sha=sha))
 
     def _notify(self, record: Record, meta: dict, warnings: tuple) -> None:
         if self.on_record is None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractor.jobs.feeds import Feeds
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch.inbox import FALLBACK_POLL_S, RESCAN_S, Inbox, WatchLock, WatchPaths, WatchSettings
 from extractor.jobs.watch.steps import Steps, StopSignals
@@ -47,6 +48,7 @@ class WatchSummary:
         abandoned: documents given up by a stop (back to ``queued``; the input stays in the inbox).
         recovered: ``processing`` rows left by a crash and re-queued at start.
         left: files still waiting in the inbox at the end (not settled, unreadable, or waiting for a retry).
+        hook_failed: runs of the ``--hook`` command that failed (exit code, time-out; each logged).
     """
 
     extracted: int = 0
@@ -56,6 +58,7 @@ class WatchSummary:
     abandoned: int = 0
     recovered: int = 0
     left: int = 0
+    hook_failed: int = 0
 
     def to_dict(self) -> dict:
         """Return the counts as a dict."""
@@ -85,7 +88,8 @@ def watch(
         out: where the records go (one ``<stem>-<sha256[:12]>.json`` per distinct content).
         extractor: a loaded ``Extractor`` (its model stays resident).
         settings: how the watcher behaves (settle time, polling, error retries and back-off, ``keep_inputs``,
-            ``once``, the stop time-out); default ``WatchSettings()``.
+            ``once``, the stop time-out), and where each record goes besides OUT (``settings.feeds``: a ``--jsonl``
+            log appended once per record, a ``--hook`` run at least once); default ``WatchSettings()``.
         ledger: the ledger file (default ``OUT/.extractor/ledger.sqlite``).
         on_record: called with each new record after it is committed and its input moved (not for duplicates).
             It runs on the watcher's thread; an exception in it is logged and the watcher goes on.
@@ -101,7 +105,7 @@ def watch(
     """
     settings = settings or WatchSettings()
     paths = WatchPaths.resolve(inbox, out, ledger)
-    with WatchLock(paths), Ledger(paths.ledger) as book:
+    with WatchLock(paths), Ledger(paths.ledger) as book, Feeds(settings.feeds, log=log) as feeds:
         folder = Inbox(paths=paths, settle=settings.settle)
         steps = Steps(
             paths=paths,
@@ -111,6 +115,7 @@ def watch(
             inbox=folder,
             on_record=on_record,
             stop=stop_event or threading.Event(),
+            feeds=feeds,
         )
         if handle_signals and threading.current_thread() is threading.main_thread():
             with StopSignals(steps):
@@ -157,7 +162,7 @@ def _run(paths: WatchPaths, settings: WatchSettings, folder: Inbox, steps: Steps
         if observer is not None:
             observer.stop()
             observer.join(timeout=5)
-    summary = WatchSummary(**steps.counts, left=folder.left)
+    summary = WatchSummary(**steps.counts, left=folder.left, hook_failed=steps.feeds.hook_failed)
     log.info("stopped: %s", ", ".join(f"{v} {k}" for k, v in summary.to_dict().items()))
     return summary
 

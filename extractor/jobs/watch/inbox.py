@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.errors import UsageError
+from extractor.jobs.feeds import FeedSettings
 
 log = logging.getLogger("extractor.jobs.watch")
 
@@ -67,6 +68,8 @@ class WatchSettings:
         once: process what is in the inbox now, then return.
         stop_timeout: with signal handling, seconds a document may still run after SIGINT / SIGTERM before it is
             abandoned.
+        feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
+            (:mod:`extractor.jobs.feeds`).
     """
 
     settle: float = 2.0
@@ -76,6 +79,7 @@ class WatchSettings:
     keep_inputs: bool = False
     once: bool = False
     stop_timeout: float = 10.0
+    feeds: FeedSettings = FeedSettings()
 
     def __post_init__(self) -> None:
         if self.settle < 0 or self.backoff < 0 or self.stop_timeout < 0:

@@ -8,14 +8,16 @@ Per file, in this order (each step is atomic; see "crash safety"):
    claim's path is kept);
 3. extract (retryable failures: back to ``queued`` with a back-off, the input stays; nothing is written);
 4. write the record to the result path atomically (temporary file, fsync, rename, fsync of the folder), its
-   e-invoices (``--einvoice``) beside it first;
+   e-invoices (``--einvoice``) beside it first; then feed it (:mod:`extractor.jobs.feeds`: its line appended to
+   ``--jsonl``, the ``--hook`` run);
 5. ``finish``: state ``done`` (or ``failed`` for an ``error`` record) with status and error, committed;
 6. move the input to ``INBOX/processed/`` or ``INBOX/failed/`` (a rename; ``keep_inputs``: left in place).
 
 Crash safety (kill -9 between any two steps): the input leaves the inbox only in step 6, after the ledger knows the
 result, so it is never lost; a restart re-queues ``processing`` rows and catches up with the inbox: before step 4
 the document is simply extracted again; between 4 and 5 it is extracted again and the record *overwrites* the same
-path (the path depends only on the content and was fixed in step 2), so no second record; between 5 and 6 the
+path (the path depends only on the content and was fixed in step 2), so no second record (and no second
+``--jsonl`` line: the log keeps the first; the hook runs again: at least once); between 5 and 6 the
 content is already finished, so the input is only moved. A document whose extraction keeps killing the process
 is failed with code ``crashed`` after ``error_retries + 3`` starts.
 
@@ -48,9 +50,10 @@ from types import FrameType
 from typing import Any
 
 from extractor.errors import UsageError
+from extractor.jobs.feeds import Feeds
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.ledger import TERMINAL, Entry, Ledger, parse_timestamp
-from extractor.jobs.sinks import write_atomic, write_beside
+from extractor.jobs.sinks import write_record_beside
 from extractor.jobs.watch.inbox import Candidate, Inbox, StatKey, WatchPaths, WatchSettings, stat_key
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
@@ -66,7 +69,7 @@ MAX_NAME_BYTES = 200  # file-name stems are cut to this many UTF-8 bytes (NAME_M
 # Test hook: EXTRACTOR_WATCH_TEST_PAUSE=STEP:FILE makes the watcher touch FILE and hang at STEP (one of STEPS),
 # so the kill -9 / SIGTERM tests can stop it at an exact point. Unset, it costs one environment lookup per step.
 TEST_PAUSE_ENV = "EXTRACTOR_WATCH_TEST_PAUSE"
-STEPS = ("claimed", "extracting", "written", "committed")
+STEPS = ("claimed", "extracting", "written", "fed", "committed")
 # the WatchSummary counts the steps keep (``left`` is the inbox's)
 COUNTS = ("extracted", "failed", "duplicates", "error_retries", "abandoned", "recovered")
 
@@ -182,8 +185,10 @@ class Steps:
         inbox: Inbox,
         on_record: Callable[[Record], None] | None,
         stop: threading.Event,
+        feeds: Feeds,
     ) -> None:
-        """Args: as ``watch``'s, with the opened ledger and the inbox whose files the steps take."""
+        """Args: as ``watch``'s, with the opened ledger, the inbox whose files the steps take and the opened feeds
+        (``settings.feeds``)."""
         self.paths = paths
         self.settings = settings
         self.extractor = extractor
@@ -191,6 +196,7 @@ class Steps:
         self.inbox = inbox
         self.on_record = on_record
         self.stop = stop
+        self.feeds = feeds
         self.counts = dict.fromkeys(COUNTS, 0)
         self.in_extract = False
         self.abandoning = False
@@ -394,18 +400,22 @@ class Steps:
         result = Path(entry.result_path)
         result.parent.mkdir(parents=True, exist_ok=True)
         parts = self.parts.pop(record.source, None)
+        written: list[tuple[Path, Record]] = []
         for part in parts or ():  # step 4 for a file of several invoices: one record per part, all of them
             index, of = part.extra["part"]["index"], part.extra["part"]["of"]
             part = part if part.sha256 else dataclasses.replace(part, sha256=entry.sha256)
             part_path = result.with_name(f"{result.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
-            write_atomic(part_path, (write_beside(part_path, part).to_json() + "\n").encode("utf-8"))
+            written.append((part_path, write_record_beside(part_path, part)))
         if parts:
             record = next((p for p in parts if p.status == ERROR), next((p for p in parts if p.status != OK), parts[0]))
         else:
             # step 4, its e-invoices (--einvoice) beside it first: a crash between them leaves files a retry rewrites
-            write_atomic(result, (write_beside(result, record).to_json() + "\n").encode("utf-8"))
+            written.append((result, write_record_beside(result, record)))
         _fsync_dir(result.parent)
         _pause_for_tests("written")
+        for path, one in written:  # before the commit: a kill from here on feeds it again (feeds: once, at least)
+            self.feeds.send(path, one)
+        _pause_for_tests("fed")
         failed = record.status == ERROR
         error = record.errors[0] if failed and record.errors else {}
         self.ledger.finish(
