@@ -837,6 +837,36 @@ def test_the_register_is_kept_in_the_state_folder_and_a_kill_9_neither_loses_nor
     assert (finding["code"], finding["original"]["record"]) == ("duplicate_invoice", str(inbox / "invoice.pdf"))
 
 
+def test_a_kill_9_between_the_register_and_the_record_leaves_one_entry_and_no_self_duplicate(dirs, tmp_path, model_dir):
+    """The register is written inside the extraction, the record after it: a watcher killed between the two has
+    registered a document whose record does not exist; the restart extracts it again, finds its own entry (the
+    same sha256 and settings) and writes the record it would have written, not a duplicate of itself."""
+    from helpers import einvoice_pdf
+
+    inbox, out = dirs
+    einvoice_pdf(inbox / "invoice.pdf")
+    args = [*cli_args(inbox, out, model_dir, Path("invoice")), "--max-tokens", "4", "--no-embedded-rules"]
+    marker = tmp_path / "paused-extracted"
+    proc = start_cli(args, tmp_path, "extracted", pause=f"extracted:{marker}")
+    try:
+        wait_for(lambda: marker.exists() or proc.poll() is not None, what="the watcher to pause after the extraction")
+        assert marker.exists(), (tmp_path / "extracted.err").read_text()
+    finally:
+        proc.kill()
+        proc.wait()
+    register = out / ".extractor" / "register.sqlite"
+    assert _register_rows(register) == [("invoice.pdf", ["bank_account_not_trusted", "new_supplier"])]
+    assert records_in(out) == {}  # registered, its record not written
+
+    final = CliRunner().invoke(app, dispatch_args([*args, "--once", "--json"]))
+    assert final.exit_code == 0, final.output
+    assert json.loads(final.stdout)["extracted"] == 1
+    assert _register_rows(register) == [("invoice.pdf", ["bank_account_not_trusted", "new_supplier"])]
+    (record,) = records_in(out).values()
+    assert record["status"] == "ok"
+    assert [f["code"] for f in record["register"]["findings"]] == ["bank_account_not_trusted", "new_supplier"]
+
+
 def test_the_register_may_live_elsewhere_or_nowhere(dirs, tmp_path, model_dir):
     from helpers import einvoice_pdf
 

@@ -69,7 +69,7 @@ MAX_NAME_BYTES = 200  # file-name stems are cut to this many UTF-8 bytes (NAME_M
 # Test hook: EXTRACTOR_WATCH_TEST_PAUSE=STEP:FILE makes the watcher touch FILE and hang at STEP (one of STEPS),
 # so the kill -9 / SIGTERM tests can stop it at an exact point. Unset, it costs one environment lookup per step.
 TEST_PAUSE_ENV = "EXTRACTOR_WATCH_TEST_PAUSE"
-STEPS = ("claimed", "extracting", "written", "fed", "committed")
+STEPS = ("claimed", "extracting", "extracted", "written", "fed", "committed")
 # the WatchSummary counts the steps keep (``left`` is the inbox's)
 COUNTS = ("extracted", "failed", "duplicates", "error_retries", "abandoned", "recovered")
 
@@ -376,6 +376,7 @@ class Steps:
         _pause_for_tests("extracting")
         try:
             records = self.extractor.extract_parts(str(path))
+            _pause_for_tests("extracted")  # the register (when kept) knows it; its record is not written yet
             if len(records) == 1:
                 return records[0]
             self.parts[str(path)] = records  # step 4 writes every part before step 6 moves the file
