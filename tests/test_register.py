@@ -14,12 +14,13 @@ import multiprocessing
 import os
 import sqlite3
 import subprocess
+from dataclasses import replace
 
 import pytest
 from test_store import fresh_database, postgres_admin_url
 
 from extractor.errors import UsageError
-from extractor.record import Record
+from extractor.record import Record, issue
 from extractor.register import CheckSettings, Register, RegisterError
 from extractor.register import db as register_db
 from extractor.register.checks import Account, Earlier, Known, decide
@@ -34,6 +35,7 @@ from extractor.register.keys import (
     supplier_key,
 )
 from extractor.register.masterdata import MasterDataError, read_master_data
+from extractor.register.result import unregistered
 
 IBAN = "DE89370400440532013000"
 OTHER_IBAN = "GB82WEST12345698765432"
@@ -300,6 +302,27 @@ def test_register_repeat_answers_the_first_registration(url):
         assert first is not None and again is not None
         assert (again.repeated, again.entry) == (True, first.entry)
         assert [i["source"] for i in register.invoices()] == ["a.pdf", "b.pdf"]
+
+
+def test_a_record_taken_back_from_its_check_is_checked_again_as_another_place(url):
+    """``unregistered``: a record already checked (the service's repeat, answered from another job's record) loses
+    that check's key and warnings, not its own; checked again under another place it is that place's answer."""
+    with Register.open(url) as register:
+        register.check_and_add(record("RE-1", sha="1", source="a.pdf"), place="job-1")
+        own = issue("low_confidence", "the total is unsure")
+        copy = replace(record("RE-1", sha="1", source="a.pdf"), warnings=(own,))
+        second = register.check_and_add(copy, place="job-2")
+        assert second is not None
+        checked = second.apply(copy)
+        assert [w["code"] for w in checked.warnings] == ["low_confidence", "duplicate_file"]
+        back = unregistered(checked)
+        assert (back.warnings, "register" in back.extra, back.status) == ((own,), False, checked.status)
+        assert unregistered(back) == back and unregistered(copy) == copy  # nothing to take back: as it was
+        third = register.check_and_add(back, place="job-3")
+        assert third is not None and not third.repeated
+        (finding,) = [f for f in third.findings if f["code"] == "duplicate_file"]
+        assert [w["code"] for w in third.apply(back).warnings] == ["low_confidence", "duplicate_file"]
+        assert finding["original"]["source"] == "a.pdf"
 
 
 def test_register_unverified_never_makes_a_duplicate(url):

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 
 import pytest
 from helpers import einvoice_pdf, settings_for
 
 from extractor.register import Register
 from extractor.service.config import open_store
+from extractor.service.job import ENDED, Job
 from extractor.service.store import Store
-from extractor.service.worker import Engine
+from extractor.service.worker import Engine, Worker
 
 TENANTS = ("alice", "bob")
 
@@ -98,3 +100,94 @@ def test_each_tenant_has_a_register_of_its_own(store_url, invoice, random_model)
     assert [(i["source"], i["job"]) for i in listed["bob"]] == [("invoice.pdf", bob["job"])]
     assert [(s["key"], s["invoices"]) for s in suppliers["bob"]] == [(bob["register"]["supplier"]["key"], 1)]
     assert [(s["key"], s["invoices"]) for s in suppliers["alice"]] == [(alice["register"]["supplier"]["key"], 2)]
+
+
+def _submit(store: Store, engine: Engine, *, tenant: str, data: bytes) -> Job:
+    """Submit an upload as the service does (``--reuse``, and a register when the engine keeps one)."""
+    job, _ = store.submit(
+        tenant=tenant,
+        filename="invoice.pdf",
+        data=data,
+        sha256=hashlib.sha256(data).hexdigest(),
+        fingerprint=engine.fingerprint({}),
+        options={},
+        reuse=True,
+        register=engine.register is not None,
+    )
+    return job
+
+
+def _ended(store: Store, job: Job) -> Job:
+    """The job once a worker ended it."""
+    deadline = time.monotonic() + 120
+    while (found := store.get(job.id)) is not None and found.status not in ENDED:
+        assert time.monotonic() < deadline, found
+        time.sleep(0.05)
+    assert found is not None
+    return found
+
+
+def _worker(store: Store, engine: Engine) -> Worker:
+    return Worker(store=store, engine=engine, retention=3600, idle=0.1)
+
+
+def test_a_repeat_is_registered_under_its_own_id_done_or_joined(store_url, invoice, random_model):
+    """With a register, a repeat (answered from a done job, or joining one still queued) ends through a worker with
+    the earlier job's records registered under its own id: a ``duplicate_file`` of the first job, ``review``."""
+    store = open_store(store_url)
+    engine = Engine(settings_for(random_model, max_tokens=4, embedded_rules=False, register=store_url))
+    worker = _worker(store, engine)
+    bob_first = _submit(store, engine, tenant="bob", data=invoice)
+    bob_joined = _submit(store, engine, tenant="bob", data=invoice)  # bob's first is queued: this one joins it
+    assert (bob_joined.status, bob_joined.answered_from) == ("queued", bob_first.id)
+    worker.start()
+    try:
+        alice_first = _ended(store, _submit(store, engine, tenant="alice", data=invoice))
+        alice_repeat = _submit(store, engine, tenant="alice", data=invoice)
+        # not done at once: queued, holding the first job's records for a worker to register (no upload kept)
+        assert (alice_repeat.status, alice_repeat.answered_from) == ("queued", alice_first.id)
+        assert store.upload(alice_repeat.id) is None
+        alice_repeat, bob_first, bob_joined = (_ended(store, j) for j in (alice_repeat, bob_first, bob_joined))
+        # a repeat claimed again (its worker killed before it ended) is registered again as itself: the same answer
+        (again,) = [engine.registered(alice_repeat, record) for record in alice_first.records or []]
+    finally:
+        worker.stop()
+
+    assert store.get(alice_first.id) == alice_first  # the first job's record unchanged
+    for first, repeat in ((alice_first, alice_repeat), (bob_first, bob_joined)):
+        assert (first.status, repeat.status, repeat.answered_from) == ("done", "done", first.id)
+        (original,), (record,) = first.records or [], repeat.records or []
+        assert (_warnings(original), original["status"]) == ([], "ok")
+        assert (_warnings(record), record["status"]) == (["duplicate_file"], "review")
+        (finding,) = [f for f in record["register"]["findings"] if f["code"] == "duplicate_file"]
+        assert finding["original"]["job"] == first.id
+        assert [w["code"] for w in record["warnings"]] == ["duplicate_file"]  # the first's check not carried over
+        assert {k: v for k, v in record.items() if k not in ("register", "warnings", "status")} == {
+            k: v for k, v in original.items() if k not in ("register", "warnings", "status")
+        }
+    assert again["register"] == alice_repeat.records[0]["register"] and again["status"] == "review"
+    with Register.open(store_url, tenant="alice", alongside=True) as theirs:
+        listed = {tenant: theirs.for_tenant(tenant).invoices() for tenant in TENANTS}
+    assert [i["job"] for i in listed["alice"]] == [alice_first.id, alice_repeat.id]
+    assert [i["job"] for i in listed["bob"]] == [bob_first.id, bob_joined.id]
+
+
+def test_without_a_register_a_repeat_is_answered_as_before(store_url, invoice, random_model):
+    """``--no-register``: a repeat of a done job is done at once, and a joining one ends with the job it joined,
+    each with the earlier job's records as they are."""
+    store = open_store(store_url)
+    engine = Engine(settings_for(random_model, max_tokens=4, embedded_rules=False))
+    assert engine.register is None
+    worker = _worker(store, engine)
+    first = _submit(store, engine, tenant="alice", data=invoice)
+    joined = _submit(store, engine, tenant="alice", data=invoice)
+    worker.start()
+    try:
+        first, joined = _ended(store, first), _ended(store, joined)
+        repeat = _submit(store, engine, tenant="alice", data=invoice)
+    finally:
+        worker.stop()
+    # answered from the latest done job of those bytes: the one that joined
+    assert (repeat.status, repeat.answered_from, repeat.records) == ("done", joined.id, first.records)
+    assert (joined.status, joined.answered_from, joined.records) == ("done", first.id, first.records)
+    assert joined.runs == 0 and "register" not in (first.records or [{}])[0]

@@ -115,6 +115,48 @@ def test_a_repeat_is_answered_from_the_stored_record_of_the_same_tenant(store):
     assert submit(store, 7).status == "queued"  # reuse off
 
 
+def test_with_a_register_a_repeat_is_queued_with_the_records_it_is_answered_from_for_a_worker_to_end(store):
+    """``register``: a repeat of a done job, and the jobs that joined one that ends, are queued holding its records
+    (no upload, no webhook due) and claimed like any job; a worker's claim of one gives those records, and only its
+    own ``finish`` ends it. A failed job's joiners fail with it; a cancelled repeat drops the records."""
+    job = submit(store, 9, reuse=True, register=True)
+    joined = submit(store, 9, reuse=True, register=True, callback_url="https://hooks.example/j")
+    assert (joined.status, joined.answered_from, joined.records) == ("queued", job.id, None)
+    claimed = store.claim(lease=60)
+    assert claimed is not None and claimed.id == job.id and store.claim(lease=60) is None  # the joiner waits
+    assert store.finish(claimed, records=[{"answer": 9}], register=True)
+    waiting = store.get(joined.id)
+    assert waiting is not None and (waiting.status, waiting.records, waiting.started) == (
+        "queued",
+        [{"answer": 9}],
+        None,
+    )
+    assert waiting.callback_state is None and store.upload(joined.id) is None and store.due_delivery(hold=5) is None
+    repeat = submit(store, 9, reuse=True, register=True, callback_url="https://hooks.example/r")
+    # answered from the latest done job (the waiting joiner is none): queued at once, holding its records
+    assert (repeat.status, repeat.answered_from, repeat.records) == ("queued", job.id, [{"answer": 9}])
+    assert store.upload(repeat.id) is None and store.position(repeat) == 2
+    again = store.claim(lease=60)
+    assert again is not None and (again.id, again.answered_from, again.records) == (joined.id, job.id, [{"answer": 9}])
+    assert store.finish(again, records=[{"answer": 9, "registered": joined.id}], register=True)
+    ended = store.get(joined.id)
+    assert ended is not None and (ended.status, ended.records) == ("done", [{"answer": 9, "registered": joined.id}])
+    assert (ended.options, ended.callback_state) == ({}, "pending")
+    assert store.cancel(repeat.id, tenant="acme") == "cancelled"
+    cancelled = store.get(repeat.id)
+    assert cancelled is not None and (cancelled.status, cancelled.records) == ("cancelled", None)
+    assert store.claim(lease=60) is None
+
+    failing = submit(store, 10, reuse=True, register=True)
+    follower = submit(store, 10, reuse=True, register=True)
+    claimed = store.claim(lease=60)
+    assert claimed is not None and claimed.id == failing.id
+    assert store.finish(claimed, error="RuntimeError: the extraction failed", register=True)
+    failed = store.get(follower.id)
+    assert failed is not None and (failed.status, failed.records) == ("failed", None)
+    assert store.claim(lease=60) is None
+
+
 def test_a_webhook_is_due_when_the_job_ends_and_its_attempts_are_recorded(store):
     job = submit(store, 3, callback_url="https://hooks.example/x")
     assert job.callback_state is None and store.due_delivery(hold=5) is None  # not before it ends

@@ -1,6 +1,7 @@
 """What registering one document gives (``RegisterResult``: the record's ``register`` key, its warnings, the record
 with its status decided again), where a document is (``place_of``), which records are invoices the register checks
-(``invoice_like``), and a batch's own check (``batch_duplicates``)."""
+(``invoice_like``), a batch's own check (``batch_duplicates``) and a record taken back from an earlier check
+(``unregistered``: checked again elsewhere, as the service's repeated uploads are)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,21 @@ class RegisterResult:
         )
 
 
+def unregistered(record: Record) -> Record:
+    """The record without an earlier register check: its ``register`` key and the warnings that check added dropped,
+    ready to be checked again under another place (as it was when it carries none). Its status stays: a check only
+    ever raises ``ok`` to ``review``, and checking it again raises it again whenever a warning is found."""
+    entry = record.extra.get("register")
+    if not isinstance(entry, Mapping):
+        return record
+    added = RegisterResult(dict(entry)).warnings
+    return replace(
+        record,
+        warnings=tuple(w for w in record.warnings if w not in added),
+        extra={key: value for key, value in record.extra.items() if key != "register"},
+    )
+
+
 def invoice_like(record: Record) -> bool:
     """Whether a record is an invoice the register checks: read under ``invoice`` / ``invoice-en16931``, or under a
     schema of its own whose data has an ``invoice_number`` (the built-in schemas' field names). Receipts and other
@@ -84,4 +100,4 @@ def batch_duplicates(result: RegisterResult | None) -> RegisterResult | None:
     return RegisterResult({**result.entry, "findings": kept}, repeated=result.repeated)
 
 
-__all__ = ["RegisterResult", "batch_duplicates", "invoice_like", "now", "place_of"]
+__all__ = ["RegisterResult", "batch_duplicates", "invoice_like", "now", "place_of", "unregistered"]

@@ -96,7 +96,7 @@ def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
             "state": job.callback_state,
             "deliveries": [{**attempt, "at": _time(attempt["at"])} for attempt in job.deliveries],
         }
-    if records and job.records is not None:
+    if records and job.records is not None and job.status == "done":  # a repeat waiting for its check: not yet
         out["record"] = job.records[0] if job.records else None
         if len(job.records) > 1:
             out["records"] = job.records
@@ -177,6 +177,7 @@ def create_app(
             idempotency_key=idempotency_key,
             callback_url=callback_url,
             reuse=serve.reuse,
+            register=engine.register is not None,  # a repeat is then ended by a worker, registered
             request_id=request_id,
             source_url=given.url,
         )

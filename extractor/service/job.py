@@ -71,7 +71,8 @@ class Job:
         sha256: the upload's SHA-256.
         fingerprint: the settings' fingerprint (``Extractor.fingerprint``): equal settings, equal fingerprints.
         options: the request's settings (``schema``, ``pages``, ``password``, ``split``).
-        records: the records (``Record.to_dict()``) once done: one, or one per invoice with ``split: auto``.
+        records: the records (``Record.to_dict()``) once done: one, or one per invoice with ``split: auto``; a
+            repeat not yet ended (a register kept) holds those it is answered from, unchecked, never shown.
         error: why a job failed.
         runs: how many times a worker claimed it.
         claim: the token of the claim that holds it while running (only that claim may end it).
@@ -80,7 +81,8 @@ class Job:
         callback_state: ``pending``, ``delivered`` or ``failed`` (tries spent); None without a callback.
         deliveries: each delivery attempt: ``{"attempt", "at", "status_code" | "error", "ok"}``.
         answered_from: the earlier job whose records answer this one (the same bytes and settings), else None;
-            while that job is queued or running this one waits for it (joined) and is never claimed itself.
+            while that job is queued or running this one waits for it (joined) and is never claimed itself; with a
+            register kept, it is claimed once it holds that job's records, to be registered under its own id.
         request_id: the ``X-Request-Id`` of the request that submitted it (its webhook deliveries carry it).
         source_url: a URL source the worker fetches (None: an upload).
         callback_from: deliveries made before its webhook was last sent again by request (its tries count after).

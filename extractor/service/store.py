@@ -10,8 +10,12 @@ whose job was claimed again writes nothing, so a job yields exactly one set of r
 raised, which it should never do) or ``cancelled``. An ended job with a ``callback_url`` has its webhook
 ``pending`` until a delivery succeeds or its tries are spent (``webhooks``; ``retry_callback`` makes a failed one
 due again). A job of the same tenant, bytes and settings as one already queued or running **joins** it
-(``answered_from``): never claimed itself, it ends with that job's records, so equal submissions run once. Ended
-jobs older than the retention are deleted with their uploads (``sweep``).
+(``answered_from``): never claimed itself, it ends with that job's records, so equal submissions run once. When the
+service keeps an invoice register (``register=True`` to ``submit`` and ``finish``) a repeat does not end here: it
+is queued holding the records it is answered from (at once when that job is done, when it ends otherwise), and a
+worker claims it and ends it with them checked against the register under its own id (the second upload of a file
+is a ``duplicate_file``), so no client sees it ended unchecked. Ended jobs older than the retention are deleted with
+their uploads (``sweep``).
 
 The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
 ``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions. The record it reads
@@ -114,6 +118,7 @@ class Store(ABC):
         idempotency_key: str | None = None,
         callback_url: str | None = None,
         reuse: bool = False,
+        register: bool = False,
         request_id: str | None = None,
         source_url: str | None = None,
     ) -> tuple[Job, bool]:
@@ -125,6 +130,9 @@ class Store(ABC):
                 queued or running, the new job joins it (never claimed itself, it ends when that one ends, with
                 its records), checked and inserted in one transaction so that two equal submissions never run
                 twice. A URL source is never reused (its bytes are not known yet).
+            register: the service keeps an invoice register: a repeat of a done job is ``queued`` holding that
+                job's records (no upload) instead of ``done``, for a worker to end it with them registered under
+                its own id; a joining job waits as without.
             request_id: the submitting request's ``X-Request-Id``.
             source_url: a URL the worker fetches the document from (``data`` then empty).
 
@@ -142,6 +150,7 @@ class Store(ABC):
             idempotency_key=idempotency_key,
             callback_url=callback_url,
             reuse=reuse and source_url is None,
+            register=register,
             request_id=request_id,
             source_url=source_url,
         )
@@ -162,6 +171,7 @@ class Store(ABC):
         idempotency_key: str | None,
         callback_url: str | None,
         reuse: bool,
+        register: bool,
         request_id: str | None,
         source_url: str | None,
     ) -> tuple[Job, bool]:
@@ -179,7 +189,8 @@ class Store(ABC):
                 self.serialize(tx, f"{tenant}\n{sha256}\n{fingerprint}")
                 earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint)
             now = self.now(tx)
-            answered = earlier is not None and earlier.status == "done"
+            done = earlier is not None and earlier.status == "done"
+            answered = done and not register  # ended here; with a register a worker ends it (``claim``)
             running = earlier is not None and earlier.status == "running"
             job_id = secrets.token_urlsafe(12)
             self.execute(
@@ -203,8 +214,8 @@ class Store(ABC):
                     fingerprint,
                     json.dumps(shown_options(options) if answered else options),
                     # a joined job keeps its bytes: it runs itself should the job it joined be cancelled
-                    None if answered or source_url is not None else self.binary(data),
-                    json.dumps(earlier.records) if answered and earlier is not None else None,
+                    None if done or source_url is not None else self.binary(data),
+                    json.dumps(earlier.records) if done and earlier is not None else None,
                     callback_url,
                     "pending" if callback_url is not None and answered else None,
                     now if callback_url is not None and answered else None,
@@ -214,7 +225,7 @@ class Store(ABC):
                     source_url,
                 ),
             )
-            if earlier is None:
+            if earlier is None or (done and register):
                 self.notify(tx)
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
             assert job is not None
@@ -265,13 +276,18 @@ class Store(ABC):
 
     def claim(self, *, lease: float) -> Job | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
-        seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running."""
+        seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running.
+
+        A repeat is taken only once it holds the records it is answered from (``submit`` and ``finish`` with
+        ``register``): the claimed job's ``records`` are then those, for the worker to register and end it with;
+        one still waiting on the job it joined is not taken."""
         with self.transaction() as tx:
             now = self.now(tx)
             job = self._one(
                 tx,
                 "UPDATE {table} SET status = 'running', started = ?, runs = runs + 1, claim = ?, lease_until = ? "
-                "WHERE seq = (SELECT seq FROM {table} WHERE answered_from IS NULL AND (status = 'queued' OR "
+                "WHERE seq = (SELECT seq FROM {table} WHERE (answered_from IS NULL OR records IS NOT NULL) AND "
+                "(status = 'queued' OR "
                 "(status = 'running' AND lease_until < ?)) ORDER BY seq LIMIT 1 {lock}) "
                 f"RETURNING {_SELECT}",
                 (now, secrets.token_urlsafe(12), now + lease, now),
@@ -304,9 +320,13 @@ class Store(ABC):
                 == 1
             )
 
-    def finish(self, job: Job, *, records: list | None = None, error: str | None = None) -> bool:
+    def finish(
+        self, job: Job, *, records: list | None = None, error: str | None = None, register: bool = False
+    ) -> bool:
         """End a running job that this claim holds: ``done`` with its records, or ``failed`` with ``error``; its
-        upload and passwords are dropped, and its webhook is due, in the same statement.
+        upload and passwords are dropped, and its webhook is due, in the same statement. The jobs that joined it
+        end with it, or with ``register`` (the service keeps an invoice register) and records, are queued again
+        holding them (their uploads dropped), for a worker to end each with them registered under its own id.
 
         Returns:
             False when this claim no longer holds the job (cancelled, or claimed again): nothing is written.
@@ -339,6 +359,17 @@ class Store(ABC):
                 ),
                 (job.id,),
             ).fetchall()
+            if register and records is not None:  # each registered under its own id by a worker before it ends
+                if self.execute(
+                    tx,
+                    self._sql(
+                        "UPDATE {table} SET status = 'queued', started = NULL, records = ?, upload = NULL "
+                        "WHERE answered_from = ? AND status IN ('queued', 'running')"
+                    ),
+                    (values[2], job.id),
+                ).rowcount:
+                    self.notify(tx)
+                return True
             for joined_id, options in joined:  # they end with it, with its records
                 kept = json.dumps(shown_options(json.loads(options)))
                 self.execute(tx, self._sql(ending), (*values, error, kept, now, joined_id))
@@ -364,7 +395,8 @@ class Store(ABC):
             changed = self.execute(
                 tx,
                 self._sql(
-                    "UPDATE {table} SET status = 'cancelled', finished = ?, upload = NULL, lease_until = NULL, "
+                    "UPDATE {table} SET status = 'cancelled', finished = ?, upload = NULL, records = NULL, "
+                    "lease_until = NULL, "
                     "callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END, "
                     "callback_next = ? WHERE id = ? AND status IN ('queued', 'running')"
                 ),

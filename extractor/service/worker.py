@@ -6,7 +6,9 @@ storing its records.
 (another built-in schema, pages, passwords, split) that share its model. The model is loaded in the worker's own
 thread, the one that runs it; an API-only server (``--no-worker``) never loads it (fingerprints need only the
 settings and the schema). While a job runs, the lease is renewed every third of its length; a worker that cannot
-renew (its lease passed and the job went to another worker) finishes its run but writes nothing.
+renew (its lease passed and the job went to another worker) finishes its run but writes nothing. A repeat that a
+kept register sends to a worker (``Store.claim``: it holds the records of the job it is answered from) is not run:
+its records are registered under its own id and it ends with them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from extractor.api import Extractor
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import Record, record_from_dict
+from extractor.register.result import unregistered
 from extractor.schema import load_schema, schema_model
 from extractor.service.job import Job
 from extractor.service.requests import inline_schema_path
@@ -139,10 +142,11 @@ class Engine:
     def registered(self, job: Job, record: dict) -> dict:
         """A job's record checked against its tenant's register and added to it (the job's id is its place: a job
         run again after a crash is itself, another upload of the same file a ``duplicate_file``); as it was
-        without a register."""
+        without a register. A repeat's record (another job's, ``answered_from``) is checked afresh under this
+        job's id, the earlier job's check taken off it first."""
         if self.register is None:
             return record
-        read = record_from_dict(record)
+        read = unregistered(record_from_dict(record))
         result = self.register.for_tenant(job.tenant).check_and_add(read, place=job.id, kind="job")
         return record if result is None else result.apply(read).to_dict()
 
@@ -181,6 +185,12 @@ def _service_register(settings: Settings):
     from extractor.api import open_register
 
     return open_register(settings, alongside=True)
+
+
+def _repeat(job: Job) -> bool:
+    """Whether a claimed job is a repeat answered from another's records (``Store.claim`` gives them in its
+    ``records``), not a document to extract."""
+    return job.answered_from is not None and job.records is not None
 
 
 def _renamed(record: dict, *, path: str, folder: str, name: str) -> dict:
@@ -306,20 +316,22 @@ class Worker:
                 self.on_end()
 
     def _run(self, job: Job) -> None:
-        data = self.store.upload(job.id) if job.source_url is None else None
-        if data is None and job.source_url is None:  # cancelled since it was claimed
+        repeat = _repeat(job)
+        data = self.store.upload(job.id) if job.source_url is None and not repeat else None
+        if data is None and job.source_url is None and not repeat:  # cancelled since it was claimed
             return
         renewing = threading.Event()
         heartbeat = threading.Thread(target=self._renew, args=(job, renewing), daemon=True)
         heartbeat.start()
+        registering = self.engine.register is not None  # the jobs that joined this one are then queued again
         try:
             records = self._records(job, data)
         except Exception as exc:  # the core returns error records; an exception here is a bug, not the file
             log.exception("job %s failed", job.id)
             error = f"{type(exc).__name__}: the extraction failed"  # the log has the rest, the response no detail
-            outcome = self._guarded(lambda: self.store.finish(job, error=error))
+            outcome = self._guarded(lambda: self.store.finish(job, error=error, register=registering))
         else:
-            outcome = self._guarded(lambda: self.store.finish(job, records=records))
+            outcome = self._guarded(lambda: self.store.finish(job, records=records, register=registering))
         finally:
             renewing.set()
             heartbeat.join()
@@ -328,7 +340,10 @@ class Worker:
 
     def _records(self, job: Job, data: bytes | None) -> list[dict]:
         """A job's records: its upload's, or its URL's once fetched (a fetch that fails: its error record, naming
-        the URL without its query)."""
+        the URL without its query); a repeat's, the records it is answered from, registered under its own id."""
+        if _repeat(job):
+            assert job.records is not None
+            return [self.engine.registered(job, record) for record in job.records]
         if job.source_url is not None:
             try:
                 data = fetch(job.source_url, settings=self.sources, max_bytes=self.engine.settings.max_bytes)
