@@ -578,13 +578,19 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
     server.append(
         message("crash", attachments=attachments, message_id="<crash@supplier.com>").as_bytes(), folder=folder
     )
-    out = tmp_path / "out"
+    out, jsonl = tmp_path / "out", tmp_path / "records.jsonl"
     env = dict(os.environ, EXTRACT_MAIL_PASSWORD=PASSWORD)
     observed = []
-    for step in ("written", "finished"):  # after the first record is written; after the mail is finished
+    # after the first record is written; after it is fed to --jsonl (not yet committed); after the mail is finished
+    for step in ("written", "fed", "finished"):
         marker = tmp_path / step
         child_env = dict(env, **{TEST_PAUSE_ENV: f"{step}:{marker}"})
-        args = [sys.executable, "-m", "extractor.cli", *_cli(server, folder, out, model_dir, "--once")]
+        args = [
+            sys.executable,
+            "-m",
+            "extractor.cli",
+            *_cli(server, folder, out, model_dir, "--once", "--jsonl", str(jsonl)),
+        ]
         with open(tmp_path / f"{step}.err", "wb") as err:
             proc = subprocess.Popen(args, env=child_env, stdout=subprocess.DEVNULL, stderr=err)
         try:
@@ -597,14 +603,25 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
             proc.wait()
         assert proc.returncode == -signal.SIGKILL
         (row,) = ledger_rows(out, "mails")
+        lines = len(jsonl.read_text(encoding="utf-8").splitlines()) if jsonl.exists() else 0
         observed.append(
-            (step, row["state"], row["attempts"], row["filed"], len(records_in(out)), flags(server, folder)["crash"])
+            (
+                step,
+                row["state"],
+                row["attempts"],
+                row["filed"],
+                len(records_in(out)),
+                lines,
+                flags(server, folder)["crash"],
+            )
         )
-    assert observed == [
-        ("written", "processing", 1, 0, 1, set()),
-        ("finished", "done", 2, 0, 2, set()),
+    assert observed == [  # (step, mail state, attempts, filed, records, --jsonl lines, flags)
+        ("written", "processing", 1, 0, 1, 0, set()),
+        ("fed", "processing", 2, 0, 1, 1, set()),  # the first document done again, its line appended
+        ("finished", "done", 3, 0, 2, 2, set()),  # ... and again: its line not appended twice
     ]
-    result = CliRunner().invoke(app, dispatch_args(_cli(server, folder, out, model_dir, "--once", "--json")), env=env)
+    args = _cli(server, folder, out, model_dir, "--once", "--json", "--jsonl", str(jsonl))
+    result = CliRunner().invoke(app, dispatch_args(args), env=env)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {
         "mails": 0,
@@ -619,7 +636,11 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
     assert flags(server, folder) == {"crash": {"\\Seen", "$Extracted"}}
     assert len(records_in(out)) == 2
     documents = ledger_rows(out, "documents")
-    assert sorted((d["state"], d["attempts"]) for d in documents) == [("done", 1), ("done", 2)]
+    assert sorted((d["state"], d["attempts"]) for d in documents) == [("done", 1), ("done", 3)]
+    fed = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    written = {r["mail"]["attachment"]["index"]: r for r in records_in(out).values()}
+    assert sorted(r["mail"]["attachment"]["index"] for r in fed) == sorted(written)  # one line per record
+    assert all(r["data"] == written[r["mail"]["attachment"]["index"]]["data"] for r in fed)
 
 
 def test_done_and_failed_folders_and_status_through_the_cli(server, model_dir, tmp_path):
