@@ -1,5 +1,6 @@
 """The same file gives the same record (issue 42): one at a time on one render worker, or four in flight on four
-workers, or rendered in this process; compared as whole records, timings and peak memory apart.
+workers, or rendered in this process, or in the watcher; compared as whole records, timings and peak memory apart.
+(The service's record is compared with extract run's in test_serve.py, Ray's with the local batch's in test_ray.py.)
 
 The documents are a representative subset of the hostile corpus and the real receipt scans (``../shared``), chosen
 to meet every way a record is made while staying cheap enough for CI (two OCR'd pages per run, where the whole
@@ -61,7 +62,29 @@ def _same(record) -> dict:
     return out
 
 
-def test_the_same_file_gives_the_same_record_alone_in_a_batch_or_in_process(documents, model_factory):
+def _watched(documents: list[str], extractor, tmp_path: Path) -> list[dict]:
+    """The records ``extract watch`` writes for the documents (their folder its inbox, kept in place), in the
+    documents' order, compared as ``_same`` compares."""
+    from extractor.jobs.watch import WatchSettings, watch
+    from extractor.record import record_from_dict
+
+    out = tmp_path / "watched"
+    watch(
+        Path(documents[0]).parent,
+        out,
+        extractor=extractor,
+        settings=WatchSettings(once=True, keep_inputs=True, settle=0, error_retries=0),
+    )
+    by_source = {}
+    for path in out.glob("*.json"):
+        record = record_from_dict(json.loads(path.read_text(encoding="utf-8")))
+        by_source[record.source] = _same(record)
+    return [by_source.get(path, {"source": path, "missing": "no record from the watcher"}) for path in documents]
+
+
+def test_the_same_file_gives_the_same_record_alone_in_a_batch_in_process_or_in_the_watcher(
+    documents, model_factory, tmp_path
+):
     from extractor import Extractor
 
     manifest = json.loads((shared_path("corpus", "hostile") / "MANIFEST.json").read_text(encoding="utf-8"))
@@ -82,6 +105,7 @@ def test_the_same_file_gives_the_same_record_alone_in_a_batch_or_in_process(docu
     }
     with Extractor(**base, isolate=True, workers=1) as one:
         alone = [_same(one.extract(path)) for path in documents]  # one at a time, one render worker
+        watched = _watched(documents, one, tmp_path)  # the same extractor in the watcher, the folder as its inbox
     with Extractor(**base, isolate=True, workers=4) as four:
         batch = [_same(r) for r in four.extract_many(documents)]  # a batch, rendered ahead on four workers
     with Extractor(**base, isolate=False) as here:
@@ -93,7 +117,7 @@ def test_the_same_file_gives_the_same_record_alone_in_a_batch_or_in_process(docu
     read = [r for r in alone if any(r.get("ocr") or [])]
     assert [Path(r["source"]).name for r in read] == [RECEIPTS[0], f"copy-of-{RECEIPTS[0]}"]
     assert all(set(p) == {"reason", "confidence", "lines"} for r in read for p in r["ocr"] if p)  # no cache hit
-    for name, runs in (("batch of 4 on 4 workers", batch), ("in process", local)):
+    for name, runs in (("batch of 4 on 4 workers", batch), ("in process", local), ("in the watcher", watched)):
         differing = [Path(a["source"]).name for a, b in zip(alone, runs, strict=True) if a != b]
         assert differing == [], f"{name}: records differ from the one-at-a-time run"
         assert runs == alone
