@@ -218,6 +218,55 @@ def test_embedded_values_name_their_xpath_and_where_they_are_printed():
     }  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("edited", "expected"),
+    [
+        (  # as read: the review page says where it was read (the XPath) and where it is printed
+            {},
+            {"/invoice_number": [{"page": 1, "box": [0.1, 0.0, 0.18, 0.02], "page_size": [595.0, 842.0],
+                                  "text": "RE-2026-1", "source": "embedded_xml", "xpath": "/x/ram:ID"}],
+             "/total": [{"page": 1, "box": [0.1, 0.05, 0.18, 0.07], "page_size": [595.0, 842.0], "text": "1.156,00",
+                         "source": "embedded_xml", "xpath": "/x/ram:GrandTotalAmount"}]},
+        ),
+        (  # a value the reviewer typed, printed on the page: a value of the page now, not of the XML
+            {"total": 971.43},
+            {"/invoice_number": [{"page": 1, "box": [0.1, 0.0, 0.18, 0.02], "page_size": [595.0, 842.0],
+                                  "text": "RE-2026-1", "source": "embedded_xml", "xpath": "/x/ram:ID"}],
+             "/total": [{"page": 1, "box": [0.1, 0.1, 0.18, 0.12], "page_size": [595.0, 842.0], "text": "971,43",
+                         "source": "text_layer"}]},
+        ),
+        (  # one printed nowhere: no citation
+            {"total": 99.5},
+            {"/invoice_number": [{"page": 1, "box": [0.1, 0.0, 0.18, 0.02], "page_size": [595.0, 842.0],
+                                  "text": "RE-2026-1", "source": "embedded_xml", "xpath": "/x/ram:ID"}],
+             "/total": []},
+        ),
+    ],
+)  # fmt: skip
+def test_the_review_page_cites_values_read_from_xml_as_read_until_edited(edited, expected):
+    from extractor.tools.review_page.recheck import embedded_xpaths, field_states
+
+    page = _layer(["Rechnung RE-2026-1", "Gesamt 1.156,00", "Netto 971,43"])
+    original = {"invoice_number": "RE-2026-1", "total": 1156}
+    xml = {"/invoice_number": "/x/ram:ID", "/total": "/x/ram:GrandTotalAmount"}
+    cited = cite(ground(original, [page]), [page], xpaths=xml)
+    record = {
+        "data_source": "embedded_xml",
+        "data": original,
+        "fields": {p: {"citations": c} for p, c in cited.items()},
+    }
+    states = field_states(
+        {**original, **edited},
+        schema=None,
+        schema_name="custom",
+        original=original,
+        page_texts=[page],
+        xpaths=embedded_xpaths(record),
+    )
+    assert states["citations"] == expected
+    assert embedded_xpaths({**record, "data_source": "model"}) is None
+
+
 def test_ocr_lines_without_words_cite_their_line_box():
     from extractor.inputs.ocrresult import OcrLine
 

@@ -31,7 +31,7 @@ from typing import Any
 from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
-from extractor.tools.review_page.recheck import field_states
+from extractor.tools.review_page.recheck import embedded_xpaths, field_states
 from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
 from extractor.tools.review_page.register_panel import RegisterPanel, find_register
 
@@ -105,6 +105,7 @@ class Review:
             schema_name=str(entry.record.get("schema") or ""),
             original=entry.record.get("data"),
             page_texts=[p.text for p in pages.pages],
+            xpaths=embedded_xpaths(entry.record),
         )
 
     def pages(self, entry: Entry) -> SourcePages:

@@ -238,7 +238,7 @@
       if (!boxed.length) unboxed.push(ptr);
       boxed.forEach((c, i) => {
         drawBox(ptr, c.page, c.box, "box" + (i ? " other" : "") + (ptr === selected ? " selected" : ""),
-                ptr + ": " + c.text + " (" + c.source + (c.confidence != null ? " " + c.confidence.toFixed(2) : "") + ")");
+                ptr + ": " + c.text + " (" + c.source + (c.xpath ? " " + c.xpath : "") + (c.confidence != null ? " " + c.confidence.toFixed(2) : "") + ")");
         if (c.row && ptr === selected) drawBox(ptr, c.row.page, c.row.box, "row", ptr + ": its row");
       });
     }
