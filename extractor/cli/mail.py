@@ -27,7 +27,7 @@ from extractor.cli.options import (
     state_register,
 )
 from extractor.errors import ExitCode, UsageError
-from extractor.jobs.mail.steps import MailSettings
+from extractor.jobs.mail.settings import MailSettings
 from extractor.settings import Settings
 
 MAIL = MailSettings()  # the defaults, named once there

@@ -2,9 +2,11 @@
 
 One resident model, one IMAP connection (:mod:`~extractor.jobs.mail.client`). This module is the loop: connect,
 file what a stop left unfiled, take every mail not yet dealt with, oldest first (:mod:`~extractor.jobs.mail.steps`;
-what in a mail is a document: :mod:`~extractor.jobs.mail.parts`), then wait for new mail with IDLE (or poll), until
-stopped. A dropped connection is reconnected with back-off (``backoff`` doubled up to ``max_backoff``); the ledger
-(:mod:`~extractor.jobs.mail.ledger` beside :mod:`extractor.jobs.ledger`) makes every step safe against a kill -9.
+what in a mail is a document: :mod:`~extractor.jobs.mail.parts`; a record's ``mail`` key and its files' names:
+:mod:`~extractor.jobs.mail.meta`; the options: :mod:`~extractor.jobs.mail.settings`), then wait for new mail with
+IDLE (or poll), until stopped. A dropped connection is reconnected with back-off (``backoff`` doubled up to
+``max_backoff``); the ledger (:mod:`~extractor.jobs.mail.ledger` beside :mod:`extractor.jobs.ledger`) makes every
+step safe against a kill -9.
 
 Stopping: ``stop_event`` ends the loop after the document in hand. With ``handle_signals`` (the CLI), SIGINT and
 SIGTERM set it (a second SIGINT interrupts at once: the ledger still loses and duplicates nothing).
@@ -26,7 +28,8 @@ from extractor.jobs.feeds import Feeds
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.mail.client import ConnectionLost, Credentials, LoginRefused, Mailbox
 from extractor.jobs.mail.ledger import MailLedger
-from extractor.jobs.mail.steps import MailSettings, MailSteps, wait_backoff
+from extractor.jobs.mail.settings import MailSettings
+from extractor.jobs.mail.steps import MailSteps, wait_backoff
 from extractor.jobs.mail.url import MailURL, parse_mail_url
 from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME, hold_lock
 from extractor.record import Record

@@ -23,14 +23,12 @@ Crash safety (kill -9 anywhere): a mail leaves the folder (or gets its keyword) 
 knows its outcome; a restart re-reads a ``processing`` mail, and its documents already finished are not extracted
 again (their sha256), the one in hand is extracted again into the same record path (its ``--jsonl`` line is not
 appended twice; its ``--hook`` runs again: at least once). A record file's name depends
-only on the mail key and the part's place, so two attachments called ``invoice.pdf`` never collide.
+only on the mail key and the part's place (:mod:`~extractor.jobs.mail.meta`), so two attachments called
+``invoice.pdf`` never collide.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import email.utils
-import fnmatch
 import hashlib
 import logging
 import os
@@ -39,18 +37,17 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from extractor.jobs.feeds import Feeds, FeedSettings
+from extractor.jobs.feeds import Feeds
 from extractor.jobs.hooks import pause_at
 from extractor.jobs.ledger import TERMINAL, Ledger
 from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEYWORD, Head, Mailbox
 from extractor.jobs.mail.ledger import MAIL_TERMINAL, MailLedger, mail_key
+from extractor.jobs.mail.meta import mail_meta, part_stem, with_mail
 from extractor.jobs.mail.parts import (
     MailContent,
     Part,
-    ZipLimits,
     charset_notes,
     encrypted,
     leaves_of_structure,
@@ -61,6 +58,7 @@ from extractor.jobs.mail.parts import (
     read_mail,
     too_large,
 )
+from extractor.jobs.mail.settings import MailSettings
 from extractor.jobs.sinks import write_record_beside
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
@@ -72,98 +70,9 @@ TEST_PAUSE_ENV = "EXTRACTOR_MAIL_TEST_PAUSE"
 STEPS = ("begun", "claimed", "written", "fed", "finished")
 COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
 CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
-MAX_STEM_BYTES = 120
 BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
 PREFETCH_BYTES = 16 * 1024 * 1024  # mails fetched in one command, at most this many bytes together
 PREFETCH_MAILS = 8  # mails fetched in one command, at most; the reader keeps two such groups ahead
-
-
-@dataclass(frozen=True)
-class MailSettings:
-    """How ``extract mail`` behaves (the model's own settings live in the Extractor); each default named here.
-
-    Attributes:
-        done_folder: move a mail whose documents were extracted here (default: flag it ``\\Seen`` and
-            ``$Extracted``, leave it in place).
-        failed_folder: move a mail with a failed document here (default: flag it ``$ExtractFailed``).
-        allow_from: sender patterns (``*@supplier.com``, ``billing@*``); empty: every sender.
-        poll: check the folder every this many seconds instead of IDLE (servers without IDLE use 60).
-        once: read what is in the folder now, then return.
-        error_retries: retries of a transient failure (model error, time-out) of a document, with back-off.
-        backoff: seconds before the first retry and the first reconnect; doubled each time.
-        max_backoff: the longest wait between reconnects.
-        timeout: seconds the server may stay silent.
-        zips: the limits of ZIP attachments.
-        feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
-            (:mod:`extractor.jobs.feeds`).
-    """
-
-    done_folder: str | None = None
-    failed_folder: str | None = None
-    allow_from: tuple[str, ...] = ()
-    poll: float | None = None
-    once: bool = False
-    error_retries: int = 2
-    backoff: float = 5.0
-    max_backoff: float = 300.0
-    timeout: float = 60.0
-    zips: ZipLimits = ZipLimits()
-    feeds: FeedSettings = FeedSettings()
-
-    def allowed(self, sender: str | None) -> bool:
-        """Whether a From address matches ``allow_from`` (always, when it is empty)."""
-        if not self.allow_from:
-            return True
-        address = email.utils.parseaddr(sender or "")[1].lower()
-        return bool(address) and any(fnmatch.fnmatchcase(address, p.lower()) for p in self.allow_from)
-
-
-def _safe_stem(name: str | None) -> str:
-    """A file-name stem from an attachment's name: no folders, no control or path characters, bounded."""
-    stem = PurePosixPath((name or "").replace("\\", "/")).stem or "attachment"
-    text = "".join("_" if ord(c) < 32 or c in '/\\:*?"<>|\x7f' else c for c in stem).strip(" .") or "attachment"
-    return text.encode("utf-8")[:MAX_STEM_BYTES].decode("utf-8", "ignore")
-
-
-def part_stem(key: str, part: Part) -> str:
-    """The name every file of a part starts with: ``<mail key>-<index>[.<member>]-<name>``."""
-    member = f".{hashlib.sha256(part.member.encode()).hexdigest()[:6]}" if part.member else ""
-    return f"{key}-{part.index}{member}-{_safe_stem(part.member or part.name)}"
-
-
-def mail_meta(header: bytes, *, mailbox: str, folder: str, uidvalidity: int, uid: int) -> dict:
-    """The record's ``mail`` key (without ``attachment``) from a mail's header."""
-    message = parse_mail(header)
-
-    def text(name: str) -> str | None:
-        try:
-            value = message.get(name)
-            return " ".join(str(value).split()) if value is not None else None
-        except (LookupError, ValueError, TypeError, IndexError):
-            return None
-
-    recipients = []
-    for name in ("To", "Cc"):
-        try:
-            values = [str(v) for v in message.get_all(name) or ()]
-        except (LookupError, ValueError, TypeError, IndexError):
-            values = []
-        recipients += [address for _, address in email.utils.getaddresses(values) if address]
-    try:
-        date = email.utils.parsedate_to_datetime(text("Date") or "").isoformat()
-    except (TypeError, ValueError, IndexError):
-        date = None
-    return {
-        "mailbox": mailbox,
-        "folder": folder,
-        "uidvalidity": uidvalidity,
-        "uid": uid,
-        "message_id": (text("Message-ID") or "").strip() or None,
-        "from": text("From"),
-        "to": recipients,
-        "subject": text("Subject"),
-        "date": date,
-    }
 
 
 class MailSteps:
@@ -561,13 +470,13 @@ class MailSteps:
     def _write(self, path: Path, record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
         """Write one record with its ``mail`` key (and its e-invoices beside it), atomically."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        return write_record_beside(path, _with_mail(record, meta, warnings, sha=sha))
+        return write_record_beside(path, with_mail(record, meta, warnings, sha=sha))
 
     def _notify(self, record: Record, meta: dict, warnings: tuple) -> None:
         if self.on_record is None:
             return
         try:
-            self.on_record(_with_mail(record, meta, warnings))
+            self.on_record(with_mail(record, meta, warnings))
         except Exception:  # noqa: BLE001 - a broken callback must not stop the loop
             log.exception("on_record failed")
 
@@ -584,16 +493,6 @@ def save_attachment(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def _with_mail(record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
-    extra = {**record.extra, "mail": meta}
-    changes: dict = {"extra": extra}
-    if warnings and not any(w.get("code") == "mail" for w in record.warnings):
-        changes["warnings"] = tuple(record.warnings) + warnings
-    if sha and not record.sha256:
-        changes["sha256"] = sha
-    return dataclasses.replace(record, **changes)
 
 
 def _part_row(part: Part, *, outcome: str) -> dict:
@@ -617,4 +516,4 @@ def wait_backoff(stop: threading.Event, seconds: float) -> bool:
     return stop.is_set()
 
 
-__all__ = ["COUNTS", "STEPS", "TEST_PAUSE_ENV", "MailSettings", "MailSteps", "mail_meta", "part_stem"]
+__all__ = ["COUNTS", "STEPS", "TEST_PAUSE_ENV", "MailSteps", "save_attachment", "wait_backoff"]
