@@ -21,7 +21,7 @@ page's width and height in points (null for an image).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -61,9 +61,29 @@ def cite(
                 pages[found.page] = printed(text)
             entry = _citation(found, text, pages[found.page])
         out[found.path] = [entry] if entry is not None else []
-    if xpaths is not None:  # read from XML: every value says so, with its XPath where it can be told
-        for pointer in [*out, *(p for p in xpaths if p not in out)]:
-            out[pointer] = [_embedded(pointer, xpaths.get(pointer), out.get(pointer) or [], report)]
+    return out if xpaths is None else read_from_xml(out, report, xpaths)
+
+
+def read_from_xml(
+    cited: Mapping[str, list[dict]],
+    report: GroundingReport,
+    xpaths: Mapping[str, str],
+    *,
+    keep: Collection[str] = (),
+) -> dict[str, list[dict]]:
+    """The citations of values read from embedded XML: every value says so (``source: embedded_xml``), with its
+    XPath where it can be told (``xpaths``) and where it is printed (its page citation, ``cited``).
+
+    Args:
+        cited: each value's citations on the pages (``cite`` without ``xpaths``).
+        report: the grounding they were made from.
+        xpaths: each value's XPath by JSON pointer (``einvoice.xpaths.value_paths``).
+        keep: pointers whose values were not read from the XML (a reviewer's edits): left as cited on the pages.
+    """
+    out = dict(cited)
+    for pointer in [*cited, *(p for p in xpaths if p not in cited)]:
+        if pointer not in keep:
+            out[pointer] = [_embedded(pointer, xpaths.get(pointer), list(cited.get(pointer) or []), report)]
     return out
 
 
@@ -197,4 +217,4 @@ def _size(text: PageText) -> list[float] | None:
     return None if text.size is None else [round(float(v), 2) for v in text.size]
 
 
-__all__ = ["SOURCES", "cite", "coverage", "printed"]
+__all__ = ["SOURCES", "cite", "coverage", "printed", "read_from_xml"]

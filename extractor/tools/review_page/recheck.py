@@ -15,7 +15,7 @@ from typing import Any
 
 from extractor.schema import Schema, validate_data
 from extractor.tools.review_page.records import changed_fields
-from extractor.trust.citations import cite
+from extractor.trust.citations import read_from_xml
 from extractor.trust.grounding import PageText
 from extractor.trust.review import review_data
 
@@ -48,13 +48,12 @@ def field_states(
         ``fields[pointer].citations``; ``[]`` when on no page) and the changed pointers.
     """
     errors = validate_data(data, schema) if schema is not None else []
-    result = review_data(schema_name, data, page_texts, schema=schema, xpaths=xpaths)
+    result = review_data(schema_name, data, page_texts, schema=schema)
     grounding = result.grounding.to_dict()
     changed = changed_fields(original, data)
-    citations = dict(result.citations)
-    if xpaths is not None and changed:  # a value the reviewer typed was not read from the XML: where the page has it
-        on_pages = cite(result.grounding, page_texts)
-        citations.update({p: on_pages.get(p, []) for p in changed if p in citations})
+    citations = result.citations
+    if xpaths is not None:  # as read from the XML, but a value the reviewer typed: where the page has it
+        citations = read_from_xml(citations, result.grounding, xpaths, keep=set(changed))
     return {
         "valid": not errors,
         "errors": errors,
