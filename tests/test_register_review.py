@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from helpers import CII, CII_PRINTED, einvoice_pdf, settings_for
 from test_register import codes, record, url  # noqa: F401 - a register on SQLite and on PostgreSQL
-from test_review_app import browser, serving  # noqa: F401 - the module's Chromium and its server
+from test_review_app import EVIL, REBIND, browser, page_token, send, serving  # noqa: F401 - Chromium, the server
 
 from extractor import Extractor
 from extractor.record import record_from_dict
@@ -69,6 +69,13 @@ def out(made, tmp_path) -> Path:
     return _copy_out(made[1], tmp_path / "out")
 
 
+def own_client(app):
+    """Starlette's test client as the page itself calls the app: at its bound address, from its own origin."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, base_url="http://127.0.0.1", headers={"Origin": "http://127.0.0.1"})
+
+
 def _record(out: Path, stem: str) -> dict:
     return json.loads((out / f"{stem}.json").read_text(encoding="utf-8"))
 
@@ -93,14 +100,12 @@ def test_the_reminder_is_flagged_and_the_original_is_not(made):
 
 
 def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
-    from starlette.testclient import TestClient
-
     inbox = made[0]
     original, reminder = _record(out, "original"), _record(out, "reminder")
     place = str((inbox / "RE-2026-0117.pdf").resolve())
     first = next(f for f in reminder["register"]["findings"] if f["code"] == "duplicate_invoice")
     changed = next(f for f in reminder["register"]["findings"] if f["code"] == "bank_details_changed")
-    with TestClient(create_app(out, reviewer="anna")) as client:
+    with own_client(create_app(out, reviewer="anna")) as client:
         shown = client.get("/api/records/reminder").json()["register"]
         assert shown["register"] == str(out / WATCH_REGISTER)
         assert shown["place"] == str((inbox / "RE-2026-0117 reminder.pdf").resolve())
@@ -152,7 +157,7 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
         )
         assert again.status_code == 409 and "no duplicate finding" in again.json()["error"]  # resolved already
         # confirm this account ("I called the supplier")
-        trusted = client.post("/api/records/reminder/register/trust")
+        trusted = client.post("/api/records/reminder/register/trust", json={})
         assert trusted.status_code == 200, trusted.text
         account = trusted.json()["trusted"]
         assert (account["iban"], account["source"], account["by"]) == ("****2051", "review", "anna")
@@ -191,12 +196,10 @@ def test_the_page_shows_both_and_the_register_learns_the_decisions(made, out):
 
 
 def test_without_a_register_the_page_shows_the_record_and_refuses_the_actions(made, tmp_path):
-    from starlette.testclient import TestClient
-
     folder = tmp_path / "records"
     folder.mkdir()
     shutil.copy(made[1] / "reminder.json", folder)
-    with TestClient(create_app(folder, reviewer="anna")) as client:
+    with own_client(create_app(folder, reviewer="anna")) as client:
         shown = client.get("/api/records/reminder").json()["register"]
         assert shown["register"] is None and shown["duplicates"][0]["name"] is None
         assert shown["account"]["trusted"][0]["iban"] == "****3000" and shown["account"]["can_confirm"] is False
@@ -208,19 +211,42 @@ def test_without_a_register_the_page_shows_the_record_and_refuses_the_actions(ma
 
 def test_a_batch_s_own_check_shows_its_duplicate_and_offers_no_decision(made, tmp_path):
     """A batch without a register flags its own duplicates (scope ``batch``): nothing stored to decide on."""
-    from starlette.testclient import TestClient
-
     folder = _copy_out(made[1], tmp_path / "records")  # a register there, but not this record's
     for stored in folder.glob("*.json"):
         stored.unlink()
     batch = _record(made[1], "reminder")
     batch["register"] = {**batch["register"], "scope": "batch", "register": None}
     (folder / "reminder.json").write_text(json.dumps(batch), encoding="utf-8")
-    with TestClient(create_app(folder, reviewer="anna")) as client:
+    with own_client(create_app(folder, reviewer="anna")) as client:
         shown = client.get("/api/records/reminder").json()["register"]
         assert (shown["scope"], shown["can_act"], shown["account"]["can_confirm"]) == ("batch", False, False)
-        refused = client.post("/api/records/reminder/register/trust")
+        refused = client.post("/api/records/reminder/register/trust", json={})
         assert refused.status_code == 409 and "batch's own" in refused.json()["error"]
+
+
+def test_another_sites_page_cannot_trust_an_account(out):
+    """Issue 50: a page the reviewer visits posts ``{}`` to ``register/trust`` (``text/plain``: no preflight, or
+    JSON): 403, and the register trusts nothing new; the page's own request (its token) still trusts."""
+
+    def trusted() -> list:
+        with Register.open(out / WATCH_REGISTER) as register:
+            return [a["iban"] for s in register.suppliers() for a in s["trusted_accounts"]]
+
+    before = trusted()
+    trust = "/api/records/reminder/register/trust"
+    with serving(out) as host:
+        for headers in (
+            {"Content-Type": "text/plain", "Origin": EVIL},
+            {"Content-Type": "application/json", "Origin": EVIL},
+            {"Content-Type": "application/json", "Host": REBIND, "Origin": f"http://{REBIND}"},
+        ):
+            status, body, _ = send(host, "POST", trust, body=b"{}", headers=headers)
+            assert status == 403, (headers, body)
+        assert trusted() == before
+        own = {"Content-Type": "application/json", "X-Review-Csrf": page_token(host, "/r/reminder")}
+        status, body, _ = send(host, "POST", trust, body=b"{}", headers=own)
+        assert status == 200, body
+    assert len(trusted()) == len(before) + 1
 
 
 def test_the_actions_in_a_browser(out, browser, tmp_path):  # noqa: F811 - the imported fixture

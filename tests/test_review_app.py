@@ -91,12 +91,29 @@ def serving(folder: Path, *, token=None):
 
 def get(host: str, path: str, headers=None) -> tuple[int, str, dict]:
     """A raw GET (the path is sent exactly as written, no normalisation)."""
+    return send(host, "GET", path, headers=headers)
+
+
+def send(host: str, method: str, path: str, *, body: bytes | None = None, headers=None) -> tuple[int, str, dict]:
+    """A raw request, its headers exactly as given (``Host`` too, when given)."""
     conn = http.client.HTTPConnection(host, timeout=120)
-    conn.request("GET", path, headers=headers or {})
+    given = {k.lower() for k in headers or {}}
+    conn.putrequest(method, path, skip_host="host" in given, skip_accept_encoding=True)
+    for name, value in (headers or {}).items():
+        conn.putheader(name, value)
+    conn.putheader("Content-Length", str(len(body or b"")))
+    conn.endheaders(body or b"")
     response = conn.getresponse()
-    body = response.read().decode("utf-8", "replace")
+    answer = response.read().decode("utf-8", "replace")
     conn.close()
-    return response.status, body, dict(response.getheaders())
+    return response.status, answer, dict(response.getheaders())
+
+
+def page_token(host: str, path: str = "/") -> str:
+    """The per-start token a page of the app embeds (``<meta name="review-csrf">``)."""
+    status, page, _ = get(host, path)
+    assert status == 200
+    return page.split('<meta name="review-csrf" content="')[1].split('"')[0]
 
 
 # ------------------------------------------------------------------------------------------------------ pure parts
@@ -117,6 +134,56 @@ def get(host: str, path: str, headers=None) -> tuple[int, str, dict]:
 )
 def test_only_loopback_binds_go_without_a_token(host, needed):
     assert needs_token(host) is needed
+
+
+@pytest.mark.parametrize(
+    "bound, header, allowed",
+    [
+        ("127.0.0.1", "127.0.0.1:8000", True),
+        ("127.0.0.1", "localhost:8000", True),
+        ("127.0.0.1", "LOCALHOST", True),
+        ("127.0.0.1", "[::1]:8000", True),
+        ("127.0.0.1", "rebind.attacker.example:8000", False),
+        ("127.0.0.1", "127.0.0.1.attacker.example", False),
+        ("127.0.0.1", "localhost.", False),
+        ("127.0.0.1", "", False),
+        ("127.0.0.1", None, False),
+        ("::1", "[::1]:8000", True),
+        ("localhost", "localhost:8000", True),
+        ("192.168.1.5", "192.168.1.5:8000", True),
+        ("192.168.1.5", "localhost:8000", False),  # not loopback: only its own address
+        ("review.example", "review.example:443", True),
+        ("review.example", "rebind.attacker.example", False),
+        ("0.0.0.0", "10.1.2.3:8000", True),  # every address of the machine
+        ("0.0.0.0", "[fe80::1]:8000", True),
+        ("0.0.0.0", "rebind.attacker.example:8000", False),
+        ("::", "localhost:8000", True),
+    ],
+)
+def test_only_the_bound_name_and_address_pass_the_host_check(bound, header, allowed):
+    from extractor.service.origin import Hosts
+
+    assert Hosts.bound(bound).allows(header) is allowed
+
+
+@pytest.mark.parametrize(
+    "headers, other_site",
+    [
+        ({}, False),  # no browser's: curl, a client library
+        ({"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:8000"}, False),
+        ({"host": "127.0.0.1:8000", "origin": "http://evil.example"}, True),
+        ({"host": "127.0.0.1:8000", "origin": "null"}, True),  # a sandboxed frame, a redirect
+        ({"host": "127.0.0.1:8000", "origin": "https://127.0.0.1:8000"}, True),  # another scheme: another origin
+        ({"host": "127.0.0.1:8000", "sec-fetch-site": "cross-site"}, True),
+        ({"host": "127.0.0.1:8000", "sec-fetch-site": "same-site"}, True),
+        ({"host": "127.0.0.1:8000", "sec-fetch-site": "same-origin"}, False),
+        ({"host": "127.0.0.1:8000", "sec-fetch-site": "none"}, False),  # typed in the address bar
+    ],
+)
+def test_a_request_from_another_sites_page_is_told_apart(headers, other_site):
+    from extractor.service.origin import from_other_site
+
+    assert from_other_site(headers, scheme="http") is other_site
 
 
 @pytest.mark.parametrize(
@@ -286,6 +353,46 @@ def test_a_token_is_required_when_one_is_set(out):
         status, _, headers = get(host, "/?token=s3cret-token")
         assert status == 200 and "review_token=s3cret-token" in headers["set-cookie"]
         assert get(host, "/api/records", headers={"Cookie": "review_token=s3cret-token"})[0] == 200
+
+
+EVIL = "http://evil.example"
+REBIND = "rebind.attacker.example"
+
+
+def test_another_sites_page_cannot_save_and_a_rebinding_host_reads_nothing(out):
+    """Issue 50's attacks, as a browser sends them: a cross-site ``text/plain`` POST (no preflight) and a DNS
+    rebinding name. Each is refused with 403 and nothing is written; the page's own requests still pass."""
+    reviewed = out / f"{SAMPLE}.reviewed.json"
+    kept = reviewed.read_bytes() if reviewed.exists() else None
+    forged = json.dumps({"data": {**DEMO_ANSWER, "bank_account": {"iban": "DE02120300000000202051"}}, "approved": True})
+    save = f"/api/records/{SAMPLE}/save"
+    with serving(out) as host:
+        token = page_token(host)
+        for headers in (
+            {"Content-Type": "text/plain", "Origin": EVIL},  # the attack: a simple request, sent without asking
+            {"Content-Type": "application/x-www-form-urlencoded", "Origin": EVIL},
+            {"Content-Type": "multipart/form-data; boundary=x", "Origin": EVIL},
+            {"Content-Type": "application/json", "Origin": EVIL},
+            {"Content-Type": "application/json", "Origin": "null"},
+            {"Content-Type": "application/json"},  # neither the token nor an Origin
+            {"Content-Type": "application/json", "X-Review-Csrf": "not-the-token"},
+            {"Content-Type": "text/plain", "X-Review-Csrf": token},  # the token, but not JSON
+            {"Content-Type": "application/json", "X-Review-Csrf": token, "Host": f"{REBIND}:80"},
+        ):
+            status, body, _ = send(host, "POST", save, body=forged.encode(), headers=headers)
+            assert status == 403, (headers, body)
+        assert (reviewed.read_bytes() if reviewed.exists() else None) == kept  # nothing written
+        for path in ("/api/records", f"/api/records/{SAMPLE}", "/", f"/r/{SAMPLE}", "/static/review.js"):
+            status, body, _ = get(host, path, headers={"Host": f"{REBIND}:{host.split(':')[1]}"})
+            assert status == 403 and SAMPLE not in body, path
+        # the page's own: its token, or its Origin (a browser sends it with every POST)
+        check = f"/api/records/{SAMPLE}/check"
+        posted = json.dumps({"data": DEMO_ANSWER}).encode()
+        own = {"Content-Type": "application/json", "X-Review-Csrf": token}
+        assert send(host, "POST", check, body=posted, headers=own)[0] == 200
+        same = {"Content-Type": "application/json; charset=utf-8", "Origin": f"http://{host}"}
+        assert send(host, "POST", check, body=posted, headers=same)[0] == 200
+        assert get(host, "/api/records", headers={"Host": f"localhost:{host.split(':')[1]}"})[0] == 200
 
 
 # --------------------------------------------------------------------------------------------------------- browser

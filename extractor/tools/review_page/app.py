@@ -16,6 +16,11 @@ Routes (``NAME`` is a record file's stem in OUT):
 Anything not found (an unknown name, a traversal attempt, a page out of range) is a 404. With a ``token`` every
 request must carry it (``?token=``, an ``X-Review-Token`` header or the cookie set after the first ``?token=``);
 without it: 403.
+
+Only the page's own requests are answered (``extractor.service.origin``): a ``Host`` other than the bound name or
+address is refused with 403 on every route (DNS rebinding), and a POST must be ``application/json`` and carry the
+per-start token the pages embed (``<meta name="review-csrf">``, sent back as ``X-Review-Csrf``) or an ``Origin``
+equal to the page's own, else 403 with nothing changed (another site's page posting ``text/plain`` or a form).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 
 from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
+from extractor.service.origin import SAFE_METHODS, Hosts, is_json, same_origin
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import embedded_xpaths, field_states
 from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
@@ -38,6 +44,7 @@ from extractor.tools.review_page.register_panel import RegisterPanel, find_regis
 HERE = Path(__file__).resolve().parent
 TOKEN_COOKIE = "review_token"
 TOKEN_HEADER = "x-review-token"
+CSRF_HEADER = "x-review-csrf"  # the per-start token the pages embed, sent back with every POST
 
 
 class Review:
@@ -148,7 +155,14 @@ class Review:
         self.register.close()
 
 
-def create_app(out: Path, *, reviewer: str | None = None, token: str | None = None, register: str | None = None):
+def create_app(
+    out: Path,
+    *,
+    reviewer: str | None = None,
+    token: str | None = None,
+    register: str | None = None,
+    host: str = "127.0.0.1",
+):
     """Build the Starlette app for an output folder.
 
     Args:
@@ -156,6 +170,7 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
         reviewer: the name written into reviewed files (default: the OS user).
         token: when set, every request must carry it.
         register: the invoice register (a path or URL; default: a watcher's in OUT, when there is one).
+        host: the address the server is bound to: the one name (and address) a request's ``Host`` may carry.
 
     Returns:
         The ASGI app (its ``state.review`` is the ``Review``; its render workers and cache folder go when the app shuts
@@ -172,7 +187,8 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
     cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
     records = RecordStore(out, reviewer=reviewer)
     review = Review(records, cache=cache, register=RegisterPanel(records, find_register(records.out, register)))
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    csrf = secrets.token_urlsafe(24)  # this start's: a page of another site cannot read it
+    templates = Jinja2Templates(directory=str(HERE / "templates"), context_processors=[lambda request: {"csrf": csrf}])
     handlers = _Handlers(review, templates)
 
     @asynccontextmanager
@@ -193,7 +209,8 @@ def create_app(out: Path, *, reviewer: str | None = None, token: str | None = No
         Route("/api/records/{name}/register/not-duplicate", handlers.register_not_duplicate, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    middleware = [Middleware(_TokenGate, token=token)] if token else []
+    middleware = [Middleware(_OwnPages, hosts=Hosts.bound(host), csrf=csrf)]  # first: before any token is looked at
+    middleware += [Middleware(_TokenGate, token=token)] if token else []
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.review = review
     return app
@@ -285,6 +302,38 @@ class _Handlers:
         if entry is None:
             raise HTTPException(404)
         return entry
+
+
+class _OwnPages:
+    """ASGI middleware: 403 for a ``Host`` not the server's (any request), and for a POST that is not JSON or
+    carries neither this start's token nor the page's own ``Origin`` (see the module's docstring)."""
+
+    def __init__(self, app, *, hosts: Hosts, csrf: str) -> None:
+        self.app, self.hosts, self.csrf = app, hosts, csrf
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        from starlette.responses import JSONResponse
+
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        refused = self._refused(scope, headers)
+        if refused is None:
+            return await self.app(scope, receive, send)
+        return await JSONResponse({"error": refused}, status_code=403)(scope, receive, send)
+
+    def _refused(self, scope, headers: dict[str, str]) -> str | None:
+        """Why the request is refused, None when it is the page's own."""
+        if not self.hosts.allows(headers.get("host")):
+            return "this server answers only the address it was opened at (Host refused)"
+        if scope["method"] in SAFE_METHODS:
+            return None
+        if not is_json(headers):
+            return "a change must be sent as application/json by the review page"
+        offered = headers.get(CSRF_HEADER, "")
+        if (offered and secrets.compare_digest(offered, self.csrf)) or same_origin(headers, scheme=scope["scheme"]):
+            return None
+        return "a change must come from the review page itself (its token or its Origin)"
 
 
 class _TokenGate:
@@ -385,7 +434,7 @@ def serve(
     import uvicorn
 
     token = secrets.token_urlsafe(18) if needs_token(host) else None
-    app = create_app(out, reviewer=reviewer, token=token, register=register)
+    app = create_app(out, reviewer=reviewer, token=token, register=register, host=host)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -9,7 +9,8 @@
   async function post(path, body, button) {
     button.disabled = true;
     const response = await fetch(api + path, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+      method: "POST", body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json", "X-Review-Csrf": document.querySelector('meta[name="review-csrf"]').content},
     });
     const answer = await response.json().catch(() => ({error: response.statusText}));
     if (!response.ok) {

@@ -283,7 +283,9 @@
 
   // -- actions ---------------------------------------------------------------------------------------------------
   async function post(path, body) {
-    const response = await fetch(api + path, {method: "POST", headers: {"Content-Type": "application/json"},
+    // the server takes a change only as JSON with this start's token (base.html's meta): no other site can send both
+    const csrf = document.querySelector('meta[name="review-csrf"]').content;
+    const response = await fetch(api + path, {method: "POST", headers: {"Content-Type": "application/json", "X-Review-Csrf": csrf},
                                               body: JSON.stringify(body), credentials: "same-origin"});
     let reply = null;
     try { reply = await response.json(); } catch (e) { reply = null; }
