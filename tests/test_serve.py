@@ -591,7 +591,7 @@ def test_a_jobs_einvoice_is_the_xml_that_was_checked(tmp_path):
     app = create_app(
         store=store, worker=None, engine=Engine(settings), keys=ApiKeys(), serve=ServeSettings(), settings=settings
     )
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:  # a server without keys: its own address
         for fmt in ("cii", "ubl"):
             response = client.get(f"/v1/jobs/{ids[0]}/einvoice/{fmt}")
             assert response.status_code == 200 and response.headers["content-type"] == "application/xml"
@@ -825,7 +825,7 @@ def test_a_broken_body_and_a_bug_are_problems_too(tmp_path):
     app = create_app(
         store=store, worker=None, engine=Engine(settings), keys=ApiKeys(), serve=ServeSettings(), settings=settings
     )
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, base_url="http://127.0.0.1") as client:
         bug = client.get("/v1/jobs")
         broken = client.post(
             "/v1/jobs", content=b"--b\r\nnot a part", headers={"Content-Type": "multipart/form-data; boundary=b"}

@@ -27,6 +27,7 @@ from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
 from extractor.service.gate import NO_KEY, Gate
 from extractor.service.intake import Submission, read_submission
 from extractor.service.job import ENDED, Job, shown_options
+from extractor.service.origin import Hosts
 from extractor.service.problems import Problem, install
 from extractor.service.requests import SERVICE_EINVOICE, request_options
 from extractor.service.sources import check_source
@@ -403,7 +404,7 @@ def create_app(
         text = metrics.render(store.stats(window=metrics.WINDOW))
         return PlainTextResponse(text, media_type=metrics.CONTENT_TYPE)
 
-    app.add_middleware(Gate, keys=keys, max_body=settings.max_bytes + MULTIPART_SLACK)
+    app.add_middleware(Gate, keys=keys, max_body=settings.max_bytes + MULTIPART_SLACK, hosts=Hosts.bound(serve.host))
     return app
 
 

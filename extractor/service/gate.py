@@ -5,6 +5,11 @@ client's, when it sent a sane one; else a fresh one), a ``/v1`` call without a v
 ``Content-Length`` exceeds the limit gets 413 and one without it is counted as it streams. Each request then logs
 one line (``extractor.service.access``): method, route (the template, never an id or a query), status, tenant,
 duration and request id; never a key, a password or a file name.
+
+A server without keys (loopback only) answers no other site's page (``origin``): a ``Host`` other than the bound
+name or address gets 403 ``host_refused`` on every route (DNS rebinding), and a request that changes something
+sent by a browser from another origin (its ``Origin`` or ``Sec-Fetch-Site``) gets 403 ``cross_site``. With keys
+neither applies: a key travels in the ``Authorization`` header, which no browser adds to another site's request.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Callable
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from extractor.service.config import OPEN_TENANT, ApiKeys
+from extractor.service.origin import SAFE_METHODS, Hosts, from_other_site
 from extractor.service.problems import MEDIA_TYPE, PROBLEMS, problem_body
 
 access = logging.getLogger("extractor.service.access")
@@ -29,14 +35,17 @@ UPLOAD_PATHS = ("/v1/jobs", "/v1/extract")
 DRAIN_LIMIT = 4 << 20  # bytes of a refused streamed body read (and dropped) so that its client reads the 413
 NO_KEY = "a valid API key is required (Authorization: Bearer KEY)"
 TOO_LARGE = "the upload is larger than the server's --max-bytes"
+HOST_REFUSED = "this server answers only the name or address it listens on (a DNS rebinding name is refused)"
+CROSS_SITE = "a browser sent this change from another site's page: refused (a server without keys)"
 
 
 class Gate:
     """Request ids, keys, the body limit and the access log, before the app (see the module's docstring)."""
 
-    def __init__(self, app: Callable, *, keys: ApiKeys, max_body: int) -> None:
-        """Wrap ``app``: ``max_body`` is the largest request body accepted (bytes)."""
-        self.app, self.keys, self.max_body = app, keys, max_body
+    def __init__(self, app: Callable, *, keys: ApiKeys, max_body: int, hosts: Hosts) -> None:
+        """Wrap ``app``: ``max_body`` is the largest request body accepted (bytes); ``hosts``: the names a
+        request's ``Host`` may carry when there are no keys."""
+        self.app, self.keys, self.max_body, self.hosts = app, keys, max_body, hosts
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         """One request: its id on the response, its line in the access log."""
@@ -75,6 +84,12 @@ class Gate:
     async def _guarded(
         self, scope: dict, receive: Callable, send: Callable, headers: dict[str, str], tenant: str | None
     ) -> None:
+        if not self.keys and not self.hosts.allows(headers.get("host")):
+            await _plain(send, "host_refused", HOST_REFUSED)
+            return
+        if not self.keys and scope["method"] not in SAFE_METHODS and from_other_site(headers, scheme=scope["scheme"]):
+            await _plain(send, "cross_site", CROSS_SITE)
+            return
         if not scope["path"].startswith("/v1/"):
             await self.app(scope, receive, send)
             return
@@ -132,4 +147,4 @@ async def _drain(receive: Callable, message: dict) -> None:
         drained += len(message.get("body", b""))
 
 
-__all__ = ["NO_KEY", "REQUEST_ID", "TOO_LARGE", "Gate"]
+__all__ = ["CROSS_SITE", "HOST_REFUSED", "NO_KEY", "REQUEST_ID", "TOO_LARGE", "Gate"]

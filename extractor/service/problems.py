@@ -24,6 +24,8 @@ TYPE_BASE = "https://github.com/extractor/extractor/blob/main/docs/serve.md#"  #
 PROBLEMS: dict[str, tuple[int, str]] = {
     "bad_request": (400, "The request could not be read"),
     "unauthorized": (401, "A valid API key is required"),
+    "host_refused": (403, "The Host is not this server's"),
+    "cross_site": (403, "A change sent from another site's page"),
     "not_found": (404, "No such route"),
     "job_not_found": (404, "No such job"),
     "einvoice_not_found": (404, "No such e-invoice in this job"),
