@@ -14,10 +14,10 @@ import hashlib
 import json
 from typing import Any, cast
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request, Security
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, SecurityScopes
 from starlette.concurrency import run_in_threadpool
 
 from extractor.errors import SchemaError, UsageError
@@ -40,6 +40,11 @@ MAX_WAIT = 60.0  # seconds one long poll may wait at most
 LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs other processes' workers end
 MULTIPART_SLACK = 64 * 1024  # a multipart body's bytes beside the file (boundaries, headers, the form fields)
 PAGE_LIMIT = 200  # jobs per page of GET /v1/jobs at most
+KEY_DESCRIPTION = (
+    "An API key of this server (EXTRACT_API_KEYS, --api-keys-file). Each operation's security names the scope its "
+    "key needs (submit, read, review, admin; a key holds all of them unless its entry names its own): 403 "
+    "scope_missing without it."
+)
 RETRY_AFTER = 2  # seconds a 202 suggests before the next look (a long poll, ?wait=, answers as soon as it ends)
 JOB_HEADERS = {
     "Location": {"description": "The job's URL.", "schema": {"type": "string"}},
@@ -133,15 +138,24 @@ def create_app(
     )
     install(app)  # every error as application/problem+json
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
-    bearer = HTTPBearer(auto_error=False, description="An API key of this server (EXTRACT_API_KEYS).")
+    bearer = HTTPBearer(auto_error=False, description=KEY_DESCRIPTION)
 
-    def tenant(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+    def tenant(scopes: SecurityScopes, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+        """The caller's tenant, once its key holds the scopes the route declares (``needs``)."""
         if not keys:
             return OPEN_TENANT
-        found = keys.tenant(credentials.credentials) if credentials is not None else None
-        if found is None:  # the gate answers first; kept for a route mounted without it
+        grant = keys.grant(credentials.credentials) if credentials is not None else None
+        if grant is None:  # the gate answers first; kept for a route mounted without it
             raise Problem("unauthorized", NO_KEY, headers={"WWW-Authenticate": "Bearer"})
-        return found
+        missing = [scope for scope in scopes.scopes if scope not in grant.scopes]
+        if missing:
+            raise Problem("scope_missing", f"this key lacks the scope {missing[0]!r}, which this route needs")
+        return grant.tenant
+
+    def needs(scope: str) -> Any:
+        """A route's one declaration of the scope its key needs (``owner: str = needs("read")``): checked by
+        ``tenant``, named in the OpenAPI document (the operation's ``security``), 403 ``scope_missing`` without."""
+        return Security(tenant, scopes=[scope])
 
     def checked_options(schema: str | None, options: Any) -> tuple[dict, str]:
         """A request's options as its job keeps them, and their settings' fingerprint."""
@@ -231,7 +245,7 @@ def create_app(
         openapi_extra={"requestBody": contract.upload_body()},
     )
     async def create_job(
-        request: Request, idempotency_key: str | None = idempotency, owner: str = Depends(tenant)
+        request: Request, idempotency_key: str | None = idempotency, owner: str = needs("submit")
     ) -> JSONResponse:
         job, created = await submitted(request, idempotency_key, owner)
         return accepted(job, replayed=not created)
@@ -247,7 +261,7 @@ def create_app(
     async def get_job(
         job_id: str,
         wait: float = Query(0.0, ge=0.0, description=f"Seconds to wait for the job to end (at most {MAX_WAIT:g})."),
-        owner: str = Depends(tenant),
+        owner: str = needs("read"),
     ) -> JSONResponse:
         job = await ended(job_id, owner, min(wait, MAX_WAIT))
         if job is None:
@@ -265,7 +279,7 @@ def create_app(
     def list_jobs(
         limit: int = Query(50, ge=1, le=PAGE_LIMIT),
         before: int | None = Query(None, description="The `next` of the previous page."),
-        owner: str = Depends(tenant),
+        owner: str = needs("read"),
     ) -> JSONResponse:
         jobs = store.jobs(tenant=owner, limit=limit, before=before)
         return JSONResponse(
@@ -283,7 +297,7 @@ def create_app(
         response_model=contract.Deleted,
         responses=contract.problems(401, 404),
     )
-    def delete_job(job_id: str, owner: str = Depends(tenant)) -> JSONResponse:
+    def delete_job(job_id: str, owner: str = needs("submit")) -> JSONResponse:
         outcome = store.cancel(job_id, tenant=owner)
         if outcome is None:
             raise Problem("job_not_found", f"no job {job_id} of this key")
@@ -301,7 +315,7 @@ def create_app(
             **contract.problems(401, 404, 409),
         },
     )
-    def retry_callback(job_id: str, owner: str = Depends(tenant)) -> JSONResponse:
+    def retry_callback(job_id: str, owner: str = needs("submit")) -> JSONResponse:
         job, again = store.retry_callback(job_id, tenant=owner)
         if job is None:
             raise Problem("job_not_found", f"no job {job_id} of this key")
@@ -330,7 +344,7 @@ def create_app(
         openapi_extra={"requestBody": contract.upload_body()},
     )
     async def extract(
-        request: Request, idempotency_key: str | None = idempotency, owner: str = Depends(tenant)
+        request: Request, idempotency_key: str | None = idempotency, owner: str = needs("submit")
     ) -> JSONResponse:
         job, created = await submitted(request, idempotency_key, owner)
         done = await ended(job.id, owner, serve.sync_timeout)
@@ -359,7 +373,7 @@ def create_app(
         job_id: str,
         fmt: str,
         number: int = Query(1, ge=1, description="The Nth invoice of a split file."),
-        owner: str = Depends(tenant),
+        owner: str = needs("read"),
     ) -> Response:
         job = store.get(job_id, tenant=owner)
         if job is None:
@@ -420,6 +434,8 @@ def _openapi(app: FastAPI) -> dict:
         for operation in (op for methods in document["paths"].values() for op in methods.values()):
             if "HTTPValidationError" in json.dumps(operation["responses"].get("422", {})):
                 operation["responses"].update(contract.problems(422))
+            if any(scopes for need in operation.get("security", ()) for scopes in need.values()):
+                operation["responses"].setdefault("403", contract.problems(403)["403"])  # scope_missing
         app.openapi_schema = document
     return app.openapi_schema
 

@@ -1,5 +1,5 @@
 """How ``extract serve`` is set up: where it listens, its store and limits (``ServeSettings``) and who may call it
-(``ApiKeys``: each key a tenant, kept only as its SHA-256)."""
+(``ApiKeys``: each key a tenant and its scopes, kept only as its SHA-256)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from extractor.service.store import DEFAULT_LEASE, DEFAULT_RETENTION, DEFAULT_ST
 from extractor.service.webhooks import WebhookSettings
 
 KEYS_ENV = "EXTRACT_API_KEYS"
+# what a key may do (a key names its own with `` scopes=submit+read``; without: all of them)
+SCOPES = ("submit", "read", "review", "admin")
+SCOPES_PREFIX = "scopes="
 DEFAULT_SYNC_TIMEOUT = 60.0  # seconds POST /v1/extract waits for the record before answering 202 with the job
 OPEN_TENANT = "local"  # the one tenant of a loopback server without keys
 
@@ -50,38 +53,41 @@ class ServeSettings:
 
 
 @dataclass(frozen=True)
+class Grant:
+    """What a presented key may do: its tenant and its scopes (a subset of ``SCOPES``)."""
+
+    tenant: str
+    scopes: frozenset[str]
+
+
+@dataclass(frozen=True)
 class ApiKeys:
-    """The API keys, each naming a tenant: ``{sha256 hex of the key: tenant}``; the keys themselves are not kept.
+    """The API keys, each naming a tenant: ``{sha256 hex of the key: tenant}``, and its scopes where it names
+    them (``{sha256 hex: scopes}``; a key not there has every scope); the keys themselves are not kept.
 
     Empty: no keys (a loopback server, one tenant ``local``).
     """
 
     tenants: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, *, text: str | None = None, file: Path | None = None) -> ApiKeys:
         """Read the keys: ``text`` comma-separated (``EXTRACT_API_KEYS``) and ``file`` one per line (``#``
-        comments and blank lines skipped). An entry is ``KEY`` or ``TENANT:KEY``; a key without a name is the
-        tenant ``key-<first 12 hex of its SHA-256>``.
+        comments and blank lines skipped). An entry is ``[TENANT:]KEY [scopes=SCOPE+SCOPE...]`` (``key_entry``);
+        a key without a name is the tenant ``key-<first 12 hex of its SHA-256>``.
 
         Raises:
-            UsageError: an unreadable file or an empty key (no key is ever said).
+            UsageError: an unreadable file or an entry that is not one (where it is and why; no key is ever said).
         """
-        entries = [part.strip() for part in (text or "").split(",") if part.strip()]
-        if file is not None:
-            try:
-                lines = file.read_text(encoding="utf-8-sig").splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise UsageError(f"--api-keys-file {file}: cannot read it ({type(exc).__name__})") from None
-            entries += [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-        tenants = {}
-        for number, entry in enumerate(entries, 1):
-            name, _, key = entry.rpartition(":")
-            if not key:
-                raise UsageError(f"API key {number}: empty")
+        tenants, scopes = {}, {}
+        for where, entry in _key_entries(text, file):
+            name, key, granted = key_entry(entry, where=where)
             digest = key_digest(key)
-            tenants[digest] = name.strip() or f"key-{digest[:12]}"
-        return cls(tenants=tenants)
+            tenants[digest] = name or f"key-{digest[:12]}"
+            if granted is not None:
+                scopes[digest] = granted
+        return cls(tenants=tenants, scopes=scopes)
 
     @classmethod
     def from_environment(cls, *, file: Path | None = None) -> ApiKeys:
@@ -92,8 +98,58 @@ class ApiKeys:
         """The tenant of a presented key (None: not a key of this server)."""
         return self.tenants.get(key_digest(key))
 
+    def grant(self, key: str) -> Grant | None:
+        """The tenant and scopes of a presented key (None: not a key of this server)."""
+        digest = key_digest(key)
+        tenant = self.tenants.get(digest)
+        return None if tenant is None else Grant(tenant=tenant, scopes=self.scopes.get(digest, frozenset(SCOPES)))
+
     def __bool__(self) -> bool:
         return bool(self.tenants)
+
+
+def _key_entries(text: str | None, file: Path | None) -> list[tuple[str, str]]:
+    """``(where, entry)`` of every key entry: ``EXTRACT_API_KEYS`` entry N, ``--api-keys-file PATH`` line N."""
+    entries = [(f"{KEYS_ENV} entry {n}", part.strip()) for n, part in enumerate((text or "").split(","), 1)]
+    entries = [(where, entry) for where, entry in entries if entry]
+    if file is not None:
+        try:
+            lines = file.read_text(encoding="utf-8-sig").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--api-keys-file {file}: cannot read it ({type(exc).__name__})") from None
+        entries += [
+            (f"--api-keys-file {file} line {n}", line.strip())
+            for n, line in enumerate(lines, 1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+    return entries
+
+
+def key_entry(entry: str, *, where: str) -> tuple[str, str, frozenset[str] | None]:
+    """One key entry, ``[TENANT:]KEY [scopes=SCOPE+SCOPE...]``, as ``(tenant or "", key, scopes or None: all)``.
+
+    A key may hold neither ``:`` nor a space (nor, in ``EXTRACT_API_KEYS``, a ``,``): an entry ``a:b:c`` is refused
+    rather than read as the key ``c`` of a tenant ``a:b`` (whose name, a part of the key meant, would be logged
+    with every request).
+
+    Raises:
+        UsageError: ``where`` and why the entry is not one (never the key, nor a part of it).
+    """
+    credential, *rest = entry.split()
+    if credential.count(":") > 1:
+        raise UsageError(f"{where}: more than one ':' (an entry is TENANT:KEY, and a key may not contain ':')")
+    name, _, key = credential.rpartition(":")
+    if not key:
+        raise UsageError(f"{where}: the key is empty")
+    if not rest:
+        return name.strip(), key, None
+    if len(rest) > 1 or not rest[0].startswith(SCOPES_PREFIX):
+        raise UsageError(f"{where}: expected [TENANT:]KEY [scopes=SCOPE+SCOPE...] (a key may not contain a space)")
+    named = rest[0].removeprefix(SCOPES_PREFIX).split("+")
+    unknown = [scope for scope in named if scope not in SCOPES]
+    if unknown:
+        raise UsageError(f"{where}: unknown scope {unknown[0]!r} (the scopes are {', '.join(SCOPES)})")
+    return name.strip(), key, frozenset(named)
 
 
 def key_digest(key: str) -> str:
@@ -158,11 +214,14 @@ __all__ = [
     "DEFAULT_SYNC_TIMEOUT",
     "KEYS_ENV",
     "OPEN_TENANT",
+    "SCOPES",
     "ApiKeys",
+    "Grant",
     "ServeSettings",
     "check_exposure",
     "is_loopback",
     "key_digest",
+    "key_entry",
     "open_store",
     "parse_duration",
 ]

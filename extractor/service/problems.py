@@ -26,6 +26,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "unauthorized": (401, "A valid API key is required"),
     "host_refused": (403, "The Host is not this server's"),
     "cross_site": (403, "A change sent from another site's page"),
+    "scope_missing": (403, "The API key lacks the scope this route needs"),
     "not_found": (404, "No such route"),
     "job_not_found": (404, "No such job"),
     "einvoice_not_found": (404, "No such e-invoice in this job"),
