@@ -275,3 +275,26 @@ def test_a_failed_webhook_is_due_again_on_request_with_fresh_tries(store):
     again, retried = store.retry_callback(job.id, tenant="acme")
     assert retried and again is not None and (again.callback_state, again.callback_from) == ("pending", 1)
     assert (store.due_delivery(hold=5) or again).id == job.id
+
+
+def test_a_jobs_passwords_are_gone_from_the_store_once_it_ends_however_it_ends(store):
+    """Issue 50: a cancelled job (queued, or running: its result then discarded) kept its PDF password in the
+    store until the retention; every way a job ends drops it, as the docs say (``Job.options`` read back raw)."""
+    ended = []
+    queued = submit(store, 11)
+    assert store.get(queued.id).options == {"password": ["secret"]}  # kept while it may still run
+    assert store.cancel(queued.id, tenant="acme") == "cancelled"
+    ended.append(queued.id)
+    running = submit(store, 12)
+    claimed = store.claim(lease=60)
+    assert claimed is not None and claimed.id == running.id
+    assert store.cancel(running.id, tenant="acme") == "cancelled" and not store.finish(claimed, records=[{}])
+    ended.append(running.id)
+    for n, outcome in ((13, {"records": [{"n": 13}]}), (14, {"error": "RuntimeError: the extraction failed"})):
+        job = submit(store, n)
+        claimed = store.claim(lease=60)
+        assert claimed is not None and claimed.id == job.id and store.finish(claimed, **outcome)
+        ended.append(job.id)
+    for job_id in ended:
+        job = store.get(job_id)
+        assert job is not None and job.status in ("cancelled", "done", "failed") and job.options == {}, job

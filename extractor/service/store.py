@@ -376,15 +376,15 @@ class Store(ABC):
             return True
 
     def cancel(self, job_id: str, *, tenant: str) -> str | None:
-        """Cancel a queued or running job (a running one's result is then discarded; its webhook is due), or
-        delete an ended one.
+        """Cancel a queued or running job (a running one's result is then discarded; its webhook is due; its
+        passwords dropped), or delete an ended one.
 
         Returns:
             ``cancelled``, ``deleted``, or None: no such job of this tenant.
         """
         with self.transaction() as tx:
             row = self.execute(
-                tx, self._sql("SELECT status FROM {table} WHERE id = ? AND tenant = ?"), (job_id, tenant)
+                tx, self._sql("SELECT status, options FROM {table} WHERE id = ? AND tenant = ?"), (job_id, tenant)
             ).fetchone()
             if row is None:
                 return None
@@ -396,11 +396,11 @@ class Store(ABC):
                 tx,
                 self._sql(
                     "UPDATE {table} SET status = 'cancelled', finished = ?, upload = NULL, records = NULL, "
-                    "lease_until = NULL, "
+                    "lease_until = NULL, options = ?, "  # its passwords dropped, as every ended job's
                     "callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END, "
                     "callback_next = ? WHERE id = ? AND status IN ('queued', 'running')"
                 ),
-                (now, now, job_id),
+                (now, json.dumps(shown_options(json.loads(row[1]))), now, job_id),
             ).rowcount
             if changed == 0:  # it ended between the two statements (another machine's worker): deleted, as asked
                 self.execute(tx, self._sql("DELETE FROM {table} WHERE id = ?"), (job_id,))
