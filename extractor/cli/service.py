@@ -107,7 +107,10 @@ def serve_command(
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one, printed)."),
     store: str = STORE_OPTION,
     api_keys_file: Path | None = typer.Option(
-        None, "--api-keys-file", metavar="FILE", help="API keys, one KEY or TENANT:KEY per line (# comments)."
+        None,
+        "--api-keys-file",
+        metavar="FILE",
+        help="API keys, one [TENANT:]KEY [scopes=SCOPE+SCOPE] per line (# comments; docs/serve.md).",
     ),
     retention: str = RETENTION_OPTION,
     sync_timeout: float = typer.Option(
