@@ -5,7 +5,9 @@ Endpoints: ``POST /v1/jobs`` (a multipart upload or a JSON ``{"url": ...}``; 202
 ``POST /v1/jobs/{id}/callback/retry``, ``GET /v1/jobs/{id}/einvoice/{format}``, ``POST /v1/extract`` (the record
 within ``--sync-timeout``, else 202), ``GET /healthz``, ``GET /metrics`` (Prometheus), and FastAPI's
 ``/openapi.json`` and ``/docs``. The responses' models are ``contract``'s, every error ``problems``' problem+json;
-``gate.Gate`` checks keys and body sizes before a body is read, and stamps and logs every request.
+``gate.Gate`` checks keys and body sizes before a body is read (without keys: the Host and other sites' pages,
+``origin``), and stamps and logs every request; each route declares the scope its key needs in one line
+(``owner: str = needs("read")``).
 """
 
 import asyncio
