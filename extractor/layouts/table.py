@@ -97,17 +97,18 @@ def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: flo
     page = pages[p]
     row_words = page.line_words(line)
     top, height = row_words[0].box[1], max(w.box[3] - w.box[1] for w in row_words)
-    inside = sorted(
-        (w for w in page.words if left <= w.box[0] and w.box[2] <= right + 0.002 and w.box[1] >= top - height / 2),
-        key=lambda w: (round(w.box[1], 3), w.box[0]),
-    )
+    groups: dict[int, list[Word]] = {}
+    for word in page.words:
+        if left <= word.box[0] and word.box[2] <= right + 0.002 and word.box[1] >= top - height / 2:
+            groups.setdefault(word.line, []).append(word)
     out: list[Word] = []
     last = top
-    for word in inside:
-        if word.box[1] - last > GAP * height:
+    for words in sorted(groups.values(), key=lambda ws: min(w.box[1] for w in ws)):
+        y = min(w.box[1] for w in words)
+        if y - last > GAP * height:
             break
-        out.append(word)
-        last = max(last, word.box[1])
+        out += sorted(words, key=lambda w: w.box[0])
+        last = max(last, y)
     return out
 
 
@@ -130,7 +131,7 @@ def learn_table(
         return f"{pointer}: two rows share a line, or rows are out of order"
     assigned = _assign(lines, pages)
     keys = sorted({k for a in assigned for k in a})
-    if any(set(a) != set(keys) for a in assigned):
+    if not keys or any(set(a) != set(keys) for a in assigned):
         return f"{pointer}: the rows' numbers are not in the same columns"
     width = max(-min(a.values()) for a in assigned)
     tails = [places.line_tokens(pages[p], n)[-width:] for p, n, _ in lines]
