@@ -95,9 +95,10 @@ def formats_for(text: str, value: Any, *, decimal: str) -> list[Format]:
         printed = parse_number(text, decimal=decimal)
         if printed is None:
             return []
+        signed = printed < 0
         if printed == number:
-            return [Format(kind)]
-        return [Format(kind, negated=True)] if printed == -number and number else []
+            return [Format(kind, signed=signed)]
+        return [Format(kind, negated=True, signed=signed)] if printed == -number and number else []
     if not isinstance(value, str) or not value:
         return []
     dates = tuple(p for p in DATE_PATTERNS if parse_date(text, p) == value)
@@ -117,7 +118,7 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     ambiguous, when its readings disagree)."""
     if fmt.kind in (NUMBER, INTEGER):
         number = parse_number(text, decimal=decimal)
-        if number is None:
+        if number is None or (number != 0 and (number < 0) != fmt.signed):
             return None
         number = -number if fmt.negated else number
         if fmt.kind == INTEGER:

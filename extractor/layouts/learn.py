@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from extractor.layouts import formats, places, table
@@ -38,12 +39,50 @@ def scalars(data: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
                 yield pointer, value
 
 
-def _occurrences(pages: Sequence[PageWords], value: Any, decimal: str) -> list[tuple[places.Span, Format]]:
-    found = []
-    for span, text in places.spans(pages):
-        fmts = formats.formats_for(text, value, decimal=decimal)
-        if fmts:
-            found.append((span, fmts[0]))
+class _Printed:
+    """Every run of words on the pages, indexed by what it may mean (a number, a date, a text), built once per
+    document so each field's value is looked up, not searched for."""
+
+    def __init__(self, pages: Sequence[PageWords], decimal: str) -> None:
+        self.numbers: dict[Decimal, list[places.Span]] = {}
+        self.dates: dict[str, list[tuple[places.Span, str]]] = {}
+        self.texts: dict[str, list[places.Span]] = {}
+        self.compact: dict[str, list[places.Span]] = {}
+        for span, text in places.spans(pages):
+            number = formats.parse_number(text, decimal=decimal)
+            if number is not None:
+                self.numbers.setdefault(number, []).append(span)
+            for pattern in formats.DATE_PATTERNS:
+                iso = formats.parse_date(text, pattern)
+                if iso is not None:
+                    self.dates.setdefault(iso, []).append((span, pattern))
+            joined = " ".join(text.split())
+            self.texts.setdefault(joined, []).append(span)
+            if " " in joined:
+                self.compact.setdefault(joined.replace(" ", ""), []).append(span)
+
+    def find(self, value: Any) -> list[tuple[places.Span, Format]]:
+        """Every run of words printing ``value``, with its format."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = Decimal(str(value))
+            kind = formats.NUMBER
+            found = [(s, Format(kind, signed=number < 0)) for s in self.numbers.get(number, [])]
+            if number:
+                found += [(s, Format(kind, negated=True, signed=-number < 0)) for s in self.numbers.get(-number, [])]
+            return found
+        if not isinstance(value, str):
+            return []
+        if value in self.dates:
+            by_span: dict[places.Span, list[str]] = {}
+            for span, pattern in self.dates[value]:
+                by_span.setdefault(span, []).append(pattern)
+            return [(s, Format(formats.DATE, dates=tuple(p))) for s, p in by_span.items()]
+        found = [(s, Format(formats.TEXT)) for s in self.texts.get(value, [])]
+        return found or [(s, Format(formats.COMPACT)) for s in self.compact.get(value, [])]
+
+
+def _occurrences(printed: _Printed, value: Any) -> list[tuple[places.Span, Format]]:
+    found = printed.find(value)
     # of overlapping runs on one line ("671,15" and "671,15 €"), the longest
     found.sort(key=lambda f: (f[0].page, f[0].line, f[0].start, -(f[0].end - f[0].start)))
     kept: list[tuple[places.Span, Format]] = []
@@ -55,7 +94,11 @@ def _occurrences(pages: Sequence[PageWords], value: Any, decimal: str) -> list[t
     return kept
 
 
-def _unshared(found: dict[str, list[tuple[places.Span, Format]]]) -> dict[str, list[tuple[places.Span, Format]]]:
+def _unshared(
+    found: dict[str, list[tuple[places.Span, Format]]],
+) -> dict[str, tuple[list[tuple[places.Span, Format]], bool]]:
+    """Each field's printings, those another field shares dropped where it has its own; and whether any it keeps
+    is shared."""
     owners: dict[places.Span, int] = {}
     for spans in found.values():
         for span, _ in spans:
@@ -63,7 +106,7 @@ def _unshared(found: dict[str, list[tuple[places.Span, Format]]]) -> dict[str, l
     out = {}
     for pointer, spans in found.items():
         own = [(s, f) for s, f in spans if owners[s] == 1]
-        out[pointer] = own or spans
+        out[pointer] = (own, False) if own else (spans, True)
     return out
 
 
@@ -71,20 +114,23 @@ def _texts(pages: Sequence[PageWords]) -> list[str]:
     return [w.text for page in pages for w in page.words]
 
 
-def _field_rules(
-    pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]
-) -> tuple[FieldRule, ...]:
+def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]) -> tuple[FieldRule, ...]:
     found: dict[str, list[tuple[places.Span, Format]]] = {}
+    printed = _Printed(pages, decimal)
     rules = []
     for pointer, value in scalars(data):
         if value is None or value == "":
             rules.append(FieldRule(pointer, (), Format(formats.TEXT), absent=True))
             notes.append(f"{pointer}: no value in the teacher's data; read as null")
             continue
-        found[pointer] = _occurrences(pages, value, decimal)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
+            # a zero is printed in too many places (and with no sign) to learn where this one is
+            notes.append(f"{pointer}: 0 is not learned from (a later teacher with another value teaches it)")
+            continue
+        found[pointer] = _occurrences(printed, value)
         if not found[pointer]:
             notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
-    for pointer, spans in _unshared(found).items():
+    for pointer, (spans, shared) in _unshared(found).items():
         learned: list[Place] = []
         for span, _ in spans:
             place = places.place_of(pages, span)
@@ -93,7 +139,7 @@ def _field_rules(
         if spans and not learned:
             notes.append(f"{pointer}: printed with no fixed word around it; not learned")
         if learned:
-            rules.append(FieldRule(pointer, tuple(learned), spans[0][1]))
+            rules.append(FieldRule(pointer, tuple(learned), spans[0][1], strict=shared))
     return tuple(sorted(rules, key=lambda r: r.pointer))
 
 
@@ -159,6 +205,7 @@ def learn(
         fields=rules,
         tables=tables,
         fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
+        vocabulary=fixed_words(pages),
         teacher=teacher,
         decimal=decimal,
     )
@@ -199,6 +246,7 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
         fields=tuple(sorted(rules, key=lambda r: r.pointer)),
         tables=table.refine_tables(layout.tables, fresh.layout.tables, reading, data),
         fingerprint=layout.fingerprint & fresh.layout.fingerprint,
+        vocabulary=layout.vocabulary | fresh.layout.vocabulary,
         teacher=teacher,
         documents=layout.documents + 1,
         demoted=frozenset(p for p in layout.demoted if p not in right),

@@ -10,9 +10,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from extractor.layouts.model import Place
-from extractor.layouts.words import PageWords, Word, fold
+from extractor.layouts.words import ANY, PageWords, Word
 
-ANY = "*"
 MAX_WORDS = 12  # the longest run of words one value is taken to be
 ABOVE = 2  # lines above a value alone on its line that describe its place
 ALIGN = 0.08  # how far (page widths) a value alone on its line may move sideways
@@ -28,15 +27,9 @@ class Span:
     end: int
 
 
-def token(word: Word) -> str:
-    """A word as a place holds it: folded, or ``*`` when it holds a digit (it varies from document to document)."""
-    folded = fold(word.text)
-    return ANY if any(c.isdigit() for c in folded) else folded
-
-
 def line_tokens(page: PageWords, line: int) -> tuple[str, ...]:
-    """A line's words as tokens (``token``)."""
-    return tuple(token(page.words[i]) for i in page.lines[line])
+    """A line's words as tokens (``words.token``)."""
+    return page.tokens[line]
 
 
 def spans(pages: Sequence[PageWords]) -> Iterator[tuple[Span, str]]:

@@ -18,6 +18,7 @@ from extractor.layouts.choose import identity_printed
 from extractor.layouts.model import (
     DEMOTED,
     IDENTITY,
+    NOT_LEARNED,
     NO_CANDIDATE,
     PLACES_DISAGREE,
     SEVERAL,
@@ -33,6 +34,7 @@ from extractor.register.keys import name_key
 from extractor.schema import load_schema, validate_data
 
 SELLER_NAME = "/seller/name"
+NEAR = 0.02  # page heights: how far from where it was learned a value must be to be told from another there
 
 
 def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
@@ -78,17 +80,18 @@ def place_values(
         found.setdefault(_key(value), (value, []))[1].append(citation(pages, span))
     if len(found) > 1:
         # a value printed on several pages at one place (a header on every page) is one value; two values at one
-        # place narrow to the page it was learned on
-        on_page = {k: v for k, v in found.items() if any(_on_page(place, pages, c) for c in v[1])}
-        found = on_page if len(on_page) == 1 else found
+        # place narrow to the one printed where it was learned (its page, within NEAR of its height there)
+        near = {k: v for k, v in found.items() if any(_near(place, pages, c) for c in v[1])}
+        found = near if len(near) == 1 else found
     if found:
         return found, (SEVERAL if len(found) > 1 else None)
     return found, (UNPARSABLE if unparsable else NO_CANDIDATE)
 
 
-def _on_page(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
+def _near(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
     index = cited["page"] - 1
-    return index == place.page[0] or index - len(pages) == place.page[1]
+    on_page = index == place.page[0] or index - len(pages) == place.page[1]
+    return on_page and abs(cited["box"][1] - place.box[1]) <= NEAR
 
 
 def read_field(
@@ -104,7 +107,9 @@ def read_field(
             continue
         key, (value, cited) = next(iter(found.items()))
         agreed.setdefault(key, (value, []))[1].extend(cited)
-    if len(agreed) > 1:
+    # a value is read only when no place of it prints something else (another value, or one not in its format),
+    # and, for a field whose places the teacher shared with another field, when every place prints it
+    if len(agreed) > 1 or (agreed and (set(reasons) - {NO_CANDIDATE} or (rule.strict and reasons))):
         return None, [], PLACES_DISAGREE
     if agreed:
         value, cited = next(iter(agreed.values()))
@@ -123,6 +128,16 @@ def _set(data: dict, pointer: str, value: Any) -> None:
     node[parts[-1]] = value
 
 
+def has_unexplained_line(layout: Layout, pages: Sequence[PageWords]) -> bool:
+    """True when a line holds a number and a fixed word no teacher printed: it may print a field the teachers left
+    empty (a due date, a prepayment), so such fields are not read as null on this document."""
+    return any(
+        places.ANY in tokens and any(t != places.ANY and t not in layout.vocabulary for t in tokens)
+        for page in pages
+        for tokens in page.tokens
+    )
+
+
 def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     """Read a document by ``layout`` (module docstring).
 
@@ -135,11 +150,15 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     if not identity_printed(layout, pages):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
         return result
+    unexplained = has_unexplained_line(layout, pages)
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
         elif rule.absent:
-            result.values[rule.pointer] = None
+            if unexplained:
+                result.abstained[rule.pointer] = NOT_LEARNED
+            else:
+                result.values[rule.pointer] = None
         else:
             value, cited, reason = read_field(rule, pages, decimal=layout.decimal, nullable=True)
             if reason is None:

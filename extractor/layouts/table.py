@@ -23,11 +23,12 @@ from typing import Any
 
 from extractor.layouts import formats, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Column, Format, Layout, LayoutRead, Table
-from extractor.layouts.words import PageWords, Word
+from extractor.layouts.words import PageWords, Word, token
 
 WRAP = "+"
 ABSENT = "absent"  # a column the teachers' rows all left null: read as null
 GAP = 2.2  # a wrapped cell's next line starts within this many word heights of the previous line's top
+INDENT = 0.012  # and no further than this (page widths) from where its first line starts
 SUMS = (("/amount", "/subtotal"),)
 
 
@@ -102,13 +103,15 @@ def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: flo
         if left <= word.box[0] and word.box[2] <= right + 0.002 and word.box[1] >= top - height / 2:
             groups.setdefault(word.line, []).append(word)
     out: list[Word] = []
-    last = top
+    last, start = top, None
     for words in sorted(groups.values(), key=lambda ws: min(w.box[1] for w in ws)):
-        y = min(w.box[1] for w in words)
-        if y - last > GAP * height:
+        y, x = min(w.box[1] for w in words), min(w.box[0] for w in words)
+        # a cell's lines follow one another and start where its first line starts (an indented line below it,
+        # "Bruttopreis : 5,50", is a note of the row, not its text)
+        if y - last > GAP * height or (start is not None and abs(x - start) > INDENT):
             break
         out += sorted(words, key=lambda w: w.box[0])
-        last = max(last, y)
+        last, start = max(last, y), x if start is None else start
     return out
 
 
@@ -235,6 +238,7 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
 def _sums(pointer: str, rows: Sequence[Mapping], data: Mapping) -> tuple[tuple[str, str], ...]:
     """The sums that hold in the teacher's data: the rows' amounts to the subtotal; tax bases and amounts to the
     total."""
+
     def total(keys: str) -> Decimal | None:
         try:
             return sum((Decimal(str(r[k.strip("/")])) for r in rows for k in keys.split("+")), Decimal(0))
@@ -284,9 +288,7 @@ def learn_tables(pages: Sequence[PageWords], data: Mapping, *, decimal: str, not
     return tuple(out)
 
 
-def refine_tables(
-    old: Sequence[Table], new: Sequence[Table], reading: LayoutRead, data: Mapping
-) -> tuple[Table, ...]:
+def refine_tables(old: Sequence[Table], new: Sequence[Table], reading: LayoutRead, data: Mapping) -> tuple[Table, ...]:
     """The tables after another teacher: an earlier table that read this document's rows right is kept; else the
     new document's table replaces it (the later teacher wins); a table only one of them learned is kept."""
     fresh = {t.pointer: t for t in new}
@@ -311,7 +313,7 @@ def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict
     for expected, word in zip(pattern, tail, strict=True):
         if expected.startswith("{"):
             cells[expected[1:-1]] = word
-        elif expected != places.ANY and expected != places.token(word):
+        elif expected != places.ANY and expected != token(word.text):
             return None
     lead = list(words[: len(words) - len(pattern)])
     return lead, cells
@@ -363,7 +365,7 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     if count == 0:
         result.abstained[spec.pointer] = NO_CANDIDATE
         return
-    if not _sums_hold(spec, values, result.values):
+    if not _sums_hold(spec, values, result.values) or not _products_hold(spec, values):
         result.abstained[spec.pointer] = TABLE_CHECK
         return
     result.values.update(values)
@@ -410,6 +412,22 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
             Decimal(0),
         )
         if got != Decimal(str(wanted)):
+            return False
+    return True
+
+
+def _products_hold(spec: Table, values: Mapping[str, Any]) -> bool:
+    """Each row's quantity x unit price is its amount, to the cent (a unit price printed rounded, 3,33 for
+    3.3333, is then caught rather than read)."""
+    keys = {c.key for c in spec.columns}
+    if not {"/quantity", "/unit_price", "/amount"} <= keys:
+        return True
+    for row in rows_of(spec, values):
+        q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
+        if not all(isinstance(v, int | float) for v in (q, p, a)):
+            return False
+        product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
+        if product != Decimal(str(a)).quantize(Decimal("0.01")):
             return False
     return True
 

@@ -7,6 +7,7 @@ page has no words). Boxes are fractions of the displayed page (x0, y0, x1, y1; t
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from extractor.inputs.document import Document, Page
 
 Box = tuple[float, float, float, float]
 TEXT_LAYER, OCR = "text_layer", "ocr"
+ANY = "*"
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,21 @@ class PageWords:
         """The words of one line."""
         return tuple(self.words[i] for i in self.lines[line])
 
+    @functools.cached_property
+    def tokens(self) -> tuple[tuple[str, ...], ...]:
+        """Each line's words as tokens (``token``), computed once."""
+        return tuple(tuple(token(self.words[i].text) for i in line) for line in self.lines)
+
 
 def fold(text: str) -> str:
     """A word as layouts compare fixed words: NFKC, case folded."""
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+def token(text: str) -> str:
+    """A word as a place holds it: folded, or ``*`` when it holds a digit (it varies from document to document)."""
+    folded = fold(text)
+    return ANY if any(c.isdigit() for c in folded) else folded
 
 
 def from_lines(index: int, lines: Sequence[Sequence[tuple[str, Box, float | None]]], *, source: str) -> PageWords:
