@@ -265,7 +265,7 @@ def _kept_places(rule: FieldRule, pages: Sequence[PageWords], value: Any, decima
         return (rule.places or ()) if value is None else ()
     kept = []
     for place in rule.places:
-        values, _ = place_values(place, rule.format, pages, decimal=decimal, nullable=False)
+        values, _ = place_values(place, rule.format, pages, decimal=decimal)
         if len(values) == 1 and _same(next(iter(values)), value):
             kept.append(place)
     return tuple(kept)

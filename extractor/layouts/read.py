@@ -18,8 +18,8 @@ from extractor.layouts.choose import identity_printed
 from extractor.layouts.model import (
     DEMOTED,
     IDENTITY,
-    NOT_LEARNED,
     NO_CANDIDATE,
+    NOT_LEARNED,
     PLACES_DISAGREE,
     SEVERAL,
     UNPARSABLE,
@@ -62,16 +62,14 @@ def _key(value: Any) -> Any:
 
 
 def place_values(
-    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str, nullable: bool
+    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str
 ) -> tuple[dict[Any, tuple[Any, list[dict]]], str | None]:
     """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
     found: dict[Any, tuple[Any, list[dict]]] = {}
     unparsable = False
     for span in places.matches(place, pages):
         words = places.span_words(pages, span)
-        if not words:
-            if nullable:
-                found.setdefault(None, (None, []))[1].append(citation(pages, span))
+        if not words:  # the label printed with nothing after it: 0 or nothing, the page does not say which
             continue
         value = formats.parse(" ".join(w.text for w in words), fmt, decimal=decimal)
         if value is None:
@@ -94,14 +92,12 @@ def _near(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
     return on_page and abs(cited["box"][1] - place.box[1]) <= NEAR
 
 
-def read_field(
-    rule: FieldRule, pages: Sequence[PageWords], *, decimal: str, nullable: bool
-) -> tuple[Any, list[dict], str | None]:
+def read_field(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -> tuple[Any, list[dict], str | None]:
     """One field read at all its places: (value, citations, None), or (None, [], why not)."""
     agreed: dict[Any, tuple[Any, list[dict]]] = {}
     reasons = []
     for place in rule.places:
-        found, reason = place_values(place, rule.format, pages, decimal=decimal, nullable=nullable)
+        found, reason = place_values(place, rule.format, pages, decimal=decimal)
         if reason is not None:
             reasons.append(reason)
             continue
@@ -160,7 +156,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
             else:
                 result.values[rule.pointer] = None
         else:
-            value, cited, reason = read_field(rule, pages, decimal=layout.decimal, nullable=True)
+            value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited

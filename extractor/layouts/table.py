@@ -73,12 +73,12 @@ def _row_line(pages: Sequence[PageWords], row: Mapping, decimal: str) -> tuple[i
 
 def _assign(found: list[tuple[int, int, dict[str, list[int]]]], pages: Sequence[PageWords]) -> list[dict[str, int]]:
     """Each row's key -> word index counted from its line's end (-1 last), chosen the same across rows."""
-    votes: dict[str, Counter] = {}
+    votes: dict[str, Counter[int]] = {}
     for p, line, hits in found:
         n = len(pages[p].lines[line])
         for key, at in hits.items():
             for i in at:
-                votes.setdefault(key, Counter())[i - n] += 1 / len(at)
+                votes.setdefault(key, Counter())[i - n] += 1
     out = []
     for p, line, hits in found:
         n = len(pages[p].lines[line])
@@ -192,9 +192,9 @@ def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
 
 def _code_column(printed: list[str], rows: Sequence[Mapping], missing: list[str]) -> Column | None:
     for key in missing:
-        values = [r.get(key[1:]) for r in rows]
+        values = [str(r.get(key[1:])) for r in rows]
         pairs = set(zip(printed, values, strict=True))
-        if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(v, str) for v in values):
+        if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(r.get(key[1:]), str) for r in rows):
             if all(p == v for p, v in pairs):
                 return Column(key, (0.0, 0.0), Format(formats.TEXT))
             if len(pairs) > 1 or printed[0] != values[0]:
