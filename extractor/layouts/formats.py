@@ -130,7 +130,7 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     if fmt.kind == CODE:
         return dict(fmt.codes).get(" ".join(text.split()))
     joined = " ".join(text.split())
-    if not joined:
+    if not joined or (fmt.words and len(joined.split()) != fmt.words):
         return None
     return joined.replace(" ", "") if fmt.kind == COMPACT else joined
 

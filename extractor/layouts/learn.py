@@ -11,17 +11,19 @@ coincidence in the teacher does not tie the two fields later. A field whose valu
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from extractor.layouts import formats, places, table
-from extractor.layouts.choose import fixed_words
+from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
 from extractor.layouts.words import PageWords
 from extractor.register.keys import name_key, read_keys, supplier_key
 from extractor.schema import load_schema
+from extractor.text import fold as text_fold
 
 SELLER_NAME = "/seller/name"
 
@@ -77,8 +79,30 @@ class _Printed:
             for span, pattern in self.dates[value]:
                 by_span.setdefault(span, []).append(pattern)
             return [(s, Format(formats.DATE, dates=tuple(p))) for s, p in by_span.items()]
-        found = [(s, Format(formats.TEXT)) for s in self.texts.get(value, [])]
+        words = len(value.split()) if any(c.isdigit() for c in value) else 0
+        found = [(s, Format(formats.TEXT, words=words)) for s in self.texts.get(value, [])]
         return found or [(s, Format(formats.COMPACT)) for s in self.compact.get(value, [])]
+
+
+def _named(printed: _Printed, pointer: str, value: Any) -> list[tuple[places.Span, Format]]:
+    """A country or currency code printed as its name or sign ("France" for FR, "€" for EUR): each such printing,
+    with a code format that reads that printing, and only it, as the code."""
+    from extractor.trust.grounding.cldr import country_names, currency_words
+
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{2,3}", value):
+        return []
+    if pointer.endswith("/country") and len(value) == 2:
+        names = set(country_names(value))
+    elif pointer.endswith("/currency") and len(value) == 3:
+        names = set(currency_words(value))
+    else:
+        return []
+    return [
+        (span, Format(formats.CODE, codes=((text, value),)))
+        for text, spans in printed.texts.items()
+        if text_fold(text) in names
+        for span in spans
+    ]
 
 
 def _occurrences(printed: _Printed, value: Any) -> list[tuple[places.Span, Format]]:
@@ -127,7 +151,7 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
             # a zero is printed in too many places (and with no sign) to learn where this one is
             notes.append(f"{pointer}: 0 is not learned from (a later teacher with another value teaches it)")
             continue
-        found[pointer] = _occurrences(printed, value)
+        found[pointer] = _occurrences(printed, value) or _named(printed, pointer, value)
         if not found[pointer]:
             notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
     for pointer, (spans, shared) in _unshared(found).items():
@@ -154,6 +178,8 @@ def _identity(pages: Sequence[PageWords], data: Mapping) -> tuple[str, str, tupl
     for kind, value in (("vat", keys.vat_id), ("iban", keys.iban)):
         if value and f"{kind}:{value}" in printed:
             required.append(f"{kind}:{value}")
+    if not any(key.startswith("vat:") for key in required):
+        return None
     supplier = supplier_key(vat_id=keys.vat_id, tax_number=keys.tax_number, name=keys.name_norm, iban=keys.iban)
     return supplier or "", keys.name or "", tuple(sorted(required))
 
@@ -184,11 +210,10 @@ def learn(
     notes: list[str] = []
     identity = _identity(pages, data)
     if identity is None:
-        return LearnResult(None, ("the data names no seller: a layout is keyed by its seller",))
+        why = "the seller's name or VAT id is not in the data, or not printed: a layout is keyed by them"
+        return LearnResult(None, (why,))
     supplier, name, required = identity
-    from extractor.layouts.choose import printed_names
-
-    if required[0] not in printed_names(pages) and f"name:{name_key(name)}" not in printed_names(pages):
+    if not name_printed(name_key(name) or "", pages):
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
     rules = _field_rules(pages, data, decimal, notes)
@@ -232,7 +257,9 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
     new_rules = {r.pointer: r for r in fresh.layout.fields}
     for rule in layout.fields:
         kept = _kept_places(rule, pages, truth.get(rule.pointer), layout.decimal)
-        if kept:
+        if not rule.absent and truth.get(rule.pointer) is None:
+            rules.append(rule)  # this teacher left it empty: what an earlier one printed is still learned
+        elif kept:
             rules.append(dataclasses.replace(rule, places=kept))
         elif rule.pointer in new_rules:
             rules.append(new_rules[rule.pointer])

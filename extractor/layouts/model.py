@@ -78,6 +78,7 @@ class Format:
     negated: bool = False
     codes: tuple[tuple[str, str], ...] = ()
     signed: bool = False
+    words: int = 0
 
     def to_json(self) -> dict:
         """The format as JSON."""
@@ -87,6 +88,7 @@ class Format:
             "negated": self.negated,
             "codes": [list(c) for c in self.codes],
             "signed": self.signed,
+            "words": self.words,
         }
 
     @classmethod
@@ -98,6 +100,7 @@ class Format:
             negated=bool(data["negated"]),
             codes=tuple((a, b) for a, b in data["codes"]),
             signed=bool(data["signed"]),
+            words=int(data["words"]),
         )
 
 
