@@ -107,7 +107,7 @@ def formats_for(text: str, value: Any, *, decimal: str) -> list[Format]:
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         return []
     if " ".join(text.split()) == value:
-        return [Format(TEXT)]
+        return [Format(TEXT, words=len(value.split()) if any(c.isdigit() for c in value) else 0)]
     if "".join(text.split()) == value and " " in text.strip():
         return [Format(COMPACT)]
     return []

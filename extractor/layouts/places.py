@@ -67,22 +67,29 @@ def fixed(tokens: Sequence[str]) -> bool:
 
 
 def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
-    """The place of a span; None when nothing fixed describes it (no fixed word on its line or above it)."""
+    """The place of a span: the fixed words of its line, and the lines above it when its line has none or when its
+    line's words alone also fit another line of the teacher (a city after "DE" in the seller's and the buyer's
+    address); None when nothing describes it alone."""
     page = pages[span.page]
     tokens = line_tokens(page, span.line)
     before, after = tokens[: span.start], tokens[span.end :]
-    above: tuple[tuple[str, ...], ...] = ()
-    if not fixed(before) and not fixed(after):
-        above = _above(page, span.line)
-        if not any(fixed(a) for a in above):
-            return None
-    return Place(
+    place = Place(
         before=before,
         after=after,
-        above=above,
+        above=(),
         page=(span.page, span.page - len(pages)),
         box=box_of(span_words(pages, span)),
     )
+    if fixed(before) or fixed(after):
+        lines = {(m.page, m.line) for m in matches(place, pages)}
+        if lines == {(span.page, span.line)}:
+            return place
+    above = _above(page, span.line)
+    if not any(fixed(a) for a in above):
+        return None
+    place = Place(before=before, after=after, above=above, page=place.page, box=place.box)
+    lines = {(m.page, m.line) for m in matches(place, pages)}
+    return place if lines == {(span.page, span.line)} else None
 
 
 def _fits(pattern: Sequence[str], tokens: Sequence[str]) -> bool:

@@ -34,7 +34,6 @@ from extractor.register.keys import name_key
 from extractor.schema import load_schema, validate_data
 
 SELLER_NAME = "/seller/name"
-NEAR = 0.02  # page heights: how far from where it was learned a value must be to be told from another there
 
 
 def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
@@ -76,20 +75,10 @@ def place_values(
             unparsable = True
             continue
         found.setdefault(_key(value), (value, []))[1].append(citation(pages, span))
-    if len(found) > 1:
-        # a value printed on several pages at one place (a header on every page) is one value; two values at one
-        # place narrow to the one printed where it was learned (its page, within NEAR of its height there)
-        near = {k: v for k, v in found.items() if any(_near(place, pages, c) for c in v[1])}
-        found = near if len(near) == 1 else found
+    # (one value printed at one place on several pages, a header on every page, is one candidate)
     if found:
         return found, (SEVERAL if len(found) > 1 else None)
     return found, (UNPARSABLE if unparsable else NO_CANDIDATE)
-
-
-def _near(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
-    index = cited["page"] - 1
-    on_page = index == place.page[0] or index - len(pages) == place.page[1]
-    return on_page and abs(cited["box"][1] - place.box[1]) <= NEAR
 
 
 def read_field(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -> tuple[Any, list[dict], str | None]:
