@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from extractor.layouts.model import Place
-from extractor.layouts.words import ANY, PageWords, Word
+from extractor.layouts.words import ANY, PageWords, Word, merge
 
 MAX_WORDS = 12  # the longest run of words one value is taken to be
 ABOVE = 2  # lines above a value alone on its line that describe its place
@@ -92,26 +92,28 @@ def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
     return place if lines == {(span.page, span.line)} else None
 
 
-def _fits(pattern: Sequence[str], tokens: Sequence[str]) -> bool:
-    # ``*`` stands for a word holding a digit, nothing else (a fixed word in its place is another line)
-    return tuple(pattern) == tuple(tokens)
-
-
 def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
     """Every run of words printed at ``place`` on the document (possibly empty: ``start == end``, a label printed
-    with no value after it)."""
-    n_before, n_after = len(place.before), len(place.after)
+    with no value after it). Fixed words are compared ``merge``d, so a word the text layer split still fits."""
+    before, after = merge(place.before), merge(place.after)
+    above = tuple(merge(a) for a in place.above)
     for page_index, page in enumerate(pages):
         for line in range(len(page.lines)):
-            tokens = line_tokens(page, line)
-            if len(tokens) < n_before + n_after:
+            starts = page.heads[line].get(before)
+            ends = page.tails[line].get(after)
+            if not starts or not ends:
                 continue
-            end = len(tokens) - n_after
-            if not _fits(place.before, tokens[:n_before]) or not _fits(place.after, tokens[end:]):
+            spans = [(s, e) for s in starts for e in ends if s <= e]
+            if len(spans) != 1:
+                continue  # the fixed words do not say where the value is on this line
+            start, end = spans[0]
+            if above and (_merged_above(page, line) != above or not _aligned(place, page, line, start, end)):
                 continue
-            if place.above and (_above(page, line) != place.above or not _aligned(place, page, line, n_before, end)):
-                continue
-            yield Span(page_index, line, n_before, end)
+            yield Span(page_index, line, start, end)
+
+
+def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(page.merged[above] for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
 
 
 def _aligned(place: Place, page: PageWords, line: int, start: int, end: int) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 from extractor.layouts import formats, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Column, Format, Layout, LayoutRead, Table
-from extractor.layouts.words import PageWords, Word, token
+from extractor.layouts.words import PageWords, Word, merge, token
 
 WRAP = "+"
 ABSENT = "absent"  # a column the teachers' rows all left null: read as null
@@ -327,8 +327,8 @@ def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
         for line in range(len(page.lines)):
             tokens = places.line_tokens(page, line)
             if not started:
-                started = tokens == spec.header
-            elif spec.end and tokens == spec.end:
+                started = merge(tokens) == merge(spec.header)
+            elif spec.end and merge(tokens) == merge(spec.end):
                 return out
             else:
                 out.append((p, line))
