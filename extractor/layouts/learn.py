@@ -176,6 +176,7 @@ OTHER_LABELS = {
     "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
     "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen"),
     "/amount_due": ("brutto", "ttc", "rechnungssumme"),
+    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust"),
 }
 
 
