@@ -130,3 +130,15 @@ def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
 def _aligned(place: Place, page: PageWords, line: int, start: int, end: int) -> bool:
     words = page.line_words(line)[start:end]
     return bool(words) and abs(words[0].box[0] - place.box[0]) <= ALIGN
+
+
+def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
+    """Where words are printed: page (1-based), box, text, source and OCR's lowest confidence."""
+    confidences = [w.confidence for w in words if w.confidence is not None]
+    return {
+        "page": page.page + 1,
+        "box": [round(v, 5) for v in box_of(words)],
+        "text": " ".join(w.text for w in words),
+        "source": page.source,
+        "confidence": min(confidences) if confidences else None,
+    }

@@ -380,8 +380,6 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
 def _read_row(
     spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
 ) -> dict[str, tuple[Any, dict]] | None:
-    from extractor.layouts.read import word_citation
-
     lead, cells = fitted
     out: dict[str, tuple[Any, dict]] = {}
     page = pages[p]
@@ -400,7 +398,7 @@ def _read_row(
         value = formats.parse(text, column.format, decimal=decimal) if text else None
         if value is None:
             return None
-        out[column.key] = (value, word_citation(page, words))
+        out[column.key] = (value, places.word_citation(page, words))
     for column in spec.columns:
         if column.format.kind == ABSENT:
             out[column.key] = (None, {})
