@@ -272,3 +272,59 @@ def test_json_round_trip_and_refusals():
 def test_teacher_source_is_checked():
     with pytest.raises(ValueError, match="teacher source 'model'"):
         Teacher(source="model", document="a", sha256="", by="", at="")
+
+
+def english_pages(rows: list[str], *, number: str, date: str, subtotal: str, total: str) -> list[PageWords]:
+    """An English invoice whose line items run over two pages (the header on the first only)."""
+    first = ["Acme Ltd 1 High Street London", "VAT: GB123456789", f"Invoice No: {number}", f"Date: {date}"]
+    first += ["Item Qty Price Amount", *rows[:2]]
+    second = [*rows[2:], "Thank you for your order", f"Subtotal {subtotal}", f"Tax {0.1 * float(subtotal):.2f}"]
+    return [page(first), page([*second, f"Total {total}"], 1)]
+
+
+def english_data(items: list[tuple[str, int, float, float]], number: str, date: str, subtotal: float, total: float):
+    return {
+        "invoice_number": number,
+        "issue_date": date,
+        "seller": {"name": "Acme Ltd", "vat_id": "GB123456789"},
+        "line_items": [{"description": d, "quantity": q, "unit_price": p, "amount": a} for d, q, p, a in items],
+        "subtotal": subtotal,
+        "total": total,
+    }
+
+
+def test_a_table_over_two_pages_in_english_formats():
+    items = [("Widget", 2, 10.0, 20.0), ("Gadget large", 1, 5.5, 5.5), ("Cable", 3, 1.0, 3.0)]
+    rows = ["Widget 2 10.00 20.00", "Gadget large 1 5.50 5.50", "Cable 3 1.00 3.00"]
+    teacher_pages = english_pages(rows, number="INV-100", date="March 17, 2026", subtotal="28.50", total="31.35")
+    result = learn(
+        teacher_pages, english_data(items, "INV-100", "2026-03-17", 28.5, 31.35), schema="invoice", teacher=TEACHER
+    )
+    layout = result.layout
+    assert layout is not None and layout.decimal == "."
+    (table,) = layout.tables
+    assert (table.header, table.row, table.wrap) == (
+        ("item", "qty", "price", "amount"),
+        ("+", "{/quantity}", "{/unit_price}", "{/amount}"),
+        ("/description",),
+    )
+    assert table.sums == (("/amount", "/subtotal"),)
+    rows = ["Bolt 10 0.25 2.50", "Nut 10 0.10 1.00", "Washer set 4 1.25 5.00", "Spring 1 1,000.00 1,000.00"]
+    pages = english_pages(rows, number="INV-101", date="April 2, 2026", subtotal="1008.50", total="1,109.35")
+    reading = read(layout, pages)
+    assert reading.abstained == {}
+    assert {k: v for k, v in reading.values.items() if k.startswith("/line_items")} == {
+        "/line_items/0/quantity": 10, "/line_items/0/unit_price": 0.25, "/line_items/0/amount": 2.5,
+        "/line_items/0/description": "Bolt",
+        "/line_items/1/quantity": 10, "/line_items/1/unit_price": 0.1, "/line_items/1/amount": 1,
+        "/line_items/1/description": "Nut",
+        "/line_items/2/quantity": 4, "/line_items/2/unit_price": 1.25, "/line_items/2/amount": 5,
+        "/line_items/2/description": "Washer set",
+        "/line_items/3/quantity": 1, "/line_items/3/unit_price": 1000, "/line_items/3/amount": 1000,
+        "/line_items/3/description": "Spring",
+    }  # fmt: skip
+    assert (reading.values["/issue_date"], reading.values["/total"]) == ("2026-04-02", 1109.35)
+    assert reading.citations["/line_items/3/amount"][0]["page"] == 2
+    # a row whose amounts do not add up to the subtotal read: the table is not read
+    wrong_sum = english_pages(rows, number="INV-102", date="April 2, 2026", subtotal="1008.00", total="1,108.80")
+    assert read(layout, wrong_sum).abstained == {"/line_items": "table_check_failed"}

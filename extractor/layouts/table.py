@@ -105,11 +105,13 @@ def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: flo
             groups.setdefault(word.line, []).append(word)
     out: list[Word] = []
     last, start = top, None
-    for words in sorted(groups.values(), key=lambda ws: min(w.box[1] for w in ws)):
+    for number, words in sorted(groups.items(), key=lambda g: min(w.box[1] for w in g[1])):
         y, x = min(w.box[1] for w in words), min(w.box[0] for w in words)
-        # a cell's lines follow one another and start where its first line starts (an indented line below it,
-        # "Bruttopreis : 5,50", is a note of the row, not its text)
-        if y - last > GAP * height or (start is not None and abs(x - start) > INDENT):
+        # a cell's lines follow one another, start where its first line starts (an indented line below it,
+        # "Bruttopreis : 5,50", is a note of the row, not its text) and stay in the column (the next row's line
+        # does not)
+        beyond = number != line and any(w.box[2] > right + 0.002 for w in page.line_words(number))
+        if y - last > GAP * height or (start is not None and abs(x - start) > INDENT) or beyond:
             break
         out += sorted(words, key=lambda w: w.box[0])
         last, start = max(last, y), x if start is None else start
