@@ -41,11 +41,11 @@ def name_printed(name: str, pages: Sequence[PageWords]) -> bool:
     return False
 
 
-def identity_printed(layout: Layout, pages: Sequence[PageWords]) -> bool:
+def identity_printed(layout: Layout, pages: Sequence[PageWords], *, printed: Iterable[str] | None = None) -> bool:
     """True when the layout's seller is the document's: its name and VAT id printed, and, when the document prints an
     IBAN and the layout knows the seller's, one of them (a seller printing a known seller's VAT id under its own name
-    or bank account is not that seller)."""
-    printed = set(identities(pages))
+    or bank account is not that seller). ``printed``: the document's ``identities``, when the caller has them."""
+    printed = set(identities(pages) if printed is None else printed)
     for key in layout.identity:
         kind, _, value = key.partition(":")
         if kind == "vat" and key not in printed:

@@ -109,7 +109,7 @@ def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
     before, after = merge(place.before), merge(place.after)
     above = tuple(merge(a) for a in place.above)
     for page_index, page in enumerate(pages):
-        for line in range(len(page.lines)):
+        for line in page.by_head.get(before, ()):
             starts = page.heads[line].get(before)
             ends = page.tails[line].get(after)
             if not starts or not ends:

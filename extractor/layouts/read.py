@@ -10,11 +10,13 @@ exactly one value between them; else it abstains, with the reason: ``no_candidat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from extractor.layouts import formats, places, table
 from extractor.layouts.choose import identity_printed
+from extractor.layouts.identity import identities
 from extractor.layouts.model import (
     DEMOTED,
     IDENTITY,
@@ -101,14 +103,48 @@ def _set(data: dict, pointer: str, value: Any) -> None:
     node[parts[-1]] = value
 
 
-def has_unexplained_line(layout: Layout, pages: Sequence[PageWords]) -> bool:
-    """True when a line holds a number and a fixed word no teacher printed: it may print a field the teachers left
-    empty (a due date, a prepayment), so such fields are not read as null on this document."""
-    return any(
-        places.ANY in tokens and any(t != places.ANY and t not in layout.vocabulary for t in tokens)
+# What an unexplained line must show to be taken as printing a field the teachers left empty, by the field's name:
+# a date, an amount, or a label word of its kind; any other field: any unexplained line.
+_LABELS = {
+    "tax": r"steuer|tax|st\.?-?nr|siret|siren|mwst|nif|cif|codice",
+    "vat_id": r"ust|mwst|vat|tva|btw|iva|moms",
+    "bic": r"bic|swift",
+    "account_holder": r"inhaber|holder|titulaire|kontoinhaber",
+    "payment_terms": r"zahl|payment|paiement|règlement|reglement|skonto|escompte|terms|conditions|fällig|due",
+}
+
+
+def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[PageWords, int]]:
+    """The lines holding a number and a fixed word no teacher printed: they may print a field the teachers left
+    empty (a due date, a prepayment), so such fields are not read as null on this document (``may_print``)."""
+    return [
+        (page, line)
         for page in pages
-        for tokens in page.tokens
-    )
+        for line, tokens in enumerate(page.tokens)
+        if places.ANY in tokens and any(t != places.ANY and t not in layout.vocabulary for t in tokens)
+    ]
+
+
+def may_print(pointer: str, layout: Layout, printed: set[str], lines: list[tuple[PageWords, int]]) -> bool:
+    """True when the document may print ``pointer``, a field the teachers left empty: an IBAN printed for a bank
+    account, a VAT id other than the seller's for a VAT id (``printed``: the identity keys the document prints
+    beyond the layout's), a date / an amount / its label on an unexplained line."""
+    name = pointer.rsplit("/", 1)[-1]
+    if "bank_account" in pointer and name in ("bank_account", "iban"):
+        return any(key.startswith("iban:") for key in printed)
+    if name == "vat_id":
+        return any(key.startswith("vat:") for key in printed) or _labelled(lines, _LABELS["vat_id"])
+    texts = [[w.text for w in page.line_words(line)] for page, line in lines]
+    if name.endswith("date"):
+        return any(formats.parse_date(t.rstrip(".,;"), p) for ws in texts for t in ws for p in formats.DATE_PATTERNS)
+    if name.endswith("amount") or name in ("total", "subtotal"):
+        return any(formats.parse_number(t, decimal=layout.decimal) is not None for ws in texts for t in ws)
+    label = next((v for k, v in _LABELS.items() if k in name), None)
+    return _labelled(lines, label) if label else bool(lines)
+
+
+def _labelled(lines: list[tuple[PageWords, int]], pattern: str) -> bool:
+    return any(re.search(pattern, t) for page, line in lines for t in page.tokens[line] if t != places.ANY)
 
 
 def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
@@ -120,15 +156,17 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     """
     result = LayoutRead()
     pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables]
-    if not identity_printed(layout, pages):
+    keys = identities(pages)
+    if not identity_printed(layout, pages, printed=keys):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
         return result
-    unexplained = has_unexplained_line(layout, pages)
+    unexplained = unexplained_lines(layout, pages)
+    printed = set(keys) - set(layout.identity)
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
         elif rule.absent:
-            if unexplained:
+            if may_print(rule.pointer, layout, printed, unexplained):
                 result.abstained[rule.pointer] = NOT_LEARNED
             else:
                 result.values[rule.pointer] = None

@@ -65,6 +65,15 @@ class PageWords:
         return tuple(_cuts(tokens, head=True) for tokens in self.tokens)
 
     @functools.cached_property
+    def by_head(self) -> dict[tuple[str, ...], tuple[int, ...]]:
+        """The lines by every ``merge`` of their first k tokens (``heads``' keys): where a place's words may be."""
+        out: dict[tuple[str, ...], list[int]] = {}
+        for line, heads in enumerate(self.heads):
+            for key in heads:
+                out.setdefault(key, []).append(line)
+        return {key: tuple(lines) for key, lines in out.items()}
+
+    @functools.cached_property
     def tails(self) -> tuple[dict[tuple[str, ...], tuple[int, ...]], ...]:
         """Per line: the ``merge`` of its tokens from k on -> those k (where a value may end before them)."""
         return tuple(_cuts(tokens, head=False) for tokens in self.tokens)
