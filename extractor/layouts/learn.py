@@ -249,7 +249,8 @@ def learn(
         fields=rules,
         tables=tables,
         fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
-        vocabulary=fixed_words(pages),
+        vocabulary=fixed_words(pages)
+        | {seg for page in pages for line in page.merged for seg in line if seg != places.ANY},
         teacher=teacher,
         decimal=decimal,
     )

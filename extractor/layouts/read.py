@@ -115,14 +115,19 @@ _LABELS = {
 
 
 def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[PageWords, int]]:
-    """The lines holding a number and a fixed word no teacher printed: they may print a field the teachers left
+    """The lines holding a number and fixed words no teacher printed (word by word, or ``merge``d): they may print a
+    field the teachers left
     empty (a due date, a prepayment), so such fields are not read as null on this document (``may_print``)."""
     return [
         (page, line)
         for page in pages
-        for line, tokens in enumerate(page.tokens)
-        if places.ANY in tokens and any(t != places.ANY and t not in layout.vocabulary for t in tokens)
+        for line, merged in enumerate(page.merged)
+        if places.ANY in merged and not (_known(layout, merged) or _known(layout, page.tokens[line]))
     ]
+
+
+def _known(layout: Layout, tokens: Sequence[str]) -> bool:
+    return all(t == places.ANY or t in layout.vocabulary for t in tokens)
 
 
 def may_print(pointer: str, layout: Layout, printed: set[str], lines: list[tuple[PageWords, int]]) -> bool:
