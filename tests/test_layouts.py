@@ -8,7 +8,19 @@ import json
 
 import pytest
 
-from extractor.layouts import Layout, LayoutError, Teacher, candidates, choose, demote, identities, index, learn, read
+from extractor.layouts import (
+    Layout,
+    LayoutError,
+    Teacher,
+    candidates,
+    choose,
+    demote,
+    identities,
+    index,
+    learn,
+    read,
+    refine,
+)
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
 from extractor.layouts.words import PageWords, from_lines
@@ -328,3 +340,21 @@ def test_a_table_over_two_pages_in_english_formats():
     # a row whose amounts do not add up to the subtotal read: the table is not read
     wrong_sum = english_pages(rows, number="INV-102", date="April 2, 2026", subtotal="1008.00", total="1,108.80")
     assert read(layout, wrong_sum).abstained == {"/line_items": "table_check_failed"}
+
+
+def test_refine_keeps_what_reads_the_next_teacher_relearns_the_rest_and_lifts_demotions():
+    layout = demote(learned(), ["/total", "/invoice_number"])
+    moved = [
+        line.replace("Rechnungsnummer:", "Beleg-Nr.:") for line in invoice_lines("RE-2026-002", "17.03.2026", "88,20")
+    ]
+    result = refine(layout, [page(moved)], invoice_data("RE-2026-002", "2026-03-17", 88.2), teacher=TEACHER)
+    refined = result.layout
+    assert refined is not None and refined.documents == 2
+    assert "/invoice_number: the earlier places did not read this document's value; relearned here" in result.notes
+    assert [p.before for p in refined.field("/invoice_number").places] == [("beleg-nr.:",)]
+    assert refined.field("/total") == layout.field("/total")  # it read this teacher's total: kept as it was
+    assert refined.demoted == frozenset()  # both read right again
+    # another seller's document does not refine the layout
+    other = invoice_data("X-1", "2026-03-17", 88.2)
+    other["seller"]["vat_id"] = "DE111111111"
+    assert refine(layout, [page(moved)], other, teacher=TEACHER).layout is None

@@ -260,7 +260,7 @@ def learn(
 def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher: Teacher) -> LearnResult:
     """Teach ``layout`` another document of the same layout: of each field's places, those that read this
     document's true value are kept; where none does, the new document's places replace them (the later teacher
-    wins, and a note names the field); demotions of fields read right again are lifted.
+    wins, and a note names the field); demotions of fields read right again, or taught again, are lifted.
 
     Returns:
         The refined layout, or None (with the reason) when the document is not the layout's seller's.
@@ -274,6 +274,7 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
     reading = read(dataclasses.replace(layout, demoted=frozenset()), pages)
     notes = list(fresh.notes)
     rules = []
+    retaught: set[str] = set()
     new_rules = {r.pointer: r for r in fresh.layout.fields}
     for rule in layout.fields:
         kept = _kept_places(rule, pages, truth.get(rule.pointer), layout.decimal)
@@ -283,6 +284,7 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
             rules.append(dataclasses.replace(rule, places=kept))
         elif rule.pointer in new_rules:
             rules.append(new_rules[rule.pointer])
+            retaught.add(rule.pointer)
             notes.append(f"{rule.pointer}: the earlier places did not read this document's value; relearned here")
         else:
             notes.append(f"{rule.pointer}: the earlier places did not read this document's value; dropped")
@@ -296,7 +298,7 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
         vocabulary=layout.vocabulary | fresh.layout.vocabulary,
         teacher=teacher,
         documents=layout.documents + 1,
-        demoted=frozenset(p for p in layout.demoted if p not in right),
+        demoted=frozenset(p for p in layout.demoted if p not in right | retaught),
     )
     return LearnResult(with_id(refined), tuple(notes))
 
@@ -313,7 +315,7 @@ def _kept_places(rule: FieldRule, pages: Sequence[PageWords], value: Any, decima
     kept = []
     for place in rule.places:
         values, _ = place_values(place, rule.format, pages, decimal=decimal)
-        if len(values) == 1 and _same(next(iter(values)), value):
+        if len(values) == 1 and _same(next(iter(values.values()))[0], value):
             kept.append(place)
     return tuple(kept)
 
