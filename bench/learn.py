@@ -4,7 +4,8 @@ On the real same-layout groups in ``../shared/corpus/invoices`` (``learn-symtrax
 GmbH and two other sellers of the same generator, one printing Lieferant's VAT id; the four FNFE Factur-X
 examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
 text layer's only. For every supplier and every run of 1, 2, 3 consecutive teaching documents (in turn), the layout
-reads every other document of the group (the other sellers too): per field, exact, abstained, wrong and flagged
+reads every other document of the group (the other sellers too; whether ``choose`` takes the layout for the
+supplier's documents is counted apart): per field, exact, abstained, wrong and flagged
 (the record's checks, ``trust.checks``, warn), wrong and accepted (must be 0). Also: documents read fully (every
 field the schema requires), ms per document read by layout (text layer words given), and the lookup of the
 candidate layouts among 20,000 synthetic suppliers' (``identities`` + ``candidates``).
@@ -26,7 +27,7 @@ from typing import Any
 from extractor.einvoice.read import read_embedded_invoice
 from extractor.inputs.document import RasterSettings
 from extractor.inputs.load import load_document
-from extractor.layouts import Teacher, candidates, identities, index, learn, page_words, read, refine
+from extractor.layouts import Teacher, candidates, choose, identities, index, learn, page_words, read, refine
 from extractor.layouts.model import Layout
 from extractor.trust.checks import run_checks
 
@@ -138,9 +139,10 @@ def main() -> None:
     groups = load(args.shared)
     print(
         "| teachers | group | key fields exact | all fields: exact / abstained / wrong flagged / wrong accepted "
-        "| read, the XML empty | documents read fully | other sellers' documents read (values) | ms per page (median) |"
+        "| read, the XML empty | chosen (`choose`) | documents read fully | other sellers' documents read (values) "
+        "| ms per page (median) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     totals_by_k = {}
     layouts = []
     for k in (1, 2, 3):
@@ -149,7 +151,7 @@ def main() -> None:
             own = [d for d in docs if d[2]["seller"]["name"] == seller]
             tally: dict[str, list[int]] = {}
             times: list[float] = []
-            full = reads = others_read = others_wrong = 0
+            full = reads = others_read = others_wrong = chosen = 0
             for start in range(len(own)):
                 teachers = [own[(start + i) % len(own)] for i in range(k)]
                 layout = teach(teachers)
@@ -161,6 +163,7 @@ def main() -> None:
                         continue
                     if doc in own:
                         reads += 1
+                        chosen += choose([layout], doc[1]) is not None
                         full += score(layout, doc, tally, times)
                     else:
                         other = read(layout, doc[1])
@@ -172,8 +175,8 @@ def main() -> None:
             share = key[0] / max(sum(key[:4]), 1)
             print(
                 f"| {k} | {group} | {key[0]}/{sum(key[:4])} ({share:.0%}) | {every[0]} / {every[1]} / {every[2]} / "
-                f"{every[3]} | {every[4]} | {full}/{reads} | {others_read} ({others_wrong} values) | "
-                f"{statistics.median(times):.2f} |"
+                f"{every[3]} | {every[4]} | {chosen}/{reads} | {full}/{reads} | {others_read} ({others_wrong} values) "
+                f"| {statistics.median(times):.2f} |"
             )
     ident, cand = lookup_ms([d for docs in groups.values() for d in docs], layouts)
     print(f"\nCandidate layouts among 20,000 suppliers: identities {ident:.2f} ms + lookup {cand:.4f} ms per document.")
