@@ -1,0 +1,209 @@
+"""Reading a document by a learned layout, with no model.
+
+Identity first: nothing is read unless every key of the layout's identity (its seller's VAT id, IBAN and name) is
+printed on the document, and the seller's name read at its learned place is the layout's. Then each field: at each
+of its places, the runs of words printed there, parsed by its learned format. A field is read when its places give
+exactly one value between them; else it abstains, with the reason: ``no_candidate`` (nothing printed there),
+``several_candidates`` (one place, two values), ``unparsable`` (printed there, not in its format),
+``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table.read_table``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from extractor.layouts import formats, places, table
+from extractor.layouts.choose import identity_printed
+from extractor.layouts.identity import identities
+from extractor.layouts.model import (
+    DEMOTED,
+    IDENTITY,
+    NO_CANDIDATE,
+    NOT_LEARNED,
+    PLACES_DISAGREE,
+    SEVERAL,
+    UNPARSABLE,
+    FieldRule,
+    Format,
+    Layout,
+    LayoutRead,
+    Place,
+)
+from extractor.layouts.words import PageWords
+from extractor.register.keys import name_key
+from extractor.schema import load_schema, validate_data
+
+SELLER_NAME = "/seller/name"
+
+
+def citation(pages: Sequence[PageWords], span: places.Span) -> dict:
+    """Where a run of words is printed: page (1-based), box, text, source and OCR's lowest confidence."""
+    words = places.span_words(pages, span)
+    page = pages[span.page]
+    # a label printed with nothing after it is cited at its line, with no text
+    return {**places.word_citation(page, words or page.line_words(span.line)), "text": " ".join(w.text for w in words)}
+
+
+def _key(value: Any) -> Any:
+    return formats.Decimal(str(value)) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def place_values(
+    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str
+) -> tuple[dict[Any, tuple[Any, list[dict]]], str | None]:
+    """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
+    found: dict[Any, tuple[Any, list[dict]]] = {}
+    unparsable = False
+    for span in places.matches(place, pages):
+        words = places.span_words(pages, span)
+        if not words:  # the label printed with nothing after it: 0 or nothing, the page does not say which
+            continue
+        value = formats.parse(" ".join(w.text for w in words), fmt, decimal=decimal)
+        if value is None:
+            unparsable = True
+            continue
+        found.setdefault(_key(value), (value, []))[1].append(citation(pages, span))
+    # (one value printed at one place on several pages, a header on every page, is one candidate)
+    if found:
+        return found, (SEVERAL if len(found) > 1 else None)
+    return found, (UNPARSABLE if unparsable else NO_CANDIDATE)
+
+
+def read_field(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -> tuple[Any, list[dict], str | None]:
+    """One field read at all its places: (value, citations, None), or (None, [], why not)."""
+    agreed: dict[Any, tuple[Any, list[dict]]] = {}
+    reasons = []
+    for place in rule.places:
+        found, reason = place_values(place, rule.format, pages, decimal=decimal)
+        if reason is not None:
+            reasons.append(reason)
+            continue
+        key, (value, cited) = next(iter(found.items()))
+        agreed.setdefault(key, (value, []))[1].extend(cited)
+    # a value is read only when no place of it prints something else (another value, or one not in its format),
+    # and, for a field whose places the teacher shared with another field, when every place prints it
+    if len(agreed) > 1 or (agreed and (set(reasons) - {NO_CANDIDATE} or (rule.strict and reasons))):
+        return None, [], PLACES_DISAGREE
+    if agreed:
+        value, cited = next(iter(agreed.values()))
+        return value, cited, None
+    for reason in (SEVERAL, UNPARSABLE):
+        if reason in reasons:
+            return None, [], reason
+    return None, [], NO_CANDIDATE
+
+
+def _set(data: dict, pointer: str, value: Any) -> None:
+    parts = pointer.strip("/").split("/")
+    node = data
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+
+
+# What an unexplained line must show to be taken as printing a field the teachers left empty, by the field's name:
+# a date, an amount, or a label word of its kind; any other field: any unexplained line.
+_LABELS = {
+    "tax": r"steuer|tax|st\.?-?nr|siret|siren|mwst|nif|cif|codice",
+    "vat_id": r"ust|mwst|vat|tva|btw|iva|moms",
+    "bic": r"bic|swift",
+    "account_holder": r"inhaber|holder|titulaire|kontoinhaber",
+    "payment_terms": r"zahl|payment|paiement|règlement|reglement|skonto|escompte|terms|conditions|fällig|due",
+}
+
+
+def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[PageWords, int]]:
+    """The lines holding a number and fixed words no teacher printed (word by word, or ``merge``d): they may print a
+    field the teachers left
+    empty (a due date, a prepayment), so such fields are not read as null on this document (``may_print``)."""
+    return [
+        (page, line)
+        for page in pages
+        for line, merged in enumerate(page.merged)
+        if places.ANY in merged and not (_known(layout, merged) or _known(layout, page.tokens[line]))
+    ]
+
+
+def _known(layout: Layout, tokens: Sequence[str]) -> bool:
+    return all(t == places.ANY or t in layout.vocabulary for t in tokens)
+
+
+def may_print(pointer: str, layout: Layout, printed: set[str], lines: list[tuple[PageWords, int]]) -> bool:
+    """True when the document may print ``pointer``, a field the teachers left empty: an IBAN printed for a bank
+    account, a VAT id other than the seller's for a VAT id (``printed``: the identity keys the document prints
+    beyond the layout's), a date / an amount / its label on an unexplained line."""
+    name = pointer.rsplit("/", 1)[-1]
+    if "bank_account" in pointer and name in ("bank_account", "iban"):
+        return any(key.startswith("iban:") for key in printed)
+    if name == "vat_id":
+        return any(key.startswith("vat:") for key in printed) or _labelled(lines, _LABELS["vat_id"])
+    texts = [[w.text for w in page.line_words(line)] for page, line in lines]
+    if name.endswith("date"):
+        return any(formats.parse_date(t.rstrip(".,;"), p) for ws in texts for t in ws for p in formats.DATE_PATTERNS)
+    if name.endswith("amount") or name in ("total", "subtotal"):
+        return any(formats.parse_number(t, decimal=layout.decimal) is not None for ws in texts for t in ws)
+    label = next((v for k, v in _LABELS.items() if k in name), None)
+    return _labelled(lines, label) if label else bool(lines)
+
+
+def _labelled(lines: list[tuple[PageWords, int]], pattern: str) -> bool:
+    return any(re.search(pattern, t) for page, line in lines for t in page.tokens[line] if t != places.ANY)
+
+
+def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
+    """Read a document by ``layout`` (module docstring).
+
+    Returns:
+        ``LayoutRead``: values, abstentions with reasons, citations, and ``data`` when every field the schema
+        requires was read (and the data is valid against it).
+    """
+    result = LayoutRead()
+    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables]
+    keys = identities(pages)
+    if not identity_printed(layout, pages, printed=keys):
+        result.abstained.update(dict.fromkeys(pointers, IDENTITY))
+        return result
+    unexplained = unexplained_lines(layout, pages)
+    printed = set(keys) - set(layout.identity)
+    for rule in layout.fields:
+        if rule.pointer in layout.demoted:
+            result.abstained[rule.pointer] = DEMOTED
+        elif rule.absent:
+            if may_print(rule.pointer, layout, printed, unexplained):
+                result.abstained[rule.pointer] = NOT_LEARNED
+            else:
+                result.values[rule.pointer] = None
+        else:
+            value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
+            if reason is None:
+                result.values[rule.pointer] = value
+                result.citations[rule.pointer] = cited
+            else:
+                result.abstained[rule.pointer] = reason
+    name = result.values.get(SELLER_NAME)
+    if SELLER_NAME in result.values and name_key(name) != name_key(layout.supplier_name):
+        # the layout's seller's identity printed, another seller's name where the seller is named: not this seller
+        return LayoutRead(abstained=dict.fromkeys(pointers, IDENTITY))
+    for spec in layout.tables:
+        table.read_table(spec, pages, layout=layout, result=result)
+    return LayoutRead(
+        values=result.values,
+        abstained=result.abstained,
+        citations=result.citations,
+        data=_data(layout, result),
+    )
+
+
+def _data(layout: Layout, result: LayoutRead) -> dict | None:
+    if result.abstained:
+        return None
+    data: dict = {}
+    for rule in layout.fields:
+        _set(data, rule.pointer, result.values[rule.pointer])
+    for spec in layout.tables:
+        _set(data, spec.pointer, table.rows_of(spec, result.values))
+    if validate_data(data, load_schema(layout.schema)):
+        return None
+    return data
