@@ -41,7 +41,7 @@ from extractor.register.checks import (
     decide,
 )
 from extractor.register.claims import Claims, claims
-from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
+from extractor.register.db import Database, RegisterError, open_database
 from extractor.register.decisions import remember_not_duplicates
 from extractor.register.keys import Keys, id_key, name_key, read_keys, supplier_key
 from extractor.register.result import RegisterResult, invoice_like, now, place_of
@@ -91,7 +91,7 @@ class Register:
     @classmethod
     def in_memory(cls, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = BATCH) -> Register:
         """A register of this process only (a batch's own duplicate check)."""
-        return cls(SqliteDatabase(":memory:"), settings=settings, scope=scope)
+        return cls(open_database(":memory:"), settings=settings, scope=scope)
 
     @property
     def name(self) -> str:
@@ -491,6 +491,14 @@ class Register:
         """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
         ``import_suppliers`` reads them back, with every trusted account)."""
         return {"suppliers": self.suppliers(), "invoices": self.invoices()}
+
+    def entry_place(self, *, sha256: str, fingerprint: str, source: str | None) -> str | None:
+        """Where the register holds the entry of a record of these bytes, settings and source (``listing``)."""
+        return listing.entry_place(self.db, self.tenant, sha256=sha256, fingerprint=fingerprint, source=source)
+
+    def entry_values(self, *, sha256: str, place: str) -> dict | None:
+        """An entry's key values as registered, the IBAN in full (``listing.entry_values``)."""
+        return listing.entry_values(self.db, self.tenant, sha256=sha256, place=place)
 
 
 __all__ = [

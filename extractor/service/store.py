@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from extractor.db import Database
 from extractor.service.job import COLUMNS, ENDED, STATUSES, Job, Stats, from_row, shown_options
 
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
@@ -58,9 +59,13 @@ class Store(ABC):
     table = "jobs"
     lock = ""  # the row lock a claim's subquery takes (Postgres: FOR UPDATE SKIP LOCKED)
     shared = False  # True: other machines' workers may hold leases (a start must not take their jobs back)
-    conflict: tuple[type[BaseException], ...] = ()  # the error of a concurrent insert of one idempotency key
+    db: Database  # the database layer's connection to it (``extractor.db``)
 
-    @abstractmethod
+    @property
+    def conflict(self) -> tuple[type[BaseException], ...]:
+        """The error of a concurrent insert of one idempotency key."""
+        return self.db.conflict
+
     def transaction(self, *, write: bool = True) -> AbstractContextManager[Any]:
         """A transaction (committed on exit, rolled back on an exception); it yields what ``execute`` takes.
 
@@ -68,10 +73,15 @@ class Store(ABC):
             write: it may write: it holds the write lock from its first statement (False: a read, which on SQLite
                 never waits for a writer nor makes one wait).
         """
+        return self.db.transaction(write=write)
 
-    @abstractmethod
     def execute(self, tx: Any, sql: str, params: tuple = ()) -> Cursor:
         """Run one statement of the shared SQL (``?`` placeholders) in ``tx``."""
+        return self.db.execute(tx, sql, params)
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        self.db.close()
 
     @abstractmethod
     def binary(self, data: bytes) -> Any:
