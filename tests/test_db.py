@@ -156,12 +156,12 @@ def test_foreign_and_missing_stores(tmp_path):
 def test_connections_per_thread_and_close_joins_the_checkpoints(tmp_path):
     path = tmp_path / "toy.sqlite"
     db = open_database(str(path), schema=ONE, naming=NAMING, tuning=Tuning(checkpoints=True))
-    seen: list[int] = []
+    seen: list[Any] = []  # the connections themselves: kept, so no two share an id
 
     def write(n: int) -> None:
         with db.transaction() as tx:
             db.execute(tx, "INSERT INTO toy_items (name) VALUES (?)", (f"t{n}",))
-            seen.append(id(tx))
+            seen.append(tx)
         db.close()
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
@@ -169,7 +169,7 @@ def test_connections_per_thread_and_close_joins_the_checkpoints(tmp_path):
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(set(seen)) == 4  # each thread its own connection
+    assert len({id(tx) for tx in seen}) == 4  # each thread its own connection
     with db.transaction(write=False) as tx:
         assert db.execute(tx, "PRAGMA journal_mode").fetchone()[0] == "wal"
     assert any(t.name == "db-checkpoint" for t in threading.enumerate())
