@@ -1,6 +1,8 @@
 """The database layer under every store (the register, the service's job store, the watch and mail ledgers, the
 learned layouts): database URLs and how messages show them (``url``), connections per thread and transactions
-(``database``, ``sqlite``, ``postgres``, ``connect``), schema versions and migrations (``schema``). No other
+(``database``, ``sqlite``, ``postgres``, ``connect``), schema versions and migrations (``schema``), outages waited
+out (``outage``: a store's method decorated ``@outlasting`` runs again while its database is unreachable, and
+``outage.current()`` says which are, since when, for ``/healthz``). No other
 module of the package opens a database connection; each store's SQL lives in its own module and runs through a
 ``Database``.
 
@@ -33,7 +35,7 @@ that SQL cannot write (moving rows, a column only where missing) is a callable `
 """
 
 from extractor.db.connect import open_database, version_at
-from extractor.db.database import BUSY_TIMEOUT, CONNECT_TIMEOUT, Database, Naming, Tuning
+from extractor.db.database import BUSY_TIMEOUT, CONNECT_TIMEOUT, Database, Naming, Tuning, is_lost, outlasting
 from extractor.db.schema import Migration, Schema, Step, migrate
 from extractor.db.url import Target, first_line, parse_url, shown_url
 
@@ -48,8 +50,10 @@ __all__ = [
     "Target",
     "Tuning",
     "first_line",
+    "is_lost",
     "migrate",
     "open_database",
+    "outlasting",
     "parse_url",
     "shown_url",
     "version_at",

@@ -4,14 +4,20 @@ store's errors naming it (never a secret), the settings a store opens it with (`
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+from extractor.db.outage import Outage, outlast
 from extractor.db.url import first_line
 
 BUSY_TIMEOUT = 10.0  # seconds a SQLite writer waits for another's write lock before it says "locked"
 CONNECT_TIMEOUT = 10  # seconds (PostgreSQL)
+OUTLAST = 600.0  # seconds a store's operation waits out an outage (retrying) before it fails
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,8 @@ class Tuning:
         lazy_commit: PostgreSQL: commits do not wait for the server's disk flush unless a transaction asks for
             ``durable`` (a killed client loses nothing; a crash of the server may lose the last fraction of a
             second).
+        outlast: seconds an operation run through ``Database.outlast`` retries while the database is unreachable
+            (``extractor.db.outage``) before its error is raised.
     """
 
     busy_timeout: float = BUSY_TIMEOUT
@@ -39,6 +47,7 @@ class Tuning:
     cache_kib: int = 0
     foreign_keys: bool = False
     lazy_commit: bool = False
+    outlast: float = OUTLAST
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,8 @@ class Database:
     kind = ""  # sqlite or postgresql
     name: str  # what messages call it: a path, or the URL with its secrets masked
     naming: Naming
+    tuning: Tuning
+    outage: Outage  # whether it is unreachable now (``extractor.db.outage``)
     conflict: tuple[type[BaseException], ...] = ()  # a unique key's violation (a concurrent insert won)
     lost: tuple[type[BaseException], ...] = ()  # the database went away for now (an outage: retried)
 
@@ -101,14 +112,68 @@ class Database:
     def close(self) -> None:
         """Close this thread's connection (others close when their threads end)."""
 
-    def error(self, exc: BaseException | str) -> Exception:
-        """``exc`` (or a reason) as the store's error, naming the database; never a secret."""
+    def outlast(self, call: Callable[[], T]) -> T:
+        """``call()`` (one or more whole transactions of this database), run again while the database is
+        unreachable, for ``Tuning.outlast`` seconds at most (``extractor.db.outage``: one log line per outage)."""
+        prefix = f"{self.naming.label} {self.name}: " if self.naming.label else f"{self.name}: "
+        return outlast(
+            call,
+            outage=self.outage,
+            lost=is_lost,
+            patience=self.tuning.outlast,
+            describe=lambda exc: str(exc).removeprefix(prefix),
+        )
+
+    def ping(self) -> bool:
+        """Whether the database answers now (one read, never retried); a failure for want of it begins or goes on
+        with its outage, an answer ends one (``/healthz`` asks this).
+
+        Raises:
+            the store's error: the database answers, but wrongly (not an outage).
+        """
+        try:
+            with self.transaction(write=False) as tx:
+                self.execute(tx, "SELECT 1").fetchone()
+        except Exception as exc:
+            if not is_lost(exc):
+                raise
+            self.outage.failed(str(exc))
+            return False
+        self.outage.succeeded()
+        return True
+
+    def error(self, exc: BaseException | str, *, lost: bool = False) -> Exception:
+        """``exc`` (or a reason) as the store's error, naming the database; never a secret. ``lost`` (or a
+        driver's connection error): the database is unreachable for now (``is_lost``)."""
         why = exc if isinstance(exc, str) else f"{type(exc).__name__}: {first_line(exc, url=self._url())}"
         label = f"{self.naming.label} " if self.naming.label else ""
-        return self.naming.error(f"{label}{self.name}: {why}")
+        error = self.naming.error(f"{label}{self.name}: {why}")
+        error.db_lost = lost or isinstance(exc, self.lost)  # type: ignore[attr-defined]  # read by is_lost
+        return error
+
+    def _watch(self) -> None:
+        self.outage = Outage(self.naming.label, self.name)
 
     def _url(self) -> str:
         return ""
 
 
-__all__ = ["BUSY_TIMEOUT", "CONNECT_TIMEOUT", "Database", "Naming", "Tuning"]
+def is_lost(exc: BaseException) -> bool:
+    """Whether a store's error says its database is unreachable for now (a lost or refused connection, a SQLite
+    file locked past its busy timeout): worth waiting out, not a fault of the operation."""
+    return bool(getattr(exc, "db_lost", False))
+
+
+def outlasting(method: Callable[P, T]) -> Callable[P, T]:
+    """A store's method (on an object with a ``db``), run through ``Database.outlast``: each call is whole
+    transactions, so running it again after an outage is safe."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        store = args[0]
+        return store.db.outlast(lambda: method(*args, **kwargs))  # type: ignore[attr-defined]
+
+    return run
+
+
+__all__ = ["BUSY_TIMEOUT", "CONNECT_TIMEOUT", "OUTLAST", "Database", "Naming", "Tuning", "is_lost", "outlasting"]

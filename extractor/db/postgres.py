@@ -31,8 +31,10 @@ class PostgresDatabase(Database):
         except ImportError:
             raise self.error("needs psycopg (pip install 'extractor-vlm[postgres]')") from None
         self._psycopg, self._local = psycopg, threading.local()
+        self._watch()
         self.conflict = (psycopg.errors.UniqueViolation,)
-        self.lost = (psycopg.OperationalError,)
+        # a connection lost or refused (a restart, a failover: AdminShutdown is one), or one used after it closed
+        self.lost = (psycopg.OperationalError, psycopg.InterfaceError)
         self.errors: tuple[type[BaseException], ...] = (psycopg.Error,)  # any of the driver's
 
     def _url(self) -> str:
@@ -48,8 +50,11 @@ class PostgresDatabase(Database):
 
     def _connection(self) -> Any:
         db = getattr(self._local, "db", None)
+        if db is not None and getattr(self._local, "generation", 0) != self.outage.generation:
+            db.close()  # opened before the server went away: surely dead, and not worth one more outage line
         if db is None or db.closed or db.broken:
             try:
+                self._local.generation = self.outage.generation
                 db = self.connect()
                 if self.tuning.lazy_commit:  # a transaction that must wait for the flush says so (``durable``)
                     db.execute("SET synchronous_commit TO off")
@@ -100,6 +105,7 @@ class PostgresDatabase(Database):
         if db is not None:
             db.close()
         self._local.db = None
+        self.outage.forget()
 
 
 def advisory_key(key: str) -> int:

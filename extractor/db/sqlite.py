@@ -37,6 +37,7 @@ class SqliteDatabase(Database):
         self._shared: sqlite3.Connection | None = None
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
+        self._watch()
         if not self.memory and not Path(self.path).parent.is_dir():
             raise self.error(f"its folder {Path(self.path).parent} does not exist")
 
@@ -135,17 +136,17 @@ class SqliteDatabase(Database):
         """The file's tables."""
         return {row[0] for row in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def error(self, exc: BaseException | str) -> Exception:
-        """A SQLite error as the store's error, its reason in words."""
+    def error(self, exc: BaseException | str, *, lost: bool = False) -> Exception:
+        """A SQLite error as the store's error, its reason in words; locked past the busy timeout is ``lost``."""
         if isinstance(exc, sqlite3.Error):
             text = str(exc)
             if "locked" in text or "busy" in text:
-                exc = f"locked by another process for more than {self.tuning.busy_timeout:g} s"
+                exc, lost = f"locked by another process for more than {self.tuning.busy_timeout:g} s", True
             elif "readonly" in text or "read-only" in text or "unable to open" in text:
                 exc = "cannot be written (read-only file or folder?)"
             elif "not a database" in text or "malformed" in text:
                 exc = "not a SQLite database (corrupt?)"
-        return super().error(exc)
+        return super().error(exc, lost=lost)
 
     def backup(self, suffix: str) -> str | None:
         """Copy the file (SQLite's backup API: a consistent copy while others may use it) to a sibling named
@@ -184,6 +185,7 @@ class SqliteDatabase(Database):
             db.close()
         self._shared = None
         self._local.db = None
+        self.outage.forget()
         with self._checkpoint_lock:
             self._stop.set()
             checkpointer, self._checkpointer = self._checkpointer, None

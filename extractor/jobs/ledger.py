@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
+from extractor.db.database import outlasting
 from extractor.errors import UsageError
 
 STATES = ("queued", "processing", "done", "failed")
@@ -175,6 +176,7 @@ class Ledger:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @outlasting
     def _write(self, statements: list[tuple[str, tuple]]) -> int:
         """Run statements in one immediate transaction (all or nothing); the rows the last one changed."""
         changed = 0
@@ -183,6 +185,7 @@ class Ledger:
                 changed = self.db.execute(tx, sql, params).rowcount
         return changed
 
+    @outlasting
     def _read(self, sql: str, params: tuple = ()) -> list:
         with self.db.transaction(write=False) as tx:
             return self.db.execute(tx, sql, params).fetchall()

@@ -18,6 +18,7 @@ from extractor.errors import UsageError
 LOCK_TIMEOUT = 10.0  # seconds a SQLite register waits for another process's write lock before it says "locked"
 MMAP_BYTES = 1 << 30  # SQLite: the register's file mapped up to this size (address space, not memory)
 CACHE_KIB = 65536  # SQLite: page cache per connection
+OUTLAST = 600.0  # seconds an operation waits out an unreachable (or locked) register, retrying, before it fails
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS register_suppliers (
@@ -137,6 +138,7 @@ def open_database(url: str, *, alongside: bool = False) -> Database:
         cache_kib=CACHE_KIB,
         # a document's registration does not wait for the server's disk flush (``durable=False``)
         lazy_commit=True,
+        outlast=OUTLAST,
     )
     return open_store_database(
         url, schema=SCHEMA, naming=Naming("register", RegisterError), tuning=tuning, alongside=alongside

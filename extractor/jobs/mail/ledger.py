@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.db import Migration, Naming, Schema, Tuning, open_database, version_at
+from extractor.db.database import outlasting
 from extractor.errors import UsageError
 from extractor.jobs.ledger import BUSY_TIMEOUT, timestamp
 
@@ -137,10 +138,12 @@ class MailLedger:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @outlasting
     def _write(self, sql: str, params: tuple) -> None:
         with self.db.transaction() as tx:
             self.db.execute(tx, sql, params)
 
+    @outlasting
     def _read(self, sql: str, params: tuple = ()) -> list:
         with self.db.transaction(write=False) as tx:
             return self.db.execute(tx, sql, params).fetchall()
