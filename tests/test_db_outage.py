@@ -19,6 +19,7 @@ from extractor.register import Register
 from extractor.register import db as register_db
 from extractor.service import health
 from extractor.service.config import open_store
+from extractor.service.problems import Problem
 from extractor.testing.postgres import PrivatePostgres, postgres_available
 
 STOP = 8.0  # seconds the server stays stopped
@@ -97,17 +98,21 @@ def test_a_claimed_job_ends_once_across_a_restart_and_healthz_says_503_meanwhile
     server.restart()
     assert store.renew(job, lease=60.0)  # the same claim holds it after the restart
     server.stop()
-    code, body = health.answer(store)
-    assert code == 503 and body["status"] == "unavailable" and body["outages"][0]["store"] == "--store"
-    assert "test-password" not in str(body)
+    with pytest.raises(Problem) as unavailable:
+        health.answer(store)
+    assert unavailable.value.status == 503 and unavailable.value.code == "store_unavailable"
+    assert [o["store"] for o in unavailable.value.extra["outages"]] == ["--store"]
+    assert "test-password" not in str(unavailable.value.extra) + unavailable.value.detail
     thread, out = _in_thread(lambda: store.finish(job, records=[{"source": "0.pdf"}]))
     time.sleep(STOP)
-    assert thread.is_alive() and health.answer(store)[0] == 503
+    assert thread.is_alive()
+    with pytest.raises(Problem, match="unreachable: --store postgresql://extractor:\\*\\*\\*@"):
+        health.answer(store)
     assert "extractor_store_up 0" in health.metrics_text(store)
     server.start()
     thread.join(timeout=30)
     assert out == [True]
-    assert health.answer(store) == (200, {"status": "serving"})
+    assert health.answer(store) == {"status": "serving"}
     ended = store.get(job.id)
     assert ended is not None and (ended.status, ended.runs, ended.records) == ("done", 1, [{"source": "0.pdf"}])
     assert not store.finish(job, records=[{"source": "again"}])  # ended once: the claim holds it no more

@@ -115,14 +115,12 @@ class Database:
     def outlast(self, call: Callable[[], T]) -> T:
         """``call()`` (one or more whole transactions of this database), run again while the database is
         unreachable, for ``Tuning.outlast`` seconds at most (``extractor.db.outage``: one log line per outage)."""
+        return outlast(call, outage=self.outage, lost=is_lost, patience=self.tuning.outlast, describe=self._reason)
+
+    def _reason(self, exc: BaseException) -> str:
+        """A store's error without the store's name in front (the outage's line names it once)."""
         prefix = f"{self.naming.label} {self.name}: " if self.naming.label else f"{self.name}: "
-        return outlast(
-            call,
-            outage=self.outage,
-            lost=is_lost,
-            patience=self.tuning.outlast,
-            describe=lambda exc: str(exc).removeprefix(prefix),
-        )
+        return str(exc).removeprefix(prefix)
 
     def ping(self) -> bool:
         """Whether the database answers now (one read, never retried); a failure for want of it begins or goes on
@@ -137,7 +135,7 @@ class Database:
         except Exception as exc:
             if not is_lost(exc):
                 raise
-            self.outage.failed(str(exc))
+            self.outage.failed(self._reason(exc))
             return False
         self.outage.succeeded()
         return True

@@ -387,11 +387,10 @@ def create_app(
         tags=["service"],
         summary="Liveness: the server (and its worker, if it runs one) serves",
         response_model=contract.Health,
-        responses={503: {"description": "A database is unreachable: {status: unavailable, outages} (service.health)"}},
+        responses=contract.problems(503),
     )
     def healthz() -> JSONResponse:
-        code, body = health.answer(store)
-        return JSONResponse(body, status_code=code)
+        return JSONResponse(health.answer(store))
 
     @app.get(
         "/metrics",

@@ -3,8 +3,8 @@ database) can be reached now.
 
 ``/healthz`` asks the store once (``Database.ping``: one read, never retried) and reads the outages this process's
 databases are waiting out (``extractor.db.outage``): 200 ``{"status": "serving"}`` when there are none, else 503
-``{"status": "unavailable", "outages": [{store, database, since, error}]}`` (a load balancer takes the replica out; its
-workers wait and catch up when the database is back). ``/metrics`` gains ``extractor_store_up`` and one
+problem+json ``store_unavailable`` with ``outages: [{store, database, since, error}]`` (a load balancer takes the
+replica out; its workers wait and catch up when the database is back). ``/metrics`` gains ``extractor_store_up`` and one
 ``extractor_store_outage_seconds`` per outage, and skips the store's counts while it cannot be read.
 """
 
@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 
 from extractor.db.outage import OutageView, current
 from extractor.service import metrics
+from extractor.service.problems import Problem
 from extractor.service.store import Store
 
 
@@ -27,14 +28,19 @@ def _outages(store: Store) -> list[OutageView]:
     return [o for o in current() if o.database == store.db.name]
 
 
-def answer(store: Store) -> tuple[int, dict]:
-    """``/healthz``'s status code and body (module docstring)."""
+def answer(store: Store) -> dict:
+    """``/healthz``'s body while the store answers (module docstring).
+
+    Raises:
+        Problem: ``store_unavailable`` (503), with the ``outages``.
+    """
     up = store.db.ping()
     outages = _outages(store)
     if up and not outages:
-        return 200, {"status": "serving"}
+        return {"status": "serving"}
     shown = [{"store": o.store, "database": o.database, "since": _when(o.since), "error": o.error} for o in outages]
-    return 503, {"status": "unavailable", "outages": shown}
+    names = ", ".join(f"{o.store} {o.database}" for o in outages) or store.describe()
+    raise Problem("store_unavailable", f"unreachable: {names}", extra={"outages": shown})
 
 
 def metrics_text(store: Store) -> str:
