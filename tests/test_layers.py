@@ -20,6 +20,7 @@ LAYERS = [
         "extractor.schema_models_en16931",  # the invoice-en16931 model and its EN 16931 parts, on schema_models
         "extractor.record",
     ),
+    ("extractor.db",),  # the database layer under every store: URLs, connections, transactions, migrations
     ("extractor.inputs",),
     ("extractor.einvoice",),  # EN 16931 in one home: reading, the rules' arithmetic (trust.checks), writing
     ("extractor.runners",),

@@ -498,6 +498,7 @@ def test_locked_and_read_only_registers(tmp_path, monkeypatch):
     path = tmp_path / "r.sqlite"
     Register.open(path).close()
     monkeypatch.setattr(register_db, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(register_db, "OUTLAST", 0.0)  # no waiting the lock out (tests/test_db_outage.py does)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

@@ -1,4 +1,5 @@
-"""The watcher's ledger: one SQLite row per distinct input content (sha256), in WAL mode.
+"""The watcher's ledger: one SQLite row per distinct input content (sha256), in WAL mode, through the database
+layer (``extractor.db``: ``SCHEMA`` its versions).
 
 Tables:
   documents  sha256 (key), state (queued / processing / done / failed), attempts, result_path, status (the
@@ -11,17 +12,18 @@ Timestamps are ISO 8601 UTC text (``2025-01-31T09:15:02.123Z``) so the file read
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
+from extractor.db.database import outlasting
 from extractor.errors import UsageError
 
 STATES = ("queued", "processing", "done", "failed")
 TERMINAL = ("done", "failed")
-SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     sha256 TEXT PRIMARY KEY,
@@ -44,6 +46,31 @@ CREATE TABLE IF NOT EXISTS sources (
     PRIMARY KEY (sha256, name)
 );
 """
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process's write lock
+
+
+def _found(db: Database, tx: Any, tables: set[str]) -> int | None:
+    """A ledger of release e61cea9 or before kept its version in ``PRAGMA user_version``."""
+    if "documents" not in tables:
+        return None
+    return int(db.execute(tx, "PRAGMA user_version").fetchone()[0]) or 1
+
+
+def _refused_by_earlier(db: Database, tx: Any) -> None:
+    """``PRAGMA user_version`` 2: the release before this one reads it and refuses the ledger (not misreads it)."""
+    db.execute(tx, "PRAGMA user_version = 2")
+
+
+SCHEMA = Schema(
+    name="ledger",
+    meta="ledger_meta",
+    migrations=(
+        Migration(1, (_SCHEMA,), "the watch ledger of release e61cea9 and before"),
+        Migration(2, (_refused_by_earlier,), "versions and migrations kept by extractor.db"),
+    ),
+    found=_found,
+)
+SCHEMA_VERSION = SCHEMA.version
 
 
 def timestamp(seconds: float | None = None) -> str:
@@ -129,29 +156,19 @@ class Ledger:
             raise UsageError(f"no ledger at {self.path} (start `extract watch` first, or pass --ledger PATH)")
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            # autocommit mode: every write below opens its own BEGIN IMMEDIATE ... COMMIT
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=30.0)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # FULL: a committed "done" survives a power cut, not only a process kill
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise UsageError(
-                    f"{self.path}: ledger version {version} is newer than this extractor knows "
-                    f"({SCHEMA_VERSION}); upgrade extractor"
-                )
-            if create:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._db.execute("SELECT count(*) FROM documents").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"{self.path}: not a usable ledger ({exc})") from exc
+        # FULL: a committed "done" survives a power cut, not only a process kill
+        self.db = open_database(
+            str(self.path),
+            schema=SCHEMA,
+            naming=Naming("ledger", UsageError),
+            tuning=Tuning(busy_timeout=BUSY_TIMEOUT, synchronous="FULL", foreign_keys=True),
+            create=create,
+            alongside=True,  # the mail ledger's tables share its file
+        )
 
     def close(self) -> None:
         """Close the database."""
-        self._db.close()
+        self.db.close()
 
     def __enter__(self) -> Ledger:
         return self
@@ -159,29 +176,32 @@ class Ledger:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _write(self, statements: list[tuple[str, tuple]]) -> None:
-        """Run statements in one immediate transaction (all or nothing)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+    @outlasting
+    def _write(self, statements: list[tuple[str, tuple]]) -> int:
+        """Run statements in one immediate transaction (all or nothing); the rows the last one changed."""
+        changed = 0
+        with self.db.transaction() as tx:
             for sql, params in statements:
-                self._db.execute(sql, params)
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+                changed = self.db.execute(tx, sql, params).rowcount
+        return changed
+
+    @outlasting
+    def _read(self, sql: str, params: tuple = ()) -> list:
+        with self.db.transaction(write=False) as tx:
+            return self.db.execute(tx, sql, params).fetchall()
 
     # ---------------------------------------------------------------------------------------------------- reads
 
     def get(self, sha256: str) -> Entry | None:
         """Return the entry for a content hash, or None when it was never seen."""
-        row = self._db.execute(
+        rows = self._read(
             "SELECT sha256, state, attempts, result_path, status, error_code, error, next_attempt_at, created_at, "
             "updated_at FROM documents WHERE sha256 = ?",
             (sha256,),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
-        return Entry(*row, sources=self.sources(sha256))  # type: ignore[misc]  # row is Any: its 10 columns
+        return Entry(*rows[0], sources=self.sources(sha256))  # type: ignore[misc]  # row is Any: its 10 columns
 
     def _existing(self, sha256: str) -> Entry:
         """The entry of a row just listed or written (so it is there)."""
@@ -192,21 +212,19 @@ class Ledger:
 
     def sources(self, sha256: str) -> tuple[str, ...]:
         """Return the names a content was seen under, in the order first seen."""
-        rows = self._db.execute(
-            "SELECT name FROM sources WHERE sha256 = ? ORDER BY first_seen_at, rowid", (sha256,)
-        ).fetchall()
+        rows = self._read("SELECT name FROM sources WHERE sha256 = ? ORDER BY first_seen_at, rowid", (sha256,))
         return tuple(r[0] for r in rows)
 
     def entries(self, *, state: str | None = None) -> list[Entry]:
         """Return every entry (or those in one state), oldest first."""
         where, params = ("WHERE state = ?", (state,)) if state else ("", ())
-        rows = self._db.execute(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256", params).fetchall()
+        rows = self._read(f"SELECT sha256 FROM documents {where} ORDER BY created_at, sha256", params)
         return [self._existing(r[0]) for r in rows]
 
     def counts(self) -> dict[str, int]:
         """Return the number of entries per state (every state present, zeros included)."""
         counts = dict.fromkeys(STATES, 0)
-        for state, n in self._db.execute("SELECT state, count(*) FROM documents GROUP BY state"):
+        for state, n in self._read("SELECT state, count(*) FROM documents GROUP BY state"):
             counts[state] = n
         return counts
 
@@ -219,15 +237,15 @@ class Ledger:
         Returns:
             ``{"ledger", "counts", "documents", "sources", "failures": [Entry.to_dict(), ...]}``.
         """
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT sha256 FROM documents WHERE state = 'failed' ORDER BY updated_at DESC, sha256 LIMIT ?", (recent,)
-        ).fetchall()
+        )
         counts = self.counts()
         return {
             "ledger": str(self.path),
             "counts": counts,
             "documents": sum(counts.values()),
-            "sources": self._db.execute("SELECT count(*) FROM sources").fetchone()[0],
+            "sources": self._read("SELECT count(*) FROM sources")[0][0],
             "failures": [self._existing(r[0]).to_dict() for r in rows],
         }
 
@@ -239,17 +257,9 @@ class Ledger:
         Returns:
             How many rows were re-queued.
         """
-        now = timestamp()
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            n = self._db.execute(
-                "UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'", (now,)
-            ).rowcount
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
-        return n
+        return self._write(
+            [("UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'", (timestamp(),))]
+        )
 
     def see(self, sha256: str, *, name: str) -> Entry:
         """Record that a content was seen under a name (creating a ``queued`` row for new content).
@@ -361,4 +371,4 @@ class Ledger:
         )
 
 
-__all__ = ["Entry", "Ledger", "STATES", "TERMINAL", "parse_timestamp", "timestamp"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATES", "TERMINAL", "Entry", "Ledger", "parse_timestamp", "timestamp"]

@@ -19,6 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from extractor.db.database import outlasting
 from extractor.register.checks import DUPLICATES, WARNING, Earlier
 from extractor.register.db import Database, RegisterError
 
@@ -101,6 +102,7 @@ def remember_not_duplicates(register, source: str, *, place: str, by: str, at: s
     return count
 
 
+@outlasting
 def decisions(register, *, sha256: str, place: str) -> list[dict]:
     """The decisions saved about a document: ``{original_sha256, original_place, decision, by, at}`` each."""
     with register.db.transaction(write=False) as tx:

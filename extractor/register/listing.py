@@ -129,4 +129,32 @@ def invoices(
     return out[-limit:] if limit else out
 
 
-__all__ = ["invoices", "suppliers"]
+def entry_place(db: Database, tenant: str, *, sha256: str, fingerprint: str, source: str | None) -> str | None:
+    """Where the register holds a record's entry (its input's path or job id as registered), None when it is not
+    there."""
+    with db.transaction(write=False) as tx:
+        row = db.execute(
+            tx,
+            "SELECT place FROM register_entries WHERE tenant = ? AND sha256 = ? AND fingerprint = ? AND source = ? "
+            "ORDER BY seq LIMIT 1",
+            (tenant, sha256, fingerprint, source),
+        ).fetchone()
+    return row[0] if row is not None else None
+
+
+def entry_values(db: Database, tenant: str, *, sha256: str, place: str) -> dict | None:
+    """An entry's key values as registered (``{supplier, number, date, total, currency, iban}``, the IBAN in full),
+    the first of ``sha256`` at ``place``; None when there is none."""
+    with db.transaction(write=False) as tx:
+        row = db.execute(
+            tx,
+            "SELECT supplier_name, printed, issue_date, total, currency, iban FROM register_entries "
+            "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY seq LIMIT 1",
+            (tenant, sha256, place),
+        ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(("supplier", "number", "date", "total", "currency", "iban"), row, strict=True))
+
+
+__all__ = ["entry_place", "entry_values", "invoices", "suppliers"]

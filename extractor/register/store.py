@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from extractor.db.database import outlasting
 from extractor.record import Record, Status, issue
 from extractor.register import listing, recall
 from extractor.register.checks import (
@@ -41,7 +42,7 @@ from extractor.register.checks import (
     decide,
 )
 from extractor.register.claims import Claims, claims
-from extractor.register.db import Database, RegisterError, SqliteDatabase, open_database
+from extractor.register.db import Database, RegisterError, open_database
 from extractor.register.decisions import remember_not_duplicates
 from extractor.register.keys import Keys, id_key, name_key, read_keys, supplier_key
 from extractor.register.result import RegisterResult, invoice_like, now, place_of
@@ -91,7 +92,7 @@ class Register:
     @classmethod
     def in_memory(cls, *, settings: CheckSettings = DEFAULT_CHECKS, scope: str = BATCH) -> Register:
         """A register of this process only (a batch's own duplicate check)."""
-        return cls(SqliteDatabase(":memory:"), settings=settings, scope=scope)
+        return cls(open_database(":memory:"), settings=settings, scope=scope)
 
     @property
     def name(self) -> str:
@@ -110,6 +111,7 @@ class Register:
 
     # ------------------------------------------------------------------------------------------ check and add
 
+    @outlasting
     def check_and_add(self, record: Record, *, place: str | None = None, kind: str = "record") -> RegisterResult | None:
         """Check a record against the register and add it, in one transaction (module docstring).
 
@@ -245,6 +247,7 @@ class Register:
 
     # --------------------------------------------------------------------------------------- master data, people
 
+    @outlasting
     def import_suppliers(self, rows: Iterable[Mapping[str, Any]], *, by: str | None = None) -> int:
         """Add supplier master data in one transaction: each row's supplier known, its IBAN trusted
         (``master_data``). The rows are checked first (``masterdata.check_rows``); a supplier already in the
@@ -296,6 +299,7 @@ class Register:
             (self.tenant, supplier, iban, source, by, at),
         )
 
+    @outlasting
     def trust(self, supplier: str, iban: str, *, by: str) -> Account:
         """A person trusts an account for a supplier ("I called the supplier"): saved with who and when, the
         supplier becomes known, and the registered documents flagged ``bank_details_changed`` for paying to it
@@ -343,6 +347,7 @@ class Register:
             )
         raise RegisterError(f"register {self.name}: no supplier {text!r}")
 
+    @outlasting
     def not_a_duplicate(self, source: str, *, by: str) -> int:
         """A person decides a flagged document is not a duplicate (a supplier that reuses numbers, two deliveries of
         one amount): its ``duplicate_*`` / ``possible_duplicate`` findings become notes saying who decided and
@@ -396,6 +401,7 @@ class Register:
             raise RegisterError(f"register {self.name}: {source!r} has no duplicate finding to resolve")
         return count
 
+    @outlasting
     def forget(self, *, supplier: str | None = None, source: str | None = None) -> int:
         """Forget a supplier (with its accounts; its invoices stay, under an unknown supplier no more known) or the
         entries of one input (its path or job id, or the source as given): so it is no one's original any more.
@@ -461,10 +467,12 @@ class Register:
 
     # ------------------------------------------------------------------------------------------------ reading
 
+    @outlasting
     def suppliers(self, *, name: str | None = None, known: bool | None = None) -> list[dict]:
         """The suppliers with their trusted accounts and invoice counts (``listing.suppliers``)."""
         return listing.suppliers(self.db, self.tenant, name=name, known=known)
 
+    @outlasting
     def invoices(
         self,
         *,
@@ -491,6 +499,16 @@ class Register:
         """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
         ``import_suppliers`` reads them back, with every trusted account)."""
         return {"suppliers": self.suppliers(), "invoices": self.invoices()}
+
+    @outlasting
+    def entry_place(self, *, sha256: str, fingerprint: str, source: str | None) -> str | None:
+        """Where the register holds the entry of a record of these bytes, settings and source (``listing``)."""
+        return listing.entry_place(self.db, self.tenant, sha256=sha256, fingerprint=fingerprint, source=source)
+
+    @outlasting
+    def entry_values(self, *, sha256: str, place: str) -> dict | None:
+        """An entry's key values as registered, the IBAN in full (``listing.entry_values``)."""
+        return listing.entry_values(self.db, self.tenant, sha256=sha256, place=place)
 
 
 __all__ = [

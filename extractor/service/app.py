@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 
 from extractor.errors import SchemaError, UsageError
 from extractor.schema import schema_reference
-from extractor.service import contract, metrics
+from extractor.service import contract, health, metrics
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
 from extractor.service.gate import NO_KEY, Gate
 from extractor.service.intake import Submission, read_submission
@@ -404,9 +404,10 @@ def create_app(
         tags=["service"],
         summary="Liveness: the server (and its worker, if it runs one) serves",
         response_model=contract.Health,
+        responses=contract.problems(503),
     )
     def healthz() -> JSONResponse:
-        return JSONResponse({"status": "serving"})
+        return JSONResponse(health.answer(store))
 
     @app.get(
         "/metrics",
@@ -417,8 +418,7 @@ def create_app(
         responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
     )
     def metrics_page() -> PlainTextResponse:
-        text = metrics.render(store.stats(window=metrics.WINDOW))
-        return PlainTextResponse(text, media_type=metrics.CONTENT_TYPE)
+        return PlainTextResponse(health.metrics_text(store), media_type=metrics.CONTENT_TYPE)
 
     app.add_middleware(Gate, keys=keys, max_body=settings.max_bytes + MULTIPART_SLACK, hosts=Hosts.bound(serve.host))
     return app

@@ -42,6 +42,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "source_refused": (422, "The source URL is refused"),
     "einvoice_mismatch": (500, "The e-invoice could not be made again as it was checked"),
     "internal_error": (500, "Internal server error"),
+    "store_unavailable": (503, "A database the service needs cannot be reached now"),
 }
 # the code of an error FastAPI or Starlette raise themselves, by status
 _BY_STATUS = {

@@ -32,6 +32,8 @@ from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from extractor.db import Database
+from extractor.db.database import outlasting
 from extractor.service.job import COLUMNS, ENDED, STATUSES, Job, Stats, from_row, shown_options
 
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
@@ -58,9 +60,13 @@ class Store(ABC):
     table = "jobs"
     lock = ""  # the row lock a claim's subquery takes (Postgres: FOR UPDATE SKIP LOCKED)
     shared = False  # True: other machines' workers may hold leases (a start must not take their jobs back)
-    conflict: tuple[type[BaseException], ...] = ()  # the error of a concurrent insert of one idempotency key
+    db: Database  # the database layer's connection to it (``extractor.db``)
 
-    @abstractmethod
+    @property
+    def conflict(self) -> tuple[type[BaseException], ...]:
+        """The error of a concurrent insert of one idempotency key."""
+        return self.db.conflict
+
     def transaction(self, *, write: bool = True) -> AbstractContextManager[Any]:
         """A transaction (committed on exit, rolled back on an exception); it yields what ``execute`` takes.
 
@@ -68,10 +74,15 @@ class Store(ABC):
             write: it may write: it holds the write lock from its first statement (False: a read, which on SQLite
                 never waits for a writer nor makes one wait).
         """
+        return self.db.transaction(write=write)
 
-    @abstractmethod
     def execute(self, tx: Any, sql: str, params: tuple = ()) -> Cursor:
         """Run one statement of the shared SQL (``?`` placeholders) in ``tx``."""
+        return self.db.execute(tx, sql, params)
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        self.db.close()
 
     @abstractmethod
     def binary(self, data: bytes) -> Any:
@@ -106,6 +117,7 @@ class Store(ABC):
         holds the write lock from its first statement)."""
         return None
 
+    @outlasting
     def submit(
         self,
         *,
@@ -242,12 +254,14 @@ class Store(ABC):
             (tenant, sha256, fingerprint),
         )
 
+    @outlasting
     def get(self, job_id: str, *, tenant: str | None = None) -> Job | None:
         """The job ``job_id`` (None: no such job, or another tenant's)."""
         with self.transaction(write=False) as tx:
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
         return job if job is not None and (tenant is None or job.tenant == tenant) else None
 
+    @outlasting
     def position(self, job: Job) -> int | None:
         """A queued job's place in the queue (1: next to run); None for a job not queued."""
         if job.status != "queued":
@@ -258,6 +272,7 @@ class Store(ABC):
             ).fetchone()
         return int(ahead) + 1
 
+    @outlasting
     def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[Job]:
         """The tenant's jobs, newest first, at most ``limit``, those accepted before job ``seq`` ``before``."""
         with self.transaction(write=False) as tx:
@@ -268,12 +283,14 @@ class Store(ABC):
             ).fetchall()
         return [from_row(row) for row in rows]
 
+    @outlasting
     def upload(self, job_id: str) -> bytes | None:
         """A job's uploaded bytes (None once it ended)."""
         with self.transaction(write=False) as tx:
             row = self.execute(tx, self._sql("SELECT upload FROM {table} WHERE id = ?"), (job_id,)).fetchone()
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
+    @outlasting
     def claim(self, *, lease: float) -> Job | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
         seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running.
@@ -303,6 +320,7 @@ class Store(ABC):
                 )
             return job
 
+    @outlasting
     def renew(self, job: Job, *, lease: float) -> bool:
         """Extend the lease of a job this claim holds.
 
@@ -320,6 +338,7 @@ class Store(ABC):
                 == 1
             )
 
+    @outlasting
     def finish(
         self, job: Job, *, records: list | None = None, error: str | None = None, register: bool = False
     ) -> bool:
@@ -375,6 +394,7 @@ class Store(ABC):
                 self.execute(tx, self._sql(ending), (*values, error, kept, now, joined_id))
             return True
 
+    @outlasting
     def cancel(self, job_id: str, *, tenant: str) -> str | None:
         """Cancel a queued or running job (a running one's result is then discarded; its webhook is due; its
         passwords dropped), or delete an ended one.
@@ -417,6 +437,7 @@ class Store(ABC):
                 self.notify(tx)
             return "cancelled"
 
+    @outlasting
     def recover(self) -> int:
         """Put every running job back in the queue: at the start of the one server of a store no other process
         uses (a killed server's jobs run again at once rather than after their lease).
@@ -433,6 +454,7 @@ class Store(ABC):
                 ),
             ).rowcount
 
+    @outlasting
     def sweep(self, *, retention: float) -> int:
         """Delete the jobs that ended more than ``retention`` seconds ago, with their uploads and records (a
         webhook still pending is kept until it is delivered or its tries are spent).
@@ -450,6 +472,7 @@ class Store(ABC):
                 (self.now(tx) - retention,),
             ).rowcount
 
+    @outlasting
     def due_delivery(self, *, hold: float) -> Job | None:
         """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
         it meanwhile; None: nothing due)."""
@@ -463,6 +486,7 @@ class Store(ABC):
                 (now + hold, now),
             )
 
+    @outlasting
     def delivered(self, job: Job, *, attempt: dict, state: str, retry_in: float | None) -> None:
         """Record one delivery attempt of ``job``'s webhook and its new state (``pending`` again ``retry_in``
         seconds from now, ``delivered`` or ``failed``)."""
@@ -474,6 +498,7 @@ class Store(ABC):
                 (json.dumps([*job.deliveries, attempt]), state, now + (retry_in or 0.0), job.id),
             )
 
+    @outlasting
     def retry_callback(self, job_id: str, *, tenant: str) -> tuple[Job | None, bool]:
         """Send an ended job's webhook again, with a fresh set of tries, when its delivery failed.
 
@@ -494,11 +519,13 @@ class Store(ABC):
             )
             return self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,)), True
 
+    @outlasting
     def clock(self) -> float:
         """The store's clock now (Unix seconds)."""
         with self.transaction(write=False) as tx:
             return self.now(tx)
 
+    @outlasting
     def stats(self, *, window: float) -> Stats:
         """Counts by status and webhook state, and the times of the jobs a worker ended in the last ``window``
         seconds."""

@@ -7,6 +7,7 @@ Tables:
   mail_parts  (key, idx, member): every MIME leaf and ZIP member of a mail: name, content_type, size, sha256,
               outcome (document / duplicate / skipped / error), code, reason, result_path
 
+Opened through the database layer (``extractor.db``: ``SCHEMA`` its versions, ``mail_meta`` where it keeps them).
 The documents themselves (each attachment's content, by sha256) are the watcher's ``documents`` rows
 (:mod:`extractor.jobs.ledger`), with ``mail/<key>/<index>/<name>`` as their source names: a PDF that came by mail
 and again through ``extract watch`` into the same OUT is extracted once. Every change is one transaction, so a
@@ -15,14 +16,14 @@ kill -9 leaves each row before or after a step.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractor.db import Migration, Naming, Schema, Tuning, open_database, version_at
+from extractor.db.database import outlasting
 from extractor.errors import UsageError
-from extractor.jobs.ledger import timestamp
+from extractor.jobs.ledger import BUSY_TIMEOUT, timestamp
 
 MAIL_STATES = ("processing", "done", "failed", "skipped", "duplicate")
 MAIL_TERMINAL = ("done", "failed", "skipped", "duplicate")
@@ -62,6 +63,19 @@ CREATE TABLE IF NOT EXISTS mail_parts (
     PRIMARY KEY (key, idx, member)
 );
 """
+SCHEMA = Schema(
+    name="mail",
+    meta="mail_meta",
+    migrations=(
+        Migration(1, (_SCHEMA,), "the mail ledger of release e61cea9 and before"),
+        Migration(2, (), "versions and migrations kept by extractor.db"),
+    ),
+    found=lambda db, tx, tables: 1 if "mails" in tables else None,  # before its version was kept
+)
+_NAMING = Naming("ledger", UsageError)
+# NORMAL (WAL): a commit survives a kill -9, as every step needs; after a power cut the last mail rows may be
+# missing, and that mail is read again: its documents (the watcher's table, FULL) are not extracted twice
+_TUNING = Tuning(busy_timeout=BUSY_TIMEOUT, synchronous="NORMAL")
 _COLUMNS = (
     "key, mailbox, folder, uidvalidity, uid, message_id, sender, subject, state, reason, notes, attempts, filed, "
     "created_at, updated_at"
@@ -110,20 +124,13 @@ class MailLedger:
         self.path = Path(path)
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=30.0)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL (WAL): a commit survives a kill -9, as every step needs; after a power cut the last mail rows may
-            # be missing, and that mail is read again: its documents (the watcher's table, FULL) are not extracted twice
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            if create:
-                self._db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"{self.path}: not a usable ledger ({exc})") from exc
+        self.db = open_database(
+            str(self.path), schema=SCHEMA, naming=_NAMING, tuning=_TUNING, create=create, alongside=True
+        )
 
     def close(self) -> None:
         """Close the database."""
-        self._db.close()
+        self.db.close()
 
     def __enter__(self) -> MailLedger:
         return self
@@ -131,18 +138,19 @@ class MailLedger:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @outlasting
     def _write(self, sql: str, params: tuple) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            self._db.execute(sql, params)
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self.db.transaction() as tx:
+            self.db.execute(tx, sql, params)
+
+    @outlasting
+    def _read(self, sql: str, params: tuple = ()) -> list:
+        with self.db.transaction(write=False) as tx:
+            return self.db.execute(tx, sql, params).fetchall()
 
     def _row(self, where: str, params: tuple) -> MailRow | None:
-        row = self._db.execute(f"SELECT {_COLUMNS} FROM mails WHERE {where}", params).fetchone()
-        return MailRow(*row) if row else None
+        rows = self._read(f"SELECT {_COLUMNS} FROM mails WHERE {where}", params)
+        return MailRow(*rows[0]) if rows else None
 
     # ---------------------------------------------------------------------------------------------------- reads
 
@@ -158,32 +166,28 @@ class MailLedger:
 
     def unfiled(self, *, mailbox: str, folder: str, uidvalidity: int) -> list[MailRow]:
         """Finished mails of this folder whose flag or move did not happen yet (a stop between the two)."""
-        rows = self._db.execute(
+        rows = self._read(
             f"SELECT {_COLUMNS} FROM mails WHERE mailbox = ? AND folder = ? AND uidvalidity = ? AND filed = 0 "
             "AND state != 'processing' ORDER BY uid",
             (mailbox, folder, uidvalidity),
-        ).fetchall()
+        )
         return [MailRow(*r) for r in rows]
 
     def parts(self, key: str) -> list[dict]:
         """A mail's parts, in order."""
-        cursor = self._db.execute(
-            "SELECT idx, member, name, content_type, size, sha256, outcome, code, reason, result_path "
-            "FROM mail_parts WHERE key = ? ORDER BY idx, member",
-            (key,),
-        )
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        names = ("idx", "member", "name", "content_type", "size", "sha256", "outcome", "code", "reason", "result_path")
+        rows = self._read(f"SELECT {', '.join(names)} FROM mail_parts WHERE key = ? ORDER BY idx, member", (key,))
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     def report(self, *, recent: int = 10) -> dict:
         """Mails per state, and the most recent ones failed or skipped with their reasons (``extract status``)."""
         counts = dict.fromkeys(MAIL_STATES, 0)
-        for state, n in self._db.execute("SELECT state, count(*) FROM mails GROUP BY state"):
+        for state, n in self._read("SELECT state, count(*) FROM mails GROUP BY state"):
             counts[state] = n
-        rows = self._db.execute(
+        rows = self._read(
             f"SELECT {_COLUMNS} FROM mails WHERE state IN ('failed', 'skipped') ORDER BY updated_at DESC, key LIMIT ?",
             (recent,),
-        ).fetchall()
+        )
         return {"counts": counts, "mails": sum(counts.values()), "recent": [MailRow(*r).to_dict() for r in rows]}
 
     # --------------------------------------------------------------------------------------------------- writes
@@ -242,37 +246,29 @@ class MailLedger:
         )
         insert = f"INSERT OR REPLACE INTO mail_parts (key, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})"
         rows = [(key, *(part.get(c) or "" if c == "member" else part.get(c) for c in columns)) for part in parts]
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            self._db.executemany(insert, rows)
-            self._db.execute(
+        with self.db.transaction() as tx:
+            self.db.executemany(tx, insert, rows)
+            self.db.execute(
+                tx,
                 "UPDATE mails SET state = ?, reason = ?, notes = ?, updated_at = ? WHERE key = ?",
                 (state, reason, notes, timestamp(), key),
             )
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     def mark_filed(self, keys: list[str]) -> None:
         """The mails were flagged or moved on the server (one transaction)."""
         now = timestamp()
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            self._db.executemany("UPDATE mails SET filed = 1, updated_at = ? WHERE key = ?", [(now, k) for k in keys])
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self.db.transaction() as tx:
+            self.db.executemany(
+                tx, "UPDATE mails SET filed = 1, updated_at = ? WHERE key = ?", [(now, k) for k in keys]
+            )
 
 
 def mail_report(path: Path, *, recent: int = 10) -> dict | None:
     """The mail part of ``extract status`` for a ledger file, or None when no ``extract mail`` wrote to it."""
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mails'").fetchone() is None:
-            return None
+    if version_at(str(path), schema=SCHEMA, naming=_NAMING) is None:
+        return None
     with MailLedger(path, create=False) as book:
         return book.report(recent=recent)
 
 
-__all__ = ["MAIL_STATES", "MAIL_TERMINAL", "MailLedger", "MailRow", "mail_key", "mail_report"]
+__all__ = ["MAIL_STATES", "MAIL_TERMINAL", "SCHEMA", "MailLedger", "MailRow", "mail_key", "mail_report"]

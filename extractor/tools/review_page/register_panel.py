@@ -164,15 +164,7 @@ class RegisterPanel:
             return None
         said = entry.record.get("register") or {}
         sha256, _, fingerprint = str(said.get("entry") or "").partition(":")  # the entry: sha256:fingerprint
-        db = self.register.db
-        with db.transaction(write=False) as tx:
-            row = db.execute(
-                tx,
-                "SELECT place FROM register_entries WHERE tenant = ? AND sha256 = ? AND fingerprint = ? AND source = ? "
-                "ORDER BY seq LIMIT 1",
-                (self.register.tenant, sha256, fingerprint, entry.record.get("source")),
-            ).fetchone()
-        return row[0] if row is not None else None
+        return self.register.entry_place(sha256=sha256, fingerprint=fingerprint, source=entry.record.get("source"))
 
     def _duplicate(
         self, entry: Entry, finding: Mapping[str, Any], entries: Sequence[Entry], decided: list[dict]
@@ -200,17 +192,10 @@ class RegisterPanel:
         values = {"source": original.get("source"), "sha256": original.get("sha256")}
         if self.register is None:
             return values
-        db = self.register.db
-        with db.transaction(write=False) as tx:
-            row = db.execute(
-                tx,
-                "SELECT supplier_name, printed, issue_date, total, currency, iban FROM register_entries "
-                "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY seq LIMIT 1",
-                (self.register.tenant, original.get("sha256"), original.get("record") or original.get("job") or ""),
-            ).fetchone()
-        if row is not None:
-            names = ("supplier", "number", "date", "total", "currency")
-            values.update(dict(zip(names, row[:5], strict=True)), iban=mask_iban(row[5]) if row[5] else None)
+        place = str(original.get("record") or original.get("job") or "")
+        found = self.register.entry_values(sha256=str(original.get("sha256")), place=place)
+        if found is not None:
+            values.update(found, iban=mask_iban(found["iban"]) if found["iban"] else None)
         return values
 
     def _account(self, entry: Entry, said: Mapping, findings: list[Mapping], data: Any) -> dict | None:
