@@ -451,7 +451,16 @@ def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recor
 def test_a_callback_to_a_private_address_is_refused_at_submission(server):
     with server.client() as client:
         before = len(client.get("/v1/jobs").json()["jobs"])
-        for url in ("http://10.1.2.3/hook", "http://169.254.169.254/latest", "http://[::1]:9/x", "ftp://example.com/"):
+        for url in (
+            "http://10.1.2.3/hook",
+            "http://169.254.169.254/latest",
+            "http://[::1]:9/x",
+            "ftp://example.com/",
+            "http://[64:ff9b::7f00:1]/",  # NAT64, 6to4, IPv4-compatible and -mapped: the IPv4 address they carry
+            "http://[2002:7f00:1::]/",
+            "http://[::127.0.0.1]/",
+            "http://[::ffff:169.254.169.254]/",
+        ):
             response = post(client, SAMPLE.read_bytes(), data={"callback_url": url})
             assert response.status_code == 422, (url, response.text)
         assert "--callback-allow" in post(client, b"x", data={"callback_url": "http://10.1.2.3/"}).json()["detail"]

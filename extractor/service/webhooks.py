@@ -18,12 +18,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import logging
 import os
-import socket
-import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -31,6 +28,7 @@ from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
 from extractor.service.job import Job
+from extractor.service.outbound import Deadline, pinned_connection, public_address
 from extractor.service.store import Store
 
 log = logging.getLogger("extractor.service")
@@ -39,7 +37,6 @@ SECRET_ENV = "EXTRACT_WEBHOOK_SECRET"
 DEFAULT_TRIES = 5
 DEFAULT_BACKOFF = 2.0  # seconds before the second try; doubled before each further one
 DELIVERY_TIMEOUT = 10.0  # seconds a receiver has to answer one attempt
-URL_LIMIT = 2048
 
 
 @dataclass(frozen=True)
@@ -90,13 +87,6 @@ def secret_keys(secret: str) -> list[str]:
     return [key.strip() for key in secret.split(",") if key.strip()]
 
 
-def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
 def check_callback(url: str, *, settings: WebhookSettings) -> str:
     """Check a job's ``callback_url`` before it is stored.
 
@@ -122,75 +112,6 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     if not settings.secret:
         raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
     return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
-
-
-def public_address(url: str, *, allow: tuple[str, ...], field: str, option: str) -> str | None:
-    """The address to connect to for ``url`` (SSRF rules, shared by callbacks and URL sources): an http(s) URL
-    without credentials whose host resolves only to public addresses; None for a host named in ``allow``.
-
-    Args:
-        field: the request's field the errors name (``callback_url``, ``url``).
-        option: the option that allows a private host (``--callback-allow``, ``--source-allow``).
-
-    Raises:
-        UsageError: too long, not http(s), credentials, a host that does not resolve, or one that resolves to a
-            private, loopback, link-local, multicast or reserved address not in ``allow``.
-    """
-    if len(url) > URL_LIMIT:
-        raise UsageError(f"{field}: longer than {URL_LIMIT} characters")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"{field}: expected an http:// or https:// URL with a host")
-    if parts.username or parts.password:
-        raise UsageError(f"{field}: credentials in the URL are not accepted")
-    host = parts.hostname.lower()
-    if host in allow:
-        return None
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        addresses = sorted({str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)})
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{field}: {host} does not resolve ({type(exc).__name__})") from None
-    private = [address for address in addresses if not _public(address)]
-    if private:
-        raise UsageError(
-            f"{field}: {host} resolves to a private, loopback or link-local address ({private[0]}); "
-            f"the server allows it only with {option} {host}"
-        )
-    return addresses[0]
-
-
-def pinned_connection(url: str, *, address: str | None, timeout: float) -> http.client.HTTPConnection:
-    """An HTTP(S) connection for ``url`` that connects to ``address`` (the one checked; None: by the host's name),
-    TLS verified for the URL's host name."""
-    parts = urlsplit(url)
-    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
-    return kind(parts.hostname or "", parts.port, address=address, timeout=timeout)
-
-
-class _PinnedHTTP(http.client.HTTPConnection):
-    """An HTTP connection to the address that was checked, whatever the name resolves to by now (DNS rebinding)."""
-
-    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
-        self.address = address
-
-    def connect(self) -> None:
-        """Connect to the checked address (a ``--callback-allow`` host: by its name)."""
-        self.sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
-
-
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """As ``_PinnedHTTP``, with TLS verified for the URL's host name (SNI and certificate)."""
-
-    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
-
-    def connect(self) -> None:
-        """Connect to the checked address and start TLS for the host's name."""
-        sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
 def shown_url(url: str | None) -> str | None:
@@ -233,12 +154,15 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
         **({"X-Request-Id": job.request_id} if job.request_id else {}),
     }
     parts = urlsplit(job.callback_url)
-    connection = pinned_connection(job.callback_url, address=address, timeout=settings.timeout)
+    deadline = Deadline(settings.timeout)  # the whole attempt: connect, headers and the answer's status line
+    connection = pinned_connection(job.callback_url, address=address, deadline=deadline)
     try:
         # http.client follows no redirect: a 3xx is the receiver's answer, not a new address to reach
         connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
         code = connection.getresponse().status
     except (OSError, http.client.HTTPException) as exc:
+        if deadline.passed:
+            return {**attempt, "error": f"no answer within {settings.timeout:g} s"}
         return {**attempt, "error": f"{type(exc).__name__}: {exc}"}
     finally:
         connection.close()
@@ -315,8 +239,6 @@ __all__ = [
     "checked_address",
     "deliver",
     "payload",
-    "pinned_connection",
-    "public_address",
     "shown_url",
     "secret_keys",
     "sign",
