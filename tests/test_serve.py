@@ -871,3 +871,33 @@ def test_a_failed_webhook_is_sent_again_by_request(app_client):
         {"attempt": 1, "at": "1970-01-01T00:00:00.000Z", "ok": False, "error": "refused"}
     ]
     assert app_client.post(f"/v1/jobs/{job['id']}/callback/retry").json()["code"] == "callback_not_retryable"
+
+
+def test_a_schema_planted_under_the_shared_temp_folder_is_not_used(tmp_path, monkeypatch):
+    """Another local user writes a schema file where a request's schema would have gone (the shared temp folder,
+    the name a hash of the content): the worker writes and reads its own, in a folder only it may enter."""
+    import hashlib
+    import json
+    import stat
+    import tempfile
+
+    from extractor.service import requests
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the "shared" temp folder of this test
+    requests.schema_folder.cache_clear()
+    schema = {"type": "object", "properties": {"total": {"type": "number"}}}
+    text = json.dumps(schema, sort_keys=True, ensure_ascii=False).encode()
+    name = f"{hashlib.sha256(text).hexdigest()[:32]}.schema.json"
+    for planted in (tmp_path / "extract-serve-schemas", tmp_path / "extract-serve-schemas-"):
+        planted.mkdir(mode=0o777)
+        (planted / name).write_text('{"type": "object", "properties": {"iban": {"const": "attacker"}}}')
+    try:
+        path = requests.inline_schema_path(schema)
+        assert path.read_bytes() == text and path.name == name
+        assert path.parent.parent == tmp_path and path.parent.name.startswith("extract-serve-schemas-")
+        assert path.parent not in {tmp_path / "extract-serve-schemas", tmp_path / "extract-serve-schemas-"}
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        path.write_text('{"type": "object"}')  # changed under it: written again, never used as found
+        assert requests.inline_schema_path(schema).read_bytes() == text
+    finally:
+        requests.schema_folder.cache_clear()
