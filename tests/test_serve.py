@@ -412,9 +412,11 @@ def receiver():
 
 def verified(delivery: dict) -> dict:
     """The delivery's body, once its signature verifies with the secret (the check docs/serve.md shows)."""
-    timestamp = delivery["headers"]["X-Extractor-Timestamp"]
-    expected = hmac.new(WEBHOOK_SECRET.encode(), f"{timestamp}.".encode() + delivery["body"], hashlib.sha256)
-    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "v1=" + expected.hexdigest())
+    headers = delivery["headers"]
+    timestamp, tenant, number = (headers[f"X-Extractor-{n}"] for n in ("Timestamp", "Tenant", "Delivery"))
+    signed = f"{timestamp}.{tenant}.{number}.".encode() + delivery["body"]
+    expected = hmac.new(WEBHOOK_SECRET.encode(), signed, hashlib.sha256)
+    assert hmac.compare_digest(headers["X-Extractor-Signature"], "v2=" + expected.hexdigest())
     assert abs(time.time() - int(timestamp)) < 300
     return json.loads(delivery["body"])
 

@@ -104,6 +104,8 @@ def _get(url: str, *, address: str | None, deadline: Deadline, max_bytes: int) -
     try:
         connection.request("GET", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""))
         response = connection.getresponse()
+        if deadline.passed:  # the headers "ended" because the deadline shut the socket
+            raise TimeoutError
         location = response.getheader("Location")
         if response.status in REDIRECTS and location:
             return location

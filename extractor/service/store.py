@@ -450,17 +450,18 @@ class Store(ABC):
                 (self.now(tx) - retention,),
             ).rowcount
 
-    def due_delivery(self, *, hold: float) -> Job | None:
+    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> Job | None:
         """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
-        it meanwhile; None: nothing due)."""
+        it meanwhile; None: nothing due), of a tenant not in ``skip`` (those with a delivery under way)."""
+        others = f"AND tenant NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
         with self.transaction() as tx:
             now = self.now(tx)
             return self._one(
                 tx,
                 "UPDATE {table} SET callback_next = ? WHERE seq = (SELECT seq FROM {table} WHERE "
-                "callback_state = 'pending' AND callback_next <= ? ORDER BY callback_next LIMIT 1 {lock}) "
+                f"callback_state = 'pending' AND callback_next <= ? {others}ORDER BY callback_next LIMIT 1 {{lock}}) "
                 f"RETURNING {_SELECT}",
-                (now + hold, now),
+                (now + hold, now, *skip),
             )
 
     def delivered(self, job: Job, *, attempt: dict, state: str, retry_in: float | None) -> None:
