@@ -126,35 +126,6 @@ def test_the_flag_counts_in_the_fingerprint_only_when_on():
     assert Settings(einvoice_attachments=True).fingerprint(schema_text="x") != Settings().fingerprint(schema_text="x")
 
 
-def bomb_pdf(inflated: int, *, declared: int | None) -> bytes:
-    """A one-page PDF whose ``factur-x.xml`` attachment is ``inflated`` bytes of XML packed with Flate (a few KB
-    per MiB); ``declared``: its ``/Params /Size`` (None: none; a small one lies)."""
-    import zlib
-
-    xml = b"<?xml version='1.0'?><Invoice>" + b" " * inflated + b"</Invoice>"
-    packed = zlib.compress(xml, 9)
-    params = b"" if declared is None else b" /Params << /Size %d >>" % declared
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(factur-x.xml) 4 0 R] >> >> >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
-        b"<< /Type /Filespec /F (factur-x.xml) /UF (factur-x.xml) /EF << /F 5 0 R >> >>",
-        b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d%s >>\nstream\n" % (len(packed), params)
-        + packed
-        + b"\nendstream",
-    ]
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
 @pytest.mark.parametrize(
     ("inflated", "declared", "said"),
     [
@@ -168,6 +139,7 @@ def bomb_pdf(inflated: int, *, declared: int | None) -> bytes:
 def test_an_attachment_is_bounded_before_it_is_inflated(inflated, declared, said):
     from extractor.errors import InputError
     from extractor.inputs.attachments import ATTACHMENT_MAX_BYTES, pdf_attachments
+    from extractor.testing.bombs import bomb_pdf
 
     assert ATTACHMENT_MAX_BYTES == 32 << 20
     pdf = bomb_pdf(inflated, declared=declared)
@@ -183,6 +155,8 @@ def test_an_attachment_is_bounded_before_it_is_inflated(inflated, declared, said
 def test_the_record_of_a_pdf_with_an_inflating_attachment_names_it_and_the_limit(demo, tmp_path):
     """``extract run`` on the bomb: the page is still extracted; the record's warning names the attachment refused
     and why."""
+    from extractor.testing.bombs import bomb_pdf
+
     source = tmp_path / "bomb.pdf"
     source.write_bytes(bomb_pdf(40 << 20, declared=None))
     record = _extract(source, tmp_path / "out", demo)

@@ -299,14 +299,6 @@ def test_what_becomes_a_document():
         assert (part.code, part.reason.split(" (")[0]) == ("zip_limit", why)
 
 
-@functools.cache
-def nested_bomb() -> bytes:
-    """The issue's mail attachment: one ZIP of 5 ZIPs of 100 one-MiB PDFs (a few hundred KB packed)."""
-    pdf = b"%PDF-1.4\n" + bytes((1 << 20) - 9)
-    inner = zip_bytes({f"{n}.pdf": pdf for n in range(100)})
-    return zip_bytes({f"{n}.zip": inner for n in range(5)})
-
-
 @pytest.mark.parametrize(
     ("zips", "documents", "refused"),
     [
@@ -321,7 +313,9 @@ def nested_bomb() -> bytes:
 def test_nested_zips_share_one_budget_per_mail(zips, documents, refused):
     """Nested archives start from what the mail has left, not from zero: 500 documents and 524 MB before; now
     the mail's limits hold (members, bytes) and every refused ZIP says which limit and what was left."""
-    msg = message("bomb", attachments=[("bomb.zip", nested_bomb(), "application/zip")])
+    from extractor.testing.bombs import nested_zip
+
+    msg = message("bomb", attachments=[("bomb.zip", nested_zip(), "application/zip")])
     content = read_mail(parse_mail(msg.as_bytes()), max_bytes=MAX_BYTES, zips=zips)
     assert len(content.documents) == documents
     assert sum(len(p.data or b"") for p in content.documents) <= zips.total
