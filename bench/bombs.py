@@ -13,7 +13,7 @@ older package tree side by side in the same run:
 
 Usage::
 
-    git archive BASE extractor | tar -x -C /tmp/before     # the code before, as a package tree
+    git archive BASE extractor schemas | tar -x -C /tmp/before     # the code before (and its schemas)
     python bench/bombs.py --before /tmp/before
 
 Each measurement runs in a child process with ``PYTHONPATH`` set to the code measured.

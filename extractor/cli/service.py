@@ -103,7 +103,7 @@ def _webhook_settings(allow: list[str], tries: int, backoff: float):
     "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
     "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
     "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them (NEW,OLD while "
-    "rotating: both sign). "
+    "rotating: both sign); EXTRACT_WEBHOOK_TENANT_SECRETS (TENANT=SECRET;...) gives each tenant its own. "
     "Runs until Ctrl-C / SIGTERM.",
 )
 @handle_errors
