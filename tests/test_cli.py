@@ -374,3 +374,38 @@ def test_help_lists_run_first_and_labels_no_flag():
         shown = CliRunner().invoke(app, args, env={"COLUMNS": "200"}).output
         assert "--help" in shown and "<bool>" not in shown, args
     assert "Subcommands" not in CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output
+
+
+HOSTILE_NAME = "\x1b]8;;http://evil.example/\x1b\\Bei Spiel\x1b]8;;\x1b\\ \x9b31m\x07\x08\r[link=http://x]y[/link]"
+
+
+def test_register_suppliers_table_escapes_terminal_sequences(tmp_path):
+    """A supplier's name holding an OSC-8 link (``ESC ] 8 ;;``), a one-byte CSI (C1 0x9b), BEL, BS, CR and rich
+    markup is shown as text: no control character reaches the terminal, the markup stays literal."""
+    suppliers = tmp_path / "suppliers.json"
+    suppliers.write_text(
+        json.dumps([{"name": HOSTILE_NAME, "vat_id": "", "iban": "DE89 3704 0044 0532 0130 00"}]), encoding="utf-8"
+    )
+    register = tmp_path / "register.sqlite"
+    imported = run("register", "import", suppliers, "--register", register)
+    assert imported.exit_code == 0, imported.output
+    listed = run("register", "suppliers", "--register", register)
+    assert listed.exit_code == 0, listed.output
+    shown = listed.stdout
+    assert not [c for c in shown if ord(c) < 32 and c != "\n" or 0x7F <= ord(c) <= 0x9F], repr(shown)
+    assert "\\x1b]8;;" in shown and "\\x9b31m" in shown and "\\x07" in shown and "[link=http://x]" in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Bei Spiel GmbH", "Bei Spiel GmbH"),
+        ("a\tb\nc", "a\tb\nc"),
+        ("\x1b]8;;http://e/\x1b\\x", "\\x1b]8;;http://e/\\x1b\\x"),
+        ("\x00\x1f\x7f\x80\x9f\xa0ä", "\\x00\\x1f\\x7f\\x80\\x9f\xa0ä"),
+    ],
+)
+def test_terminal_safe_escapes_c0_del_and_c1(text, shown):
+    from extractor.cli.output import terminal_safe
+
+    assert terminal_safe(text) == shown

@@ -124,3 +124,42 @@ def test_the_flag_counts_in_the_fingerprint_only_when_on():
 
     assert Settings(einvoice_attachments=False).fingerprint(schema_text="x") == Settings().fingerprint(schema_text="x")
     assert Settings(einvoice_attachments=True).fingerprint(schema_text="x") != Settings().fingerprint(schema_text="x")
+
+
+@pytest.mark.parametrize(
+    ("inflated", "declared", "said"),
+    [
+        (1000, 1040, None),  # within the limit: read
+        (1000, None, None),
+        (40 << 20, 40 << 20, "declares 41,943,040 bytes, over the 33,554,432-byte limit"),  # refused unread
+        (40 << 20, 1040, "inflates past the 33,554,432-byte limit"),  # a lying size: stopped as it inflates
+        (40 << 20, None, "inflates past the 33,554,432-byte limit"),
+    ],
+)
+def test_an_attachment_is_bounded_before_it_is_inflated(inflated, declared, said):
+    from extractor.errors import InputError
+    from extractor.inputs.attachments import ATTACHMENT_MAX_BYTES, pdf_attachments
+    from extractor.testing.bombs import bomb_pdf
+
+    assert ATTACHMENT_MAX_BYTES == 32 << 20
+    pdf = bomb_pdf(inflated, declared=declared)
+    if said is None:
+        ((name, data),) = pdf_attachments(pdf)
+        assert (name, len(data)) == ("factur-x.xml", inflated + 40)
+        return
+    with pytest.raises(InputError) as refused:
+        pdf_attachments(pdf)
+    assert refused.value.code == "too_large" and "'factur-x.xml'" in str(refused.value) and said in str(refused.value)
+
+
+def test_the_record_of_a_pdf_with_an_inflating_attachment_names_it_and_the_limit(demo, tmp_path):
+    """``extract run`` on the bomb: the page is still extracted; the record's warning names the attachment refused
+    and why."""
+    from extractor.testing.bombs import bomb_pdf
+
+    source = tmp_path / "bomb.pdf"
+    source.write_bytes(bomb_pdf(40 << 20, declared=None))
+    record = _extract(source, tmp_path / "out", demo)
+    (warning,) = [w for w in record["warnings"] if w["code"] == "embedded_unreadable"]
+    assert "'factur-x.xml'" in warning["message"] and "33,554,432-byte limit" in warning["message"], warning
+    assert record["status"] != "error" and record["data_source"] != "embedded_xml", record  # the page was read

@@ -300,6 +300,32 @@ def test_what_becomes_a_document():
 
 
 @pytest.mark.parametrize(
+    ("zips", "documents", "refused"),
+    [
+        (ZipLimits(), 0, "100 members, over the limit of 100"),
+        (  # members enough: the bytes budget, counted across the nested ZIPs, stops it at 200 MiB
+            ZipLimits(members=1000),
+            100,
+            "104,857,600 bytes unpacked, over the limit of 209,715,200",
+        ),
+    ],
+)
+def test_nested_zips_share_one_budget_per_mail(zips, documents, refused):
+    """Nested archives start from what the mail has left, not from zero: 500 documents and 524 MB before; now
+    the mail's limits hold (members, bytes) and every refused ZIP says which limit and what was left."""
+    from extractor.testing.bombs import nested_zip
+
+    msg = message("bomb", attachments=[("bomb.zip", nested_zip(), "application/zip")])
+    content = read_mail(parse_mail(msg.as_bytes()), max_bytes=MAX_BYTES, zips=zips)
+    assert len(content.documents) == documents
+    assert sum(len(p.data or b"") for p in content.documents) <= zips.total
+    assert [(p.code, p.reason.split(" (")[0]) for p in content.errors] == [("zip_limit", refused)] * (
+        5 - documents // 100
+    )
+    assert "left of the mail's" in content.errors[0].reason
+
+
+@pytest.mark.parametrize(
     "build, reason",
     [
         (

@@ -412,9 +412,11 @@ def receiver():
 
 def verified(delivery: dict) -> dict:
     """The delivery's body, once its signature verifies with the secret (the check docs/serve.md shows)."""
-    timestamp = delivery["headers"]["X-Extractor-Timestamp"]
-    expected = hmac.new(WEBHOOK_SECRET.encode(), f"{timestamp}.".encode() + delivery["body"], hashlib.sha256)
-    assert hmac.compare_digest(delivery["headers"]["X-Extractor-Signature"], "v1=" + expected.hexdigest())
+    headers = delivery["headers"]
+    timestamp, tenant, number = (headers[f"X-Extractor-{n}"] for n in ("Timestamp", "Tenant", "Delivery"))
+    signed = f"{timestamp}.{tenant}.{number}.".encode() + delivery["body"]
+    expected = hmac.new(WEBHOOK_SECRET.encode(), signed, hashlib.sha256)
+    assert hmac.compare_digest(headers["X-Extractor-Signature"], "v2=" + expected.hexdigest())
     assert abs(time.time() - int(timestamp)) < 300
     return json.loads(delivery["body"])
 
@@ -451,7 +453,16 @@ def test_a_webhook_is_delivered_once_signed_and_retried_with_every_attempt_recor
 def test_a_callback_to_a_private_address_is_refused_at_submission(server):
     with server.client() as client:
         before = len(client.get("/v1/jobs").json()["jobs"])
-        for url in ("http://10.1.2.3/hook", "http://169.254.169.254/latest", "http://[::1]:9/x", "ftp://example.com/"):
+        for url in (
+            "http://10.1.2.3/hook",
+            "http://169.254.169.254/latest",
+            "http://[::1]:9/x",
+            "ftp://example.com/",
+            "http://[64:ff9b::7f00:1]/",  # NAT64, 6to4, IPv4-compatible and -mapped: the IPv4 address they carry
+            "http://[2002:7f00:1::]/",
+            "http://[::127.0.0.1]/",
+            "http://[::ffff:169.254.169.254]/",
+        ):
             response = post(client, SAMPLE.read_bytes(), data={"callback_url": url})
             assert response.status_code == 422, (url, response.text)
         assert "--callback-allow" in post(client, b"x", data={"callback_url": "http://10.1.2.3/"}).json()["detail"]
@@ -862,3 +873,33 @@ def test_a_failed_webhook_is_sent_again_by_request(app_client):
         {"attempt": 1, "at": "1970-01-01T00:00:00.000Z", "ok": False, "error": "refused"}
     ]
     assert app_client.post(f"/v1/jobs/{job['id']}/callback/retry").json()["code"] == "callback_not_retryable"
+
+
+def test_a_schema_planted_under_the_shared_temp_folder_is_not_used(tmp_path, monkeypatch):
+    """Another local user writes a schema file where a request's schema would have gone (the shared temp folder,
+    the name a hash of the content): the worker writes and reads its own, in a folder only it may enter."""
+    import hashlib
+    import json
+    import stat
+    import tempfile
+
+    from extractor.service import requests
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the "shared" temp folder of this test
+    requests.schema_folder.cache_clear()
+    schema = {"type": "object", "properties": {"total": {"type": "number"}}}
+    text = json.dumps(schema, sort_keys=True, ensure_ascii=False).encode()
+    name = f"{hashlib.sha256(text).hexdigest()[:32]}.schema.json"
+    for planted in (tmp_path / "extract-serve-schemas", tmp_path / "extract-serve-schemas-"):
+        planted.mkdir(mode=0o777)
+        (planted / name).write_text('{"type": "object", "properties": {"iban": {"const": "attacker"}}}')
+    try:
+        path = requests.inline_schema_path(schema)
+        assert path.read_bytes() == text and path.name == name
+        assert path.parent.parent == tmp_path and path.parent.name.startswith("extract-serve-schemas-")
+        assert path.parent not in {tmp_path / "extract-serve-schemas", tmp_path / "extract-serve-schemas-"}
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        path.write_text('{"type": "object"}')  # changed under it: written again, never used as found
+        assert requests.inline_schema_path(schema).read_bytes() == text
+    finally:
+        requests.schema_folder.cache_clear()

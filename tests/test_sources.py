@@ -33,6 +33,12 @@ class Origin(BaseHTTPRequestHandler):
             self.send_header("Location", target)
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif path == "/trickle":  # a header line every 0.3 s, for ever: only a whole-request deadline ends it
+            self.send_response(200)
+            for n in range(100):
+                self.send_header(f"X-Trickle-{n}", "x")
+                self.flush_headers()
+                time.sleep(0.3)
         elif path == "/doc.pdf":
             self._answer(PDF)
         elif path == "/big":
@@ -89,6 +95,7 @@ def test_an_allowed_url_is_fetched_and_redirects_are_followed(origin):
         ("/stream", ALLOWED, "too_large", "as it streamed"),
         ("/slow", SourceSettings(allow=("127.0.0.1",), timeout=1.0), "timeout", "not fetched within 1 s"),
         ("/missing?token=abc", ALLOWED, "unreachable", "HTTP 404"),
+        ("/trickle", SourceSettings(allow=("127.0.0.1",), timeout=1.0), "timeout", "not fetched within 1 s"),
     ],
 )
 def test_a_fetch_refused_or_failed_says_why_without_the_query(origin, path, settings, code, said):
@@ -97,6 +104,44 @@ def test_a_fetch_refused_or_failed_says_why_without_the_query(origin, path, sett
         fetch(origin + path, settings=settings, max_bytes=100_000)
     assert caught.value.code == code and said in str(caught.value), str(caught.value)
     assert "token" not in str(caught.value) and time.monotonic() - start < 30
+
+
+def test_a_trickling_source_ends_at_its_deadline(origin):
+    """Headers that keep coming (one line every 0.3 s, 30 s of them) end at ``--source-timeout``: the deadline holds
+    for the whole request, not between body reads."""
+    start = time.monotonic()
+    with pytest.raises(FetchError) as caught:
+        fetch(f"{origin}/trickle", settings=SourceSettings(allow=("127.0.0.1",), timeout=1.0), max_bytes=100_000)
+    assert caught.value.code == "timeout" and time.monotonic() - start < 5.0
+
+
+@pytest.mark.parametrize(
+    ("address", "rule"),
+    [
+        ("93.184.216.34", ""),
+        ("2606:2800:220:1:248:1893:25c8:1946", ""),
+        ("64:ff9b::5db8:d822", ""),  # NAT64 of a public address: reachable
+        ("2002:5db8:d822::1", ""),  # 6to4 of a public address
+        ("127.0.0.1", "a loopback address"),
+        ("10.1.2.3", "a private address"),
+        ("169.254.169.254", "a link-local address"),
+        ("::1", "a loopback address"),
+        ("64:ff9b::7f00:1", "a NAT64 (64:ff9b::/96) address carrying a loopback IPv4 address"),
+        ("64:ff9b::a9fe:a9fe", "a NAT64 (64:ff9b::/96) address carrying a link-local IPv4 address"),
+        ("64:ff9b:1::7f00:1", "a local-use NAT64 address (64:ff9b:1::/48)"),
+        ("2002:7f00:1::", "a 6to4 (2002::/16) address carrying a loopback IPv4 address"),
+        ("2002:a01:203::1", "a 6to4 (2002::/16) address carrying a private IPv4 address"),
+        ("2001::1", "a Teredo address (2001::/32)"),
+        ("::127.0.0.1", "an IPv4-compatible (::/96) address carrying a loopback IPv4 address"),
+        ("::a9fe:a9fe", "an IPv4-compatible (::/96) address carrying a link-local IPv4 address"),
+        ("::ffff:169.254.169.254", "an IPv4-mapped (::ffff:0:0/96) address carrying a link-local IPv4 address"),
+        ("::ffff:10.0.0.1", "an IPv4-mapped (::ffff:0:0/96) address carrying a private IPv4 address"),
+    ],
+)
+def test_ipv6_forms_are_judged_by_the_ipv4_address_they_carry(address, rule):
+    from extractor.service.outbound import refused_by
+
+    assert refused_by(address) == rule
 
 
 def test_a_url_aimed_inside_is_refused_at_submission(app_client):
@@ -108,9 +153,15 @@ def test_a_url_aimed_inside_is_refused_at_submission(app_client):
         "http://localhost/x.pdf",
         "ftp://example.com/x.pdf",
         "http://user:pw@example.com/x.pdf",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+        "http://[::127.0.0.1]/",
+        "http://[::ffff:169.254.169.254]/",
     ):
         refused = app_client.post("/v1/jobs", json={"url": url})
         assert refused.status_code == 422 and refused.json()["code"] == "source_refused", (url, refused.text)
+    named = app_client.post("/v1/jobs", json={"url": "http://localhost/x.pdf"}).json()["detail"]
+    assert "a loopback address" in named and "127.0.0.1" not in named and "::1" not in named, named
     unknown = app_client.post("/v1/jobs", json={"url": "http://example.com/a.pdf", "options": {"model": "x"}})
     assert unknown.json()["code"] == "invalid_options" and unknown.json()["errors"][0]["loc"] == [
         "body",

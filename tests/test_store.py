@@ -298,3 +298,17 @@ def test_a_jobs_passwords_are_gone_from_the_store_once_it_ends_however_it_ends(s
     for job_id in ended:
         job = store.get(job_id)
         assert job is not None and job.status in ("cancelled", "done", "failed") and job.options == {}, job
+
+
+@pytest.mark.parametrize("share", [1, 3])
+def test_one_tenants_hundred_jobs_do_not_starve_anothers_single_job(store, share):
+    """Tenant ``bulk`` queues 100 jobs, then ``single`` one: once ``bulk`` runs ``share`` jobs, ``single``'s job is
+    the next one taken (before: the 101st); alone again, ``bulk`` gets every further worker."""
+    bulk = [submit(store, n, tenant="bulk").id for n in range(100)]
+    single = submit(store, 1000, tenant="single").id
+    taken = [store.claim(lease=60, share=share) for _ in range(share + 3)]
+    assert [job.id for job in taken if job is not None] == [*bulk[:share], single, *bulk[share : share + 2]]
+    for job in taken[:share]:  # bulk's running jobs end: its next job is taken again, in order
+        assert job is not None and store.finish(job, records=[])
+    again = store.claim(lease=60, share=share)
+    assert again is not None and again.id == bulk[share + 2]

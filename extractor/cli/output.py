@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -34,6 +35,24 @@ def console(*, stderr: bool = False):
 def print_json(value) -> None:
     """Print a JSON value to stdout."""
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+# C0 (but tab and newline), DEL and C1: ESC starts CSI/OSC sequences (OSC-8 links, titles), 0x9b is a one-byte CSI
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str) -> str:
+    """Text with every control character but tab and newline shown as ``\\xNN``: a value read from a document, a
+    mail or the register (a supplier's name) can start no terminal sequence (a link, a title, a cursor move)."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def cell(value: object, *, style: str = ""):
+    """A table cell as every table here shows one: the value as plain text (never rich markup: ``[link=...]`` is
+    text), its control characters escaped (:func:`terminal_safe`), in ``style``."""
+    from rich.text import Text
+
+    return Text(terminal_safe("" if value is None else str(value)), style=style)
 
 
 TABLE_WIDTH = 80  # the summary table fits an 80-column terminal; the records hold the full text
@@ -83,12 +102,12 @@ def records_table(records: Sequence[Record]):
         )
     for r in records:
         table.add_row(
-            shorten_middle(Path(r.source).name or r.source, widths["source"]),
-            f"[{STATUS_STYLE.get(r.status, '')}]{r.status}[/]",
-            str(r.pages),
-            str(r.usage.generated_tokens),
-            f"{r.timings.get('total_s', 0):.1f}",
-            cut(detail(r), widths["detail"]),
+            cell(shorten_middle(Path(r.source).name or r.source, widths["source"])),
+            cell(r.status, style=STATUS_STYLE.get(r.status, "")),
+            cell(r.pages),
+            cell(r.usage.generated_tokens),
+            cell(f"{r.timings.get('total_s', 0):.1f}"),
+            cell(cut(detail(r), widths["detail"])),
         )
     return table
 
@@ -181,7 +200,10 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
         table.add_column(col, overflow="fold")
     for c in checks:
         table.add_row(
-            c["name"], f"[{style.get(c['status'], '')}]{c['status']}[/]", c.get("detail", ""), c.get("source") or ""
+            cell(c["name"]),
+            cell(c["status"], style=style.get(c["status"], "")),
+            cell(c.get("detail")),
+            cell(c.get("source")),
         )
     console().print(table)
 
@@ -267,11 +289,11 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
         table.add_column(col, overflow="fold")
     for f in report["failures"]:
         table.add_row(
-            f["updated_at"],
-            ", ".join(f["sources"]),
-            f["error_code"] or "",
-            (f["error"] or "")[:200],
-            str(f["attempts"]),
+            cell(f["updated_at"]),
+            cell(", ".join(f["sources"])),
+            cell(f["error_code"]),
+            cell((f["error"] or "")[:200]),
+            cell(f["attempts"]),
         )
     console().print(table)
 
@@ -279,7 +301,6 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
 def show_mail_status(report: dict) -> None:
     """Show the mail part of ``extract status`` (``MailLedger.report()``): mails per state, the recent failed and
     skipped mails with their reasons."""
-    from rich.markup import escape
     from rich.table import Table
 
     counts = ", ".join(f"{n} {state}" for state, n in report["counts"].items())
@@ -298,7 +319,7 @@ def show_mail_status(report: dict) -> None:
             m["state"],
             (m["reason"] or "")[:200],
         )
-        table.add_row(*(escape(c) for c in cells))  # a subject or reason may hold [brackets]
+        table.add_row(*(cell(c) for c in cells))  # a subject or reason may hold [brackets] or escapes
     console().print(table)
 
 
@@ -328,7 +349,7 @@ def error(message: str) -> None:
     from rich.markup import escape
 
     # escaped: a message naming a file such as "scan[1].pdf" or 'pip install "extractor-vlm[ray]"' is not markup
-    console(stderr=True).print(f"[red]error:[/] {escape(message)}", highlight=False)
+    console(stderr=True).print(f"[red]error:[/] {escape(terminal_safe(message))}", highlight=False)
 
 
 # --------------------------------------------------------------------------- the invoice register (extract register)
@@ -353,7 +374,7 @@ def show_register_rows(rows: Sequence[dict], *, columns: Sequence[str], title: s
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*(_register_cell(row.get(c)) for c in columns))
+        table.add_row(*(cell(_register_cell(row.get(c))) for c in columns))  # a supplier's name may hold escapes
     console().print(table)
 
 
@@ -379,7 +400,7 @@ def note(message: str) -> None:
     """Print a note on stderr (a file skipped, and why)."""
     from rich.markup import escape
 
-    console(stderr=True).print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+    console(stderr=True).print(f"[yellow]note:[/] {escape(terminal_safe(message))}", highlight=False)
 
 
 def show_conversion(conversion: dict, *, as_json: bool) -> None:

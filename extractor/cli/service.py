@@ -11,7 +11,7 @@ from extractor.cli.app import SUBCOMMANDS, app, given_option, handle_errors
 from extractor.cli.options import settings_options
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
 from extractor.service.sources import DEFAULT_SOURCE_TIMEOUT
-from extractor.service.store import DEFAULT_STORE
+from extractor.service.store import DEFAULT_STORE, DEFAULT_TENANT_SHARE
 from extractor.settings import BATCH_JOB_DEFAULT, Settings, job_batch
 
 # the options extract serve and extract worker share (one OptionInfo serves both signatures)
@@ -26,6 +26,13 @@ LEASE_OPTION = typer.Option(
     "--lease",
     metavar="DURATION",
     help="How long a worker's claim holds a job unrenewed (a killed worker's job is claimed again after it).",
+)
+TENANT_SHARE_OPTION = typer.Option(
+    DEFAULT_TENANT_SHARE,
+    "--tenant-share",
+    min=1,
+    metavar="N",
+    help="Jobs one tenant runs at once before another tenant's waiting job goes first (alone: every worker).",
 )
 RETENTION_OPTION = typer.Option(
     "7d", "--retention", metavar="DURATION", help="How long ended jobs and their records are kept (7d, 12h, 3600)."
@@ -96,7 +103,7 @@ def _webhook_settings(allow: list[str], tries: int, backoff: float):
     "(docs/serve.md; the API at /docs). Every extraction option applies to every job.\n\n"
     "API keys: EXTRACT_API_KEYS (comma-separated KEY or TENANT:KEY) or --api-keys-file; each "
     "key is a tenant that sees only its own jobs. Webhooks: EXTRACT_WEBHOOK_SECRET signs them (NEW,OLD while "
-    "rotating: both sign). "
+    "rotating: both sign); EXTRACT_WEBHOOK_TENANT_SECRETS (TENANT=SECRET;...) gives each tenant its own. "
     "Runs until Ctrl-C / SIGTERM.",
 )
 @handle_errors
@@ -124,6 +131,7 @@ def serve_command(
         True, "--worker/--no-worker", help="Run the jobs here (--no-worker: an API replica; extract worker runs them)."
     ),
     lease: str = LEASE_OPTION,
+    tenant_share: int = TENANT_SHARE_OPTION,
     reuse: bool = typer.Option(
         True, "--reuse/--no-reuse", help="Answer a repeated file with the same settings from its stored record."
     ),
@@ -149,6 +157,7 @@ def serve_command(
         sync_timeout=sync_timeout,
         retention=parse_duration(retention, option="--retention"),
         lease=parse_duration(lease, option="--lease"),
+        tenant_share=tenant_share,
         worker=worker,
         reuse=reuse,
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
@@ -178,6 +187,7 @@ def worker_command(
     ctx: typer.Context,
     store: str = STORE_OPTION,
     lease: str = LEASE_OPTION,
+    tenant_share: int = TENANT_SHARE_OPTION,
     retention: str = RETENTION_OPTION,
     callback_allow: list[str] = CALLBACK_ALLOW_OPTION,
     callback_tries: int = CALLBACK_TRIES_OPTION,
@@ -197,6 +207,7 @@ def worker_command(
     config = ServeSettings(
         store=store,
         lease=parse_duration(lease, option="--lease"),
+        tenant_share=tenant_share,
         retention=parse_duration(retention, option="--retention"),
         webhooks=_webhook_settings(callback_allow, callback_tries, callback_backoff),
         sources=_source_settings(source_allow, source_timeout),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from extractor.errors import UsageError
 from extractor.service.sources import SourceSettings
-from extractor.service.store import DEFAULT_LEASE, DEFAULT_RETENTION, DEFAULT_STORE, Store
+from extractor.service.store import DEFAULT_LEASE, DEFAULT_RETENTION, DEFAULT_STORE, DEFAULT_TENANT_SHARE, Store
 from extractor.service.webhooks import WebhookSettings
 
 KEYS_ENV = "EXTRACT_API_KEYS"
@@ -34,6 +34,7 @@ class ServeSettings:
         retention: seconds an ended job (its record, its upload) is kept.
         sync_timeout: seconds ``POST /v1/extract`` waits for the record before answering 202 with the job.
         lease: seconds a worker's claim holds a job without renewal (a killed worker's job is claimed again after).
+        tenant_share: jobs a tenant runs at once before another tenant's waiting job is taken first.
         worker: run a worker in the server (False: an API replica; ``extract worker`` processes run the jobs).
         reuse: answer a tenant's repeated request (same bytes, same settings) from its stored record.
         webhooks: the webhooks' secret, allowed hosts and tries.
@@ -46,6 +47,7 @@ class ServeSettings:
     retention: float = DEFAULT_RETENTION
     sync_timeout: float = DEFAULT_SYNC_TIMEOUT
     lease: float = DEFAULT_LEASE
+    tenant_share: int = DEFAULT_TENANT_SHARE
     worker: bool = True
     reuse: bool = True
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)

@@ -29,6 +29,7 @@ def _workers(
             engine=engine,
             retention=serve_settings.retention,
             lease=serve_settings.lease,
+            share=serve_settings.tenant_share,
             on_end=deliverer.wake,
             sources=serve_settings.sources,
         )

@@ -3,12 +3,14 @@ built-in name, the server's own, or a JSON Schema of the request's own), and the
 under. A request never names a file of the server.
 
 A request's JSON Schema is kept with its job (so any worker on any machine can run it) and, where it runs, written
-once as ``<temp>/extract-serve-schemas/<sha256>.schema.json``; it may refer only to itself (``$ref: "#..."``), so
-validating it never fetches anything.
+once as ``<sha256>.schema.json`` in a folder private to the process (``mkdtemp``: mode 0700, a fresh name, so a
+file another local user planted under the shared temp folder is never read); it may refer only to itself
+(``$ref: "#..."``), so validating it never fetches anything.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -25,7 +27,7 @@ OPTIONS = ("pages", "password", "split", "einvoice")  # the per-request settings
 # past its job
 SERVICE_EINVOICE = ("cii", "ubl", "xrechnung-cii", "xrechnung-ubl", "peppol")  # XML only: no facturx
 SCHEMA_LIMIT = 256 * 1024  # bytes of a request's own JSON Schema at most
-SCHEMA_FOLDER = "extract-serve-schemas"
+SCHEMA_FOLDER = "extract-serve-schemas-"  # the private folder's prefix
 
 
 def inline_schema(text: str) -> dict:
@@ -61,13 +63,17 @@ def _local_refs(value: Any) -> None:
 def inline_schema_path(schema: dict) -> Path:
     """The file a request's JSON Schema is kept in on this machine (written once, atomically; named by its
     content's hash, so equal schemas share it)."""
-    text = json.dumps(schema, sort_keys=True, ensure_ascii=False)
-    folder = Path(tempfile.gettempdir()) / SCHEMA_FOLDER
-    path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.schema.json"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text.encode("utf-8"))
+    text = json.dumps(schema, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    path = schema_folder() / f"{hashlib.sha256(text).hexdigest()[:32]}.schema.json"
+    if not path.exists() or path.read_bytes() != text:  # its content checked too: nothing else is ever used
+        write_atomic(path, text)
     return path
+
+
+@functools.cache
+def schema_folder() -> Path:
+    """This process's private folder for requests' schemas (made once: ``mkdtemp``, mode 0700)."""
+    return Path(tempfile.mkdtemp(prefix=SCHEMA_FOLDER))
 
 
 def request_options(*, schema: str | None, options: Any, server_schema: str) -> dict:
@@ -139,4 +145,12 @@ def upload_name(filename: str | None) -> str:
     return name or "upload"
 
 
-__all__ = ["OPTIONS", "SERVICE_EINVOICE", "inline_schema", "inline_schema_path", "request_options", "upload_name"]
+__all__ = [
+    "OPTIONS",
+    "SERVICE_EINVOICE",
+    "inline_schema",
+    "inline_schema_path",
+    "request_options",
+    "schema_folder",
+    "upload_name",
+]

@@ -10,12 +10,12 @@ the URL without its query, never a failed job.
 from __future__ import annotations
 
 import http.client
-import time
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 from extractor.errors import UsageError
-from extractor.service.webhooks import pinned_connection, public_address, shown_url
+from extractor.service.outbound import Deadline, pinned_connection, public_address
+from extractor.service.webhooks import shown_url
 
 DEFAULT_SOURCE_TIMEOUT = 60.0  # seconds a whole fetch (redirects and body) may take
 MAX_REDIRECTS = 5
@@ -72,7 +72,7 @@ def fetch(url: str, *, settings: SourceSettings, max_bytes: int) -> bytes:
         FetchError: refused (an address inside), an answer other than 200, too many redirects, over ``max_bytes``,
             past the time limit, or the connection failed; its message names the URL without its query.
     """
-    deadline = time.monotonic() + settings.timeout
+    deadline = Deadline(settings.timeout)  # one for every hop: connect, headers and body together
     shown = shown_url(url)
     for _ in range(settings.redirects + 1):
         try:
@@ -84,6 +84,8 @@ def fetch(url: str, *, settings: SourceSettings, max_bytes: int) -> bytes:
         except TimeoutError:
             raise FetchError("timeout", f"{shown}: not fetched within {settings.timeout:g} s") from None
         except (OSError, http.client.HTTPException) as exc:
+            if deadline.passed:  # the deadline shut the socket under a read
+                raise FetchError("timeout", f"{shown}: not fetched within {settings.timeout:g} s") from None
             raise FetchError("unreachable", f"{shown}: {type(exc).__name__}: {exc}") from None
         if isinstance(located, bytes):
             return located
@@ -91,17 +93,19 @@ def fetch(url: str, *, settings: SourceSettings, max_bytes: int) -> bytes:
     raise FetchError("unreachable", f"{shown}: more than {settings.redirects} redirects")
 
 
-def _get(url: str, *, address: str | None, deadline: float, max_bytes: int) -> bytes | str:
+def _get(url: str, *, address: str | None, deadline: Deadline, max_bytes: int) -> bytes | str:
     """One GET: the body, or a redirect's ``Location``.
 
     Raises:
         TimeoutError: past the deadline. FetchError: an answer other than 200 or a redirect, or too large.
     """
     parts = urlsplit(url)
-    connection = pinned_connection(url, address=address, timeout=_left(deadline))
+    connection = pinned_connection(url, address=address, deadline=deadline)
     try:
         connection.request("GET", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""))
         response = connection.getresponse()
+        if deadline.passed:  # the headers "ended" because the deadline shut the socket
+            raise TimeoutError
         location = response.getheader("Location")
         if response.status in REDIRECTS and location:
             return location
@@ -111,27 +115,15 @@ def _get(url: str, *, address: str | None, deadline: float, max_bytes: int) -> b
         if declared.isdigit() and int(declared) > max_bytes:
             raise FetchError("too_large", f"{shown_url(url)}: {declared} bytes, over --max-bytes ({max_bytes})")
         body = bytearray()
-        while chunk := _read(response, connection, deadline):
+        while chunk := response.read1(CHUNK):
             body += chunk
             if len(body) > max_bytes:
                 raise FetchError("too_large", f"{shown_url(url)}: over --max-bytes ({max_bytes}) as it streamed")
+        if deadline.passed:  # the end came from the deadline shutting the socket, not from the body's end
+            raise TimeoutError
         return bytes(body)
     finally:
         connection.close()
-
-
-def _read(response: http.client.HTTPResponse, connection: http.client.HTTPConnection, deadline: float) -> bytes:
-    """The next bytes that arrived (one receive: a slow body is timed against the deadline between receives)."""
-    if connection.sock is not None:
-        connection.sock.settimeout(_left(deadline))
-    return response.read1(CHUNK)
-
-
-def _left(deadline: float) -> float:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise TimeoutError
-    return left
 
 
 __all__ = ["DEFAULT_SOURCE_TIMEOUT", "FetchError", "SourceSettings", "check_source", "fetch"]

@@ -39,6 +39,7 @@ from extractor.service.job import COLUMNS, ENDED, STATUSES, Job, Stats, from_row
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
 DEFAULT_RETENTION = 7 * 24 * 3600.0  # seconds an ended job is kept
 DEFAULT_LEASE = 60.0  # seconds a claim holds a job without renewal (renewed every third of it while it runs)
+DEFAULT_TENANT_SHARE = 1  # running jobs a tenant holds before another tenant's waiting job goes first
 
 
 _SELECT = ", ".join(COLUMNS)
@@ -291,9 +292,13 @@ class Store(ABC):
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
     @outlasting
-    def claim(self, *, lease: float) -> Job | None:
+    def claim(self, *, lease: float, share: int = DEFAULT_TENANT_SHARE) -> Job | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
         seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running.
+
+        Fair between tenants: a tenant already running ``share`` jobs (or more) has its next job taken only when no
+        other tenant's job waits, so one tenant's hundred jobs never starve another's single one; alone, a tenant
+        has every worker.
 
         A repeat is taken only once it holds the records it is answered from (``submit`` and ``finish`` with
         ``register``): the claimed job's ``records`` are then those, for the worker to register and end it with;
@@ -303,11 +308,12 @@ class Store(ABC):
             job = self._one(
                 tx,
                 "UPDATE {table} SET status = 'running', started = ?, runs = runs + 1, claim = ?, lease_until = ? "
-                "WHERE seq = (SELECT seq FROM {table} WHERE (answered_from IS NULL OR records IS NOT NULL) AND "
-                "(status = 'queued' OR "
-                "(status = 'running' AND lease_until < ?)) ORDER BY seq LIMIT 1 {lock}) "
+                "WHERE seq = (SELECT q.seq FROM {table} q WHERE (q.answered_from IS NULL OR q.records IS NOT NULL) "
+                "AND (q.status = 'queued' OR (q.status = 'running' AND q.lease_until < ?)) "
+                "ORDER BY (SELECT COUNT(*) FROM {table} r WHERE r.tenant = q.tenant AND r.status = 'running' "
+                "AND r.lease_until >= ?) >= ?, q.seq LIMIT 1 {lock}) "
                 f"RETURNING {_SELECT}",
-                (now, secrets.token_urlsafe(12), now + lease, now),
+                (now, secrets.token_urlsafe(12), now + lease, now, now, share),
             )
             if job is not None:
                 self.execute(
@@ -473,17 +479,18 @@ class Store(ABC):
             ).rowcount
 
     @outlasting
-    def due_delivery(self, *, hold: float) -> Job | None:
+    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> Job | None:
         """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
-        it meanwhile; None: nothing due)."""
+        it meanwhile; None: nothing due), of a tenant not in ``skip`` (those with a delivery under way)."""
+        others = f"AND tenant NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
         with self.transaction() as tx:
             now = self.now(tx)
             return self._one(
                 tx,
                 "UPDATE {table} SET callback_next = ? WHERE seq = (SELECT seq FROM {table} WHERE "
-                "callback_state = 'pending' AND callback_next <= ? ORDER BY callback_next LIMIT 1 {lock}) "
+                f"callback_state = 'pending' AND callback_next <= ? {others}ORDER BY callback_next LIMIT 1 {{lock}}) "
                 f"RETURNING {_SELECT}",
-                (now + hold, now),
+                (now + hold, now, *skip),
             )
 
     @outlasting
@@ -561,6 +568,7 @@ class Store(ABC):
 
 __all__ = [
     "DEFAULT_LEASE",
+    "DEFAULT_TENANT_SHARE",
     "DEFAULT_RETENTION",
     "DEFAULT_STORE",
     "Cursor",

@@ -1,16 +1,21 @@
 """Signed webhooks: when a job ends, its ``callback_url`` gets ``{"id", "status", "record"}`` POSTed, signed.
 
-``X-Extractor-Timestamp`` is the Unix time of the attempt and ``X-Extractor-Signature`` is ``v1=`` and the hex
-HMAC-SHA256 of ``"<timestamp>.<body>"`` under ``EXTRACT_WEBHOOK_SECRET``, one ``v1=`` for each of its
-secrets (two, comma-separated, while a secret is rotated: ``sign``; docs/serve.md shows the receiver's check);
-``X-Request-Id`` is the submitting request's. A delivery answered 2xx is done; any other answer, a time-out or a
-refused connection is tried again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all (counted
-afresh when it is sent again by request), every attempt recorded on the job.
+``X-Extractor-Timestamp`` is the Unix time of the attempt, ``X-Extractor-Tenant`` the job's tenant,
+``X-Extractor-Delivery`` ``<job id>.<attempt>``, and ``X-Extractor-Signature`` is ``v2=`` and the hex HMAC-SHA256 of
+``"<timestamp>.<tenant>.<delivery>.<body>"`` under the tenant's secret (its own from
+``EXTRACT_WEBHOOK_TENANT_SECRETS``, else the shared ``EXTRACT_WEBHOOK_SECRET``), one ``v2=`` for each of its
+secrets (two, comma-separated, while a secret is rotated: ``sign``; docs/serve.md shows the receiver's check). With
+the tenant and the delivery signed, a delivery for one tenant is no delivery for another, and a delivery id cannot
+be changed to slip past a receiver's deduplication. ``X-Request-Id`` is the submitting request's. A delivery
+answered 2xx is done; any other answer, a time-out (one deadline for the whole attempt) or a refused connection is
+tried again after 1, 2, 4, ... times ``backoff`` seconds, ``tries`` times in all (counted afresh when it is sent
+again by request), every attempt recorded on the job. Deliveries go out from a bounded pool of threads, one
+delivery per tenant at a time in a process: a slow receiver holds one thread, never another tenant's delivery.
 
-A callback may not reach this machine's network (SSRF): its host must resolve only to public addresses unless it is
-named by ``--callback-allow HOST``; checked when the job is submitted and again before every delivery, which then
-connects to the very address it checked (a name that resolves elsewhere later is not followed there: DNS
-rebinding); TLS is verified for the URL's host name; redirects are not followed.
+A callback may not reach this machine's network (SSRF, :mod:`extractor.service.outbound`): its host must resolve
+only to public addresses unless it is named by ``--callback-allow HOST``; checked when the job is submitted and
+again before every delivery, which then connects to the very address it checked (a name that resolves elsewhere
+later is not followed there: DNS rebinding); TLS is verified for the URL's host name; redirects are not followed.
 """
 
 from __future__ import annotations
@@ -18,28 +23,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import logging
 import os
-import socket
-import ssl
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
 from extractor.service.job import Job
+from extractor.service.outbound import Deadline, pinned_connection, public_address
 from extractor.service.store import Store
 
 log = logging.getLogger("extractor.service")
 
 SECRET_ENV = "EXTRACT_WEBHOOK_SECRET"
+TENANT_SECRETS_ENV = "EXTRACT_WEBHOOK_TENANT_SECRETS"  # TENANT=SECRET[,OLD] entries, separated by ";" or spaces
+DELIVERY_WORKERS = 4  # threads delivering webhooks in one process (one delivery per tenant at a time)
 DEFAULT_TRIES = 5
 DEFAULT_BACKOFF = 2.0  # seconds before the second try; doubled before each further one
 DELIVERY_TIMEOUT = 10.0  # seconds a receiver has to answer one attempt
-URL_LIMIT = 2048
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,10 @@ class WebhookSettings:
     """How webhooks are sent.
 
     Attributes:
-        secret: the HMAC key (``EXTRACT_WEBHOOK_SECRET``; two comma-separated during a rotation, each signing);
-            None: callbacks are refused at submission.
+        secret: the shared HMAC key (``EXTRACT_WEBHOOK_SECRET``; two comma-separated during a rotation, each
+            signing), for the tenants without their own: one tenant's, as anyone holding it can sign for any tenant.
+        tenant_secrets: each tenant's own key (``EXTRACT_WEBHOOK_TENANT_SECRETS``: ``TENANT=SECRET[,OLD]``; two while
+            it is rotated). No secret at all: callbacks are refused at submission.
         allow: hosts a callback may name although they resolve to private, loopback or link-local addresses.
         tries: delivery attempts in all, the first included.
         backoff: seconds before the second attempt, doubled before each further one.
@@ -56,45 +62,72 @@ class WebhookSettings:
     """
 
     secret: str | None = None
+    tenant_secrets: dict[str, str] = field(default_factory=dict)
     allow: tuple[str, ...] = ()
     tries: int = DEFAULT_TRIES
     backoff: float = DEFAULT_BACKOFF
     timeout: float = DELIVERY_TIMEOUT
 
     def __repr__(self) -> str:  # the secret never reaches a log or a traceback
-        return f"WebhookSettings(secret={'***' if self.secret else None}, allow={self.allow}, tries={self.tries})"
+        return (
+            f"WebhookSettings(secret={'***' if self.secret else None}, tenants={sorted(self.tenant_secrets)}, "
+            f"allow={self.allow}, tries={self.tries})"
+        )
+
+    @property
+    def sends(self) -> bool:
+        """Whether webhooks are sent at all (a secret, shared or a tenant's)."""
+        return bool(self.secret or self.tenant_secrets)
+
+    def secret_for(self, tenant: str) -> str | None:
+        """The secret a tenant's deliveries are signed with: its own, else the shared one (None: neither)."""
+        return self.tenant_secrets.get(tenant) or self.secret
 
     @classmethod
     def from_environment(
         cls, *, allow: tuple[str, ...] = (), tries: int = DEFAULT_TRIES, backoff: float = DEFAULT_BACKOFF
     ) -> WebhookSettings:
-        """The settings with the secret of ``EXTRACT_WEBHOOK_SECRET``."""
+        """The settings with the secrets of ``EXTRACT_WEBHOOK_SECRET`` and ``EXTRACT_WEBHOOK_TENANT_SECRETS``.
+
+        Raises:
+            UsageError: a tenant's entry without ``=`` or without a secret (the secret is never said).
+        """
         return cls(
             secret=os.environ.get(SECRET_ENV) or None,
+            tenant_secrets=tenant_secrets(os.environ.get(TENANT_SECRETS_ENV, "")),
             allow=tuple(h.lower() for h in allow),
             tries=tries,
             backoff=backoff,
         )
 
 
-def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """The ``X-Extractor-Signature`` value of a body sent at ``timestamp``: ``v1=`` and the hex HMAC-SHA256 of
-    ``"<timestamp>.<body>"`` under each of the secret's comma-separated secrets (two while one replaces the other),
-    joined by commas: ``v1=<hex>,v1=<hex>``."""
-    signed = timestamp.encode() + b"." + body
-    return ",".join(f"v1={hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()}" for key in secret_keys(secret))
+def tenant_secrets(text: str) -> dict[str, str]:
+    """``EXTRACT_WEBHOOK_TENANT_SECRETS`` read: ``TENANT=SECRET`` (``TENANT=NEW,OLD`` while rotating) entries
+    separated by ``;`` or white space, as ``{tenant: secret}``.
+
+    Raises:
+        UsageError: an entry without a tenant or a secret (its place named, never the secret).
+    """
+    found = {}
+    for number, entry in enumerate(text.replace(";", " ").split(), 1):
+        tenant, _, secret = entry.partition("=")
+        if not tenant or not secret_keys(secret):
+            raise UsageError(f"{TENANT_SECRETS_ENV}: entry {number}: expected TENANT=SECRET (or TENANT=NEW,OLD)")
+        found[tenant] = secret
+    return found
+
+
+def sign(secret: str, timestamp: str, body: bytes, *, tenant: str, delivery: str) -> str:
+    """The ``X-Extractor-Signature`` value of a delivery: ``v2=`` and the hex HMAC-SHA256 of
+    ``"<timestamp>.<tenant>.<delivery>.<body>"`` under each of the secret's comma-separated secrets (two while one
+    replaces the other), joined by commas: ``v2=<hex>,v2=<hex>``."""
+    signed = f"{timestamp}.{tenant}.{delivery}.".encode() + body
+    return ",".join(f"v2={hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()}" for key in secret_keys(secret))
 
 
 def secret_keys(secret: str) -> list[str]:
     """The secrets of ``EXTRACT_WEBHOOK_SECRET``: one, or two separated by a comma during a rotation."""
     return [key.strip() for key in secret.split(",") if key.strip()]
-
-
-def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
 
 
 def check_callback(url: str, *, settings: WebhookSettings) -> str:
@@ -119,78 +152,9 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     Raises:
         UsageError: as ``check_callback`` says.
     """
-    if not settings.secret:
+    if not settings.sends:
         raise UsageError(f"callback_url: this server sends no webhooks ({SECRET_ENV} is not set)")
     return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
-
-
-def public_address(url: str, *, allow: tuple[str, ...], field: str, option: str) -> str | None:
-    """The address to connect to for ``url`` (SSRF rules, shared by callbacks and URL sources): an http(s) URL
-    without credentials whose host resolves only to public addresses; None for a host named in ``allow``.
-
-    Args:
-        field: the request's field the errors name (``callback_url``, ``url``).
-        option: the option that allows a private host (``--callback-allow``, ``--source-allow``).
-
-    Raises:
-        UsageError: too long, not http(s), credentials, a host that does not resolve, or one that resolves to a
-            private, loopback, link-local, multicast or reserved address not in ``allow``.
-    """
-    if len(url) > URL_LIMIT:
-        raise UsageError(f"{field}: longer than {URL_LIMIT} characters")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"{field}: expected an http:// or https:// URL with a host")
-    if parts.username or parts.password:
-        raise UsageError(f"{field}: credentials in the URL are not accepted")
-    host = parts.hostname.lower()
-    if host in allow:
-        return None
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        addresses = sorted({str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)})
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{field}: {host} does not resolve ({type(exc).__name__})") from None
-    private = [address for address in addresses if not _public(address)]
-    if private:
-        raise UsageError(
-            f"{field}: {host} resolves to a private, loopback or link-local address ({private[0]}); "
-            f"the server allows it only with {option} {host}"
-        )
-    return addresses[0]
-
-
-def pinned_connection(url: str, *, address: str | None, timeout: float) -> http.client.HTTPConnection:
-    """An HTTP(S) connection for ``url`` that connects to ``address`` (the one checked; None: by the host's name),
-    TLS verified for the URL's host name."""
-    parts = urlsplit(url)
-    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
-    return kind(parts.hostname or "", parts.port, address=address, timeout=timeout)
-
-
-class _PinnedHTTP(http.client.HTTPConnection):
-    """An HTTP connection to the address that was checked, whatever the name resolves to by now (DNS rebinding)."""
-
-    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
-        self.address = address
-
-    def connect(self) -> None:
-        """Connect to the checked address (a ``--callback-allow`` host: by its name)."""
-        self.sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
-
-
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """As ``_PinnedHTTP``, with TLS verified for the URL's host name (SNI and certificate)."""
-
-    def __init__(self, host: str, port: int | None, *, address: str | None, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
-
-    def connect(self) -> None:
-        """Connect to the checked address and start TLS for the host's name."""
-        sock = socket.create_connection((self.address or self.host, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
 def shown_url(url: str | None) -> str | None:
@@ -217,28 +181,37 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
     """
     number = len(job.deliveries) + 1
     attempt: dict = {"attempt": number, "at": time.time(), "ok": False}
-    assert job.callback_url is not None and settings.secret
+    assert job.callback_url is not None
+    secret = settings.secret_for(job.tenant)
+    if not secret:
+        return {**attempt, "error": f"no webhook secret for tenant {job.tenant} ({TENANT_SECRETS_ENV})"}
     try:
         address = checked_address(job.callback_url, settings=settings)  # again: the name may point inward now
     except UsageError as exc:
         return {**attempt, "error": str(exc)}
     body = payload(job)
-    timestamp = str(int(time.time()))
+    timestamp, delivery = str(int(time.time())), f"{job.id}.{number}"
     headers = {
         "Content-Type": "application/json",
-        "User-Agent": "extractor-webhook/1",
+        "User-Agent": "extractor-webhook/2",
         "X-Extractor-Timestamp": timestamp,
-        "X-Extractor-Signature": sign(settings.secret, timestamp, body),
-        "X-Extractor-Delivery": f"{job.id}.{number}",
+        "X-Extractor-Tenant": job.tenant,
+        "X-Extractor-Signature": sign(secret, timestamp, body, tenant=job.tenant, delivery=delivery),
+        "X-Extractor-Delivery": delivery,
         **({"X-Request-Id": job.request_id} if job.request_id else {}),
     }
     parts = urlsplit(job.callback_url)
-    connection = pinned_connection(job.callback_url, address=address, timeout=settings.timeout)
+    deadline = Deadline(settings.timeout)  # the whole attempt: connect, headers and the answer's status line
+    connection = pinned_connection(job.callback_url, address=address, deadline=deadline)
     try:
         # http.client follows no redirect: a 3xx is the receiver's answer, not a new address to reach
         connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
         code = connection.getresponse().status
+        if deadline.passed:  # the headers "ended" because the deadline shut the socket: no answer
+            raise TimeoutError
     except (OSError, http.client.HTTPException) as exc:
+        if deadline.passed:
+            return {**attempt, "error": f"no answer within {settings.timeout:g} s"}
         return {**attempt, "error": f"{type(exc).__name__}: {exc}"}
     finally:
         connection.close()
@@ -246,42 +219,57 @@ def deliver(job: Job, *, settings: WebhookSettings) -> dict:
 
 
 class Deliverer:
-    """One background thread delivering the store's due webhooks (every serving or working process runs one; the
-    store hands each due delivery to one of them)."""
+    """A bounded pool of threads delivering the store's due webhooks (every serving or working process runs one;
+    the store hands each due delivery to one of them), one delivery per tenant at a time here: a receiver that
+    trickles holds one thread until the attempt's deadline, never another tenant's delivery."""
 
-    def __init__(self, *, store: Store, settings: WebhookSettings, idle: float = 0.5) -> None:
-        """Prepare the thread (``start`` starts it)."""
+    def __init__(
+        self, *, store: Store, settings: WebhookSettings, idle: float = 0.5, workers: int = DELIVERY_WORKERS
+    ) -> None:
+        """Prepare the threads (``start`` starts them)."""
         self.store, self.settings, self.idle = store, settings, idle
         self._stop = threading.Event()
         self._wake = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="extract-webhooks", daemon=True)
+        self._lock = threading.Lock()
+        self._busy: set[str] = set()  # tenants with a delivery under way in this process
+        self._threads = [
+            threading.Thread(target=self._loop, name=f"extract-webhooks-{n}", daemon=True) for n in range(workers)
+        ]
 
     def start(self) -> None:
         """Start delivering (nothing to do without a secret: no job can have a callback)."""
-        if self.settings.secret:
-            self._thread.start()
+        if self.settings.sends:
+            for thread in self._threads:
+                thread.start()
 
     def wake(self) -> None:
         """A job ended here: look for due deliveries now."""
         self._wake.set()
 
     def stop(self, *, timeout: float = 5.0) -> None:
-        """Stop after the current attempt."""
+        """Stop after the current attempts."""
         self._stop.set()
         self._wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(timeout)
 
     def run_once(self) -> bool:
-        """Deliver one due webhook, if any.
+        """Deliver one due webhook, if any, of a tenant with none under way here.
 
         Returns:
             True when one was attempted.
         """
-        job = self.store.due_delivery(hold=self.settings.timeout + 5.0)
-        if job is None:
-            return False
-        attempt = deliver(job, settings=self.settings)
+        with self._lock:  # claimed one at a time, so two threads never take the same tenant
+            job = self.store.due_delivery(hold=self.settings.timeout + 5.0, skip=tuple(sorted(self._busy)))
+            if job is None:
+                return False
+            self._busy.add(job.tenant)
+        try:
+            attempt = deliver(job, settings=self.settings)
+        finally:
+            with self._lock:
+                self._busy.discard(job.tenant)
         tried = attempt["attempt"] - (job.callback_from or 0)  # since it was last sent again by request
         if attempt["ok"]:
             state, retry_in = "delivered", None
@@ -308,16 +296,17 @@ class Deliverer:
 __all__ = [
     "DEFAULT_BACKOFF",
     "DEFAULT_TRIES",
+    "DELIVERY_WORKERS",
     "Deliverer",
     "SECRET_ENV",
+    "TENANT_SECRETS_ENV",
     "WebhookSettings",
     "check_callback",
     "checked_address",
     "deliver",
     "payload",
-    "pinned_connection",
-    "public_address",
     "shown_url",
     "secret_keys",
     "sign",
+    "tenant_secrets",
 ]

@@ -33,7 +33,7 @@ from extractor.schema import load_schema, schema_model
 from extractor.service.job import Job
 from extractor.service.requests import inline_schema_path
 from extractor.service.sources import FetchError, SourceSettings, fetch
-from extractor.service.store import DEFAULT_LEASE, Store
+from extractor.service.store import DEFAULT_LEASE, DEFAULT_TENANT_SHARE, Store
 from extractor.service.webhooks import shown_url
 from extractor.settings import Settings
 from extractor.trust.verdict import error_record
@@ -211,6 +211,7 @@ class Worker:
         engine: Engine,
         retention: float,
         lease: float = DEFAULT_LEASE,
+        share: int = DEFAULT_TENANT_SHARE,
         idle: float = 1.0,
         on_end: Callable[[], None] | None = None,
         sources: SourceSettings | None = None,
@@ -222,12 +223,14 @@ class Worker:
             engine: the core (loaded by the thread).
             retention: seconds ended jobs are kept (swept at start and then hourly).
             lease: seconds a claim holds a job unless renewed (renewed every third of it while the job runs).
+            share: jobs a tenant runs at once before another tenant's waiting job goes first (``Store.claim``).
             idle: seconds between looks at an empty queue when nothing wakes the worker.
             on_end: called after each job this worker ended (the webhooks' deliverer is woken).
             sources: how URL sources are fetched (``--source-allow``, the time limit).
         """
         self.store, self.engine, self.retention, self.lease, self.idle = store, engine, retention, lease, idle
         self.sources = sources or SourceSettings()
+        self.share = share
         self.on_end = on_end
         self.version = 0  # bumped whenever a job changes state here: long polls look again only then
         self._wake = threading.Event()
@@ -301,7 +304,7 @@ class Worker:
         while not self._stop.is_set():
             if self._sweep_due():
                 self._guarded(lambda: self.store.sweep(retention=self.retention))
-            job = self._guarded(lambda: self.store.claim(lease=self.lease))
+            job = self._guarded(lambda: self.store.claim(lease=self.lease, share=self.share))
             if job is None:
                 self.store.wait_for_jobs(timeout=self.idle, wake=self._wake)
                 self._wake.clear()

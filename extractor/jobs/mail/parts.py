@@ -11,12 +11,14 @@ The rules, in one place (docs/mail.md repeats them):
   bytes (128 KiB). A scanned invoice is larger than either.
 * **The mail's body** (text/plain, text/html without a file name) is never read; a mail whose only content is
   its HTML body is said to be HTML-only.
-* **ZIP attachments** give their members, within limits: at most ``ZipLimits.members`` members, ``total`` bytes
-  unpacked (sizes are checked as declared *and* while reading, so a lying header gains nothing), ``depth`` ZIPs
-  within ZIPs, no member over 1 MiB unpacking to more than ``ratio`` (100) times its packed size (a ZIP bomb), and
-  no member whose path is absolute, climbs out (``..``), or holds control characters. An
-  encrypted member is not read. A ZIP past a limit gives one error (``zip_limit``, or ``too_large`` for a member
-  over ``max_bytes``) and none of its members.
+* **ZIP attachments** give their members, within limits that are **one budget per mail**, shared by all its ZIPs
+  and the ZIPs inside them (:class:`MailBudget`): at most ``ZipLimits.members`` members, ``total`` bytes unpacked
+  (sizes are checked as declared *and* while reading, so a lying header gains nothing; a nested ZIP's own bytes
+  count too), ``depth`` ZIPs within ZIPs, no member over 1 MiB unpacking to more than ``ratio`` (100) times its
+  packed size (a ZIP bomb), and no member whose path is absolute, climbs out (``..``), or holds control
+  characters. An encrypted member is not read. A ZIP past a limit gives one error (``zip_limit``, naming the
+  limit and what is left of the mail's budget, or ``too_large`` for a member over ``max_bytes``) and none of its
+  members; it is refused before its members are inflated.
 * **Too large**: a part over ``max_bytes`` is ``too_large``. For a mail larger than ``max_bytes`` its parts' sizes
   come from the server's BODYSTRUCTURE, so such a part is refused before any of it is fetched
   (:func:`leaves_of_structure`).
@@ -77,11 +79,11 @@ _ENCRYPTED_NAMES = (".pgp", ".gpg", ".asc", ".p7m")
 
 @dataclass(frozen=True)
 class ZipLimits:
-    """How much a ZIP attachment may hold.
+    """How much a mail's ZIP attachments may hold, all of them together (nested ones included).
 
     Attributes:
-        members: files in one ZIP (folders not counted).
-        total: bytes of all members unpacked, together.
+        members: files in the mail's ZIPs (folders not counted).
+        total: bytes of all their members unpacked, together.
         depth: ZIPs within ZIPs (1: a ZIP's ZIP members are not opened).
         ratio: a member over 1 MiB that unpacks to more than this many times its packed size makes the ZIP a bomb.
     """
@@ -90,6 +92,17 @@ class ZipLimits:
     total: int = 200 * 1024 * 1024
     depth: int = 2
     ratio: int = 100
+
+
+class MailBudget:
+    """What is left of a mail's ZIP limits as its archives are opened: one budget per mail, so a ZIP of ZIPs
+    cannot multiply the limits by starting each nested archive from zero."""
+
+    def __init__(self, zips: ZipLimits) -> None:
+        """A mail's whole budget: ``zips.members`` members and ``zips.total`` bytes unpacked."""
+        self.zips = zips
+        self.members = zips.members
+        self.bytes = zips.total
 
 
 @dataclass(frozen=True)
@@ -201,8 +214,9 @@ def read_mail(message: Message, *, max_bytes: int, zips: ZipLimits = ZipLimits()
     if unread:
         return MailContent(parts=(), unread=unread, notes=notes)
     parts: list[Part] = []
+    budget = MailBudget(zips)  # one for the whole mail
     for index, leaf in enumerate(leaves(message)):
-        parts.extend(read_leaf(leaf, index=index, max_bytes=max_bytes, zips=zips))
+        parts.extend(read_leaf(leaf, index=index, max_bytes=max_bytes, zips=zips, budget=budget))
     return MailContent(parts=tuple(parts), notes=notes)
 
 
@@ -227,8 +241,11 @@ def encrypted(message: Message) -> str:
     return ""
 
 
-def read_leaf(leaf: Message, *, index: int, max_bytes: int, zips: ZipLimits) -> list[Part]:
-    """What becomes of one MIME leaf: a document, an error, ZIP members, or skipped with a reason."""
+def read_leaf(
+    leaf: Message, *, index: int, max_bytes: int, zips: ZipLimits, budget: MailBudget | None = None
+) -> list[Part]:
+    """What becomes of one MIME leaf: a document, an error, ZIP members, or skipped with a reason (``budget``: the
+    mail's, shared by its leaves; None: a budget of this leaf's own)."""
     ctype = leaf.get_content_type()
     name = filename(leaf)
     disposition = leaf.get_content_disposition()
@@ -245,7 +262,7 @@ def read_leaf(leaf: Message, *, index: int, max_bytes: int, zips: ZipLimits) -> 
         return [replace(base, reason="a signature, not a document")]
     if len(data) > max_bytes:
         return [too_large(base, max_bytes)]
-    return classify(base, data, max_bytes=max_bytes, zips=zips, depth=0)
+    return classify(base, data, max_bytes=max_bytes, budget=budget or MailBudget(zips), depth=0)
 
 
 def too_large(part: Part, max_bytes: int) -> Part:
@@ -279,13 +296,14 @@ def kind_of(data: bytes, *, content_type: str, name: str | None) -> tuple[str, s
     return kind, suffix
 
 
-def classify(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: int) -> list[Part]:
-    """Decide what becomes of a part's bytes (``part`` carries its name and type; ``depth``: ZIP nesting)."""
+def classify(part: Part, data: bytes, *, max_bytes: int, budget: MailBudget, depth: int) -> list[Part]:
+    """Decide what becomes of a part's bytes (``part`` carries its name and type; ``budget``: what is left of the
+    mail's ZIP limits; ``depth``: ZIP nesting)."""
     if PurePosixPath(part.member or part.name or "").suffix.lower() in _ENCRYPTED_NAMES:
         return [replace(part, reason="an encrypted file (PGP / S/MIME): not read")]
     kind, suffix = kind_of(data, content_type=part.content_type, name=part.member or part.name)
     if kind == "zip":
-        return unzip(part, data, max_bytes=max_bytes, zips=zips, depth=depth + 1)
+        return unzip(part, data, max_bytes=max_bytes, budget=budget, depth=depth + 1)
     if kind == "other":
         return [replace(part, reason=f"not a PDF, image or XML ({part.content_type})")]
     if not data:
@@ -309,12 +327,14 @@ def _unsafe(name: str) -> str:
     return ""
 
 
-def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: int) -> list[Part]:
-    """A ZIP's members as parts, within ``zips``' limits; one error part when a limit is passed."""
+def unzip(part: Part, data: bytes, *, max_bytes: int, budget: MailBudget, depth: int) -> list[Part]:
+    """A ZIP's members as parts, within what is left of the mail's ``budget``; one error part when a limit is
+    passed (checked on the declared sizes before anything is inflated, and again on the bytes as they unpack)."""
 
     def fail(code: str, why: str) -> list[Part]:
         return [replace(part, outcome="error", code=code, reason=why, data=None)]
 
+    zips = budget.zips
     if depth > zips.depth:
         return fail("zip_limit", f"a ZIP nested {depth} deep, over the limit of {zips.depth} (not opened)")
     try:
@@ -322,17 +342,11 @@ def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: in
         infos = [i for i in archive.infolist() if not i.is_dir()]
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
         return fail("corrupt", f"not a readable ZIP ({exc})")
-    if len(infos) > zips.members:
-        return fail("zip_limit", f"{len(infos)} members, over the limit of {zips.members} (not opened)")
-    declared = sum(i.file_size for i in infos)
-    if declared > zips.total:
-        return fail("zip_limit", f"{declared:,} bytes unpacked, over the limit of {zips.total:,} (a ZIP bomb?)")
-    for info in infos:
-        if info.file_size > max(1 << 20, zips.ratio * max(info.compress_size, 1)):
-            ratio = info.file_size // max(info.compress_size, 1)
-            return fail("zip_limit", f"{info.filename} unpacks to {ratio:,} times its size (a ZIP bomb; not opened)")
+    refused = _over_budget(infos, budget)
+    if refused:
+        return fail("zip_limit", refused)
+    budget.members -= len(infos)
     out: list[Part] = []
-    total = 0
     for info in infos:
         member = replace(part, member=info.filename, size=info.file_size, inline=False)
         unsafe = _unsafe(info.filename)
@@ -347,16 +361,36 @@ def unzip(part: Part, data: bytes, *, max_bytes: int, zips: ZipLimits, depth: in
             continue
         try:
             with archive.open(info) as handle:
-                body = handle.read(min(max_bytes, zips.total - total) + 1)  # bounded: headers may lie
+                body = handle.read(min(max_bytes, budget.bytes) + 1)  # bounded: headers may lie
         except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
             out.append(replace(member, outcome="error", code="corrupt", reason=str(exc)))
             continue
-        total += len(body)
-        if len(body) > max_bytes or total > zips.total:
+        budget.bytes -= len(body)
+        if len(body) > max_bytes or budget.bytes < 0:
             return fail("zip_limit", f"members unpack past their declared sizes (a ZIP bomb): {info.filename}")
         member = replace(member, size=len(body), content_type=_member_type(info.filename))
-        out.extend(classify(member, body, max_bytes=max_bytes, zips=zips, depth=depth))
+        out.extend(classify(member, body, max_bytes=max_bytes, budget=budget, depth=depth))
     return out
+
+
+def _over_budget(infos: list[zipfile.ZipInfo], budget: MailBudget) -> str:
+    """Why a ZIP's declared members pass what is left of the mail's budget, or ""."""
+    zips = budget.zips
+    if len(infos) > budget.members:
+        return (
+            f"{len(infos)} members, over the limit of {zips.members} ({budget.members} left of the mail's; not opened)"
+        )
+    declared = sum(i.file_size for i in infos)
+    if declared > budget.bytes:
+        return (
+            f"{declared:,} bytes unpacked, over the limit of {zips.total:,} "
+            f"({budget.bytes:,} left of the mail's; a ZIP bomb?)"
+        )
+    for info in infos:
+        if info.file_size > max(1 << 20, zips.ratio * max(info.compress_size, 1)):
+            ratio = info.file_size // max(info.compress_size, 1)
+            return f"{info.filename} unpacks to {ratio:,} times its size (a ZIP bomb; not opened)"
+    return ""
 
 
 def _member_type(name: str) -> str:
@@ -507,6 +541,7 @@ __all__ = [
     "INLINE_IMAGE",
     "SMALL_IMAGE",
     "Leaf",
+    "MailBudget",
     "MailContent",
     "Part",
     "ZipLimits",
