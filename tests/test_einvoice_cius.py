@@ -15,8 +15,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.einvoice import PEPPOL, PEPPOL_PROCESS, XRECHNUNG, check_formats
 from extractor.einvoice import validate as validate_module
+from extractor.einvoice.formats import PEPPOL, PEPPOL_PROCESS, XRECHNUNG, check_formats
 from extractor.einvoice.report import einvoice_bytes, einvoice_report, validate_file
 from extractor.einvoice.validate import (
     PEPPOL_RULES,

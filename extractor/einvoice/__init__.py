@@ -27,44 +27,7 @@ A converted paper invoice is structured import data for the recipient's books, n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-# format name -> the syntax the CEN rules check it as (``report.WRITERS`` holds the writers)
-# (``facturx``: the source PDF with the CII embedded, ``facturx.facturx_pdf``)
-WRITER_SYNTAX = {
-    "cii": "CII",
-    "ubl": "UBL",
-    "facturx": "CII",
-    "xrechnung-cii": "CII",
-    "xrechnung-ubl": "UBL",
-    "peppol": "UBL",
-}
-FORMATS = tuple(WRITER_SYNTAX)
-# format -> the rule sets (``validate.RULE_SETS`` keys) it is checked by: CEN's, and a CIUS's on top
-FORMAT_RULES = {
-    "cii": ("cen",),
-    "ubl": ("cen",),
-    "facturx": ("cen",),
-    "xrechnung-cii": ("cen", "xrechnung"),
-    "xrechnung-ubl": ("cen", "xrechnung"),
-    "peppol": ("cen", "peppol"),
-}
-EN16931 = "urn:cen.eu:en16931:2017"  # BT-24 of the core EN 16931 specification
-XRECHNUNG = f"{EN16931}#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0"  # BT-24 of XRechnung 3.0
-PEPPOL = f"{EN16931}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0"  # BT-24 of Peppol BIS Billing 3.0
-# BT-23: Peppol's billing process; XRechnung 3.0 adopts PEPPOL-EN16931-R001 (BT-23 required) and KoSIT's own
-# examples carry this value too
-PEPPOL_PROCESS = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0"
-# format -> (BT-24 specification identifier, BT-23 business process or None) the writer puts in the document
-SPECIFICATIONS: dict[str, tuple[str, str | None]] = {
-    "cii": (EN16931, None),
-    "ubl": (EN16931, None),
-    "facturx": (EN16931, None),
-    "xrechnung-cii": (XRECHNUNG, PEPPOL_PROCESS),
-    "xrechnung-ubl": (XRECHNUNG, PEPPOL_PROCESS),
-    "peppol": (PEPPOL, PEPPOL_PROCESS),
-}
-
+from extractor.einvoice.formats import FORMATS, check_formats
 
 # What e-invoices written from the ``invoice`` schema lack (said when ``--einvoice`` runs with ``--schema invoice``)
 INVOICE_SCHEMA_MISSES = (
@@ -75,17 +38,4 @@ INVOICE_SCHEMA_MISSES = (
 )
 
 
-def check_formats(formats: Sequence[str]) -> tuple[str, ...]:
-    """The formats as a tuple, each known and once (``Settings.einvoice``).
-
-    Raises:
-        ValueError: an unknown format, naming the known ones.
-    """
-    out = tuple(dict.fromkeys(f.strip().lower() for f in formats if f.strip()))
-    unknown = [f for f in out if f not in WRITER_SYNTAX]
-    if unknown:
-        raise ValueError(f"e-invoice format {', '.join(unknown)}: expected one of {', '.join(FORMATS)}")
-    return out
-
-
-__all__ = ["FORMATS", "FORMAT_RULES", "SPECIFICATIONS", "WRITER_SYNTAX", "check_formats"]
+__all__ = ["FORMATS", "INVOICE_SCHEMA_MISSES", "check_formats"]

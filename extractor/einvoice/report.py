@@ -3,37 +3,19 @@ and check e-invoice files (``validate_file``, for ``extract einvoice validate``)
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from extractor.einvoice import FORMAT_RULES, SPECIFICATIONS, WRITER_SYNTAX, check_formats
 from extractor.einvoice.facturx import EinvoiceWriteError, facturx_blocker, facturx_pdf
+from extractor.einvoice.formats import BY_NAME, check_formats, format_of
 from extractor.einvoice.terms import Terms, terms_from
 from extractor.einvoice.validate import RULE_SETS, RULES, EinvoiceCheckError, Validation, validate_xml
-from extractor.einvoice.write import write_cii
-from extractor.einvoice.write_ubl import write_ubl
 from extractor.errors import InputError
 from extractor.record import Record, issue
 
-# format -> its writer: CII or UBL with the format's BT-24 / BT-23 (``einvoice.SPECIFICATIONS``)
-# (Peppol's endpoints are network participant ids: an e-mail address is not written there, ``write_ubl.write_ubl``)
-WRITERS: dict[str, Callable[[Terms], bytes]] = {
-    fmt: functools.partial(write_cii, specification=SPECIFICATIONS[fmt][0], process=SPECIFICATIONS[fmt][1])
-    if syntax == "CII"
-    else functools.partial(
-        write_ubl,
-        specification=SPECIFICATIONS[fmt][0],
-        process=SPECIFICATIONS[fmt][1],
-        email_endpoints=fmt != "peppol",
-    )
-    for fmt, syntax in WRITER_SYNTAX.items()
-}
-# the files ``--out`` writes: <name>.<format>.<suffix>
-SUFFIXES = {fmt: "pdf" if fmt == "facturx" else "xml" for fmt in WRITER_SYNTAX}
 _ABSENT = "not in the record (the invoice schema holds none; invoice-en16931 holds it where printed); left out"
 
 
@@ -94,11 +76,11 @@ def einvoice_xml(record: Record | Mapping, fmt: str) -> bytes:
     Raises:
         ValueError: an unknown format, or a record without data.
     """
-    (fmt,) = check_formats([fmt])
+    row = format_of(fmt)
     data, extra, _, _ = _record_parts(record)
     if not isinstance(data, Mapping):
         raise ValueError("the record holds no invoice data to write as an e-invoice")
-    return WRITERS[fmt](_terms(data, extra))
+    return row.write(_terms(data, extra))
 
 
 def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
@@ -110,7 +92,7 @@ def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
         EinvoiceWriteError: no Factur-X PDF for this record (``facturx.facturx_blocker``).
     """
     xml = einvoice_xml(record, fmt)
-    if fmt.strip().lower() != "facturx":
+    if not format_of(fmt).pdf:
         return xml
     _, extra, source, sha256 = _record_parts(record)
     return facturx_pdf(source=source, sha256=sha256, extra=extra, xml=xml)
@@ -151,11 +133,11 @@ def einvoice_report(
     data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None, source: str | None = None
 ) -> EinvoiceReport:
     """Write each format from a record's data and check it with the pinned CEN rules (and a CIUS format with its
-    own rules too: ``einvoice.FORMAT_RULES``).
+    own rules too: ``formats.Format.rule_sets``).
 
     Args:
         data: the record's invoice data.
-        formats: ``einvoice.FORMATS`` names.
+        formats: ``formats.FORMATS`` names.
         extra: the record's other keys (a record read from embedded XML keeps that XML's type code).
         source: the record's source (``facturx`` needs it to be a PDF; ``facturx.facturx_blocker``).
 
@@ -167,11 +149,12 @@ def einvoice_report(
     fired: dict[str, tuple[str, list[str]]] = {}  # rule id -> (text, formats)
     unchecked = []
     for fmt in check_formats(formats):
-        xml = WRITERS[fmt](terms)
-        rule_sets = [RULE_SETS[key][0] for key in FORMAT_RULES[fmt]]
+        row = BY_NAME[fmt]
+        xml = row.write(terms)
+        rule_sets = [RULE_SETS[key][0] for key in row.rule_sets]
         entry: dict[str, Any] = {"path": None, "valid": False, "rules": rule_sets, "fatal": [], "warnings": []}
         try:
-            result = validate_xml(xml, source=f"{fmt} e-invoice", rules=FORMAT_RULES[fmt])
+            result = validate_xml(xml, source=f"{fmt} e-invoice", rules=row.rule_sets)
         except EinvoiceCheckError as exc:
             entry["error"] = str(exc)
             unchecked.append(issue("einvoice_unchecked", f"{fmt}: the e-invoice could not be checked: {exc}"))
@@ -180,12 +163,12 @@ def einvoice_report(
             for finding in result.findings:
                 if finding.fatal:
                     fired.setdefault(finding.id, (finding.text, []))[1].append(fmt)
-        blocker = _facturx_trial(source, extra or {}, xml) if fmt == "facturx" else None
+        blocker = _facturx_trial(source, extra or {}, xml) if row.pdf else None
         if blocker is not None:  # checked XML, but no file it could go into: never reported valid
             entry.update(valid=False, error=blocker)
             unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
         entry["sha256"] = hashlib.sha256(xml).hexdigest()
-        entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in cius_notes(terms, key))]
+        entry["notes"] = [*terms.notes, *(n for key in row.rule_sets for n in cius_notes(terms, key))]
         entries[fmt] = entry
     findings = [
         issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}", rule=rule)
@@ -344,7 +327,6 @@ def validate_file(path: str | Path, *, rules: Sequence[str] | None = None) -> Fi
 
 
 __all__ = [
-    "SUFFIXES",
     "EinvoiceCheckError",
     "EinvoiceReport",
     "FileCheck",

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from lxml import etree
 
-from extractor.einvoice.terms import OUTSIDE_SCOPE, SPECIFICATION, AllowanceCharge, Line, Party, Tax, Terms
+from extractor.einvoice.terms import OUTSIDE_SCOPE, AllowanceCharge, Line, Party, Tax, Terms
 
 RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
 RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
@@ -396,7 +396,7 @@ def _cii_settlement(transaction, terms: Terms) -> None:
         _ram(_ram(settlement, "ReceivableSpecifiedTradeAccountingAccount"), "ID", terms.buyer_accounting)
 
 
-def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None) -> bytes:
+def write_cii(terms: Terms, *, specification: str, process: str | None = None) -> bytes:
     """The Terms as a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax), UTF-8 bytes.
 
     Args:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from lxml import etree
 
 from extractor.einvoice.codes import EMAIL_SCHEME
-from extractor.einvoice.terms import SPECIFICATION, AllowanceCharge, Document, Line, Party, Terms
+from extractor.einvoice.terms import AllowanceCharge, Document, Line, Party, Terms
 from extractor.einvoice.write import _line_adjustments, _rate, _serialize, _sub, number
 
 UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
@@ -311,9 +311,7 @@ def _ubl_item(item, line: Line) -> None:
         _cbc(attribute, "Value", value)
 
 
-def write_ubl(
-    terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None, email_endpoints: bool = True
-) -> bytes:
+def write_ubl(terms: Terms, *, specification: str, process: str | None = None, email_endpoints: bool = True) -> bytes:
     """The Terms as an OASIS UBL 2.1 ``Invoice`` (``CreditNote`` for a credit note's type code), UTF-8 bytes.
 
     Args:
