@@ -27,7 +27,7 @@ PEPPOL_PROCESS = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0"
 CEN = "cen"  # the rule set every format is checked by (``validate.RULE_SETS`` key)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Format:
     """One e-invoice format we write.
 
@@ -84,39 +84,16 @@ class Format:
         )
 
 
-TABLE: tuple[Format, ...] = (
-    Format(name="cii", syntax="CII", title="UN/CEFACT CII D16B"),
-    Format(name="ubl", syntax="UBL", title="OASIS UBL 2.1"),
-    Format(name="facturx", syntax="CII", title="the source PDF carrying the CII: Factur-X", pdf=True),
-    Format(
-        name="xrechnung-cii",
-        syntax="CII",
-        title="XRechnung 3.0 CII",
-        specification=XRECHNUNG,
-        process=PEPPOL_PROCESS,
-        cius="xrechnung",
-        cius_mark=XRECHNUNG_MARK,
-    ),
-    Format(
-        name="xrechnung-ubl",
-        syntax="UBL",
-        title="XRechnung 3.0 UBL",
-        specification=XRECHNUNG,
-        process=PEPPOL_PROCESS,
-        cius="xrechnung",
-        cius_mark=XRECHNUNG_MARK,
-    ),
-    Format(
-        name="peppol",
-        syntax="UBL",
-        title="Peppol BIS Billing 3.0 UBL",
-        specification=PEPPOL,
-        process=PEPPOL_PROCESS,
-        cius="peppol",
-        cius_mark=PEPPOL_MARK,
-        email_endpoints=False,
-    ),
+# fmt: off
+TABLE: tuple[Format, ...] = (  # name, syntax, title, BT-24, BT-23, CIUS, its BT-24 mark; PDF; e-mail endpoints
+    Format("cii", "CII", "UN/CEFACT CII D16B"),
+    Format("ubl", "UBL", "OASIS UBL 2.1"),
+    Format("facturx", "CII", "the source PDF carrying the CII: Factur-X", pdf=True),
+    Format("xrechnung-cii", "CII", "XRechnung 3.0 CII", XRECHNUNG, PEPPOL_PROCESS, "xrechnung", XRECHNUNG_MARK),
+    Format("xrechnung-ubl", "UBL", "XRechnung 3.0 UBL", XRECHNUNG, PEPPOL_PROCESS, "xrechnung", XRECHNUNG_MARK),
+    Format("peppol", "UBL", "Peppol BIS Billing 3.0 UBL", PEPPOL, PEPPOL_PROCESS, "peppol", PEPPOL_MARK, False, False),
 )
+# fmt: on
 BY_NAME = {row.name: row for row in TABLE}
 FORMATS = tuple(BY_NAME)  # every format, in the table's order
 XML_FORMATS = tuple(row.name for row in TABLE if row.xml_only)  # those that need no source PDF
