@@ -35,7 +35,8 @@ def measure(*, repeat: int, schema: str = "invoice") -> list[dict]:
     fatal rules; the samples' answers under ``schema`` (``invoice``, or ``invoice-en16931``: its own folder)."""
     from extractor.einvoice.facturx import EinvoiceWriteError
     from extractor.einvoice.formats import BY_NAME, FORMATS
-    from extractor.einvoice.report import einvoice_bytes, einvoice_report
+    from extractor.einvoice.record_xml import einvoice_bytes
+    from extractor.einvoice.report import einvoice_report
     from extractor.einvoice.validate import RULE_SETS, compile_rules
 
     folder = SAMPLES / "en16931" if schema == "invoice-en16931" else SAMPLES

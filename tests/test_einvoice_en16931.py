@@ -14,7 +14,8 @@ from helpers import ROOT
 from lxml import etree
 
 from extractor.einvoice.codes import country_from, electronic_address, unit_code
-from extractor.einvoice.report import einvoice_bytes, einvoice_report
+from extractor.einvoice.record_xml import einvoice_bytes
+from extractor.einvoice.report import einvoice_report
 from extractor.einvoice.terms import terms_from
 from extractor.einvoice.validate import compile_rules
 from extractor.schema import load_schema, validate_data
@@ -277,7 +278,7 @@ def test_run_under_invoice_en16931_gives_valid_xrechnung(rules, tmp_path):
     from typer.testing import CliRunner
 
     from extractor.cli.commands import app, dispatch_args
-    from extractor.einvoice.report import validate_file
+    from extractor.einvoice.check_files import validate_file
 
     answer = _answer()
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
@@ -350,7 +351,7 @@ def test_the_corpus_round_trips_under_invoice_en16931(rules):
 
     from extractor.einvoice.read import parse_invoice_xml, read_embedded_invoice
     from extractor.einvoice.read_en16931 import as_en16931
-    from extractor.einvoice.report import einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
 
     corpus = shared_path("corpus", "invoices", "zugferd-corpus")
     found = {}

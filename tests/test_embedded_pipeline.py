@@ -92,7 +92,7 @@ def test_xml_the_rules_accept_is_exact_and_one_10_too_high_is_not(tmp_path, runn
     exact. The same with a total 10.00 too high: the XML fires BR-CO-15 / 16, so do our checks on its data:
     ``review``."""
     from extractor.einvoice.facturx import facturx_pdf
-    from extractor.einvoice.report import einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
 
     sample = ROOT / "samples" / "invoice-de-einfach.pdf"
     data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))

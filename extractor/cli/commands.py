@@ -448,7 +448,7 @@ def einvoice_validate_command(
     ),
 ) -> None:
     """Validate each file and exit 0 only when every file was checked and none fires a fatal rule."""
-    from extractor.einvoice.report import validate_file
+    from extractor.einvoice.check_files import validate_file
     from extractor.einvoice.validate import check_rule_sets
 
     try:

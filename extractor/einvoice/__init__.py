@@ -7,8 +7,8 @@ over) and before ``extractor.trust`` (whose checks compute the rules with ``arit
 feed ``trust.verdict.Signals``, which the pipeline decides a record's status from) and ``extractor.settings`` (which
 checks ``Settings.einvoice`` against :data:`FORMATS`). It imports only lower stages (``record``, ``schema``,
 ``inputs.attachments``); the pipeline reads an embedded XML with ``read`` / ``read_en16931`` and calls
-``report.einvoice_report``, the ``--out`` sink writes ``report.einvoice_bytes``, ``extract einvoice validate`` calls
-``report.validate_file``. This module itself only names the formats (cheap to import: ``settings`` checks them; lxml
+``report.einvoice_report``, the ``--out`` sink writes ``record_xml.einvoice_bytes``, ``extract einvoice validate``
+calls ``check_files.validate_file``. This module itself only names the formats (cheap to import: ``settings`` checks them; lxml
 and saxonche load on use).
 
 Modules, in: ``read`` (CII / UBL XML to the ``invoice`` schema), ``read_en16931`` (the terms ``invoice-en16931``
@@ -16,8 +16,10 @@ adds), ``receive`` (a received, bare e-invoice XML: recognised, refused when hos
 ``bindings`` (EN 16931's CII and UBL syntax bindings: each BT's XPath in each), ``read_terms`` (the further terms
 read through them; what the schema does not hold, named), ``lossless`` (a source against our CII and UBL, term by
 term), ``xmltext`` (element steps and values by local name), ``codes`` (the code lists); rules: ``arithmetic`` (the
-business rules on amounts as the CEN XSLT computes them); out: ``report`` (the calls above), ``terms`` (record ->
-Business Terms, what is derived or left out), ``write`` / ``write_ubl`` (CII / UBL with lxml; XRechnung and Peppol
+business rules on amounts as the CEN XSLT computes them); out: ``formats`` (the table of formats: one row each, every
+surface reads it), ``record_xml`` (a record's e-invoice files), ``report`` (the record's report: its formats and its
+source XML checked), ``check_files`` (``extract einvoice validate``), ``terms`` (record -> Business Terms, what is
+derived or left out), ``write`` / ``write_ubl`` (CII / UBL with lxml, sharing ``xmlwrite``; XRechnung and Peppol
 are CII / UBL with their BT-24 / BT-23), ``facturx`` (the source PDF carrying the CII), ``validate`` (saxonche + the
 pinned CEN, XRechnung and Peppol XSLT, SVRL findings), ``convert`` (``extract einvoice convert``: reader, writer
 and rules).

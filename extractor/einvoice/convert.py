@@ -72,7 +72,8 @@ def convert(data: bytes, *, name: str, to: str) -> Conversion:
         ValueError: ``to`` is no XML format we write.
         InputError: the source cannot be read as an e-invoice (the message names the file and the reason).
     """
-    from extractor.einvoice.report import einvoice_report, einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
+    from extractor.einvoice.report import einvoice_report
 
     fmt = to.strip().lower()
     if fmt not in CONVERT_FORMATS:

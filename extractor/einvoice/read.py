@@ -153,7 +153,7 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
     data, totals, skipped, notes, syntax, guideline, type_code = mapped
     notes = list(notes)
     derive_unit_prices(data["line_items"], notes)
-    _fit_lengths(data, notes)
+    fit_lengths(data, notes)
     from extractor.schema import load_schema, validate_data
 
     errors = validate_data(data, load_schema("invoice"))
@@ -503,7 +503,7 @@ class _Ubl:
 # -- schema lengths ------------------------------------------------------------------------------------------------
 
 
-def _fit_lengths(data: dict, notes: list[str], *, schema: str = "invoice") -> None:
+def fit_lengths(data: dict, notes: list[str], *, schema: str = "invoice") -> None:
     """Cut strings longer than the (invoice) schema's ``maxLength`` (long payment terms, names), noting each."""
     from extractor.schema import load_schema
 

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.einvoice.codes import document_type_of, payment_means_of
-from extractor.einvoice.read import EmbeddedInvoice, _fit_lengths, cii_positions
+from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths
 from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.term_values import scope_nodes
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
@@ -38,7 +38,7 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
     notes = list(embedded.notes)
     reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
     data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes, TermReader(root))
-    _fit_lengths(data, notes, schema="invoice-en16931")
+    fit_lengths(data, notes, schema="invoice-en16931")
     errors = validate_data(data, load_schema("invoice-en16931"))
     return dataclasses.replace(embedded, data=data, notes=tuple(notes), schema_errors=tuple(errors))
 

@@ -61,7 +61,7 @@ def write_einvoices(record_path: Path, record: Record) -> Record:
         return record
     from extractor.einvoice.facturx import EinvoiceWriteError  # lxml / factur-x only when asked for
     from extractor.einvoice.formats import BY_NAME
-    from extractor.einvoice.report import einvoice_bytes, einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_bytes, einvoice_xml
 
     written = {}
     for fmt, entry in entries.items():
