@@ -8,8 +8,8 @@ feed ``trust.verdict.Signals``, which the pipeline decides a record's status fro
 checks ``Settings.einvoice`` against :data:`FORMATS`). It imports only lower stages (``record``, ``schema``,
 ``inputs.attachments``); the pipeline reads an embedded XML with ``read`` / ``read_en16931`` and calls
 ``report.einvoice_report``, the ``--out`` sink writes ``record_xml.einvoice_bytes``, ``extract einvoice validate``
-calls ``check_files.validate_file``. This module itself only names the formats (cheap to import: ``settings`` checks them; lxml
-and saxonche load on use).
+calls ``check_files.validate_file``. This module itself only names the formats (cheap to import: ``settings``
+checks them; lxml and saxonche load on use).
 
 Modules, in: ``read`` (CII / UBL XML to the ``invoice`` schema), ``read_en16931`` (the terms ``invoice-en16931``
 adds), ``receive`` (a received, bare e-invoice XML: recognised, refused when hostile or no e-invoice, read),
