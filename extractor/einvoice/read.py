@@ -375,6 +375,15 @@ class _Cii:
 # -- UBL ---------------------------------------------------------------------------------------------------------
 
 
+def ubl_tax_total(root, currency: str | None):
+    """A UBL document's ``TaxTotal`` in its document currency (a second one may be in the tax currency, BT-111),
+    else its first; None for none."""
+    tax_totals = find_all(root, "TaxTotal")
+    amounts = [(t, find_one(t, "TaxAmount")) for t in tax_totals]
+    in_currency = (t for t, a in amounts if a is not None and a.get("currencyID") in (None, currency))
+    return next(in_currency, tax_totals[0] if tax_totals else None)
+
+
 class _Ubl:
     """OASIS UBL 2.1 ``Invoice`` and ``CreditNote`` (XRechnung UBL, Peppol BIS)."""
 
@@ -397,19 +406,7 @@ class _Ubl:
             "prepaid": plain_number(decimal_at(total, "PrepaidAmount")),
             "due_payable": plain_number(decimal_at(total, "PayableAmount")),
         }
-        tax_totals = find_all(r, "TaxTotal")
-        # a second TaxTotal may be in the tax currency; keep the one in the document currency
-        tax_total = next(
-            (
-                t
-                for t in tax_totals
-                if (
-                    find_one(t, "TaxAmount") is not None
-                    and find_one(t, "TaxAmount").get("currencyID") in (None, currency)
-                )
-            ),
-            tax_totals[0] if tax_totals else None,
-        )
+        tax_total = ubl_tax_total(r, currency)
         totals["tax_total"] = plain_number(decimal_at(tax_total, "TaxAmount"))
         tax_lines = (
             [

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.einvoice.codes import document_type_of, payment_means_of
-from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths
+from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths, ubl_tax_total
 from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.term_values import scope_nodes
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
@@ -426,18 +426,7 @@ class _Ubl:
         means = find_one(r, "PaymentMeans")
         account = text_at(means, "PayeeFinancialAccount", "ID")
         currency = text_at(r, "DocumentCurrencyCode")
-        totals = find_all(r, "TaxTotal")  # the one in the document currency, as the invoice reading takes
-        tax_total = next(
-            (
-                t
-                for t in totals
-                if (
-                    find_one(t, "TaxAmount") is not None
-                    and find_one(t, "TaxAmount").get("currencyID") in (None, currency)
-                )
-            ),
-            totals[0] if totals else None,
-        )
+        tax_total = ubl_tax_total(r, currency)  # the one in the document currency, as the invoice reading takes
         return {
             "buyer_reference": text_at(r, "BuyerReference"),
             "order_reference": text_at(r, "OrderReference", "ID"),
