@@ -29,6 +29,7 @@ from decimal import Decimal, Inexact, localcontext
 from pathlib import Path
 from typing import Any
 
+from extractor.einvoice.bindings import address_steps
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, local_name, plain_number, text_at
 from extractor.inputs.attachments import pdf_attachments
 
@@ -222,6 +223,12 @@ def derive_unit_prices(lines: list[dict], notes: list[str]) -> None:
 # -- CII ---------------------------------------------------------------------------------------------------------
 
 
+def _street(address, syntax: str) -> str | None:
+    """The invoice schema's street: the address's street and additional line (BT-35 / BT-36 ...), joined."""
+    parts = (text_at(address, *address_steps(key, syntax)) for key in ("street", "additional_street"))
+    return ", ".join(x for x in parts if x) or None
+
+
 def cii_positions(tx) -> tuple[list[tuple], int]:
     """A CII transaction's line positions as ``(item, delivery, settlement, product, line total)``, and how many
     text-only positions (no product, quantity or amount) were left out: the invoice's lines, for every reader."""
@@ -318,10 +325,10 @@ class _Cii:
             "address": None
             if address is None
             else {
-                "street": ", ".join(x for x in (text_at(address, "LineOne"), text_at(address, "LineTwo")) if x) or None,
-                "postal_code": text_at(address, "PostcodeCode"),
-                "city": text_at(address, "CityName"),
-                "country": text_at(address, "CountryID"),
+                "street": _street(address, "CII"),
+                "postal_code": text_at(address, *address_steps("postal_code", "CII")),
+                "city": text_at(address, *address_steps("city", "CII")),
+                "country": text_at(address, *address_steps("country", "CII")),
             },
             "vat_id": vat_id,
             "tax_id": tax_id,
@@ -454,16 +461,15 @@ class _Ubl:
                 vat_id = vat_id or company_id
             else:
                 tax_id = tax_id or company_id
-        street = ", ".join(x for x in (text_at(address, "StreetName"), text_at(address, "AdditionalStreetName")) if x)
         return {
             "name": text_at(party, "PartyName", "Name") or text_at(party, "PartyLegalEntity", "RegistrationName"),
             "address": None
             if address is None
             else {
-                "street": street or None,
-                "postal_code": text_at(address, "PostalZone"),
-                "city": text_at(address, "CityName"),
-                "country": text_at(address, "Country", "IdentificationCode"),
+                "street": _street(address, "UBL"),
+                "postal_code": text_at(address, *address_steps("postal_code", "UBL")),
+                "city": text_at(address, *address_steps("city", "UBL")),
+                "country": text_at(address, *address_steps("country", "UBL")),
             },
             "vat_id": vat_id,
             "tax_id": tax_id,

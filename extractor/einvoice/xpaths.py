@@ -22,6 +22,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice.bindings import address_steps
 from extractor.einvoice.xmltext import local_name
 from extractor.leaves import leaves
 
@@ -37,10 +38,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "amount_due": ("DuePayableAmount", "PayableAmount"),
     "payment_terms": ("Description", "Note"),
     "name": ("Name", "RegistrationName"),
-    "street": ("LineOne", "StreetName"),
-    "postal_code": ("PostcodeCode", "PostalZone"),
-    "city": ("CityName",),
-    "country": ("CountryID", "IdentificationCode"),
+    **{  # the address's parts: the binding table's elements, CII's then UBL's
+        key: tuple(dict.fromkeys(address_steps(key, syntax)[-1] for syntax in ("CII", "UBL")))
+        for key in ("street", "postal_code", "city", "country")
+    },
     "vat_id": ("ID", "CompanyID"),
     "tax_id": ("ID", "CompanyID"),
     "iban": ("IBANID", "ID"),
