@@ -33,9 +33,10 @@ SAMPLES = ROOT / "samples" / "expected"
 def measure(*, repeat: int, schema: str = "invoice") -> list[dict]:
     """The rows: per format, compile seconds (its rule sets, both syntaxes each, once per process), documents/s,
     fatal rules; the samples' answers under ``schema`` (``invoice``, or ``invoice-en16931``: its own folder)."""
-    from extractor.einvoice import FORMAT_RULES, FORMATS
     from extractor.einvoice.facturx import EinvoiceWriteError
-    from extractor.einvoice.report import einvoice_bytes, einvoice_report
+    from extractor.einvoice.formats import BY_NAME, FORMATS
+    from extractor.einvoice.record_xml import einvoice_bytes
+    from extractor.einvoice.report import einvoice_report
     from extractor.einvoice.validate import RULE_SETS, compile_rules
 
     folder = SAMPLES / "en16931" if schema == "invoice-en16931" else SAMPLES
@@ -66,8 +67,8 @@ def measure(*, repeat: int, schema: str = "invoice") -> list[dict]:
                 "documents": len(answers) * repeat,
                 "docs_per_s": round(len(answers) * repeat / seconds, 1),
                 "ms_per_doc": round(1000 * seconds / (len(answers) * repeat), 1),
-                "rules": "+".join(FORMAT_RULES[fmt]),
-                "compile_s": round(sum(compile_s[key] for key in FORMAT_RULES[fmt]), 2),
+                "rules": "+".join(BY_NAME[fmt].rule_sets),
+                "compile_s": round(sum(compile_s[key] for key in BY_NAME[fmt].rule_sets), 2),
                 "valid": sum(e["valid"] for e in entries.values()),
                 "fatal": {
                     stem: e["fatal"] or [e["error"]] for stem, e in entries.items() if e["fatal"] or e.get("error")

@@ -1,4 +1,6 @@
-"""mkdocs hook: the CLI reference, generated from the typer app at every build so it cannot drift from the code.
+"""mkdocs hook: the CLI reference, generated from the typer app at every build so it cannot drift from the code,
+and the e-invoice formats' table, generated from ``extractor.einvoice.formats.TABLE`` (marker
+``<!-- einvoice-formats -->`` in ``docs/einvoice.md``).
 
 ``docs/cli.md`` holds the marker ``<!-- cli-reference -->``; this hook replaces it with each command's usage, help
 and options as ``extract COMMAND --help`` shows them (rich markup read as the terminal renders it). typer (0.29 and
@@ -12,6 +14,7 @@ import typer
 from rich.text import Text
 
 MARKER = "<!-- cli-reference -->"
+FORMATS_MARKER = "<!-- einvoice-formats -->"
 
 
 def _plain(text: str) -> str:
@@ -72,5 +75,9 @@ def cli_reference() -> str:
 
 def on_page_markdown(markdown, page, config, files):
     if MARKER in markdown:
-        return markdown.replace(MARKER, cli_reference())
+        markdown = markdown.replace(MARKER, cli_reference())
+    if FORMATS_MARKER in markdown:
+        from extractor.einvoice.formats import formats_table
+
+        markdown = markdown.replace(FORMATS_MARKER, formats_table())
     return markdown

@@ -369,7 +369,7 @@ class Extractor:
             ValueError: an unknown format, or a record without data.
             EinvoiceWriteError: no Factur-X PDF for this record (not a PDF, or already an e-invoice PDF).
         """
-        from extractor.einvoice.report import einvoice_bytes  # lxml / factur-x only when asked for
+        from extractor.einvoice.record_xml import einvoice_bytes  # lxml / factur-x only when asked for
 
         return einvoice_bytes(record, fmt)
 

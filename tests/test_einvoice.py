@@ -1,12 +1,13 @@
 """Embedded e-invoices: CII (ZUGFeRD 1 / 2, Factur-X) and UBL mapped to the invoice schema."""
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
 from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
 
-from extractor.einvoice.read import parse_invoice_xml, read_embedded_invoice
+from extractor.einvoice.read import derive_unit_prices, parse_invoice_xml, read_embedded_invoice
 from extractor.errors import InputError
 
 ZUGFERD = SHARED_DIR / "corpus" / "invoices" / "zugferd-corpus"
@@ -142,6 +143,37 @@ def test_missing_values_stay_null():
         "/line_items/0/description cut from 250 to 200 characters (the schema's maxLength)",
     )
     assert e.schema_errors == ({"code": "schema", "path": "/subtotal", "message": "None is not of type 'number'"},)
+
+
+@pytest.mark.parametrize(
+    ("amount", "quantity", "price", "note"),
+    [
+        (198, 20, 9.9, "line 1 unit_price 9.9 derived as amount / quantity (198 / 20): the XML gives no net price"),
+        (-7.5, 3, -2.5, "line 1 unit_price -2.5 derived as amount / quantity (-7.5 / 3): the XML gives no net price"),
+        (1, 1024, 0.0009765625, "line 1 unit_price 0.0009765625 derived as amount / quantity (1 / 1024): the XML "
+         "gives no net price"),
+        (10, 3, None, "line 1 unit_price: the XML gives no net price, amount / quantity (10 / 3) gives none exactly; "
+         "left null"),
+        (5, 0, None, "line 1 unit_price: the XML gives no net price, nor the amount and a quantity to derive one "
+         "from; left null"),
+        (None, 2, None, "line 1 unit_price: the XML gives no net price, nor the amount and a quantity to derive one "
+         "from; left null"),
+    ],
+)  # fmt: skip
+def test_a_missing_unit_price_is_derived_only_when_exact(amount, quantity, price, note):
+    given = {"unit_price": 4, "amount": 8, "quantity": 3}  # the issuer's price, however it adds up: kept
+    lines, notes = [dict(given), {"unit_price": None, "amount": amount, "quantity": quantity}], []
+    derive_unit_prices(lines, notes)
+    assert lines == [given, {"unit_price": price, "amount": amount, "quantity": quantity}]
+    assert notes == [note.replace("line 1", "line 2")]
+
+
+def test_a_cii_line_without_a_net_price_reads_exactly_with_its_price_derived():
+    xml = re.sub(r"<ram:NetPriceProductTradePrice>.*?</ram:NetPriceProductTradePrice>", "", CII, flags=re.S)
+    assert "ChargeAmount" in CII and "ChargeAmount" not in xml
+    e = parse_invoice_xml(xml.encode())
+    assert e.valid and e.data == CII_DATA
+    assert e.notes == ("line 1 unit_price 289 derived as amount / quantity (1156 / 4): the XML gives no net price",)
 
 
 @pytest.mark.parametrize(

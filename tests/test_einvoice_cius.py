@@ -15,9 +15,11 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from extractor.cli.commands import app, dispatch_args
-from extractor.einvoice import PEPPOL, PEPPOL_PROCESS, XRECHNUNG, check_formats
 from extractor.einvoice import validate as validate_module
-from extractor.einvoice.report import einvoice_bytes, einvoice_report, validate_file
+from extractor.einvoice.check_files import validate_file
+from extractor.einvoice.formats import PEPPOL, PEPPOL_PROCESS, XRECHNUNG, check_formats
+from extractor.einvoice.record_xml import einvoice_bytes
+from extractor.einvoice.report import einvoice_report
 from extractor.einvoice.validate import (
     PEPPOL_RULES,
     RULES,

@@ -461,12 +461,18 @@ def test_the_watcher_reads_received_xml_and_fails_other_xml(demo, tmp_path):
 
 # The ZUGFeRD / Factur-X corpus' XML files (../shared/corpus/invoices/zugferd-corpus), each read as a received file
 # under invoice-en16931: (fatal rules of the source, of our CII, of our UBL); None: the XML does not hold what the
-# schema requires (ZUGFeRD 1 BASIC without prices, MINIMUM without lines): an ``invalid`` record, nothing written.
+# schema requires (MINIMUM without lines): an ``invalid`` record, nothing written.
 # MINIMUM and BASIC WL carry no lines by design (BR-16, BR-CO-10, BR-x-08 fire in the source as in ours: never
 # invented); CII-DT-031 is the D16B schematron's own (a ZUGFeRD 2 / Factur-X 1.0 detail), not a CEN rule we write.
 CORPUS = {
     "v1_4s4u_additional-data-sample-1.ZUGFeRD-invoice.xml": ((), (), ()),
-    "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach.ZUGFeRD-invoice.xml": None,
+    # ZUGFeRD 1 BASIC: its line gives no net price (derived as amount / quantity, said in the notes) and no VAT
+    # category (never invented: BR-CO-04, BR-S-08 in ours, BR-S-01 too in UBL)
+    "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach.ZUGFeRD-invoice.xml": (
+        (),
+        ("BR-CO-04", "BR-S-08"),
+        ("BR-S-01", "BR-S-08", "BR-CO-04"),
+    ),
     "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung.ZUGFeRD-invoice.xml": ((), (), ()),
     "v1_Konik_acme_invoice-42_ZUGFeRD.ZUGFeRD-invoice.xml": None,
     "v1_Mustangproject_MustangGnuaccountingBeispielRE-20170509_505.ZUGFeRD-invoice.xml": ((), (), ()),

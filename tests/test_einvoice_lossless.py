@@ -86,7 +86,7 @@ def test_xrechnung_skonto_lines_and_card_payments_are_kept(rules):
     BR-DE-24-a), a code without a word its code: our XRechnung of KoSIT's cases fires none of KoSIT's rules."""
     from extractor.einvoice.read import parse_invoice_xml
     from extractor.einvoice.read_en16931 import as_en16931
-    from extractor.einvoice.report import einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
 
     compile_rules(rule_sets=("cen", "xrechnung"))
     for case in ("01.10a", "03.02a", "01.19a"):

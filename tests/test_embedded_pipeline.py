@@ -8,7 +8,17 @@ import json
 from decimal import Decimal
 
 import pytest
-from helpers import CII, CII_DATA, CII_PRINTED, FORCED_FAMILY, ROOT, einvoice_pdf, forced_settings, settings_for
+from helpers import (
+    CII,
+    CII_DATA,
+    CII_PRINTED,
+    FORCED_FAMILY,
+    ROOT,
+    einvoice_pdf,
+    forced_settings,
+    settings_for,
+    shared_path,
+)
 
 from extractor import Extractor
 
@@ -82,7 +92,7 @@ def test_xml_the_rules_accept_is_exact_and_one_10_too_high_is_not(tmp_path, runn
     exact. The same with a total 10.00 too high: the XML fires BR-CO-15 / 16, so do our checks on its data:
     ``review``."""
     from extractor.einvoice.facturx import facturx_pdf
-    from extractor.einvoice.report import einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
 
     sample = ROOT / "samples" / "invoice-de-einfach.pdf"
     data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text(encoding="utf-8"))
@@ -207,6 +217,7 @@ def _compare(record, gt):
 # ZUGFeRD 1.0 (no EN 16931 rules for its syntax); MINIMUM / BASIC WL carry no lines by design (``unmet``).
 SOURCE_FATAL = {
     "v1_4s4u_additional-data-sample-1": None,
+    "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach": None,
     "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung": None,
     "v1_Mustangproject_MustangGnuaccountingBeispielRE-20170509_505": None,
     "v2_FNFE-factur-x-examples_Avoir_FR_type381_BASIC": ["CII-DT-031"],
@@ -217,6 +228,43 @@ SOURCE_FATAL = {
     "v2_intarsys_MINIMUM_zugferd_2p0_MINIMUM": ["BR-16", "BR-CO-10", "BR-CO-14"],
     "v2_python-factur-x_python-factur-x": ["CII-DT-031"],
 }
+
+
+def test_a_zugferd_1_basic_line_without_a_unit_price_is_read_from_its_xml(runner):
+    """Issue 49 part 7: the XML's line has a quantity and an amount but no net price (ZUGFeRD 1.0 BASIC need not
+    give one): the record is the issuer's XML, the price derived as amount / quantity (exact), said in the notes."""
+    pdf = shared_path("corpus", "invoices", "zugferd-corpus", "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach.pdf")
+    record = _extractor(runner).extract(str(pdf))
+    assert record.extra["data_source"] == "embedded_xml", record.warnings
+    assert record.usage.generated_tokens == 0 and record.extra["attempts"] == []
+    embedded = record.extra["embedded"]
+    assert (embedded["syntax"], embedded["schema_errors"], embedded["rules"]["valid"]) == ("CII", [], None)
+    assert embedded["notes"] == [
+        "amount_due derived as total - prepaid (the XML has no due payable amount)",
+        "line 1 unit_price 9.9 derived as amount / quantity (198 / 20): the XML gives no net price",
+    ]
+    assert record.data["line_items"] == [
+        {
+            "description": "GTIN: 4012345001235 Unsere Art.-Nr.: TB100A4 Trennblätter A4",
+            "quantity": 20,
+            "unit": "C62",
+            "unit_price": 9.9,
+            "tax_rate": None,
+            "amount": 198,
+        }
+    ]
+    kept = {key: record.data[key] for key in ("invoice_number", "issue_date", "currency", "subtotal", "total")}
+    assert kept == {
+        "invoice_number": "471102",
+        "issue_date": "2013-03-05",
+        "currency": "EUR",
+        "subtotal": 198,
+        "total": 235.62,
+    }
+    assert record.data["tax_lines"] == [{"rate": 19, "base": 198, "amount": 37.62}]
+    # review only for the sample's made-up VAT id (kept as the issuer wrote it), not for the derived price
+    assert record.status == "review" and record.errors == ()
+    assert [(w["code"], w["path"]) for w in record.warnings] == [("vat_id_invalid", "/seller/vat_id")]
 
 
 def test_zugferd_corpus(shared_dir, runner):

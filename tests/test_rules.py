@@ -13,7 +13,7 @@ import pytest
 from helpers import FORCED_FAMILY, ROOT, forced_settings
 
 from extractor.einvoice import arithmetic as rules
-from extractor.einvoice.report import einvoice_xml
+from extractor.einvoice.record_xml import einvoice_xml
 from extractor.einvoice.validate import compile_rules, validate_xml
 from extractor.trust.checks import check_invoice
 

@@ -29,6 +29,7 @@ from extractor.cli.options import (
     state_register,
 )
 from extractor.einvoice import INVOICE_SCHEMA_MISSES
+from extractor.einvoice.formats import XML_FORMATS, formats_help
 from extractor.errors import ExitCode, UsageError
 from extractor.inputs.discover import find_inputs
 from extractor.jobs.batch import run_batch
@@ -447,7 +448,7 @@ def einvoice_validate_command(
     ),
 ) -> None:
     """Validate each file and exit 0 only when every file was checked and none fires a fatal rule."""
-    from extractor.einvoice.report import validate_file
+    from extractor.einvoice.check_files import validate_file
     from extractor.einvoice.validate import check_rule_sets
 
     try:
@@ -471,7 +472,7 @@ def einvoice_validate_command(
 @handle_errors
 def einvoice_convert_command(
     file: Path = typer.Argument(..., help="A CII or UBL XML file, or a Factur-X / ZUGFeRD PDF."),
-    to: str = typer.Option(..., "--to", metavar="FORMAT", help="ubl, cii, xrechnung-ubl, xrechnung-cii or peppol."),
+    to: str = typer.Option(..., "--to", metavar="FORMAT", help=f"{formats_help(XML_FORMATS)}."),
     output: Path | None = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (default: stdout)."),
     as_json: bool = typer.Option(False, "--json", help="Print the rules' verdict as JSON (stderr)."),
 ) -> None:

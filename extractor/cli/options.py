@@ -14,6 +14,7 @@ from pathlib import Path
 
 import typer
 
+from extractor.einvoice.formats import FORMATS, formats_help
 from extractor.errors import UsageError
 from extractor.jobs.feeds import FeedSettings, split_hook
 from extractor.runners.guards import GuardSettings
@@ -155,9 +156,8 @@ SETTINGS_OPTIONS = {
             ",".join(default("einvoice")),
             "--einvoice",
             metavar="FORMATS",
-            help="Also write each invoice as an EN 16931 e-invoice: cii, ubl, facturx (the PDF "
-            "carrying the CII), xrechnung-cii, xrechnung-ubl (XRechnung 3.0), peppol (Peppol BIS "
-            "Billing 3.0 UBL), comma-separated, checked by the official CEN rules and XRechnung's "
+            help=f"Also write each invoice as an EN 16931 e-invoice: {formats_help(FORMATS)}, "
+            "comma-separated, checked by the official CEN rules and XRechnung's "
             "or Peppol's (a fatal rule makes the record review); with --out, "
             "<name>.<format>.xml (.pdf) beside the record (docs/einvoice.md).",
         ),

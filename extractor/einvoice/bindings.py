@@ -68,20 +68,31 @@ class Binding:
     held: str | None = None
 
 
+# a postal address's seven terms: (name, CII XPath, UBL XPath, invoice-en16931 key), each XPath relative to the
+# address; the readers (``read``) and the citations (``xpaths``) take their element names from here
+ADDRESS_PARTS = (
+    ("street", "ram:LineOne", "cbc:StreetName", "street"),
+    ("additional line", "ram:LineTwo", "cbc:AdditionalStreetName", "additional_street"),
+    ("address line 3", "ram:LineThree", "cac:AddressLine/cbc:Line", "address_line_3"),
+    ("city", "ram:CityName", "cbc:CityName", "city"),
+    ("post code", "ram:PostcodeCode", "cbc:PostalZone", "postal_code"),
+    ("country subdivision", "ram:CountrySubDivisionName", "cbc:CountrySubentity", "subdivision"),
+    ("country code", "ram:CountryID", "cac:Country/cbc:IdentificationCode", "country"),
+)
+_ADDRESS = {key: {"CII": cii, "UBL": ubl} for _, cii, ubl, key in ADDRESS_PARTS}
+
+
+def address_steps(key: str, syntax: str) -> tuple[str, ...]:
+    """An address part's element steps by local name in a syntax: ``address_steps("country", "UBL")`` is
+    ``("Country", "IdentificationCode")`` (``key``: an ``ADDRESS_PARTS`` key; ``syntax``: ``CII`` or ``UBL``)."""
+    return tuple(step.split(":", 1)[1] for step in _ADDRESS[key][syntax].split("/"))
+
+
 def _address(term_ids: tuple[str, ...], scope: str, cii: str, ubl: str, held: str, who: str) -> list[Binding]:
     """A postal address's seven terms (street, line 2, line 3, city, postcode, subdivision, country)."""
-    parts = (
-        ("street", "ram:LineOne", "cbc:StreetName", "street"),
-        ("additional line", "ram:LineTwo", "cbc:AdditionalStreetName", "additional_street"),
-        ("address line 3", "ram:LineThree", "cac:AddressLine/cbc:Line", "address_line_3"),
-        ("city", "ram:CityName", "cbc:CityName", "city"),
-        ("post code", "ram:PostcodeCode", "cbc:PostalZone", "postal_code"),
-        ("country subdivision", "ram:CountrySubDivisionName", "cbc:CountrySubentity", "subdivision"),
-        ("country code", "ram:CountryID", "cac:Country/cbc:IdentificationCode", "country"),
-    )
     return [
         Binding(term, f"{who} {name}", scope, f"{cii}/{c}", f"{ubl}/{u}", held=f"{held}.address.{key}")
-        for term, (name, c, u, key) in zip(term_ids, parts, strict=True)
+        for term, (name, c, u, key) in zip(term_ids, ADDRESS_PARTS, strict=True)
     ]
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from extractor.einvoice.formats import XML_FORMATS
 from extractor.einvoice.read import read_embedded_xml
 from extractor.einvoice.receive import receive_xml
 from extractor.errors import InputError
 
-CONVERT_FORMATS = ("cii", "ubl", "xrechnung-cii", "xrechnung-ubl", "peppol")  # XML formats (no Factur-X PDF)
+CONVERT_FORMATS = XML_FORMATS  # the formats that are XML alone (no Factur-X PDF: a received file has no source)
 CONVERT_SCHEMA = "invoice-en16931"
 
 
@@ -71,7 +72,8 @@ def convert(data: bytes, *, name: str, to: str) -> Conversion:
         ValueError: ``to`` is no XML format we write.
         InputError: the source cannot be read as an e-invoice (the message names the file and the reason).
     """
-    from extractor.einvoice.report import einvoice_report, einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml
+    from extractor.einvoice.report import einvoice_report
 
     fmt = to.strip().lower()
     if fmt not in CONVERT_FORMATS:

@@ -80,7 +80,7 @@ def round_trip(xml: bytes) -> RoundTrip | None:
 
     from extractor.einvoice.read import parse_invoice_xml
     from extractor.einvoice.read_en16931 import as_en16931
-    from extractor.einvoice.report import _terms, einvoice_xml
+    from extractor.einvoice.record_xml import einvoice_xml, record_terms
 
     read = parse_invoice_xml(xml)
     if read is None:
@@ -92,7 +92,7 @@ def round_trip(xml: bytes) -> RoundTrip | None:
         return None
     record = as_en16931(read)
     extra = {"data": record.data, "data_source": "embedded_xml", "embedded": record.to_dict()}
-    notes = (*record.notes, *_terms(record.data, extra).notes)
+    notes = (*record.notes, *record_terms(record.data, extra).notes)
     source = term_values(root, syntax)
     ours: dict[str, dict] = {}
     written: dict[str, bytes] = {}

@@ -7,13 +7,14 @@ PDF's attachments (pdfium), whatever the attachment is called, by its root eleme
 Mapping rules:
 
 * Values are copied, never guessed: a value missing from the XML is null in the data (the result may then fail the
-  schema; ``EmbeddedInvoice.schema_errors`` says where). Two exceptions, each recorded in ``notes``: ``amount_due``
-  missing is derived as total - prepaid (the standard's own definition, BT-115), and strings over the schema's
-  ``maxLength`` are cut to it.
+  schema; ``EmbeddedInvoice.schema_errors`` says where). Three exceptions, each recorded in ``notes``: ``amount_due``
+  missing is derived as total - prepaid (the standard's own definition, BT-115), a missing unit price as the line's
+  amount / quantity where exact (below), and strings over the schema's ``maxLength`` are cut to it.
 * ``subtotal`` is the sum of line net amounts (CII ``LineTotalAmount``, UBL ``LineExtensionAmount``); the tax basis
   total, allowances and charges, which the schema cannot hold, are kept in ``EmbeddedInvoice.totals``.
 * ``unit_price`` is the net price divided by its basis quantity; ``unit`` the UN/ECE Rec 20 unit code (``C62``,
-  ``HUR``).
+  ``HUR``). A line without a net price (ZUGFeRD 1.0 BASIC need not give one) gets amount / quantity when that
+  division is exact, else null (the schema then fails and the model reads the pages); either is said in ``notes``.
 * Text-only line positions (no product, quantity or amount: ZUGFeRD 1 EXTENDED "free text" lines) cannot be line
   items of the schema; they are skipped and counted in ``skipped_lines``.
 * The bank account is the payee's (credit transfer) account; a debtor account (direct debit) is not the seller's
@@ -24,11 +25,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, Inexact, localcontext
 from pathlib import Path
 from typing import Any
 
-from extractor.einvoice.xmltext import _all, _date, _dec, _local, _num, _one, _text
+from extractor.einvoice.bindings import address_steps
+from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, local_name, plain_number, text_at
 from extractor.inputs.attachments import pdf_attachments
 
 CII_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument")
@@ -142,7 +144,7 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         root = etree.fromstring(xml, parser=parser)
     except (etree.XMLSyntaxError, ValueError):
         return None
-    local = _local(root)
+    local = local_name(root)
     if local in CII_ROOTS:
         mapped = _Cii(root).map()
     elif local in UBL_ROOTS and (etree.QName(root).namespace or "").startswith(UBL_NAMESPACE):
@@ -151,7 +153,8 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         return None
     data, totals, skipped, notes, syntax, guideline, type_code = mapped
     notes = list(notes)
-    _fit_lengths(data, notes)
+    derive_unit_prices(data["line_items"], notes)
+    fit_lengths(data, notes)
     from extractor.schema import load_schema, validate_data
 
     errors = validate_data(data, load_schema("invoice"))
@@ -183,27 +186,63 @@ def _finish(data: dict, totals: dict, notes: list[str]) -> None:
     """Fill ``amount_due`` from total - prepaid when the XML has no due amount (BT-115 = BT-112 - BT-113)."""
     if data["amount_due"] is None and totals.get("grand_total") is not None:
         due = Decimal(str(totals["grand_total"])) - Decimal(str(totals.get("prepaid") or 0))
-        data["amount_due"] = _num(due)
+        data["amount_due"] = plain_number(due)
         notes.append("amount_due derived as total - prepaid (the XML has no due payable amount)")
 
 
+def derive_unit_prices(lines: list[dict], notes: list[str]) -> None:
+    """Fill a line's missing unit price (a ZUGFeRD 1.0 BASIC line need not carry one) as its amount / quantity when
+    that division is exact, else leave it null; each said in ``notes``. The issuer's values are never changed."""
+    for number, line in enumerate(lines, 1):
+        if line["unit_price"] is not None:
+            continue
+        amount, quantity = line["amount"], line["quantity"]
+        price = None
+        if amount is not None and quantity not in (None, 0):
+            with localcontext() as exact:
+                exact.traps[Inexact] = True
+                try:
+                    price = Decimal(str(amount)) / Decimal(str(quantity))
+                except Inexact:
+                    price = None
+        if price is None:
+            why = (
+                f"amount / quantity ({amount} / {quantity}) gives none exactly"
+                if amount is not None and quantity
+                else "nor the amount and a quantity to derive one from"
+            )
+            notes.append(f"line {number} unit_price: the XML gives no net price, {why}; left null")
+            continue
+        line["unit_price"] = plain_number(price)
+        notes.append(
+            f"line {number} unit_price {plain_number(price)} derived as amount / quantity ({amount} / {quantity}): "
+            "the XML gives no net price"
+        )
+
+
 # -- CII ---------------------------------------------------------------------------------------------------------
+
+
+def _street(address, syntax: str) -> str | None:
+    """The invoice schema's street: the address's street and additional line (BT-35 / BT-36 ...), joined."""
+    parts = (text_at(address, *address_steps(key, syntax)) for key in ("street", "additional_street"))
+    return ", ".join(x for x in parts if x) or None
 
 
 def cii_positions(tx) -> tuple[list[tuple], int]:
     """A CII transaction's line positions as ``(item, delivery, settlement, product, line total)``, and how many
     text-only positions (no product, quantity or amount) were left out: the invoice's lines, for every reader."""
     out, skipped = [], 0
-    for item in _all(tx, "IncludedSupplyChainTradeLineItem"):
-        delivery = _one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
-        settlement = _one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
-        product = _one(item, "SpecifiedTradeProduct")
-        amount = _dec(
+    for item in find_all(tx, "IncludedSupplyChainTradeLineItem"):
+        delivery = find_one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
+        settlement = find_one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
+        product = find_one(item, "SpecifiedTradeProduct")
+        amount = decimal_at(
             settlement,
             "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
             "LineTotalAmount",
         )
-        if product is None and _dec(delivery, "BilledQuantity") is None and amount is None:
+        if product is None and decimal_at(delivery, "BilledQuantity") is None and amount is None:
             skipped += 1
             continue
         out.append((item, delivery, settlement, product, amount))
@@ -215,47 +254,49 @@ class _Cii:
 
     def __init__(self, root):
         self.root = root
-        self.doc = _one(root, "ExchangedDocument|HeaderExchangedDocument")
-        self.tx = _one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
-        self.agreement = _one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
-        self.settlement = _one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
-        self.summation = _one(
+        self.doc = find_one(root, "ExchangedDocument|HeaderExchangedDocument")
+        self.tx = find_one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
+        self.agreement = find_one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
+        self.settlement = find_one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
+        self.summation = find_one(
             self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
         )
 
     def map(self):
         notes: list[str] = []
-        currency = _text(self.settlement, "InvoiceCurrencyCode")
+        currency = text_at(self.settlement, "InvoiceCurrencyCode")
         if currency is None:
-            grand = _one(self.summation, "GrandTotalAmount")
+            grand = find_one(self.summation, "GrandTotalAmount")
             currency = grand.get("currencyID") if grand is not None else None
         s = self.summation
         totals = {
-            "line_total": _num(_dec(s, "LineTotalAmount")),
-            "charge_total": _num(_dec(s, "ChargeTotalAmount")),
-            "allowance_total": _num(_dec(s, "AllowanceTotalAmount")),
-            "tax_basis_total": _num(_dec(s, "TaxBasisTotalAmount")),
-            "tax_total": _num(_dec(s, "TaxTotalAmount", currency=currency)),
-            "grand_total": _num(_dec(s, "GrandTotalAmount", currency=currency)),
-            "prepaid": _num(_dec(s, "TotalPrepaidAmount")),
-            "due_payable": _num(_dec(s, "DuePayableAmount")),
+            "line_total": plain_number(decimal_at(s, "LineTotalAmount")),
+            "charge_total": plain_number(decimal_at(s, "ChargeTotalAmount")),
+            "allowance_total": plain_number(decimal_at(s, "AllowanceTotalAmount")),
+            "tax_basis_total": plain_number(decimal_at(s, "TaxBasisTotalAmount")),
+            "tax_total": plain_number(decimal_at(s, "TaxTotalAmount", currency=currency)),
+            "grand_total": plain_number(decimal_at(s, "GrandTotalAmount", currency=currency)),
+            "prepaid": plain_number(decimal_at(s, "TotalPrepaidAmount")),
+            "due_payable": plain_number(decimal_at(s, "DuePayableAmount")),
         }
         lines, skipped = self._lines()
         if skipped:
             notes.append(f"{skipped} text-only line position(s) without product, quantity or amount left out")
-        terms = _all(self.settlement, "SpecifiedTradePaymentTerms")
-        due_date = next((d for d in (_date(_text(t, "DueDateDateTime", "DateTimeString")) for t in terms) if d), None)
-        descriptions = [d for d in (_text(t, "Description") for t in terms) if d]
+        terms = find_all(self.settlement, "SpecifiedTradePaymentTerms")
+        due_date = next(
+            (d for d in (iso_date(text_at(t, "DueDateDateTime", "DateTimeString")) for t in terms) if d), None
+        )
+        descriptions = [d for d in (text_at(t, "Description") for t in terms) if d]
         data = {
-            "invoice_number": _text(self.doc, "ID"),
-            "issue_date": _date(_text(self.doc, "IssueDateTime", "DateTimeString")),
+            "invoice_number": text_at(self.doc, "ID"),
+            "issue_date": iso_date(text_at(self.doc, "IssueDateTime", "DateTimeString")),
             "due_date": due_date,
             "currency": currency,
             "seller": self._party("SellerTradeParty"),
             "buyer": self._party("BuyerTradeParty"),
             "line_items": lines,
             "subtotal": totals["line_total"],
-            "tax_lines": [self._tax(t) for t in _all(self.settlement, "ApplicableTradeTax")],
+            "tax_lines": [self._tax(t) for t in find_all(self.settlement, "ApplicableTradeTax")],
             "total": totals["grand_total"],
             "prepaid_amount": totals["prepaid"],
             "amount_due": totals["due_payable"],
@@ -263,31 +304,31 @@ class _Cii:
             "bank_account": self._bank(notes),
         }
         _finish(data, totals, notes)
-        context = _one(self.root, "ExchangedDocumentContext|SpecifiedExchangedDocumentContext")
-        guideline = _text(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
-        return data, totals, skipped, notes, "CII", guideline, _text(self.doc, "TypeCode") or ""
+        context = find_one(self.root, "ExchangedDocumentContext|SpecifiedExchangedDocumentContext")
+        guideline = text_at(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
+        return data, totals, skipped, notes, "CII", guideline, text_at(self.doc, "TypeCode") or ""
 
     def _party(self, name: str) -> dict | None:
-        party = _one(self.agreement, name)
+        party = find_one(self.agreement, name)
         if party is None:
             return None
-        address = _one(party, "PostalTradeAddress")
+        address = find_one(party, "PostalTradeAddress")
         vat_id = tax_id = None
-        for reg in _all(party, "SpecifiedTaxRegistration", "ID"):
+        for reg in find_all(party, "SpecifiedTaxRegistration", "ID"):
             scheme, value = (reg.get("schemeID") or "").upper(), " ".join((reg.text or "").split())
             if scheme == "VA" and vat_id is None and value:
                 vat_id = value
             elif scheme == "FC" and tax_id is None and value:
                 tax_id = value
         return {
-            "name": _text(party, "Name"),
+            "name": text_at(party, "Name"),
             "address": None
             if address is None
             else {
-                "street": ", ".join(x for x in (_text(address, "LineOne"), _text(address, "LineTwo")) if x) or None,
-                "postal_code": _text(address, "PostcodeCode"),
-                "city": _text(address, "CityName"),
-                "country": _text(address, "CountryID"),
+                "street": _street(address, "CII"),
+                "postal_code": text_at(address, *address_steps("postal_code", "CII")),
+                "city": text_at(address, *address_steps("city", "CII")),
+                "country": text_at(address, *address_steps("country", "CII")),
             },
             "vat_id": vat_id,
             "tax_id": tax_id,
@@ -297,20 +338,22 @@ class _Cii:
         lines = []
         positions, skipped = cii_positions(self.tx)
         for item, delivery, settlement, product, amount in positions:
-            agreement = _one(item, "SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement")
-            quantity_el = _one(delivery, "BilledQuantity")
-            price = _dec(agreement, "NetPriceProductTradePrice", "ChargeAmount")
-            basis = _dec(agreement, "NetPriceProductTradePrice", "BasisQuantity")
+            agreement = find_one(item, "SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement")
+            quantity_el = find_one(delivery, "BilledQuantity")
+            price = decimal_at(agreement, "NetPriceProductTradePrice", "ChargeAmount")
+            basis = decimal_at(agreement, "NetPriceProductTradePrice", "BasisQuantity")
             if price is not None and basis not in (None, 0):
                 price = price / basis
             lines.append(
                 {
-                    "description": _text(product, "Name") or _text(product, "Description"),
-                    "quantity": _num(_dec(delivery, "BilledQuantity")),
+                    "description": text_at(product, "Name") or text_at(product, "Description"),
+                    "quantity": plain_number(decimal_at(delivery, "BilledQuantity")),
                     "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
-                    "unit_price": _num(price),
-                    "tax_rate": _num(_dec(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")),
-                    "amount": _num(amount),
+                    "unit_price": plain_number(price),
+                    "tax_rate": plain_number(
+                        decimal_at(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")
+                    ),
+                    "amount": plain_number(amount),
                 }
             )
         return lines, skipped
@@ -318,20 +361,20 @@ class _Cii:
     @staticmethod
     def _tax(tax) -> dict:
         return {
-            "rate": _num(_dec(tax, "RateApplicablePercent|ApplicablePercent")),
-            "base": _num(_dec(tax, "BasisAmount")),
-            "amount": _num(_dec(tax, "CalculatedAmount")),
+            "rate": plain_number(decimal_at(tax, "RateApplicablePercent|ApplicablePercent")),
+            "base": plain_number(decimal_at(tax, "BasisAmount")),
+            "amount": plain_number(decimal_at(tax, "CalculatedAmount")),
         }
 
     def _bank(self, notes: list[str]) -> dict | None:
-        for means in _all(self.settlement, "SpecifiedTradeSettlementPaymentMeans"):
-            account = _one(means, "PayeePartyCreditorFinancialAccount")
+        for means in find_all(self.settlement, "SpecifiedTradeSettlementPaymentMeans"):
+            account = find_one(means, "PayeePartyCreditorFinancialAccount")
             if account is None:
                 continue
             return {
-                "iban": _iban(_text(account, "IBANID"), notes),
-                "bic": _text(means, "PayeeSpecifiedCreditorFinancialInstitution", "BICID"),
-                "account_holder": _text(account, "AccountName"),
+                "iban": _iban(text_at(account, "IBANID"), notes),
+                "bic": text_at(means, "PayeeSpecifiedCreditorFinancialInstitution", "BICID"),
+                "account_holder": text_at(account, "AccountName"),
             }
         return None
 
@@ -339,123 +382,123 @@ class _Cii:
 # -- UBL ---------------------------------------------------------------------------------------------------------
 
 
+def ubl_tax_total(root, currency: str | None):
+    """A UBL document's ``TaxTotal`` in its document currency (a second one may be in the tax currency, BT-111),
+    else its first; None for none."""
+    tax_totals = find_all(root, "TaxTotal")
+    amounts = [(t, find_one(t, "TaxAmount")) for t in tax_totals]
+    in_currency = (t for t, a in amounts if a is not None and a.get("currencyID") in (None, currency))
+    return next(in_currency, tax_totals[0] if tax_totals else None)
+
+
 class _Ubl:
     """OASIS UBL 2.1 ``Invoice`` and ``CreditNote`` (XRechnung UBL, Peppol BIS)."""
 
     def __init__(self, root):
         self.root = root
-        self.credit = _local(root) == "CreditNote"
+        self.credit = local_name(root) == "CreditNote"
 
     def map(self):
         r = self.root
         notes: list[str] = []
-        currency = _text(r, "DocumentCurrencyCode")
-        total = _one(r, "LegalMonetaryTotal")
+        currency = text_at(r, "DocumentCurrencyCode")
+        total = find_one(r, "LegalMonetaryTotal")
         totals = {
-            "line_total": _num(_dec(total, "LineExtensionAmount")),
-            "charge_total": _num(_dec(total, "ChargeTotalAmount")),
-            "allowance_total": _num(_dec(total, "AllowanceTotalAmount")),
-            "tax_basis_total": _num(_dec(total, "TaxExclusiveAmount")),
+            "line_total": plain_number(decimal_at(total, "LineExtensionAmount")),
+            "charge_total": plain_number(decimal_at(total, "ChargeTotalAmount")),
+            "allowance_total": plain_number(decimal_at(total, "AllowanceTotalAmount")),
+            "tax_basis_total": plain_number(decimal_at(total, "TaxExclusiveAmount")),
             "tax_total": None,
-            "grand_total": _num(_dec(total, "TaxInclusiveAmount")),
-            "prepaid": _num(_dec(total, "PrepaidAmount")),
-            "due_payable": _num(_dec(total, "PayableAmount")),
+            "grand_total": plain_number(decimal_at(total, "TaxInclusiveAmount")),
+            "prepaid": plain_number(decimal_at(total, "PrepaidAmount")),
+            "due_payable": plain_number(decimal_at(total, "PayableAmount")),
         }
-        tax_totals = _all(r, "TaxTotal")
-        # a second TaxTotal may be in the tax currency; keep the one in the document currency
-        tax_total = next(
-            (
-                t
-                for t in tax_totals
-                if (_one(t, "TaxAmount") is not None and _one(t, "TaxAmount").get("currencyID") in (None, currency))
-            ),
-            tax_totals[0] if tax_totals else None,
-        )
-        totals["tax_total"] = _num(_dec(tax_total, "TaxAmount"))
+        tax_total = ubl_tax_total(r, currency)
+        totals["tax_total"] = plain_number(decimal_at(tax_total, "TaxAmount"))
         tax_lines = (
             [
                 {
-                    "rate": _num(_dec(sub, "TaxCategory", "Percent")),
-                    "base": _num(_dec(sub, "TaxableAmount")),
-                    "amount": _num(_dec(sub, "TaxAmount")),
+                    "rate": plain_number(decimal_at(sub, "TaxCategory", "Percent")),
+                    "base": plain_number(decimal_at(sub, "TaxableAmount")),
+                    "amount": plain_number(decimal_at(sub, "TaxAmount")),
                 }
-                for sub in _all(tax_total, "TaxSubtotal")
+                for sub in find_all(tax_total, "TaxSubtotal")
             ]
             if tax_total is not None
             else []
         )
-        due_date = _date(_text(r, "DueDate")) or _date(_text(r, "PaymentMeans", "PaymentDueDate"))
+        due_date = iso_date(text_at(r, "DueDate")) or iso_date(text_at(r, "PaymentMeans", "PaymentDueDate"))
         data = {
-            "invoice_number": _text(r, "ID"),
-            "issue_date": _date(_text(r, "IssueDate")),
+            "invoice_number": text_at(r, "ID"),
+            "issue_date": iso_date(text_at(r, "IssueDate")),
             "due_date": due_date,
             "currency": currency,
             "seller": self._party("AccountingSupplierParty"),
             "buyer": self._party("AccountingCustomerParty"),
-            "line_items": [self._line(x) for x in _all(r, "InvoiceLine|CreditNoteLine")],
+            "line_items": [self._line(x) for x in find_all(r, "InvoiceLine|CreditNoteLine")],
             "subtotal": totals["line_total"],
             "tax_lines": tax_lines,
             "total": totals["grand_total"],
             "prepaid_amount": totals["prepaid"],
             "amount_due": totals["due_payable"],
-            "payment_terms": " ".join(x for x in (_text(t, "Note") for t in _all(r, "PaymentTerms")) if x) or None,
+            "payment_terms": " ".join(x for x in (text_at(t, "Note") for t in find_all(r, "PaymentTerms")) if x)
+            or None,
             "bank_account": self._bank(notes),
         }
         _finish(data, totals, notes)
-        type_code = _text(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
-        return data, totals, 0, notes, "UBL", _text(r, "CustomizationID") or "", type_code
+        type_code = text_at(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
+        return data, totals, 0, notes, "UBL", text_at(r, "CustomizationID") or "", type_code
 
     def _party(self, name: str) -> dict | None:
-        party = _one(self.root, name, "Party")
+        party = find_one(self.root, name, "Party")
         if party is None:
             return None
-        address = _one(party, "PostalAddress")
+        address = find_one(party, "PostalAddress")
         vat_id = tax_id = None
-        for scheme in _all(party, "PartyTaxScheme"):
-            company_id = _text(scheme, "CompanyID")
-            if (_text(scheme, "TaxScheme", "ID") or "").upper() == "VAT":
+        for scheme in find_all(party, "PartyTaxScheme"):
+            company_id = text_at(scheme, "CompanyID")
+            if (text_at(scheme, "TaxScheme", "ID") or "").upper() == "VAT":
                 vat_id = vat_id or company_id
             else:
                 tax_id = tax_id or company_id
-        street = ", ".join(x for x in (_text(address, "StreetName"), _text(address, "AdditionalStreetName")) if x)
         return {
-            "name": _text(party, "PartyName", "Name") or _text(party, "PartyLegalEntity", "RegistrationName"),
+            "name": text_at(party, "PartyName", "Name") or text_at(party, "PartyLegalEntity", "RegistrationName"),
             "address": None
             if address is None
             else {
-                "street": street or None,
-                "postal_code": _text(address, "PostalZone"),
-                "city": _text(address, "CityName"),
-                "country": _text(address, "Country", "IdentificationCode"),
+                "street": _street(address, "UBL"),
+                "postal_code": text_at(address, *address_steps("postal_code", "UBL")),
+                "city": text_at(address, *address_steps("city", "UBL")),
+                "country": text_at(address, *address_steps("country", "UBL")),
             },
             "vat_id": vat_id,
             "tax_id": tax_id,
         }
 
     def _line(self, line) -> dict:
-        quantity_el = _one(line, "InvoicedQuantity|CreditedQuantity")
-        price = _dec(line, "Price", "PriceAmount")
-        basis = _dec(line, "Price", "BaseQuantity")
+        quantity_el = find_one(line, "InvoicedQuantity|CreditedQuantity")
+        price = decimal_at(line, "Price", "PriceAmount")
+        basis = decimal_at(line, "Price", "BaseQuantity")
         if price is not None and basis not in (None, 0):
             price = price / basis
         return {
-            "description": _text(line, "Item", "Name") or _text(line, "Item", "Description"),
-            "quantity": _num(_dec(line, "InvoicedQuantity|CreditedQuantity")),
+            "description": text_at(line, "Item", "Name") or text_at(line, "Item", "Description"),
+            "quantity": plain_number(decimal_at(line, "InvoicedQuantity|CreditedQuantity")),
             "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
-            "unit_price": _num(price),
-            "tax_rate": _num(_dec(line, "Item", "ClassifiedTaxCategory", "Percent")),
-            "amount": _num(_dec(line, "LineExtensionAmount")),
+            "unit_price": plain_number(price),
+            "tax_rate": plain_number(decimal_at(line, "Item", "ClassifiedTaxCategory", "Percent")),
+            "amount": plain_number(decimal_at(line, "LineExtensionAmount")),
         }
 
     def _bank(self, notes: list[str]) -> dict | None:
-        for means in _all(self.root, "PaymentMeans"):
-            account = _one(means, "PayeeFinancialAccount")
+        for means in find_all(self.root, "PaymentMeans"):
+            account = find_one(means, "PayeeFinancialAccount")
             if account is None:
                 continue
             return {
-                "iban": _iban(_text(account, "ID"), notes),
-                "bic": _text(account, "FinancialInstitutionBranch", "ID"),
-                "account_holder": _text(account, "Name"),
+                "iban": _iban(text_at(account, "ID"), notes),
+                "bic": text_at(account, "FinancialInstitutionBranch", "ID"),
+                "account_holder": text_at(account, "Name"),
             }
         return None
 
@@ -463,7 +506,7 @@ class _Ubl:
 # -- schema lengths ------------------------------------------------------------------------------------------------
 
 
-def _fit_lengths(data: dict, notes: list[str], *, schema: str = "invoice") -> None:
+def fit_lengths(data: dict, notes: list[str], *, schema: str = "invoice") -> None:
     """Cut strings longer than the (invoice) schema's ``maxLength`` (long payment terms, names), noting each."""
     from extractor.schema import load_schema
 

@@ -18,10 +18,10 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.einvoice.codes import document_type_of, payment_means_of
-from extractor.einvoice.read import EmbeddedInvoice, _fit_lengths, cii_positions
+from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths, ubl_tax_total
 from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.term_values import scope_nodes
-from extractor.einvoice.xmltext import _all, _date, _dec, _num, _one, _text
+from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
 
 _GLN, _LEI = "0088", "0199"
 
@@ -38,7 +38,7 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
     notes = list(embedded.notes)
     reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
     data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes, TermReader(root))
-    _fit_lengths(data, notes, schema="invoice-en16931")
+    fit_lengths(data, notes, schema="invoice-en16931")
     errors = validate_data(data, load_schema("invoice-en16931"))
     return dataclasses.replace(embedded, data=data, notes=tuple(notes), schema_errors=tuple(errors))
 
@@ -286,7 +286,7 @@ def _period(start: str | None, end: str | None) -> dict | None:
 def _summed(amounts: list, flags: list[bool], *, charge: bool) -> int | float | None:
     """The sum of a line's allowances (``charge`` False) or charges, None when it has none."""
     known = [a for a, is_charge in zip(amounts, flags, strict=True) if is_charge == charge and a is not None]
-    return _num(sum(known, Decimal(0))) if known else None
+    return plain_number(sum(known, Decimal(0))) if known else None
 
 
 def _allowance(amount, reason, rate, category, *, charge: bool, code=None, base=None, percent=None) -> dict:
@@ -294,10 +294,10 @@ def _allowance(amount, reason, rate, category, *, charge: bool, code=None, base=
         "kind": "charge" if charge else "allowance",
         "reason": reason,
         "reason_code": code,
-        "amount": _num(amount),
-        "base_amount": _num(base),
-        "percentage": _num(percent),
-        "tax_rate": _num(rate),
+        "amount": plain_number(amount),
+        "base_amount": plain_number(base),
+        "percentage": plain_number(percent),
+        "tax_rate": plain_number(rate),
         "vat_category": category,
     }
 
@@ -307,109 +307,109 @@ class _Cii:
 
     def __init__(self, root):
         self.root = root
-        self.tx = _one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
-        self.agreement = _one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
-        self.delivery = _one(self.tx, "ApplicableHeaderTradeDelivery|ApplicableSupplyChainTradeDelivery")
-        self.settlement = _one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
-        self.summation = _one(
+        self.tx = find_one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
+        self.agreement = find_one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
+        self.delivery = find_one(self.tx, "ApplicableHeaderTradeDelivery|ApplicableSupplyChainTradeDelivery")
+        self.settlement = find_one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
+        self.summation = find_one(
             self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
         )
 
     def extras(self, notes: list[str]) -> dict:
         s = self.settlement
-        preceding = _one(s, "InvoiceReferencedDocument")
-        period = _one(s, "BillingSpecifiedPeriod")
-        means = _one(s, "SpecifiedTradeSettlementPaymentMeans")
+        preceding = find_one(s, "InvoiceReferencedDocument")
+        period = find_one(s, "BillingSpecifiedPeriod")
+        means = find_one(s, "SpecifiedTradeSettlementPaymentMeans")
         return {
-            "buyer_reference": _text(self.agreement, "BuyerReference"),
-            "order_reference": _text(self.agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"),
+            "buyer_reference": text_at(self.agreement, "BuyerReference"),
+            "order_reference": text_at(self.agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"),
             "preceding": None
-            if _text(preceding, "IssuerAssignedID") is None
+            if text_at(preceding, "IssuerAssignedID") is None
             else {
-                "number": _text(preceding, "IssuerAssignedID"),
-                "issue_date": _date(_text(preceding, "FormattedIssueDateTime", "DateTimeString")),
+                "number": text_at(preceding, "IssuerAssignedID"),
+                "issue_date": iso_date(text_at(preceding, "FormattedIssueDateTime", "DateTimeString")),
             },
-            "delivery_date": _date(
-                _text(self.delivery, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime", "DateTimeString")
+            "delivery_date": iso_date(
+                text_at(self.delivery, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime", "DateTimeString")
             ),
             "period": _period(
-                _date(_text(period, "StartDateTime", "DateTimeString")),
-                _date(_text(period, "EndDateTime", "DateTimeString")),
+                iso_date(text_at(period, "StartDateTime", "DateTimeString")),
+                iso_date(text_at(period, "EndDateTime", "DateTimeString")),
             ),
             "seller": self._party("SellerTradeParty"),
             "buyer": self._party("BuyerTradeParty"),
             "lines": self._lines(),
             "taxes": [
                 {
-                    "category": _text(t, "CategoryCode"),
-                    "exemption_reason": _text(t, "ExemptionReason"),
-                    "exemption_code": _text(t, "ExemptionReasonCode"),
+                    "category": text_at(t, "CategoryCode"),
+                    "exemption_reason": text_at(t, "ExemptionReason"),
+                    "exemption_code": text_at(t, "ExemptionReasonCode"),
                 }
-                for t in _all(s, "ApplicableTradeTax")
+                for t in find_all(s, "ApplicableTradeTax")
             ],
-            "allowances": [self._allowance(a) for a in _all(s, "SpecifiedTradeAllowanceCharge")]
-            + [self._logistics(c) for c in _all(s, "SpecifiedLogisticsServiceCharge")],
-            "rounding": _num(_dec(self.summation, "RoundingAmount")),
-            "payment_means": _payment_means(_text(means, "TypeCode"), notes),
+            "allowances": [self._allowance(a) for a in find_all(s, "SpecifiedTradeAllowanceCharge")]
+            + [self._logistics(c) for c in find_all(s, "SpecifiedLogisticsServiceCharge")],
+            "rounding": plain_number(decimal_at(self.summation, "RoundingAmount")),
+            "payment_means": _payment_means(text_at(means, "TypeCode"), notes),
             # an IBANID that is no IBAN (the invoice reading leaves it out) is still the account to pay to
-            "account_number": _text(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID|IBANID"),
+            "account_number": text_at(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID|IBANID"),
         }
 
     def _party(self, name: str) -> dict:
-        party = _one(self.agreement, name)
-        ids = {(node.get("schemeID") or ""): _text(node) for node in _all(party, "GlobalID")}
-        contact = _one(party, "DefinedTradeContact")
+        party = find_one(self.agreement, name)
+        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "GlobalID")}
+        contact = find_one(party, "DefinedTradeContact")
         return {
-            "legal_id": _text(party, "SpecifiedLegalOrganization", "ID"),
+            "legal_id": text_at(party, "SpecifiedLegalOrganization", "ID"),
             "gln": ids.get(_GLN),
             "lei": ids.get(_LEI),
             "contact": _contact(
-                _text(contact, "PersonName") or _text(contact, "DepartmentName"),
-                _text(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
-                _text(contact, "EmailURIUniversalCommunication", "URIID"),
+                text_at(contact, "PersonName") or text_at(contact, "DepartmentName"),
+                text_at(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
+                text_at(contact, "EmailURIUniversalCommunication", "URIID"),
             ),
-            "electronic_address": _electronic(_one(party, "URIUniversalCommunication", "URIID")),
+            "electronic_address": _electronic(find_one(party, "URIUniversalCommunication", "URIID")),
         }
 
     def _lines(self) -> list[dict]:
         out = []
         for _, _, settlement, product, _ in cii_positions(self.tx)[0]:  # the invoice reading's lines
-            entries = _all(settlement, "SpecifiedTradeAllowanceCharge")
-            flags = [(_text(a, "ChargeIndicator", "Indicator") or "").lower() == "true" for a in entries]
-            amounts = [_dec(a, "ActualAmount") for a in entries]
+            entries = find_all(settlement, "SpecifiedTradeAllowanceCharge")
+            flags = [(text_at(a, "ChargeIndicator", "Indicator") or "").lower() == "true" for a in entries]
+            amounts = [decimal_at(a, "ActualAmount") for a in entries]
             out.append(
                 {
-                    "item_id": _text(product, "SellerAssignedID"),
+                    "item_id": text_at(product, "SellerAssignedID"),
                     "allowance": _summed(amounts, flags, charge=False),
                     "charge": _summed(amounts, flags, charge=True),
-                    "category": _text(settlement, "ApplicableTradeTax", "CategoryCode"),
+                    "category": text_at(settlement, "ApplicableTradeTax", "CategoryCode"),
                 }
             )
         return out
 
     @staticmethod
     def _allowance(node) -> dict:
-        tax = _one(node, "CategoryTradeTax")
+        tax = find_one(node, "CategoryTradeTax")
         return _allowance(
-            _dec(node, "ActualAmount"),
-            _text(node, "Reason"),
-            _dec(tax, "RateApplicablePercent|ApplicablePercent"),
-            _text(tax, "CategoryCode"),
-            charge=(_text(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
-            code=_text(node, "ReasonCode"),
-            base=_dec(node, "BasisAmount"),
-            percent=_dec(node, "CalculationPercent"),
+            decimal_at(node, "ActualAmount"),
+            text_at(node, "Reason"),
+            decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
+            text_at(tax, "CategoryCode"),
+            charge=(text_at(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
+            code=text_at(node, "ReasonCode"),
+            base=decimal_at(node, "BasisAmount"),
+            percent=decimal_at(node, "CalculationPercent"),
         )
 
     @staticmethod
     def _logistics(node) -> dict:
         """A logistics service charge (freight; ZUGFeRD 1 and EXTENDED): a document charge in EN 16931 (BG-21)."""
-        tax = _one(node, "AppliedTradeTax")
+        tax = find_one(node, "AppliedTradeTax")
         return _allowance(
-            _dec(node, "AppliedAmount"),
-            _text(node, "Description"),
-            _dec(tax, "RateApplicablePercent|ApplicablePercent"),
-            _text(tax, "CategoryCode"),
+            decimal_at(node, "AppliedAmount"),
+            text_at(node, "Description"),
+            decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
+            text_at(tax, "CategoryCode"),
             charge=True,
         )
 
@@ -422,79 +422,73 @@ class _Ubl:
 
     def extras(self, notes: list[str]) -> dict:
         r = self.root
-        preceding = _one(r, "BillingReference", "InvoiceDocumentReference")
-        means = _one(r, "PaymentMeans")
-        account = _text(means, "PayeeFinancialAccount", "ID")
-        currency = _text(r, "DocumentCurrencyCode")
-        totals = _all(r, "TaxTotal")  # the one in the document currency, as the invoice reading takes
-        tax_total = next(
-            (
-                t
-                for t in totals
-                if (_one(t, "TaxAmount") is not None and _one(t, "TaxAmount").get("currencyID") in (None, currency))
-            ),
-            totals[0] if totals else None,
-        )
+        preceding = find_one(r, "BillingReference", "InvoiceDocumentReference")
+        means = find_one(r, "PaymentMeans")
+        account = text_at(means, "PayeeFinancialAccount", "ID")
+        currency = text_at(r, "DocumentCurrencyCode")
+        tax_total = ubl_tax_total(r, currency)  # the one in the document currency, as the invoice reading takes
         return {
-            "buyer_reference": _text(r, "BuyerReference"),
-            "order_reference": _text(r, "OrderReference", "ID"),
+            "buyer_reference": text_at(r, "BuyerReference"),
+            "order_reference": text_at(r, "OrderReference", "ID"),
             "preceding": None
-            if _text(preceding, "ID") is None
-            else {"number": _text(preceding, "ID"), "issue_date": _date(_text(preceding, "IssueDate"))},
-            "delivery_date": _date(_text(r, "Delivery", "ActualDeliveryDate")),
+            if text_at(preceding, "ID") is None
+            else {"number": text_at(preceding, "ID"), "issue_date": iso_date(text_at(preceding, "IssueDate"))},
+            "delivery_date": iso_date(text_at(r, "Delivery", "ActualDeliveryDate")),
             "period": _period(
-                _date(_text(r, "InvoicePeriod", "StartDate")), _date(_text(r, "InvoicePeriod", "EndDate"))
+                iso_date(text_at(r, "InvoicePeriod", "StartDate")), iso_date(text_at(r, "InvoicePeriod", "EndDate"))
             ),
             "seller": self._party("AccountingSupplierParty"),
             "buyer": self._party("AccountingCustomerParty"),
-            "lines": [self._line(x) for x in _all(r, "InvoiceLine|CreditNoteLine")],
+            "lines": [self._line(x) for x in find_all(r, "InvoiceLine|CreditNoteLine")],
             "taxes": [
                 {
-                    "category": _text(sub, "TaxCategory", "ID"),
-                    "exemption_reason": _text(sub, "TaxCategory", "TaxExemptionReason"),
-                    "exemption_code": _text(sub, "TaxCategory", "TaxExemptionReasonCode"),
+                    "category": text_at(sub, "TaxCategory", "ID"),
+                    "exemption_reason": text_at(sub, "TaxCategory", "TaxExemptionReason"),
+                    "exemption_code": text_at(sub, "TaxCategory", "TaxExemptionReasonCode"),
                 }
-                for sub in _all(tax_total, "TaxSubtotal")
+                for sub in find_all(tax_total, "TaxSubtotal")
             ],
-            "allowances": [self._allowance(a) for a in _all(r, "AllowanceCharge")],
-            "rounding": _num(_dec(r, "LegalMonetaryTotal", "PayableRoundingAmount")),
-            "payment_means": _payment_means(_text(means, "PaymentMeansCode"), notes),
+            "allowances": [self._allowance(a) for a in find_all(r, "AllowanceCharge")],
+            "rounding": plain_number(decimal_at(r, "LegalMonetaryTotal", "PayableRoundingAmount")),
+            "payment_means": _payment_means(text_at(means, "PaymentMeansCode"), notes),
             "account_number": account,  # kept only where the invoice reading found no IBAN in it
         }
 
     def _party(self, name: str) -> dict:
-        party = _one(self.root, name, "Party")
-        ids = {(node.get("schemeID") or ""): _text(node) for node in _all(party, "PartyIdentification", "ID")}
-        contact = _one(party, "Contact")
+        party = find_one(self.root, name, "Party")
+        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "PartyIdentification", "ID")}
+        contact = find_one(party, "Contact")
         return {
-            "legal_id": _text(party, "PartyLegalEntity", "CompanyID"),
+            "legal_id": text_at(party, "PartyLegalEntity", "CompanyID"),
             "gln": ids.get(_GLN),
             "lei": ids.get(_LEI),
-            "contact": _contact(_text(contact, "Name"), _text(contact, "Telephone"), _text(contact, "ElectronicMail")),
-            "electronic_address": _electronic(_one(party, "EndpointID")),
+            "contact": _contact(
+                text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")
+            ),
+            "electronic_address": _electronic(find_one(party, "EndpointID")),
         }
 
     @staticmethod
     def _line(line) -> dict:
-        entries = _all(line, "AllowanceCharge")
-        flags = [(_text(a, "ChargeIndicator") or "").lower() == "true" for a in entries]
-        amounts = [_dec(a, "Amount") for a in entries]
+        entries = find_all(line, "AllowanceCharge")
+        flags = [(text_at(a, "ChargeIndicator") or "").lower() == "true" for a in entries]
+        amounts = [decimal_at(a, "Amount") for a in entries]
         return {
-            "item_id": _text(line, "Item", "SellersItemIdentification", "ID"),
+            "item_id": text_at(line, "Item", "SellersItemIdentification", "ID"),
             "allowance": _summed(amounts, flags, charge=False),
             "charge": _summed(amounts, flags, charge=True),
-            "category": _text(line, "Item", "ClassifiedTaxCategory", "ID"),
+            "category": text_at(line, "Item", "ClassifiedTaxCategory", "ID"),
         }
 
     @staticmethod
     def _allowance(node) -> dict:
         return _allowance(
-            _dec(node, "Amount"),
-            _text(node, "AllowanceChargeReason"),
-            _dec(node, "TaxCategory", "Percent"),
-            _text(node, "TaxCategory", "ID"),
-            charge=(_text(node, "ChargeIndicator") or "").lower() == "true",
-            code=_text(node, "AllowanceChargeReasonCode"),
-            base=_dec(node, "BaseAmount"),
-            percent=_dec(node, "MultiplierFactorNumeric"),
+            decimal_at(node, "Amount"),
+            text_at(node, "AllowanceChargeReason"),
+            decimal_at(node, "TaxCategory", "Percent"),
+            text_at(node, "TaxCategory", "ID"),
+            charge=(text_at(node, "ChargeIndicator") or "").lower() == "true",
+            code=text_at(node, "AllowanceChargeReasonCode"),
+            base=decimal_at(node, "BaseAmount"),
+            percent=decimal_at(node, "MultiplierFactorNumeric"),
         )

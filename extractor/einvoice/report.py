@@ -1,39 +1,21 @@
-"""Write a record's e-invoices and check them (the pipeline's ``einvoice_report``, the API's ``einvoice_bytes``),
-and check e-invoice files (``validate_file``, for ``extract einvoice validate``)."""
+"""The record's report on e-invoices: each ``--einvoice`` format written from its data and checked
+(``einvoice_report``: the record's ``einvoice`` key and its findings), and the e-invoice XML a record was read from
+checked (``source_report``: its ``embedded.rules``). Writing is ``record_xml``'s, checking files ``check_files``'."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from extractor.einvoice import FORMAT_RULES, SPECIFICATIONS, WRITER_SYNTAX, check_formats
 from extractor.einvoice.facturx import EinvoiceWriteError, facturx_blocker, facturx_pdf
-from extractor.einvoice.terms import Terms, terms_from
-from extractor.einvoice.validate import RULE_SETS, RULES, EinvoiceCheckError, Validation, validate_xml
-from extractor.einvoice.write import write_cii
-from extractor.einvoice.write_ubl import write_ubl
-from extractor.errors import InputError
-from extractor.record import Record, issue
+from extractor.einvoice.formats import BY_NAME, check_formats
+from extractor.einvoice.record_xml import einvoice_xml, record_terms
+from extractor.einvoice.terms import Terms
+from extractor.einvoice.validate import RULE_SETS, RULES, EinvoiceCheckError, validate_xml
+from extractor.record import issue
 
-# format -> its writer: CII or UBL with the format's BT-24 / BT-23 (``einvoice.SPECIFICATIONS``)
-# (Peppol's endpoints are network participant ids: an e-mail address is not written there, ``write_ubl.write_ubl``)
-WRITERS: dict[str, Callable[[Terms], bytes]] = {
-    fmt: functools.partial(write_cii, specification=SPECIFICATIONS[fmt][0], process=SPECIFICATIONS[fmt][1])
-    if syntax == "CII"
-    else functools.partial(
-        write_ubl,
-        specification=SPECIFICATIONS[fmt][0],
-        process=SPECIFICATIONS[fmt][1],
-        email_endpoints=fmt != "peppol",
-    )
-    for fmt, syntax in WRITER_SYNTAX.items()
-}
-# the files ``--out`` writes: <name>.<format>.<suffix>
-SUFFIXES = {fmt: "pdf" if fmt == "facturx" else "xml" for fmt in WRITER_SYNTAX}
 _ABSENT = "not in the record (the invoice schema holds none; invoice-en16931 holds it where printed); left out"
 
 
@@ -63,57 +45,6 @@ def cius_notes(terms: Terms, rule_set: str) -> list[str]:
     else:
         return []
     return [f"{what} {_ABSENT}" for what, absent in missing.items() if absent]
-
-
-def _terms(data: Mapping, extra: Mapping) -> Terms:
-    """The Terms of a record's data; one read from embedded XML keeps the XML's type code and unit codes."""
-    embedded = extra.get("embedded")
-    if extra.get("data_source") == "embedded_xml" and isinstance(embedded, Mapping):
-        totals = embedded.get("totals") if isinstance(embedded.get("totals"), Mapping) else None
-        return terms_from(data, type_code=embedded.get("type_code") or None, unit_codes=True, totals=totals)
-    return terms_from(data)
-
-
-def _record_parts(record: Record | Mapping) -> tuple[Any, Mapping, str, str]:
-    """``(data, other keys, source, sha256)`` of a Record or its dict."""
-    if isinstance(record, Record):
-        return record.data, record.extra, record.source, record.sha256
-    return record.get("data"), record, str(record.get("source") or ""), str(record.get("sha256") or "")
-
-
-def einvoice_xml(record: Record | Mapping, fmt: str) -> bytes:
-    """A record's invoice as e-invoice XML (for ``facturx``, the CII it embeds).
-
-    Args:
-        record: a Record (or its ``to_dict()``) of the invoice schema, with data.
-        fmt: ``cii``, ``ubl``, ``facturx``, ``xrechnung-cii``, ``xrechnung-ubl`` or ``peppol``.
-
-    Returns:
-        The XML, UTF-8; deterministic for the same data (the record's ``einvoice`` entry holds its sha256).
-
-    Raises:
-        ValueError: an unknown format, or a record without data.
-    """
-    (fmt,) = check_formats([fmt])
-    data, extra, _, _ = _record_parts(record)
-    if not isinstance(data, Mapping):
-        raise ValueError("the record holds no invoice data to write as an e-invoice")
-    return WRITERS[fmt](_terms(data, extra))
-
-
-def einvoice_bytes(record: Record | Mapping, fmt: str) -> bytes:
-    """A record's e-invoice file, as ``--out`` writes it: the XML for every format but ``facturx``, the source PDF
-    carrying the CII for ``facturx`` (the Python API's call).
-
-    Raises:
-        ValueError: an unknown format, or a record without data.
-        EinvoiceWriteError: no Factur-X PDF for this record (``facturx.facturx_blocker``).
-    """
-    xml = einvoice_xml(record, fmt)
-    if fmt.strip().lower() != "facturx":
-        return xml
-    _, extra, source, sha256 = _record_parts(record)
-    return facturx_pdf(source=source, sha256=sha256, extra=extra, xml=xml)
 
 
 @dataclass(frozen=True)
@@ -151,27 +82,28 @@ def einvoice_report(
     data: Mapping, formats: Sequence[str], *, extra: Mapping | None = None, source: str | None = None
 ) -> EinvoiceReport:
     """Write each format from a record's data and check it with the pinned CEN rules (and a CIUS format with its
-    own rules too: ``einvoice.FORMAT_RULES``).
+    own rules too: ``formats.Format.rule_sets``).
 
     Args:
         data: the record's invoice data.
-        formats: ``einvoice.FORMATS`` names.
+        formats: ``formats.FORMATS`` names.
         extra: the record's other keys (a record read from embedded XML keeps that XML's type code).
         source: the record's source (``facturx`` needs it to be a PDF; ``facturx.facturx_blocker``).
 
     Returns:
         The report; a format whose check could not run is ``valid: false`` with its ``error``, never valid.
     """
-    terms = _terms(data, extra or {})
+    terms = record_terms(data, extra or {})
     entries: dict[str, dict[str, Any]] = {}
     fired: dict[str, tuple[str, list[str]]] = {}  # rule id -> (text, formats)
     unchecked = []
     for fmt in check_formats(formats):
-        xml = WRITERS[fmt](terms)
-        rule_sets = [RULE_SETS[key][0] for key in FORMAT_RULES[fmt]]
+        row = BY_NAME[fmt]
+        xml = row.write(terms)
+        rule_sets = [RULE_SETS[key][0] for key in row.rule_sets]
         entry: dict[str, Any] = {"path": None, "valid": False, "rules": rule_sets, "fatal": [], "warnings": []}
         try:
-            result = validate_xml(xml, source=f"{fmt} e-invoice", rules=FORMAT_RULES[fmt])
+            result = validate_xml(xml, source=f"{fmt} e-invoice", rules=row.rule_sets)
         except EinvoiceCheckError as exc:
             entry["error"] = str(exc)
             unchecked.append(issue("einvoice_unchecked", f"{fmt}: the e-invoice could not be checked: {exc}"))
@@ -180,12 +112,12 @@ def einvoice_report(
             for finding in result.findings:
                 if finding.fatal:
                     fired.setdefault(finding.id, (finding.text, []))[1].append(fmt)
-        blocker = _facturx_trial(source, extra or {}, xml) if fmt == "facturx" else None
+        blocker = _facturx_trial(source, extra or {}, xml) if row.pdf else None
         if blocker is not None:  # checked XML, but no file it could go into: never reported valid
             entry.update(valid=False, error=blocker)
             unchecked.append(issue("einvoice_unwritable", f"{fmt}: {blocker}"))
         entry["sha256"] = hashlib.sha256(xml).hexdigest()
-        entry["notes"] = [*terms.notes, *(n for key in FORMAT_RULES[fmt] for n in cius_notes(terms, key))]
+        entry["notes"] = [*terms.notes, *(n for key in row.rule_sets for n in cius_notes(terms, key))]
         entries[fmt] = entry
     findings = [
         issue("einvoice_rule", f"EN 16931 rule {rule} fired ({', '.join(dict.fromkeys(fmts))}): {text}", rule=rule)
@@ -280,78 +212,12 @@ def source_report(xml: bytes, *, guideline: str = "") -> EinvoiceReport:
     return EinvoiceReport(entries=entry, findings=findings)
 
 
-@dataclass(frozen=True)
-class FileCheck:
-    """``extract einvoice validate`` on one file.
-
-    Attributes:
-        source: the file as given.
-        validation: the rules' result, None when they could not run.
-        attachment: the PDF attachment checked ("" for an XML file).
-        error: why the file could not be checked, None when it was.
-    """
-
-    source: str
-    validation: Validation | None
-    attachment: str = ""
-    error: str | None = None
-
-    def to_dict(self) -> dict:
-        """JSON shape: ``{"source", "attachment", "error", ...Validation.to_dict()}``."""
-        out: dict[str, Any] = {"source": self.source, "attachment": self.attachment, "error": self.error}
-        if self.validation is not None:
-            out.update(self.validation.to_dict())
-        else:
-            out["valid"] = False
-        return out
-
-
-def validate_file(path: str | Path, *, rules: Sequence[str] | None = None) -> FileCheck:
-    """Check an e-invoice file with the pinned CEN rules: an XML file, or the XML a Factur-X / ZUGFeRD PDF carries.
-
-    Args:
-        path: the file.
-        rules: the rule sets to run (``validate.check_rule_sets``: ``xrechnung`` runs CEN's and XRechnung's); None:
-            those the document's specification identifier BT-24 names (``validate.rule_sets_for``).
-
-    Returns:
-        The FileCheck; ``error`` says why nothing could be checked (unreadable file, no embedded XML, no EN 16931
-        syntax, no engine) and ``validation`` is then None.
-    """
-    from extractor.einvoice.read import read_embedded_xml
-
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return FileCheck(
-            source=source, validation=None, error=f"{source}: cannot read the file ({exc.strerror or exc})"
-        )
-    attachment = ""
-    if data[:5] == b"%PDF-":
-        try:
-            found = read_embedded_xml(data)
-        except InputError as exc:
-            return FileCheck(source=source, validation=None, error=f"{source}: {exc}")
-        if found is None:
-            return FileCheck(source=source, validation=None, error=f"{source}: the PDF carries no e-invoice XML")
-        attachment, data = found
-    try:
-        validation = validate_xml(data, source=source, rules=rules)
-        return FileCheck(source=source, validation=validation, attachment=attachment)
-    except EinvoiceCheckError as exc:
-        return FileCheck(source=source, validation=None, attachment=attachment, error=f"{source}: {exc}")
-
-
 __all__ = [
-    "SUFFIXES",
-    "EinvoiceCheckError",
+    "UNMET_BY_PROFILE",
     "EinvoiceReport",
-    "FileCheck",
-    "einvoice_bytes",
-    "einvoice_xml",
+    "cius_notes",
     "einvoice_report",
+    "einvoice_xml",  # record_xml's; still imported from here by service/app.py
     "profile_of",
     "source_report",
-    "validate_file",
 ]

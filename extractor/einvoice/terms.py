@@ -38,7 +38,6 @@ from typing import Any
 from extractor.einvoice import codes
 from extractor.einvoice.codes import COUNT, CREDIT_NOTES, CREDIT_TRANSFER, unit_code, vat_category
 
-SPECIFICATION = "urn:cen.eu:en16931:2017"  # BT-24: the core EN 16931 specification
 INVOICE = "380"
 OUTSIDE_SCOPE = "O"  # BR-O-05 / 06 / 07: no VAT rate is written for its lines, allowances and charges
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from lxml import etree
 
+from extractor.einvoice.formats import CIUS_MARKS
 from extractor.errors import ExtractorError
 
 RULES = "cen-1.3.16"  # the pinned CEN release (rules/<RULES>/README.md says how to update it)
@@ -37,8 +38,6 @@ RULE_SETS: dict[str, tuple[str, dict[str, str]]] = {
     "xrechnung": (XRECHNUNG_RULES, {"CII": "XRechnung-CII-validation.xsl", "UBL": "XRechnung-UBL-validation.xsl"}),
     "peppol": (PEPPOL_RULES, {"CII": "PEPPOL-EN16931-CII.xsl", "UBL": "PEPPOL-EN16931-UBL.xsl"}),
 }
-# BT-24 marks of a CIUS (a substring of the specification identifier) -> its rule set key
-CIUS_MARKS = {"urn:xeinkauf.de:kosit:xrechnung": "xrechnung", "urn:fdc:peppol.eu:2017:poacc:billing:3.0": "peppol"}
 CII_XSD = "xsd-cii-d16b/CrossIndustryInvoice_100pD16B.xsd"
 SVRL = "http://purl.oclc.org/dsdl/svrl"
 XSD_RULE = "CII-XSD"  # the id a CII D16B schema error is reported under

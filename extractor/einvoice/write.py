@@ -1,5 +1,5 @@
 """Write Business Terms (``terms.Terms``) as EN 16931 XML: UN/CEFACT CII D16B here, OASIS UBL 2.1 Invoice /
-CreditNote in ``write_ubl`` (which shares this module's element helpers).
+CreditNote in ``write_ubl`` (the element helpers both share are ``xmlwrite``'s).
 
 Our own lxml writer rather than factur-x or drafthorse: factur-x builds from a dict keyed by Business Term through
 its own templates and checks schematron through a separate server whose absence it reports as valid; drafthorse has
@@ -14,57 +14,32 @@ from decimal import Decimal
 
 from lxml import etree
 
-from extractor.einvoice.terms import OUTSIDE_SCOPE, SPECIFICATION, AllowanceCharge, Line, Party, Tax, Terms
+from extractor.einvoice.terms import AllowanceCharge, Line, Party, Tax, Terms
+from extractor.einvoice.xmlwrite import line_adjustments, number, rate_to_write, serialize, sub_element
 
 RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
 RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
 UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"
 QDT = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100"
-# a line's printed discount and surcharge have amounts only: UNTDID 5189 "Discount" and 7161 "Mutually defined"
-# (BT-140 / BT-145; BR-42 / BR-44 ask for a reason or its code)
-DISCOUNT = "95"
-SURCHARGE = "ZZZ"
 TAX_POINT_CII = {"3": "5", "35": "29", "432": "72"}  # BT-8: UNTDID 2005 (UBL, the record) -> 2475 (CII)
 SUPPORTING, TENDER, OBJECT = "916", "50", "130"  # UNTDID 1001 codes of BG-24, BT-17, BT-18
-
-
-def number(value: Decimal) -> str:
-    """A decimal as XSD decimal text (plain notation, never ``1E+3``)."""
-    return format(value, "f")
-
-
-def _sub(parent, ns: str, name: str, text: str | None = None, attrs: dict[str, str | None] | None = None):
-    el = etree.SubElement(parent, f"{{{ns}}}{name}", {k: v for k, v in (attrs or {}).items() if v is not None})
-    if text is not None:
-        el.text = text
-    return el
-
-
-def _serialize(root) -> bytes:
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
 
 
 # ------------------------------------------------------------------------------------------------------------ CII
 
 
 def _ram(parent, name: str, text: str | None = None, attrs: dict[str, str | None] | None = None):
-    return _sub(parent, RAM, name, text, attrs)
+    return sub_element(parent, RAM, name, text, attrs)
 
 
 def _cii_date(parent, name: str, iso: str, ns: str = UDT) -> None:
     holder = _ram(parent, name)
-    _sub(holder, ns, "DateTimeString", iso.replace("-", ""), {"format": "102"})
+    sub_element(holder, ns, "DateTimeString", iso.replace("-", ""), {"format": "102"})
 
 
 def _cii_amount(parent, name: str, value: Decimal | None, currency: str | None = None) -> None:
     if value is not None:
         _ram(parent, name, number(value), {"currencyID": currency})
-
-
-def _rate(category: str | None, rate: Decimal | None, *, breakdown: bool = False) -> Decimal | None:
-    """The rate to write: none on a line, allowance or charge outside the scope of VAT (BR-O-05 / 06 / 07); a VAT
-    breakdown's as the record gives it (XRechnung asks for one: BR-DE-14)."""
-    return None if category == OUTSIDE_SCOPE and not breakdown else rate
 
 
 def _cii_tax(parent, tax: Tax | Line, *, basis: bool, tax_point: tuple[str | None, str | None] | None = None) -> None:
@@ -82,10 +57,10 @@ def _cii_tax(parent, tax: Tax | Line, *, basis: bool, tax_point: tuple[str | Non
     if breakdown is not None and breakdown.exemption_code:
         _ram(el, "ExemptionReasonCode", breakdown.exemption_code)
     if tax_point is not None and tax_point[0]:
-        _sub(_ram(el, "TaxPointDate"), UDT, "DateString", tax_point[0].replace("-", ""), {"format": "102"})
+        sub_element(_ram(el, "TaxPointDate"), UDT, "DateString", tax_point[0].replace("-", ""), {"format": "102"})
     if tax_point is not None and tax_point[1] in TAX_POINT_CII:
         _ram(el, "DueDateTypeCode", TAX_POINT_CII[tax_point[1]])
-    rate = _rate(tax.category, tax.rate, breakdown=breakdown is not None)
+    rate = rate_to_write(tax.category, tax.rate, breakdown=breakdown is not None)
     if rate is not None:
         _ram(el, "RateApplicablePercent", number(rate))
 
@@ -151,7 +126,7 @@ def _cii_party(parent, name: str, party: Party) -> None:
 def _cii_allowance(parent, entry: AllowanceCharge) -> None:
     """A document allowance or charge (BG-20 / 21)."""
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
-    _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if entry.charge else "false")
+    sub_element(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if entry.charge else "false")
     if entry.percentage is not None:
         _ram(el, "CalculationPercent", number(entry.percentage))
     _cii_amount(el, "BasisAmount", entry.base)
@@ -164,28 +139,14 @@ def _cii_allowance(parent, entry: AllowanceCharge) -> None:
     _ram(tax, "TypeCode", "VAT")
     if entry.category is not None:
         _ram(tax, "CategoryCode", entry.category)
-    rate = _rate(entry.category, entry.rate)
+    rate = rate_to_write(entry.category, entry.rate)
     if rate is not None:
         _ram(tax, "RateApplicablePercent", number(rate))
 
 
-def _line_adjustments(line: Line) -> list[tuple[bool, Decimal, str | None, str | None]]:
-    """A line's allowance (BG-27) and charge (BG-28) as ``(charge, amount, reason code, reason)``: BR-42 / BR-44 ask
-    for a reason or its code; where the record holds neither, the codes say discount / mutually defined."""
-    out: list[tuple[bool, Decimal, str | None, str | None]] = []
-    if line.allowance:
-        code = line.allowance_code or (None if line.allowance_reason else DISCOUNT)
-        out.append((False, line.allowance, code, line.allowance_reason))
-    if line.charge:
-        out.append(
-            (True, line.charge, line.charge_code or (None if line.charge_reason else SURCHARGE), line.charge_reason)
-        )
-    return out
-
-
 def _cii_line_adjustment(parent, charge: bool, amount: Decimal, code: str | None, reason: str | None) -> None:
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
-    _sub(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
+    sub_element(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
     _cii_amount(el, "ActualAmount", amount)
     if code:
         _ram(el, "ReasonCode", code)
@@ -208,7 +169,7 @@ def _cii_line(parent, line: Line) -> None:
         _cii_amount(gross, "ChargeAmount", line.gross_price)
         if line.price_discount is not None:
             discount = _ram(gross, "AppliedTradeAllowanceCharge")
-            _sub(_ram(discount, "ChargeIndicator"), UDT, "Indicator", "false")
+            sub_element(_ram(discount, "ChargeIndicator"), UDT, "Indicator", "false")
             _cii_amount(discount, "ActualAmount", line.price_discount)
     if line.net_price is not None:
         price = _ram(agreement, "NetPriceProductTradePrice")
@@ -221,7 +182,7 @@ def _cii_line(parent, line: Line) -> None:
     settlement = _ram(item, "SpecifiedLineTradeSettlement")
     _cii_tax(settlement, line, basis=False)
     _cii_period(settlement, line.period_start, line.period_end)
-    for charge, amount, code, reason in _line_adjustments(line):
+    for charge, amount, code, reason in line_adjustments(line):
         _cii_line_adjustment(settlement, charge, amount, code, reason)
     summation = _ram(settlement, "SpecifiedTradeSettlementLineMonetarySummation")
     _cii_amount(summation, "LineTotalAmount", line.net_amount)
@@ -396,7 +357,7 @@ def _cii_settlement(transaction, terms: Terms) -> None:
         _ram(_ram(settlement, "ReceivableSpecifiedTradeAccountingAccount"), "ID", terms.buyer_accounting)
 
 
-def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None) -> bytes:
+def write_cii(terms: Terms, *, specification: str, process: str | None = None) -> bytes:
     """The Terms as a UN/CEFACT Cross Industry Invoice D16B (EN 16931 CII syntax), UTF-8 bytes.
 
     Args:
@@ -405,11 +366,11 @@ def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str 
         process: BT-23 business process, None for none.
     """
     root = etree.Element(f"{{{RSM}}}CrossIndustryInvoice", nsmap={"rsm": RSM, "ram": RAM, "udt": UDT, "qdt": QDT})
-    context = _sub(root, RSM, "ExchangedDocumentContext")
+    context = sub_element(root, RSM, "ExchangedDocumentContext")
     if process is not None:  # the XSD orders BT-23 before BT-24
         _ram(_ram(context, "BusinessProcessSpecifiedDocumentContextParameter"), "ID", process)
     _ram(_ram(context, "GuidelineSpecifiedDocumentContextParameter"), "ID", specification)
-    document = _sub(root, RSM, "ExchangedDocument")
+    document = sub_element(root, RSM, "ExchangedDocument")
     if terms.number is not None:
         _ram(document, "ID", terms.number)
     _ram(document, "TypeCode", terms.type_code)
@@ -420,9 +381,9 @@ def write_cii(terms: Terms, *, specification: str = SPECIFICATION, process: str 
         _ram(note, "Content", text)
         if subject:
             _ram(note, "SubjectCode", subject)
-    transaction = _sub(root, RSM, "SupplyChainTradeTransaction")
+    transaction = sub_element(root, RSM, "SupplyChainTradeTransaction")
     for line in terms.lines:
         _cii_line(transaction, line)
     _cii_agreement(transaction, terms)
     _cii_settlement(transaction, terms)
-    return _serialize(root)
+    return serialize(root)

@@ -8,8 +8,8 @@ from decimal import Decimal
 from lxml import etree
 
 from extractor.einvoice.codes import EMAIL_SCHEME
-from extractor.einvoice.terms import SPECIFICATION, AllowanceCharge, Document, Line, Party, Terms
-from extractor.einvoice.write import _line_adjustments, _rate, _serialize, _sub, number
+from extractor.einvoice.terms import AllowanceCharge, Document, Line, Party, Terms
+from extractor.einvoice.xmlwrite import line_adjustments, number, rate_to_write, serialize, sub_element
 
 UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
@@ -18,11 +18,11 @@ CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
 
 
 def _cbc(parent, name: str, text: str | None = None, attrs: dict[str, str | None] | None = None):
-    return _sub(parent, CBC, name, text, attrs)
+    return sub_element(parent, CBC, name, text, attrs)
 
 
 def _cac(parent, name: str):
-    return _sub(parent, CAC, name)
+    return sub_element(parent, CAC, name)
 
 
 def _ubl_amount(parent, name: str, value: Decimal | None, currency: str | None) -> None:
@@ -43,7 +43,7 @@ def _ubl_category(
     el = _cac(parent, name)
     if category is not None:
         _cbc(el, "ID", category)
-    rate = _rate(category, rate, breakdown=breakdown)
+    rate = rate_to_write(category, rate, breakdown=breakdown)
     if rate is not None:
         _cbc(el, "Percent", number(rate))
     if code:
@@ -273,7 +273,7 @@ def _ubl_line(root, line: Line, *, credit: bool, currency: str | None) -> None:
         reference = _cac(el, "DocumentReference")
         _cbc(reference, "ID", line.object_id[1], {"schemeID": line.object_id[0]})
         _cbc(reference, "DocumentTypeCode", "130")
-    for charge, amount, code, reason in _line_adjustments(line):
+    for charge, amount, code, reason in line_adjustments(line):
         _ubl_line_adjustment(el, charge, amount, code, reason, currency)
     _ubl_item(_cac(el, "Item"), line)
     if line.net_price is not None:
@@ -311,9 +311,7 @@ def _ubl_item(item, line: Line) -> None:
         _cbc(attribute, "Value", value)
 
 
-def write_ubl(
-    terms: Terms, *, specification: str = SPECIFICATION, process: str | None = None, email_endpoints: bool = True
-) -> bytes:
+def write_ubl(terms: Terms, *, specification: str, process: str | None = None, email_endpoints: bool = True) -> bytes:
     """The Terms as an OASIS UBL 2.1 ``Invoice`` (``CreditNote`` for a credit note's type code), UTF-8 bytes.
 
     Args:
@@ -377,4 +375,4 @@ def write_ubl(
     _ubl_amount(totals, "PayableAmount", terms.due_payable, currency)
     for line in terms.lines:
         _ubl_line(root, line, credit=credit, currency=currency)
-    return _serialize(root)
+    return serialize(root)

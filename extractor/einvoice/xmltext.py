@@ -1,7 +1,7 @@
 """Reading e-invoice XML by local element names, so ZUGFeRD 1 and 2, CII D16B and UBL namespaces all work: the
 element steps, text, decimals, numbers and dates the e-invoice readers (``einvoice.read``,
 ``einvoice.read_en16931``) take their values with: lxml elements in, plain values out (lxml itself is only
-imported by ``_local``, on first use).
+imported by ``local_name``, on first use).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import re
 from decimal import Decimal, InvalidOperation
 
 
-def _local(el) -> str:
+def local_name(el) -> str:
+    """An element's local name (no namespace); "" for a comment or processing instruction."""
     from lxml import etree
 
     return etree.QName(el).localname if isinstance(el.tag, str) else ""
@@ -18,31 +19,35 @@ def _local(el) -> str:
 
 def _kids(el, names: str) -> list:
     wanted = names.split("|")
-    return [c for c in el if isinstance(c.tag, str) and _local(c) in wanted] if el is not None else []
+    return [c for c in el if isinstance(c.tag, str) and local_name(c) in wanted] if el is not None else []
 
 
-def _all(el, *steps: str) -> list:
+def find_all(el, *steps: str) -> list:
+    """The elements reached from ``el`` by child steps of local names (``"A|B"``: either), in document order."""
     nodes = [el] if el is not None else []
     for step in steps:
         nodes = [k for n in nodes for k in _kids(n, step)]
     return nodes
 
 
-def _one(el, *steps: str):
-    nodes = _all(el, *steps)
+def find_one(el, *steps: str):
+    """The first element ``find_all`` reaches, None for none."""
+    nodes = find_all(el, *steps)
     return nodes[0] if nodes else None
 
 
-def _text(el, *steps: str) -> str | None:
-    for node in _all(el, *steps):
+def text_at(el, *steps: str) -> str | None:
+    """The first non-empty text those steps reach, its whitespace collapsed; None for none."""
+    for node in find_all(el, *steps):
         text = " ".join((node.text or "").split())
         if text:
             return text
     return None
 
 
-def _dec(el, *steps: str, currency: str | None = None) -> Decimal | None:
-    nodes = _all(el, *steps)
+def decimal_at(el, *steps: str, currency: str | None = None) -> Decimal | None:
+    """The first finite decimal those steps reach (with ``currency``: of that ``currencyID`` where several)."""
+    nodes = find_all(el, *steps)
     if currency and len(nodes) > 1:
         # e.g. TaxTotalAmount given twice: in the invoice currency and in the tax currency
         nodes = [n for n in nodes if n.get("currencyID") in (None, currency)] or nodes
@@ -56,7 +61,8 @@ def _dec(el, *steps: str, currency: str | None = None) -> Decimal | None:
     return None
 
 
-def _num(value: Decimal | None) -> int | float | None:
+def plain_number(value: Decimal | None) -> int | float | None:
+    """A decimal as JSON takes it: an int when whole, else a float; None stays None."""
     if value is None:
         return None
     if value == value.to_integral_value():
@@ -64,7 +70,7 @@ def _num(value: Decimal | None) -> int | float | None:
     return float(value)
 
 
-def _date(text: str | None) -> str | None:
+def iso_date(text: str | None) -> str | None:
     """CII format 102 (``YYYYMMDD``) or an ISO date / date-time, as ``YYYY-MM-DD``; other formats give None."""
     import datetime as dt
 
@@ -77,3 +83,6 @@ def _date(text: str | None) -> str | None:
         return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
     except ValueError:
         return None
+
+
+__all__ = ["decimal_at", "find_all", "find_one", "iso_date", "local_name", "plain_number", "text_at"]

@@ -22,6 +22,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from extractor.einvoice.bindings import address_steps
+from extractor.einvoice.xmltext import local_name
 from extractor.leaves import leaves
 
 # the element names (local) each field is read from, in the reader's order of preference: CII's, then UBL's
@@ -36,10 +38,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "amount_due": ("DuePayableAmount", "PayableAmount"),
     "payment_terms": ("Description", "Note"),
     "name": ("Name", "RegistrationName"),
-    "street": ("LineOne", "StreetName"),
-    "postal_code": ("PostcodeCode", "PostalZone"),
-    "city": ("CityName",),
-    "country": ("CountryID", "IdentificationCode"),
+    **{  # the address's parts: the binding table's elements, CII's then UBL's
+        key: tuple(dict.fromkeys(address_steps(key, syntax)[-1] for syntax in ("CII", "UBL")))
+        for key in ("street", "postal_code", "city", "country")
+    },
     "vat_id": ("ID", "CompanyID"),
     "tax_id": ("ID", "CompanyID"),
     "iban": ("IBANID", "ID"),
@@ -97,11 +99,13 @@ class _Scopes:
     def __init__(self, root):
         self.root = root
         self.lines = [
-            e for e in root.iter() if _local(e) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine")
+            e
+            for e in root.iter()
+            if local_name(e) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine")
         ]
         self.cii_lines = self._cii_lines()
         self.taxes = [
-            e for e in root.iter() if _local(e) in ("ApplicableTradeTax", "TaxSubtotal") and not self._in_line(e)
+            e for e in root.iter() if local_name(e) in ("ApplicableTradeTax", "TaxSubtotal") and not self._in_line(e)
         ]
 
     def _cii_lines(self) -> list:
@@ -111,17 +115,17 @@ class _Scopes:
             (
                 e
                 for e in self.root
-                if _local(e) in ("SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction")
+                if local_name(e) in ("SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction")
             ),
             None,
         )
         if tx is None:
-            return [e for e in self.lines if _local(e) != "IncludedSupplyChainTradeLineItem"]
+            return [e for e in self.lines if local_name(e) != "IncludedSupplyChainTradeLineItem"]
         return [position[0] for position in cii_positions(tx)[0]]
 
     def _in_line(self, element) -> bool:
         return any(
-            _local(a) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine")
+            local_name(a) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine")
             for a in element.iterancestors()
         )
 
@@ -138,16 +142,17 @@ class _Scopes:
                 "seller": ("SellerTradeParty", "AccountingSupplierParty"),
                 "buyer": ("BuyerTradeParty", "AccountingCustomerParty"),
             }[head]
-            party = next((e for e in self.root.iter() if _local(e) in names and not self._in_line(e)), None)
+            party = next((e for e in self.root.iter() if local_name(e) in names and not self._in_line(e)), None)
             return party, False
         if head == "bank_account":
             means = next(
                 (
                     e
                     for e in self.root.iter()
-                    if _local(e) in ("SpecifiedTradeSettlementPaymentMeans", "PaymentMeans")
+                    if local_name(e) in ("SpecifiedTradeSettlementPaymentMeans", "PaymentMeans")
                     and any(
-                        _local(k) in ("PayeePartyCreditorFinancialAccount", "PayeeFinancialAccount") for k in e.iter()
+                        local_name(k) in ("PayeePartyCreditorFinancialAccount", "PayeeFinancialAccount")
+                        for k in e.iter()
                     )
                 ),
                 None,
@@ -181,16 +186,16 @@ def _place(scope, exclude_lines: bool, value: Any, names: tuple[str, ...]):
 def _named(element, name: str) -> bool:
     """Whether an element is ``Name`` (or ``Parent/Name``) by local names."""
     parent, _, own = name.rpartition("/")
-    if _local(element) != own:
+    if local_name(element) != own:
         return False
-    return not parent or (element.getparent() is not None and _local(element.getparent()) == parent)
+    return not parent or (element.getparent() is not None and local_name(element.getparent()) == parent)
 
 
 def _inside_line(element, scope) -> bool:
     for ancestor in element.iterancestors():
         if ancestor is scope:
             return False
-        if _local(ancestor) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine"):
+        if local_name(ancestor) in ("IncludedSupplyChainTradeLineItem", "InvoiceLine", "CreditNoteLine"):
             return True
     return False
 
@@ -210,12 +215,6 @@ def _same(text: str, value: Any) -> bool:
     if match:
         return text in ("".join(match.groups()), value) or text.startswith(value + "T")
     return text == " ".join(value.split()) or ("".join(text.split()) == value and " " not in value)  # a compacted IBAN
-
-
-def _local(element) -> str:
-    from lxml import etree
-
-    return etree.QName(element).localname if isinstance(element.tag, str) else ""
 
 
 __all__ = ["FIELDS", "value_paths"]

@@ -60,7 +60,8 @@ def write_einvoices(record_path: Path, record: Record) -> Record:
     if not isinstance(entries, dict) or not entries:
         return record
     from extractor.einvoice.facturx import EinvoiceWriteError  # lxml / factur-x only when asked for
-    from extractor.einvoice.report import SUFFIXES, einvoice_bytes, einvoice_xml
+    from extractor.einvoice.formats import BY_NAME
+    from extractor.einvoice.record_xml import einvoice_bytes, einvoice_xml
 
     written = {}
     for fmt, entry in entries.items():
@@ -74,7 +75,7 @@ def write_einvoices(record_path: Path, record: Record) -> Record:
         except EinvoiceWriteError as exc:  # e.g. the source PDF changed since: the record says so, nothing written
             written[fmt] = {**entry, "valid": False, "error": str(exc)}
             continue
-        target = record_path.with_name(f"{record_path.stem}.{fmt}.{SUFFIXES[fmt]}")
+        target = record_path.with_name(f"{record_path.stem}.{fmt}.{BY_NAME[fmt].suffix}")
         write_atomic(target, data)
         written[fmt] = {**entry, "path": str(target)}
     return dataclasses.replace(record, extra={**record.extra, "einvoice": written})

@@ -18,14 +18,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from extractor.einvoice.formats import XML_FORMATS
 from extractor.errors import UsageError
 from extractor.jobs.sinks import write_atomic
 from extractor.schema import BUILTIN_SCHEMAS
 
 OPTIONS = ("pages", "password", "split", "einvoice")  # the per-request settings that are safe to vary
-# e-invoice formats a job may ask for: facturx is the source PDF carrying the XML, and the service keeps no upload
-# past its job
-SERVICE_EINVOICE = ("cii", "ubl", "xrechnung-cii", "xrechnung-ubl", "peppol")  # XML only: no facturx
+# e-invoice formats a job may ask for: those that are XML alone (facturx is the source PDF carrying the XML, and the
+# service keeps no upload past its job)
+SERVICE_EINVOICE = XML_FORMATS
 SCHEMA_LIMIT = 256 * 1024  # bytes of a request's own JSON Schema at most
 SCHEMA_FOLDER = "extract-serve-schemas-"  # the private folder's prefix
 
