@@ -212,6 +212,43 @@ def test_abstains_with_the_reason(change, pointer, reason):
     assert reading.data is None
 
 
+@pytest.mark.parametrize(
+    ("extra", "due_date"),
+    [
+        # a date labelled as another date (delivery, period, order): the due date the teacher left empty stays null
+        ("Lieferdatum: 12.03.2026", None),
+        ("Abrechnungszeitraum: 01.03.2026 bis 15.03.2026", None),
+        ("Bestellung vom 01.03.2026", None),
+        # a date labelled as due, or with no label of another date: it may be the due date, so it is not read
+        ("Fällig am 30.03.2026", "not_learned"),
+        ("Lieferung fällig 30.03.2026", "not_learned"),
+        ("Hinweis 30.03.2026", "not_learned"),
+    ],
+)
+def test_a_field_the_teacher_left_empty_is_null_unless_a_date_may_print_it(extra, due_date):
+    layout = learned()
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), extra])])
+    assert reading.abstained.get("/due_date") == due_date
+    assert ("/due_date" in reading.values) is (due_date is None)
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        # a tax rate's "VAT" on a table row: no id printed, the buyer's VAT id the teacher left empty stays null
+        ("Beratung 100,00 19 % VAT (S) 100,00", None),
+        # a VAT id's label with an id-like word (not a valid shape): it may be the buyer's VAT id
+        ("Buyer VAT: XY12345678", "not_learned"),
+    ],
+)
+def test_a_vat_label_needs_an_id_to_print_a_vat_id(extra, reason):
+    data = invoice_data("RE-2026-001", "2026-02-03", 1297.5)
+    data["buyer"]["vat_id"] = None
+    layout = learned(data=data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), extra])])
+    assert reading.abstained.get("/buyer/vat_id") == reason
+
+
 def test_a_value_printed_in_two_places_must_agree():
     # (a label naming another value, "Zahlbetrag" for the total, is dropped where another place is left:
     # learn.OTHER_LABELS)
