@@ -249,6 +249,18 @@ def test_a_vat_label_needs_an_id_to_print_a_vat_id(extra, reason):
     assert reading.abstained.get("/buyer/vat_id") == reason
 
 
+def test_a_total_equal_to_its_net_total_is_learned_at_its_own_label():
+    # at a rate of 0 % the teacher's net total, tax basis and total are one value: each is learned at its own label
+    def lines(net: str, base: str, total: str) -> list[str]:
+        rows = invoice_lines("FA-1", "03.02.2026", "1,00")[:-2]
+        return [*rows, f"TVA 0 % export {base} €", f"Total HT {net} €", f"Total TTC {total} €"]
+
+    data = {**invoice_data("FA-1", "2026-02-03", 530.75), "subtotal": 530.75}
+    layout = learned(lines("530,75", "530,75", "530,75"), data)
+    reading = read(layout, [page(lines("624,90", "81,90", "671,15"))])
+    assert {k: reading.values.get(k) for k in ("/subtotal", "/total")} == {"/subtotal": 624.9, "/total": 671.15}
+
+
 def test_a_value_printed_in_two_places_must_agree():
     # (a label naming another value, "Zahlbetrag" for the total, is dropped where another place is left:
     # learn.OTHER_LABELS)

@@ -169,14 +169,15 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
 
 
 # Labels that name another value than the field's: where a teacher's value is printed at several labels (its issue
-# date also its delivery date, its total also the amount due), those places are dropped, as long as one is left.
+# date also its delivery date, its total also the amount due or, at a rate of 0 %, the net total and the tax basis
+# "TVA 0 % export"), those places are dropped, as long as one is left.
 # A place is only ever dropped, never chosen, by these words: every place kept printed the teacher's true value.
 OTHER_LABELS = {
     "/issue_date": ("liefer", "leistung", "delivery", "livraison", "échéance", "fällig", "due", "bestell", "order"),
     "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
-    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen"),
+    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva "),
     "/amount_due": ("brutto", "ttc", "rechnungssumme"),
-    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust"),
+    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust", "ttc", "brutto", "tva "),
 }
 
 
