@@ -261,6 +261,24 @@ def test_a_total_equal_to_its_net_total_is_learned_at_its_own_label():
     assert {k: reading.values.get(k) for k in ("/subtotal", "/total")} == {"/subtotal": 624.9, "/total": 671.15}
 
 
+def test_a_country_both_parties_share_is_learned_at_each_partys_own_place():
+    # seller and buyer both in Germany: each country is learned where its own party's words anchor it
+    def lines(buyer: str, city: str, country: str) -> list[str]:
+        rows = invoice_lines("RE-1", "03.02.2026", "1,00", vat="DE123456789")
+        seller = ["Verkäufer:", "Nordlicht GmbH", "DE 20457 Hamburg"]
+        return [*rows[:2], *seller, "Kunde:", buyer, f"{country} 10115 {city}"]
+
+    data = invoice_data("RE-1", "2026-02-03", 1.0)
+    data["seller"]["address"] = {"city": "Hamburg", "country": "DE"}
+    data["buyer"] = {"name": "Muster AG", "address": {"city": "Berlin", "country": "DE"}}
+    layout = learned(lines("Muster AG", "Berlin", "DE"), data)
+    reading = read(layout, [page(lines("Beispiel KG", "Berlin", "AT"))])
+    assert {k: reading.values.get(k) for k in ("/seller/address/country", "/buyer/address/country")} == {
+        "/seller/address/country": "DE",
+        "/buyer/address/country": "AT",
+    }
+
+
 def test_a_value_printed_in_two_places_must_agree():
     # (a label naming another value, "Zahlbetrag" for the total, is dropped where another place is left:
     # learn.OTHER_LABELS)
