@@ -279,6 +279,21 @@ def test_a_country_both_parties_share_is_learned_at_each_partys_own_place():
     }
 
 
+@pytest.mark.parametrize(
+    ("first_lines", "expected"),
+    [
+        # the seller's name moved off its learned place: read where it is printed, word for word the teacher's
+        (["Nordlicht GmbH", "Hafenstraße 1 20457 Hamburg"], ("Nordlicht GmbH", None)),
+        # printed also in another form (capitals): which one the data holds is not known, it abstains
+        (["Nordlicht GmbH", "NORDLICHT GMBH Hafenstraße 1"], (None, "no_candidate")),
+    ],
+)
+def test_the_sellers_name_off_its_place_is_read_only_as_printed(first_lines, expected):
+    layout = learned()
+    reading = read(layout, [page([*first_lines, *invoice_lines("RE-2026-002", "17.03.2026", "88,20")[1:]])])
+    assert (reading.values.get("/seller/name"), reading.abstained.get("/seller/name")) == expected
+
+
 def test_a_value_printed_in_two_places_must_agree():
     # (a label naming another value, "Zahlbetrag" for the total, is dropped where another place is left:
     # learn.OTHER_LABELS)

@@ -203,6 +203,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.citations[rule.pointer] = cited
             else:
                 result.abstained[rule.pointer] = reason
+    if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
+        _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)
     if SELLER_NAME in result.values and name_key(name) != name_key(layout.supplier_name):
         # the layout's seller's identity printed, another seller's name where the seller is named: not this seller
@@ -215,6 +217,26 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         citations=result.citations,
         data=_data(layout, result),
     )
+
+
+def _seller_name_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
+    """The seller's name where its places print nothing (the lines above it changed): the identity check found it
+    printed; it is read when every printing of it is, word for word, the name the teachers printed."""
+    want = layout.supplier_name.split()
+    cited, other = [], False
+    for page in pages:
+        for line in page.lines:
+            words = [page.words[i] for i in line]
+            for start in range(len(words) - len(want) + 1):
+                run = words[start : start + len(want)]
+                text = " ".join(w.text for w in run)
+                if name_key(text) == name_key(layout.supplier_name):
+                    other |= text != layout.supplier_name
+                    cited.append({**places.word_citation(page, run), "text": text})
+    if cited and not other:
+        del result.abstained[SELLER_NAME]
+        result.values[SELLER_NAME] = layout.supplier_name
+        result.citations[SELLER_NAME] = cited
 
 
 def _data(layout: Layout, result: LayoutRead) -> dict | None:
