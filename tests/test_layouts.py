@@ -212,6 +212,88 @@ def test_abstains_with_the_reason(change, pointer, reason):
     assert reading.data is None
 
 
+@pytest.mark.parametrize(
+    ("extra", "due_date"),
+    [
+        # a date labelled as another date (delivery, period, order): the due date the teacher left empty stays null
+        ("Lieferdatum: 12.03.2026", None),
+        ("Abrechnungszeitraum: 01.03.2026 bis 15.03.2026", None),
+        ("Bestellung vom 01.03.2026", None),
+        # a date labelled as due, or with no label of another date: it may be the due date, so it is not read
+        ("Fällig am 30.03.2026", "not_learned"),
+        ("Lieferung fällig 30.03.2026", "not_learned"),
+        ("Hinweis 30.03.2026", "not_learned"),
+    ],
+)
+def test_a_field_the_teacher_left_empty_is_null_unless_a_date_may_print_it(extra, due_date):
+    layout = learned()
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), extra])])
+    assert reading.abstained.get("/due_date") == due_date
+    assert ("/due_date" in reading.values) is (due_date is None)
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        # a tax rate's "VAT" on a table row: no id printed, the buyer's VAT id the teacher left empty stays null
+        ("Beratung 100,00 19 % VAT (S) 100,00", None),
+        # a VAT id's label with an id-like word (not a valid shape): it may be the buyer's VAT id
+        ("Buyer VAT: XY12345678", "not_learned"),
+    ],
+)
+def test_a_vat_label_needs_an_id_to_print_a_vat_id(extra, reason):
+    data = invoice_data("RE-2026-001", "2026-02-03", 1297.5)
+    data["buyer"]["vat_id"] = None
+    layout = learned(data=data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), extra])])
+    assert reading.abstained.get("/buyer/vat_id") == reason
+
+
+def test_a_total_equal_to_its_net_total_is_learned_at_its_own_label():
+    # at a rate of 0 % the teacher's net total, tax basis and total are one value: each is learned at its own label
+    def lines(net: str, base: str, total: str) -> list[str]:
+        rows = invoice_lines("FA-1", "03.02.2026", "1,00")[:-2]
+        return [*rows, f"TVA 0 % export {base} €", f"Total HT {net} €", f"Total TTC {total} €"]
+
+    data = {**invoice_data("FA-1", "2026-02-03", 530.75), "subtotal": 530.75}
+    layout = learned(lines("530,75", "530,75", "530,75"), data)
+    reading = read(layout, [page(lines("624,90", "81,90", "671,15"))])
+    assert {k: reading.values.get(k) for k in ("/subtotal", "/total")} == {"/subtotal": 624.9, "/total": 671.15}
+
+
+def test_a_country_both_parties_share_is_learned_at_each_partys_own_place():
+    # seller and buyer both in Germany: each country is learned where its own party's words anchor it
+    def lines(buyer: str, city: str, country: str) -> list[str]:
+        rows = invoice_lines("RE-1", "03.02.2026", "1,00", vat="DE123456789")
+        seller = ["Verkäufer:", "Nordlicht GmbH", "DE 20457 Hamburg"]
+        return [*rows[:2], *seller, "Kunde:", buyer, f"{country} 10115 {city}"]
+
+    data = invoice_data("RE-1", "2026-02-03", 1.0)
+    data["seller"]["address"] = {"city": "Hamburg", "country": "DE"}
+    data["buyer"] = {"name": "Muster AG", "address": {"city": "Berlin", "country": "DE"}}
+    layout = learned(lines("Muster AG", "Berlin", "DE"), data)
+    reading = read(layout, [page(lines("Beispiel KG", "Berlin", "AT"))])
+    assert {k: reading.values.get(k) for k in ("/seller/address/country", "/buyer/address/country")} == {
+        "/seller/address/country": "DE",
+        "/buyer/address/country": "AT",
+    }
+
+
+@pytest.mark.parametrize(
+    ("first_lines", "expected"),
+    [
+        # the seller's name moved off its learned place: read where it is printed, word for word the teacher's
+        (["Nordlicht GmbH", "Hafenstraße 1 20457 Hamburg"], ("Nordlicht GmbH", None)),
+        # printed also in another form (capitals): which one the data holds is not known, it abstains
+        (["Nordlicht GmbH", "NORDLICHT GMBH Hafenstraße 1"], (None, "no_candidate")),
+    ],
+)
+def test_the_sellers_name_off_its_place_is_read_only_as_printed(first_lines, expected):
+    layout = learned()
+    reading = read(layout, [page([*first_lines, *invoice_lines("RE-2026-002", "17.03.2026", "88,20")[1:]])])
+    assert (reading.values.get("/seller/name"), reading.abstained.get("/seller/name")) == expected
+
+
 def test_a_value_printed_in_two_places_must_agree():
     # (a label naming another value, "Zahlbetrag" for the total, is dropped where another place is left:
     # learn.OTHER_LABELS)

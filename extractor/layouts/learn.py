@@ -20,7 +20,7 @@ from extractor.layouts import formats, places, table
 from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
-from extractor.layouts.words import PageWords
+from extractor.layouts.words import PageWords, token
 from extractor.register.keys import name_key, read_keys, supplier_key
 from extractor.schema import load_schema
 from extractor.text import fold as text_fold
@@ -160,7 +160,7 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
             place = places.place_of(pages, span)
             if place is not None and place not in learned:
                 learned.append(place)
-        learned = _labelled(pointer, learned)
+        learned = _labelled(pointer, _own_party(pointer, learned, data) if shared else learned)
         if spans and not learned:
             notes.append(f"{pointer}: printed with no fixed word around it; not learned")
         if learned:
@@ -169,15 +169,43 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
 
 
 # Labels that name another value than the field's: where a teacher's value is printed at several labels (its issue
-# date also its delivery date, its total also the amount due), those places are dropped, as long as one is left.
+# date also its delivery date, its total also the amount due or, at a rate of 0 %, the net total and the tax basis
+# "TVA 0 % export"), those places are dropped, as long as one is left.
 # A place is only ever dropped, never chosen, by these words: every place kept printed the teacher's true value.
 OTHER_LABELS = {
     "/issue_date": ("liefer", "leistung", "delivery", "livraison", "échéance", "fällig", "due", "bestell", "order"),
     "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
-    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen"),
+    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva "),
     "/amount_due": ("brutto", "ttc", "rechnungssumme"),
-    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust"),
+    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust", "ttc", "brutto", "tva ", "vat", "%"),
 }
+
+
+PARTIES = ("seller", "buyer")
+
+
+def _party_words(value: Any) -> set[str]:
+    if isinstance(value, Mapping):
+        return {w for v in value.values() for w in _party_words(v)}
+    if not isinstance(value, str):
+        return set()
+    return {t for t in (token(w) for w in value.split()) if t != places.ANY and len(t) >= 3}
+
+
+def _own_party(pointer: str, learned: list[Place], data: Mapping) -> list[Place]:
+    """A party's value the other party shares (both in Germany): the places anchored by the other party's words (its
+    name above, its city beside) are dropped, as long as one is left; each place kept printed the true value."""
+    party = pointer.split("/")[1]
+    if party not in PARTIES:
+        return learned
+    other = _party_words(data.get(PARTIES[1 - PARTIES.index(party)]))
+    own = _party_words(data.get(party))
+    kept = [
+        p
+        for p in learned
+        if not (other - own) & {t for t in (*p.before, *p.after, *(w for line in p.above for w in line))}
+    ]
+    return kept or learned
 
 
 def _labelled(pointer: str, learned: list[Place]) -> list[Place]:

@@ -112,6 +112,12 @@ _LABELS = {
     "account_holder": r"inhaber|holder|titulaire|kontoinhaber",
     "payment_terms": r"zahl|payment|paiement|règlement|reglement|skonto|escompte|terms|conditions|fällig|due",
 }
+# A due date's labels, and those of the other dates an invoice prints (delivery, period, order): a date on an
+# unexplained line labelled only as another date does not print a due date the teachers left empty.
+_DUE = r"fällig|faellig|zahlbar|zahlungsziel|due|payable|échéance|echeance|scaden"
+_OTHER_DATES = r"liefer|leistung|zeitraum|period|bestell|order|commande|livraison|^vom$|^bis$|^du$|^au$|^from$"
+# An id-like word (letters and at least six digits): a VAT id's label on a line with none is a tax rate's ("7 % VAT")
+_ID_LIKE = re.compile(r"^(?=(?:[^0-9]*[0-9]){6})[A-Za-z0-9./-]{8,}$")
 
 
 def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[PageWords, int]]:
@@ -138,14 +144,29 @@ def may_print(pointer: str, layout: Layout, printed: set[str], lines: list[tuple
     if "bank_account" in pointer and name in ("bank_account", "iban"):
         return any(key.startswith("iban:") for key in printed)
     if name == "vat_id":
-        return any(key.startswith("vat:") for key in printed) or _labelled(lines, _LABELS["vat_id"])
+        with_id = [(page, line) for page, line in lines if any(_ID_LIKE.match(w.text) for w in page.line_words(line))]
+        return any(key.startswith("vat:") for key in printed) or _labelled(with_id, _LABELS["vat_id"])
+    if name == "due_date":
+        lines = [(page, line) for page, line in lines if _due_date_line(page.tokens[line])]
     texts = [[w.text for w in page.line_words(line)] for page, line in lines]
     if name.endswith("date"):
-        return any(formats.parse_date(t.rstrip(".,;"), p) for ws in texts for t in ws for p in formats.DATE_PATTERNS)
+        return any(_is_date(t) for ws in texts for t in ws)
     if name.endswith("amount") or name in ("total", "subtotal"):
         return any(formats.parse_number(t, decimal=layout.decimal) is not None for ws in texts for t in ws)
     label = next((v for k, v in _LABELS.items() if k in name), None)
     return _labelled(lines, label) if label else bool(lines)
+
+
+def _is_date(text: str) -> bool:
+    return any(formats.parse_date(text.rstrip(".,;"), p) for p in formats.DATE_PATTERNS)
+
+
+def _due_date_line(tokens: Sequence[str]) -> bool:
+    """False for a line labelled only as another date (a delivery date, a period, an order's date)."""
+    words = [t for t in tokens if t != places.ANY]
+    if any(re.search(_DUE, t) for t in words):
+        return True
+    return not any(re.search(_OTHER_DATES, t) for t in words)
 
 
 def _labelled(lines: list[tuple[PageWords, int]], pattern: str) -> bool:
@@ -182,6 +203,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.citations[rule.pointer] = cited
             else:
                 result.abstained[rule.pointer] = reason
+    if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
+        _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)
     if SELLER_NAME in result.values and name_key(name) != name_key(layout.supplier_name):
         # the layout's seller's identity printed, another seller's name where the seller is named: not this seller
@@ -194,6 +217,26 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         citations=result.citations,
         data=_data(layout, result),
     )
+
+
+def _seller_name_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
+    """The seller's name where its places print nothing (the lines above it changed): the identity check found it
+    printed; it is read when every printing of it is, word for word, the name the teachers printed."""
+    want = layout.supplier_name.split()
+    cited, other = [], False
+    for page in pages:
+        for line in page.lines:
+            words = [page.words[i] for i in line]
+            for start in range(len(words) - len(want) + 1):
+                run = words[start : start + len(want)]
+                text = " ".join(w.text for w in run)
+                if name_key(text) == name_key(layout.supplier_name):
+                    other |= text != layout.supplier_name
+                    cited.append({**places.word_citation(page, run), "text": text})
+    if cited and not other:
+        del result.abstained[SELLER_NAME]
+        result.values[SELLER_NAME] = layout.supplier_name
+        result.citations[SELLER_NAME] = cited
 
 
 def _data(layout: Layout, result: LayoutRead) -> dict | None:
