@@ -129,20 +129,6 @@ def _hash_file(path: Path) -> tuple[str, StatKey]:
     return digest.hexdigest(), stat_key(after)
 
 
-def _fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (best effort: some file systems refuse directory fsync)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _free_name(folder: Path, name: str, sha256: str) -> Path:
     """Return a path in ``folder`` that does not exist yet: the name, else ``<stem>-<sha12>[-N]<suffix>``."""
     suffix = _cut(Path(name).suffix, 40)
@@ -412,7 +398,6 @@ class Steps:
         else:
             # step 4, its e-invoices (--einvoice) beside it first: a crash between them leaves files a retry rewrites
             written.append((result, write_record_beside(result, record)))
-        _fsync_dir(result.parent)
         _pause_for_tests("written")
         for path, one in written:  # before the commit: a kill from here on feeds it again (feeds: once, at least)
             self.feeds.send(path, one)
