@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import csv
 import dataclasses
+import errno
 import hashlib
 import io
 import json
@@ -28,6 +29,45 @@ TAIL_BYTES = 16 * 1024 * 1024  # ... read from at most this many bytes at its en
 # OWASP "CSV injection": a text cell starting with one of these is a formula to a spreadsheet; it is written with a
 # leading single quote (https://owasp.org/www-community/attacks/CSV_Injection)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)  # a write that fails for its file system, not its data
+
+
+class OutputFull(ExtractorError, OSError):
+    """A file could not be written: its file system is full or read-only (code ``disk_full``). Nothing torn is left
+    (see each writer); a batch stops (exit 2, naming the file), ``extract watch`` and ``extract mail`` wait and
+    try again (:mod:`extractor.jobs.intake`)."""
+
+    code = "disk_full"
+
+
+def _full(path: Path, exc: OSError) -> OSError:
+    """The error to raise for a failed write of ``path``: an :class:`OutputFull` when the file system refused it."""
+    if exc.errno not in FULL_ERRNOS:
+        return exc
+    why = "full" if exc.errno != errno.EROFS else "read-only"
+    return OutputFull(
+        f"{path}: cannot write it: {exc.strerror} (the file system of {path.parent} is {why})", source=path
+    )
+
+
+def append_whole(fd: int, data: bytes, *, path: Path) -> None:
+    """Append ``data`` to an ``O_APPEND`` file with one write, fsync'd; on failure cut the file back to its size
+    before, so no torn line stays behind (best effort: a file system that refuses even that is left as it is).
+
+    Raises:
+        OutputFull: the file system is full or read-only.
+        OSError: any other failure.
+    """
+    size = os.fstat(fd).st_size
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, size)
+        except OSError:
+            pass
+        raise _full(path, exc) from exc
 
 
 def fsync_folder(folder: Path) -> None:
@@ -55,9 +95,13 @@ def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
             fsyncs, for a copy that is not the record's data (a mail's saved attachment: see ``mail.steps``).
 
     Raises:
-        OSError: the write failed (the target is untouched, no temporary file is left).
+        OutputFull: the file system is full or read-only (naming the file; the target is untouched).
+        OSError: the write failed otherwise (the target is untouched, no temporary file is left).
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _full(path, exc) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -65,8 +109,10 @@ def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
                 handle.flush()
                 os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _full(path, exc) from exc
         raise
     if sync:
         fsync_folder(path.parent)
@@ -351,14 +397,16 @@ class JsonlWriter:
         the line is always appended.
 
         Raises:
-            ExtractorError: the write failed (code ``jsonl_write``, naming the file): a job stops before its ledger
-                commit, so a restart writes the line again.
+            OutputFull: the file system is full or read-only (nothing torn is left: ``append_whole``).
+            ExtractorError: the write failed otherwise (code ``jsonl_write``, naming the file): a job stops before
+                its ledger commit, so a restart writes the line again.
         """
         if key is not None and key in self.recent:
             return False
         try:
-            os.write(self._fd, (record.to_json(indent=None) + "\n").encode("utf-8"))
-            os.fsync(self._fd)
+            append_whole(self._fd, (record.to_json(indent=None) + "\n").encode("utf-8"), path=self.path)
+        except OutputFull:
+            raise
         except OSError as exc:
             raise ExtractorError(
                 f"--jsonl {self.path}: cannot append ({exc.strerror or exc})", code="jsonl_write"
@@ -406,7 +454,7 @@ class CsvSink:
         self.parts = parts
         self.header = ["source", *(["part"] if parts else []), "status", *columns, "errors"]
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
-        os.write(self._fd, self._line(self.header))
+        append_whole(self._fd, self._line(self.header), path=self.path)
 
     @staticmethod
     def _line(values: Sequence) -> bytes:
@@ -415,7 +463,7 @@ class CsvSink:
         return buf.getvalue().encode("utf-8")
 
     def write(self, record: Record) -> Path:
-        """Append the record's row."""
+        """Append the record's row (whole, or not at all: ``append_whole``)."""
         data = record.data if isinstance(record.data, dict) else {}
         part = record.extra.get("part")
         cells: list[Any] = [
@@ -425,7 +473,7 @@ class CsvSink:
         ]
         cells += ["" if data.get(c) is None else data.get(c) for c in self.header[len(cells) : -1]]
         cells.append("; ".join(e.get("message", "") for e in record.errors))
-        os.write(self._fd, self._line(cells))
+        append_whole(self._fd, self._line(cells), path=self.path)
         return self.path
 
     def close(self) -> None:
