@@ -87,6 +87,11 @@ DEFAULT_DUPLICATE_WINDOW = 7  # days (register.checks.DEFAULT_WINDOW_DAYS)
 # ``extract watch`` / ``extract mail --hook``: seconds one run of the hook command may take before it is killed
 # (``jobs.feeds.FeedSettings``); a minute is ample for a script that posts one record, and bounds a hung one.
 DEFAULT_HOOK_TIMEOUT = 60.0
+# Every intake's (``extract watch``, ``extract mail``: ``jobs.intake``) retry and stop rules, named once:
+DEFAULT_ERROR_RETRIES = 2  # retries of a document's transient failure (model error, time-out, crashed worker)
+DEFAULT_BACKOFF = 5.0  # seconds before the first retry (and the first reconnect); doubled for each further one
+DEFAULT_MAX_BACKOFF = 300.0  # the longest wait between two retries (or reconnects)
+DEFAULT_STOP_TIMEOUT = 10.0  # seconds a document may still run after SIGINT / SIGTERM before it is abandoned
 CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
 CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).

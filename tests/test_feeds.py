@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from extractor.errors import UsageError
-from extractor.jobs.feeds import FeedSettings, JsonlLog, record_key, repair_torn_line, run_hook, tail_keys
+from extractor.jobs.feeds import FeedSettings, run_hook
+from extractor.jobs.sinks import JsonlWriter, record_key, repair_torn_line, tail_keys
 from extractor.record import Record
 
 SHA_A, SHA_B = "a" * 64, "b" * 64
@@ -78,7 +79,7 @@ WATCH_A, WATCH_B = record(SHA_A), record(SHA_B)
 def test_a_record_already_among_the_last_lines_is_not_appended_again(tmp_path, before, new, appended):
     path = tmp_path / "log.jsonl"
     path.write_bytes(b"".join(line(r) for r in before))
-    log = JsonlLog(path)
+    log = JsonlWriter(path)
     try:
         assert log.append(new, key=record_key(new.to_dict())) is appended
     finally:
@@ -89,12 +90,12 @@ def test_a_record_already_among_the_last_lines_is_not_appended_again(tmp_path, b
 
 def test_the_log_appends_across_runs_and_repairs_a_torn_line_first(tmp_path):
     path = tmp_path / "sub" / "log.jsonl"
-    log = JsonlLog(path)
+    log = JsonlWriter(path)
     assert log.append(WATCH_A, key=record_key(WATCH_A.to_dict()))
     log.close()
     with open(path, "ab") as handle:  # a kill in the middle of a line (a full disk, a power cut)
         handle.write(line(WATCH_B)[:20])
-    log = JsonlLog(path)
+    log = JsonlWriter(path)
     assert log.repaired == 20
     assert log.append(WATCH_B, key=record_key(WATCH_B.to_dict()))  # the torn line stood for no record
     assert not log.append(WATCH_A, key=record_key(WATCH_A.to_dict()))

@@ -739,18 +739,19 @@ def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp
 
 def test_one_process_per_ledger(tmp_path):
     """A second ``extract mail`` (or a watcher) on the same ledger refuses before connecting."""
-    from extractor.jobs.mail import MailLock, ledger_path
-    from extractor.jobs.watch.inbox import WatchLock, WatchPaths
+    from extractor.jobs.intake.lock import IntakeLock
+    from extractor.jobs.mail import ledger_path
+    from extractor.jobs.watch.inbox import WatchPaths, watch_lock
 
     out = tmp_path / "out"
-    with MailLock(ledger_path(out)):
+    with IntakeLock(ledger_path(out)):
         with pytest.raises(UsageError, match="already using the ledger") as refused:
             mail("imap://ap@127.0.0.1:1/INBOX", out, extractor=None, credentials=CREDENTIALS)
         assert refused.value.code == "locked"
         inbox = tmp_path / "inbox"
         inbox.mkdir()
-        with pytest.raises(UsageError, match="already running"):
-            WatchLock(WatchPaths.resolve(inbox, out)).acquire()
+        with pytest.raises(UsageError, match="already using the ledger"):
+            watch_lock(WatchPaths.resolve(inbox, out)).acquire()
 
 
 def test_xoauth2_with_a_token_command(server, extractor, tmp_path, caplog):

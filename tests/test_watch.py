@@ -32,7 +32,7 @@ from extractor.errors import ModelError, UsageError
 from extractor.jobs.feeds import FeedSettings
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch import WatchSettings, watch
-from extractor.jobs.watch.inbox import WatchLock, WatchPaths, ignored_name
+from extractor.jobs.watch.inbox import WatchPaths, ignored_name, watch_lock
 from extractor.jobs.watch.steps import TEST_PAUSE_ENV, result_name
 from extractor.runners.base import Runner
 
@@ -475,7 +475,7 @@ def test_sigterm_abandons_within_the_bound_and_a_second_watcher_refuses(dirs, tm
             )
             assert second.returncode == 1
             message = " ".join(second.stderr.split())  # rich wraps long lines
-            assert "another watcher" in message and "is already running on inbox" in message
+            assert "another extract watch or mail" in message and "is already using the" in message
         proc.send_signal(signal.SIGTERM)
         rc, stdout, stderr = finish_cli(proc, tmp_path, "first")
     finally:
@@ -635,8 +635,8 @@ def test_same_name_different_content_keeps_both_records(dirs, extractor):
 
 def test_a_held_lock_refuses_a_second_watcher(dirs, extractor):
     inbox, out = dirs
-    with WatchLock(WatchPaths.resolve(inbox, out)):
-        with pytest.raises(UsageError, match="already running") as caught:
+    with watch_lock(WatchPaths.resolve(inbox, out)):
+        with pytest.raises(UsageError, match="already using the ledger") as caught:
             watch(inbox, out, extractor=extractor, settings=WatchSettings(once=True))
     assert caught.value.code == "locked"
     assert (

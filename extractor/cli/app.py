@@ -61,8 +61,9 @@ SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add
 
 
 def exit_code_for(exc: ExtractorError) -> ExitCode:
-    """Map an error onto the CLI's exit code: bad options and schemas are usage errors (2), the rest 1."""
-    return ExitCode.USAGE if exc.code in ("usage", "schema") else ExitCode.NOT_OK
+    """Map an error onto the CLI's exit code: bad options and schemas are usage errors (2), and so is an output
+    whose file system is full or read-only (``disk_full``: the batch stops, naming the file); the rest 1."""
+    return ExitCode.USAGE if exc.code in ("usage", "schema", "disk_full") else ExitCode.NOT_OK
 
 
 def handle_errors(command):

@@ -157,7 +157,8 @@ def mail_command(
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Read the mailbox until stopped (exit 0), or with --once until the folder is done (exit 0)."""
-    from extractor.jobs.mail import MailLock, ledger_path, mail, parse_mail_url
+    from extractor.jobs.intake.lock import IntakeLock
+    from extractor.jobs.mail import ledger_path, mail, parse_mail_url
     from extractor.jobs.watch.inbox import REGISTER_NAME
 
     target = parse_mail_url(url)
@@ -176,7 +177,7 @@ def mail_command(
     settings = state_register(
         settings, book.parent / REGISTER_NAME, register=register, off=no_register, strict=require_known_supplier
     )
-    with MailLock(book):  # a second process fails before spending time on the model
+    with IntakeLock(book):  # a second process fails before spending time on the model
         pass
     render.watch_logging("extractor.jobs.mail")
     probe(target, credentials, once=once)  # a wrong password or folder fails before the model loads

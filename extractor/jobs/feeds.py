@@ -5,14 +5,15 @@ Both are fed each new record file the job writes (a failed document's too, each 
 invoices; not a duplicate the ledger skips), after the file is written and *before* the ledger commits its
 document, so a kill -9 between the two makes the restart do the document again and feed it again:
 
-* the log: exactly once. The line (``record.to_json(indent=None)``, the record file's content) is appended with
-  one ``os.write`` and fsync'd. On opening, a torn last line (a file not ending in a newline) is cut back to the
-  last newline, and the keys (:func:`record_key`) of the last ``TAIL_LINES`` lines are remembered: a record whose
+* the log: exactly once (:class:`~extractor.jobs.sinks.JsonlWriter`, the one JSON Lines writer). The line
+  (``record.to_json(indent=None)``, the record file's content) is appended with one ``os.write`` and fsync'd. On
+  opening, a torn last line (a file not ending in a newline) is cut back to the last newline, and the keys
+  (:func:`~extractor.jobs.sinks.record_key`) of the last ``TAIL_LINES`` lines are remembered: a record whose
   key is among them is not appended again. The *earlier* line is kept, what a consumer may already have read (a
   redo differs only in what it measured: timings, usage, memory; the record file holds the redo's). Appends are in
   order, so a redone document's line can only be among the last ones (at most the documents in flight at the
-  kill, times their parts). Unlike ``extract --jsonl`` (``sinks.JsonlSink``), the file is never truncated: it is
-  the job's long-running log.
+  kill, times their parts). Unlike ``extract --jsonl`` (the same writer, ``truncate``), the file is never
+  truncated: it is the job's long-running log.
 * the hook: at least once. It runs after the line is appended, so a kill while it runs (or before the commit)
   runs it again on restart: ``EXTRACT_RECORD_KEY`` (the same key, equal across a redo) lets it deduplicate. It
   gets the compact record on stdin and ``EXTRACT_RECORD`` (the record file), ``EXTRACT_STATUS``,
@@ -23,24 +24,20 @@ document, so a kill -9 between the two makes the restart do the document again a
 
 from __future__ import annotations
 
-import collections
-import json
 import logging
 import os
 import shlex
 import shutil
 import signal
 import subprocess
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.errors import ExtractorError, UsageError
+from extractor.errors import UsageError
+from extractor.jobs.sinks import JsonlWriter, record_key
 from extractor.record import Record
 from extractor.settings import DEFAULT_HOOK_TIMEOUT
 
-TAIL_LINES = 256  # the log's last lines whose keys are remembered on opening (see the module docstring)
-TAIL_BYTES = 16 * 1024 * 1024  # ... read from at most this many bytes at its end
 STDERR_LINE_CHARS = 500  # a failed hook's last stderr line is logged cut to this many characters
 
 
@@ -96,116 +93,6 @@ def check_hook(program: str) -> None:
             raise UsageError(f"--hook {program}: no such executable file")
     elif shutil.which(program) is None:
         raise UsageError(f"--hook {program}: command not found on PATH")
-
-
-def record_key(data: Mapping) -> str:
-    """The key of the record file a record (as its JSON dict) is written to, the same when a document is done again.
-
-    Its content's sha256 (``-`` for a record without one: a mail part too large to read), for a mail record the
-    mail (mailbox, folder, UIDVALIDITY, UID) and attachment (index, ZIP member), and for a file of several invoices
-    the part: ``<sha256>[/mail/<mailbox>/<folder>/<uidvalidity>/<uid>/<index>[/<member>]][/part-<i>-of-<n>]``. The
-    ledger extracts a content once, so no two record files share one. Timings and the like are not in it.
-    """
-    parts = [str(data.get("sha256") or "-")]
-    mail = data.get("mail")
-    if isinstance(mail, Mapping):
-        found = mail.get("attachment")
-        attachment: Mapping = found if isinstance(found, Mapping) else {}
-        parts += ["mail", *(str(mail.get(k)) for k in ("mailbox", "folder", "uidvalidity", "uid"))]
-        parts.append(str(attachment.get("index")))
-        if attachment.get("member"):
-            parts.append(str(attachment["member"]))
-    part = data.get("part")
-    if isinstance(part, Mapping):
-        parts.append(f"part-{part.get('index')}-of-{part.get('of')}")
-    return "/".join(parts)
-
-
-def repair_torn_line(fd: int) -> int:
-    """Cut a torn last line (the file does not end in a newline) back to just after the last newline.
-
-    Returns:
-        The bytes cut (0 when the file was whole).
-    """
-    size = os.fstat(fd).st_size
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return 0
-    end = size
-    while end > 0:
-        start = max(0, end - 64 * 1024)
-        newline = os.pread(fd, end - start, start).rfind(b"\n")
-        end = start + newline + 1 if newline >= 0 else start
-        if newline >= 0:
-            break
-    os.ftruncate(fd, end)
-    os.fsync(fd)
-    return size - end
-
-
-def tail_keys(fd: int, *, lines: int = TAIL_LINES, max_bytes: int = TAIL_BYTES) -> list[str]:
-    """The keys of the last ``lines`` whole lines within the last ``max_bytes`` bytes, oldest first (a line
-    that is not a JSON object is skipped: it stands for no record)."""
-    size = os.fstat(fd).st_size
-    start = max(0, size - max_bytes)
-    tail = os.pread(fd, size - start, start)
-    if start > 0:
-        tail = tail[tail.find(b"\n") + 1 :] if b"\n" in tail else b""  # the first line may be cut: drop it
-    keys = []
-    for line in tail.splitlines()[-lines:]:
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            keys.append(record_key(data))
-    return keys
-
-
-class JsonlLog:
-    """The ``--jsonl`` file: each record's line appended once, across runs and kills (see the module docstring)."""
-
-    def __init__(self, path: Path) -> None:
-        """Open (create) the log, repair a torn last line and remember the keys of its last lines.
-
-        Raises:
-            UsageError: it cannot be opened or read (naming the file and why).
-        """
-        self.path = path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-        except OSError as exc:
-            raise UsageError(f"--jsonl {path}: cannot open it ({exc.strerror or exc})") from None
-        try:
-            self.repaired = repair_torn_line(self._fd)
-            self.recent = collections.deque(tail_keys(self._fd), maxlen=TAIL_LINES)
-        except OSError as exc:
-            os.close(self._fd)
-            raise UsageError(f"--jsonl {path}: cannot read it ({exc.strerror or exc})") from None
-
-    def append(self, record: Record, *, key: str) -> bool:
-        """Append the record's line with one write, fsync'd; False (nothing written) when its key is among the
-        last lines (the same document done again after a kill: the earlier line is kept).
-
-        Raises:
-            ExtractorError: the write failed (code ``jsonl_write``): the job stops before its ledger commit, so a
-                restart feeds the record again.
-        """
-        if key in self.recent:
-            return False
-        try:
-            os.write(self._fd, (record.to_json(indent=None) + "\n").encode("utf-8"))
-            os.fsync(self._fd)
-        except OSError as exc:
-            raise ExtractorError(
-                f"--jsonl {self.path}: cannot append ({exc.strerror or exc})", code="jsonl_write"
-            ) from None
-        self.recent.append(key)
-        return True
-
-    def close(self) -> None:
-        """Close the file."""
-        os.close(self._fd)
 
 
 def run_hook(argv: tuple[str, ...], record: Record, *, path: Path, key: str, timeout: float) -> str | None:
@@ -264,11 +151,11 @@ class Feeds:
         self.settings = settings
         self.log = log
         self.hook_failed = 0
-        self.jsonl: JsonlLog | None = None
+        self.jsonl: JsonlWriter | None = None
 
     def __enter__(self) -> Feeds:
         if self.settings.jsonl is not None:
-            self.jsonl = JsonlLog(self.settings.jsonl)
+            self.jsonl = JsonlWriter(self.settings.jsonl)
             if self.jsonl.repaired:
                 self.log.warning("%s: cut a torn last line (%d bytes)", self.jsonl.path, self.jsonl.repaired)
         return self
@@ -299,11 +186,7 @@ class Feeds:
 __all__ = [
     "FeedSettings",
     "Feeds",
-    "JsonlLog",
     "check_hook",
-    "record_key",
-    "repair_torn_line",
     "run_hook",
     "split_hook",
-    "tail_keys",
 ]

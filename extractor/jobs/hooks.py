@@ -2,7 +2,8 @@
 
 ``pause_at(ENV, step)`` does nothing unless the environment variable ``ENV`` is ``STEP:FILE`` with this step: then
 it touches FILE (the test waits for it) and hangs until killed. Unset, it costs one environment lookup.
-Used by the watcher (``EXTRACTOR_WATCH_TEST_PAUSE``) and the batch (``EXTRACTOR_BATCH_TEST_PAUSE``).
+Used by the intake core (``jobs.intake.document``, under each source's variable: ``EXTRACTOR_WATCH_TEST_PAUSE``,
+``EXTRACTOR_MAIL_TEST_PAUSE``), the batch (``EXTRACTOR_BATCH_TEST_PAUSE``) and the service.
 """
 
 from __future__ import annotations

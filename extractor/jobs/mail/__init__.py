@@ -4,20 +4,20 @@ One resident model, one IMAP connection (:mod:`~extractor.jobs.mail.client`). Th
 file what a stop left unfiled, take every mail not yet dealt with, oldest first (:mod:`~extractor.jobs.mail.steps`;
 what in a mail is a document: :mod:`~extractor.jobs.mail.parts`; a record's ``mail`` key and its files' names:
 :mod:`~extractor.jobs.mail.meta`; the options: :mod:`~extractor.jobs.mail.settings`), then wait for new mail with
-IDLE (or poll), until stopped. A dropped connection is reconnected with back-off (``backoff`` doubled up to
-``max_backoff``); the ledger (:mod:`~extractor.jobs.mail.ledger` beside :mod:`extractor.jobs.ledger`) makes every
-step safe against a kill -9.
+IDLE (or poll), until stopped. A source of the intake core (:mod:`extractor.jobs.intake`: its lock, stop, retry
+policy and each attachment's exactly-once steps). A dropped connection is reconnected with the core's back-off
+(``backoff`` doubled up to ``max_backoff``); the ledger (:mod:`~extractor.jobs.mail.ledger` beside
+:mod:`extractor.jobs.ledger`) makes every step safe against a kill -9.
 
 Stopping: ``stop_event`` ends the loop after the document in hand. With ``handle_signals`` (the CLI), SIGINT and
-SIGTERM set it (a second SIGINT interrupts at once: the ledger still loses and duplicates nothing).
+SIGTERM set it, and a document still being extracted ``stop_timeout`` seconds later (or at a second SIGINT) is
+abandoned (the core's ``StopSignals``): the ledger loses and duplicates nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import os
-import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,13 +25,15 @@ from pathlib import Path
 
 from extractor.errors import ExtractorError
 from extractor.jobs.feeds import Feeds
+from extractor.jobs.intake.document import Documents
+from extractor.jobs.intake.lock import IntakeLock, ledger_path
+from extractor.jobs.intake.stop import Stopping, StopSignals
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.mail.client import ConnectionLost, Credentials, LoginRefused, Mailbox
 from extractor.jobs.mail.ledger import MailLedger
 from extractor.jobs.mail.settings import MailSettings
-from extractor.jobs.mail.steps import MailSteps, wait_backoff
+from extractor.jobs.mail.steps import TEST_PAUSE_ENV, MailSteps
 from extractor.jobs.mail.url import MailURL, parse_mail_url
-from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME, hold_lock
 from extractor.record import Record
 
 log = logging.getLogger("extractor.jobs.mail")
@@ -66,38 +68,6 @@ class MailSummary:
     def to_dict(self) -> dict:
         """Return the counts as a dict."""
         return dataclasses.asdict(self)
-
-
-def ledger_path(out: str | Path, ledger: str | Path | None = None) -> Path:
-    """The ledger file: ``ledger``, else ``OUT/.extractor/ledger.sqlite`` (the watcher's default)."""
-    return (
-        Path(ledger).expanduser().resolve() if ledger else Path(out).expanduser().resolve() / LEDGER_DIR / LEDGER_NAME
-    )
-
-
-class MailLock:
-    """An exclusive ``flock`` on ``<ledger>.lock`` (the watcher's lock file): one process per ledger."""
-
-    def __init__(self, ledger: Path) -> None:
-        """Args: ledger: the ledger file."""
-        self.path = ledger.with_name(ledger.name + ".lock")
-        self.fd: int | None = None
-
-    def __enter__(self) -> MailLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fd = hold_lock(
-            os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644),
-            lambda owner: (
-                f"another extract mail or watch (pid {owner}) is already using the ledger "
-                f"{self.path.with_suffix('')}; stop it first, or give this one its own --out / --ledger"
-            ),
-        )
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
 
 
 def mail(
@@ -141,51 +111,41 @@ def mail(
     stop = stop_event or threading.Event()
     out_path = Path(out).expanduser().resolve()
     book = ledger_path(out_path, ledger)
-    with MailLock(book), Ledger(book) as documents, MailLedger(book) as mails, Feeds(settings.feeds, log=log) as feeds:
-        box = Mailbox(target, credentials, timeout=settings.timeout)
-        steps = MailSteps(
-            box=box,
-            out=out_path,
-            settings=settings,
-            extractor=extractor,
-            documents=documents,
-            mails=mails,
-            on_record=on_record,
-            stop=stop,
-            feeds=feeds,
-        )
-        previous = _install_signals(stop) if handle_signals else {}
-        try:
-            _run(box, steps, settings, stop)
-        finally:
-            steps.reader.shutdown(wait=False, cancel_futures=True)
-            box.close()
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+    with IntakeLock(book), Ledger(book) as book_of_documents, MailLedger(book) as mails:
+        with Feeds(settings.feeds, log=log) as feeds:
+            box = Mailbox(target, credentials, timeout=settings.timeout)
+            documents = Documents(
+                ledger=book_of_documents,
+                feeds=feeds,
+                extractor=extractor,
+                policy=settings.policy,
+                stopping=Stopping(stop),
+                pause_env=TEST_PAUSE_ENV,
+                log=log,
+            )
+            steps = MailSteps(
+                box=box, out=out_path, settings=settings, documents=documents, mails=mails, on_record=on_record
+            )
+            try:
+                if handle_signals:
+                    with StopSignals(documents.stopping, timeout=settings.stop_timeout):
+                        _run(box, steps, settings, stop)
+                else:
+                    _run(box, steps, settings, stop)
+            finally:
+                steps.reader.shutdown(wait=False, cancel_futures=True)
+                box.close()
     summary = MailSummary(**steps.counts, fetched_bytes=box.fetched_bytes, hook_failed=feeds.hook_failed)
     log.info("stopped: %s", ", ".join(f"{v} {k}" for k, v in summary.to_dict().items()))
     return summary
-
-
-def _install_signals(stop: threading.Event) -> dict:
-    """SIGINT / SIGTERM set the stop; a second SIGINT interrupts at once (the default handler)."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-
-    def handler(signum, frame) -> None:
-        if stop.is_set() and signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        stop.set()
-        log.info("stopping after the document in hand (signal %d)", signum)
-
-    return {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
 
 
 def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading.Event) -> None:
     """Connect (again after a drop, with back-off), then take mails and wait for more until stopped."""
     steps.out.mkdir(parents=True, exist_ok=True)
     steps.recover()
-    delay = settings.backoff
+    policy = settings.policy
+    lost = 0  # connections lost in a row: the next wait is the policy's delay for that many
     connected_once = False
     while not stop.is_set():
         try:
@@ -197,7 +157,7 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
                 box.uidvalidity,
                 "once" if settings.once else "IDLE" if box.idle_supported and not settings.poll else "polling",
             )
-            connected_once, delay = True, settings.backoff
+            connected_once, lost = True, 0
             steps.file_unfiled()
             while not stop.is_set():
                 steps.take_all(box.pending())
@@ -207,16 +167,17 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
         except LoginRefused:
             if not connected_once:
                 raise
-            log.warning("%s: login refused; trying again in %g s", box.url.mailbox, delay)
+            lost += 1
+            log.warning("%s: login refused; trying again in %g s", box.url.mailbox, policy.delay(lost))
         except ConnectionLost as exc:
             if settings.once and not connected_once:
                 raise ExtractorError(str(exc), code="mail_connect") from None
-            log.warning("%s; reconnecting in %g s", exc, delay)
+            lost += 1
+            log.warning("%s; reconnecting in %g s", exc, policy.delay(lost))
         box.close()
-        if stop.is_set() or wait_backoff(stop, delay):
+        if stop.is_set() or stop.wait(policy.delay(lost)):
             return
         steps.counts["reconnects"] += 1
-        delay = min(delay * 2, settings.max_backoff)
 
 
 __all__ = ["Credentials", "MailSettings", "MailSummary", "MailURL", "ledger_path", "mail", "parse_mail_url"]

@@ -7,7 +7,9 @@ import fnmatch
 from dataclasses import dataclass
 
 from extractor.jobs.feeds import FeedSettings
+from extractor.jobs.intake.policy import RetryPolicy
 from extractor.jobs.mail.parts import ZipLimits
+from extractor.settings import DEFAULT_BACKOFF, DEFAULT_ERROR_RETRIES, DEFAULT_MAX_BACKOFF, DEFAULT_STOP_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,10 @@ class MailSettings:
         once: read what is in the folder now, then return.
         error_retries: retries of a transient failure (model error, time-out) of a document, with back-off.
         backoff: seconds before the first retry and the first reconnect; doubled each time.
-        max_backoff: the longest wait between reconnects.
+        max_backoff: the longest wait between two retries or reconnects (every intake's rule:
+            :mod:`extractor.jobs.intake.policy`).
+        stop_timeout: with signal handling, seconds a document may still run after SIGINT / SIGTERM before it is
+            abandoned (the intake core's stop: :mod:`extractor.jobs.intake.stop`).
         timeout: seconds the server may stay silent.
         zips: the limits of ZIP attachments.
         feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
@@ -35,12 +40,18 @@ class MailSettings:
     allow_from: tuple[str, ...] = ()
     poll: float | None = None
     once: bool = False
-    error_retries: int = 2
-    backoff: float = 5.0
-    max_backoff: float = 300.0
+    error_retries: int = DEFAULT_ERROR_RETRIES
+    backoff: float = DEFAULT_BACKOFF
+    max_backoff: float = DEFAULT_MAX_BACKOFF
+    stop_timeout: float = DEFAULT_STOP_TIMEOUT
     timeout: float = 60.0
     zips: ZipLimits = ZipLimits()
     feeds: FeedSettings = FeedSettings()
+
+    @property
+    def policy(self) -> RetryPolicy:
+        """The retry rules these settings give (the core's :class:`~extractor.jobs.intake.policy.RetryPolicy`)."""
+        return RetryPolicy(error_retries=self.error_retries, backoff=self.backoff, max_backoff=self.max_backoff)
 
     def allowed(self, sender: str | None) -> bool:
         """Whether a From address matches ``allow_from`` (always, when it is empty)."""

@@ -10,9 +10,10 @@ Per mail (UID), in this order, each step atomic:
    attachment, only logos): steps 5-6;
 3. its content: the whole mail when it is within ``max_bytes``, else only its parts within the limit (the others
    are ``too_large`` unread), split into documents by :mod:`~extractor.jobs.mail.parts`;
-4. each document, as the folder watcher does a file (:mod:`extractor.jobs.watch.steps`): its sha256 in the
-   ``documents`` ledger (content already finished: a duplicate, not extracted again), claimed, the attachment
-   saved to ``OUT/attachments/``, extracted, its record (with ``mail``) written atomically, fed
+4. each document through the intake core's exactly-once steps (:mod:`extractor.jobs.intake.document`, as the
+   folder watcher's files): its sha256 in the ``documents`` ledger (content already finished: a duplicate, not
+   extracted again), the attachment saved to ``OUT/attachments/``, claimed, extracted (a transient failure retried
+   after the core's back-off, waited here), its record (with ``mail``) written atomically, fed
    (:mod:`extractor.jobs.feeds`: ``--jsonl``, ``--hook``), finished; each part's outcome goes to ``mail_parts``;
 5. ``finish``: the mail is ``done``, ``failed`` (a document failed: its reason in the ledger), ``skipped`` or
    ``duplicate``;
@@ -31,17 +32,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from extractor.jobs.feeds import Feeds
 from extractor.jobs.hooks import pause_at
-from extractor.jobs.ledger import TERMINAL, Ledger
+from extractor.jobs.intake.document import STEPS as DOCUMENT_STEPS
+from extractor.jobs.intake.document import Documents
 from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEYWORD, Head, Mailbox
 from extractor.jobs.mail.ledger import MAIL_TERMINAL, MailLedger, mail_key
 from extractor.jobs.mail.meta import mail_meta, part_stem, with_mail
@@ -59,17 +57,16 @@ from extractor.jobs.mail.parts import (
     too_large,
 )
 from extractor.jobs.mail.settings import MailSettings
-from extractor.jobs.sinks import write_record_beside
+from extractor.jobs.sinks import write_atomic, write_record_beside
 from extractor.record import Record
-from extractor.trust.verdict import ERROR, OK, TRANSIENT_ERROR_CODES, error_record
+from extractor.trust.verdict import error_record
 
 log = logging.getLogger("extractor.jobs.mail")
 
 # Test hook: EXTRACTOR_MAIL_TEST_PAUSE=STEP:FILE makes extract mail touch FILE and hang at STEP (one of STEPS).
 TEST_PAUSE_ENV = "EXTRACTOR_MAIL_TEST_PAUSE"
-STEPS = ("begun", "claimed", "written", "fed", "finished")
+STEPS = ("begun", *DOCUMENT_STEPS, "finished")  # a mail's own, and each of its documents' (the core's)
 COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")
-CRASH_ALLOWANCE = 3  # starts of one mail beyond error_retries before a mail that keeps killing us is failed
 BATCH = 50  # mails whose headers are fetched in one command, and filed in one (per outcome)
 PREFETCH_BYTES = 16 * 1024 * 1024  # mails fetched in one command, at most this many bytes together
 PREFETCH_MAILS = 8  # mails fetched in one command, at most; the reader keeps two such groups ahead
@@ -89,32 +86,28 @@ class MailSteps:
         box: Mailbox,
         out: Path,
         settings: MailSettings,
-        extractor,
-        documents: Ledger,
+        documents: Documents,
         mails: MailLedger,
         on_record: Callable[[Record], None] | None,
-        stop: threading.Event,
-        feeds: Feeds,
     ) -> None:
-        """Args: as ``mail``'s, with the connection, the two opened ledgers and the opened feeds
-        (``settings.feeds``)."""
+        """Args: as ``mail``'s, with the connection, the core's steps (on the documents ledger and the opened
+        feeds) and the mails ledger."""
         self.box = box
         self.out = out
         self.attachments = out / "attachments"
         self.settings = settings
-        self.extractor = extractor
         self.documents = documents
         self.mails = mails
         self.on_record = on_record
-        self.stop = stop
-        self.feeds = feeds
+        self.stop: threading.Event = documents.stopping.event
+        self.feeds = documents.feeds
         self.counts = dict.fromkeys(COUNTS, 0)
         self.filing: list[tuple[int, str, str]] = []  # (uid, key, state): finished, to be filed (step 6)
         self.parts: list[dict] = []  # the mail in hand's mail_parts rows, written with its outcome (step 5)
         # mails fetched and read ahead in the reader thread (``_prefetch``): (``mail`` key, content), None if gone
         self.ahead: dict[int, Future] = {}
         self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail-read")
-        self.max_bytes = int(extractor.settings.max_bytes)
+        self.max_bytes = int(documents.extractor.settings.max_bytes)
 
     @property
     def folder(self) -> str:
@@ -123,16 +116,12 @@ class MailSteps:
 
     def recover(self) -> None:
         """On start: delete what a kill during a record's write left, and re-queue the ``processing`` documents."""
-        for entry in self.documents.entries(state="processing"):
-            if entry.result_path:
-                result = Path(entry.result_path)
-                for temporary in result.parent.glob(f".{result.name}.*.tmp"):
-                    temporary.unlink(missing_ok=True)
+        recovered = self.documents.recover()
         if self.attachments.is_dir():
             for temporary in self.attachments.glob(".*.tmp"):  # an attachment being saved when a kill came
                 temporary.unlink(missing_ok=True)
-        if self.documents.recover():
-            log.info("re-queued documents left in processing by an earlier stop")
+        if recovered:
+            log.info("re-queued %d document(s) left in processing by an earlier stop", recovered)
 
     def file_unfiled(self) -> None:
         """File the mails finished before a stop came between steps 5 and 6."""
@@ -256,7 +245,7 @@ class MailSteps:
         pause_at(TEST_PAUSE_ENV, "begun")
         self.counts["mails"] += 1
         label = f"mail {meta['message_id'] or f'UID {uid}'} from {meta['from']!r} ({meta['subject']!r})"
-        if row.attempts > self.settings.error_retries + CRASH_ALLOWANCE:
+        if self.settings.policy.given_up(row.attempts):
             self._end(uid, key, "failed", f"{label}: extract mail stopped {row.attempts - 1} times on it; given up")
             return
         original = self.mails.original(meta["message_id"], key=key) if meta["message_id"] else None
@@ -362,13 +351,30 @@ class MailSteps:
         data = part.data or b""
         sha = hashlib.sha256(data).hexdigest()
         source_name = f"mail/{key}/{part.index}{f'/{part.member}' if part.member else ''}/{part.name or stem}"
-        entry = self.documents.see(sha, name=source_name)
-        if entry.state in TERMINAL:
+
+        def saved() -> Path:  # the attachment, saved once the core knows its content is new
+            self.attachments.mkdir(parents=True, exist_ok=True)
+            target = self.attachments / f"{stem}{part.suffix}"
+            if not target.exists():
+                save_attachment(target, data)
+            return target
+
+        taken = self.documents.take(
+            sha,
+            name=source_name,
+            result=self.out / f"{stem}.json",
+            source=saved,
+            prepare=lambda record: with_mail(record, record_meta, warnings, sha=sha),
+        )
+        if taken is None:
+            log.info("%s: %s abandoned (stopping); it is read again at the next start", label, part.describe())
+            return None
+        entry = taken.entry
+        if taken.record is None:  # the content was finished before: not extracted again
             mine = entry.sources[:1] == (source_name,)
-            outcome = "document" if mine else "duplicate"
             reason = None if mine else f"same content as {entry.sources[0]}"
             row = {
-                **_part_row(part, outcome=outcome),
+                **_part_row(part, outcome="document" if mine else "duplicate"),
                 "sha256": sha,
                 "reason": reason,
                 "result_path": entry.result_path,
@@ -379,93 +385,19 @@ class MailSteps:
                 log.info("%s: %s: %s: not extracted again", label, part.describe(), reason)
             failed = mine and entry.state == "failed"
             return f"{part.describe()}: {entry.error_code}: {entry.error}" if failed else ""
-        self.attachments.mkdir(parents=True, exist_ok=True)
-        saved = self.attachments / f"{stem}{part.suffix}"
-        if not saved.exists():
-            save_attachment(saved, data)
-        entry = self.documents.claim(sha, result_path=str(self.out / f"{stem}.json"))
-        pause_at(TEST_PAUSE_ENV, "claimed")
-        records = self._extract(saved, sha, attempts=entry.attempts)
-        if records is None:
-            self.documents.release(sha)
-            log.info("%s: %s abandoned (stopping); it is read again at the next start", label, part.describe())
-            return None
-        path = Path(entry.result_path or self.out / f"{stem}.json")
-        record, written = self._write_all(path, records, sha, record_meta, warnings)
-        pause_at(TEST_PAUSE_ENV, "written")
-        for one_path, one in written:  # before the commit: a kill from here on feeds it again (feeds: once, at least)
-            self.feeds.send(one_path, one)
-        pause_at(TEST_PAUSE_ENV, "fed")
-        failed = record.status == ERROR
-        error = record.errors[0] if failed and record.errors else {}
-        self.documents.finish(
-            sha,
-            state="failed" if failed else "done",
-            status=record.status,
-            error_code=error.get("code"),
-            error=error.get("message"),
-        )
-        self.parts.append({**_part_row(part, outcome="document"), "sha256": sha, "result_path": str(path)})
-        self.counts["failed" if failed else "extracted"] += 1
-        if failed:
+        record, result = taken.record, entry.result_path
+        error = record.errors[0] if taken.failed and record.errors else {}
+        self.parts.append({**_part_row(part, outcome="document"), "sha256": sha, "result_path": result})
+        self.counts["failed" if taken.failed else "extracted"] += 1
+        if taken.failed:
             log.warning(
-                "%s: %s: failed (%s): %s -> %s", label, part.describe(), error.get("code"), error.get("message"), path
+                "%s: %s: failed (%s): %s -> %s", label, part.describe(), error.get("code"), error.get("message"), result
             )
         else:
-            log.info("%s: %s: %s -> %s", label, part.describe(), record.status, path)
-        for one in records:
+            log.info("%s: %s: %s -> %s", label, part.describe(), record.status, result)
+        for _, one in taken.written:
             self._notify(one, record_meta, warnings)
-        return f"{part.describe()}: {error.get('code')}: {error.get('message')}" if failed else ""
-
-    def _extract(self, path: Path, sha: str, *, attempts: int) -> tuple[Record, ...] | None:
-        """Extract a saved attachment, retrying transient failures with back-off; None when a stop abandons it."""
-        delay = self.settings.backoff
-        for attempt in range(self.settings.error_retries + 1):
-            try:
-                records = self.extractor.extract_parts(str(path))
-            except Exception as exc:  # noqa: BLE001 - one document's unexpected failure must not end the loop
-                log.exception("%s: unexpected failure while extracting", path)
-                records = (
-                    error_record(source=str(path), code="internal", message=f"{path}: {type(exc).__name__}: {exc}"),
-                )
-            transient = [
-                r
-                for r in records
-                if r.status == ERROR and r.errors and r.errors[0].get("code") in TRANSIENT_ERROR_CODES
-            ]
-            if not transient or attempt == self.settings.error_retries:
-                return records
-            if self.stop.is_set():
-                return None
-            log.warning(
-                "%s: %s; retry %d of %d in %g s",
-                path,
-                transient[0].errors[0].get("code"),
-                attempt + 1,
-                self.settings.error_retries,
-                delay,
-            )
-            if self.stop.wait(delay):
-                return None
-            delay = min(delay * 2, self.settings.max_backoff)
-        return records
-
-    def _write_all(
-        self, path: Path, records: tuple[Record, ...], sha: str, meta: dict, warnings: tuple
-    ) -> tuple[Record, list[tuple[Path, Record]]]:
-        """Write a document's record (or, for a file of several invoices, one per part); return the outcome's
-        record, and each file written with its record, in order."""
-        if len(records) == 1:
-            record = self._write(path, records[0], meta, warnings, sha=sha)
-            return record, [(path, record)]
-        written = []
-        for part in records:
-            index, of = part.extra["part"]["index"], part.extra["part"]["of"]
-            part_path = path.with_name(f"{path.stem}.part-{index:0{len(str(of))}d}-of-{of}.json")
-            written.append((part_path, self._write(part_path, part, meta, warnings, sha=sha)))
-        parts = [r for _, r in written]
-        outcome = next((r for r in parts if r.status == ERROR), next((r for r in parts if r.status != OK), parts[0]))
-        return outcome, written
+        return f"{part.describe()}: {error.get('code')}: {error.get('message')}" if taken.failed else ""
 
     def _write(self, path: Path, record: Record, meta: dict, warnings: tuple, *, sha: str = "") -> Record:
         """Write one record with its ``mail`` key (and its e-invoices beside it), atomically."""
@@ -482,17 +414,10 @@ class MailSteps:
 
 
 def save_attachment(path: Path, data: bytes) -> None:
-    """Save an attachment whole or not at all (a temporary file renamed), without an fsync: like an input the
-    watcher moves, it is the record's source, not its data; a kill -9 never leaves it half-written, and each
-    fsync here cost ~10 % of the throughput (bench/mail.py)."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Save an attachment whole or not at all (``write_atomic`` without its fsyncs): like an input the watcher moves,
+    it is the record's source, not its data; a kill -9 never leaves it half-written, and each fsync here cost ~10 %
+    of the throughput (bench/mail.py)."""
+    write_atomic(path, data, sync=False)
 
 
 def _part_row(part: Part, *, outcome: str) -> dict:
@@ -508,12 +433,4 @@ def _part_row(part: Part, *, outcome: str) -> dict:
     }
 
 
-def wait_backoff(stop: threading.Event, seconds: float) -> bool:
-    """Sleep up to ``seconds`` unless stopped; True when stopped."""
-    deadline = time.monotonic() + seconds
-    while not stop.is_set() and time.monotonic() < deadline:
-        stop.wait(min(0.25, deadline - time.monotonic()))
-    return stop.is_set()
-
-
-__all__ = ["COUNTS", "STEPS", "TEST_PAUSE_ENV", "MailSteps", "save_attachment", "wait_backoff"]
+__all__ = ["COUNTS", "STEPS", "TEST_PAUSE_ENV", "MailSteps", "save_attachment"]

@@ -1,9 +1,10 @@
-"""Folder-watch ingestion: ``extract watch INBOX --out OUT`` and ``watch(inbox, out, extractor=...)``.
+"""Folder-watch ingestion: ``extract watch INBOX --out OUT`` and ``watch(inbox, out, extractor=...)``, a source of
+the intake core (:mod:`extractor.jobs.intake`: its lock, stop, retry policy and exactly-once document steps).
 
 One resident model; the inbox (:mod:`~extractor.jobs.watch.inbox`: which files are taken, and when they have
-settled) hands its settled files, oldest first, to the exactly-once steps (:mod:`~extractor.jobs.watch.steps`:
-hash, claim, extract, write, commit, move), which a SQLite ledger (:mod:`extractor.jobs.ledger`) makes safe
-against a kill -9 between any two of them. This module is the loop between the two: catch up with the inbox,
+settled) hands its settled files, oldest first, to the steps (:mod:`~extractor.jobs.watch.steps`: hash, the
+core's see, claim, extract, write, commit, then move), which a SQLite ledger (:mod:`extractor.jobs.ledger`) makes
+safe against a kill -9 between any two of them. This module is the loop between the two: catch up with the inbox,
 then take settled files until stopped (or, with ``once``, until the inbox is done).
 
 The invoice register is the extractor's (``Settings.register``: every record is checked against it and added as it
@@ -13,7 +14,7 @@ default in the state folder (``WatchPaths.register``, beside the ledger).
 
 Stopping: ``stop_event`` ends the loop after the current document (after every document in flight). With
 ``handle_signals`` (the CLI), SIGINT / SIGTERM set it, and a document still being extracted ``stop_timeout``
-seconds later is abandoned (``steps.StopSignals``).
+seconds later is abandoned (the core's ``StopSignals``).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.jobs.feeds import Feeds
+from extractor.jobs.intake.document import Documents
+from extractor.jobs.intake.stop import Stopping, StopSignals
 from extractor.jobs.ledger import Ledger
-from extractor.jobs.watch.inbox import FALLBACK_POLL_S, RESCAN_S, Inbox, WatchLock, WatchPaths, WatchSettings
-from extractor.jobs.watch.steps import Steps, StopSignals
+from extractor.jobs.watch.inbox import FALLBACK_POLL_S, RESCAN_S, Inbox, WatchPaths, WatchSettings, watch_lock
+from extractor.jobs.watch.steps import TEST_PAUSE_ENV, Steps
 from extractor.record import Record
 
 log = logging.getLogger("extractor.jobs.watch")
@@ -105,20 +108,21 @@ def watch(
     """
     settings = settings or WatchSettings()
     paths = WatchPaths.resolve(inbox, out, ledger)
-    with WatchLock(paths), Ledger(paths.ledger) as book, Feeds(settings.feeds, log=log) as feeds:
+    with watch_lock(paths), Ledger(paths.ledger) as book, Feeds(settings.feeds, log=log) as feeds:
         folder = Inbox(paths=paths, settle=settings.settle)
-        steps = Steps(
-            paths=paths,
-            settings=settings,
-            extractor=extractor,
+        stopping = Stopping(stop_event, wake=folder.wake)
+        documents = Documents(
             ledger=book,
-            inbox=folder,
-            on_record=on_record,
-            stop=stop_event or threading.Event(),
             feeds=feeds,
+            extractor=extractor,
+            policy=settings.policy,
+            stopping=stopping,
+            pause_env=TEST_PAUSE_ENV,
+            log=log,
         )
-        if handle_signals and threading.current_thread() is threading.main_thread():
-            with StopSignals(steps):
+        steps = Steps(paths=paths, settings=settings, documents=documents, inbox=folder, on_record=on_record)
+        if handle_signals:
+            with StopSignals(stopping, timeout=settings.stop_timeout):
                 return _run(paths, settings, folder, steps)
         return _run(paths, settings, folder, steps)
 

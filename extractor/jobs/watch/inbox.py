@@ -9,14 +9,13 @@ seconds; on start the watcher first catches up with what is already in the inbox
 ``RESCAN_S`` seconds anyway, in case an event was lost). :class:`Inbox` keeps the candidates and their settle
 timers; what happens to a taken file is :mod:`extractor.jobs.watch.steps`.
 
-One watcher per inbox and per ledger: ``fcntl.flock`` on ``<ledger>.lock`` and on ``INBOX/.extractor-watch.lock``
-(:class:`WatchLock`).
+One watcher per inbox and per ledger: the intake core's lock (:class:`~extractor.jobs.intake.lock.IntakeLock`) on
+``<ledger>.lock`` and on ``INBOX/.extractor-watch.lock`` (:func:`watch_lock`).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import functools
 import logging
 import os
 import queue
@@ -28,6 +27,9 @@ from pathlib import Path
 
 from extractor.errors import UsageError
 from extractor.jobs.feeds import FeedSettings
+from extractor.jobs.intake.lock import LEDGER_DIR, LEDGER_NAME, IntakeLock
+from extractor.jobs.intake.policy import RetryPolicy
+from extractor.settings import DEFAULT_BACKOFF, DEFAULT_ERROR_RETRIES, DEFAULT_MAX_BACKOFF, DEFAULT_STOP_TIMEOUT
 
 log = logging.getLogger("extractor.jobs.watch")
 
@@ -44,8 +46,6 @@ IGNORED_PATTERNS = (
 )
 PROCESSED = "processed"
 FAILED = "failed"
-LEDGER_DIR = ".extractor"
-LEDGER_NAME = "ledger.sqlite"
 REGISTER_NAME = "register.sqlite"  # the default invoice register, beside the ledger (WatchPaths.register)
 INBOX_LOCK = ".extractor-watch.lock"
 RESCAN_S = 60.0  # full rescan interval when events are used (an inotify queue can overflow)
@@ -63,7 +63,8 @@ class WatchSettings:
         poll: scan the inbox every this many seconds instead of using file-system events (network shares).
         error_retries: retries of a transient failure (model error, time-out, crashed worker) before the document
             fails, with back-off. (Retries of a failed *answer* are the extractor's ``Settings.retries``.)
-        backoff: seconds before the first retry; doubled for each further one (at most ``steps.MAX_BACKOFF_S``).
+        backoff: seconds before the first retry; doubled for each further one, up to ``max_backoff``.
+        max_backoff: the longest wait between two retries (every intake's rule: :mod:`extractor.jobs.intake.policy`).
         keep_inputs: leave inputs in the inbox (the ledger alone prevents a second extraction).
         once: process what is in the inbox now, then return.
         stop_timeout: with signal handling, seconds a document may still run after SIGINT / SIGTERM before it is
@@ -74,11 +75,12 @@ class WatchSettings:
 
     settle: float = 2.0
     poll: float | None = None
-    error_retries: int = 2
-    backoff: float = 5.0
+    error_retries: int = DEFAULT_ERROR_RETRIES
+    backoff: float = DEFAULT_BACKOFF
+    max_backoff: float = DEFAULT_MAX_BACKOFF
     keep_inputs: bool = False
     once: bool = False
-    stop_timeout: float = 10.0
+    stop_timeout: float = DEFAULT_STOP_TIMEOUT
     feeds: FeedSettings = FeedSettings()
 
     def __post_init__(self) -> None:
@@ -86,8 +88,12 @@ class WatchSettings:
             raise UsageError("settle, backoff and stop timeout must not be negative")
         if self.poll is not None and self.poll <= 0:
             raise UsageError(f"--poll must be a positive number of seconds, got {self.poll}")
-        if self.error_retries < 0:
-            raise UsageError(f"--error-retries must not be negative, got {self.error_retries}")
+        _ = self.policy  # checks the retry settings: a bad one fails here, before a model loads
+
+    @property
+    def policy(self) -> RetryPolicy:
+        """The retry rules these settings give (the core's :class:`~extractor.jobs.intake.policy.RetryPolicy`)."""
+        return RetryPolicy(error_retries=self.error_retries, backoff=self.backoff, max_backoff=self.max_backoff)
 
 
 @dataclass(frozen=True)
@@ -151,82 +157,9 @@ class WatchPaths:
         return self.ledger.with_name(REGISTER_NAME)
 
 
-class WatchLock:
-    """Exclusive ``flock`` locks on the ledger's lock file and on the inbox's (one watcher per ledger and inbox)."""
-
-    def __init__(self, paths: WatchPaths) -> None:
-        """Args: paths: the watcher's paths."""
-        self.paths = paths
-        self._fds: list[int] = []
-
-    def acquire(self) -> WatchLock:
-        """Take both locks (without waiting).
-
-        Returns:
-            self.
-
-        Raises:
-            UsageError: (code ``locked``) another watcher holds one of the locks.
-        """
-        self.paths.lock.parent.mkdir(parents=True, exist_ok=True)
-        targets = [self.paths.lock, self.paths.inbox / INBOX_LOCK]
-        try:
-            for index, target in enumerate(targets):
-                try:
-                    fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
-                except OSError:
-                    if index == 0:
-                        raise
-                    continue  # a read-only inbox (--keep-inputs): the ledger lock still guards it
-                self._fds.append(hold_lock(fd, functools.partial(self._busy, target)))
-        except BaseException:
-            self.release()
-            raise
-        return self
-
-    def _busy(self, target: Path, owner: str) -> str:
-        return (
-            f"another watcher (pid {owner}) is already running on inbox {self.paths.inbox} "
-            f"or ledger {self.paths.ledger} (lock {target}); stop it first"
-        )
-
-    def release(self) -> None:
-        """Drop the locks (closing the files releases them)."""
-        while self._fds:
-            os.close(self._fds.pop())
-
-    def __enter__(self) -> WatchLock:
-        return self.acquire()
-
-    def __exit__(self, *exc) -> None:
-        self.release()
-
-
-def hold_lock(fd: int, busy: Callable[[str], str]) -> int:
-    """Take an exclusive ``flock`` on an open lock file without waiting and write this process's pid into it (what
-    the next one names); the watcher's locks and ``extract mail``'s, one mechanism.
-
-    Args:
-        fd: the lock file, opened read-write.
-        busy: the message when another process holds it, given that process's pid.
-
-    Returns:
-        ``fd``, locked (closing it releases the lock).
-
-    Raises:
-        UsageError: (code ``locked``) another process holds it; ``fd`` is closed.
-    """
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        owner = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown"
-        os.close(fd)
-        raise UsageError(busy(owner), code="locked") from None
-    os.ftruncate(fd, 0)
-    os.write(fd, str(os.getpid()).encode())
-    return fd
+def watch_lock(paths: WatchPaths) -> IntakeLock:
+    """The watcher's lock: the ledger's and the inbox's (one process per ledger, one watcher per inbox)."""
+    return IntakeLock(paths.ledger, optional=[(paths.inbox / INBOX_LOCK, f"the inbox {paths.inbox}")])
 
 
 def check_unlocked(paths: WatchPaths) -> None:
@@ -238,7 +171,7 @@ def check_unlocked(paths: WatchPaths) -> None:
     Raises:
         UsageError: (code ``locked``) another watcher is running.
     """
-    with WatchLock(paths):
+    with watch_lock(paths):
         pass
 
 
@@ -486,10 +419,10 @@ __all__ = [
     "LEDGER_NAME",
     "Candidate",
     "Inbox",
-    "WatchLock",
     "WatchPaths",
     "WatchSettings",
     "check_unlocked",
+    "watch_lock",
     "ignored_name",
     "stat_key",
 ]
