@@ -44,6 +44,7 @@ from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEY
 from extractor.jobs.mail.ledger import MAIL_TERMINAL, MailLedger, mail_key
 from extractor.jobs.mail.meta import mail_meta, part_stem, with_mail
 from extractor.jobs.mail.parts import (
+    MailBudget,
     MailContent,
     Part,
     charset_notes,
@@ -306,10 +307,13 @@ class MailSteps:
         small = [leaf for leaf in leaves if leaf.decoded_size() <= self.max_bytes]
         fetched = self.box.sections(head.uid, small)
         parts: list[Part] = []
+        budget = MailBudget(self.settings.zips)  # one for the whole mail, read whole or part by part (issue 50)
         for leaf in leaves:
             if leaf.section in fetched:
                 message = parse_parts(fetched[leaf.section])
-                parts += read_leaf(message, index=leaf.index, max_bytes=self.max_bytes, zips=self.settings.zips)
+                parts += read_leaf(
+                    message, index=leaf.index, max_bytes=self.max_bytes, zips=self.settings.zips, budget=budget
+                )
             else:
                 big = Part(
                     index=leaf.index,
