@@ -36,6 +36,7 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SAMPLES = ROOT / "samples"
 ZUGFERD = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
@@ -75,7 +76,7 @@ def parts(path: Path) -> tuple[float, float]:
         read_lines(pdf[index])
     boxes = time.perf_counter() - start
     pdf.close()
-    texts = page_texts(load_document(path, settings=RasterSettings(text_boxes=True)).pages)
+    texts = page_texts(load_document(path, raster=RasterSettings(text_boxes=True)).pages)
     report = ground(truth(path), texts)
     start = time.perf_counter()
     cite(report, texts)
@@ -107,7 +108,7 @@ def coverage(paths: list[Path]) -> dict[str, dict[str, int]]:
         data = truth(path)
         if not data:
             continue
-        document = load_document(path, settings=RasterSettings(text_boxes=True, ocr=OcrSettings(mode="auto")))
+        document = load_document(path, raster=RasterSettings(text_boxes=True, ocr=OcrSettings(mode="auto")))
         texts = page_texts(document.pages)
         report = ground(data, texts)
         cited = cite(report, texts)
@@ -124,8 +125,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--size", default="small", choices=("small", "mid"))
     parser.add_argument("--zugferd", action="store_true", help="also the ZUGFeRD invoices of ../shared")
+    parser.add_argument("--docs", type=int, default=0, help="only the first N documents (0: all)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    smoke_option(parser, rounds=1, docs=1)
+    args = parse(parser)
     from throughput import build_model
 
     from extractor import Extractor
@@ -133,6 +136,7 @@ def main() -> int:
     paths = sorted(SAMPLES.glob("*.pdf")) + sorted(SAMPLES.glob("*.png"))
     if args.zugferd and ZUGFERD.is_dir():
         paths += sorted(ZUGFERD.glob("*.pdf"))
+    paths = paths[: args.docs or None]
     model = build_model(args.size)
     switch = Switch()
     walls: dict[str, dict[bool, list[float]]] = {p.name: {True: [], False: []} for p in paths}
@@ -189,7 +193,7 @@ def main() -> int:
         and boxed >= MIN_COVERAGE * grounded
         and layer["boxed"] == layer["grounded"]
     )
-    return 0 if ok else 1
+    return exit_code(args, ok)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
 DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
 ROWS = {  # name -> settings (all greedy)
@@ -222,7 +224,8 @@ def main() -> None:
     parser.add_argument("--skip-decode", action="store_true", help="the reliability table only")
     parser.add_argument("--skip-passes", action="store_true", help="no passes table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    args = parser.parse_args()
+    smoke_option(parser, runs=1, records=2)
+    args = parse(parser)
 
     from extractor import Extractor
     from extractor.schema import load_schema

@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
@@ -177,7 +179,8 @@ def main(argv=None) -> int:
         "--loop-runs", type=int, default=5, help="alternating runs of the loop-overhead rows (0: skip them)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    args = parser.parse_args(argv)
+    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=1)
+    args = parse(parser, argv)
 
     from extractor.runners.constrain.grammar import Constrainer, compile_schema
     from extractor.runners.mlx.runner import MlxRunner

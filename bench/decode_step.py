@@ -20,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests")]
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 DEFAULT_FAMILIES = "mistral3,idefics3,gemma3,smolvlm,qwen2_5_vl,qwen3_5"
 
@@ -59,7 +60,8 @@ def measure(name: str, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", default=DEFAULT_FAMILIES)
-    args = parser.parse_args()
+    smoke_option(parser, families="qwen3_5")
+    args = parse(parser)
     with tempfile.TemporaryDirectory(prefix="extractor-bench-step-") as tmp:
         rows = [measure(name, Path(tmp)) for name in args.families.split(",")]
     columns = list(rows[0])

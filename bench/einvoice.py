@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SAMPLES = ROOT / "samples" / "expected"
 
@@ -89,7 +90,8 @@ def main() -> int:
         default="invoice",
         help="Whose true answers: the invoice schema's (samples/expected) or invoice-en16931's (its en16931 folder).",
     )
-    args = parser.parse_args()
+    smoke_option(parser, repeat=1)
+    args = parse(parser)
     rows = measure(repeat=args.repeat, schema=args.schema)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -33,12 +33,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
 OFFICIAL = ROOT / "tests" / "data" / "einvoice"
 
 
-def rows(corpus: Path) -> list[dict]:
+def rows(corpus: Path, limit: int = 0) -> list[dict]:
     """One row per PDF of the corpus (see the module docstring)."""
     from extractor.einvoice.read import parse_invoice_xml, read_embedded_xml
     from extractor.einvoice.read_en16931 import as_en16931
@@ -46,7 +47,7 @@ def rows(corpus: Path) -> list[dict]:
     from extractor.trust.checks import check_invoice
 
     out = []
-    for pdf in sorted(corpus.glob("*.pdf")):
+    for pdf in sorted(corpus.glob("*.pdf"))[: limit or None]:
         row: dict = {"file": pdf.name}
         found = read_embedded_xml(pdf)
         if found is None:
@@ -82,16 +83,17 @@ def rows(corpus: Path) -> list[dict]:
     return out
 
 
-def sources(corpus: Path) -> list[tuple[str, bytes]]:
+def sources(corpus: Path, limit: int = 0) -> list[tuple[str, bytes]]:
     """``(name, XML)`` of every corpus PDF's e-invoice and every official test file."""
     from extractor.einvoice.read import read_embedded_xml
 
     out = []
-    for pdf in sorted(corpus.glob("*.pdf")):
+    for pdf in sorted(corpus.glob("*.pdf"))[: limit or None]:
         found = read_embedded_xml(pdf)
         if found is not None:
             out.append((pdf.name, found[1]))
-    return out + [(str(path.relative_to(OFFICIAL)), path.read_bytes()) for path in sorted(OFFICIAL.rglob("*.xml"))]
+    official = sorted(OFFICIAL.rglob("*.xml"))[: limit or None]
+    return out + [(str(path.relative_to(OFFICIAL)), path.read_bytes()) for path in official]
 
 
 def term_rows(items: list[tuple[str, bytes]]) -> list[dict]:
@@ -136,12 +138,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the zugferd-corpus folder")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args()
+    parser.add_argument("--files", type=int, default=0, help="only the first N files of each kind (0: all)")
+    smoke_option(parser, files=1)
+    args = parse(parser)
     if not args.corpus.is_dir():
         print(f"{args.corpus}: no such folder (../shared/corpus/invoices/zugferd-corpus)", file=sys.stderr)
         return 2
-    table = rows(args.corpus)
-    terms = term_rows(sources(args.corpus))
+    table = rows(args.corpus, args.files)
+    terms = term_rows(sources(args.corpus, args.files))
     if args.json:
         print(json.dumps({"corpus": table, "terms": terms}, indent=1))
         return 0

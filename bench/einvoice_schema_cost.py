@@ -36,6 +36,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SCHEMAS = ("invoice", "invoice-en16931")
 SAMPLE = "invoice-de-einfach"
@@ -117,7 +118,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="warm extractions per schema (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON rows")
-    args = parser.parse_args()
+    smoke_option(parser, repeat=1)
+    args = parse(parser)
     rows = measure(repeat=max(1, args.repeat))
     if args.json:
         print(json.dumps(rows, indent=2))

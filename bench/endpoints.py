@@ -38,6 +38,7 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the test kit's MlxServer starts and stops the servers (one copy of it)
 sys.path.insert(0, str(ROOT / "bench"))  # throughput.build_model: the same scripted model, built once for both
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SERVERS = (1, 2)
 CONCURRENCY = (1, 2, 4)
@@ -67,28 +68,33 @@ def run_row(extractor, docs: list[str]) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    parser.add_argument("--docs", type=int, default=0, help="only the first N samples (0: all)")
+    parser.add_argument("--servers", default=",".join(map(str, SERVERS)), help="server counts, one row each")
+    parser.add_argument("--concurrency", default=",".join(map(str, CONCURRENCY)), help="concurrencies per count")
+    smoke_option(parser, docs=1, servers="1", concurrency="1")
+    args = parse(parser, argv)
+    servers_rows, concurrencies = ([int(n) for n in arg.split(",")] for arg in (args.servers, args.concurrency))
 
     from helpers import MlxServer
     from throughput import build_model
 
     from extractor import Extractor, Settings
 
-    docs, model = documents(), build_model("small")
+    docs, model = documents()[: args.docs or None], build_model("small")
     base = Settings(model=str(model), schema="invoice", max_tokens=1024)
     rows = []
     with Extractor(base) as local:
         local.extract(docs[0])  # warm-up: llguidance's tokenizer, the prefix cache
         rows.append({"row": "in-process", **run_row(local, docs)})
     logs = Path(tempfile.mkdtemp(prefix="extractor-bench-endpoints-"))
-    servers = [MlxServer(model, logs / f"server{i}.log") for i in range(max(SERVERS))]
+    servers = [MlxServer(model, logs / f"server{i}.log") for i in range(max(servers_rows))]
     try:
         for server in servers:
             server.wait_ready()
             with Extractor(base.replace(endpoint=server.url)) as warm:
                 warm.extract(docs[0])  # warm-up: the server's first request
-        for count in SERVERS:
-            for concurrency in CONCURRENCY:
+        for count in servers_rows:
+            for concurrency in concurrencies:
                 settings = base.replace(endpoint=tuple(s.url for s in servers[:count]), concurrency=concurrency)
                 with Extractor(settings) as remote:
                     rows.append(

@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
@@ -112,7 +114,8 @@ def main(argv=None) -> int:
     parser.add_argument("--docs", type=int, default=3, help="documents timed per family (1-4)")
     parser.add_argument("--family", action="append", help="only these families (repeatable)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    smoke_option(parser, docs=1, family=["qwen3_5"])
+    args = parse(parser, argv)
     from extractor.testing import family_names
 
     with tempfile.TemporaryDirectory(prefix="families-") as tmp:

@@ -38,6 +38,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SAMPLES = ROOT / "samples"
 WRONG = "invoice-de-einfach"  # the demo's scripted answer, given for every document
@@ -108,13 +109,13 @@ def score(data: Any, truth: Any, texts: list, schema: str) -> dict:
     }
 
 
-def run(cache: Path | None) -> list[dict]:
+def run(cache: Path | None, limit: int = 0) -> list[dict]:
     """Every sample, every mode: the right answer's and the wrong answer's scores."""
     stored = json.loads(cache.read_text(encoding="utf-8")) if cache is not None and cache.is_file() else {}
     docs = samples()
     wrong = next(data for stem, _, data in docs if stem == WRONG)
     rows = []
-    for stem, source, truth in docs:
+    for stem, source, truth in docs[: limit or None]:
         if stem not in stored:
             stored[stem] = read_pages(source)
         schema = "receipt" if stem.startswith("receipt") else "invoice"
@@ -204,8 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the rows and totals as JSON")
     parser.add_argument("--cache", type=Path, help="keep the pages read in this JSON file and reuse them")
-    args = parser.parse_args(argv)
-    rows = run(args.cache)
+    parser.add_argument("--docs", type=int, default=0, help="only the first N samples (0: all)")
+    smoke_option(parser, docs=1)
+    args = parse(parser, argv)
+    rows = run(args.cache, args.docs)
     total = totals(rows)
     if args.json:
         print(json.dumps({"rows": rows, "totals": total}, indent=2))
@@ -217,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             f"\nTargets (each of text / boxes / ocr: false groundings <= {MAX_FALSE}, recall >= "
             f"{MIN_RECALL:.0%}, checkable >= {MIN_CHECKABLE:.0%}): {'met' if met else 'NOT met'}"
         )
-    return 0 if met else 1
+    return exit_code(args, met)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "hostile"
 RSS_TARGET = 2 * 1024**3
@@ -122,6 +123,17 @@ def build_model(folder: Path) -> Path:
     from extractor.testing import SAMPLE_INVOICE_ANSWER, build_scripted_model
 
     return build_scripted_model(folder / "scripted", answer=SAMPLE_INVOICE_ANSWER).path
+
+
+def first_files(corpus: Path, count: int, folder: Path) -> Path:
+    """A corpus of the first ``count`` files of ``corpus`` (links, and their part of the manifest)."""
+    manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
+    folder.mkdir(parents=True)
+    kept = dict(sorted(manifest.items())[:count])
+    for name in kept:
+        (folder / name).symlink_to(corpus / name)
+    (folder / "MANIFEST.json").write_text(json.dumps(kept), encoding="utf-8")
+    return folder
 
 
 def run_batch(
@@ -303,19 +315,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int)
     parser.add_argument("--compare", action="store_true", help="also run with --no-isolate, and time rendering")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args(argv)
+    parser.add_argument("--files", type=int, default=0, help="only the first N files of the corpus (0: all)")
+    smoke_option(parser, files=2)
+    args = parse(parser, argv)
     if not (args.corpus / "MANIFEST.json").is_file():
         parser.error(f"{args.corpus} has no MANIFEST.json (is ../shared there?)")
     with tempfile.TemporaryDirectory(prefix="hostile-bench-") as tmp:
         work = Path(tmp)
+        corpus = first_files(args.corpus, args.files, work / "corpus") if args.files else args.corpus
         model = args.model or build_model(work)
         common = dict(model=model, work=work, max_tokens=args.max_tokens, timeout=args.timeout, workers=args.workers)
-        runs = [run_batch(args.corpus, isolate=True, **common)]
+        runs = [run_batch(corpus, isolate=True, **common)]
         if args.compare:
-            runs.append(run_batch(args.corpus, isolate=False, **common))
+            runs.append(run_batch(corpus, isolate=False, **common))
         result = {"model": "tiny scripted qwen3_5" if args.model is None else str(args.model), "runs": runs}
         if args.compare:
-            result["render_overhead"] = render_overhead(args.corpus)
+            result["render_overhead"] = render_overhead(corpus)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -326,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         and first["timed_out_or_crashed"] == 0
         and first["peak_rss_mib"]["largest_process"] * MIB < RSS_TARGET
     )
-    return 0 if ok else 1
+    return exit_code(args, ok)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests")]
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 PER_PAGE = 10
 
@@ -131,7 +132,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", default="1,10,50,200")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--family", default="gemma3", help="the kit family of the tiny random model (gemma3)")
-    args = parser.parse_args(argv)
+    smoke_option(parser, pages="1,2")
+    args = parse(parser, argv)
     from extractor.runners.mlx.runner import MlxRunner
     from extractor.testing import build_family_model
 
@@ -151,7 +153,7 @@ def main(argv=None) -> int:
     else:
         print(table(rows))
         print("\ntargets: " + ("all met" if not missed else "; ".join(missed)))
-    return 1 if missed else 0
+    return exit_code(args, not missed)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 CORPUS = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
 
 
@@ -156,7 +158,8 @@ def main() -> None:
     parser.add_argument("--latency", type=int, default=20, help="mails appended one at a time for the latency row")
     parser.add_argument("--gap", type=float, default=0.5, help="seconds between those mails")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    smoke_option(parser, mails=2, repeat=1, latency=1, gap=0.0)
+    args = parse(parser)
 
     from extractor import Extractor, Settings
     from extractor.testing import build_random_model

@@ -38,6 +38,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # helpers.photo_like: the photo imitation the tests use
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 DEFAULT_SHARED = ROOT.parent / "shared"
 TARGET = 0.9
@@ -238,7 +239,7 @@ def _page_pngs(pdf: Path) -> list[bytes]:
         document.close()
 
 
-def digital_run(shared: Path, threads: int) -> dict:
+def digital_run(shared: Path, threads: int, limit: int = 0) -> dict:
     """Part 1: per document, the key values found on the text layer and on the OCR text of its page images."""
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
@@ -247,7 +248,7 @@ def digital_run(shared: Path, threads: int) -> dict:
 
     raster = RasterSettings(ocr=OcrSettings(mode="auto", threads=threads))
     rows = []
-    for set_name, pdf, values in digital_documents(shared):
+    for set_name, pdf, values in digital_documents(shared)[: limit or None]:
         layer = [p.text for p in load_document(pdf, raster=RasterSettings()).pages]
         ocr_pages, seconds, cpu = [], [], []
         for png in _page_pngs(pdf):
@@ -346,7 +347,7 @@ def scanned_documents(shared: Path) -> list[tuple[str, Any, dict]]:
     return docs
 
 
-def scanned_run(shared: Path, threads: int) -> list[dict]:
+def scanned_run(shared: Path, threads: int, limit: int = 0) -> list[dict]:
     """Part 2: values grounded per document with OCR never / auto / always."""
     from extractor.inputs.document import RasterSettings
     from extractor.inputs.load import load_document
@@ -354,7 +355,7 @@ def scanned_run(shared: Path, threads: int) -> list[dict]:
     from extractor.inputs.ocrdecide import page_text
 
     rows = []
-    for name, source, values in scanned_documents(shared):
+    for name, source, values in scanned_documents(shared)[: limit or None]:
         row: dict[str, Any] = {"document": name, "values": len(values)}
         for mode in ("never", "auto", "always"):
             clear_cache()  # each mode pays for its own reading
@@ -413,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the shared data folder")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (Settings.ocr_threads)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args(argv)
+    parser.add_argument("--docs", type=int, default=0, help="only the first N documents of each part (0: all)")
+    smoke_option(parser, docs=1)
+    args = parse(parser, argv)
     from extractor.inputs.ocr import clear_cache, engine_available
 
     if not engine_available():
@@ -421,15 +424,15 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.shared / "corpus" / "invoices").is_dir():
         parser.error(f"{args.shared} has no corpus/invoices (is ../shared there?)")
     clear_cache()
-    digital = digital_run(args.shared, args.threads)
+    digital = digital_run(args.shared, args.threads, args.docs)
     table = digital_table(digital)
-    scanned = scanned_run(args.shared, args.threads)
+    scanned = scanned_run(args.shared, args.threads, args.docs)
     if args.json:
         print(json.dumps({"digital": digital, "table": table, "scanned": scanned}, indent=2, ensure_ascii=False))
     else:
         show(table, scanned, args.threads)
     overall = table[-1]
-    return 0 if overall["in_layer"] and overall["ocr_found"] >= TARGET * overall["in_layer"] else 1
+    return exit_code(args, bool(overall["in_layer"]) and overall["ocr_found"] >= TARGET * overall["in_layer"])
 
 
 if __name__ == "__main__":

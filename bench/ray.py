@@ -149,7 +149,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=int, default=6, help="copies of the scan (default 6)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    parser.add_argument("--actors", default=",".join(map(str, ACTORS)), help="actor counts, one Ray row each")
+    smoke = _bench_module("smoke")
+    smoke.smoke_option(parser, docs=1, actors="1")
+    args = smoke.parse(parser, argv)
 
     from helpers import MlxServer
 
@@ -190,7 +193,7 @@ def main(argv=None) -> int:
                 )
             )
             rows.append(run_row("local, defaults", base, docs, work / "local", server_pids=server_pids))
-            for actors in ACTORS:
+            for actors in (int(n) for n in args.actors.split(",")):
                 rows.append(
                     run_row(
                         f"ray, {actors} actor{'s' if actors > 1 else ''}",

@@ -43,6 +43,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
 DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
 FINGERPRINT = "bench000fingerpr"
@@ -281,7 +283,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="tiny-model documents per row (the share)")
     parser.add_argument("--postgres", default=os.environ.get("EXTRACTOR_TEST_POSTGRES"), help="admin URL")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    smoke_option(parser, invoices=300, suppliers=30, checks=20, warmup=5, runs=1)
+    args = parse(parser)
     from extractor.register import Register
 
     rows = []

@@ -55,4 +55,11 @@ def main(checkout: str, model: str, docs: int) -> None:
 
 
 if __name__ == "__main__":
-    main(str(Path(sys.argv[1]).resolve()), sys.argv[2], int(sys.argv[3]))
+    if sys.argv[1:] == ["--smoke"]:  # this checkout, the throughput bench's small model, one document
+        from throughput import build_model
+
+        main(str(Path(__file__).resolve().parents[1]), str(build_model("small")), 1)
+    elif len(sys.argv) == 4:
+        main(str(Path(sys.argv[1]).resolve()), sys.argv[2], int(sys.argv[3]))
+    else:
+        sys.exit("usage: python bench/regression.py CHECKOUT MODEL DOCS (or --smoke: the smallest run, CI's)")

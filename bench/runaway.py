@@ -36,6 +36,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 from extractor.testing import IM_END, SAMPLE_INVOICE_ANSWER, TinyModel, build_scripted_model  # noqa: E402
 
 SCENARIOS = {
@@ -195,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--max-tokens", type=int, default=2048)
     parser.add_argument("--models", type=Path, help="build (and keep) the tiny models here (default: a temp dir)")
-    args = parser.parse_args(argv)
+    smoke_option(parser, max_tokens=64)
+    args = parse(parser, argv)
     with tempfile.TemporaryDirectory(prefix="runaway-") as tmp:
         root = args.models or Path(tmp)
         rows, answer_tokens = run(root, max_tokens=args.max_tokens)
@@ -220,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"target ({t['scenario']}) {t['runner']}: {t['after_answer']} after <= {t['limit']}: "
                 f"{'met' if t['met'] else 'MISSED'}"
             )
-    return 0 if all(t["met"] for t in checked) else 1
+    return exit_code(args, all(t["met"] for t in checked))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
 SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
 KEY = "bench-key"
@@ -194,7 +196,8 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5, help="alternating rounds of extract run and extract serve")
     parser.add_argument("--postgres", metavar="URL", help="also measure a PostgreSQL store (a scratch database)")
-    args = parser.parse_args()
+    smoke_option(parser, docs=2, repeat=1)
+    args = parse(parser)
     from extractor.testing.qwen35 import build_scripted_model
 
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as folder:

@@ -45,6 +45,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
@@ -133,7 +135,8 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--skip-overhead", action="store_true", help="leave out the constrained-overhead line")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    smoke_option(parser, size="small", docs=1, repeat=1, skip_overhead=True, rows="both")
+    args = parse(parser, argv)
 
     from extractor.runners.mlx.runner import MlxRunner
 
