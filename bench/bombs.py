@@ -33,6 +33,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from smoke import parse, smoke_option
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,7 +175,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", type=Path, help="an older package tree (the folder holding extractor/)")
     parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument("--inflates-mb", type=int, default=300, help="what the attachment bomb inflates to (MB)")
+    smoke_option(parser, inflates_mb=40)  # still past the 32 MiB attachment limit
+    args = parse(parser)
     if args.measure:
         name, argument, code = args.measure
         import extractor
@@ -187,8 +191,8 @@ def main() -> int:
 
     work = Path(tempfile.mkdtemp(prefix="bench-bombs-"))
     (work / "bomb.zip").write_bytes(nested_zip())
-    (work / "bomb.pdf").write_bytes(bomb_pdf(300_000_000, declared=None))
-    (work / "plain.pdf").write_bytes(bomb_pdf(300_000_000, declared=None, attachment=False))
+    (work / "bomb.pdf").write_bytes(bomb_pdf(args.inflates_mb * 10**6, declared=None))
+    (work / "plain.pdf").write_bytes(bomb_pdf(args.inflates_mb * 10**6, declared=None, attachment=False))
     model = build_scripted_model(work / "model", answer=SAMPLE_INVOICE_ANSWER).path
     trees = {"before": args.before, "now": ROOT} if args.before else {"now": ROOT}
     sizes = {name: os.path.getsize(work / name) / 1e3 for name in ("bomb.pdf", "bomb.zip")}

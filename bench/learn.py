@@ -24,6 +24,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from smoke import parse, smoke_option
+
 from extractor.einvoice.read import read_embedded_invoice
 from extractor.inputs.document import RasterSettings
 from extractor.inputs.load import load_document
@@ -135,7 +137,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = os.environ.get("EXTRACTOR_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
     parser.add_argument("--shared", type=Path, default=Path(default))
-    args = parser.parse_args()
+    parser.add_argument("--teachers", default="1,2,3", help="learn from this many documents, one row group each")
+    smoke_option(parser, teachers="1")
+    args = parse(parser)
     groups = load(args.shared)
     print(
         "| teachers | group | key fields exact | all fields: exact / abstained / wrong flagged / wrong accepted "
@@ -145,7 +149,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     totals_by_k = {}
     layouts = []
-    for k in (1, 2, 3):
+    for k in (int(n) for n in args.teachers.split(",")):
         for group, docs in groups.items():
             seller = docs_seller(docs)
             own = [d for d in docs if d[2]["seller"]["name"] == seller]
