@@ -87,6 +87,11 @@ DEFAULT_DUPLICATE_WINDOW = 7  # days (register.checks.DEFAULT_WINDOW_DAYS)
 # ``extract watch`` / ``extract mail --hook``: seconds one run of the hook command may take before it is killed
 # (``jobs.feeds.FeedSettings``); a minute is ample for a script that posts one record, and bounds a hung one.
 DEFAULT_HOOK_TIMEOUT = 60.0
+# One configuration for every command (``cli.configfile``): the file looked for in the working directory, the
+# variable naming another, and the prefix of every option's variable (``--max-tokens``: ``EXTRACT_MAX_TOKENS``).
+CONFIG_FILE = "extract.toml"
+CONFIG_ENV = "EXTRACT_CONFIG"
+ENV_PREFIX = "EXTRACT_"
 CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
 CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -486,6 +491,8 @@ def default(name: str):
 __all__ = [
     "BATCH_JOB_DEFAULT",
     "COMMAND_LINE_DEFAULTS",
+    "CONFIG_ENV",
+    "CONFIG_FILE",
     "DEFAULT_HOOK_TIMEOUT",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
@@ -496,6 +503,7 @@ __all__ = [
     "PASS_TEMPERATURE",
     "DEFAULT_SCHEMA",
     "EINVOICE_SCHEMA",
+    "ENV_PREFIX",
     "DefaultSchema",
     "IMAGE_FORMATS",
     "PROMPT_VERSION",
