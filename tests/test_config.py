@@ -115,6 +115,9 @@ def test_config_hides_passwords_and_shows_a_table(tmp_path, monkeypatch, capsys)
     code, out, err = run(["config", "watch"], capsys)
     assert code == 0, err
     assert "s3cret" not in out and "[watch]" in out and "password" in out
+    code, out, err = run(["config", "serve", "--store", "postgresql://ap:s3cret@db/extractor", "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["settings"]["store"]["value"] == "postgresql://ap:***@db/extractor"
 
 
 # -------------------------------------------------------------------------------------------------------- errors

@@ -12,6 +12,7 @@ file: ``--config FILE`` (taken out of the arguments before typer parses, like ``
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ def with_environment(command) -> None:
     for param in command.params:
         if param.param_type_name == "option" and param.envvar is None:
             param.envvar = env_name(option_key(param))
+            param.show_envvar = False  # one rule for all, told in docs/config.md: --help stays as it was
     for sub in getattr(command, "commands", {}).values():
         with_environment(sub)
 
@@ -215,6 +217,7 @@ def load(args: list[str], group, *, environ: Mapping[str, str] | None = None) ->
 
 
 SOURCES = {"COMMANDLINE": "flag", "ENVIRONMENT": "environment", "DEFAULT_MAP": "file", "DEFAULT": "default"}
+URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@/\s]+@")
 SECRETS = ("password",)  # options whose values ``extract config`` never shows
 
 
@@ -265,10 +268,12 @@ def _spelling(param) -> str:
 
 
 def _plain(value):
-    """A parsed value as JSON holds it (paths as strings, tuples as lists)."""
+    """A parsed value as JSON holds it (paths as strings, tuples as lists), a URL's password as ``***``."""
     if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
+    if isinstance(value, str):
+        return URL_PASSWORD.sub(r"\1***@", value)  # postgresql://user:secret@host: the store's, the register's
+    if isinstance(value, (int, float, bool)) or value is None:
         return value
     return str(value)
 

@@ -9,7 +9,7 @@ from extractor.cli import output as render
 from extractor.cli.app import SUBCOMMANDS, app, handle_errors
 from extractor.cli.configfile import Configuration, resolve
 
-COMMAND_ARGUMENT = typer.Argument(None, metavar="[COMMAND [ARGS]...]", help="The command (default: run).")
+COMMAND_ARGUMENT = typer.Argument(None, metavar="COMMAND", help="The command, its subcommand and flags (default: run).")
 AS_JSON = typer.Option(False, "--json", help="Print the settings as JSON.")
 
 
