@@ -95,6 +95,11 @@ def dispatch_args(args: list[str]) -> list[str]:
     return [BATCH, *args]
 
 
+def command_tree():
+    """The app's click group (every command registered by then), which ``extract.toml`` is checked against."""
+    return typer.main.get_command(app)
+
+
 def given_option(ctx: typer.Context, name: str) -> bool:
     """Whether the command's option ``name`` came from the command line, its environment variable or the
     configuration file (``extract.toml``), not its default."""
@@ -102,4 +107,14 @@ def given_option(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name != "DEFAULT"
 
 
-__all__ = ["BATCH", "SUBCOMMANDS", "VERBOSE", "app", "dispatch_args", "exit_code_for", "given_option", "handle_errors"]
+__all__ = [
+    "BATCH",
+    "SUBCOMMANDS",
+    "VERBOSE",
+    "app",
+    "command_tree",
+    "dispatch_args",
+    "exit_code_for",
+    "given_option",
+    "handle_errors",
+]

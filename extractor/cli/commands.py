@@ -16,7 +16,16 @@ import typer
 
 from extractor.api import Extractor, api_key
 from extractor.cli import output as render
-from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
+from extractor.cli.app import (
+    BATCH,
+    SUBCOMMANDS,
+    VERBOSE,
+    app,
+    command_tree,
+    dispatch_args,
+    given_option,
+    handle_errors,
+)
 from extractor.cli.configfile import load as load_config
 from extractor.cli.options import (
     FEED_JSONL_OPTION,
@@ -520,7 +529,7 @@ def main(argv: list[str] | None = None) -> None:
         args.remove(VERBOSE)
     configure(verbose=verbose)
     try:  # extract.toml (or --config FILE, $EXTRACT_CONFIG): click's default map, a flag still wins
-        config, args = load_config(args, typer.main.get_command(app))
+        config, args = load_config(args, command_tree())
     except UsageError as exc:
         render.error(str(exc))
         raise SystemExit(ExitCode.USAGE) from exc
