@@ -92,6 +92,11 @@ DEFAULT_ERROR_RETRIES = 2  # retries of a document's transient failure (model er
 DEFAULT_BACKOFF = 5.0  # seconds before the first retry (and the first reconnect); doubled for each further one
 DEFAULT_MAX_BACKOFF = 300.0  # the longest wait between two retries (or reconnects)
 DEFAULT_STOP_TIMEOUT = 10.0  # seconds a document may still run after SIGINT / SIGTERM before it is abandoned
+# One configuration for every command (``cli.configfile``): the file looked for in the working directory, the
+# variable naming another, and the prefix of every option's variable (``--max-tokens``: ``EXTRACT_MAX_TOKENS``).
+CONFIG_FILE = "extract.toml"
+CONFIG_ENV = "EXTRACT_CONFIG"
+ENV_PREFIX = "EXTRACT_"
 CONFIDENCE_FIELDS = ("auto_accept", "calibration", "evidence", "passes")
 CONFIDENCE_DEFAULTS = {"auto_accept": None, "calibration": None, "evidence": True, "passes": DEFAULT_PASSES}
 # The long-document settings (``Settings.fingerprint`` adds them only when one differs from its default).
@@ -491,6 +496,8 @@ def default(name: str):
 __all__ = [
     "BATCH_JOB_DEFAULT",
     "COMMAND_LINE_DEFAULTS",
+    "CONFIG_ENV",
+    "CONFIG_FILE",
     "DEFAULT_HOOK_TIMEOUT",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
@@ -501,6 +508,7 @@ __all__ = [
     "PASS_TEMPERATURE",
     "DEFAULT_SCHEMA",
     "EINVOICE_SCHEMA",
+    "ENV_PREFIX",
     "DefaultSchema",
     "IMAGE_FORMATS",
     "PROMPT_VERSION",

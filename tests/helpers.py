@@ -24,6 +24,17 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def require_dovecot() -> None:
+    """Skip the test without Debian's dovecot-imapd (fail it under ``CI=true``, where ``.ci/run`` installs it)."""
+    from extractor.testing.dovecot import dovecot_available
+
+    if not dovecot_available():
+        message = "Debian's dovecot-imapd is not installed (/usr/sbin/dovecot)"
+        if in_ci():
+            pytest.fail(message + ": .ci/run installs it")
+        pytest.skip(message)
+
+
 def shared_path(*parts: str) -> Path:
     """A path in ../shared; skips the test (fails it under ``CI=true``) when it is absent.
 

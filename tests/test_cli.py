@@ -346,7 +346,7 @@ def test_verbose_is_taken_out_before_the_command_parses(monkeypatch):
     from extractor.cli import commands as cli
 
     seen = []
-    monkeypatch.setattr(cli, "app", lambda args, prog_name: seen.append(args))
+    monkeypatch.setattr(cli, "app", lambda args, prog_name, default_map, obj: seen.append(args))
     monkeypatch.setenv("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
     cli.main(["doctor", "--verbose", "some/dir"])
     assert seen == [["doctor", "some/dir"]] and os.environ["TRANSFORMERS_NO_ADVISORY_WARNINGS"] == ""

@@ -9,6 +9,7 @@ import typer
 from typer.core import TyperGroup
 
 from extractor.cli import output as render
+from extractor.cli.configfile import with_environment
 from extractor.errors import ExitCode, ExtractorError
 
 
@@ -25,10 +26,11 @@ class _App(TyperGroup):
         return _unlabelled(super().get_params(ctx))
 
     def get_command(self, ctx, cmd_name: str):
-        """A command, its flags (and its subcommands' flags) unlabelled."""
+        """A command, its flags (and its subcommands' flags) unlabelled, each option reading ``EXTRACT_<KEY>``."""
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _unlabel(command, ctx)
+            with_environment(command)
         return command
 
 
@@ -94,11 +96,26 @@ def dispatch_args(args: list[str]) -> list[str]:
     return [BATCH, *args]
 
 
+def command_tree():
+    """The app's click group (every command registered by then), which ``extract.toml`` is checked against."""
+    return typer.main.get_command(app)
+
+
 def given_option(ctx: typer.Context, name: str) -> bool:
-    """Whether the command's option ``name`` came from the command line (or its environment variable), not its
-    default."""
+    """Whether the command's option ``name`` came from the command line, its environment variable or the
+    configuration file (``extract.toml``), not its default."""
     source = ctx.get_parameter_source(name)  # typer's click (it may vendor its own): compared by name
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+    return source is not None and source.name != "DEFAULT"
 
 
-__all__ = ["BATCH", "SUBCOMMANDS", "VERBOSE", "app", "dispatch_args", "exit_code_for", "given_option", "handle_errors"]
+__all__ = [
+    "BATCH",
+    "SUBCOMMANDS",
+    "VERBOSE",
+    "app",
+    "command_tree",
+    "dispatch_args",
+    "exit_code_for",
+    "given_option",
+    "handle_errors",
+]

@@ -16,7 +16,17 @@ import typer
 
 from extractor.api import Extractor, api_key
 from extractor.cli import output as render
-from extractor.cli.app import BATCH, SUBCOMMANDS, VERBOSE, app, dispatch_args, given_option, handle_errors
+from extractor.cli.app import (
+    BATCH,
+    SUBCOMMANDS,
+    VERBOSE,
+    app,
+    command_tree,
+    dispatch_args,
+    given_option,
+    handle_errors,
+)
+from extractor.cli.configfile import load as load_config
 from extractor.cli.options import (
     FEED_JSONL_OPTION,
     HOOK_OPTION,
@@ -507,7 +517,8 @@ SUBCOMMANDS.add("einvoice")
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (exits with the command's exit code).
 
-    ``--verbose`` (anywhere before ``--``, any command) also shows third-party notes (``quiet``).
+    ``--verbose`` (anywhere before ``--``, any command) also shows third-party notes (``quiet``); ``--config
+    FILE`` names the configuration (``configfile``).
 
     Args:
         argv: arguments (default: ``sys.argv[1:]``).
@@ -518,7 +529,12 @@ def main(argv: list[str] | None = None) -> None:
     if verbose:
         args.remove(VERBOSE)
     configure(verbose=verbose)
-    app(dispatch_args(args), prog_name="extract")
+    try:  # extract.toml (or --config FILE, $EXTRACT_CONFIG): click's default map, a flag still wins
+        config, args = load_config(args, command_tree())
+    except UsageError as exc:
+        render.error(str(exc))
+        raise SystemExit(ExitCode.USAGE) from exc
+    app(dispatch_args(args), prog_name="extract", default_map=config.defaults, obj=config)
 
 
 if __name__ == "__main__":

@@ -422,3 +422,25 @@ def show_conversion(conversion: dict, *, as_json: bool) -> None:
         out.print(f"  [yellow]{finding['code']}[/] {escape(cut(finding['message'], 200))}", highlight=False)
     if check.get("error"):
         out.print(f"  [red]error[/] {escape(check['error'])}", highlight=False)
+
+
+def show_config(report: dict, *, as_json: bool) -> None:
+    """Show ``extract config``: each setting's value and where it came from (``configfile.resolve``).
+
+    Args:
+        report: the resolved settings.
+        as_json: print JSON instead.
+    """
+    if as_json:
+        print_json(report)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=escape(f"extract {report['command']}: {report['config'] or 'no configuration file'}"))
+    for column in ("setting", "value", "source", "from"):
+        table.add_column(column)
+    for key, setting in report["settings"].items():
+        cells = (key, json.dumps(setting["value"]), setting["source"], setting["from"])
+        table.add_row(*(escape(cell) for cell in cells))
+    console().print(table)
