@@ -25,7 +25,7 @@ LAYERS = [
     ("extractor.runners",),
     ("extractor.trust",),
     ("extractor.register",),  # the invoice register: reads records, feeds trust.verdict; the API and batch call it
-    ("extractor.layouts",),  # learned layouts (issue 51): the engine, and their store in the register's database
+    ("extractor.layouts",),  # a supplier's layout learned from true data, read with no model; keyed like the register
     ("extractor.settings",),
     ("extractor.pipeline",),
     ("extractor.api",),

@@ -137,7 +137,8 @@ class LayoutStore:
 
     def save(self, layout: Layout) -> Layout:
         """Keep ``layout`` (a layout of the same id is replaced whole: never a blend), keyed on its identities."""
-        keys = sorted({layout.supplier_key, *layout.identity})
+        # name: keys are matched by ``layouts.choose`` (every identity key printed), not looked up
+        keys = sorted(k for k in {layout.supplier_key, *layout.identity} if not k.startswith("name:"))
         with self.db.transaction() as tx:
             self.db.execute(tx, "DELETE FROM layout_keys WHERE tenant = ? AND layout_id = ?", (self.tenant, layout.id))
             self.db.execute(tx, "DELETE FROM layouts WHERE tenant = ? AND id = ?", (self.tenant, layout.id))
@@ -234,8 +235,8 @@ class LayoutStore:
         from extractor.layouts import Layout
 
         try:
-            return Layout.from_json(body)
-        except (ValueError, KeyError, TypeError) as exc:
+            return Layout.from_json(json.loads(body))
+        except (ValueError, KeyError, TypeError) as exc:  # LayoutError and a JSON decode error are ValueErrors
             raise LayoutStoreError(
                 f"layouts in {self.name}: layout {layout_id} cannot be read (corrupt?): {exc}"
             ) from None

@@ -1,0 +1,96 @@
+"""A document's words as layouts read them: per page, lines of words with boxes, from the text layer or OCR.
+
+``page_words`` takes a loaded ``inputs.Document``: a page OCR read gives OCR's words (with their confidence);
+otherwise the text layer's lines (``Page.lines``: load the document with ``RasterSettings(text_boxes=True)``, or a
+page has no words). Boxes are fractions of the displayed page (x0, y0, x1, y1; top left 0, 0).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from extractor.inputs.document import Document, Page
+
+Box = tuple[float, float, float, float]
+TEXT_LAYER, OCR = "text_layer", "ocr"
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word: its text, box, line (index into its page's lines) and OCR's confidence (None on a text layer)."""
+
+    text: str
+    box: Box
+    line: int
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """One page's words, in reading order, grouped into lines.
+
+    Attributes:
+        page: the page's 0-based index in the document as loaded.
+        words: every word (``Word.line`` names its line).
+        lines: each line's words (indices into ``words``), top to bottom.
+        source: ``text_layer`` or ``ocr``.
+    """
+
+    page: int
+    words: tuple[Word, ...]
+    lines: tuple[tuple[int, ...], ...]
+    source: str
+
+    def line_words(self, line: int) -> tuple[Word, ...]:
+        """The words of one line."""
+        return tuple(self.words[i] for i in self.lines[line])
+
+
+def fold(text: str) -> str:
+    """A word as layouts compare fixed words: NFKC, case folded."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def from_lines(index: int, lines: Sequence[Sequence[tuple[str, Box, float | None]]], *, source: str) -> PageWords:
+    """A page's words from lines of ``(text, box, confidence)`` (empty words dropped, empty lines dropped)."""
+    words: list[Word] = []
+    groups: list[tuple[int, ...]] = []
+    for line in lines:
+        members = []
+        for text, box, confidence in line:
+            text = text.strip()
+            if text:
+                members.append(len(words))
+                words.append(Word(text, tuple(float(v) for v in box), len(groups), confidence))  # type: ignore[arg-type]
+        if members:
+            groups.append(tuple(members))
+    return PageWords(page=index, words=tuple(words), lines=tuple(groups), source=source)
+
+
+def _page(index: int, page: Page) -> PageWords:
+    if page.ocr is not None and page.ocr.lines:
+        lines = [_ocr_words(line) for line in page.ocr.lines]
+        return from_lines(index, lines, source=OCR)
+    text_lines = [[(w.text, w.box, None) for w in line.words] for line in page.lines]
+    return from_lines(index, text_lines, source=TEXT_LAYER)
+
+
+def _ocr_words(line) -> list[tuple[str, Box, float | None]]:
+    """An OCR line's words; a line OCR gave without words is cut at its spaces, each piece's box its share of the
+    line's width by characters (so it still has a place)."""
+    if line.words:
+        return [(w.text, w.box, w.confidence) for w in line.words]
+    x0, y0, x1, y1 = line.box
+    width, out, at = (x1 - x0) / max(len(line.text), 1), [], 0
+    for piece in line.text.split(" "):
+        if piece:
+            out.append((piece, (x0 + at * width, y0, x0 + (at + len(piece)) * width, y1), line.confidence))
+        at += len(piece) + 1
+    return out
+
+
+def page_words(document: Document) -> list[PageWords]:
+    """Every page's words: OCR's where the page was read by OCR, else its text layer's (module docstring)."""
+    return [_page(i, page) for i, page in enumerate(document.pages)]
