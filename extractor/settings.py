@@ -381,8 +381,6 @@ class Settings:
             passwords=self.passwords,
             max_pages=self.max_pages,
             max_bytes=self.max_bytes,
-            # learned layouts read words with their boxes (``layouts.page_words``): only where a layout can be tried
-            text_boxes=bool(self.register) and self.learn != "off",
             ocr=OcrSettings(
                 mode=resolve_mode(self.ocr),
                 threads=self.ocr_threads,
