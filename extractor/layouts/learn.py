@@ -1,11 +1,115 @@
-"""Learning a layout from a document and its true data (skeleton: filled in next)."""
+"""Learning a layout from a document and its TRUE data (a review, embedded XML, an archive; never a model's answer).
+
+For each scalar field, every run of words that means its value under some format (``formats.formats_for``) is a
+place where it is printed; each place is described by the fixed words around it (``places.place_of``). A printing
+two fields share (a total equal to the amount due) is dropped from a field that has a printing of its own, so a
+coincidence in the teacher does not tie the two fields later. A field whose value is null is learned as absent
+(read as null); one whose value is not found on the pages is not learned, and a note says so. Arrays of objects
+(line items, tax lines) are learned as tables (``table.learn_table``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from extractor.layouts.model import Layout, LearnResult, Teacher
+from extractor.layouts import formats, places, table
+from extractor.layouts.choose import fixed_words
+from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
+from extractor.layouts.read import read
 from extractor.layouts.words import PageWords
+from extractor.register.keys import name_key, read_keys, supplier_key
+from extractor.schema import load_schema
+
+SELLER_NAME = "/seller/name"
+
+
+def scalars(data: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    """Every scalar leaf of ``data`` by JSON pointer, arrays of objects left out (they are tables)."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            pointer = f"{prefix}/{key}"
+            if isinstance(value, list):
+                continue
+            if isinstance(value, Mapping):
+                yield from scalars(value, pointer)
+            else:
+                yield pointer, value
+
+
+def _occurrences(pages: Sequence[PageWords], value: Any, decimal: str) -> list[tuple[places.Span, Format]]:
+    found = []
+    for span, text in places.spans(pages):
+        fmts = formats.formats_for(text, value, decimal=decimal)
+        if fmts:
+            found.append((span, fmts[0]))
+    # of overlapping runs on one line ("671,15" and "671,15 €"), the longest
+    found.sort(key=lambda f: (f[0].page, f[0].line, f[0].start, -(f[0].end - f[0].start)))
+    kept: list[tuple[places.Span, Format]] = []
+    for span, fmt in found:
+        last = kept[-1][0] if kept else None
+        if last and (last.page, last.line) == (span.page, span.line) and span.start < last.end:
+            continue
+        kept.append((span, fmt))
+    return kept
+
+
+def _unshared(found: dict[str, list[tuple[places.Span, Format]]]) -> dict[str, list[tuple[places.Span, Format]]]:
+    owners: dict[places.Span, int] = {}
+    for spans in found.values():
+        for span, _ in spans:
+            owners[span] = owners.get(span, 0) + 1
+    out = {}
+    for pointer, spans in found.items():
+        own = [(s, f) for s, f in spans if owners[s] == 1]
+        out[pointer] = own or spans
+    return out
+
+
+def _texts(pages: Sequence[PageWords]) -> list[str]:
+    return [w.text for page in pages for w in page.words]
+
+
+def _field_rules(
+    pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]
+) -> tuple[FieldRule, ...]:
+    found: dict[str, list[tuple[places.Span, Format]]] = {}
+    rules = []
+    for pointer, value in scalars(data):
+        if value is None or value == "":
+            rules.append(FieldRule(pointer, (), Format(formats.TEXT), absent=True))
+            notes.append(f"{pointer}: no value in the teacher's data; read as null")
+            continue
+        found[pointer] = _occurrences(pages, value, decimal)
+        if not found[pointer]:
+            notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
+    for pointer, spans in _unshared(found).items():
+        learned: list[Place] = []
+        for span, _ in spans:
+            place = places.place_of(pages, span)
+            if place is not None and place not in learned:
+                learned.append(place)
+        if spans and not learned:
+            notes.append(f"{pointer}: printed with no fixed word around it; not learned")
+        if learned:
+            rules.append(FieldRule(pointer, tuple(learned), spans[0][1]))
+    return tuple(sorted(rules, key=lambda r: r.pointer))
+
+
+def _identity(pages: Sequence[PageWords], data: Mapping) -> tuple[str, str, tuple[str, ...]] | None:
+    from extractor.layouts.identity import identities
+
+    keys = read_keys(data)
+    if not keys.name_norm:
+        return None
+    printed = set(identities(pages))
+    required = [f"name:{keys.name_norm}"]
+    for kind, value in (("vat", keys.vat_id), ("iban", keys.iban)):
+        if value and f"{kind}:{value}" in printed:
+            required.append(f"{kind}:{value}")
+    supplier = supplier_key(vat_id=keys.vat_id, tax_number=keys.tax_number, name=keys.name_norm, iban=keys.iban)
+    return supplier or "", keys.name or "", tuple(sorted(required))
 
 
 def learn(
@@ -24,22 +128,107 @@ def learn(
         data: its true data, schema-shaped.
         schema: the schema's name (``invoice``).
         teacher: where the truth came from.
-        citations: where the truth's values are printed, when the caller knows (a review's citations): pointer ->
-            ``[{"page": 1-based, "box": [...]}]``; used to pick among several printings of one value.
+        citations: where the truth's values are printed, when the caller knows (a review's citations); not needed:
+            every printing of a value is found and learned.
 
     Returns:
-        The layout (None when the seller cannot be identified on the page) and notes: fields not printed, values
-        not found.
+        The layout (None when the seller's name is not printed on the document, or nothing could be learned) and
+        notes: fields not printed, values not found.
     """
-    raise NotImplementedError
+    notes: list[str] = []
+    identity = _identity(pages, data)
+    if identity is None:
+        return LearnResult(None, ("the data names no seller: a layout is keyed by its seller",))
+    supplier, name, required = identity
+    from extractor.layouts.choose import printed_names
+
+    if required[0] not in printed_names(pages) and f"name:{name_key(name)}" not in printed_names(pages):
+        return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
+    decimal = formats.decimal_of(_texts(pages))
+    rules = _field_rules(pages, data, decimal, notes)
+    tables = table.learn_tables(pages, data, decimal=decimal, notes=notes)
+    if not any(r.places for r in rules):
+        return LearnResult(None, (*notes, "no field's value was found on the document: nothing learned"))
+    values = {str(v) for _, v in scalars(data) if v is not None}
+    layout = Layout(
+        id="",
+        supplier_key=supplier,
+        supplier_name=name,
+        identity=required,
+        schema=load_schema(schema).name,
+        fields=rules,
+        tables=tables,
+        fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
+        teacher=teacher,
+        decimal=decimal,
+    )
+    return LearnResult(with_id(layout), tuple(notes))
 
 
 def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher: Teacher) -> LearnResult:
-    """Teach ``layout`` another document of the same layout: places and formats both documents agree on are kept,
-    the rest dropped (a field that varies where the first showed it fixed), demotions of re-taught fields lifted."""
-    raise NotImplementedError
+    """Teach ``layout`` another document of the same layout: of each field's places, those that read this
+    document's true value are kept; where none does, the new document's places replace them (the later teacher
+    wins, and a note names the field); demotions of fields read right again are lifted.
+
+    Returns:
+        The refined layout, or None (with the reason) when the document is not the layout's seller's.
+    """
+    if _vat(layout) is not None and read_keys(data).vat_id != _vat(layout):
+        return LearnResult(None, ("the document's seller is not the layout's: nothing refined",))
+    fresh = learn(pages, data, schema=layout.schema, teacher=teacher)
+    if fresh.layout is None:
+        return fresh
+    truth = dict(scalars(data))
+    reading = read(dataclasses.replace(layout, demoted=frozenset()), pages)
+    notes = list(fresh.notes)
+    rules = []
+    new_rules = {r.pointer: r for r in fresh.layout.fields}
+    for rule in layout.fields:
+        kept = _kept_places(rule, pages, truth.get(rule.pointer), layout.decimal)
+        if kept:
+            rules.append(dataclasses.replace(rule, places=kept))
+        elif rule.pointer in new_rules:
+            rules.append(new_rules[rule.pointer])
+            notes.append(f"{rule.pointer}: the earlier places did not read this document's value; relearned here")
+        else:
+            notes.append(f"{rule.pointer}: the earlier places did not read this document's value; dropped")
+    rules += [r for p, r in new_rules.items() if layout.field(p) is None]
+    right = {p for p, v in reading.values.items() if truth.get(p) == v}
+    refined = dataclasses.replace(
+        layout,
+        fields=tuple(sorted(rules, key=lambda r: r.pointer)),
+        tables=table.refine_tables(layout.tables, fresh.layout.tables, reading, data),
+        fingerprint=layout.fingerprint & fresh.layout.fingerprint,
+        teacher=teacher,
+        documents=layout.documents + 1,
+        demoted=frozenset(p for p in layout.demoted if p not in right),
+    )
+    return LearnResult(with_id(refined), tuple(notes))
+
+
+def _vat(layout: Layout) -> str | None:
+    return next((k[4:] for k in layout.identity if k.startswith("vat:")), None)
+
+
+def _kept_places(rule: FieldRule, pages: Sequence[PageWords], value: Any, decimal: str) -> tuple[Place, ...]:
+    from extractor.layouts.read import place_values
+
+    if rule.absent:
+        return (rule.places or ()) if value is None else ()
+    kept = []
+    for place in rule.places:
+        values, _ = place_values(place, rule.format, pages, decimal=decimal, nullable=False)
+        if len(values) == 1 and _same(next(iter(values)), value):
+            kept.append(place)
+    return tuple(kept)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        return formats.Decimal(str(a)) == formats.Decimal(str(b))
+    return a == b
 
 
 def demote(layout: Layout, pointers: Iterable[str]) -> Layout:
-    """The layout no longer reading ``pointers`` (a review corrected them) until taught again."""
-    raise NotImplementedError
+    """The layout no longer reading ``pointers`` (a review corrected them) until taught again (``refine``)."""
+    return dataclasses.replace(layout, demoted=layout.demoted | frozenset(pointers))

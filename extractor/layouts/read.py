@@ -1,18 +1,174 @@
-"""Reading a document by a learned layout (skeleton: filled in next)."""
+"""Reading a document by a learned layout, with no model.
+
+Identity first: nothing is read unless every key of the layout's identity (its seller's VAT id, IBAN and name) is
+printed on the document, and the seller's name read at its learned place is the layout's. Then each field: at each
+of its places, the runs of words printed there, parsed by its learned format. A field is read when its places give
+exactly one value between them; else it abstains, with the reason: ``no_candidate`` (nothing printed there),
+``several_candidates`` (one place, two values), ``unparsable`` (printed there, not in its format),
+``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table.read_table``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from extractor.layouts.model import Layout, LayoutRead
-from extractor.layouts.words import PageWords
+from extractor.layouts import formats, places, table
+from extractor.layouts.choose import identity_printed
+from extractor.layouts.model import (
+    DEMOTED,
+    IDENTITY,
+    NO_CANDIDATE,
+    PLACES_DISAGREE,
+    SEVERAL,
+    UNPARSABLE,
+    FieldRule,
+    Format,
+    Layout,
+    LayoutRead,
+    Place,
+)
+from extractor.layouts.words import PageWords, Word
+from extractor.register.keys import name_key
+from extractor.schema import load_schema, validate_data
+
+SELLER_NAME = "/seller/name"
+
+
+def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
+    """Where words are printed: page (1-based), box, text, source and OCR's lowest confidence."""
+    confidences = [w.confidence for w in words if w.confidence is not None]
+    return {
+        "page": page.page + 1,
+        "box": [round(v, 5) for v in places.box_of(words)],
+        "text": " ".join(w.text for w in words),
+        "source": page.source,
+        "confidence": min(confidences) if confidences else None,
+    }
+
+
+def citation(pages: Sequence[PageWords], span: places.Span) -> dict:
+    """Where a run of words is printed: page (1-based), box, text, source and OCR's lowest confidence."""
+    words = places.span_words(pages, span)
+    page = pages[span.page]
+    # a label printed with nothing after it is cited at its line, with no text
+    return {**word_citation(page, words or page.line_words(span.line)), "text": " ".join(w.text for w in words)}
+
+
+def _key(value: Any) -> Any:
+    return formats.Decimal(str(value)) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def place_values(
+    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str, nullable: bool
+) -> tuple[dict[Any, tuple[Any, list[dict]]], str | None]:
+    """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
+    found: dict[Any, tuple[Any, list[dict]]] = {}
+    unparsable = False
+    for span in places.matches(place, pages):
+        words = places.span_words(pages, span)
+        if not words:
+            if nullable:
+                found.setdefault(None, (None, []))[1].append(citation(pages, span))
+            continue
+        value = formats.parse(" ".join(w.text for w in words), fmt, decimal=decimal)
+        if value is None:
+            unparsable = True
+            continue
+        found.setdefault(_key(value), (value, []))[1].append(citation(pages, span))
+    if len(found) > 1:
+        # a value printed on several pages at one place (a header on every page) is one value; two values at one
+        # place narrow to the page it was learned on
+        on_page = {k: v for k, v in found.items() if any(_on_page(place, pages, c) for c in v[1])}
+        found = on_page if len(on_page) == 1 else found
+    if found:
+        return found, (SEVERAL if len(found) > 1 else None)
+    return found, (UNPARSABLE if unparsable else NO_CANDIDATE)
+
+
+def _on_page(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
+    index = cited["page"] - 1
+    return index == place.page[0] or index - len(pages) == place.page[1]
+
+
+def read_field(
+    rule: FieldRule, pages: Sequence[PageWords], *, decimal: str, nullable: bool
+) -> tuple[Any, list[dict], str | None]:
+    """One field read at all its places: (value, citations, None), or (None, [], why not)."""
+    agreed: dict[Any, tuple[Any, list[dict]]] = {}
+    reasons = []
+    for place in rule.places:
+        found, reason = place_values(place, rule.format, pages, decimal=decimal, nullable=nullable)
+        if reason is not None:
+            reasons.append(reason)
+            continue
+        key, (value, cited) = next(iter(found.items()))
+        agreed.setdefault(key, (value, []))[1].extend(cited)
+    if len(agreed) > 1:
+        return None, [], PLACES_DISAGREE
+    if agreed:
+        value, cited = next(iter(agreed.values()))
+        return value, cited, None
+    for reason in (SEVERAL, UNPARSABLE):
+        if reason in reasons:
+            return None, [], reason
+    return None, [], NO_CANDIDATE
+
+
+def _set(data: dict, pointer: str, value: Any) -> None:
+    parts = pointer.strip("/").split("/")
+    node = data
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
 
 
 def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
-    """Read a document by ``layout``: every field must match exactly one candidate parsed by its learned format,
-    else it abstains with the reason; nothing is read when the layout's identity is not printed on the document.
+    """Read a document by ``layout`` (module docstring).
 
     Returns:
-        ``LayoutRead``: values, abstentions with reasons, citations, and ``data`` when every required field was read.
+        ``LayoutRead``: values, abstentions with reasons, citations, and ``data`` when every field the schema
+        requires was read (and the data is valid against it).
     """
-    raise NotImplementedError
+    result = LayoutRead()
+    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables]
+    if not identity_printed(layout, pages):
+        result.abstained.update(dict.fromkeys(pointers, IDENTITY))
+        return result
+    for rule in layout.fields:
+        if rule.pointer in layout.demoted:
+            result.abstained[rule.pointer] = DEMOTED
+        elif rule.absent:
+            result.values[rule.pointer] = None
+        else:
+            value, cited, reason = read_field(rule, pages, decimal=layout.decimal, nullable=True)
+            if reason is None:
+                result.values[rule.pointer] = value
+                result.citations[rule.pointer] = cited
+            else:
+                result.abstained[rule.pointer] = reason
+    name = result.values.get(SELLER_NAME)
+    if SELLER_NAME in result.values and name_key(name) != name_key(layout.supplier_name):
+        # the layout's seller's identity printed, another seller's name where the seller is named: not this seller
+        return LayoutRead(abstained=dict.fromkeys(pointers, IDENTITY))
+    for spec in layout.tables:
+        table.read_table(spec, pages, layout=layout, result=result)
+    return LayoutRead(
+        values=result.values,
+        abstained=result.abstained,
+        citations=result.citations,
+        data=_data(layout, result),
+    )
+
+
+def _data(layout: Layout, result: LayoutRead) -> dict | None:
+    if result.abstained:
+        return None
+    data: dict = {}
+    for rule in layout.fields:
+        _set(data, rule.pointer, result.values[rule.pointer])
+    for spec in layout.tables:
+        _set(data, spec.pointer, table.rows_of(spec, result.values))
+    if validate_data(data, load_schema(layout.schema)):
+        return None
+    return data

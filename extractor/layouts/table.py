@@ -1,0 +1,425 @@
+"""Tables: an array of objects (``/line_items``, ``/tax_lines``) learned from the teacher's rows and read back.
+
+Learning: each teacher row's numbers are looked for on the pages; the line holding most of them is the row's line,
+each number's word counted from the line's end. The row's pattern is that line's tail from its first number: a
+column key (``{/amount}``), a fixed word, ``*`` (a word that varies), or a code column (a word standing for a value:
+``m²`` for ``MTK``). A text the numbers do not hold (a description) is read in its column: the words on the row's
+line left of its first number and the lines below it, as long as they follow one another (a wrapped cell); a row
+pattern then starts with ``+`` (those words). The header is the nearest line of fixed words above the first row;
+the table ends at the first fixed line after its last row. Sums that held for the teacher (the amounts add up to
+the subtotal; tax bases and amounts to the total) must hold again, or the table is not read.
+
+Reading: the rows are the lines between the header and the end that fit the pattern; a row that fits its fixed
+words but whose numbers do not parse makes the whole table abstain (``unparsable``), never a guess.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from extractor.layouts import formats, places
+from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Column, Format, Layout, LayoutRead, Table
+from extractor.layouts.words import PageWords, Word
+
+WRAP = "+"
+ABSENT = "absent"  # a column the teachers' rows all left null: read as null
+GAP = 2.2  # a wrapped cell's next line starts within this many word heights of the previous line's top
+SUMS = (("/amount", "/subtotal"),)
+
+
+def _slot(key: str) -> str:
+    return "{" + key + "}"
+
+
+def _numbers(row: Mapping) -> dict[str, Any]:
+    return {
+        f"/{k}": v for k, v in row.items() if isinstance(v, int | float) and not isinstance(v, bool) and v is not None
+    }
+
+
+def _printed(text: str, value: Any, decimal: str) -> bool:
+    """True when ``text`` prints ``value``, or prints it rounded to its shown decimals (a unit price 3.3333 printed
+    3,33: its column is learned from it; what is read there later is what is printed)."""
+    if formats.formats_for(text, value, decimal=decimal):
+        return True
+    number = formats.parse_number(text, decimal=decimal)
+    exponent = number.as_tuple().exponent if number is not None else 0
+    if number is None or not isinstance(exponent, int) or exponent > -2:
+        return False
+    return Decimal(str(value)).quantize(Decimal(1).scaleb(exponent)) == number
+
+
+def _row_line(pages: Sequence[PageWords], row: Mapping, decimal: str) -> tuple[int, int, dict[str, list[int]]] | None:
+    """The (page, line) holding most of a row's numbers, with each key's word indices there."""
+    best = None
+    numbers = _numbers(row)
+    for p, page in enumerate(pages):
+        for line in range(len(page.lines)):
+            words = page.line_words(line)
+            hits: dict[str, list[int]] = {}
+            for key, value in numbers.items():
+                at = [i for i, w in enumerate(words) if _printed(w.text, value, decimal)]
+                if at:
+                    hits[key] = at
+            if len(hits) >= min(2, len(numbers)) and (best is None or len(hits) > len(best[2])):
+                best = (p, line, hits)
+    return best
+
+
+def _assign(found: list[tuple[int, int, dict[str, list[int]]]], pages: Sequence[PageWords]) -> list[dict[str, int]]:
+    """Each row's key -> word index counted from its line's end (-1 last), chosen the same across rows."""
+    votes: dict[str, Counter] = {}
+    for p, line, hits in found:
+        n = len(pages[p].lines[line])
+        for key, at in hits.items():
+            for i in at:
+                votes.setdefault(key, Counter())[i - n] += 1 / len(at)
+    out = []
+    for p, line, hits in found:
+        n = len(pages[p].lines[line])
+        chosen: dict[str, int] = {}
+        for key, at in hits.items():
+            ranked = sorted(at, key=lambda i: -votes[key][i - n])
+            chosen[key] = ranked[0] - n
+        if len(set(chosen.values())) == len(chosen):
+            out.append(chosen)
+        else:
+            out.append({})
+    return out
+
+
+def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: float) -> list[Word]:
+    """A wrapped cell's words: from the row's line down, in the column [left, right), while the lines follow."""
+    page = pages[p]
+    row_words = page.line_words(line)
+    top, height = row_words[0].box[1], max(w.box[3] - w.box[1] for w in row_words)
+    inside = sorted(
+        (w for w in page.words if left <= w.box[0] and w.box[2] <= right + 0.002 and w.box[1] >= top - height / 2),
+        key=lambda w: (round(w.box[1], 3), w.box[0]),
+    )
+    out: list[Word] = []
+    last = top
+    for word in inside:
+        if word.box[1] - last > GAP * height:
+            break
+        out.append(word)
+        last = max(last, word.box[1])
+    return out
+
+
+def _text_keys(rows: Sequence[Mapping]) -> list[str]:
+    keys = [f"/{k}" for k, v in rows[0].items() if isinstance(v, str)]
+    return [k for k in keys if all(isinstance(r.get(k[1:]), str) for r in rows)]
+
+
+def learn_table(
+    pointer: str, rows: Sequence[Mapping], pages: Sequence[PageWords], *, decimal: str, data: Mapping
+) -> Table | str:
+    """A table learned from its true rows; a sentence saying why not when it cannot be."""
+    if not rows:
+        return Table(pointer=pointer, header=(), row=(), columns=())
+    found = [_row_line(pages, row, decimal) for row in rows]
+    if any(f is None for f in found):
+        return f"{pointer}: a row's numbers are not printed on one line"
+    lines = [f for f in found if f is not None]
+    if [(p, n) for p, n, _ in lines] != sorted({(p, n) for p, n, _ in lines}):
+        return f"{pointer}: two rows share a line, or rows are out of order"
+    assigned = _assign(lines, pages)
+    keys = sorted({k for a in assigned for k in a})
+    if any(set(a) != set(keys) for a in assigned):
+        return f"{pointer}: the rows' numbers are not in the same columns"
+    width = max(-min(a.values()) for a in assigned)
+    tails = [places.line_tokens(pages[p], n)[-width:] for p, n, _ in lines]
+    words = [pages[p].line_words(n)[-width:] for p, n, _ in lines]
+    columns, pattern, missing = [], [], list(_text_keys(rows))
+    nulls = [k for k in rows[0] if all(r.get(k) is None for r in rows)]
+    columns += [Column(f"/{k}", (0.0, 0.0), Format(ABSENT)) for k in nulls]
+    pattern_keys = {f"/{k}" for k in nulls}
+    for offset in range(-width, 0):
+        key = next((k for k in keys if assigned[0][k] == offset), None)
+        if key is not None:
+            kind = formats.INTEGER if all(isinstance(r[key[1:]], int) for r in rows) else formats.NUMBER
+            columns.append(Column(key, _span(words, offset + width), Format(kind)))
+            pattern.append(_slot(key))
+            continue
+        printed = [" ".join(w[offset + width].text.split()) for w in words]
+        code = _code_column(printed, rows, missing)
+        if code is not None:
+            missing.remove(code.key)
+            columns.append(dataclasses.replace(code, span=_span(words, offset + width)))
+            pattern.append(_slot(code.key))
+        else:
+            tokens = {t[offset + width] for t in tails}
+            pattern.append(tokens.pop() if len(tokens) == 1 else places.ANY)
+    wrapped = _wrap(pages, lines, rows, missing, width)
+    if isinstance(wrapped, str):
+        return wrapped
+    wrap, left = wrapped
+    unread = [k for k in rows[0] if _slot(f"/{k}") not in pattern and f"/{k}" not in (*wrap, *pattern_keys)]
+    if unread:
+        absent = unread
+        return f"{pointer}: {', '.join(absent)} not found in the rows"
+    if wrap:
+        columns += [Column(k, (left, 1.0), Format(formats.TEXT)) for k in wrap]
+        pattern.insert(0, WRAP)
+    else:
+        prefixes = {places.line_tokens(pages[p], n)[:-width] for p, n, _ in lines}
+        if len(prefixes) != 1:
+            return f"{pointer}: the rows' lines start differently"
+        pattern[:0] = list(prefixes.pop())
+    return Table(
+        pointer=pointer,
+        header=_header(pages, lines[0]),
+        row=tuple(pattern),
+        columns=tuple(columns),
+        wrap=tuple(wrap),
+        end=_end(pages, lines),
+        sums=_sums(pointer, rows, data),
+    )
+
+
+def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
+    return (min(w[index].box[0] for w in words), max(w[index].box[2] for w in words))
+
+
+def _code_column(printed: list[str], rows: Sequence[Mapping], missing: list[str]) -> Column | None:
+    for key in missing:
+        values = [r.get(key[1:]) for r in rows]
+        pairs = set(zip(printed, values, strict=True))
+        if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(v, str) for v in values):
+            if all(p == v for p, v in pairs):
+                return Column(key, (0.0, 0.0), Format(formats.TEXT))
+            if len(pairs) > 1 or printed[0] != values[0]:
+                return Column(key, (0.0, 0.0), Format(formats.CODE, codes=tuple(sorted(pairs))))
+    return None
+
+
+def _first_number_x(pages: Sequence[PageWords], p: int, n: int, width: int) -> float:
+    return pages[p].line_words(n)[-width].box[0] - 0.002
+
+
+def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str], float] | str:
+    """The text key read as a wrapped cell (each row's words left of its numbers, down its column) and the
+    column's left edge."""
+    if not missing:
+        return [], 0.0
+    if len(missing) > 1:
+        return f"text columns {', '.join(missing)}: only one wrapped text column is learned"
+    key = missing[0]
+    lefts = []
+    for (p, n, _), row in zip(lines, rows, strict=True):
+        first = str(row[key[1:]]).split()[0]
+        top = pages[p].line_words(n)[0].box
+        right = _first_number_x(pages, p, n, width)
+        starts = [
+            w
+            for w in pages[p].words
+            if w.text == first and w.box[2] <= right and abs(w.box[1] - top[1]) <= (top[3] - top[1])
+        ]
+        if len(starts) != 1:
+            return f"{key}: {row[key[1:]]!r} does not start at its row's line"
+        lefts.append(starts[0].box[0])
+    left = min(lefts) - 0.015
+    for (p, n, _), row in zip(lines, rows, strict=True):
+        text = " ".join(w.text for w in _cell(pages, p, n, left, _first_number_x(pages, p, n, width)))
+        if text != " ".join(str(row[key[1:]]).split()):
+            return f"{key}: {row[key[1:]]!r} is not printed in its column"
+    return [key], left
+
+
+def _sums(pointer: str, rows: Sequence[Mapping], data: Mapping) -> tuple[tuple[str, str], ...]:
+    """The sums that hold in the teacher's data: the rows' amounts to the subtotal; tax bases and amounts to the
+    total."""
+    def total(keys: str) -> Decimal | None:
+        try:
+            return sum((Decimal(str(r[k.strip("/")])) for r in rows for k in keys.split("+")), Decimal(0))
+        except (KeyError, ArithmeticError, ValueError):
+            return None
+
+    out = []
+    for keys, target in (("/amount", "/subtotal"), ("/base+/amount", "/total")):
+        value = data.get(target.strip("/"))
+        if all(k.strip("/") in rows[0] for k in keys.split("+")) and isinstance(value, int | float):
+            if total(keys) == Decimal(str(value)):
+                out.append((keys, target))
+    return tuple(out)
+
+
+def _header(pages: Sequence[PageWords], first: tuple[int, int, Any]) -> tuple[str, ...]:
+    p, n, _ = first
+    for line in range(n - 1, -1, -1):
+        tokens = places.line_tokens(pages[p], line)
+        if len(tokens) >= 2 and places.ANY not in tokens:
+            return tokens
+    return ()
+
+
+def _end(pages: Sequence[PageWords], lines: Sequence[tuple[int, int, Any]]) -> tuple[str, ...]:
+    """The first line of fixed words after the last row that starts at or left of the rows' first word."""
+    p, n, _ = lines[-1]
+    left = min(pages[q].line_words(m)[0].box[0] for q, m, _ in lines) + 0.01
+    for page in range(p, len(pages)):
+        for line in range(n + 1 if page == p else 0, len(pages[page].lines)):
+            tokens = places.line_tokens(pages[page], line)
+            if places.ANY not in tokens and pages[page].line_words(line)[0].box[0] <= left:
+                return tokens
+    return ()
+
+
+def learn_tables(pages: Sequence[PageWords], data: Mapping, *, decimal: str, notes: list[str]) -> tuple[Table, ...]:
+    """Every array of objects in ``data`` learned as a table; a note for each that cannot be."""
+    out = []
+    for key, value in data.items():
+        if isinstance(value, list) and all(isinstance(r, Mapping) for r in value):
+            learned = learn_table(f"/{key}", value, pages, decimal=decimal, data=data)
+            if isinstance(learned, str):
+                notes.append(learned)
+            else:
+                out.append(learned)
+    return tuple(out)
+
+
+def refine_tables(
+    old: Sequence[Table], new: Sequence[Table], reading: LayoutRead, data: Mapping
+) -> tuple[Table, ...]:
+    """The tables after another teacher: an earlier table that read this document's rows right is kept; else the
+    new document's table replaces it (the later teacher wins); a table only one of them learned is kept."""
+    fresh = {t.pointer: t for t in new}
+    out = []
+    for spec in old:
+        truth = data.get(spec.pointer.strip("/"))
+        right = rows_of(spec, reading.values) == truth if spec.pointer not in reading.abstained else False
+        out.append(spec if right or spec.pointer not in fresh else fresh[spec.pointer])
+    out += [t for p, t in fresh.items() if all(o.pointer != p for o in old)]
+    return tuple(out)
+
+
+def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict[str, Word]] | None:
+    """A line that fits a row's pattern: its words before the pattern (a wrapped cell's first line) and each
+    column's word; None when it does not fit."""
+    words = page.line_words(line)
+    pattern = spec.row[1:] if spec.row[:1] == (WRAP,) else spec.row
+    if len(words) < len(pattern) or (spec.row[:1] != (WRAP,) and len(words) != len(pattern)):
+        return None
+    tail = words[len(words) - len(pattern) :]
+    cells: dict[str, Word] = {}
+    for expected, word in zip(pattern, tail, strict=True):
+        if expected.startswith("{"):
+            cells[expected[1:-1]] = word
+        elif expected != places.ANY and expected != places.token(word):
+            return None
+    lead = list(words[: len(words) - len(pattern)])
+    return lead, cells
+
+
+def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
+    """The (page, line)s between the table's header and its end."""
+    out: list[tuple[int, int]] = []
+    started = not spec.header
+    for p, page in enumerate(pages):
+        for line in range(len(page.lines)):
+            tokens = places.line_tokens(page, line)
+            if not started:
+                started = tokens == spec.header
+            elif spec.end and tokens == spec.end:
+                return out
+            else:
+                out.append((p, line))
+    return out if started else []
+
+
+def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, result: LayoutRead) -> None:
+    """Read one table into ``result`` (its cells as ``/line_items/0/amount``), or abstain on the whole table."""
+    if spec.pointer in layout.demoted:
+        result.abstained[spec.pointer] = "demoted"
+        return
+    if not spec.row:
+        result.values[spec.pointer] = []
+        return
+    region = _region(spec, pages)
+    if not region:
+        result.abstained[spec.pointer] = NO_CANDIDATE
+        return
+    values: dict[str, Any] = {}
+    citations: dict[str, list[dict]] = {}
+    count = 0
+    for p, line in region:
+        fitted = _fits_row(spec, pages[p], line)
+        if fitted is None:
+            continue
+        row = _read_row(spec, pages, p, line, fitted, layout.decimal)
+        if row is None:
+            result.abstained[spec.pointer] = UNPARSABLE
+            return
+        for key, (value, cited) in row.items():
+            values[f"{spec.pointer}/{count}{key}"] = value
+            citations[f"{spec.pointer}/{count}{key}"] = [cited]
+        count += 1
+    if count == 0:
+        result.abstained[spec.pointer] = NO_CANDIDATE
+        return
+    if not _sums_hold(spec, values, result.values):
+        result.abstained[spec.pointer] = TABLE_CHECK
+        return
+    result.values.update(values)
+    result.citations.update(citations)
+
+
+def _read_row(
+    spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
+) -> dict[str, tuple[Any, dict]] | None:
+    from extractor.layouts.read import word_citation
+
+    lead, cells = fitted
+    out: dict[str, tuple[Any, dict]] = {}
+    page = pages[p]
+    for column in spec.columns:
+        if column.format.kind == ABSENT:
+            continue
+        if column.key in spec.wrap:
+            right = min(w.box[0] for w in cells.values()) - 0.002
+            if any(w.box[0] < column.span[0] for w in lead):
+                return None
+            words = _cell(pages, p, line, column.span[0], right)
+            text = " ".join(w.text for w in words)
+        else:
+            words = [cells[column.key]]
+            text = words[0].text
+        value = formats.parse(text, column.format, decimal=decimal) if text else None
+        if value is None:
+            return None
+        out[column.key] = (value, word_citation(page, words))
+    for column in spec.columns:
+        if column.format.kind == ABSENT:
+            out[column.key] = (None, {})
+    return out
+
+
+def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any]) -> bool:
+    for keys, target in spec.sums:
+        wanted = scalars.get(target)
+        if not isinstance(wanted, int | float):
+            return False
+        got = sum(
+            (Decimal(str(v)) for k, v in values.items() if "/" + k.rsplit("/", 1)[1] in keys.split("+")),
+            Decimal(0),
+        )
+        if got != Decimal(str(wanted)):
+            return False
+    return True
+
+
+def rows_of(spec: Table, values: Mapping[str, Any]) -> list[dict]:
+    """A table's rows from a reading's values (``/line_items/0/amount`` ...), in order."""
+    rows: dict[int, dict] = {}
+    prefix = spec.pointer + "/"
+    for pointer, value in values.items():
+        if pointer.startswith(prefix):
+            index, key = pointer[len(prefix) :].split("/", 1)
+            rows.setdefault(int(index), {})[key] = value
+    order = [c.key.strip("/") for c in spec.columns]
+    return [{k: rows[i][k] for k in order if k in rows[i]} for i in sorted(rows)]
