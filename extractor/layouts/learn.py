@@ -71,9 +71,7 @@ def _texts(pages: Sequence[PageWords]) -> list[str]:
     return [w.text for page in pages for w in page.words]
 
 
-def _field_rules(
-    pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]
-) -> tuple[FieldRule, ...]:
+def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]) -> tuple[FieldRule, ...]:
     found: dict[str, list[tuple[places.Span, Format]]] = {}
     rules = []
     for pointer, value in scalars(data):

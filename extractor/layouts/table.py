@@ -234,6 +234,7 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
 def _sums(pointer: str, rows: Sequence[Mapping], data: Mapping) -> tuple[tuple[str, str], ...]:
     """The sums that hold in the teacher's data: the rows' amounts to the subtotal; tax bases and amounts to the
     total."""
+
     def total(keys: str) -> Decimal | None:
         try:
             return sum((Decimal(str(r[k.strip("/")])) for r in rows for k in keys.split("+")), Decimal(0))
@@ -283,9 +284,7 @@ def learn_tables(pages: Sequence[PageWords], data: Mapping, *, decimal: str, not
     return tuple(out)
 
 
-def refine_tables(
-    old: Sequence[Table], new: Sequence[Table], reading: LayoutRead, data: Mapping
-) -> tuple[Table, ...]:
+def refine_tables(old: Sequence[Table], new: Sequence[Table], reading: LayoutRead, data: Mapping) -> tuple[Table, ...]:
     """The tables after another teacher: an earlier table that read this document's rows right is kept; else the
     new document's table replaces it (the later teacher wins); a table only one of them learned is kept."""
     fresh = {t.pointer: t for t in new}

@@ -42,7 +42,7 @@ from extractor.pipeline.answer import (
     source_bytes,
 )
 from extractor.pipeline.job import DocumentJob, Source, document_raster
-from extractor.pipeline.learned import layout_record, reads_alone, try_layout, with_evidence
+from extractor.pipeline.learned import layout_record, reads_alone, teach_embedded, try_layout, with_evidence
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
 from extractor.schema import INVOICE_SCHEMAS, Schema, field_thresholds
@@ -247,7 +247,7 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         answer = cross_check_route(job, document, plan, embedded, timings=timings)
     else:
         answer = embedded_route(job, document, plan, embedded, timings=timings)
-    return _decided(
+    record = _decided(
         job,
         answer.record,
         answer.texts,
@@ -256,6 +256,9 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
         agreed=answer.agreed,
         layout=layout_fields,
     )
+    if plan is None and embedded is not None and embedded.valid:
+        teach_embedded(job, document, record)
+    return record
 
 
 def _decided(

@@ -156,6 +156,26 @@ def with_evidence(record: Record, tried: LayoutTry) -> tuple[Record, dict[str, d
     return dataclasses.replace(record, warnings=tuple(record.warnings) + tuple(notes), extra=extra), per_field
 
 
+def teach_embedded(job: DocumentJob, document: Document, record: Record) -> None:
+    """An ``ok`` record read from a PDF's embedded e-invoice XML (the issuer's own values) teaches its supplier's
+    layout, field by field from where each value is printed (its citations); with ``--learn off`` or without
+    layouts, nothing. What could not be learned is the layout's business, not the record's: it is unchanged."""
+    if job.layouts is None or job.settings.learn == OFF or record.status != "ok" or document.kind != "pdf":
+        return
+    from extractor.layouts import Teacher
+    from extractor.pipeline.teach import now, teach
+
+    citations = {
+        pointer: list(entry.get("citations") or ())
+        for pointer, entry in (record.extra.get("fields") or {}).items()
+        if isinstance(entry, dict) and entry.get("citations")
+    }
+    teacher = Teacher(
+        source="embedded_xml", document=record.source, sha256=document.sha256, by="embedded_xml", at=now()
+    )
+    teach(job.layouts, document, record.data, schema=job.schema, teacher=teacher, citations=citations)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Whether two values are the same as JSON compares them (12 and 12.0 agree, true and 1 do not)."""
     return a == b and isinstance(a, bool) == isinstance(b, bool)
