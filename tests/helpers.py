@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DIR = ROOT.parent / "shared"  # ../shared beside the checkout: data for developers and CI
+# ../shared beside the checkout: data for developers and CI (EXTRACTOR_SHARED names it elsewhere: a worktree)
+SHARED_DIR = Path(os.environ.get("EXTRACTOR_SHARED") or ROOT.parent / "shared")
 
 
 def in_ci() -> bool:

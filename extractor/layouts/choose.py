@@ -29,27 +29,32 @@ def fingerprint_score(layout: Layout, pages: Sequence[PageWords]) -> float:
     return len(layout.fingerprint & fixed_words(pages)) / len(layout.fingerprint)
 
 
-def printed_names(pages: Sequence[PageWords]) -> frozenset[str]:
-    """Every run of words on a line, as ``name:<name_key>`` (what an identity's name is looked for among)."""
-    out = set()
+def name_printed(name: str, pages: Sequence[PageWords]) -> bool:
+    """True when a run of words on a line is ``name`` (normalised as ``register.keys.name_key``)."""
+    words = len(name.split())
     for page in pages:
         for line in page.lines:
             texts = [page.words[i].text for i in line]
-            for start in range(len(texts)):
-                for end in range(start + 1, min(start + 8, len(texts)) + 1):
-                    key = name_key(" ".join(texts[start:end]))
-                    if key:
-                        out.add(f"name:{key}")
-    return frozenset(out)
+            for start in range(len(texts) - words + 1):
+                if name_key(" ".join(texts[start : start + words])) == name:
+                    return True
+    return False
 
 
 def identity_printed(layout: Layout, pages: Sequence[PageWords]) -> bool:
-    """True when every key of the layout's identity (VAT ids, IBANs, the seller's name) is printed on the document."""
+    """True when the layout's seller is the document's: its name and VAT id printed, and, when the document prints an
+    IBAN and the layout knows the seller's, one of them (a seller printing a known seller's VAT id under its own name
+    or bank account is not that seller)."""
     printed = set(identities(pages))
-    names = [key for key in layout.identity if key.startswith("name:")]
-    if names:
-        printed |= printed_names(pages)
-    return all(key in printed for key in layout.identity)
+    for key in layout.identity:
+        kind, _, value = key.partition(":")
+        if kind == "vat" and key not in printed:
+            return False
+        if kind == "name" and not name_printed(value, pages):
+            return False
+    known = {key for key in layout.identity if key.startswith("iban:")}
+    shown = {key for key in printed if key.startswith("iban:")}
+    return not (known and shown) or bool(known & shown)
 
 
 def choose(candidates: Iterable[Layout], pages: Sequence[PageWords]) -> Layout | None:

@@ -95,9 +95,10 @@ def formats_for(text: str, value: Any, *, decimal: str) -> list[Format]:
         printed = parse_number(text, decimal=decimal)
         if printed is None:
             return []
+        signed = printed < 0
         if printed == number:
-            return [Format(kind)]
-        return [Format(kind, negated=True)] if printed == -number and number else []
+            return [Format(kind, signed=signed)]
+        return [Format(kind, negated=True, signed=signed)] if printed == -number and number else []
     if not isinstance(value, str) or not value:
         return []
     dates = tuple(p for p in DATE_PATTERNS if parse_date(text, p) == value)
@@ -106,7 +107,7 @@ def formats_for(text: str, value: Any, *, decimal: str) -> list[Format]:
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         return []
     if " ".join(text.split()) == value:
-        return [Format(TEXT)]
+        return [Format(TEXT, words=len(value.split()) if any(c.isdigit() for c in value) else 0)]
     if "".join(text.split()) == value and " " in text.strip():
         return [Format(COMPACT)]
     return []
@@ -117,7 +118,7 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     ambiguous, when its readings disagree)."""
     if fmt.kind in (NUMBER, INTEGER):
         number = parse_number(text, decimal=decimal)
-        if number is None:
+        if number is None or (number != 0 and (number < 0) != fmt.signed):
             return None
         number = -number if fmt.negated else number
         if fmt.kind == INTEGER:
@@ -129,7 +130,7 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     if fmt.kind == CODE:
         return dict(fmt.codes).get(" ".join(text.split()))
     joined = " ".join(text.split())
-    if not joined:
+    if not joined or (fmt.words and len(joined.split()) != fmt.words):
         return None
     return joined.replace(" ", "") if fmt.kind == COMPACT else joined
 

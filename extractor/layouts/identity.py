@@ -76,6 +76,8 @@ def identities(pages: Sequence[PageWords]) -> tuple[str, ...]:
         for line in page.lines:
             texts = [page.words[i].text for i in line]
             for start in range(len(texts)):
+                if not any(c.isalpha() for c in texts[start][:8]):
+                    continue  # a VAT id or an IBAN starts with its country's letters (after a label's colon)
                 joined = ""
                 for end in range(start, min(start + MAX_SPAN, len(texts))):
                     joined += texts[end]

@@ -11,16 +11,19 @@ coincidence in the teacher does not tie the two fields later. A field whose valu
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from extractor.layouts import formats, places, table
-from extractor.layouts.choose import fixed_words
+from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
 from extractor.layouts.words import PageWords
 from extractor.register.keys import name_key, read_keys, supplier_key
 from extractor.schema import load_schema
+from extractor.text import fold as text_fold
 
 SELLER_NAME = "/seller/name"
 
@@ -38,12 +41,72 @@ def scalars(data: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
                 yield pointer, value
 
 
-def _occurrences(pages: Sequence[PageWords], value: Any, decimal: str) -> list[tuple[places.Span, Format]]:
-    found = []
-    for span, text in places.spans(pages):
-        fmts = formats.formats_for(text, value, decimal=decimal)
-        if fmts:
-            found.append((span, fmts[0]))
+class _Printed:
+    """Every run of words on the pages, indexed by what it may mean (a number, a date, a text), built once per
+    document so each field's value is looked up, not searched for."""
+
+    def __init__(self, pages: Sequence[PageWords], decimal: str) -> None:
+        self.numbers: dict[Decimal, list[places.Span]] = {}
+        self.dates: dict[str, list[tuple[places.Span, str]]] = {}
+        self.texts: dict[str, list[places.Span]] = {}
+        self.compact: dict[str, list[places.Span]] = {}
+        for span, text in places.spans(pages):
+            number = formats.parse_number(text, decimal=decimal)
+            if number is not None:
+                self.numbers.setdefault(number, []).append(span)
+            for pattern in formats.DATE_PATTERNS:
+                iso = formats.parse_date(text, pattern)
+                if iso is not None:
+                    self.dates.setdefault(iso, []).append((span, pattern))
+            joined = " ".join(text.split())
+            self.texts.setdefault(joined, []).append(span)
+            if " " in joined:
+                self.compact.setdefault(joined.replace(" ", ""), []).append(span)
+
+    def find(self, value: Any) -> list[tuple[places.Span, Format]]:
+        """Every run of words printing ``value``, with its format."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = Decimal(str(value))
+            kind = formats.NUMBER
+            found = [(s, Format(kind, signed=number < 0)) for s in self.numbers.get(number, [])]
+            if number:
+                found += [(s, Format(kind, negated=True, signed=-number < 0)) for s in self.numbers.get(-number, [])]
+            return found
+        if not isinstance(value, str):
+            return []
+        if value in self.dates:
+            by_span: dict[places.Span, list[str]] = {}
+            for span, pattern in self.dates[value]:
+                by_span.setdefault(span, []).append(pattern)
+            return [(s, Format(formats.DATE, dates=tuple(p))) for s, p in by_span.items()]
+        words = len(value.split()) if any(c.isdigit() for c in value) else 0
+        found = [(s, Format(formats.TEXT, words=words)) for s in self.texts.get(value, [])]
+        return found or [(s, Format(formats.COMPACT)) for s in self.compact.get(value, [])]
+
+
+def _named(printed: _Printed, pointer: str, value: Any) -> list[tuple[places.Span, Format]]:
+    """A country or currency code printed as its name or sign ("France" for FR, "€" for EUR): each such printing,
+    with a code format that reads that printing, and only it, as the code."""
+    from extractor.trust.grounding.cldr import country_names, currency_words
+
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{2,3}", value):
+        return []
+    if pointer.endswith("/country") and len(value) == 2:
+        names = set(country_names(value))
+    elif pointer.endswith("/currency") and len(value) == 3:
+        names = set(currency_words(value))
+    else:
+        return []
+    return [
+        (span, Format(formats.CODE, codes=((text, value),)))
+        for text, spans in printed.texts.items()
+        if text_fold(text) in names
+        for span in spans
+    ]
+
+
+def _occurrences(printed: _Printed, value: Any) -> list[tuple[places.Span, Format]]:
+    found = printed.find(value)
     # of overlapping runs on one line ("671,15" and "671,15 €"), the longest
     found.sort(key=lambda f: (f[0].page, f[0].line, f[0].start, -(f[0].end - f[0].start)))
     kept: list[tuple[places.Span, Format]] = []
@@ -55,7 +118,11 @@ def _occurrences(pages: Sequence[PageWords], value: Any, decimal: str) -> list[t
     return kept
 
 
-def _unshared(found: dict[str, list[tuple[places.Span, Format]]]) -> dict[str, list[tuple[places.Span, Format]]]:
+def _unshared(
+    found: dict[str, list[tuple[places.Span, Format]]],
+) -> dict[str, tuple[list[tuple[places.Span, Format]], bool]]:
+    """Each field's printings, those another field shares dropped where it has its own; and whether any it keeps
+    is shared."""
     owners: dict[places.Span, int] = {}
     for spans in found.values():
         for span, _ in spans:
@@ -63,7 +130,7 @@ def _unshared(found: dict[str, list[tuple[places.Span, Format]]]) -> dict[str, l
     out = {}
     for pointer, spans in found.items():
         own = [(s, f) for s, f in spans if owners[s] == 1]
-        out[pointer] = own or spans
+        out[pointer] = (own, False) if own else (spans, True)
     return out
 
 
@@ -73,16 +140,21 @@ def _texts(pages: Sequence[PageWords]) -> list[str]:
 
 def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]) -> tuple[FieldRule, ...]:
     found: dict[str, list[tuple[places.Span, Format]]] = {}
+    printed = _Printed(pages, decimal)
     rules = []
     for pointer, value in scalars(data):
         if value is None or value == "":
             rules.append(FieldRule(pointer, (), Format(formats.TEXT), absent=True))
             notes.append(f"{pointer}: no value in the teacher's data; read as null")
             continue
-        found[pointer] = _occurrences(pages, value, decimal)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
+            # a zero is printed in too many places (and with no sign) to learn where this one is
+            notes.append(f"{pointer}: 0 is not learned from (a later teacher with another value teaches it)")
+            continue
+        found[pointer] = _occurrences(printed, value) or _named(printed, pointer, value)
         if not found[pointer]:
             notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
-    for pointer, spans in _unshared(found).items():
+    for pointer, (spans, shared) in _unshared(found).items():
         learned: list[Place] = []
         for span, _ in spans:
             place = places.place_of(pages, span)
@@ -91,7 +163,7 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
         if spans and not learned:
             notes.append(f"{pointer}: printed with no fixed word around it; not learned")
         if learned:
-            rules.append(FieldRule(pointer, tuple(learned), spans[0][1]))
+            rules.append(FieldRule(pointer, tuple(learned), spans[0][1], strict=shared))
     return tuple(sorted(rules, key=lambda r: r.pointer))
 
 
@@ -106,6 +178,8 @@ def _identity(pages: Sequence[PageWords], data: Mapping) -> tuple[str, str, tupl
     for kind, value in (("vat", keys.vat_id), ("iban", keys.iban)):
         if value and f"{kind}:{value}" in printed:
             required.append(f"{kind}:{value}")
+    if not any(key.startswith("vat:") for key in required):
+        return None
     supplier = supplier_key(vat_id=keys.vat_id, tax_number=keys.tax_number, name=keys.name_norm, iban=keys.iban)
     return supplier or "", keys.name or "", tuple(sorted(required))
 
@@ -136,11 +210,10 @@ def learn(
     notes: list[str] = []
     identity = _identity(pages, data)
     if identity is None:
-        return LearnResult(None, ("the data names no seller: a layout is keyed by its seller",))
+        why = "the seller's name or VAT id is not in the data, or not printed: a layout is keyed by them"
+        return LearnResult(None, (why,))
     supplier, name, required = identity
-    from extractor.layouts.choose import printed_names
-
-    if required[0] not in printed_names(pages) and f"name:{name_key(name)}" not in printed_names(pages):
+    if not name_printed(name_key(name) or "", pages):
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
     rules = _field_rules(pages, data, decimal, notes)
@@ -157,6 +230,7 @@ def learn(
         fields=rules,
         tables=tables,
         fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
+        vocabulary=fixed_words(pages),
         teacher=teacher,
         decimal=decimal,
     )
@@ -183,7 +257,9 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
     new_rules = {r.pointer: r for r in fresh.layout.fields}
     for rule in layout.fields:
         kept = _kept_places(rule, pages, truth.get(rule.pointer), layout.decimal)
-        if kept:
+        if not rule.absent and truth.get(rule.pointer) is None:
+            rules.append(rule)  # this teacher left it empty: what an earlier one printed is still learned
+        elif kept:
             rules.append(dataclasses.replace(rule, places=kept))
         elif rule.pointer in new_rules:
             rules.append(new_rules[rule.pointer])
@@ -197,6 +273,7 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
         fields=tuple(sorted(rules, key=lambda r: r.pointer)),
         tables=table.refine_tables(layout.tables, fresh.layout.tables, reading, data),
         fingerprint=layout.fingerprint & fresh.layout.fingerprint,
+        vocabulary=layout.vocabulary | fresh.layout.vocabulary,
         teacher=teacher,
         documents=layout.documents + 1,
         demoted=frozenset(p for p in layout.demoted if p not in right),
@@ -215,7 +292,7 @@ def _kept_places(rule: FieldRule, pages: Sequence[PageWords], value: Any, decima
         return (rule.places or ()) if value is None else ()
     kept = []
     for place in rule.places:
-        values, _ = place_values(place, rule.format, pages, decimal=decimal, nullable=False)
+        values, _ = place_values(place, rule.format, pages, decimal=decimal)
         if len(values) == 1 and _same(next(iter(values)), value):
             kept.append(place)
     return tuple(kept)

@@ -68,6 +68,8 @@ class Format:
         dates: for dates, the strftime patterns the teachers' printing fits (several when one print fits several
             orders: ``12/12/2017``; a later reading must give one date under all of them).
         negated: for numbers, printed with the opposite sign (a prepayment printed ``-50,00``).
+        signed: for numbers, the teacher printed a minus sign; a later printing must show the same sign (a zero
+            taught no sign: a minus later is not read), so a credit note's layout never reads an invoice's sign.
         codes: for codes, printed word -> value, as taught.
     """
 
@@ -75,6 +77,8 @@ class Format:
     dates: tuple[str, ...] = ()
     negated: bool = False
     codes: tuple[tuple[str, str], ...] = ()
+    signed: bool = False
+    words: int = 0
 
     def to_json(self) -> dict:
         """The format as JSON."""
@@ -83,6 +87,8 @@ class Format:
             "dates": list(self.dates),
             "negated": self.negated,
             "codes": [list(c) for c in self.codes],
+            "signed": self.signed,
+            "words": self.words,
         }
 
     @classmethod
@@ -93,6 +99,8 @@ class Format:
             dates=tuple(data["dates"]),
             negated=bool(data["negated"]),
             codes=tuple((a, b) for a, b in data["codes"]),
+            signed=bool(data["signed"]),
+            words=int(data["words"]),
         )
 
 
@@ -140,12 +148,14 @@ class Place:
 @dataclass(frozen=True)
 class FieldRule:
     """How one scalar field is read: its places (all must agree), its format; ``absent`` when the teachers did not
-    print it (its value was null): read as null."""
+    print it (its value was null): read as null; ``strict`` when its places are shared with another field's (a total
+    equal to the amount due in the teacher): every place must then print it."""
 
     pointer: str
     places: tuple[Place, ...]
     format: Format
     absent: bool = False
+    strict: bool = False
 
     def to_json(self) -> dict:
         """The rule as JSON."""
@@ -154,6 +164,7 @@ class FieldRule:
             "places": [p.to_json() for p in self.places],
             "format": self.format.to_json(),
             "absent": self.absent,
+            "strict": self.strict,
         }
 
     @classmethod
@@ -164,6 +175,7 @@ class FieldRule:
             places=tuple(Place.from_json(p) for p in data["places"]),
             format=Format.from_json(data["format"]),
             absent=bool(data["absent"]),
+            strict=bool(data["strict"]),
         )
 
 
@@ -252,7 +264,9 @@ class Layout:
         schema: the schema's name (``invoice``).
         fields: the scalar fields' rules, by pointer.
         tables: the arrays of objects' rules.
-        fingerprint: the folded fixed words of the teachers' pages (``choose`` compares documents to it).
+        fingerprint: the folded fixed words all teachers' pages print (``choose`` compares documents to it).
+        vocabulary: the folded fixed words any teacher's pages print: a document with a line of other fixed words
+            and a number may print a field the teachers left empty, so those fields are not read as null there.
         teacher: the latest teacher.
         documents: how many documents taught it.
         demoted: pointers it no longer reads (``demote``), until taught again.
@@ -270,6 +284,7 @@ class Layout:
     documents: int = 1
     demoted: frozenset[str] = frozenset()
     decimal: str = ","
+    vocabulary: frozenset[str] = frozenset()
 
     def field(self, pointer: str) -> FieldRule | None:
         """The rule of ``pointer``, None when the layout has none."""
@@ -288,6 +303,7 @@ class Layout:
             "fields": [f.to_json() for f in self.fields],
             "tables": [t.to_json() for t in self.tables],
             "fingerprint": sorted(self.fingerprint),
+            "vocabulary": sorted(self.vocabulary),
             "teacher": self.teacher.to_json(),
             "documents": self.documents,
             "demoted": sorted(self.demoted),
@@ -316,6 +332,7 @@ class Layout:
                 fields=tuple(FieldRule.from_json(f) for f in data["fields"]),
                 tables=tuple(Table.from_json(t) for t in data["tables"]),
                 fingerprint=frozenset(data["fingerprint"]),
+                vocabulary=frozenset(data["vocabulary"]),
                 teacher=Teacher(**data["teacher"]),
                 documents=int(data["documents"]),
                 demoted=frozenset(data["demoted"]),

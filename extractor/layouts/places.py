@@ -10,9 +10,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from extractor.layouts.model import Place
-from extractor.layouts.words import PageWords, Word, fold
+from extractor.layouts.words import ANY, PageWords, Word, merge
 
-ANY = "*"
 MAX_WORDS = 12  # the longest run of words one value is taken to be
 ABOVE = 2  # lines above a value alone on its line that describe its place
 ALIGN = 0.08  # how far (page widths) a value alone on its line may move sideways
@@ -28,15 +27,9 @@ class Span:
     end: int
 
 
-def token(word: Word) -> str:
-    """A word as a place holds it: folded, or ``*`` when it holds a digit (it varies from document to document)."""
-    folded = fold(word.text)
-    return ANY if any(c.isdigit() for c in folded) else folded
-
-
 def line_tokens(page: PageWords, line: int) -> tuple[str, ...]:
-    """A line's words as tokens (``token``)."""
-    return tuple(token(page.words[i]) for i in page.lines[line])
+    """A line's words as tokens (``words.token``)."""
+    return page.tokens[line]
 
 
 def spans(pages: Sequence[PageWords]) -> Iterator[tuple[Span, str]]:
@@ -74,44 +67,53 @@ def fixed(tokens: Sequence[str]) -> bool:
 
 
 def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
-    """The place of a span; None when nothing fixed describes it (no fixed word on its line or above it)."""
+    """The place of a span: the fixed words of its line, and the lines above it when its line has none or when its
+    line's words alone also fit another line of the teacher (a city after "DE" in the seller's and the buyer's
+    address); None when nothing describes it alone."""
     page = pages[span.page]
     tokens = line_tokens(page, span.line)
     before, after = tokens[: span.start], tokens[span.end :]
-    above: tuple[tuple[str, ...], ...] = ()
-    if not fixed(before) and not fixed(after):
-        above = _above(page, span.line)
-        if not any(fixed(a) for a in above):
-            return None
-    return Place(
+    place = Place(
         before=before,
         after=after,
-        above=above,
+        above=(),
         page=(span.page, span.page - len(pages)),
         box=box_of(span_words(pages, span)),
     )
-
-
-def _fits(pattern: Sequence[str], tokens: Sequence[str]) -> bool:
-    # ``*`` stands for a word holding a digit, nothing else (a fixed word in its place is another line)
-    return tuple(pattern) == tuple(tokens)
+    if fixed(before) or fixed(after):
+        lines = {(m.page, m.line) for m in matches(place, pages)}
+        if lines == {(span.page, span.line)}:
+            return place
+    above = _above(page, span.line)
+    if not any(fixed(a) for a in above):
+        return None
+    place = Place(before=before, after=after, above=above, page=place.page, box=place.box)
+    lines = {(m.page, m.line) for m in matches(place, pages)}
+    return place if lines == {(span.page, span.line)} else None
 
 
 def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
     """Every run of words printed at ``place`` on the document (possibly empty: ``start == end``, a label printed
-    with no value after it)."""
-    n_before, n_after = len(place.before), len(place.after)
+    with no value after it). Fixed words are compared ``merge``d, so a word the text layer split still fits."""
+    before, after = merge(place.before), merge(place.after)
+    above = tuple(merge(a) for a in place.above)
     for page_index, page in enumerate(pages):
         for line in range(len(page.lines)):
-            tokens = line_tokens(page, line)
-            if len(tokens) < n_before + n_after:
+            starts = page.heads[line].get(before)
+            ends = page.tails[line].get(after)
+            if not starts or not ends:
                 continue
-            end = len(tokens) - n_after
-            if not _fits(place.before, tokens[:n_before]) or not _fits(place.after, tokens[end:]):
+            spans = [(s, e) for s in starts for e in ends if s <= e]
+            if len(spans) != 1:
+                continue  # the fixed words do not say where the value is on this line
+            start, end = spans[0]
+            if above and (_merged_above(page, line) != above or not _aligned(place, page, line, start, end)):
                 continue
-            if place.above and (_above(page, line) != place.above or not _aligned(place, page, line, n_before, end)):
-                continue
-            yield Span(page_index, line, n_before, end)
+            yield Span(page_index, line, start, end)
+
+
+def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(page.merged[above] for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
 
 
 def _aligned(place: Place, page: PageWords, line: int, start: int, end: int) -> bool:

@@ -19,6 +19,7 @@ from extractor.layouts.model import (
     DEMOTED,
     IDENTITY,
     NO_CANDIDATE,
+    NOT_LEARNED,
     PLACES_DISAGREE,
     SEVERAL,
     UNPARSABLE,
@@ -60,51 +61,40 @@ def _key(value: Any) -> Any:
 
 
 def place_values(
-    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str, nullable: bool
+    place: Place, fmt: Format, pages: Sequence[PageWords], *, decimal: str
 ) -> tuple[dict[Any, tuple[Any, list[dict]]], str | None]:
     """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
     found: dict[Any, tuple[Any, list[dict]]] = {}
     unparsable = False
     for span in places.matches(place, pages):
         words = places.span_words(pages, span)
-        if not words:
-            if nullable:
-                found.setdefault(None, (None, []))[1].append(citation(pages, span))
+        if not words:  # the label printed with nothing after it: 0 or nothing, the page does not say which
             continue
         value = formats.parse(" ".join(w.text for w in words), fmt, decimal=decimal)
         if value is None:
             unparsable = True
             continue
         found.setdefault(_key(value), (value, []))[1].append(citation(pages, span))
-    if len(found) > 1:
-        # a value printed on several pages at one place (a header on every page) is one value; two values at one
-        # place narrow to the page it was learned on
-        on_page = {k: v for k, v in found.items() if any(_on_page(place, pages, c) for c in v[1])}
-        found = on_page if len(on_page) == 1 else found
+    # (one value printed at one place on several pages, a header on every page, is one candidate)
     if found:
         return found, (SEVERAL if len(found) > 1 else None)
     return found, (UNPARSABLE if unparsable else NO_CANDIDATE)
 
 
-def _on_page(place: Place, pages: Sequence[PageWords], cited: dict) -> bool:
-    index = cited["page"] - 1
-    return index == place.page[0] or index - len(pages) == place.page[1]
-
-
-def read_field(
-    rule: FieldRule, pages: Sequence[PageWords], *, decimal: str, nullable: bool
-) -> tuple[Any, list[dict], str | None]:
+def read_field(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -> tuple[Any, list[dict], str | None]:
     """One field read at all its places: (value, citations, None), or (None, [], why not)."""
     agreed: dict[Any, tuple[Any, list[dict]]] = {}
     reasons = []
     for place in rule.places:
-        found, reason = place_values(place, rule.format, pages, decimal=decimal, nullable=nullable)
+        found, reason = place_values(place, rule.format, pages, decimal=decimal)
         if reason is not None:
             reasons.append(reason)
             continue
         key, (value, cited) = next(iter(found.items()))
         agreed.setdefault(key, (value, []))[1].extend(cited)
-    if len(agreed) > 1:
+    # a value is read only when no place of it prints something else (another value, or one not in its format),
+    # and, for a field whose places the teacher shared with another field, when every place prints it
+    if len(agreed) > 1 or (agreed and (set(reasons) - {NO_CANDIDATE} or (rule.strict and reasons))):
         return None, [], PLACES_DISAGREE
     if agreed:
         value, cited = next(iter(agreed.values()))
@@ -123,6 +113,16 @@ def _set(data: dict, pointer: str, value: Any) -> None:
     node[parts[-1]] = value
 
 
+def has_unexplained_line(layout: Layout, pages: Sequence[PageWords]) -> bool:
+    """True when a line holds a number and a fixed word no teacher printed: it may print a field the teachers left
+    empty (a due date, a prepayment), so such fields are not read as null on this document."""
+    return any(
+        places.ANY in tokens and any(t != places.ANY and t not in layout.vocabulary for t in tokens)
+        for page in pages
+        for tokens in page.tokens
+    )
+
+
 def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     """Read a document by ``layout`` (module docstring).
 
@@ -135,13 +135,17 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     if not identity_printed(layout, pages):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
         return result
+    unexplained = has_unexplained_line(layout, pages)
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
         elif rule.absent:
-            result.values[rule.pointer] = None
+            if unexplained:
+                result.abstained[rule.pointer] = NOT_LEARNED
+            else:
+                result.values[rule.pointer] = None
         else:
-            value, cited, reason = read_field(rule, pages, decimal=layout.decimal, nullable=True)
+            value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited

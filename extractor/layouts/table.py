@@ -23,11 +23,12 @@ from typing import Any
 
 from extractor.layouts import formats, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Column, Format, Layout, LayoutRead, Table
-from extractor.layouts.words import PageWords, Word
+from extractor.layouts.words import PageWords, Word, merge, token
 
 WRAP = "+"
 ABSENT = "absent"  # a column the teachers' rows all left null: read as null
 GAP = 2.2  # a wrapped cell's next line starts within this many word heights of the previous line's top
+INDENT = 0.012  # and no further than this (page widths) from where its first line starts
 SUMS = (("/amount", "/subtotal"),)
 
 
@@ -72,12 +73,12 @@ def _row_line(pages: Sequence[PageWords], row: Mapping, decimal: str) -> tuple[i
 
 def _assign(found: list[tuple[int, int, dict[str, list[int]]]], pages: Sequence[PageWords]) -> list[dict[str, int]]:
     """Each row's key -> word index counted from its line's end (-1 last), chosen the same across rows."""
-    votes: dict[str, Counter] = {}
+    votes: dict[str, Counter[int]] = {}
     for p, line, hits in found:
         n = len(pages[p].lines[line])
         for key, at in hits.items():
             for i in at:
-                votes.setdefault(key, Counter())[i - n] += 1 / len(at)
+                votes.setdefault(key, Counter())[i - n] += 1
     out = []
     for p, line, hits in found:
         n = len(pages[p].lines[line])
@@ -97,17 +98,20 @@ def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: flo
     page = pages[p]
     row_words = page.line_words(line)
     top, height = row_words[0].box[1], max(w.box[3] - w.box[1] for w in row_words)
-    inside = sorted(
-        (w for w in page.words if left <= w.box[0] and w.box[2] <= right + 0.002 and w.box[1] >= top - height / 2),
-        key=lambda w: (round(w.box[1], 3), w.box[0]),
-    )
+    groups: dict[int, list[Word]] = {}
+    for word in page.words:
+        if left <= word.box[0] and word.box[2] <= right + 0.002 and word.box[1] >= top - height / 2:
+            groups.setdefault(word.line, []).append(word)
     out: list[Word] = []
-    last = top
-    for word in inside:
-        if word.box[1] - last > GAP * height:
+    last, start = top, None
+    for words in sorted(groups.values(), key=lambda ws: min(w.box[1] for w in ws)):
+        y, x = min(w.box[1] for w in words), min(w.box[0] for w in words)
+        # a cell's lines follow one another and start where its first line starts (an indented line below it,
+        # "Bruttopreis : 5,50", is a note of the row, not its text)
+        if y - last > GAP * height or (start is not None and abs(x - start) > INDENT):
             break
-        out.append(word)
-        last = max(last, word.box[1])
+        out += sorted(words, key=lambda w: w.box[0])
+        last, start = max(last, y), x if start is None else start
     return out
 
 
@@ -130,7 +134,7 @@ def learn_table(
         return f"{pointer}: two rows share a line, or rows are out of order"
     assigned = _assign(lines, pages)
     keys = sorted({k for a in assigned for k in a})
-    if any(set(a) != set(keys) for a in assigned):
+    if not keys or any(set(a) != set(keys) for a in assigned):
         return f"{pointer}: the rows' numbers are not in the same columns"
     width = max(-min(a.values()) for a in assigned)
     tails = [places.line_tokens(pages[p], n)[-width:] for p, n, _ in lines]
@@ -188,9 +192,9 @@ def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
 
 def _code_column(printed: list[str], rows: Sequence[Mapping], missing: list[str]) -> Column | None:
     for key in missing:
-        values = [r.get(key[1:]) for r in rows]
+        values = [str(r.get(key[1:])) for r in rows]
         pairs = set(zip(printed, values, strict=True))
-        if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(v, str) for v in values):
+        if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(r.get(key[1:]), str) for r in rows):
             if all(p == v for p, v in pairs):
                 return Column(key, (0.0, 0.0), Format(formats.TEXT))
             if len(pairs) > 1 or printed[0] != values[0]:
@@ -309,7 +313,7 @@ def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict
     for expected, word in zip(pattern, tail, strict=True):
         if expected.startswith("{"):
             cells[expected[1:-1]] = word
-        elif expected != places.ANY and expected != places.token(word):
+        elif expected != places.ANY and expected != token(word.text):
             return None
     lead = list(words[: len(words) - len(pattern)])
     return lead, cells
@@ -323,8 +327,8 @@ def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
         for line in range(len(page.lines)):
             tokens = places.line_tokens(page, line)
             if not started:
-                started = tokens == spec.header
-            elif spec.end and tokens == spec.end:
+                started = merge(tokens) == merge(spec.header)
+            elif spec.end and merge(tokens) == merge(spec.end):
                 return out
             else:
                 out.append((p, line))
@@ -361,7 +365,7 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     if count == 0:
         result.abstained[spec.pointer] = NO_CANDIDATE
         return
-    if not _sums_hold(spec, values, result.values):
+    if not _sums_hold(spec, values, result.values) or not _products_hold(spec, values):
         result.abstained[spec.pointer] = TABLE_CHECK
         return
     result.values.update(values)
@@ -408,6 +412,22 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
             Decimal(0),
         )
         if got != Decimal(str(wanted)):
+            return False
+    return True
+
+
+def _products_hold(spec: Table, values: Mapping[str, Any]) -> bool:
+    """Each row's quantity x unit price is its amount, to the cent (a unit price printed rounded, 3,33 for
+    3.3333, is then caught rather than read)."""
+    keys = {c.key for c in spec.columns}
+    if not {"/quantity", "/unit_price", "/amount"} <= keys:
+        return True
+    for row in rows_of(spec, values):
+        q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
+        if not all(isinstance(v, int | float) for v in (q, p, a)):
+            return False
+        product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
+        if product != Decimal(str(a)).quantize(Decimal("0.01")):
             return False
     return True
 

@@ -7,6 +7,7 @@ page has no words). Boxes are fractions of the displayed page (x0, y0, x1, y1; t
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from extractor.inputs.document import Document, Page
 
 Box = tuple[float, float, float, float]
 TEXT_LAYER, OCR = "text_layer", "ocr"
+ANY = "*"
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,58 @@ class PageWords:
         """The words of one line."""
         return tuple(self.words[i] for i in self.lines[line])
 
+    @functools.cached_property
+    def tokens(self) -> tuple[tuple[str, ...], ...]:
+        """Each line's words as tokens (``token``), computed once."""
+        return tuple(tuple(token(self.words[i].text) for i in line) for line in self.lines)
+
+    @functools.cached_property
+    def merged(self) -> tuple[tuple[str, ...], ...]:
+        """Each line's tokens ``merge``d."""
+        return tuple(merge(tokens) for tokens in self.tokens)
+
+    @functools.cached_property
+    def heads(self) -> tuple[dict[tuple[str, ...], tuple[int, ...]], ...]:
+        """Per line: the ``merge`` of its first k tokens -> those k (where a value may start after them)."""
+        return tuple(_cuts(tokens, head=True) for tokens in self.tokens)
+
+    @functools.cached_property
+    def tails(self) -> tuple[dict[tuple[str, ...], tuple[int, ...]], ...]:
+        """Per line: the ``merge`` of its tokens from k on -> those k (where a value may end before them)."""
+        return tuple(_cuts(tokens, head=False) for tokens in self.tokens)
+
+
+def merge(tokens: Sequence[str]) -> tuple[str, ...]:
+    """Tokens with each run of fixed words joined into one, without spaces: a text layer that splits a word where
+    the font kerns it ("Br uttosumme", "Ver käufer:") still meets the word as taught."""
+    out: list[str] = []
+    glue = False
+    for t in tokens:
+        if t != ANY and glue:
+            out[-1] += t
+        else:
+            out.append(t)
+        glue = t != ANY
+    return tuple(out)
+
+
+def _cuts(tokens: Sequence[str], *, head: bool) -> dict[tuple[str, ...], tuple[int, ...]]:
+    out: dict[tuple[str, ...], list[int]] = {}
+    for k in range(len(tokens) + 1):
+        key = merge(tokens[:k] if head else tokens[k:])
+        out.setdefault(key, []).append(k)
+    return {key: tuple(ks) for key, ks in out.items()}
+
 
 def fold(text: str) -> str:
     """A word as layouts compare fixed words: NFKC, case folded."""
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+def token(text: str) -> str:
+    """A word as a place holds it: folded, or ``*`` when it holds a digit (it varies from document to document)."""
+    folded = fold(text)
+    return ANY if any(c.isdigit() for c in folded) else folded
 
 
 def from_lines(index: int, lines: Sequence[Sequence[tuple[str, Box, float | None]]], *, source: str) -> PageWords:

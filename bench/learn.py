@@ -1,0 +1,199 @@
+"""Learning a supplier's layout from 1, 2 and 3 documents and reading the others with no model (issue 51).
+
+On the real same-layout groups in ``../shared/corpus/invoices`` (``learn-symtrax/``: five invoices of Lieferant
+GmbH and two other sellers of the same generator, one printing Lieferant's VAT id; the four FNFE Factur-X
+examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
+text layer's only. For every supplier and every run of 1, 2, 3 consecutive teaching documents (in turn), the layout
+reads every other document of the group (the other sellers too): per field, exact, abstained, wrong and flagged
+(the record's checks, ``trust.checks``, warn), wrong and accepted (must be 0). Also: documents read fully (every
+field the schema requires), ms per document read by layout (text layer words given), and the lookup of the
+candidate layouts among 20,000 synthetic suppliers' (``identities`` + ``candidates``).
+
+    python bench/learn.py [--shared ../shared]   (or EXTRACTOR_SHARED=/work/shared)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from extractor.einvoice.read import read_embedded_invoice
+from extractor.inputs.document import RasterSettings
+from extractor.inputs.load import load_document
+from extractor.layouts import Teacher, candidates, identities, index, learn, page_words, read, refine
+from extractor.layouts.model import Layout
+from extractor.trust.checks import run_checks
+
+KEY = ("/invoice_number", "/issue_date", "/currency", "/seller/name", "/seller/vat_id", "/buyer/name", "/subtotal")
+KEY += ("/total", "/amount_due", "/tax_lines/*/amount", "/line_items/*/amount")
+
+
+def leaves(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Every leaf of ``data`` by JSON pointer (list items by index); an empty list is a leaf."""
+    if isinstance(data, dict):
+        return {k: v for key, value in data.items() for k, v in leaves(value, f"{prefix}/{key}").items()}
+    if isinstance(data, list) and data:
+        return {k: v for i, value in enumerate(data) for k, v in leaves(value, f"{prefix}/{i}").items()}
+    return {prefix: data}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON values, numbers compared as decimals."""
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool | str):
+        return Decimal(str(a)) == Decimal(str(b))
+    return a == b
+
+
+def generic(pointer: str) -> str:
+    """``/line_items/3/amount`` -> ``/line_items/*/amount``."""
+    return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
+
+
+def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
+    """The groups: name -> [(file, words, truth)]."""
+    base = shared / "corpus" / "invoices"
+    groups = {
+        "symtrax": sorted((base / "learn-symtrax").glob("*.pdf")),
+        "fnfe": sorted((base / "zugferd-corpus").glob("v2_FNFE-factur-x-examples_*.pdf")),
+    }
+    out = {}
+    for name, files in groups.items():
+        out[name] = []
+        for path in files:
+            embedded = read_embedded_invoice(path)
+            assert embedded is not None, path
+            words = page_words(load_document(path, raster=RasterSettings(text_boxes=True)))
+            out[name].append((path.name, words, embedded.data))
+    return out
+
+
+def teach(docs: list[tuple[str, list, dict]]) -> Layout | None:
+    """A layout learned from the first document and refined by the others."""
+    layout = None
+    for name, words, data in docs:
+        teacher = Teacher(source="embedded_xml", document=name, sha256="-", by="bench", at="2026-01-01T00:00:00Z")
+        result = learn(words, data, schema="invoice", teacher=teacher) if layout is None else None
+        if result is None:
+            assert layout is not None
+            result = refine(layout, words, data, teacher=teacher)
+        layout = result.layout or layout
+    return layout
+
+
+def score(layout: Layout, doc: tuple[str, list, dict], tally: dict, times: list[float]) -> bool:
+    """Read one document by ``layout`` and count its fields; True when it was read fully."""
+    _, words, truth = doc
+    start = time.perf_counter()
+    reading = read(layout, words)
+    times.append((time.perf_counter() - start) * 1000 / max(len(words), 1))
+    flagged = bool(run_checks("invoice", reading.data)) if reading.data is not None else True
+    want = leaves(truth)
+    for pointer, value in leaves(reading.data if reading.data is not None else {}).items() or ():
+        want.setdefault(pointer, value)
+    for pointer, expected in want.items():
+        row = tally.setdefault(generic(pointer), [0, 0, 0, 0, 0])
+        got = reading.data is not None and pointer in leaves(reading.data)
+        value = leaves(reading.data)[pointer] if got else reading.values.get(pointer, None)
+        read_it = got or pointer in reading.values
+        if not read_it:
+            row[1] += 1
+        elif same(value, expected):
+            row[0] += 1
+        elif expected is None:
+            # the XML leaves out what the page prints (a MINIMUM profile carries no seller address)
+            row[4] += 1
+        else:
+            row[2 if flagged and reading.data is not None else 3] += 1
+    return reading.data is not None and all(same(leaves(reading.data).get(p), v) for p, v in leaves(truth).items())
+
+
+def lookup_ms(docs: list[tuple[str, list, dict]], layouts: list[Layout]) -> tuple[float, float]:
+    """(identities ms, candidates ms) per document with 20,000 synthetic suppliers' keys indexed beside ours."""
+    rng = random.Random(51)
+    by_key = {f"vat:DE{rng.randrange(10**8, 10**9)}": (f"synthetic-{i}",) for i in range(20000)}
+    by_key.update(index(layouts))
+    ident, cand = [], []
+    for _, words, _ in docs:
+        start = time.perf_counter()
+        keys = identities(words)
+        ident.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        candidates(by_key, keys)
+        cand.append((time.perf_counter() - start) * 1000)
+    return statistics.median(ident), statistics.median(cand)
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = os.environ.get("EXTRACTOR_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
+    parser.add_argument("--shared", type=Path, default=Path(default))
+    args = parser.parse_args()
+    groups = load(args.shared)
+    print(
+        "| teachers | group | key fields exact | all fields: exact / abstained / wrong flagged / wrong accepted "
+        "| read, the XML empty | documents read fully | other sellers' documents read (values) | ms per page (median) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    totals_by_k = {}
+    layouts = []
+    for k in (1, 2, 3):
+        for group, docs in groups.items():
+            seller = docs_seller(docs)
+            own = [d for d in docs if d[2]["seller"]["name"] == seller]
+            tally: dict[str, list[int]] = {}
+            times: list[float] = []
+            full = reads = others_read = others_wrong = 0
+            for start in range(len(own)):
+                teachers = [own[(start + i) % len(own)] for i in range(k)]
+                layout = teach(teachers)
+                if layout is None:
+                    continue
+                layouts.append(layout)
+                for doc in docs:
+                    if doc in teachers:
+                        continue
+                    if doc in own:
+                        reads += 1
+                        full += score(layout, doc, tally, times)
+                    else:
+                        other = read(layout, doc[1])
+                        others_read += bool(other.values)
+                        others_wrong += sum(1 for p, v in other.values.items() if not same(leaves(doc[2]).get(p), v))
+            key = [sum(v[i] for g, v in tally.items() if g in KEY) for i in range(5)]
+            every = [sum(v[i] for v in tally.values()) for i in range(5)]
+            totals_by_k[(k, group)] = tally
+            share = key[0] / max(sum(key[:4]), 1)
+            print(
+                f"| {k} | {group} | {key[0]}/{sum(key[:4])} ({share:.0%}) | {every[0]} / {every[1]} / {every[2]} / "
+                f"{every[3]} | {every[4]} | {full}/{reads} | {others_read} ({others_wrong} values) | "
+                f"{statistics.median(times):.2f} |"
+            )
+    ident, cand = lookup_ms([d for docs in groups.values() for d in docs], layouts)
+    print(f"\nCandidate layouts among 20,000 suppliers: identities {ident:.2f} ms + lookup {cand:.4f} ms per document.")
+    print("\nPer field, 1 teacher, both groups:\n")
+    print("| field | exact | abstained | wrong flagged | wrong accepted | read, the XML empty |")
+    print("|---|---|---|---|---|---|")
+    merged: dict[str, list[int]] = {}
+    for (k, _), tally in totals_by_k.items():
+        if k == 1:
+            for field, row in tally.items():
+                merged[field] = [a + b for a, b in zip(merged.get(field, [0] * 5), row, strict=True)]
+    for field, row in sorted(merged.items()):
+        print(f"| `{field}` | {' | '.join(str(v) for v in row)} |")
+
+
+def docs_seller(docs: list[tuple[str, list, dict]]) -> str:
+    """The seller most of a group's documents are of."""
+    names = [d[2]["seller"]["name"] for d in docs]
+    return max(set(names), key=names.count)
+
+
+if __name__ == "__main__":
+    main()
