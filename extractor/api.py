@@ -224,11 +224,13 @@ class Extractor:
             return dataclasses.replace(record, warnings=record.warnings + (note,))
         return dataclasses.replace(record, parsed=parsed)
 
-    def extract_parts(self, source: Source) -> tuple[Record, ...]:
+    def extract_parts(self, source: Source, *, layouts: object | None = None) -> tuple[Record, ...]:
         """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
 
         Args:
             source: a path or the file's bytes (a PIL image is one document).
+            layouts: the learned layouts to read it by (a service tenant's, ``layouts.store.LayoutStore``); None:
+                this Extractor's own (its register's, ``open_layouts``).
 
         Returns:
             One record per invoice, in page order, each with ``part`` (``{"index", "of", "pages": [first,
@@ -236,6 +238,7 @@ class Extractor:
             the record ``extract`` would give.
         """
         renderer = self._renderer()
+        chosen = layouts if layouts is not None else self.layouts
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
             parts = find_parts(
@@ -254,7 +257,7 @@ class Extractor:
                         schema=self.schema,
                         settings=self.settings,
                         renderer=renderer,
-                        layouts=self.layouts,
+                        layouts=chosen,
                     )
                 ),
             )
@@ -268,7 +271,7 @@ class Extractor:
                 settings=settings,
                 renderer=renderer,
                 fingerprint=self.fingerprint,  # the file's settings, not the part's pages
-                layouts=self.layouts,
+                layouts=chosen,
             )
             part = parts.entry(index)
             records.append(

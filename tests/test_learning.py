@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 from extractor import Extractor
 from extractor.cli.commands import app, dispatch_args
 from extractor.layouts.store import LayoutStore
+from extractor.pipeline.teach import learn_review
 from extractor.record import record_schema
 from extractor.register import Register
-from extractor.tools.learn import learn_review
 
 VAT = "DE136695976"  # its check digit holds (trust.checks)
 

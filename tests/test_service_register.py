@@ -191,3 +191,35 @@ def test_without_a_register_a_repeat_is_answered_as_before(store_url, invoice, r
     assert (repeat.status, repeat.answered_from, repeat.records) == ("done", joined.id, first.records)
     assert (joined.status, joined.answered_from, joined.records) == ("done", first.id, first.records)
     assert joined.runs == 0 and "register" not in (first.records or [{}])[0]
+
+
+def test_a_service_review_teaches_its_tenant_only(store_url, random_model, tmp_path):
+    """Alice's approved review of a job teaches her layout: her next document of that supplier is read by it with no
+    model; Bob's same document is not (tenants never share layouts); a review without approval teaches nothing."""
+    from test_learning import FIRST, SECOND, VAT, printed
+
+    first = printed(tmp_path / "first.pdf", FIRST).read_bytes()
+    second = printed(tmp_path / "second.pdf", SECOND).read_bytes()
+    store = open_store(store_url)
+    engine = Engine(settings_for(random_model, max_tokens=4, register=store_url))
+    engine.load()
+    try:
+        job = _run(store, engine, tenant="alice", name="first.pdf", data=first)
+        assert job["status"] == "truncated"  # the tiny model read nothing: a person types the data
+        ended = store.get(job["job"])
+        refused = engine.learn(ended, first, FIRST, approved=False, by="alice")
+        assert refused["refused"] == "not approved: an unreviewed record never teaches"
+        taught = engine.learn(ended, first, FIRST, approved=True, by="alice")
+        assert taught["refused"] is None and taught["supplier"] == f"vat:{VAT}" and taught["document"] == job["job"]
+        alice = _run(store, engine, tenant="alice", name="second.pdf", data=second)
+        bob = _run(store, engine, tenant="bob", name="second.pdf", data=second)
+    finally:
+        engine.close()
+    assert alice["data_source"] == "layout" and alice["data"] == SECOND and alice["usage"]["generated_tokens"] == 0
+    assert alice["layout"]["id"] == taught["layout"]
+    assert alice["layout"]["learned_from"] == {
+        **alice["layout"]["learned_from"],
+        "source": "service_review",
+        "by": "alice",
+    }
+    assert bob["status"] == "truncated" and "layout" not in bob

@@ -22,7 +22,8 @@ from typing import Any
 from extractor.errors import UsageError
 from extractor.inputs.document import Document, RasterSettings
 from extractor.inputs.renderer import LocalRenderer
-from extractor.schema import Schema, validate_data
+from extractor.schema import Schema, load_schema, validate_data
+from extractor.settings import DEFAULT_SCHEMA
 
 TEXT_PIXELS = 1024 * 1024  # a teaching document is read for its words: a small image is enough
 
@@ -159,4 +160,61 @@ def unlearn(store: Any, record: Mapping, corrected: Any) -> tuple[str, list[str]
     return str(entry["id"]), wrong
 
 
-__all__ = ["TEXT_PIXELS", "TeachError", "Taught", "now", "open_document", "teach", "unlearn"]
+def learn_review(
+    store: Any,
+    record: Mapping,
+    reviewed: Mapping,
+    source: Path | None,
+    *,
+    teacher_source: str = "review",
+    document: str | None = None,
+) -> Taught:
+    """What one review teaches (``OUT/<name>.reviewed.json``, a service review): a correction of a value a layout
+    read demotes that layout for those fields (and teaches nothing else: the layout stops reading them until taught
+    again); an approved review of a document teaches its layout; an unapproved one never teaches.
+
+    Args:
+        store: the tenant's layouts.
+        record: the reviewed record (its ``layout`` key, its citations).
+        reviewed: ``{"data", "approved", "reviewer", "reviewed_at", "schema"}``.
+        source: the document's file (None: not found; nothing is taught).
+        teacher_source: ``review`` or ``service_review``.
+        document: how the teacher names the document (default: its path; a service job's id).
+    """
+    name = document or str(record.get("source") or reviewed.get("record") or "")
+    demoted = unlearn(store, record, reviewed.get("data"))
+    if demoted is not None:
+        layout, pointers = demoted
+        return Taught(name, layout=layout, notes=(f"layout {layout} demoted for {', '.join(pointers)}",))
+    if reviewed.get("approved") is not True:
+        return Taught(name, refused="not approved: an unreviewed record never teaches")
+    if source is None:
+        return Taught(name, refused="its document is not found with the record's sha256: nothing learned")
+    from extractor.layouts import Teacher
+
+    try:
+        schema = load_schema(str(reviewed.get("schema") or record.get("schema") or DEFAULT_SCHEMA))
+        opened = open_document(source, name=str(source))
+        teacher = Teacher(
+            source=teacher_source,
+            document=document or str(source),
+            sha256=opened.sha256,
+            by=str(reviewed.get("reviewer") or "unknown"),
+            at=str(reviewed.get("reviewed_at") or "") or now(),
+        )
+        cited = _cited(record)
+        return teach(store, opened, reviewed.get("data"), schema=schema, teacher=teacher, citations=cited)
+    except TeachError as exc:
+        return Taught(name, refused=str(exc))
+
+
+def _cited(record: Mapping) -> dict[str, list[dict]]:
+    """The record's citations per field (where the page prints each value), for a review's teaching."""
+    return {
+        pointer: list(entry.get("citations") or ())
+        for pointer, entry in (record.get("fields") or {}).items()
+        if isinstance(entry, dict) and entry.get("citations")
+    }
+
+
+__all__ = ["TEXT_PIXELS", "TeachError", "Taught", "learn_review", "now", "open_document", "teach", "unlearn"]

@@ -8,12 +8,11 @@ taught through ``pipeline.teach`` into a tenant's layouts (``layouts.store.Layou
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
-from extractor.pipeline.teach import Taught, TeachError, now, open_document, teach, unlearn
+from extractor.pipeline.teach import Taught, TeachError, learn_review, now, open_document, teach
 from extractor.schema import Schema, load_schema
 from extractor.settings import DEFAULT_SCHEMA
 from extractor.tools.evaluate import REVIEWED_SUFFIX
@@ -25,10 +24,6 @@ def _teacher(source: str, *, document: str, sha256: str, by: str, at: str | None
     from extractor.layouts import Teacher
 
     return Teacher(source=source, document=document, sha256=sha256, by=by, at=at or now())
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _read_json(path: Path, *, what: str) -> Any:
@@ -68,43 +63,6 @@ def learn_pairs(store: Any, folder: Path, *, schema: Schema, by: str) -> list[Ta
     return taught
 
 
-def learn_review(store: Any, record: dict, reviewed: dict, source: Path | None) -> Taught:
-    """What one saved review teaches (``OUT/<name>.reviewed.json``): a correction of a value a layout read demotes
-    that layout for those fields (and teaches nothing else: the layout stops reading them until taught again); an
-    approved review of a document teaches its layout; an unapproved one never teaches."""
-    name = str(record.get("source") or reviewed.get("record") or "")
-    demoted = unlearn(store, record, reviewed.get("data"))
-    if demoted is not None:
-        layout, pointers = demoted
-        return Taught(name, layout=layout, notes=(f"layout {layout} demoted for {', '.join(pointers)}",))
-    if reviewed.get("approved") is not True:
-        return Taught(name, refused="not approved: an unreviewed record never teaches")
-    if source is None:
-        return Taught(name, refused="its document is not found with the record's sha256: nothing learned")
-    try:
-        schema = load_schema(str(reviewed.get("schema") or record.get("schema") or DEFAULT_SCHEMA))
-        opened = open_document(source, name=str(source))
-        teacher = _teacher(
-            "review",
-            document=str(source),
-            sha256=opened.sha256,
-            by=str(reviewed.get("reviewer") or "unknown"),
-            at=str(reviewed.get("reviewed_at") or "") or None,
-        )
-        return teach(store, opened, reviewed.get("data"), schema=schema, teacher=teacher, citations=_cited(record))
-    except TeachError as exc:
-        return Taught(name, refused=str(exc))
-
-
-def _cited(record: dict) -> dict[str, list[dict]]:
-    """The record's citations per field (where the page prints each value), for a review's teaching."""
-    return {
-        pointer: list(entry.get("citations") or ())
-        for pointer, entry in (record.get("fields") or {}).items()
-        if isinstance(entry, dict) and entry.get("citations")
-    }
-
-
 def learn_reviews(store: Any, out: Path) -> list[Taught]:
     """Every saved review in an output folder (``extract learn OUT``): approved ones teach, corrections of a
     layout's values demote it (``learn_review``)."""
@@ -139,4 +97,4 @@ def learn_target(store: Any, target: Path, *, data: Path | None, schema: str | N
     return learn_pairs(store, target, schema=load_schema(schema or DEFAULT_SCHEMA), by=by)
 
 
-__all__ = ["learn_pair", "learn_pairs", "learn_review", "learn_reviews", "learn_target"]
+__all__ = ["learn_pair", "learn_pairs", "learn_reviews", "learn_target"]

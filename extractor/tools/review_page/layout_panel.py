@@ -1,6 +1,6 @@
 """The learned layout's part of the record page (issue 51, docs/learning.md): which layout read the record (or
 checked the model's reading), from what it was learned, what it read and did not; approving a review teaches it
-(``tools.learn.learn_review``), a correction of a value it read demotes it, and the page can forget it.
+(``pipeline.teach.learn_review``), a correction of a value it read demotes it, and the page can forget it.
 
 Every action needs the register open (``extract review --register``, or a watcher's in OUT): its layouts live
 there.
@@ -59,12 +59,12 @@ class LayoutPanel:
         }
 
     def teach(self, entry: Entry, data: Any, *, approved: bool) -> dict | None:
-        """What a review about to be saved teaches or demotes (``tools.learn.learn_review``), for the reviewed file's
+        """What a review about to be saved teaches or demotes (``pipeline.teach.learn_review``), for the reviewed file's
         ``learned``; None without a register."""
         layouts = self.layouts()
         if layouts is None:
             return None
-        from extractor.tools.learn import learn_review
+        from extractor.pipeline.teach import learn_review
 
         reviewed = {
             "data": data,
