@@ -135,8 +135,15 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     return joined.replace(" ", "") if fmt.kind == COMPACT else joined
 
 
+_AMOUNT = re.compile(r"[-+(]?[€$£]?\d{1,3}(?:([.,' \u202f])?\d{3})*([.,])\d{2}\)?[-€$£%]?")
+
+
 def decimal_of(texts: list[str]) -> str:
-    """The decimal separator most of a document's printed amounts use (``,`` when none tells)."""
-    comma = sum(1 for t in texts if re.search(r"\d,\d{1,2}(?!\d)", t))
-    point = sum(1 for t in texts if re.search(r"\d\.\d{1,2}(?!\d)", t))
-    return "." if point > comma else ","
+    """The decimal separator most of a document's printed amounts use (words that are a number with two decimals:
+    ``1.297,50``, ``12.50``; ``,`` when none tells)."""
+    votes = {",": 0, ".": 0}
+    for text in texts:
+        match = _AMOUNT.fullmatch(text)
+        if match is not None and match.group(1) != match.group(2):
+            votes[match.group(2)] += 1
+    return "." if votes["."] > votes[","] else ","

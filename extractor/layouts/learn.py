@@ -160,11 +160,30 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
             place = places.place_of(pages, span)
             if place is not None and place not in learned:
                 learned.append(place)
+        learned = _labelled(pointer, learned)
         if spans and not learned:
             notes.append(f"{pointer}: printed with no fixed word around it; not learned")
         if learned:
             rules.append(FieldRule(pointer, tuple(learned), spans[0][1], strict=shared))
     return tuple(sorted(rules, key=lambda r: r.pointer))
+
+
+# Labels that name another value than the field's: where a teacher's value is printed at several labels (its issue
+# date also its delivery date, its total also the amount due), those places are dropped, as long as one is left.
+# A place is only ever dropped, never chosen, by these words: every place kept printed the teacher's true value.
+OTHER_LABELS = {
+    "/issue_date": ("liefer", "leistung", "delivery", "livraison", "échéance", "fällig", "due", "bestell", "order"),
+    "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
+    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen"),
+    "/amount_due": ("brutto", "ttc", "rechnungssumme"),
+    "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust"),
+}
+
+
+def _labelled(pointer: str, learned: list[Place]) -> list[Place]:
+    others = OTHER_LABELS.get(pointer, ())
+    kept = [p for p in learned if not any(word in " ".join(p.before) for word in others)]
+    return kept if kept and len(learned) > 1 else learned
 
 
 def _identity(pages: Sequence[PageWords], data: Mapping) -> tuple[str, str, tuple[str, ...]] | None:
@@ -305,5 +324,10 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def demote(layout: Layout, pointers: Iterable[str]) -> Layout:
-    """The layout no longer reading ``pointers`` (a review corrected them) until taught again (``refine``)."""
-    return dataclasses.replace(layout, demoted=layout.demoted | frozenset(pointers))
+    """The layout no longer reading ``pointers`` (a review corrected them) until taught again (``refine``); a table's
+    cell (``/line_items/2/amount``) demotes its whole table."""
+    tables = [t.pointer for t in layout.tables]
+    out = set()
+    for pointer in pointers:
+        out.add(next((t for t in tables if pointer.startswith(t + "/")), pointer))
+    return dataclasses.replace(layout, demoted=layout.demoted | frozenset(out))

@@ -114,7 +114,8 @@ class Place:
         above: the folded words of the nearest lines above it on its page (nearest first), when its own line
             holds nothing else (a name under "Verkäufer:"), else empty.
         page: the page it was on, from the start (0, 1, ...) and from the end (-1, -2, ...).
-        box: its box on that page (x0, y0, x1, y1), a tie-breaker only.
+        box: its box on that page (x0, y0, x1, y1): where a value alone on its line starts.
+        lines: how many lines the value runs on (its first line to the end, then the next ones whole).
     """
 
     before: tuple[str, ...]
@@ -122,6 +123,7 @@ class Place:
     above: tuple[tuple[str, ...], ...]
     page: tuple[int, int]
     box: tuple[float, float, float, float]
+    lines: int = 1
 
     def to_json(self) -> dict:
         """The place as JSON."""
@@ -131,6 +133,7 @@ class Place:
             "above": [list(a) for a in self.above],
             "page": list(self.page),
             "box": list(self.box),
+            "lines": self.lines,
         }
 
     @classmethod
@@ -142,6 +145,7 @@ class Place:
             above=tuple(tuple(a) for a in data["above"]),
             page=(int(data["page"][0]), int(data["page"][1])),
             box=tuple(float(v) for v in data["box"]),  # type: ignore[arg-type]
+            lines=int(data["lines"]),
         )
 
 

@@ -13,6 +13,7 @@ from extractor.layouts.model import Place
 from extractor.layouts.words import ANY, PageWords, Word, merge
 
 MAX_WORDS = 12  # the longest run of words one value is taken to be
+MAX_LINES = 3  # the most lines one text is taken to run on
 ABOVE = 2  # lines above a value alone on its line that describe its place
 ALIGN = 0.08  # how far (page widths) a value alone on its line may move sideways
 
@@ -25,6 +26,7 @@ class Span:
     line: int
     start: int
     end: int
+    lines: int = 1  # a text running on: its first line's words from start, then the next lines whole
 
 
 def line_tokens(page: PageWords, line: int) -> tuple[str, ...]:
@@ -33,13 +35,18 @@ def line_tokens(page: PageWords, line: int) -> tuple[str, ...]:
 
 
 def spans(pages: Sequence[PageWords]) -> Iterator[tuple[Span, str]]:
-    """Every run of up to ``MAX_WORDS`` words on a line, with its text (words joined by one space)."""
+    """Every run of up to ``MAX_WORDS`` words on a line, with its text (words joined by one space); and every text
+    running from a line's word to its end and on over the next ``MAX_LINES - 1`` lines whole (payment terms)."""
     for page_index, page in enumerate(pages):
         for line, members in enumerate(page.lines):
             texts = [page.words[i].text for i in members]
             for start in range(len(texts)):
                 for end in range(start + 1, min(start + MAX_WORDS, len(texts)) + 1):
                     yield Span(page_index, line, start, end), " ".join(texts[start:end])
+                run = " ".join(texts[start:])
+                for more in range(1, min(MAX_LINES, len(page.lines) - line)):
+                    run += " " + " ".join(w.text for w in page.line_words(line + more))
+                    yield Span(page_index, line, start, len(texts), more + 1), run
 
 
 def box_of(words: Sequence[Word]) -> tuple[float, float, float, float]:
@@ -53,8 +60,12 @@ def box_of(words: Sequence[Word]) -> tuple[float, float, float, float]:
 
 
 def span_words(pages: Sequence[PageWords], span: Span) -> tuple[Word, ...]:
-    """The words of a span."""
-    return pages[span.page].line_words(span.line)[span.start : span.end]
+    """The words of a span (of its first line, then of the lines it runs on)."""
+    page = pages[span.page]
+    words = page.line_words(span.line)[span.start : span.end]
+    for more in range(1, min(span.lines, len(page.lines) - span.line)):
+        words += page.line_words(span.line + more)
+    return words
 
 
 def _above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
@@ -87,7 +98,7 @@ def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
     above = _above(page, span.line)
     if not any(fixed(a) for a in above):
         return None
-    place = Place(before=before, after=after, above=above, page=place.page, box=place.box)
+    place = Place(before=before, after=after, above=above, page=place.page, box=place.box, lines=span.lines)
     lines = {(m.page, m.line) for m in matches(place, pages)}
     return place if lines == {(span.page, span.line)} else None
 
@@ -109,7 +120,7 @@ def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
             start, end = spans[0]
             if above and (_merged_above(page, line) != above or not _aligned(place, page, line, start, end)):
                 continue
-            yield Span(page_index, line, start, end)
+            yield Span(page_index, line, start, end, place.lines)
 
 
 def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
@@ -119,3 +130,15 @@ def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
 def _aligned(place: Place, page: PageWords, line: int, start: int, end: int) -> bool:
     words = page.line_words(line)[start:end]
     return bool(words) and abs(words[0].box[0] - place.box[0]) <= ALIGN
+
+
+def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
+    """Where words are printed: page (1-based), box, text, source and OCR's lowest confidence."""
+    confidences = [w.confidence for w in words if w.confidence is not None]
+    return {
+        "page": page.page + 1,
+        "box": [round(v, 5) for v in box_of(words)],
+        "text": " ".join(w.text for w in words),
+        "source": page.source,
+        "confidence": min(confidences) if confidences else None,
+    }

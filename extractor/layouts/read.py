@@ -29,23 +29,11 @@ from extractor.layouts.model import (
     LayoutRead,
     Place,
 )
-from extractor.layouts.words import PageWords, Word
+from extractor.layouts.words import PageWords
 from extractor.register.keys import name_key
 from extractor.schema import load_schema, validate_data
 
 SELLER_NAME = "/seller/name"
-
-
-def word_citation(page: PageWords, words: Sequence[Word]) -> dict:
-    """Where words are printed: page (1-based), box, text, source and OCR's lowest confidence."""
-    confidences = [w.confidence for w in words if w.confidence is not None]
-    return {
-        "page": page.page + 1,
-        "box": [round(v, 5) for v in places.box_of(words)],
-        "text": " ".join(w.text for w in words),
-        "source": page.source,
-        "confidence": min(confidences) if confidences else None,
-    }
 
 
 def citation(pages: Sequence[PageWords], span: places.Span) -> dict:
@@ -53,7 +41,7 @@ def citation(pages: Sequence[PageWords], span: places.Span) -> dict:
     words = places.span_words(pages, span)
     page = pages[span.page]
     # a label printed with nothing after it is cited at its line, with no text
-    return {**word_citation(page, words or page.line_words(span.line)), "text": " ".join(w.text for w in words)}
+    return {**places.word_citation(page, words or page.line_words(span.line)), "text": " ".join(w.text for w in words)}
 
 
 def _key(value: Any) -> Any:

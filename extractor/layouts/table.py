@@ -16,6 +16,7 @@ words but whose numbers do not parse makes the whole table abstain (``unparsable
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -146,8 +147,8 @@ def learn_table(
     for offset in range(-width, 0):
         key = next((k for k in keys if assigned[0][k] == offset), None)
         if key is not None:
-            kind = formats.INTEGER if all(isinstance(r[key[1:]], int) for r in rows) else formats.NUMBER
-            columns.append(Column(key, _span(words, offset + width), Format(kind)))
+            # a number column, whatever the teacher's values (22 may be printed 22,00, the next 113,03)
+            columns.append(Column(key, _span(words, offset + width), Format(formats.NUMBER)))
             pattern.append(_slot(key))
             continue
         printed = [" ".join(w[offset + width].text.split()) for w in words]
@@ -191,7 +192,11 @@ def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
 
 
 def _code_column(printed: list[str], rows: Sequence[Mapping], missing: list[str]) -> Column | None:
+    """A column of codes (a unit printed ``kg`` for ``KGM``): a key whose values are all codes (one short word of
+    capitals and digits), each printed as one word that stands for it alone."""
     for key in missing:
+        if not all(re.fullmatch(r"[A-Z0-9]{1,4}", str(r.get(key[1:]))) for r in rows):
+            continue
         values = [str(r.get(key[1:])) for r in rows]
         pairs = set(zip(printed, values, strict=True))
         if len({p for p, _ in pairs}) == len(pairs) and all(isinstance(r.get(key[1:]), str) for r in rows):
@@ -375,8 +380,6 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
 def _read_row(
     spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
 ) -> dict[str, tuple[Any, dict]] | None:
-    from extractor.layouts.read import word_citation
-
     lead, cells = fitted
     out: dict[str, tuple[Any, dict]] = {}
     page = pages[p]
@@ -395,7 +398,7 @@ def _read_row(
         value = formats.parse(text, column.format, decimal=decimal) if text else None
         if value is None:
             return None
-        out[column.key] = (value, word_citation(page, words))
+        out[column.key] = (value, places.word_citation(page, words))
     for column in spec.columns:
         if column.format.kind == ABSENT:
             out[column.key] = (None, {})
