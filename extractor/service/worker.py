@@ -165,7 +165,8 @@ class Engine:
         with tempfile.TemporaryDirectory(prefix="extract-review-") as folder:
             path = Path(folder) / job.filename
             path.write_bytes(data)
-            reviewed = {"data": corrected, "approved": approved, "reviewer": by, "schema": job.options.get("schema")}
+            schema = str(self.variant_settings(job.options).schema)  # a request's own schema: its file
+            reviewed = {"data": corrected, "approved": approved, "reviewer": by, "schema": schema}
             record = (job.records or [{}])[0]
             taught = learn_review(layouts, record, reviewed, path, teacher_source="service_review", document=job.id)
         return taught.to_dict()
