@@ -621,6 +621,9 @@ def test_every_error_is_problem_json_with_a_documented_code(app_client):
         "invalid_schema": post(client, pdf, data={"schema": "/etc/passwd"}),
         "callback_refused": post(client, pdf, data={"callback_url": "http://169.254.169.254/latest"}),
         "unsupported_media_type": client.post("/v1/jobs", content=pdf, headers={"Content-Type": "application/pdf"}),
+        "review_refused": client.post(  # a job not ended (and no register): nothing to teach
+            f"/v1/jobs/{queued}/review", files={"file": ("a.pdf", pdf, "application/pdf")}, data={"data": "{}"}
+        ),
     }
     documented = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     for code, response in provoked.items():
