@@ -318,6 +318,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
         "/v1/jobs/{job_id}": ["delete", "get"],
         "/v1/jobs/{job_id}/einvoice/{fmt}": ["get"],
         "/v1/jobs/{job_id}/callback/retry": ["post"],
+        "/v1/jobs/{job_id}/review": ["post"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
         "/metrics": ["get"],
