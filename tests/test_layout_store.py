@@ -99,7 +99,9 @@ def test_a_store_from_a_newer_release_or_a_corrupt_layout_is_refused_with_exit_2
         store.candidates(("vat:DE123456789",), schema="invoice")
     with register.db.transaction() as tx:
         register.db.execute(tx, "UPDATE register_meta SET value = '99' WHERE name = 'layouts_version'")
-    with pytest.raises(LayoutStoreError, match="newer release of extractor .layouts version 99") as caught:
-        LayoutStore.of(register)
-    assert isinstance(caught.value, UsageError)  # exit 2, as for the register
     register.close()
+    reopened = Register.open(path)  # checked when a database is opened
+    with pytest.raises(LayoutStoreError, match="newer release of extractor .layouts version 99") as caught:
+        LayoutStore.of(reopened)
+    assert isinstance(caught.value, UsageError)  # exit 2, as for the register
+    reopened.close()

@@ -17,6 +17,8 @@ as is a layout row that cannot be read (``LayoutStoreError``, exit 2, as for the
 from __future__ import annotations
 
 import json
+import threading
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,6 +51,10 @@ CREATE TABLE IF NOT EXISTS layout_keys (
     PRIMARY KEY (tenant, key, layout_id)
 )
 """
+
+
+_PREPARED: weakref.WeakSet = weakref.WeakSet()  # the databases whose layout tables were made and checked
+_PREPARING = threading.Lock()
 
 
 class LayoutStoreError(RegisterError):
@@ -98,7 +104,10 @@ class LayoutStore:
             RegisterError: the database cannot be read or written.
         """
         self.db, self.tenant = db, tenant
-        self._prepare()
+        with _PREPARING:  # once per open database: a store per job (the service's tenants) costs no DDL
+            if db not in _PREPARED:
+                self._prepare()
+                _PREPARED.add(db)
 
     @classmethod
     def of(cls, register: Any) -> LayoutStore:
