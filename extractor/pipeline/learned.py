@@ -25,7 +25,7 @@ from extractor.pipeline.generate import document_warnings, ocr_extra
 from extractor.pipeline.job import DocumentJob
 from extractor.record import Record, issue
 from extractor.schema import validate_data
-from extractor.trust.verdict import embedded_status
+from extractor.trust.verdict import embedded_status, is_ok
 
 READ, CHECK, OFF = "read", "check", "off"  # settings.LEARN_MODES
 
@@ -160,7 +160,7 @@ def teach_embedded(job: DocumentJob, document: Document, record: Record) -> None
     """An ``ok`` record read from a PDF's embedded e-invoice XML (the issuer's own values) teaches its supplier's
     layout, field by field from where each value is printed (its citations); with ``--learn off`` or without
     layouts, nothing. What could not be learned is the layout's business, not the record's: it is unchanged."""
-    if job.layouts is None or job.settings.learn == OFF or record.status != "ok" or document.kind != "pdf":
+    if job.layouts is None or job.settings.learn == OFF or not is_ok(record.status) or document.kind != "pdf":
         return
     from extractor.layouts import Teacher
     from extractor.pipeline.teach import now, teach
