@@ -87,6 +87,20 @@ def open_register(settings: Settings, *, alongside: bool = False):
     return Register.open(settings.register, settings=checks, alongside=alongside)
 
 
+def open_layouts(register, settings: Settings):
+    """The learned layouts of ``register``'s tenant (``layouts.store.LayoutStore``); None without a register or
+    with ``settings.learn`` ``off``.
+
+    Raises:
+        RegisterError: (``LayoutStoreError``) the layout store is from a newer release or corrupt (exit 2).
+    """
+    if register is None or settings.learn == "off":
+        return None
+    from extractor.layouts.store import LayoutStore
+
+    return LayoutStore.of(register)
+
+
 def concurrency_for(settings: Settings, runner: Runner) -> int:
     """Documents in flight at once: ``settings.concurrency`` (default 2 per endpoint) for a remote runner, what a
     batching in-process runner asks for (``in_flight``: its batch, and as many rendered ahead), 1 for one that
@@ -134,6 +148,8 @@ class Extractor:
         self.fingerprint = settings_fingerprint(self.settings, self.schema)
         # the invoice register (``settings.register``), or None: opened before the model, so a bad one fails fast
         self.register = open_register(self.settings)
+        # its tenant's learned layouts (``--learn``, docs/learning.md): none without a register or with ``off``
+        self.layouts = open_layouts(self.register, self.settings)
         self.runner = runner if runner is not None else load_runner(self.settings)
         self.concurrency = concurrency_for(self.settings, self.runner)
         self._pool: RenderPool | None = None
@@ -174,7 +190,12 @@ class Extractor:
             return records[0]
         return self._typed(
             extract_document(
-                source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=self._renderer()
+                source,
+                runner=self.runner,
+                schema=self.schema,
+                settings=self.settings,
+                renderer=self._renderer(),
+                layouts=self.layouts,
             )
         )
 
@@ -203,11 +224,13 @@ class Extractor:
             return dataclasses.replace(record, warnings=record.warnings + (note,))
         return dataclasses.replace(record, parsed=parsed)
 
-    def extract_parts(self, source: Source) -> tuple[Record, ...]:
+    def extract_parts(self, source: Source, *, layouts: object | None = None) -> tuple[Record, ...]:
         """Extract one file as the invoices it holds (``settings.split == "auto"``, ``split``).
 
         Args:
             source: a path or the file's bytes (a PIL image is one document).
+            layouts: the learned layouts to read it by (a service tenant's, ``layouts.store.LayoutStore``); None:
+                this Extractor's own (its register's, ``open_layouts``).
 
         Returns:
             One record per invoice, in page order, each with ``part`` (``{"index", "of", "pages": [first,
@@ -215,6 +238,7 @@ class Extractor:
             the record ``extract`` would give.
         """
         renderer = self._renderer()
+        chosen = layouts if layouts is not None else self.layouts
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
             parts = find_parts(
@@ -228,7 +252,12 @@ class Extractor:
             return (
                 self._typed(
                     extract_document(
-                        source, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                        source,
+                        runner=self.runner,
+                        schema=self.schema,
+                        settings=self.settings,
+                        renderer=renderer,
+                        layouts=chosen,
                     )
                 ),
             )
@@ -242,6 +271,7 @@ class Extractor:
                 settings=settings,
                 renderer=renderer,
                 fingerprint=self.fingerprint,  # the file's settings, not the part's pages
+                layouts=chosen,
             )
             part = parts.entry(index)
             records.append(
@@ -332,7 +362,12 @@ class Extractor:
         for rendered in renderer.render_many(sources, raster=raster):
             yield lambda rendered=rendered: self._typed(
                 document_record(
-                    rendered, runner=self.runner, schema=self.schema, settings=self.settings, renderer=renderer
+                    rendered,
+                    runner=self.runner,
+                    schema=self.schema,
+                    settings=self.settings,
+                    renderer=renderer,
+                    layouts=self.layouts,
                 )
             )
 
@@ -354,6 +389,7 @@ class Extractor:
                         schema=self.schema,
                         settings=self.settings,
                         renderer=renderer,
+                        layouts=self.layouts,
                     )
                 )
         finally:
@@ -428,4 +464,13 @@ def _finished(running: dict[Future, int]) -> Iterator[tuple[int, Record]]:
         yield running.pop(future), future.result()
 
 
-__all__ = ["Extractor", "Source", "api_key", "concurrency_for", "in_input_order", "load_runner", "open_register"]
+__all__ = [
+    "Extractor",
+    "Source",
+    "api_key",
+    "concurrency_for",
+    "in_input_order",
+    "load_runner",
+    "open_layouts",
+    "open_register",
+]

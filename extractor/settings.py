@@ -82,8 +82,13 @@ PASS_SEED_OFFSET = 1
 # Per-field confidence (``trust.confidence``): they change a record's status, not its answer; counted in the
 # fingerprint only when changed, so records made before they existed keep their fingerprints.
 # The invoice register's settings: what it finds belongs to the moment of reading, not the answer (not fingerprinted).
-REGISTER_FIELDS = ("register", "require_known_supplier", "duplicate_window")
+REGISTER_FIELDS = ("register", "require_known_supplier", "duplicate_window", "learn")
 DEFAULT_DUPLICATE_WINDOW = 7  # days (register.checks.DEFAULT_WINDOW_DAYS)
+# Learned layouts (issue 51, docs/learning.md): with a register, a known supplier's layout reads the document first
+# (``read``), or only joins the model's reading as evidence (``check``); ``off``: never tried. Without a register no
+# layout exists, so records are as before whatever this says.
+LEARN_MODES = ("read", "check", "off")
+DEFAULT_LEARN = "read"
 # ``extract watch`` / ``extract mail --hook``: seconds one run of the hook command may take before it is killed
 # (``jobs.feeds.FeedSettings``); a minute is ample for a script that posts one record, and bounds a hung one.
 DEFAULT_HOOK_TIMEOUT = 60.0
@@ -223,6 +228,10 @@ class Settings:
         require_known_supplier: with a register, a supplier it does not know yet makes the record ``review``
             (``new_supplier``), not only a note.
         duplicate_window: ``possible_duplicate``'s window: issue dates at most this many days apart.
+        learn: with a register, what its tenant's learned layouts do (``LEARN_MODES``, docs/learning.md): ``read``
+            (a layout of a supplier whose identity is printed on the document reads it when it reads every required
+            field; else the model reads and the layout's values are evidence), ``check`` (the model always reads,
+            the layout is evidence only) or ``off``. Like the register's, not in the fingerprint.
     """
 
     model: str = DEFAULT_MODEL
@@ -274,6 +283,7 @@ class Settings:
     register: str | None = None
     require_known_supplier: bool = False
     duplicate_window: int = DEFAULT_DUPLICATE_WINDOW
+    learn: str = DEFAULT_LEARN
 
     def __post_init__(self) -> None:
         # lists from callers become tuples (hashable, frozen); bad values fail here, before a model loads
@@ -306,6 +316,8 @@ class Settings:
         check_ocr_mode(self.ocr)  # raises UsageError for an unknown mode, or "always" without the engine
         if not 2 <= self.window_pages <= MAX_WINDOW_PAGES:
             raise UsageError(f"window_pages must be 2 to {MAX_WINDOW_PAGES}, got {self.window_pages}")
+        if self.learn not in LEARN_MODES:
+            raise UsageError(f"learn must be one of {', '.join(LEARN_MODES)}, got {self.learn!r}")
         if self.window_vision_tokens < 1:
             raise UsageError(f"window_vision_tokens must be positive, got {self.window_vision_tokens}")
         if not 1 <= self.batch <= MAX_BATCH:

@@ -318,6 +318,7 @@ def test_the_openapi_document_lists_every_endpoint(server):
         "/v1/jobs/{job_id}": ["delete", "get"],
         "/v1/jobs/{job_id}/einvoice/{fmt}": ["get"],
         "/v1/jobs/{job_id}/callback/retry": ["post"],
+        "/v1/jobs/{job_id}/review": ["post"],
         "/v1/extract": ["post"],
         "/healthz": ["get"],
         "/metrics": ["get"],
@@ -632,6 +633,9 @@ def test_every_error_is_problem_json_with_a_documented_code(app_client):
         "invalid_schema": post(client, pdf, data={"schema": "/etc/passwd"}),
         "callback_refused": post(client, pdf, data={"callback_url": "http://169.254.169.254/latest"}),
         "unsupported_media_type": client.post("/v1/jobs", content=pdf, headers={"Content-Type": "application/pdf"}),
+        "review_refused": client.post(  # a job not ended (and no register): nothing to teach
+            f"/v1/jobs/{queued}/review", files={"file": ("a.pdf", pdf, "application/pdf")}, data={"data": "{}"}
+        ),
     }
     documented = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     for code, response in provoked.items():

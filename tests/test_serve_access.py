@@ -223,6 +223,7 @@ def test_a_key_without_a_routes_scope_gets_403_on_every_route(tmp_path):
         "GET /v1/jobs/{job_id}": "read",
         "DELETE /v1/jobs/{job_id}": "submit",
         "POST /v1/jobs/{job_id}/callback/retry": "submit",
+        "POST /v1/jobs/{job_id}/review": "review",
         "POST /v1/extract": "submit",
         "GET /v1/jobs/{job_id}/einvoice/{fmt}": "read",
     }

@@ -8,6 +8,7 @@ The invoice is an e-invoice read from its embedded XML (exact keys, zero tokens:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 
@@ -191,3 +192,58 @@ def test_without_a_register_a_repeat_is_answered_as_before(store_url, invoice, r
     assert (repeat.status, repeat.answered_from, repeat.records) == ("done", joined.id, first.records)
     assert (joined.status, joined.answered_from, joined.records) == ("done", first.id, first.records)
     assert joined.runs == 0 and "register" not in (first.records or [{}])[0]
+
+
+def test_a_service_review_teaches_its_tenant_only(store_url, random_model, tmp_path):
+    """Alice's approved review of a job (``POST /v1/jobs/{id}/review``) teaches her layout: her next document of
+    that supplier is read by it with no model; Bob's same document is not (tenants never share layouts); a review
+    without approval teaches nothing, another file or another tenant's job is refused."""
+    from fastapi.testclient import TestClient
+    from servekit import KEYS
+    from test_learning import FIRST, SECOND, VAT, printed
+
+    from extractor.service.app import create_app
+    from extractor.service.config import ApiKeys, ServeSettings
+
+    first = printed(tmp_path / "first.pdf", FIRST).read_bytes()
+    second = printed(tmp_path / "second.pdf", SECOND).read_bytes()
+    store = open_store(store_url)
+    settings = settings_for(random_model, max_tokens=4, register=store_url)
+    engine = Engine(settings)
+    engine.load()
+    keys = ApiKeys.load(text=",".join(f"{name}:{key}" for name, key in KEYS.items()))
+    app = create_app(store=store, worker=None, engine=engine, keys=keys, serve=ServeSettings(), settings=settings)
+
+    def review(client, job_id: str, data: bytes, *, approved: bool):
+        files = {"file": ("first.pdf", data, "application/pdf")}
+        form = {"data": json.dumps(FIRST), "approved": "true" if approved else "false"}
+        return client.post(f"/v1/jobs/{job_id}/review", files=files, data=form)
+
+    try:
+        job = _run(store, engine, tenant="alice", name="first.pdf", data=first)
+        assert job["status"] == "truncated"  # the tiny model read nothing: a person types the data
+        with (
+            TestClient(app, headers={"Authorization": f"Bearer {KEYS['alice']}"}) as alice_client,
+            TestClient(app, headers={"Authorization": f"Bearer {KEYS['bob']}"}) as bob_client,
+        ):
+            assert review(bob_client, job["job"], first, approved=True).json()["code"] == "job_not_found"
+            assert review(alice_client, job["job"], second, approved=True).json()["code"] == "review_refused"
+            refused = review(alice_client, job["job"], first, approved=False).json()
+            assert refused["refused"] == "not approved: an unreviewed record never teaches"
+            response = review(alice_client, job["job"], first, approved=True)
+        assert response.status_code == 200, response.text
+        taught = response.json()
+        assert taught["refused"] is None and taught["supplier"] == f"vat:{VAT}" and taught["document"] == job["job"]
+        alice = _run(store, engine, tenant="alice", name="second.pdf", data=second)
+        bob = _run(store, engine, tenant="bob", name="second.pdf", data=second)
+    finally:
+        engine.close()
+    assert alice["data_source"] == "layout" and alice["data"] == SECOND and alice["usage"]["generated_tokens"] == 0
+    assert alice["layout"]["id"] == taught["layout"]
+    learned_from = alice["layout"]["learned_from"]
+    assert (learned_from["source"], learned_from["by"], learned_from["document"]) == (
+        "service_review",
+        "alice",
+        job["job"],
+    )
+    assert bob["status"] == "truncated" and "layout" not in bob

@@ -50,7 +50,9 @@ def test_a_register_of_the_previous_release_migrates_in_place(tmp_path):
         assert [(s["key"], s["name"]) for s in register.suppliers()] == [(k, n) for k, n, _ in suppliers]
         assert register.entry_place(sha256="0" * 64, fingerprint="", source=None) is None
     assert _rows(path, "SELECT seq, source, number, total, status, result FROM register_entries ORDER BY seq") == before
-    assert version_at(str(path), schema=REGISTER_SCHEMA, naming=NAMING) == REGISTER_SCHEMA.version == 2
+    assert (
+        version_at(str(path), schema=REGISTER_SCHEMA, naming=NAMING) == REGISTER_SCHEMA.version == 3
+    )  # 3: the learned layouts
     backup = tmp_path / "register-e61cea9.sqlite.register-v1.bak"
     assert _rows(backup, "SELECT value FROM register_meta") == [("1",)]
     assert _rows(backup, "SELECT count(*) FROM register_entries") == [(len(before),)]
@@ -130,7 +132,7 @@ def test_postgres_stores_of_the_previous_release_migrate_in_place():
     with Register.open(url, alongside=True) as register:
         assert [(i["source"], i["number"], i["status"]) for i in register.invoices()] == entries
     assert version_at(url, schema=job_postgres.SCHEMA, naming=NAMING) == 2
-    assert version_at(url, schema=REGISTER_SCHEMA, naming=NAMING) == 2
+    assert version_at(url, schema=REGISTER_SCHEMA, naming=NAMING) == 3  # 3: the learned layouts
     with psycopg.connect(url, autocommit=True) as db:
         db.execute("UPDATE register_meta SET value = '9' WHERE name = 'schema_version'")
     with pytest.raises(RegisterError, match="written by a newer release of extractor"):

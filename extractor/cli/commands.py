@@ -115,13 +115,24 @@ def run_batch_command(
         metavar="DAYS",
         help="possible_duplicate: the same supplier, total and currency issued at most DAYS apart.",
     ),
+    learn: str = typer.Option(
+        Settings().learn,
+        "--learn",
+        metavar="read|check|off",
+        help="With --register: read a known supplier's document by its learned layout, with no model, when it reads "
+        "every required field (read); let the layout only check the model's reading (check); or neither (off) "
+        "(docs/learning.md).",
+    ),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
     settings = settings.replace(
-        register=register, require_known_supplier=require_known_supplier, duplicate_window=duplicate_window
+        register=register,
+        require_known_supplier=require_known_supplier,
+        duplicate_window=duplicate_window,
+        learn=learn,
     )
     if settings.einvoice and settings.schema == "invoice":
         render.note(f"--schema invoice with --einvoice: {INVOICE_SCHEMA_MISSES}")

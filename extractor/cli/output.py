@@ -388,6 +388,25 @@ def _register_cell(value) -> str:
     return str(value)
 
 
+def show_taught(taught: Sequence[dict], *, as_json: bool) -> None:
+    """Show what ``extract learn`` taught (``Taught.to_dict()`` each): JSON, or one line per document: the layout
+    learned (and the one it replaced), what was not learned, or why nothing was."""
+    if as_json:
+        print_json(list(taught))
+        return
+    out = console()
+    for item in taught:
+        if item["refused"]:
+            line = f"{item['document']}: refused: {item['refused']}"
+        else:
+            line = f"{item['document']}: layout {item['layout']} ({item['supplier'] or 'supplier'})"
+            if item["replaced"]:
+                line += f", replacing {item['replaced']}"
+        out.print(line, highlight=False, markup=False)
+        for note_line in item["notes"]:
+            out.print(f"  {note_line}", highlight=False, markup=False)
+
+
 def show_register_done(result: dict, *, as_json: bool) -> None:
     """Show what an ``extract register`` change did (``{"register", "done", ...}``): JSON or its ``done`` line."""
     if as_json:

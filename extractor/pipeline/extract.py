@@ -29,6 +29,7 @@ from extractor.einvoice.receive import receive_xml
 from extractor.einvoice.xpaths import value_paths
 from extractor.errors import InputError, ModelError
 from extractor.inputs.document import Document
+from extractor.inputs.ocrdecide import page_texts
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
 from extractor.pipeline import passes, windows
 from extractor.pipeline.answer import (
@@ -41,6 +42,7 @@ from extractor.pipeline.answer import (
     source_bytes,
 )
 from extractor.pipeline.job import DocumentJob, Source, document_raster
+from extractor.pipeline.learned import layout_record, reads_alone, teach_embedded, try_layout, with_evidence
 from extractor.record import Record, issue
 from extractor.runners.base import Runner
 from extractor.schema import INVOICE_SCHEMAS, Schema, field_thresholds
@@ -96,6 +98,7 @@ def extract_document(
     settings: Settings,
     renderer: Renderer | None = None,
     fingerprint: str | None = None,
+    layouts: object | None = None,
 ) -> Record:
     """Extract one document. Never raises for a bad input or a model failure: those become ``error`` records.
 
@@ -108,6 +111,7 @@ def extract_document(
             None: this process (``LocalRenderer``).
         fingerprint: the fingerprint the record carries, when not these settings' (a split file's parts carry the
             whole file's, so a resumed job recognizes them).
+        layouts: the tenant's learned layouts (``layouts.store.LayoutStore``), None: none (``pipeline.learned``).
 
     Returns:
         The Record.
@@ -115,7 +119,13 @@ def extract_document(
     renderer = renderer if renderer is not None else LocalRenderer()
     rendered = renderer.render(source, raster=document_raster(settings, runner, first_window=True))
     return document_record(
-        rendered, runner=runner, schema=schema, settings=settings, renderer=renderer, fingerprint=fingerprint
+        rendered,
+        runner=runner,
+        schema=schema,
+        settings=settings,
+        renderer=renderer,
+        fingerprint=fingerprint,
+        layouts=layouts,
     )
 
 
@@ -127,6 +137,7 @@ def document_record(
     settings: Settings,
     renderer: Renderer | None = None,
     fingerprint: str | None = None,
+    layouts: object | None = None,
 ) -> Record:
     """Turn a rendered source into its record: embedded e-invoice XML or generate (with retries), parse,
     validate, review (or an ``error`` record).
@@ -138,6 +149,7 @@ def document_record(
         settings: limits and options.
         renderer: what renders a long document's later windows (None: this process, ``LocalRenderer``).
         fingerprint: the record's fingerprint; None: ``settings_fingerprint(settings, schema)``.
+        layouts: the tenant's learned layouts (``layouts.store.LayoutStore``), None: none (``pipeline.learned``).
 
     Returns:
         The Record; ``timings.render_s`` is the rendering time (in the worker when isolated) and, when isolated,
@@ -151,6 +163,7 @@ def document_record(
         settings=settings,
         renderer=renderer if renderer is not None else LocalRenderer(),
         start=time.perf_counter() - rendered.render_s,
+        layouts=layouts,
     )  # the document's own work: render, generate
     record = _document_record(job, rendered)
     if fingerprint is None:
@@ -219,15 +232,33 @@ def _answer_record(job: DocumentJob, document: Document, *, timings: dict) -> Re
             + plan.warnings,
         )
     embedded, notes = embedded_invoice(job, document)
+    layout_fields = None
     if embedded is None or not embedded.valid:
+        tried = try_layout(job, document, job.layouts) if plan is None else None  # a long one: the model's
+        if reads_alone(tried, job):
+            assert tried is not None
+            record = layout_record(job, document, tried, timings=timings)
+            return _decided(job, record, page_texts(document.pages), read_by_layout=True)
         answer = model_route(job, document, plan, embedded, notes, timings=timings)
+        if tried is not None:
+            evidenced, layout_fields = with_evidence(answer.record, tried)
+            answer = dataclasses.replace(answer, record=evidenced)
     elif settings.cross_check:
         answer = cross_check_route(job, document, plan, embedded, timings=timings)
     else:
         answer = embedded_route(job, document, plan, embedded, timings=timings)
-    return _decided(
-        job, answer.record, answer.texts, merge=answer.merge, source_xml=answer.source_xml, agreed=answer.agreed
+    record = _decided(
+        job,
+        answer.record,
+        answer.texts,
+        merge=answer.merge,
+        source_xml=answer.source_xml,
+        agreed=answer.agreed,
+        layout=layout_fields,
     )
+    if plan is None and embedded is not None and embedded.valid:
+        teach_embedded(job, document, record)
+    return record
 
 
 def _decided(
@@ -239,6 +270,8 @@ def _decided(
     source_xml: bytes = b"",
     source_findings: tuple[dict, ...] = (),
     agreed: dict[str, bool] | None = None,
+    layout: dict[str, dict] | None = None,
+    read_by_layout: bool = False,
 ) -> Record:
     """The record with its status decided, once, from every signal (``verdict.record_status``): the answer's status
     (the record's so far: its generation's verdict, the windows' or the embedded XML's), the review's findings
@@ -247,7 +280,8 @@ def _decided(
     with ``settings.einvoice``, on the e-invoices written from an ``ok`` answer, and the fields below their
     confidence threshold (``trust.confidence``; ``agreed``: each field's agreement with a second answer,
     ``passes``); ``source_findings``: what reading a received e-invoice XML found suspect (``einvoice.receive``;
-    already in the record's warnings)."""
+    already in the record's warnings); ``layout``: each field's learned-layout evidence (``pipeline.learned``:
+    a disagreement is a review finding), ``read_by_layout``: the data is a layout's."""
     if job.settings.passes > 1 and "passes" not in record.extra:  # no second answer was decoded: say why
         embedded = record.extra.get("data_source") == "embedded_xml"
         reason = "the data was read from embedded XML" if embedded else "a long document's windows are decoded once"
@@ -267,11 +301,19 @@ def _decided(
     if invoice and is_ok(record.status) and (job.settings.einvoice or checked_source):
         record, checked = _einvoiced(job, record, source_xml if checked_source else b"")
         einvoice += checked
-    assessment = assess_record(record, job, agreed=agreed, citations=review.citations if review is not None else None)
+    assessment = assess_record(
+        record,
+        job,
+        agreed=agreed,
+        citations=review.citations if review is not None else None,
+        layout=layout,
+        read_by_layout=read_by_layout,
+    )
     findings = assessment.findings if review is not None else ()  # only a reviewed answer is held to thresholds
+    flagged = tuple(w for w in record.warnings if w.get("code") == "layout_disagrees")  # pipeline.learned
     signals = Signals(
         answer=record.status,
-        review=review.warnings if review is not None else (),
+        review=(review.warnings if review is not None else ()) + flagged,
         merge=merge,
         einvoice=einvoice,
         confidence=findings,
@@ -339,11 +381,14 @@ def assess_record(
     *,
     agreed: dict[str, bool] | None = None,
     citations: Mapping[str, list[dict]] | None = None,
+    layout: Mapping[str, dict] | None = None,
+    read_by_layout: bool = False,
 ):
     """Every field's evidence and confidence (``trust.confidence.assess``): the generation's token evidence
     (``fields`` so far; a long document's from its windows, ``merge.merged_tokens``; none for embedded XML), the
     review's grounding and checks, ``agreed`` (a second answer's agreement, ``passes``), the settings' calibration
-    and threshold, the schema's per-field thresholds."""
+    and threshold, the schema's per-field thresholds; ``layout``: each field's learned-layout evidence
+    (``pipeline.learned.with_evidence``), ``read_by_layout``: the data is a layout's (``pipeline.learned``)."""
     settings, source = job.settings, record.extra.get("data_source", "model")
     return assess(
         record.data,
@@ -356,6 +401,8 @@ def assess_record(
         exact=source == "embedded_xml" and not _rejected(record),  # read from XML the rules did not reject
         agreed=agreed if source == "model" else None,
         citations=citations,
+        layout=layout,
+        read_by_layout=read_by_layout,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from extractor.inputs.discover import display_name
 from extractor.inputs.document import RasterSettings
@@ -56,6 +56,8 @@ class DocumentJob:
         renderer: what renders its pages again (a long document's windows): the worker pool (``inputs.pool``) or
             this process (``inputs.renderer.LocalRenderer``), as its first render.
         start: ``time.perf_counter()`` when the document's own work began (its first render included).
+        layouts: the tenant's learned layouts (``layouts.store.LayoutStore``, with a register and ``--learn`` not
+            ``off``), None: none (``pipeline.learned``).
     """
 
     source: Source
@@ -64,6 +66,7 @@ class DocumentJob:
     settings: Settings
     renderer: Renderer
     start: float
+    layouts: Any = None
 
     @property
     def base(self) -> dict:

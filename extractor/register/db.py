@@ -104,6 +104,30 @@ CREATE TABLE IF NOT EXISTS register_decisions (      -- a person's "not a duplic
 """
 
 
+# Learned layouts (``extractor.layouts.store`` writes and reads them): one row a layout, its JSON (``Layout.to_json``),
+# and one row per identity key it is keyed on, so a document's candidates are one index look-up of what it prints.
+_LAYOUT_TABLES = """
+CREATE TABLE IF NOT EXISTS layouts (
+    tenant TEXT NOT NULL,           -- "" for one owner, else an extract serve tenant
+    id TEXT NOT NULL,
+    supplier_key TEXT NOT NULL,     -- vat:..., iban:..., tax:... (layouts.identities)
+    supplier_name TEXT,
+    schema_name TEXT NOT NULL,
+    source TEXT NOT NULL,           -- what taught it: review, embedded_xml, archive, service_review
+    learned_at TEXT NOT NULL,
+    body TEXT NOT NULL,             -- Layout.to_json()
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX IF NOT EXISTS layouts_supplier ON layouts (tenant, supplier_key);
+CREATE TABLE IF NOT EXISTS layout_keys (
+    tenant TEXT NOT NULL,
+    key TEXT NOT NULL,
+    layout_id TEXT NOT NULL,
+    PRIMARY KEY (tenant, key, layout_id)
+);
+"""
+
+
 class RegisterError(UsageError):
     """The register cannot be used: not found where asked, corrupt, locked, read-only, from a newer release, or a
     bad URL (exit code 2: never a silent run without checks)."""
@@ -117,6 +141,7 @@ SCHEMA = Schema(
         # the tables are those of version 1; the layer keeps the version (in register_meta, where the earlier
         # release reads it: that release refuses a register this one opened, rather than misread it later)
         Migration(2, (), "versions and migrations kept by extractor.db"),
+        Migration(3, (_LAYOUT_TABLES,), "learned layouts (extractor.layouts.store; docs/learning.md)"),
     ),
 )
 

@@ -27,7 +27,7 @@ from extractor.schema import schema_reference
 from extractor.service import contract, health, metrics
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
 from extractor.service.gate import NO_KEY, Gate
-from extractor.service.intake import Submission, read_submission
+from extractor.service.intake import Submission, read_review, read_submission
 from extractor.service.job import ENDED, Job, shown_options
 from extractor.service.origin import Hosts
 from extractor.service.problems import Problem, install
@@ -327,6 +327,33 @@ def create_app(
         if deliverer is not None:
             deliverer.wake()
         return accepted(job, replayed=False)
+
+    @app.post(
+        "/v1/jobs/{job_id}/review",
+        operation_id="review_job",
+        tags=["jobs"],
+        summary="Review an ended job: its file again, the corrected data and approved; an approved review teaches "
+        "the tenant's layout of its supplier, a correction of a value a layout read demotes it (docs/learning.md)",
+        response_model=contract.Taught,
+        responses=contract.problems(401, 404, 409, 413, 415, 422),
+        openapi_extra={"requestBody": contract.review_body()},
+    )
+    async def review_job(job_id: str, request: Request, owner: str = needs("review")) -> JSONResponse:
+        job = await run_in_threadpool(store.get, job_id, tenant=owner)
+        if job is None:
+            raise Problem("job_not_found", f"no job {job_id} of this key")
+        review = await read_review(request, max_bytes=settings.max_bytes)
+        if job.status not in ENDED:
+            raise Problem("review_refused", f"job {job_id} is {job.status}: review it once it has ended")
+        if hashlib.sha256(review.data).hexdigest() != job.sha256:
+            raise Problem("review_refused", f"file: not job {job_id}'s file (its SHA-256 differs)")
+        try:
+            taught = await run_in_threadpool(
+                engine.learn, job, review.data, review.corrected, approved=review.approved, by=owner
+            )
+        except UsageError as exc:
+            raise Problem("review_refused", str(exc)) from None
+        return JSONResponse(taught)
 
     @app.post(
         "/v1/extract",

@@ -141,6 +141,17 @@ class Deleted(BaseModel):
     status: Literal["cancelled", "deleted"]
 
 
+class Taught(BaseModel):
+    """What ``POST /v1/jobs/{id}/review`` taught the tenant's layouts (docs/learning.md)."""
+
+    document: str = Field(description="the job's id")
+    layout: str | None = Field(description="the layout taught or demoted; null when nothing was")
+    supplier: str | None = Field(description="the identity it is keyed on (vat:..., iban:...)")
+    replaced: str | None = Field(description="the earlier layout the review replaced, with who taught it")
+    notes: list[str] = Field(description="what was not learned and why; a demotion")
+    refused: str | None = Field(description="why nothing was learned (not approved, the data does not fit)")
+
+
 class Health(BaseModel):
     """The server serves."""
 
@@ -201,6 +212,24 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {str(status): {"description": "An error (problem+json)", "content": content} for status in statuses}
 
 
+def review_body() -> dict[str, Any]:
+    """``POST /v1/jobs/{id}/review``'s request body: the job's file again (its SHA-256 is checked), the corrected
+    data and whether it is approved."""
+    form = {
+        "type": "object",
+        "required": ["file", "data"],
+        "properties": {
+            "file": {"type": "string", "format": "binary", "description": "The job's PDF or image, again."},
+            "data": {"type": "object", "description": "The corrected data (the job's schema)."},
+            "approved": {"type": "boolean", "description": "Approved: it teaches (else only a correction demotes)."},
+        },
+    }
+    return {
+        "required": True,
+        "content": {"multipart/form-data": {"schema": form, "encoding": {"data": {"contentType": "application/json"}}}},
+    }
+
+
 def upload_body() -> dict[str, Any]:
     """``POST /v1/jobs``'s request body: a multipart upload (``options`` a JSON part), or a JSON ``UrlSource``."""
     form = {
@@ -224,6 +253,7 @@ def upload_body() -> dict[str, Any]:
 
 __all__ = [
     "Callback",
+    "Taught",
     "Deleted",
     "Delivery",
     "EinvoiceFormat",
@@ -240,5 +270,6 @@ __all__ = [
     "components",
     "problems",
     "record_component",
+    "review_body",
     "upload_body",
 ]

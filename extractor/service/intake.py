@@ -88,6 +88,39 @@ async def _upload(request: Request, *, max_bytes: int) -> Submission:
     )
 
 
+@dataclass(frozen=True)
+class ReviewSubmission:
+    """A ``POST /v1/jobs/{id}/review`` body: the job's file again, the corrected data, whether it is approved."""
+
+    data: bytes
+    corrected: Any
+    approved: bool
+
+
+async def read_review(request: Request, *, max_bytes: int) -> ReviewSubmission:
+    """The review of a request's multipart body (``file``, ``data`` as JSON, ``approved``: true or false).
+
+    Raises:
+        Problem: ``unsupported_media_type``, ``invalid_request`` (no file, data not JSON), ``file_too_large``.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "multipart/form-data":
+        raise Problem("unsupported_media_type", f"content-type {kind or 'none'}: send multipart/form-data")
+    form = await request.form(max_files=1, max_fields=FORM_FIELDS)
+    file = form.get("file")
+    if not isinstance(file, UploadFile):
+        raise Problem("invalid_request", "file: a multipart part named file (the job's PDF or image) is required")
+    data = await file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise Problem("file_too_large", TOO_LARGE)
+    try:
+        corrected = json.loads(await _text(form.get("data")) or "")
+    except ValueError:
+        raise Problem("invalid_request", "data: the corrected data, as JSON, is required") from None
+    approved = (await _text(form.get("approved")) or "false").strip().lower() in ("true", "1", "yes")
+    return ReviewSubmission(data=data, corrected=corrected, approved=approved)
+
+
 async def _text(value: Any) -> str | None:
     """A form field's text (a part sent as a file, as some clients send a JSON part, read as UTF-8)."""
     if isinstance(value, UploadFile):

@@ -33,6 +33,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "method_not_allowed": (405, "Method not allowed"),
     "idempotency_conflict": (409, "Idempotency-Key already used for another request"),
     "callback_not_retryable": (409, "The job's webhook has not failed"),
+    "review_refused": (409, "The review cannot teach: no register, the job has not ended, or another file"),
     "file_too_large": (413, "The upload is larger than the server's --max-bytes"),
     "unsupported_media_type": (415, "Expected multipart/form-data or application/json"),
     "invalid_request": (422, "The request is not well formed"),

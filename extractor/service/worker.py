@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.api import Extractor
+from extractor.errors import UsageError
 from extractor.jobs.hooks import pause_at
 from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import Record, record_from_dict
@@ -121,7 +122,7 @@ class Engine:
         with tempfile.TemporaryDirectory(prefix="extract-serve-") as folder:
             path = Path(folder) / job.filename
             path.write_bytes(data)
-            records = extractor.extract_parts(str(path))
+            records = extractor.extract_parts(str(path), layouts=self.layouts(job.tenant))
         # the file was extracted under a temporary folder: its records name it as the client did
         renamed = [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
         return [self.registered(job, record) for record in renamed]
@@ -138,6 +139,37 @@ class Engine:
             schema=extractor.schema.name,
             stop_token_ids=extractor.runner.stop_set.without(extractor.settings.drop_stop_ids).ids,
         )
+
+    def layouts(self, tenant: str):
+        """The tenant's learned layouts in the store's register (``layouts.store.LayoutStore``; docs/learning.md):
+        None without a register or with ``--learn off``. Tenants never share a layout."""
+        if self.register is None or self.settings.learn == "off":
+            return None
+        from extractor.layouts.store import LayoutStore
+
+        return LayoutStore.of(self.register.for_tenant(tenant))
+
+    def learn(self, job: Job, data: bytes, corrected: Any, *, approved: bool, by: str) -> dict:
+        """A service review of a job (its upload ``data``, the ``corrected`` data): teaches that tenant's layout
+        when approved, demotes the layout that read a value it corrects (``tools.learn.learn_review``; teacher
+        ``service_review``); what was done (``Taught.to_dict()``).
+
+        Raises:
+            UsageError: no register (layouts live there), or ``--learn off``.
+        """
+        layouts = self.layouts(job.tenant)
+        if layouts is None:
+            raise UsageError("a review teaches only with a register (extract serve --register) and --learn on")
+        from extractor.pipeline.teach import learn_review
+
+        with tempfile.TemporaryDirectory(prefix="extract-review-") as folder:
+            path = Path(folder) / job.filename
+            path.write_bytes(data)
+            schema = str(self.variant_settings(job.options).schema)  # a request's own schema: its file
+            reviewed = {"data": corrected, "approved": approved, "reviewer": by, "schema": schema}
+            record = (job.records or [{}])[0]
+            taught = learn_review(layouts, record, reviewed, path, teacher_source="service_review", document=job.id)
+        return taught.to_dict()
 
     def registered(self, job: Job, record: dict) -> dict:
         """A job's record checked against its tenant's register and added to it (the job's id is its place: a job

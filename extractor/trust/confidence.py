@@ -18,6 +18,10 @@
                 off)
 ``agreed``      1 when a second, sampled answer (``--passes 2``, ``pipeline.passes``) holds the same value
 ``disagreed``   1 when it holds another value or none (both 0 with one pass: ``agreement`` null)
+``layout_read`` 1 when a supplier's learned layout read the value (the record's data is the layout's: exactly
+                one candidate on the page, parsed by the learned format; ``pipeline.learned``)
+``layout_agreed`` 1 when the model read it and a learned layout read the same value (``fields[pointer].layout``)
+``layout_disagreed`` 1 when the layout read another value (the field is flagged with both)
 ==============  ===========================================================================================
 
 The agreement features (:data:`OPTIONAL_FEATURES`) came later: a calibration file without their weights loads with
@@ -52,7 +56,8 @@ from extractor.leaves import field_path
 from extractor.record import issue
 from extractor.trust.evidence import EMPTY_TOKENS
 
-OPTIONAL_FEATURES = ("agreed", "disagreed")  # weight 0 where a calibration file has none (written before them)
+# weight 0 where a calibration file has none (written before them)
+OPTIONAL_FEATURES = ("agreed", "disagreed", "layout_read", "layout_agreed", "layout_disagreed")
 FEATURES = (
     "log_p_min",
     "log_p_mean",
@@ -101,6 +106,10 @@ DEFAULT_WEIGHTS = Fusion(
         "no_evidence": -1.0,
         "agreed": 0.5,
         "disagreed": -4.0,
+        # a learned layout is an exact reading from a place a person confirmed: as strong as forced tokens
+        "layout_read": 2.0,
+        "layout_agreed": 2.0,
+        "layout_disagreed": -4.0,
     },
 )
 
@@ -130,7 +139,10 @@ def features(entry: Mapping[str, Any]) -> dict[str, float]:
     p_min, p_mean, margin = entry.get("p_min"), entry.get("p_mean"), entry.get("margin_first")
     all_forced = bool(tokens) and tokens == forced
     x = dict.fromkeys(FEATURES, 0.0)
-    if all_forced:
+    layout = entry.get("layout") or {}
+    if entry.get("read_by") == "layout":
+        x["layout_read"] = 1.0  # no tokens: the layout's reading is the evidence, not an absence of it
+    elif all_forced:
         x["margin"] = 1.0
     elif p_min is None or p_mean is None:
         x["no_evidence"] = 1.0
@@ -146,6 +158,8 @@ def features(entry: Mapping[str, Any]) -> dict[str, float]:
     agreed = entry.get("agreement")
     x["agreed"] = 1.0 if agreed is True else 0.0
     x["disagreed"] = 1.0 if agreed is False else 0.0
+    x["layout_agreed"] = 1.0 if layout.get("agrees") is True else 0.0
+    x["layout_disagreed"] = 1.0 if layout.get("agrees") is False else 0.0
     return x
 
 
@@ -208,6 +222,8 @@ def assess(
     exact: bool = False,
     agreed: Mapping[str, bool] | None = None,
     citations: Mapping[str, list[dict]] | None = None,
+    layout: Mapping[str, dict] | None = None,
+    read_by_layout: bool = False,
 ) -> Assessment:
     """Fuse each field's evidence into its confidence and compare it with its threshold.
 
@@ -224,6 +240,9 @@ def assess(
         agreed: each field's agreement with a second, sampled answer (``agreement``); None: one pass (null).
         citations: each field's citations (``trust.citations``: where it is on its page); a field without any
             (or every field, when None: not reviewed) has ``[]``.
+        layout: per field, a learned layout's ``{"value", "agrees"}`` where the model read the document too
+            (``fields[pointer].layout``); None: no layout was tried.
+        read_by_layout: the data is a learned layout's (``layout_read``).
 
     Returns:
         The Assessment.
@@ -244,10 +263,13 @@ def assess(
             if _touches(str(c.get("path") or ""), pointer)
         ]
         entry["agreement"] = None if agreed is None else agreed.get(pointer, False)
+        if layout is not None and pointer in layout:
+            entry["layout"] = dict(layout[pointer])
         entry["citations"] = list((citations or {}).get(pointer) or ())
         kind = field_path(parts)
         model = calibration.model_for(kind) if calibration is not None else DEFAULT_WEIGHTS
-        entry["confidence"] = 1.0 if exact else round(model.score(features(entry)), 4)
+        shown = {**entry, "read_by": "layout"} if read_by_layout else entry
+        entry["confidence"] = 1.0 if exact else round(model.score(features(shown)), 4)
         out[pointer] = entry
         limit = thresholds.get(kind, default)
         if limit is not None and entry["confidence"] < limit:

@@ -36,6 +36,7 @@ from typing import Any
 from extractor.errors import ExtractorError
 from extractor.schema import Schema, load_schema
 from extractor.service.origin import SAFE_METHODS, Hosts, is_json, same_origin
+from extractor.tools.review_page.layout_panel import LayoutPanel
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import embedded_xpaths, field_states
 from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
@@ -54,6 +55,7 @@ class Review:
         """Serve a store, keeping rendered pages under ``cache``; ``register``: the invoice register's panel."""
         self.store = store
         self.register = register if register is not None else RegisterPanel(store, None)
+        self.layout = LayoutPanel(store, self.register.register)  # its layouts live in the register (issue 51)
         self.cache = cache
         self._pool = render_pool()  # workers start on the first page view
         self._pages: dict[str, SourcePages] = {}
@@ -95,6 +97,7 @@ class Review:
             "state": None if data is None else self.states(entry, data, schema=schema, pages=pages),
             "evidence": field_evidence(entry.record),
             "register": self.register.view(entry, entries, data),
+            "layout": self.layout.view(entry),
             "previous": names[at - 1] if at > 0 else None,
             "next": names[at + 1] if at + 1 < len(names) else None,
         }
@@ -133,7 +136,8 @@ class Review:
         states = self.states(entry, data, schema=schema)
         if not states["valid"]:
             return 422, states
-        return 200, self.store.save(entry, data, approved=approved)
+        learned = self.layout.teach(entry, data, approved=approved)  # approving teaches; a correction demotes
+        return 200, self.store.save(entry, data, approved=approved, learned=learned)
 
     def _render(self, entry: Entry, key: str) -> SourcePages:
         source = self.store.source(entry)
@@ -207,6 +211,7 @@ def create_app(
         Route("/api/records/{name}/save", handlers.save, methods=["POST"]),
         Route("/api/records/{name}/register/trust", handlers.register_trust, methods=["POST"]),
         Route("/api/records/{name}/register/not-duplicate", handlers.register_not_duplicate, methods=["POST"]),
+        Route("/api/records/{name}/layout/forget", handlers.layout_forget, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [Middleware(_OwnPages, hosts=Hosts.bound(host), csrf=csrf)]  # first: before any token is looked at
@@ -293,6 +298,14 @@ class _Handlers:
         entry = self._entry(request)
         posted = await _posted(request)
         status, body = await run_in_threadpool(self.review.register.not_duplicate, entry, posted)
+        return JSONResponse(body, status_code=status)
+
+    async def layout_forget(self, request):
+        """POST /api/records/NAME/layout/forget: forget the learned layout that read the record."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import JSONResponse
+
+        status, body = await run_in_threadpool(self.review.layout.forget, self._entry(request))
         return JSONResponse(body, status_code=status)
 
     def _entry(self, request) -> Entry:

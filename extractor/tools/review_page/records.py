@@ -184,7 +184,7 @@ class RecordStore:
                     return candidate
         return None
 
-    def save(self, entry: Entry, data: Any, *, approved: bool) -> dict:
+    def save(self, entry: Entry, data: Any, *, approved: bool, learned: dict | None = None) -> dict:
         """Write ``OUT/<name>.reviewed.json`` atomically: the corrected data, who, when, the original status and
         which fields changed (JSON pointers); the model's record is never touched.
 
@@ -192,6 +192,7 @@ class RecordStore:
             entry: the record reviewed.
             data: the corrected data (already valid against the schema).
             approved: whether the reviewer approved it.
+            learned: what the review taught or demoted (``tools.learn.learn_review``), kept as ``learned``.
 
         Returns:
             What was written.
@@ -209,6 +210,8 @@ class RecordStore:
             "approved": approved,
             "changed": changed_fields(entry.record.get("data"), data),
         }
+        if learned is not None:
+            reviewed["learned"] = learned
         text = json.dumps(reviewed, ensure_ascii=False, indent=2) + "\n"
         write_atomic(self.out / (entry.name + REVIEWED_SUFFIX), text.encode("utf-8"))
         return reviewed
