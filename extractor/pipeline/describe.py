@@ -26,6 +26,7 @@ names those parts and the record says so once (:func:`prompt_warnings`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -183,7 +184,11 @@ class _Renderer:
     def kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
         """(the type words of a subschema, its children's lines)."""
         if "enum" in node:
-            listed = "|".join(_compact(v) for v in node["enum"] if v is not None)
+            values = [v for v in node["enum"] if v is not None]
+            described = node.get("description") if isinstance(node.get("description"), str) else ""
+            if values and all(isinstance(v, str) and re.search(rf"\b{re.escape(v)}\b", described) for v in values):
+                return "code", []  # the description names every code (and says what it means)
+            listed = "|".join(_compact(v) for v in values)
             if len(listed) > MAX_ENUM_CHARS:
                 raise _Unsayable
             return listed, []

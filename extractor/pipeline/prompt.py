@@ -29,8 +29,8 @@ DEFAULT_RULES = (
 DOCUMENT_LINE = "Extract this document."
 # how to read the field list (``describe``): one line per field, nested fields indented under theirs
 FIELDS_LINE = (
-    "Fields, one a line: name (* always there; leave out any other the document does not hold), :type where not "
-    "a string ({} object, [] list, its fields indented below), meaning:"
+    "Fields, one a line: name (* always there; leave out others the document lacks), :type unless a string ({} "
+    "object, [] list: its fields indented below), meaning:"
 )
 
 
