@@ -185,7 +185,7 @@ class _Renderer:
         """(the type words of a subschema, its children's lines)."""
         if "enum" in node:
             values = [v for v in node["enum"] if v is not None]
-            described = node.get("description") if isinstance(node.get("description"), str) else ""
+            described = str(node.get("description") or "")
             if values and all(isinstance(v, str) and re.search(rf"\b{re.escape(v)}\b", described) for v in values):
                 return "code", []  # the description names every code (and says what it means)
             listed = "|".join(_compact(v) for v in values)
