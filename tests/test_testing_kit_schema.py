@@ -307,7 +307,8 @@ def test_each_continuation_follows_a_schema_script(tmp_path, then):
     ("answer", "match"),
     [
         ('{"total":"12.5","note":null}', "does not follow the schema at character 9"),
-        ('{"total":12.5}', "does not follow the schema at character 13"),
+        # total is required and cannot be null: never left out (note, which may be null, may be: issue 47)
+        ('{"note":null}', "does not follow the schema at character 2: the schema forces 'total'"),
         ('{"total":12.5,"note":"Gr', "ends before the schema's JSON value is complete"),
         ('{"total":12.5,"note":null', "does not follow the schema at character 25: the schema forces '}'"),
         ('{"total": 12.5, "note": null}', "does not follow the schema at character 9"),  # not compact

@@ -12,11 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from extractor.inputs.document import Document
+from extractor.pipeline.describe import prompt_warnings
 from extractor.pipeline.job import DocumentJob
 from extractor.pipeline.prompt import build_messages
 from extractor.pipeline.retry import Attempt
 from extractor.record import Record, Usage
 from extractor.runners.base import GenerationRequest, Message, Runner
+from extractor.runners.constrain.omit import complete
 from extractor.runners.constrain.plan import plan_constraint
 from extractor.schema import validate_data
 from extractor.settings import Settings
@@ -109,10 +111,11 @@ def generate_record(
         prefix_cache=settings.prefix_cache,
     )
     gen = runner.generate(request)
-    parsed = parse_answer(gen.text)
+    written = parse_answer(gen.text)  # the members the model left out (``constrain.omit``) are put back as null
+    parsed = dataclasses.replace(written, value=complete(written.value, schema.schema)) if written.found else written
     schema_errors = validate_data(parsed.value, schema) if parsed.found else []
     verdict = decide(finish_reason=gen.finish_reason, parsed=parsed, schema_errors=schema_errors, guard=gen.guard)
-    warnings = document_warnings(document)
+    warnings = document_warnings(document) + prompt_warnings(schema.schema)  # the prompt's note: once per record
     timings.update(prefill_s=gen.prefill_s, decode_s=gen.decode_s, total_s=time.perf_counter() - job.start)
     return Record(
         **job.base,
@@ -141,8 +144,9 @@ def generate_record(
             "guards": attempt.guards.report(fired=gen.guard),
             "constrained": constraint.active if gen.constrained is None else gen.constrained,
             **ocr_extra(document),
-            # each value's token evidence; review adds grounding, checks and confidence (``trust.confidence``)
-            **({"fields": field_tokens(gen.evidence, gen.text, parsed.value)} if parsed.found else {}),
+            # each written value's token evidence (a value left out has none); review adds grounding, checks and
+            # confidence (``trust.confidence``)
+            **({"fields": field_tokens(gen.evidence, gen.text, written.value)} if parsed.found else {}),
         },
     )
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from extractor.inputs.document import Page
 from extractor.inputs.ocrdecide import page_text
+from extractor.pipeline.describe import PROMPT_NOTE
 from extractor.pipeline.windows import Plan, Window, WindowedPages, left_behind
 from extractor.record import AttemptReport, Record, Usage, WindowReport, issue
 from extractor.schema import INVOICE_SCHEMAS, Schema, validate_data
@@ -379,7 +380,12 @@ def _merged_record(
     warnings: list[dict] = []
     findings: list[dict] = []
     for r, (first_page, last_page) in zip(records, spans, strict=False):
-        warnings += [{**w, "message": f"pages {first_page}-{last_page}: {w['message']}"} for w in r.warnings]
+        warnings += [
+            {**w, "message": f"pages {first_page}-{last_page}: {w['message']}"}
+            for w in r.warnings
+            if w.get("code") != PROMPT_NOTE
+        ]
+    warnings = [w for w in last.warnings if w.get("code") == PROMPT_NOTE][:1] + warnings  # the prompt's, once
     if failed is not None:
         i = records.index(failed)
         errors = tuple({**e, "message": f"pages {spans[i][0]}-{spans[i][1]}: {e['message']}"} for e in failed.errors)

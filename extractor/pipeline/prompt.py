@@ -1,4 +1,9 @@
-"""Build the chat for one document: a fixed prefix (instruction and JSON Schema), then the page images and one line.
+"""Build the chat for one document: a fixed prefix (instruction and the schema's field list), then the page images and
+one line.
+
+The schema is described, not spelled out (``describe``: one line per field, its type, meaning, format and codes):
+constrained decoding enforces the structure, so the model needs to know what each field means, not the JSON Schema's
+syntax; a field marked ``?`` may be left out when the page does not hold it (``runners.constrain.omit``).
 
 The messages are model-agnostic; the runner renders them through the model's own chat template (with thinking
 disabled where the template supports ``enable_thinking``).
@@ -8,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from extractor.pipeline.describe import describe
 from extractor.runners.base import Message
 from extractor.schema import Schema
 
@@ -21,18 +27,23 @@ DEFAULT_RULES = (
     "where a field is not printed."
 )
 DOCUMENT_LINE = "Extract this document."
+# how to read the field list (``describe``): one line per field, nested fields indented under theirs
+FIELDS_LINE = (
+    "Fields, one a line: name (* always there; leave out others the document lacks), :type unless a string ({} "
+    "object, [] list: its fields indented below), meaning:"
+)
 
 
 def instruction(schema: Schema) -> str:
-    """Return the instruction for a schema: what to do, the rules, and the schema itself (compact JSON).
+    """Return the instruction for a schema: what to do, the rules, and the schema's field list (``describe``).
 
     It depends on the schema only, never on the document, so it belongs to the shared prompt prefix.
     """
     what = schema.schema.get("title") or schema.name
     rules = schema.schema.get("description") or DEFAULT_RULES
     return (
-        f"The user shows the page images of one document ({what}). Return its data as one JSON value that "
-        f"matches this JSON Schema. {rules} Copy identifiers exactly.\nJSON Schema:\n{schema.compact()}"
+        f"The user shows the page images of one document ({what}). Return its data as one JSON value with "
+        f"these fields, in this order. {rules} Copy identifiers exactly. {FIELDS_LINE}\n{describe(schema.schema).text}"
     )
 
 

@@ -40,7 +40,7 @@ from extractor.testing.qwen35 import (
 from extractor.testing.qwen35_files import CHAT_TEMPLATE, HIDDEN_SIZE, MISSING, SIZES
 from extractor.testing.register import FEATURE_RATIO, LOGIT_SCALE, MIN_LOGIT_MARGIN
 from extractor.testing.samples import SAMPLE_INVOICE, SAMPLE_INVOICE_ANSWER
-from extractor.testing.script import MARKER_TEXT, THEN_CHOICES, WHITESPACE_TEXT, SchemaValue
+from extractor.testing.script import MARKER_TEXT, THEN_CHOICES, WHITESPACE_TEXT, SchemaValue, lean_answer
 from extractor.testing.tokenizer import (
     ADDED_TOKENS,
     CHUNK_BASE_ID,
@@ -101,4 +101,5 @@ __all__ = [
     "read_family_model",
     "ForcedAnswer",
     "force_answer",
+    "lean_answer",
 ]

@@ -54,7 +54,14 @@ from extractor.testing.qwen35_files import (
     _write_common,
 )
 from extractor.testing.register import _DEFAULT, LOGIT_SCALE, _program_register, _register_pairs
-from extractor.testing.script import THEN_CHOICES, SchemaValue, _plain_script, _resolve_schema, _schema_script
+from extractor.testing.script import (
+    THEN_CHOICES,
+    SchemaValue,
+    _plain_script,
+    _resolve_schema,
+    _schema_script,
+    lean_answer,
+)
 from extractor.testing.tokenizer import (
     ENDOFTEXT,
     IM_END,
@@ -228,6 +235,7 @@ def build_scripted_model(
     then: str = "im_end",
     repeat_line: str = '\n{"note": "see above"}',
     schema: SchemaValue = None,
+    omit_absent: bool = False,
     size: str = "small",
     hidden_size: int | None = None,
     layers: int | None = None,
@@ -258,6 +266,9 @@ def build_scripted_model(
         repeat_line: the line cycled by ``then="repeat"`` (ignored otherwise).
         schema: None (plain chunks), ``"invoice"``, ``"receipt"``, a schema file's path, or a schema dict; the
             answer must be valid JSON text for it in the grammar's compact form.
+        omit_absent: emit the answer as a model that leaves out what is absent writes it (``lean_answer``: the
+            required members that are ``null`` left out; the record is the same, with fewer generated tokens).
+            Needs ``schema``.
         size: ``"small"`` (hidden 32, 2 layers) or ``"mid"`` (hidden 768, 8 layers, for benchmarks).
         hidden_size: overrides the size's hidden size (8-127, or a multiple of 128).
         layers: overrides the size's number of layers (at least 2; full attention every 4th from 4 layers on).
@@ -299,6 +310,8 @@ def build_scripted_model(
         seed=seed,
     )  # validates the options before any work
     schema_name, schema_json = _resolve_schema(schema)
+    if omit_absent:
+        answer = lean_answer(answer, schema_json)
     path = Path(path)
     base = _base_tokenizer()
     _write_common(

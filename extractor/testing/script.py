@@ -148,6 +148,9 @@ class _ScriptPlanner:
         taken: set[str] = set()
         while pos < len(self.data):
             chunk, matcher, run, pos = self._next_chunk(matcher, pos, taken)
+            if isinstance(chunk, _Piece):  # a text only the base vocabulary spells: its own token, sampled
+                pieces += [chunk, *run]
+                continue
             taken.add(chunk)
             pieces += [_Piece(chunk.encode("utf-8")), *run]
         if not matcher.is_accepting():
@@ -208,7 +211,11 @@ class _ScriptPlanner:
             )
         start = self.char_at[pos]
         blocked = []
-        for length in self._lengths(self._free_chars(matcher, start)):
+        lengths = self._lengths(self._free_chars(matcher, start))
+        tail = len(self.answer) - start
+        if tail <= CHUNK_CHARS + 4:  # the answer's tail is one chunk: closing braces the grammar does not force
+            lengths = [tail, *(n for n in lengths if n != tail)]  # (optional members may still follow) stay in it
+        for length in lengths:
             text = self.answer[start : start + length]
             if (
                 start + length > len(self.answer)
@@ -225,7 +232,27 @@ class _ScriptPlanner:
                 return (text, *found)
         if blocked:
             raise _Blocked(pos, blocked)
+        found = self._base_token(matcher, start)
+        if found is not None:
+            return found
         raise self._no_chunk(matcher, start)
+
+    def _base_token(self, matcher, start: int):
+        """Where every chunk text is a base-vocabulary entry (a lone ``}`` that closes an object whose optional
+        members were left out: the grammar does not force it), the base token itself, sampled and not writing the
+        register: (piece, matcher after it and its forced run, the run, the position after); None if the grammar
+        refuses it."""
+        text = self.answer[start]
+        form = _to_bytelevel(text)
+        token = self.base_vocab.get(form)
+        if token is None:
+            return None
+        probe = matcher.deep_copy()
+        if probe.validate_tokens([token]) != 1:
+            return None
+        probe.consume_tokens([token])
+        run, after = self._forced_run(probe, self.offsets[start + 1])
+        return _Piece(text.encode("utf-8"), token), probe, run, after
 
     def _try_chunk(self, matcher, text: str, end: int):
         """(matcher, forced run, position) after ``text`` and what it forces; None if the grammar refuses the
@@ -315,6 +342,36 @@ def _resolve_schema(schema: SchemaValue) -> tuple[str | None, dict | None]:
     if not isinstance(schema, (str, Path)):
         raise UsageError(f"schema: expected None, 'invoice', 'receipt', a file path or a dict, got {schema!r}")
     return str(schema), dict(load_schema(str(schema)).schema)
+
+
+def lean_answer(answer: str | Mapping[str, Any] | list, schema: SchemaValue) -> str:
+    """An answer as a model that leaves out what is absent writes it (compact JSON, the grammar's form).
+
+    Every member that is required and ``null`` in ``answer``, and whose schema admits ``null``, is left out
+    (:func:`extractor.runners.constrain.omit.omit_absent`); the pipeline puts each back as ``null``, so a scripted
+    model emitting this text makes the same record as one emitting ``answer`` (with fewer generated tokens).
+
+    Args:
+        answer: the full answer (JSON text or the parsed value).
+        schema: the schema it follows (a built-in name, a file path or a dict).
+
+    Returns:
+        The lean answer as compact JSON text.
+
+    Raises:
+        UsageError: the answer is not JSON, or there is no schema.
+    """
+    from extractor.runners.constrain.omit import omit_absent
+
+    _, schema_json = _resolve_schema(schema)
+    if schema_json is None:
+        raise UsageError("lean_answer: the schema says what may be left out; pass one")
+    if isinstance(answer, str):
+        try:
+            answer = json.loads(answer)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"lean_answer: the answer is not JSON: {exc}") from exc
+    return json.dumps(omit_absent(answer, schema_json), ensure_ascii=False, separators=(",", ":"))
 
 
 def _continuation_texts(then: str, repeat_line: str, taken: set[str], base_vocab: Mapping[str, int]) -> list[str]:

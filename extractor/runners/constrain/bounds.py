@@ -10,7 +10,10 @@ to be a subset of it. Bounds keep a weak model from generating forever:
 * objects that list ``properties`` and say nothing about other keys get ``additionalProperties: false``
   (otherwise a model may invent keys forever);
 * ``format`` ``date``, ``date-time`` and ``time`` become exact patterns (llguidance's own accept 2023-02-30 and
-  year 0000, which the validator rejects).
+  year 0000, which the validator rejects);
+* required members that admit ``null`` are no longer required
+  (:func:`~extractor.runners.constrain.omit.allow_omission`): the model may leave out what is absent, in the
+  schema's order, and the answer is completed afterwards (:func:`~extractor.runners.constrain.omit.complete`).
 
 ``multipleOf`` stays out of the validation schema: jsonschema's float check rejects 4.35 / 0.01.
 """
@@ -20,6 +23,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from typing import Any
+
+from extractor.runners.constrain.omit import allow_omission
 
 DEFAULT_MAX_LENGTH = 512  # characters, for strings whose schema sets no maxLength
 DEFAULT_MAX_ITEMS = 256  # for arrays whose schema sets no maxItems
@@ -62,10 +67,12 @@ def bounded_schema(schema: Mapping[str, Any]) -> dict:
 
     Returns:
         A new schema: missing maxLength / maxItems / number bounds / fraction steps filled in, date and time
-        formats turned into exact patterns, objects with ``properties`` closed to other keys.
+        formats turned into exact patterns, objects with ``properties`` closed to other keys, required members
+        that admit ``null`` made optional.
     """
     out = copy.deepcopy(dict(schema))
     _bound(out)
+    allow_omission(out)
     return out
 
 

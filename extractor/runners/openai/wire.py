@@ -46,6 +46,7 @@ from typing import Any
 
 from extractor.errors import ExtractorError, ModelError
 from extractor.runners.base import GenerationRequest, GuardHit, Monitor
+from extractor.runners.constrain.omit import every_member_listed
 from extractor.runners.openai.endpoints import EndpointFailure
 
 JPEG_QUALITY = 92
@@ -65,6 +66,8 @@ class Kind:
         usage_every_chunk: ``stream_options.continuous_usage_stats`` (usage in every chunk, so known after a cut).
         logprobs: ``logprobs`` / ``top_logprobs`` in streamed chat completions (each token's log-probability and
             its runner-up's, for the per-field confidence: ``runners.token_evidence``); asked only where honoured.
+        every_member_required: its strict ``json_schema`` needs every member ``required`` (OpenAI's): the members
+            the model may leave out elsewhere (``constrain.omit``) are listed again, and it writes their nulls.
     """
 
     stop_token_ids: bool
@@ -73,6 +76,7 @@ class Kind:
     sampling: Mapping[str, Any] = field(default_factory=dict)
     usage_every_chunk: bool = False
     logprobs: bool = False
+    every_member_required: bool = False
 
 
 _PLAIN = {"top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
@@ -100,7 +104,7 @@ KINDS = {
         thinking={"enable_thinking": False},
         sampling={"top_p": 1.0, "top_k": 0, "min_p": 0.0},
     ),
-    "openai": Kind(stop_token_ids=False, json_schema=True, sampling=_PLAIN),
+    "openai": Kind(stop_token_ids=False, json_schema=True, sampling=_PLAIN, every_member_required=True),
 }
 
 
@@ -161,9 +165,10 @@ def request_body(request: GenerationRequest, *, model: str, kind: str, image_for
     if spec.logprobs and request.evidence:
         body.update(logprobs=True, top_logprobs=2)  # the token's and its runner-up's
     if spec.json_schema and request.json_schema is not None:
+        schema = every_member_listed(request.json_schema) if spec.every_member_required else dict(request.json_schema)
         body["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": "answer", "schema": dict(request.json_schema), "strict": True},
+            "json_schema": {"name": "answer", "schema": schema, "strict": True},
         }
     return body
 

@@ -1,0 +1,339 @@
+"""The schema as the model reads it: a compact field list, not the JSON Schema's syntax.
+
+Constrained decoding enforces the structure (``runners.constrain``: the grammar is always the full JSON Schema), so
+the prompt only has to say what each field *means*. :func:`describe` renders any JSON Schema (ours, a file, a
+Pydantic model's) as one line per field, indented by nesting, in the schema's order::
+
+    invoice_number: string
+    due_date?: date YYYY-MM-DD
+    currency: string ^[A-Z]{3}$ - ISO 4217 currency code
+    seller: object
+      address?: object - Postal address
+        street?: string
+    buyer: object like seller
+    line_items: list of object
+      tax_rate?: number 0..100 - Tax rate in percent
+
+``?`` marks a field that may be ``null`` or left out (``constrain.omit``); enums are listed (``"a"|"b"``), a pattern
+or a format is named, a short numeric range is given; lengths and wide bounds are left to the grammar. A subschema
+met again (the buyer's fields are the seller's) is named by where it was first (``like seller``), so a recursive
+``$ref`` ends too. A member whose rendering would be longer than its compact JSON Schema (a huge enum), or that uses
+what a field list cannot say (``oneOf``, ``not``, ``if``, ``patternProperties``, an open ``additionalProperties``
+schema, alternatives of objects), is shown as its compact JSON Schema instead; :attr:`Description.as_json_schema`
+names those parts and the record says so once (:func:`prompt_warnings`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from extractor.leaves import json_pointer
+from extractor.record import issue
+from extractor.runners.constrain.omit import admits_null
+
+INDENT = " "
+ALWAYS = "*"  # marks a member that is always there (required, not null); any other may be left out
+MAX_ENUM_CHARS = 160  # an enum listed longer than this is shown as JSON Schema (where that is shorter)
+MAX_PATTERN_CHARS = 48  # a longer pattern is only said to be enforced
+MAX_RANGE_WIDTH = 1000  # numeric bounds wider than this are the grammar's business, not the model's
+_PLAIN_KEYS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "items",
+        "enum",
+        "const",
+        "format",
+        "pattern",
+        "description",
+        "title",
+        "maxLength",
+        "minLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "maxItems",
+        "minItems",
+        "multipleOf",
+        "uniqueItems",
+        "default",
+        "examples",
+        "$ref",
+        "$defs",
+        "definitions",
+        "$schema",
+        "$id",
+        "$comment",
+        "anyOf",
+        "allOf",
+        "additionalProperties",
+    }
+)
+# the formats a field list says in a word (dates are YYYY-MM-DD: the instruction's rules say so)
+PROMPT_NOTE = "prompt_json_schema"  # the record's warning code: parts of the schema the prompt shows as JSON Schema
+_FORMATS = {"date": "date", "date-time": "date-time", "time": "time"}
+MIN_NOTE_CHARS = 32  # a clause ending several descriptions that is this long is said once, as a footnote
+MIN_NAMED_CHARS = 48  # a member described again is named by where it was first when its words are this long
+
+
+@dataclass(frozen=True)
+class Description:
+    """A schema rendered for the prompt.
+
+    Attributes:
+        text: the field list (or, where it would be longer, the compact JSON Schema as a whole).
+        as_json_schema: JSON pointers (into the answer) of the parts shown as compact JSON Schema instead.
+    """
+
+    text: str
+    as_json_schema: tuple[str, ...] = ()
+
+
+class _Unsayable(Exception):
+    """A subschema a field list cannot say: shown as JSON Schema."""
+
+
+def _compact(node: Any) -> str:
+    return json.dumps(node, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Renderer:
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self.seen: dict[str, str] = {}  # a subschema's JSON -> where it was first described
+        self.fallbacks: list[str] = []
+
+    def resolve(self, node: Any) -> Any:
+        """Follow local ``$ref`` s and a lone ``allOf`` item, keeping the outer description."""
+        for _ in range(64):
+            if not isinstance(node, Mapping):
+                return node
+            target = None
+            if isinstance(node.get("$ref"), str):
+                target = self._target(node["$ref"])
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+            elif isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
+                target = node["allOf"][0]
+                rest = {k: v for k, v in node.items() if k != "allOf"}
+            else:
+                return node
+            if not isinstance(target, Mapping) or set(rest) - {"description", "title", "default"}:
+                raise _Unsayable
+            node = {**target, **{k: v for k, v in rest.items() if k == "description"}}
+        raise _Unsayable
+
+    def _target(self, ref: str) -> Any:
+        if not ref.startswith("#"):
+            raise _Unsayable
+        node: Any = self.root
+        for part in [p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/") if p]:
+            node = node.get(part) if isinstance(node, Mapping) else None
+        return node
+
+    def split_null(self, node: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
+        """(the subschema without its ``null`` alternative, whether ``null`` is one)."""
+        branches = node.get("anyOf")
+        if isinstance(branches, list):
+            rest = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
+            if len(rest) == 1 and len(rest) < len(branches):
+                merged = {**self.resolve(rest[0]), **{k: v for k, v in node.items() if k == "description"}}
+                return merged, True
+        return node, admits_null(node, self.root)
+
+    def member(self, name: str, node: Any, *, optional: bool, parts: tuple, depth: int) -> list[str]:
+        """The lines of one member: its own, then its children's; JSON Schema where that is shorter or needed."""
+        try:
+            lines = self._member(name, node, optional=optional, parts=parts, depth=depth)
+        except _Unsayable:
+            lines = None
+        fallback = f"{INDENT * depth}{name}:JSON Schema {_compact(node)}"
+        if lines is None or sum(len(line) + 1 for line in lines) > len(fallback) + 1:
+            self.fallbacks.append(json_pointer(parts))
+            return [fallback]
+        return lines
+
+    def _member(self, name: str, node: Any, *, optional: bool, parts: tuple, depth: int) -> list[str]:
+        if isinstance(node, bool):
+            return [f"{INDENT * depth}{name}:{'any value' if node else 'nothing'}"]
+        node = self.resolve(node)
+        if not isinstance(node, Mapping):
+            raise _Unsayable
+        node, nullable = self.split_null(node)
+        if set(node) - _PLAIN_KEYS or (node.get("anyOf") and not _scalar_alternatives(node)):
+            raise _Unsayable
+        head = f"{INDENT * depth}{name}{'' if optional or nullable else ALWAYS}"
+        key = _compact(node)
+        if key in self.seen:
+            return [f"{head}:like {self.seen[key]}"]
+        word, children = self.kind(node, parts=parts, depth=depth)
+        described = node.get("description")
+        words = ("" if word == "string" else f":{word}") + (
+            f", {' '.join(described.split())}" if isinstance(described, str) and described else ""
+        )
+        if len(words) >= MIN_NAMED_CHARS and not children:
+            self.seen[key] = _where(parts)
+        return [head + words, *children]
+
+    def kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
+        """(the type words of a subschema, its children's lines)."""
+        if "enum" in node:
+            values = [v for v in node["enum"] if v is not None]
+            described = str(node.get("description") or "")
+            if values and all(isinstance(v, str) and re.search(rf"\b{re.escape(v)}\b", described) for v in values):
+                return "code", []  # the description names every code (and says what it means)
+            listed = "|".join(_compact(v) for v in values)
+            if len(listed) > MAX_ENUM_CHARS:
+                raise _Unsayable
+            return listed, []
+        if "const" in node:
+            return _compact(node["const"]), []
+        if node.get("anyOf"):
+            return "|".join(self.kind(self.resolve(b), parts=parts, depth=depth)[0] for b in node["anyOf"]), []
+        types = node.get("type")
+        types = [types] if isinstance(types, str) else [t for t in types or [] if t != "null"]
+        if "properties" in node or types == ["object"]:
+            return self.object_kind(node, parts=parts, depth=depth)
+        if types == ["array"]:
+            items = node.get("items", True)
+            item = self.resolve(items) if not isinstance(items, bool) else items
+            if isinstance(item, Mapping):
+                item, _ = self.split_null(item)
+                if set(item) - _PLAIN_KEYS:
+                    raise _Unsayable
+                word, children = self.kind(item, parts=(*parts, 0), depth=depth)
+                return f"[{word}]", children
+            return "[]", []
+        return "|".join(_scalar(t, node) for t in types) or "any value", []
+
+    def object_kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
+        """An object's words and its members' lines (``like <where>`` for one described before)."""
+        extra = node.get("additionalProperties", False)
+        if not isinstance(extra, bool):
+            raise _Unsayable
+        properties = node.get("properties") or {}
+        if not properties:
+            return "{}", []
+        key = _compact({k: v for k, v in node.items() if k not in ("description", "title")})
+        if key in self.seen:
+            return f"like {self.seen[key]}", []
+        self.seen[key] = _where(parts)
+        required = set(node.get("required") or ())
+        lines: list[str] = []
+        for name, sub in properties.items():
+            optional = name not in required
+            lines += self.member(name, sub, optional=optional, parts=(*parts, name), depth=depth + 1)
+        return "{}" + (" (other keys too)" if extra is True else ""), lines
+
+
+def _where(parts: tuple) -> str:
+    """A member's place as the field list names it: ``seller.address``, ``line_items[].details``."""
+    out = ""
+    for part in parts:
+        out += "[]" if isinstance(part, int) else f".{part}" if out else str(part)
+    return out or "the answer"
+
+
+def _scalar_alternatives(node: Mapping[str, Any]) -> bool:
+    """Whether an ``anyOf`` lists plain scalars only (said as ``string|number``)."""
+    return all(
+        isinstance(b, Mapping) and not set(b) - {"type", "format", "description", "title"} and b.get("type") != "object"
+        for b in node["anyOf"]
+    )
+
+
+def _scalar(kind: str, node: Mapping[str, Any]) -> str:
+    """A scalar type's words: its format, pattern or short range."""
+    if kind == "string":
+        if node.get("format") in _FORMATS:
+            return _FORMATS[node["format"]]
+        if node.get("format"):
+            return f"string ({node['format']})"
+        pattern = node.get("pattern")
+        if isinstance(pattern, str):
+            return f"string {pattern}" if len(pattern) <= MAX_PATTERN_CHARS else "string (pattern enforced)"
+        return "string"
+    if kind in ("number", "integer"):
+        low = node.get("minimum", node.get("exclusiveMinimum"))
+        high = node.get("maximum", node.get("exclusiveMaximum"))
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)) and high - low <= MAX_RANGE_WIDTH:
+            return f"{kind} {low:g}..{high:g}"
+    return str(kind)
+
+
+def _descriptions(node: Any):
+    if isinstance(node, Mapping):
+        if isinstance(node.get("description"), str):
+            yield " ".join(node["description"].split())
+        for value in node.values():
+            yield from _descriptions(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _descriptions(value)
+
+
+def _footnoted(text: str, root: Any) -> str:
+    """A clause that ends several descriptions (``...; scheme:id where a scheme is given``) said once, in a
+    footnote ``^1`` at the end."""
+    clauses = {c for d in _descriptions(root) for c in d.split("; ")[1:] if len(c) >= MIN_NOTE_CHARS}
+    notes = [c for c in sorted(clauses) if text.count(f"; {c}\n") + text.endswith(f"; {c}") >= 2]
+    for number, clause in enumerate(notes, start=1):
+        text = text.replace(f"; {clause}\n", f" ^{number}\n")
+        if text.endswith(f"; {clause}"):
+            text = text[: -len(clause) - 2] + f" ^{number}"
+    return text + "".join(f"\n^{number}: {clause}" for number, clause in enumerate(notes, start=1))
+
+
+@lru_cache(maxsize=32)
+def _describe(text: str) -> Description:
+    root = json.loads(text)
+    whole = _compact(root)
+    renderer = _Renderer(root)
+    try:
+        resolved = renderer.resolve(root) if isinstance(root, Mapping) else root
+        if isinstance(resolved, Mapping) and isinstance(resolved.get("properties"), Mapping):
+            _, lines = renderer.object_kind(resolved, parts=(), depth=-1)  # its members at depth 0
+        else:
+            lines = renderer.member("answer", root, optional=False, parts=(), depth=0)
+    except _Unsayable:
+        return Description(text=f"JSON Schema {whole}", as_json_schema=("",))
+    rendered = _footnoted("\n".join(lines), root)
+    if len(rendered) > len(whole):
+        return Description(text=f"JSON Schema {whole}", as_json_schema=("",))
+    return Description(text=rendered, as_json_schema=tuple(renderer.fallbacks))
+
+
+def describe(schema: Mapping[str, Any]) -> Description:
+    """Render a JSON Schema as the prompt's field list (see the module docstring); cached per schema.
+
+    Args:
+        schema: the JSON Schema as the user wrote it.
+
+    Returns:
+        The Description: the text, and the parts shown as compact JSON Schema (all of it, ``""``, where the field
+        list would be longer than the JSON Schema itself).
+    """
+    return _describe(json.dumps(schema, sort_keys=False, ensure_ascii=False))
+
+
+def prompt_warnings(schema: Mapping[str, Any]) -> tuple[dict, ...]:
+    """The record's note, once, about the parts of the schema the prompt shows as JSON Schema (none: ``()``)."""
+    parts = describe(schema).as_json_schema
+    if not parts:
+        return ()
+    where = "the whole schema" if parts == ("",) else ", ".join(parts)
+    return (
+        issue(
+            PROMPT_NOTE,
+            f"the prompt shows {where} as compact JSON Schema: a field list would be longer or cannot say it",
+        ),
+    )
+
+
+__all__ = ["PROMPT_NOTE", "Description", "describe", "prompt_warnings"]
