@@ -230,3 +230,18 @@ def test_a_trickling_receiver_delays_no_other_tenants_webhook(tmp_path):
     assert arrived["b"] - start < 1.5 and store.get(b.id).callback_state == "delivered"  # type: ignore[union-attr]
     first = store.get(a.id).deliveries[0]  # type: ignore[union-attr]
     assert first["error"] == "no answer within 2 s" and ended < 5.0, (first, ended)
+
+
+def test_a_callback_of_a_tenant_without_a_secret_is_refused_at_submission():
+    """Tenants' own secrets and no shared one: a tenant without its own cannot name a callback (its deliveries
+    could never be signed), one with its own can; with a shared secret every tenant can."""
+    from extractor.errors import UsageError
+    from extractor.service.webhooks import WebhookSettings, check_callback
+
+    url = "http://127.0.0.1:9/hook"
+    own_only = WebhookSettings(tenant_secrets={"tenant-a": "secret-a"}, allow=("127.0.0.1",))
+    assert check_callback(url, settings=own_only, tenant="tenant-a") == url
+    with pytest.raises(UsageError, match="no webhook secret for this tenant"):
+        check_callback(url, settings=own_only, tenant="tenant-b")
+    shared = WebhookSettings(secret="shared", tenant_secrets={"tenant-a": "secret-a"}, allow=("127.0.0.1",))
+    assert check_callback(url, settings=shared, tenant="tenant-b") == url

@@ -174,7 +174,11 @@ def create_app(
         """Check a submission and store its job (or find the job of its idempotency key)."""
         chosen, fingerprint = checked_options(given.schema, given.options)
         try:
-            callback_url = check_callback(given.callback_url, settings=serve.webhooks) if given.callback_url else None
+            callback_url = (
+                check_callback(given.callback_url, settings=serve.webhooks, tenant=owner)
+                if given.callback_url
+                else None
+            )
         except UsageError as exc:
             raise Problem("callback_refused", str(exc)) from None
         if given.url is not None:

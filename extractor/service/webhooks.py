@@ -130,18 +130,20 @@ def secret_keys(secret: str) -> list[str]:
     return [key.strip() for key in secret.split(",") if key.strip()]
 
 
-def check_callback(url: str, *, settings: WebhookSettings) -> str:
+def check_callback(url: str, *, settings: WebhookSettings, tenant: str = "") -> str:
     """Check a job's ``callback_url`` before it is stored.
 
     Returns:
         The URL as given.
 
     Raises:
-        UsageError: no webhook secret on this server, not an http(s) URL, credentials in it, a host that does not
-            resolve, or one that resolves to a private, loopback or link-local address not allowed by
-            ``--callback-allow``.
+        UsageError: no webhook secret on this server or for ``tenant`` (tenants' own secrets and no shared one),
+            not an http(s) URL, credentials in it, a host that does not resolve, or one that resolves to a private,
+            loopback or link-local address not allowed by ``--callback-allow``.
     """
     checked_address(url, settings=settings)
+    if settings.secret_for(tenant) is None:  # refused now, not as a delivery that can never be signed
+        raise UsageError(f"callback_url: no webhook secret for this tenant ({TENANT_SECRETS_ENV} names none)")
     return url
 
 
