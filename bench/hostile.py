@@ -41,7 +41,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+sys.path.insert(0, str(ROOT / "bench"))  # bench/smoke.py also when tests/test_hostile.py loads this file by path
+from smoke import exit_code, parse, smoke_option  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "hostile"
 RSS_TARGET = 2 * 1024**3

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from smoke import parse, smoke_option
+
 from extractor.layouts import FieldRule, Format, Layout, Place, Teacher
 from extractor.layouts.store import LayoutStore
 from extractor.register import Register
@@ -76,7 +78,8 @@ def main() -> None:
     parser.add_argument("--suppliers", type=int, default=20000)
     parser.add_argument("--lookups", type=int, default=2000)
     parser.add_argument("--postgres", default=os.environ.get("EXTRACTOR_TEST_POSTGRES"))
-    args = parser.parse_args()
+    smoke_option(parser, suppliers=200, lookups=50)
+    args = parse(parser)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         rows.append(measure(str(Path(folder) / "register.sqlite"), suppliers=args.suppliers, lookups=args.lookups))

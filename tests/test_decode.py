@@ -115,7 +115,7 @@ def test_later_documents_prefill_only_their_images_and_suffix(runner):
     runner.clear_prefix_cache()
     first, second, third = (extractor.extract(doc) for doc in DOCS)
     prefix = shared_prefix_length(runner)
-    assert prefix > 1000  # the instruction and the whole schema
+    assert prefix > 500  # the instruction and the schema's field list (636 tokens for invoice: docs/throughput.md)
     assert first.usage.cached_prompt_tokens == 0
     for record in (second, third):
         assert record.usage.cached_prompt_tokens == prefix, record.usage

@@ -16,7 +16,7 @@ from extractor.record import record_schema
 
 SAMPLE = str(ROOT / "samples" / "invoice-de-einfach.pdf")
 DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
-FLIP = {"/invoice_number": 0.5, "/seller/name": 0.5}  # low margins that sampling flips (seed 0 + 1 flips both)
+FLIP = {"/invoice_number": 0.5, "/seller/name": 0.2}  # low margins that sampling flips (seed 0 + 1 flips both)
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,9 @@ CHANGED = "v2_FNFE-factur-x-examples_Facture_FR_BASICWL.pdf"  # ok on its own: i
 CORPUS_DUPLICATES = {
     "v1_Intarsys_ZUGFeRD_1p0_EXTENDED_Warenrechnung.pdf": "v1_4s4u_additional-data-sample-1.pdf",
     "v2_PHP_gpFacturX_sample_inofficial_20190125_atgp_factur-x_v_1_0.pdf": CHANGED,
+    # invoice 471102 of Lieferant GmbH again (2018's MINIMUM copy of 2013's BASIC, read from its XML since the
+    # ZUGFeRD 1.0 line without a unit price is mended: einvoice.read.derive_unit_prices)
+    "v2_intarsys_MINIMUM_zugferd_2p0_MINIMUM.pdf": "v1_Intarsys_ZUGFeRD_1p0_BASIC_Einfach.pdf",
 }
 OLD_IBAN, NEW_IBAN = "FR2012421242124212421242124", "FR7630006000011234567890189"
 
