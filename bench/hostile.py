@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import os
 import statistics
@@ -41,8 +42,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))  # bench/smoke.py also when tests/test_hostile.py loads this file by path
-from smoke import exit_code, parse, smoke_option  # noqa: E402
+# bench/smoke.py by its path: tests/test_hostile.py loads this file by path too, and bench/ on sys.path would make
+# `import ray` find bench/ray.py in that test process
+_SMOKE = importlib.util.spec_from_file_location("bench_smoke", Path(__file__).with_name("smoke.py"))
+smoke = importlib.util.module_from_spec(_SMOKE)
+_SMOKE.loader.exec_module(smoke)  # type: ignore[union-attr]
+exit_code, parse, smoke_option = smoke.exit_code, smoke.parse, smoke.smoke_option
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "hostile"
 RSS_TARGET = 2 * 1024**3
