@@ -10,7 +10,7 @@ supplier's documents is counted apart): per field, exact, abstained, wrong and f
 field the schema requires), ms per document read by layout (text layer words given), and the lookup of the
 candidate layouts among 20,000 synthetic suppliers' (``identities`` + ``candidates``).
 
-    python bench/learn.py [--shared ../shared]   (or EXTRACTOR_SHARED=/work/shared)
+    python bench/learn.py [--shared ../shared]   (or EXTRACTOR_SHARED=DIR: the shared data folder)
 """
 
 from __future__ import annotations
