@@ -95,15 +95,28 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     """
     if not isinstance(data, dict):
         return []
-    currency = data.get("currency")
-    unit = minor_unit(currency)
-    half = unit / 2
-    out: list[dict] = []
+    printed = totals or {}
     lines = [x for x in _list(data.get("line_items")) if isinstance(x, dict)]
-
-    out.extend(_line_amounts(lines, unit, code="line_amount", word="line", path="/line_items"))
-
+    taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
+    entries = [x for x in _list(data.get("allowances_charges")) if isinstance(x, dict)]  # invoice-en16931
+    unit = minor_unit(data.get("currency"))
     subtotal = _num(data.get("subtotal"))
+    out = _line_sums(lines, subtotal, unit)
+    tax_exclusive, allowances, charges = _tax_exclusive(printed, subtotal, entries, out)
+    out.extend(_tax_line_amounts(taxes))
+    out.extend(
+        _tax_bases(lines, taxes, entries, subtotal=tax_exclusive, allowances=allowances, charges=charges, half=unit / 2)
+    )
+    tax_total = _tax_total(printed, taxes, out)
+    out.extend(_totals(data, tax_exclusive, tax_total))
+    out.extend(_dates(data))
+    out.extend(_identifiers(data))
+    return out
+
+
+def _line_sums(lines: list[dict], subtotal: Decimal | None, unit: Decimal) -> list[dict]:
+    """Each line's amount (quantity x price), then BR-CO-10: the line amounts add up to the subtotal."""
+    out = _line_amounts(lines, unit, code="line_amount", word="line", path="/line_items")
     amounts = _every([_num(x.get("amount")) for x in lines])
     if lines and subtotal is not None and amounts is not None and not rules.br_co_10(subtotal, amounts):
         s = sum(amounts, Decimal(0))
@@ -115,8 +128,13 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/subtotal",
             )
         )
+    return out
 
-    printed = totals or {}
+
+def _tax_exclusive(
+    printed: Mapping, subtotal: Decimal | None, entries: list[dict], out: list[dict]
+) -> tuple[Decimal | None, Decimal | None, Decimal | None]:
+    """BT-109 (the total without VAT) with BT-107 and BT-108, as printed or derived; BR-CO-13 warned into ``out``."""
     allowances, charges = _num(printed.get("allowance_total")), _num(printed.get("charge_total"))
     tax_exclusive = _num(printed.get("tax_basis_total"))  # BT-109 as the source XML printed it
     if (
@@ -133,7 +151,6 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/subtotal",
             )
         )
-    entries = [x for x in _list(data.get("allowances_charges")) if isinstance(x, dict)]  # invoice-en16931
     if tax_exclusive is None and entries:
         allowances = _total([x for x in entries if x.get("kind") != "charge"])
         charges = _total([x for x in entries if x.get("kind") == "charge"])
@@ -141,8 +158,12 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
             tax_exclusive = subtotal - allowances + charges  # BT-109 = BT-106 - BT-107 + BT-108, as written
     elif tax_exclusive is None:
         tax_exclusive = subtotal  # BT-109 = BT-106: no document allowances or charges
+    return tax_exclusive, allowances, charges
 
-    taxes = [x for x in _list(data.get("tax_lines")) if isinstance(x, dict)]
+
+def _tax_line_amounts(taxes: list[dict]) -> list[dict]:
+    """BR-S-09 (standard rate) or BR-CO-17: each tax line's amount is its base times its rate."""
+    out = []
     for i, rate, base, amount in _rated(taxes):
         standard = vat_category(taxes[i].get("category"), rate) == STANDARD_RATE
         rule = "BR-S-09" if standard and not rules.br_s_09(amount, base, rate) else None
@@ -159,11 +180,11 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                     f"/tax_lines/{i}/amount",
                 )
             )
+    return out
 
-    out.extend(
-        _tax_bases(lines, taxes, entries, subtotal=tax_exclusive, allowances=allowances, charges=charges, half=half)
-    )
 
+def _tax_total(printed: Mapping, taxes: list[dict], out: list[dict]) -> Decimal | None:
+    """BT-110 as printed (BR-CO-14 against the tax lines, warned into ``out``) or the sum of the tax lines."""
     tax_amounts = _every([_num(x.get("amount")) for x in taxes])
     tax_total = _num(printed.get("tax_total"))  # BT-110 as the source XML printed it
     if tax_total is not None and taxes and tax_amounts is not None and not rules.br_co_14(tax_total, tax_amounts):
@@ -178,7 +199,12 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
         )
     if tax_total is None and tax_amounts is not None:
         tax_total = sum(tax_amounts, Decimal(0))  # BT-110 = the sum of BT-117 (no tax lines: 0)
+    return tax_total
 
+
+def _totals(data: dict, tax_exclusive: Decimal | None, tax_total: Decimal | None) -> list[dict]:
+    """BR-CO-15 (total = net + taxes) and BR-CO-16 (amount due = total - prepaid + rounding)."""
+    out = []
     total = _num(data.get("total"))
     if (
         total is not None
@@ -195,7 +221,6 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/total",
             )
         )
-
     due = _num(data.get("amount_due"))
     prepaid = _num(data.get("prepaid_amount"))
     rounding = _num(data.get("rounding_amount"))  # invoice-en16931: BT-114 as printed
@@ -211,7 +236,12 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/amount_due",
             )
         )
+    return out
 
+
+def _dates(data: dict) -> list[dict]:
+    """Each date parses, and the due date is not before the issue date."""
+    out: list[dict] = []
     issued = _date(data, "issue_date", out)
     due_date = _date(data, "due_date", out)
     if issued is not None and due_date is not None and due_date < issued:
@@ -222,8 +252,12 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
                 "/due_date",
             )
         )
+    return out
 
-    out.extend(_currency(currency))
+
+def _identifiers(data: dict) -> list[dict]:
+    """The currency code, the IBAN and BIC, and each party's VAT id (its country's check digits)."""
+    out = _currency(data.get("currency"))
     bank = data.get("bank_account")
     if isinstance(bank, dict):
         out.extend(_iban(bank.get("iban"), "/bank_account/iban"))
