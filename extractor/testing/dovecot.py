@@ -103,22 +103,27 @@ class Dovecot:
 
             internal = login = mail_user = pwd.getpwuid(os.getuid()).pw_name
         self.introspection = _Introspection(oauth_tokens) if oauth_tokens is not None else None
-        introspection_url = self.introspection.url if self.introspection else None
-        oauth = ""
-        mechanisms = "plain login"
-        if introspection_url:
-            (self.root / "oauth2.conf.ext").write_text(
-                f"introspection_mode = post\nintrospection_url = {introspection_url}\nforce_introspection = yes\n"
-                "username_attribute = username\nactive_attribute = active\nactive_value = true\n",
-                encoding="utf-8",
-            )
-            oauth = (
-                "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
-                f"  args = {self.root}/oauth2.conf.ext\n}}\n"
-            )
-            mechanisms += " xoauth2 oauthbearer"
-        self.config.write_text(
-            f"""
+        self.config.write_text(self._configuration(mail, internal, login, mail_user), encoding="utf-8")
+
+    def _oauth(self) -> tuple[str, str]:
+        """The passdb block and the mechanisms that the OAuth2 introspection adds (none without it)."""
+        if self.introspection is None:
+            return "", "plain login"
+        (self.root / "oauth2.conf.ext").write_text(
+            f"introspection_mode = post\nintrospection_url = {self.introspection.url}\nforce_introspection = yes\n"
+            "username_attribute = username\nactive_attribute = active\nactive_value = true\n",
+            encoding="utf-8",
+        )
+        oauth = (
+            "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+            f"  args = {self.root}/oauth2.conf.ext\n}}\n"
+        )
+        return oauth, "plain login xoauth2 oauthbearer"
+
+    def _configuration(self, mail: Path, internal: str, login: str, mail_user: str) -> str:
+        """dovecot.conf: IMAP on 127.0.0.1:port, plain logins from the passwd file, Maildirs under ``mail``."""
+        oauth, mechanisms = self._oauth()
+        return f"""
 base_dir = {self.root}/run
 state_dir = {self.root}/state
 log_path = {self.log}
@@ -159,9 +164,7 @@ service anvil {{
 protocol imap {{
   mail_max_userip_connections = 100
 }}
-""",
-            encoding="utf-8",
-        )
+"""
 
     # ----------------------------------------------------------------------------------------------- process
 
