@@ -1,5 +1,7 @@
-"""The ``extract`` command: the app in ``app``, shared options in ``options``, commands in ``commands`` (``serve``
-and ``worker`` in ``service``), results written by ``output``.
+"""The ``extract`` command. ``app`` holds the typer app and how errors become exit codes; each command module
+registers its commands on it: ``commands`` (run, watch, status, review, eval, doctor, einvoice …), ``mail``,
+``service`` (serve, worker), ``register``, ``learn`` (learn, layouts) and ``show_config`` (config). Shared options
+live in ``options``, the configuration file in ``configfile``, and every result is rendered by ``output``.
 
 ``main`` is the console script's entry point (``extract = "extractor.cli:main"``).
 """

@@ -1,4 +1,5 @@
-"""The watcher's ledger: one SQLite row per distinct input content (sha256), in WAL mode, through the database
+"""The intakes' document ledger (``extract watch``, ``extract mail`` and any source of the intake core,
+``jobs/intake``): one SQLite row per distinct input content (sha256), in WAL mode, through the database
 layer (``extractor.db``: ``SCHEMA`` its versions).
 
 Tables:

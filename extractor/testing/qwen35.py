@@ -60,6 +60,7 @@ from extractor.testing.script import (
     _plain_script,
     _resolve_schema,
     _schema_script,
+    _Script,
     lean_answer,
 )
 from extractor.testing.tokenizer import (
@@ -152,6 +153,31 @@ def _settings(*, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids
     }
 
 
+def _begin(
+    path: Path, *, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids, tokenizer_ids_ok, seed
+) -> dict:
+    """Check the build options, write the files every tiny model has; return the options as program.json has them."""
+    settings = _settings(
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+        seed=seed,
+    )  # checks the options before any file is written
+    _write_common(
+        path,
+        config_eos=config_eos,
+        text_eos=text_eos,
+        generation_eos=generation_eos,
+        tokenizer_eos=tokenizer_eos,
+        vision_ids=vision_ids,
+        tokenizer_ids_ok=tokenizer_ids_ok,
+    )
+    return settings
+
+
 def build_random_model(
     path: str | Path,
     *,
@@ -187,17 +213,8 @@ def build_random_model(
     """
     import numpy as np
 
-    settings = _settings(
-        config_eos=config_eos,
-        text_eos=text_eos,
-        generation_eos=generation_eos,
-        tokenizer_eos=tokenizer_eos,
-        vision_ids=vision_ids,
-        tokenizer_ids_ok=tokenizer_ids_ok,
-        seed=seed,
-    )  # validates the options before any work
     path = Path(path)
-    _write_common(
+    settings = _begin(
         path,
         config_eos=config_eos,
         text_eos=text_eos,
@@ -205,6 +222,7 @@ def build_random_model(
         tokenizer_eos=tokenizer_eos,
         vision_ids=vision_ids,
         tokenizer_ids_ok=tokenizer_ids_ok,
+        seed=seed,
     )
     model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
     model.load_weights(_random_parameters(model, np.random.default_rng(seed)), strict=False)
@@ -289,8 +307,6 @@ def build_scripted_model(
         SchemaError: the schema cannot be read or compiled.
         ModelError: the answer cannot be scripted reliably (logit margin too small, chunks or pairs collide).
     """
-    import numpy as np
-
     from extractor.runners.stopping import resolve_stop_set
 
     if not isinstance(answer, str) or not answer:
@@ -300,21 +316,11 @@ def build_scripted_model(
     if then == "repeat" and (not isinstance(repeat_line, str) or not repeat_line):
         raise UsageError("repeat_line: must be a non-empty string for then='repeat'")
     hidden, depth = _model_size(size, hidden_size, layers)
-    settings = _settings(
-        config_eos=config_eos,
-        text_eos=text_eos,
-        generation_eos=generation_eos,
-        tokenizer_eos=tokenizer_eos,
-        vision_ids=vision_ids,
-        tokenizer_ids_ok=tokenizer_ids_ok,
-        seed=seed,
-    )  # validates the options before any work
     schema_name, schema_json = _resolve_schema(schema)
     if omit_absent:
         answer = lean_answer(answer, schema_json)
     path = Path(path)
-    base = _base_tokenizer()
-    _write_common(
+    settings = _begin(
         path,
         config_eos=config_eos,
         text_eos=text_eos,
@@ -322,41 +328,19 @@ def build_scripted_model(
         tokenizer_eos=tokenizer_eos,
         vision_ids=vision_ids,
         tokenizer_ids_ok=tokenizer_ids_ok,
+        seed=seed,
     )
+    base = _base_tokenizer()
     if schema_json is None:
         script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])
         _write_tokenizer(path, script.vocab)
     else:  # the stop set comes from the files just written, as a runtime resolves it
+        stop_ids = resolve_stop_set(path).ids
         script = _schema_script(
-            path,
-            answer,
-            schema_json,
-            then=then,
-            repeat_line=repeat_line,
-            base=base,
-            stop_ids=resolve_stop_set(path).ids,
+            path, answer, schema_json, then=then, repeat_line=repeat_line, base=base, stop_ids=stop_ids
         )
-
-    # The register sequence: the prompt's last (default) token, the answer, one cycle and its first token again.
-    sequence = [_DEFAULT, *script.ids, *script.cycle, script.cycle[0]]
-    writers = [True, *script.writers, *(True,) * (len(script.cycle) + 1)]
-    texts = dict(zip(script.ids, script.texts, strict=False)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
-    pairs, positions = _register_pairs(sequence, writers, texts)
-    cfg = _model_config(
-        config_eos=_eos_json(config_eos, "config_eos"),
-        text_eos=_eos_json(text_eos, "text_eos"),
-        vision_ids=vision_ids,
-        hidden_size=hidden,
-        layers=depth,
-        value_heads=_value_heads(hidden, len(pairs)),
-    )
-    _write_json(path / "config.json", cfg)
-    model = _instantiate(cfg)
-    rng = np.random.default_rng(seed)
-    # embed_tokens is programmed below: drawing (and evaluating) 16M+ random values is waste
-    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)), strict=False)
-    margin = _program_register(model, sequence=sequence, writers=writers, pairs=pairs, positions=positions, rng=rng)
-    _write_weights(model, path)
+    cfg = {"hidden_size": hidden, "layers": depth, "config_eos": config_eos, "text_eos": text_eos}
+    pairs, margin = _program_weights(path, script, cfg=cfg, vision_ids=vision_ids, seed=seed)
     program = {
         "kind": "scripted",
         "answer": answer,
@@ -373,7 +357,7 @@ def build_scripted_model(
         "first_token_id": script.ids[0],
         "hidden_size": hidden,
         "layers": depth,
-        "register_pairs": len(pairs),
+        "register_pairs": pairs,
         "min_logit_margin": round(margin, 2),
         "logit_scale": LOGIT_SCALE,
         **settings,
@@ -389,6 +373,40 @@ def build_scripted_model(
         schema_name=schema_name,
         schema=schema_json,
     )
+
+
+def _program_weights(path: Path, script: _Script, *, cfg: dict, vision_ids: bool, seed: int) -> tuple[int, float]:
+    """Write config.json and weights that emit the script: random weights, the register programmed over them.
+
+    Args:
+        cfg: ``hidden_size``, ``layers``, ``config_eos`` and ``text_eos`` as the builder was given them.
+
+    Returns:
+        The number of register pairs and the smallest logit margin of the programmed steps.
+    """
+    import numpy as np
+
+    # The register sequence: the prompt's last (default) token, the answer, one cycle and its first token again.
+    sequence = [_DEFAULT, *script.ids, *script.cycle, script.cycle[0]]
+    writers = [True, *script.writers, *(True,) * (len(script.cycle) + 1)]
+    texts = dict(zip(script.ids, script.texts, strict=False)) | {IM_END: "<|im_end|>", ENDOFTEXT: "<|endoftext|>"}
+    pairs, positions = _register_pairs(sequence, writers, texts)
+    config = _model_config(
+        config_eos=_eos_json(cfg["config_eos"], "config_eos"),
+        text_eos=_eos_json(cfg["text_eos"], "text_eos"),
+        vision_ids=vision_ids,
+        hidden_size=cfg["hidden_size"],
+        layers=cfg["layers"],
+        value_heads=_value_heads(cfg["hidden_size"], len(pairs)),
+    )
+    _write_json(path / "config.json", config)
+    model = _instantiate(config)
+    rng = np.random.default_rng(seed)
+    # embed_tokens is programmed below: drawing (and evaluating) 16M+ random values is waste
+    model.load_weights(_random_parameters(model, rng, skip=("language_model.model.embed_tokens.weight",)), strict=False)
+    margin = _program_register(model, sequence=sequence, writers=writers, pairs=pairs, positions=positions, rng=rng)
+    _write_weights(model, path)
+    return len(pairs), margin
 
 
 def read_tiny_model(path: str | Path) -> TinyModel:
