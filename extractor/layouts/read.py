@@ -181,7 +181,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         requires was read (and the data is valid against it).
     """
     result = LayoutRead()
-    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables]
+    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables] + list(layout.unlearned)
     keys = identities(pages)
     if not identity_printed(layout, pages, printed=keys):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
@@ -203,6 +203,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.citations[rule.pointer] = cited
             else:
                 result.abstained[rule.pointer] = reason
+    for pointer in layout.unlearned:
+        result.abstained[pointer] = DEMOTED if pointer in layout.demoted else NOT_LEARNED
     if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
         _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)
