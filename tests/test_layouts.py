@@ -440,3 +440,89 @@ def test_refine_keeps_what_reads_the_next_teacher_relearns_the_rest_and_lifts_de
     other = invoice_data("X-1", "2026-03-17", 88.2)
     other["seller"]["vat_id"] = "DE111111111"
     assert refine(layout, [page(moved)], other, teacher=TEACHER).layout is None
+
+
+def unit_data(items: list[tuple[str, int, str, float, float]], number: str, subtotal: float, total: float) -> dict:
+    data = english_data([(d, q, p, a) for d, q, _, p, a in items], number, "2026-03-17", subtotal, total)
+    for row, (_, _, unit, _, _) in zip(data["line_items"], items, strict=True):
+        row["unit"] = unit
+    return data
+
+
+def unit_layout() -> Layout:
+    """Learned from rows whose quantities are all 1 (the unit price and the amount print alike) in "Stk"."""
+    items = [("Widget", 1, "C62", 10.0, 10.0), ("Gadget", 1, "C62", 5.5, 5.5), ("Cable", 1, "C62", 3.0, 3.0)]
+    rows = ["Widget 1 Stk 10.00 10.00", "Gadget 1 Stk 5.50 5.50", "Cable 1 Stk 3.00 3.00"]
+    pages = english_pages(rows, number="INV-100", date="March 17, 2026", subtotal="18.50", total="20.35")
+    result = learn(pages, unit_data(items, "INV-100", 18.5, 20.35), schema="invoice", teacher=TEACHER)
+    assert result.layout is not None, result.notes
+    return result.layout
+
+
+def test_columns_the_teacher_cannot_tell_apart_the_amount_is_the_lines_last():
+    (table,) = unit_layout().tables
+    assert table.row == ("+", "{/quantity}", "{/unit}", "{/unit_price}", "{/amount}")
+
+
+@pytest.mark.parametrize(
+    ("rows", "subtotal", "values", "abstained"),
+    [
+        # a unit no teacher printed: that cell is not read, its row and the table are
+        (
+            ["Bolt 10 kg 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            "8.50",
+            {"/line_items/0/amount": 2.5, "/line_items/0/quantity": 10, "/line_items/1/unit": "C62"},
+            {"/line_items/0/unit": "unparsable"},
+        ),
+        # a unit price printed rounded (3.33 x 3 is not 10.00) where the amounts add up: its quantity and price
+        # are not read, the amounts are
+        (
+            ["Bolt 3 Stk 3.33 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            "16.00",
+            {"/line_items/0/amount": 10, "/line_items/1/quantity": 10, "/line_items/0/unit": "C62"},
+            {"/line_items/0/quantity": "table_check_failed", "/line_items/0/unit_price": "table_check_failed"},
+        ),
+    ],
+)
+def test_a_table_cell_that_cannot_be_read_abstains_alone(rows, subtotal, values, abstained):
+    pages = english_pages(rows, number="INV-101", date="April 2, 2026", subtotal=subtotal, total="99.00")
+    reading = read(unit_layout(), pages)
+    assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == abstained
+    assert {k: reading.values.get(k) for k in values} == values
+    assert not any(k in reading.values for k in abstained) and reading.data is None
+
+
+def test_a_table_that_could_not_be_learned_is_abstained_never_left_out():
+    data = english_data([("Widget", 2, 10.0, 20.0)], "INV-100", "2026-03-17", 28.5, 31.35)
+    pages = english_pages(
+        ["Widget 2", "10.00 20.00"], number="INV-100", date="March 17, 2026", subtotal="28.50", total="31.35"
+    )
+    result = learn(pages, data, schema="invoice", teacher=TEACHER)
+    assert result.layout is not None and result.layout.tables == ()
+    assert "/line_items" in result.layout.unlearned
+    assert read(result.layout, pages).abstained["/line_items"] == "not_learned"
+    assert Layout.from_json(result.layout.to_json()) == result.layout
+
+
+ZERO_LINES = ["Zuschläge 0,00", "Erhaltene Anzahlungen -0,00", "Zahlbetrag 1.297,50"]
+
+
+@pytest.mark.parametrize(
+    ("teacher_lines", "next_line", "expected"),
+    [
+        # learned where its line labels it, its minus the sign later amounts are printed with
+        (ZERO_LINES, "Erhaltene Anzahlungen -50,00", ("value", 50)),
+        (ZERO_LINES, "Erhaltene Anzahlungen -0,00", ("value", 0)),
+        # the label printed with nothing after it: 0 or nothing, the page does not say which
+        (ZERO_LINES, "Erhaltene Anzahlungen", ("abstained", "no_candidate")),
+        # a zero on no line labelled as the field is not learned: abstained, not left out of the data
+        (["Zuschläge 0,00", "Zahlbetrag 1.297,50"], "Erhaltene Anzahlungen -50,00", ("abstained", "not_learned")),
+    ],
+)
+def test_a_zero_is_learned_where_its_line_labels_it(teacher_lines, next_line, expected):
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": 0}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), *teacher_lines], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), next_line])])
+    kind, value = expected
+    got = reading.values if kind == "value" else reading.abstained
+    assert got.get("/prepaid_amount") == value
