@@ -3,15 +3,18 @@
 On the real same-layout groups in ``../shared/corpus/invoices`` (``learn-symtrax/``: five invoices of Lieferant
 GmbH and two other sellers of the same generator, one printing Lieferant's VAT id; the four FNFE Factur-X
 examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
-text layer's only. For every supplier and every run of 1, 2, 3 consecutive teaching documents (in turn), the layout
-reads every other document of the group (the other sellers too; whether ``choose`` takes the layout for the
-supplier's documents is counted apart): per field, exact, abstained, wrong and flagged
-(the record's checks, ``trust.checks``, warn), wrong and accepted (must be 0). Also: documents read fully (every
-field the schema requires: no model), key fields exact among all the other documents and among those ``choose``
-takes the layout for (a document of another layout of the supplier, another language, goes to the model and teaches
-a layout of its own), ms per page read by layout (text layer words given) against the model path (the demo page
-through ``Extractor.extract`` with the small scripted tiny model: this machine's model path, not a real model's),
-and the lookup of the candidate layouts among 20,000 synthetic suppliers' (``identities`` + ``candidates``).
+text layer's only. And synthetic suppliers (``extractor.testing.suppliers``: words and true data, no PDF) in
+German, English and French layouts and formats, their line items running onto a second page when many; per
+layout, one supplier's five invoices and two of another supplier printing the same layout. For every supplier and
+every run of 1, 2, 3 consecutive teaching documents (in turn), the layout reads every other document of the group
+(the other sellers too; whether ``choose`` takes the layout for the supplier's documents is counted apart): per
+field, exact, abstained, wrong and flagged (the record's checks, ``trust.checks``, warn), wrong and accepted (must
+be 0). Also: documents read fully (every field the schema requires: no model), key fields exact among all the
+other documents and among those ``choose`` takes the layout for (a document of another layout of the supplier,
+another language, goes to the model and teaches a layout of its own), ms per page read by layout (text layer words
+given) against the model path (the demo page through ``Extractor.extract`` with the small scripted tiny model: this
+machine's model path, not a real model's), and the lookup of the candidate layouts among 20,000 synthetic
+suppliers' (``identities`` + ``candidates``).
 ``--why`` prints, per document and field one teacher's layout did not read, why, each learned place's anchor and
 what it found there.
 
@@ -39,6 +42,7 @@ from extractor.inputs.load import load_document
 from extractor.layouts import Teacher, candidates, choose, identities, index, learn, page_words, read, refine
 from extractor.layouts.model import Layout
 from extractor.layouts.read import place_values
+from extractor.testing.suppliers import STYLES, supplier_documents
 from extractor.trust.checks import run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +88,11 @@ def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
             assert embedded is not None, path
             words = page_words(load_document(path, raster=RasterSettings(text_boxes=True)))
             out[name].append((path.name, words, embedded.data))
+    # synthetic suppliers (extractor.testing.suppliers): per style, one supplier's five invoices and two of another
+    # supplier printing the same layout (whose documents its layout must not read)
+    made = supplier_documents(seed=51, suppliers=2 * len(STYLES), documents=5)
+    for n, style in enumerate(STYLES):
+        out[f"synthetic-{style.language}"] = made[n] + made[n + len(STYLES)][:2]
     return out
 
 

@@ -23,23 +23,17 @@ from extractor.layouts import (
 )
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
-from extractor.layouts.words import PageWords, from_lines
+from extractor.layouts.words import PageWords
+from extractor.testing.suppliers import page as synthetic_page
+from extractor.testing.suppliers import supplier_documents
 
 TEACHER = Teacher(source="review", document="a.pdf", sha256="0" * 64, by="tester", at="2026-01-01T00:00:00Z")
 
 
 def page(lines: list[str], index_: int = 0, *, ocr: bool = False) -> PageWords:
     """A page of words: one line per text, 0.02 apart, each word placed by its characters (0.01 each)."""
-    rows = []
-    for n, text in enumerate(lines):
-        words, at = [], 0
-        for word in text.split(" "):
-            if word:
-                box = (0.05 + at * 0.01, 0.05 + n * 0.02, 0.05 + (at + len(word)) * 0.01, 0.06 + n * 0.02)
-                words.append((word, box, 0.9 if ocr else None))
-            at += len(word) + 1
-        rows.append(words)
-    return from_lines(index_, rows, source="ocr" if ocr else "text_layer")
+    confidence, source = (0.9, "ocr") if ocr else (None, "text_layer")
+    return synthetic_page(index_, lines, char=0.01, height=0.01, confidence=confidence, source=source)
 
 
 def invoice_lines(number: str, date: str, total: str, *, seller: str = "Nordlicht GmbH", vat: str = "DE 123 456 789"):
@@ -133,6 +127,9 @@ def test_parse(text, fmt, expected):
         ("FR12999999998", False),
         ("DE12345", False),
         ("XX123456789", False),
+        ("SEPTEMBER21", False),  # "September 21, 2026" joined
+        ("SE556677889901", True),
+        ("CZ12345678", True),
     ],
 )
 def test_vat_shape(vat, valid):
@@ -526,3 +523,32 @@ def test_a_zero_is_learned_where_its_line_labels_it(teacher_lines, next_line, ex
     kind, value = expected
     got = reading.values if kind == "value" else reading.abstained
     assert got.get("/prepaid_amount") == value
+
+
+@pytest.mark.parametrize(
+    ("next_line", "expected"),
+    [
+        ("Erhaltene Anzahlungen", ("value", None)),
+        # the label the teacher printed bare, printed with an amount: not read as null
+        ("Erhaltene Anzahlungen -50,00", ("abstained", "not_learned")),
+    ],
+)
+def test_a_label_the_teacher_printed_bare_printed_with_an_amount_is_not_null(next_line, expected):
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": None}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), "Erhaltene Anzahlungen"], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), next_line])])
+    kind, value = expected
+    assert (reading.values if kind == "value" else reading.abstained)["/prepaid_amount"] == value
+
+
+@pytest.mark.parametrize("style", [0, 1])  # German and English formats (French, its thousands a space: bench/learn.py)
+def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout_not_at_all(style):
+    suppliers = supplier_documents(seed=51, suppliers=4, documents=4)
+    (_, teacher_pages, truth), *others = suppliers[style]
+    layout = learn(teacher_pages, truth, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None
+    assert [read(layout, pages).data == data for _, pages, data in others] == [True] * len(others)
+    assert any(len(pages) == 2 for _, pages, _ in others)  # line items running onto a second page
+    # another supplier (another name and VAT id), of the first style: not read by this one's layout
+    _, stranger, _ = suppliers[3][0] if style == 0 else suppliers[0][0]
+    assert read(layout, stranger).values == {}

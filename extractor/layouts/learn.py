@@ -316,7 +316,8 @@ def learn(
         tables=tables,
         fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
         vocabulary=fixed_words(pages)
-        | {seg for page in pages for line in page.merged for seg in line if seg != places.ANY},
+        | {seg for page in pages for line in page.merged for seg in line if seg != places.ANY}
+        | {places.bare_label(line) or "" for page in pages for line in page.merged if places.ANY not in line},
         teacher=teacher,
         decimal=decimal,
         unlearned=unlearned,

@@ -72,6 +72,14 @@ def _above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
     return tuple(line_tokens(page, above) for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
 
 
+def bare_label(merged: Sequence[str]) -> str | None:
+    """``label:`` and a line's fixed words, for a line of fixed words only (a label printed with nothing after it:
+    ``Erhaltene Anzahlungen``), else None; with ``ANY`` dropped, for any line: a layout's vocabulary holds its
+    teachers' bare labels, so the same label printed with an amount is a line they did not explain."""
+    words = [t for t in merged if t != ANY]
+    return "label:" + " ".join(words) if words else None
+
+
 def fixed(tokens: Sequence[str]) -> bool:
     """True when tokens hold a fixed word (something to find a place by)."""
     return any(t != ANY for t in tokens)

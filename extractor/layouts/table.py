@@ -400,6 +400,27 @@ def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict
     return lead, cells
 
 
+def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
+    """True when a line that fits a row's pattern looks like a row: a digit in each number column's word, and no
+    word but a position number left of a wrapped column (a total's line "zzgl. USt. 19 % 9.076,86" does not)."""
+    lead, cells = fitted
+    numbers = [c.key for c in spec.columns if c.format.kind == formats.NUMBER and c.key in cells]
+    if not all(any(ch.isdigit() for ch in cells[key].text) for key in numbers):
+        return False
+    left = min((c.span[0] for c in spec.columns if c.key in spec.wrap), default=None)
+    return left is None or not any(w.box[0] < left and token(w.text) != places.ANY for w in lead)
+
+
+def row_lines(spec: Table, pages: Sequence[PageWords]) -> set[tuple[int, int]]:
+    """The (page, line)s of a table's region that look like its rows (``_row_like``): lines its rows explain."""
+    out = set()
+    for p, line in _region(spec, pages) if spec.row else ():
+        fitted = _fits_row(spec, pages[p], line)
+        if fitted is not None and _row_like(spec, fitted):
+            out.add((p, line))
+    return out
+
+
 def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
     """The (page, line)s between the table's header and its end."""
     out: list[tuple[int, int]] = []
@@ -437,6 +458,9 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
         if fitted is None:
             continue
         row = _read_row(spec, pages, p, line, fitted, layout.decimal)
+        if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
+            continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
+            # would leave the amounts short of the subtotal: the sum checks it
         if row is None:
             result.abstained[spec.pointer] = UNPARSABLE
             return
@@ -481,7 +505,8 @@ def _read_row(
             continue
         if column.key in spec.wrap:
             right = min(w.box[0] for w in cells.values()) - 0.002
-            if any(w.box[0] < column.span[0] for w in lead):
+            # a number left of the column is the row's position ("1 Beratung ..."), any other word not the row's
+            if any(w.box[0] < column.span[0] and token(w.text) != places.ANY for w in lead):
                 return None
             words = _cell(pages, p, line, column.span[0], right)
             text = " ".join(w.text for w in words)
