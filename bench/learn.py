@@ -221,6 +221,7 @@ def main() -> None:
             own = [d for d in docs if d[2]["seller"]["name"] == seller]
             tally: dict[str, list[int]] = {}
             chosen_tally: dict[str, list[int]] = {}
+            row_times: list[float] = []
             full = reads = others_read = others_wrong = chosen = 0
             for start in range(len(own)):
                 teachers = [own[(start + i) % len(own)] for i in range(k)]
@@ -235,7 +236,7 @@ def main() -> None:
                         reads += 1
                         took = choose([layout], doc[1]) is not None
                         chosen += took
-                        full += score(layout, doc, tally, times)
+                        full += score(layout, doc, tally, row_times)
                         if took:
                             score(layout, doc, chosen_tally, [])
                         if args.why and k == 1:
@@ -253,8 +254,9 @@ def main() -> None:
             print(
                 f"| {k} | {group} | {ratio(key[0], sum(key[:4]))} | {ratio(key_chosen[0], sum(key_chosen[:4]))} "
                 f"| {every[0]} / {every[1]} / {every[2]} / {every[3]} | {every[4]} | {chosen}/{reads} "
-                f"| {full}/{reads} | {others_read} ({others_wrong} values) | {statistics.median(times):.2f} |"
+                f"| {full}/{reads} | {others_read} ({others_wrong} values) | {statistics.median(row_times):.2f} |"
             )
+            times += row_times
     ident, cand = lookup_ms([d for docs in groups.values() for d in docs], layouts)
     print(f"\nCandidate layouts among 20,000 suppliers: identities {ident:.2f} ms + lookup {cand:.4f} ms per document.")
     model = model_ms_per_page(args.model_runs)

@@ -162,7 +162,11 @@ def _texts(pages: Sequence[PageWords]) -> list[str]:
     return [w.text for page in pages for w in page.words]
 
 
-def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]) -> tuple[FieldRule, ...]:
+def _field_rules(
+    pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str], *, rows: set[tuple[int, int]]
+) -> tuple[FieldRule, ...]:
+    """Each scalar field's rule; ``rows``: the (page, line)s of the learned tables' rows, where no scalar is learned
+    while it is printed elsewhere too (a one-row invoice's subtotal is its row's amount)."""
     found: dict[str, list[tuple[places.Span, Format]]] = {}
     printed = _Printed(pages, decimal)
     rules = []
@@ -183,6 +187,8 @@ def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes:
         found[pointer] = _occurrences(printed, value) or _named(printed, pointer, value)
         if not found[pointer]:
             notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
+    for pointer, spans in found.items():
+        found[pointer] = [f for f in spans if (f[0].page, f[0].line) not in rows] or spans
     for pointer, (spans, shared) in _unshared(found).items():
         learned: list[Place] = []
         party = pointer.split("/")[1]
@@ -298,8 +304,9 @@ def learn(
     if not name_printed(name_key(name) or "", pages):
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
-    rules = _field_rules(pages, data, decimal, notes)
     tables = table.learn_tables(pages, data, decimal=decimal, notes=notes)
+    rows = {row for spec in tables for row in table.row_lines(spec, pages)}
+    rules = _field_rules(pages, data, decimal, notes, rows=rows)
     if not any(r.places for r in rules):
         return LearnResult(None, (*notes, "no field's value was found on the document: nothing learned"))
     values = {str(v) for _, v in scalars(data) if v is not None}
