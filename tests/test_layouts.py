@@ -541,7 +541,7 @@ def test_a_label_the_teacher_printed_bare_printed_with_an_amount_is_not_null(nex
     assert (reading.values if kind == "value" else reading.abstained)["/prepaid_amount"] == value
 
 
-@pytest.mark.parametrize("style", [0, 1])  # German and English formats (French, its thousands a space: bench/learn.py)
+@pytest.mark.parametrize("style", [0, 1, 2])  # German, English and French layouts and formats
 def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout_not_at_all(style):
     suppliers = supplier_documents(seed=51, suppliers=4, documents=4)
     (_, teacher_pages, truth), *others = suppliers[style]
@@ -549,6 +549,6 @@ def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout
     assert layout is not None
     assert [read(layout, pages).data == data for _, pages, data in others] == [True] * len(others)
     assert any(len(pages) == 2 for _, pages, _ in others)  # line items running onto a second page
-    # another supplier (another name and VAT id), of the first style: not read by this one's layout
+    # another supplier (another name and VAT id; of the German layout): not read by this one's layout
     _, stranger, _ = suppliers[3][0] if style == 0 else suppliers[0][0]
     assert read(layout, stranger).values == {}

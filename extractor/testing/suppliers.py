@@ -39,13 +39,14 @@ STYLES = (
           "Nettobetrag", "zzgl. USt. 19 %", "Gesamtbetrag", ",", "."),
     Style("en", "Invoice No:", "Date:", "Bill to:", "Pos Item Qty Price Amount", "Subtotal", "VAT 19 %", "Total",
           ".", ","),
+    # French groups thousands with a narrow no-break space (U+202F, as CLDR's fr locale prints them): one word
     Style("fr", "Facture N°", "Date :", "Client :", "Pos Désignation Qté Prix Montant", "Total HT", "TVA 19 %",
-          "Total TTC", ",", " "),
+          "Total TTC", ",", "\u202f"),
 )  # fmt: skip
 
 
 def money(value: Decimal, style: Style) -> str:
-    """An amount as the style prints it (``1.297,50``, ``1,297.50``, ``1 297,50``)."""
+    """An amount as the style prints it (``1.297,50``, ``1,297.50``, ``1\u202f297,50``)."""
     whole, cents = f"{value:.2f}".split(".")
     groups: list[str] = []
     while len(whole) > 3:
