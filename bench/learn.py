@@ -3,22 +3,32 @@
 On the real same-layout groups in ``../shared/corpus/invoices`` (``learn-symtrax/``: five invoices of Lieferant
 GmbH and two other sellers of the same generator, one printing Lieferant's VAT id; the four FNFE Factur-X
 examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
-text layer's only. For every supplier and every run of 1, 2, 3 consecutive teaching documents (in turn), the layout
-reads every other document of the group (the other sellers too; whether ``choose`` takes the layout for the
-supplier's documents is counted apart): per field, exact, abstained, wrong and flagged
-(the record's checks, ``trust.checks``, warn), wrong and accepted (must be 0). Also: documents read fully (every
-field the schema requires), ms per document read by layout (text layer words given), and the lookup of the
-candidate layouts among 20,000 synthetic suppliers' (``identities`` + ``candidates``).
+text layer's only. And synthetic suppliers (``extractor.testing.suppliers``: words and true data, no PDF) in
+German, English and French layouts and formats, their line items running onto a second page when many; per
+layout, one supplier's five invoices and two of another supplier printing the same layout. For every supplier and
+every run of 1, 2, 3 consecutive teaching documents (in turn), the layout reads every other document of the group
+(the other sellers too; whether ``choose`` takes the layout for the supplier's documents is counted apart): per
+field, exact, abstained, wrong and flagged (the record's checks, ``trust.checks``, warn), wrong and accepted (must
+be 0). Also: documents read fully (every field the schema requires: no model), key fields exact among all the
+other documents and among those ``choose`` takes the layout for (a document of another layout of the supplier,
+another language, goes to the model and teaches a layout of its own), ms per page read by layout (text layer words
+given) against the model path (the demo page through ``Extractor.extract`` with the small scripted tiny model: this
+machine's model path, not a real model's), and the lookup of the candidate layouts among 20,000 synthetic
+suppliers' (``identities`` + ``candidates``).
+``--why`` prints, per document and field one teacher's layout did not read, why, each learned place's anchor and
+what it found there.
 
-    python bench/learn.py [--shared ../shared]   (or EXTRACTOR_SHARED=DIR: the shared data folder)
+    python bench/learn.py [--shared ../shared] [--why]   (or EXTRACTOR_SHARED=DIR: the shared data folder)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -31,8 +41,13 @@ from extractor.inputs.document import RasterSettings
 from extractor.inputs.load import load_document
 from extractor.layouts import Teacher, candidates, choose, identities, index, learn, page_words, read, refine
 from extractor.layouts.model import Layout
+from extractor.layouts.read import place_values
+from extractor.testing.suppliers import STYLES, supplier_documents
 from extractor.trust.checks import run_checks
 
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
+DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
 KEY = ("/invoice_number", "/issue_date", "/currency", "/seller/name", "/seller/vat_id", "/buyer/name", "/subtotal")
 KEY += ("/total", "/amount_due", "/tax_lines/*/amount", "/line_items/*/amount")
 
@@ -73,6 +88,11 @@ def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
             assert embedded is not None, path
             words = page_words(load_document(path, raster=RasterSettings(text_boxes=True)))
             out[name].append((path.name, words, embedded.data))
+    # synthetic suppliers (extractor.testing.suppliers): per style, one supplier's five invoices and two of another
+    # supplier printing the same layout (whose documents its layout must not read)
+    made = supplier_documents(seed=51, suppliers=2 * len(STYLES), documents=5)
+    for n, style in enumerate(STYLES):
+        out[f"synthetic-{style.language}"] = made[n] + made[n + len(STYLES)][:2]
     return out
 
 
@@ -132,29 +152,76 @@ def lookup_ms(docs: list[tuple[str, list, dict]], layouts: list[Layout]) -> tupl
     return statistics.median(ident), statistics.median(cand)
 
 
+def model_ms_per_page(runs: int) -> float | None:
+    """The model path's ms per page: the demo page (``samples/invoice-de-einfach.pdf``, one page) through
+    ``Extractor.extract`` with the small scripted tiny model (the demo answer), median of ``runs`` after one warm
+    run; None with ``runs`` 0."""
+    if runs <= 0:
+        return None
+    from extractor import Extractor
+    from extractor.settings import Settings
+    from extractor.testing import build_scripted_model, read_tiny_model
+
+    folder = Path(tempfile.gettempdir()) / "extractor-bench-models" / "demo-small"
+    if (folder / "program.json").exists():
+        tiny = read_tiny_model(folder)
+    else:
+        answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), separators=(",", ":"))
+        tiny = build_scripted_model(folder, answer=answer, schema="invoice", size="small")
+    extractor = Extractor(Settings(model=str(tiny.path)))
+    extractor.extract(str(SAMPLE))  # warm: grammar compiled, prefix cached
+    walls = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        record = extractor.extract(str(SAMPLE))
+        walls.append((time.perf_counter() - started) * 1000)
+        assert record.status in ("ok", "review"), record.errors
+    return statistics.median(walls)
+
+
+def why(layout: Layout, doc: tuple[str, list, dict]) -> None:
+    """Per field a layout did not read on a document: why, each learned place (its anchor) and what it found."""
+    name, words, truth = doc
+    reading = read(layout, words)
+    want = leaves(truth)
+    for pointer, reason in sorted(reading.abstained.items()):
+        print(f"  {name} {pointer} (truth {want.get(pointer)!r}): {reason}")
+        rule = layout.field(pointer)
+        for place in rule.places if rule is not None else ():
+            found, missing = place_values(place, rule.format, words, decimal=layout.decimal)
+            anchor = " ".join(place.before) + " [value] " + " ".join(place.after)
+            above = " / ".join(" ".join(line) for line in place.above)
+            candidates = [value for value, _ in found.values()]
+            print(f"    at {anchor.strip()!r} under {above!r} page {place.page}: {candidates} {missing or ''}")
+
+
 def main() -> None:
-    """Print the table."""
+    """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = os.environ.get("EXTRACTOR_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
     parser.add_argument("--shared", type=Path, default=Path(default))
     parser.add_argument("--teachers", default="1,2,3", help="learn from this many documents, one row group each")
-    smoke_option(parser, teachers="1")
+    parser.add_argument("--model-runs", type=int, default=3, help="runs of the demo page through the model path")
+    parser.add_argument("--why", action="store_true", help="per document and field not read: why, places, candidates")
+    smoke_option(parser, teachers="1", model_runs=1)
     args = parse(parser)
     groups = load(args.shared)
     print(
-        "| teachers | group | key fields exact | all fields: exact / abstained / wrong flagged / wrong accepted "
-        "| read, the XML empty | chosen (`choose`) | documents read fully | other sellers' documents read (values) "
-        "| ms per page (median) |"
+        "| teachers | group | key fields exact | key fields exact, documents `choose` took | all fields: exact / "
+        "abstained / wrong flagged / wrong accepted | read, the XML empty | chosen (`choose`) | documents read fully "
+        "(no model) | other sellers' documents read (values) | ms per page (median) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    totals_by_k = {}
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    totals_by_k: dict[int, dict[str, list[int]]] = {}
     layouts = []
+    times: list[float] = []
     for k in (int(n) for n in args.teachers.split(",")):
         for group, docs in groups.items():
             seller = docs_seller(docs)
             own = [d for d in docs if d[2]["seller"]["name"] == seller]
             tally: dict[str, list[int]] = {}
-            times: list[float] = []
+            chosen_tally: dict[str, list[int]] = {}
+            row_times: list[float] = []
             full = reads = others_read = others_wrong = chosen = 0
             for start in range(len(own)):
                 teachers = [own[(start + i) % len(own)] for i in range(k)]
@@ -167,33 +234,54 @@ def main() -> None:
                         continue
                     if doc in own:
                         reads += 1
-                        chosen += choose([layout], doc[1]) is not None
-                        full += score(layout, doc, tally, times)
+                        took = choose([layout], doc[1]) is not None
+                        chosen += took
+                        full += score(layout, doc, tally, row_times)
+                        if took:
+                            score(layout, doc, chosen_tally, [])
+                        if args.why and k == 1:
+                            why(layout, doc)
                     else:
                         other = read(layout, doc[1])
                         others_read += bool(other.values)
                         others_wrong += sum(1 for p, v in other.values.items() if not same(leaves(doc[2]).get(p), v))
             key = [sum(v[i] for g, v in tally.items() if g in KEY) for i in range(5)]
+            key_chosen = [sum(v[i] for g, v in chosen_tally.items() if g in KEY) for i in range(5)]
             every = [sum(v[i] for v in tally.values()) for i in range(5)]
-            totals_by_k[(k, group)] = tally
-            share = key[0] / max(sum(key[:4]), 1)
-            print(
-                f"| {k} | {group} | {key[0]}/{sum(key[:4])} ({share:.0%}) | {every[0]} / {every[1]} / {every[2]} / "
-                f"{every[3]} | {every[4]} | {chosen}/{reads} | {full}/{reads} | {others_read} ({others_wrong} values) "
-                f"| {statistics.median(times):.2f} |"
-            )
-    ident, cand = lookup_ms([d for docs in groups.values() for d in docs], layouts)
-    print(f"\nCandidate layouts among 20,000 suppliers: identities {ident:.2f} ms + lookup {cand:.4f} ms per document.")
-    print("\nPer field, 1 teacher, both groups:\n")
-    print("| field | exact | abstained | wrong flagged | wrong accepted | read, the XML empty |")
-    print("|---|---|---|---|---|---|")
-    merged: dict[str, list[int]] = {}
-    for (k, _), tally in totals_by_k.items():
-        if k == 1:
+            merged = totals_by_k.setdefault(k, {})
             for field, row in tally.items():
                 merged[field] = [a + b for a, b in zip(merged.get(field, [0] * 5), row, strict=True)]
-    for field, row in sorted(merged.items()):
-        print(f"| `{field}` | {' | '.join(str(v) for v in row)} |")
+            print(
+                f"| {k} | {group} | {ratio(key[0], sum(key[:4]))} | {ratio(key_chosen[0], sum(key_chosen[:4]))} "
+                f"| {every[0]} / {every[1]} / {every[2]} / {every[3]} | {every[4]} | {chosen}/{reads} "
+                f"| {full}/{reads} | {others_read} ({others_wrong} values) | {statistics.median(row_times):.2f} |"
+            )
+            times += row_times
+    ident, cand = lookup_ms([d for docs in groups.values() for d in docs], layouts)
+    print(f"\nCandidate layouts among 20,000 suppliers: identities {ident:.2f} ms + lookup {cand:.4f} ms per document.")
+    model = model_ms_per_page(args.model_runs)
+    layout_ms = statistics.median(times)
+    if model is not None:
+        print(
+            f"\nms per page: read by layout {layout_ms:.2f} (text layer words given), the model path {model:.0f} "
+            f"(the demo page through Extractor.extract with the small scripted tiny model, median of "
+            f"{args.model_runs}): {model / layout_ms:.0f}x"
+        )
+    print("\nPer field, both groups: exact / abstained / wrong flagged / wrong accepted (read, the XML empty)\n")
+    ks = sorted(totals_by_k)
+    print("| field | " + " | ".join(f"{k} teacher{'s' if k > 1 else ''}" for k in ks) + " |")
+    print("|---|" + "---|" * len(ks))
+    for field in sorted({f for tally in totals_by_k.values() for f in tally}):
+        cells = []
+        for k in ks:
+            row = totals_by_k[k].get(field, [0] * 5)
+            cells.append(f"{row[0]} / {row[1]} / {row[2]} / {row[3]} ({row[4]})")
+        print(f"| `{field}` | " + " | ".join(cells) + " |")
+
+
+def ratio(part: int, whole: int) -> str:
+    """``part/whole (share)``."""
+    return f"{part}/{whole} ({part / max(whole, 1):.0%})"
 
 
 def docs_seller(docs: list[tuple[str, list, dict]]) -> str:

@@ -23,23 +23,17 @@ from extractor.layouts import (
 )
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
-from extractor.layouts.words import PageWords, from_lines
+from extractor.layouts.words import PageWords
+from extractor.testing.suppliers import page as synthetic_page
+from extractor.testing.suppliers import supplier_documents
 
 TEACHER = Teacher(source="review", document="a.pdf", sha256="0" * 64, by="tester", at="2026-01-01T00:00:00Z")
 
 
 def page(lines: list[str], index_: int = 0, *, ocr: bool = False) -> PageWords:
     """A page of words: one line per text, 0.02 apart, each word placed by its characters (0.01 each)."""
-    rows = []
-    for n, text in enumerate(lines):
-        words, at = [], 0
-        for word in text.split(" "):
-            if word:
-                box = (0.05 + at * 0.01, 0.05 + n * 0.02, 0.05 + (at + len(word)) * 0.01, 0.06 + n * 0.02)
-                words.append((word, box, 0.9 if ocr else None))
-            at += len(word) + 1
-        rows.append(words)
-    return from_lines(index_, rows, source="ocr" if ocr else "text_layer")
+    confidence, source = (0.9, "ocr") if ocr else (None, "text_layer")
+    return synthetic_page(index_, lines, char=0.01, height=0.01, confidence=confidence, source=source)
 
 
 def invoice_lines(number: str, date: str, total: str, *, seller: str = "Nordlicht GmbH", vat: str = "DE 123 456 789"):
@@ -133,6 +127,9 @@ def test_parse(text, fmt, expected):
         ("FR12999999998", False),
         ("DE12345", False),
         ("XX123456789", False),
+        ("SEPTEMBER21", False),  # "September 21, 2026" joined
+        ("SE556677889901", True),
+        ("CZ12345678", True),
     ],
 )
 def test_vat_shape(vat, valid):
@@ -440,3 +437,118 @@ def test_refine_keeps_what_reads_the_next_teacher_relearns_the_rest_and_lifts_de
     other = invoice_data("X-1", "2026-03-17", 88.2)
     other["seller"]["vat_id"] = "DE111111111"
     assert refine(layout, [page(moved)], other, teacher=TEACHER).layout is None
+
+
+def unit_data(items: list[tuple[str, int, str, float, float]], number: str, subtotal: float, total: float) -> dict:
+    data = english_data([(d, q, p, a) for d, q, _, p, a in items], number, "2026-03-17", subtotal, total)
+    for row, (_, _, unit, _, _) in zip(data["line_items"], items, strict=True):
+        row["unit"] = unit
+    return data
+
+
+def unit_layout() -> Layout:
+    """Learned from rows whose quantities are all 1 (the unit price and the amount print alike) in "Stk"."""
+    items = [("Widget", 1, "C62", 10.0, 10.0), ("Gadget", 1, "C62", 5.5, 5.5), ("Cable", 1, "C62", 3.0, 3.0)]
+    rows = ["Widget 1 Stk 10.00 10.00", "Gadget 1 Stk 5.50 5.50", "Cable 1 Stk 3.00 3.00"]
+    pages = english_pages(rows, number="INV-100", date="March 17, 2026", subtotal="18.50", total="20.35")
+    result = learn(pages, unit_data(items, "INV-100", 18.5, 20.35), schema="invoice", teacher=TEACHER)
+    assert result.layout is not None, result.notes
+    return result.layout
+
+
+def test_columns_the_teacher_cannot_tell_apart_the_amount_is_the_lines_last():
+    (table,) = unit_layout().tables
+    assert table.row == ("+", "{/quantity}", "{/unit}", "{/unit_price}", "{/amount}")
+
+
+@pytest.mark.parametrize(
+    ("rows", "subtotal", "values", "abstained"),
+    [
+        # a unit no teacher printed: that cell is not read, its row and the table are
+        (
+            ["Bolt 10 kg 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            "8.50",
+            {"/line_items/0/amount": 2.5, "/line_items/0/quantity": 10, "/line_items/1/unit": "C62"},
+            {"/line_items/0/unit": "unparsable"},
+        ),
+        # a unit price printed rounded (3.33 x 3 is not 10.00) where the amounts add up: its quantity and price
+        # are not read, the amounts are
+        (
+            ["Bolt 3 Stk 3.33 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            "16.00",
+            {"/line_items/0/amount": 10, "/line_items/1/quantity": 10, "/line_items/0/unit": "C62"},
+            {"/line_items/0/quantity": "table_check_failed", "/line_items/0/unit_price": "table_check_failed"},
+        ),
+    ],
+)
+def test_a_table_cell_that_cannot_be_read_abstains_alone(rows, subtotal, values, abstained):
+    pages = english_pages(rows, number="INV-101", date="April 2, 2026", subtotal=subtotal, total="99.00")
+    reading = read(unit_layout(), pages)
+    assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == abstained
+    assert {k: reading.values.get(k) for k in values} == values
+    assert not any(k in reading.values for k in abstained) and reading.data is None
+
+
+def test_a_table_that_could_not_be_learned_is_abstained_never_left_out():
+    data = english_data([("Widget", 2, 10.0, 20.0)], "INV-100", "2026-03-17", 28.5, 31.35)
+    pages = english_pages(
+        ["Widget 2", "10.00 20.00"], number="INV-100", date="March 17, 2026", subtotal="28.50", total="31.35"
+    )
+    result = learn(pages, data, schema="invoice", teacher=TEACHER)
+    assert result.layout is not None and result.layout.tables == ()
+    assert "/line_items" in result.layout.unlearned
+    assert read(result.layout, pages).abstained["/line_items"] == "not_learned"
+    assert Layout.from_json(result.layout.to_json()) == result.layout
+
+
+ZERO_LINES = ["Zuschläge 0,00", "Erhaltene Anzahlungen -0,00", "Zahlbetrag 1.297,50"]
+
+
+@pytest.mark.parametrize(
+    ("teacher_lines", "next_line", "expected"),
+    [
+        # learned where its line labels it, its minus the sign later amounts are printed with
+        (ZERO_LINES, "Erhaltene Anzahlungen -50,00", ("value", 50)),
+        (ZERO_LINES, "Erhaltene Anzahlungen -0,00", ("value", 0)),
+        # the label printed with nothing after it: 0 or nothing, the page does not say which
+        (ZERO_LINES, "Erhaltene Anzahlungen", ("abstained", "no_candidate")),
+        # a zero on no line labelled as the field is not learned: abstained, not left out of the data
+        (["Zuschläge 0,00", "Zahlbetrag 1.297,50"], "Erhaltene Anzahlungen -50,00", ("abstained", "not_learned")),
+    ],
+)
+def test_a_zero_is_learned_where_its_line_labels_it(teacher_lines, next_line, expected):
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": 0}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), *teacher_lines], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), next_line])])
+    kind, value = expected
+    got = reading.values if kind == "value" else reading.abstained
+    assert got.get("/prepaid_amount") == value
+
+
+@pytest.mark.parametrize(
+    ("next_line", "expected"),
+    [
+        ("Erhaltene Anzahlungen", ("value", None)),
+        # the label the teacher printed bare, printed with an amount: not read as null
+        ("Erhaltene Anzahlungen -50,00", ("abstained", "not_learned")),
+    ],
+)
+def test_a_label_the_teacher_printed_bare_printed_with_an_amount_is_not_null(next_line, expected):
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": None}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), "Erhaltene Anzahlungen"], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), next_line])])
+    kind, value = expected
+    assert (reading.values if kind == "value" else reading.abstained)["/prepaid_amount"] == value
+
+
+@pytest.mark.parametrize("style", [0, 1, 2])  # German, English and French layouts and formats
+def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout_not_at_all(style):
+    suppliers = supplier_documents(seed=51, suppliers=4, documents=4)
+    (_, teacher_pages, truth), *others = suppliers[style]
+    layout = learn(teacher_pages, truth, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None
+    assert [read(layout, pages).data == data for _, pages, data in others] == [True] * len(others)
+    assert any(len(pages) == 2 for _, pages, _ in others)  # line items running onto a second page
+    # another supplier (another name and VAT id; of the German layout): not read by this one's layout
+    _, stranger, _ = suppliers[3][0] if style == 0 else suppliers[0][0]
+    assert read(layout, stranger).values == {}

@@ -1,6 +1,7 @@
 """The layouts engine on the real same-layout groups of ../shared (issue 51): learn a supplier's layout from one
-document (its embedded XML, read by ``einvoice.read``, the truth; its text layer the words) and read the others.
-No value read may be wrong; other sellers of the same generator, one printing the supplier's VAT id, are not read.
+document (its embedded XML, read by ``einvoice.read``, the truth; its text layer the words) and read the others:
+the key fields (bench/learn.py's table has every field) read exactly, documents read fully. No value read may be
+wrong; other sellers of the same generator, one printing the supplier's VAT id, are not read.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ import functools
 from decimal import Decimal
 from typing import Any
 
-import pytest
 from helpers import shared_path
 
 from extractor.einvoice.read import read_embedded_invoice
@@ -63,12 +63,24 @@ def wrong(reading, truth: dict) -> dict:
     return {p: (v, want.get(p)) for p, v in reading.values.items() if want.get(p) is not None and not same(v, want[p])}
 
 
-@pytest.mark.parametrize("name", ["symtrax", "fnfe"])
-def test_learn_from_each_document_read_the_others_never_wrong(name):
+# the issue's key fields (bench/learn.py's KEY): a table's cells by their column
+KEY = ("/invoice_number", "/issue_date", "/currency", "/seller/name", "/seller/vat_id", "/buyer/name", "/subtotal")
+KEY += ("/total", "/amount_due", "/tax_lines/*/amount", "/line_items/*/amount")
+
+
+def generic(pointer: str) -> str:
+    return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
+
+
+def one_teacher(name: str) -> tuple[int, int, int, dict[tuple[str, str], float]]:
+    """Every own document of a group teaching alone, every other document read: (key fields read exactly, key
+    fields, documents read fully, key share per (teacher, document)); asserting on the way that no value read is
+    wrong, that nothing of another seller's document is read, and that a document read fully is read exactly."""
     docs = group(name)
     sellers = [d[2]["seller"]["name"] for d in docs]
     own = [d for d in docs if d[2]["seller"]["name"] == max(set(sellers), key=sellers.count)]
-    exact = total = 0
+    exact = total = full = 0
+    shares = {}
     for source, words, truth in own:
         layout = learn(list(words), truth, schema="invoice", teacher=teacher(source)).layout
         assert layout is not None
@@ -80,13 +92,34 @@ def test_learn_from_each_document_read_the_others_never_wrong(name):
             if other_truth["seller"]["name"] != truth["seller"]["name"]:
                 assert reading.values == {}, (source, other)
                 continue
-            key = ("/invoice_number", "/issue_date", "/seller/name", "/seller/vat_id", "/total", "/amount_due")
-            exact += sum(1 for k in key if k in reading.values)
-            total += len(key)
+            key = [p for p, v in leaves(other_truth).items() if generic(p) in KEY and v is not None]
+            read_right = sum(1 for p in key if p in reading.values)
+            exact, total = exact + read_right, total + len(key)
+            shares[(source, other)] = read_right / len(key)
             if reading.data is not None:
-                assert all(same(leaves(reading.data)[p], v) for p, v in leaves(other_truth).items() if v is not None)
-    # measured when written (bench/learn.py has the whole table): symtrax 84 %, fnfe 46 %
-    assert exact / total >= {"symtrax": 0.8, "fnfe": 0.44}[name]
+                assert {p: v for p, v in leaves(reading.data).items() if not same(v, leaves(other_truth)[p])} == {}
+                full += 1
+    return exact, total, full, shares
+
+
+def test_symtrax_one_teacher_reads_the_key_fields_never_wrong():
+    exact, total, full, _ = one_teacher("symtrax")
+    assert exact / total >= 0.9  # measured when written: 276/276
+    # read fully (no model): 6 of 20 measured; 1_Teilrechnung and Rabatte can never be (their unit price is printed
+    # rounded, 3,33 for 3.3333), and a unit no teacher printed ("Stk" after "kg") is not read
+    assert full >= 6
+
+
+def test_fnfe_one_teacher_reads_its_layouts_key_fields_never_wrong():
+    """The FNFE group is of one supplier in three layouts: two French invoices, a French credit note (its amounts
+    printed negative, the XML's positive: not read) and an English invoice (other labels, US dates: not read, and
+    not ``choose``n). The two invoices of one layout read each other's key fields but their tax lines (one prints
+    "TVA 0% export", the other "TVA collectée 20,0%": another row pattern); nothing is ever read wrong."""
+    exact, total, _, shares = one_teacher("fnfe")
+    assert exact / total >= 0.4  # measured when written: 54/129
+    invoices = ("v2_FNFE-factur-x-examples_Facture_DOM_BASICWL.pdf", "v2_FNFE-factur-x-examples_Facture_FR_BASICWL.pdf")
+    # measured when written: DOM teaching, FR read 9/11 (its two tax amounts not); FR teaching, DOM read 10/10
+    assert shares[invoices] >= 0.8 and shares[invoices[::-1]] >= 0.9
 
 
 def test_the_seller_printing_a_known_vat_id_is_not_read_as_that_seller():

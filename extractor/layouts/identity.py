@@ -30,6 +30,7 @@ _VAT_SHAPES = {
     "NL": r"NL\d{9}B\d{2}",
     "IT": r"IT\d{11}",
     "ES": r"ES[0-9A-Z]\d{7}[0-9A-Z]",
+    "SE": r"SE\d{10}01",
 }
 MAX_SPAN = 9
 
@@ -49,7 +50,9 @@ def _fr_valid(vat: str) -> bool:
 
 def vat_valid(vat: str) -> bool:
     """True when ``vat`` (normalised) has its country's shape (and, for France, its key): see the module docstring."""
-    if not _VAT.fullmatch(vat):
+    if not _VAT.fullmatch(vat) or sum(c.isdigit() for c in vat[2:]) < 6:
+        # every member state's VAT id holds at least six digits after its prefix: a word such as "September21"
+        # ("September 21, 2026" joined) is no Swedish VAT id
         return False
     shape = _VAT_SHAPES.get(vat[:2])
     if shape is not None and not re.fullmatch(shape, vat):

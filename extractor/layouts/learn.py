@@ -118,6 +118,30 @@ def _occurrences(printed: _Printed, value: Any) -> list[tuple[places.Span, Forma
     return kept
 
 
+# The words that label a field whose teacher's value is 0: a zero is printed in many places ("Zuschläge 0,00", a
+# share capital's "120 000,00"), so it is learned only where its line labels it so ("Erhaltene Anzahlungen -0,00")
+ZERO_LABELS = {
+    "/prepaid_amount": ("anzahlung", "vorauszahlung", "bezahlt", "prepaid", "paid", "advance", "acompte", "déjà"),
+}
+
+
+def _zero(pages: Sequence[PageWords], printed: _Printed, pointer: str) -> tuple[places.Span, Format] | None:
+    """The one place a document prints a zero amount (``-0,00`` for no prepayment), with its sign as printed: a
+    minus there is the sign every later amount there is printed with (``-50,00`` for 50); only a place labelled
+    as the field (``ZERO_LABELS``) counts; None when there is not exactly one."""
+    words = ZERO_LABELS.get(pointer, ())
+    zeros = [
+        (span, fmt)
+        for span, fmt in _occurrences(printed, 0)
+        if any(w in t for t in pages[span.page].tokens[span.line][: span.start] for w in words)
+    ]
+    if len(zeros) != 1:
+        return None
+    span, _ = zeros[0]
+    minus = " ".join(w.text for w in places.span_words(pages, span)).lstrip().startswith("-")
+    return span, Format(formats.NUMBER, negated=minus, signed=minus)
+
+
 def _unshared(
     found: dict[str, list[tuple[places.Span, Format]]],
 ) -> dict[str, tuple[list[tuple[places.Span, Format]], bool]]:
@@ -138,33 +162,47 @@ def _texts(pages: Sequence[PageWords]) -> list[str]:
     return [w.text for page in pages for w in page.words]
 
 
-def _field_rules(pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str]) -> tuple[FieldRule, ...]:
+def _field_rules(
+    pages: Sequence[PageWords], data: Mapping, decimal: str, notes: list[str], *, rows: set[tuple[int, int]]
+) -> tuple[FieldRule, ...]:
+    """Each scalar field's rule; ``rows``: the (page, line)s of the learned tables' rows, where no scalar is learned
+    while it is printed elsewhere too (a one-row invoice's subtotal is its row's amount)."""
     found: dict[str, list[tuple[places.Span, Format]]] = {}
     printed = _Printed(pages, decimal)
     rules = []
+    zeros: set[str] = set()
     for pointer, value in scalars(data):
         if value is None or value == "":
             rules.append(FieldRule(pointer, (), Format(formats.TEXT), absent=True))
             notes.append(f"{pointer}: no value in the teacher's data; read as null")
             continue
         if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
-            # a zero is printed in too many places (and with no sign) to learn where this one is
-            notes.append(f"{pointer}: 0 is not learned from (a later teacher with another value teaches it)")
+            zero = _zero(pages, printed, pointer)
+            if zero is None:
+                # a zero printed in several places (or none) does not say where this one is
+                notes.append(f"{pointer}: 0 is not learned from (a later teacher with another value teaches it)")
+            else:
+                found[pointer], zeros = [zero], zeros | {pointer}
             continue
         found[pointer] = _occurrences(printed, value) or _named(printed, pointer, value)
         if not found[pointer]:
             notes.append(f"{pointer}: {value!r} is not printed on the document as read; not learned")
+    for pointer, spans in found.items():
+        found[pointer] = [f for f in spans if (f[0].page, f[0].line) not in rows] or spans
     for pointer, (spans, shared) in _unshared(found).items():
         learned: list[Place] = []
+        party = pointer.split("/")[1]
+        own = frozenset(_party_words(data.get(party))) if party in PARTIES else frozenset()
         for span, _ in spans:
-            place = places.place_of(pages, span)
+            place = places.place_of(pages, span, own=own)
             if place is not None and place not in learned:
                 learned.append(place)
         learned = _labelled(pointer, _own_party(pointer, learned, data) if shared else learned)
         if spans and not learned:
             notes.append(f"{pointer}: printed with no fixed word around it; not learned")
         if learned:
-            rules.append(FieldRule(pointer, tuple(learned), spans[0][1], strict=shared))
+            # a zero must be printed at its place (strict): a label printed with nothing after it says nothing
+            rules.append(FieldRule(pointer, tuple(learned), spans[0][1], strict=shared or pointer in zeros))
     return tuple(sorted(rules, key=lambda r: r.pointer))
 
 
@@ -194,18 +232,21 @@ def _party_words(value: Any) -> set[str]:
 
 def _own_party(pointer: str, learned: list[Place], data: Mapping) -> list[Place]:
     """A party's value the other party shares (both in Germany): the places anchored by the other party's words (its
-    name above, its city beside) are dropped, as long as one is left; each place kept printed the true value."""
+    name above, its city beside) are dropped, and those anchored by no word of its own where some are, as long as
+    one is left; each place kept printed the true value."""
     party = pointer.split("/")[1]
     if party not in PARTIES:
         return learned
     other = _party_words(data.get(PARTIES[1 - PARTIES.index(party)]))
     own = _party_words(data.get(party))
-    kept = [
-        p
-        for p in learned
-        if not (other - own) & {t for t in (*p.before, *p.after, *(w for line in p.above for w in line))}
-    ]
-    return kept or learned
+
+    def anchors(place: Place) -> set[str]:
+        return {t for t in (*place.before, *place.after, *(w for line in place.above for w in line))}
+
+    kept = [p for p in learned if not (other - own) & anchors(p)] or learned
+    # and where some are anchored by the party's own words (its city beside its country), only those: a place
+    # anchored by a third party's (a ship-to address's city) may print that party's value next time
+    return [p for p in kept if (own - other) & anchors(p)] or kept
 
 
 def _labelled(pointer: str, learned: list[Place]) -> list[Place]:
@@ -263,11 +304,15 @@ def learn(
     if not name_printed(name_key(name) or "", pages):
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
-    rules = _field_rules(pages, data, decimal, notes)
     tables = table.learn_tables(pages, data, decimal=decimal, notes=notes)
+    rows = {row for spec in tables for row in table.row_lines(spec, pages)}
+    rules = _field_rules(pages, data, decimal, notes, rows=rows)
     if not any(r.places for r in rules):
         return LearnResult(None, (*notes, "no field's value was found on the document: nothing learned"))
     values = {str(v) for _, v in scalars(data) if v is not None}
+    learned = {r.pointer for r in rules} | {t.pointer for t in tables}
+    arrays = [f"/{k}" for k, v in data.items() if isinstance(v, list)]
+    unlearned = tuple(p for p in [*(p for p, _ in scalars(data)), *arrays] if p not in learned)
     layout = Layout(
         id="",
         supplier_key=supplier,
@@ -278,9 +323,11 @@ def learn(
         tables=tables,
         fingerprint=frozenset(w for w in fixed_words(pages) if w not in {v.casefold() for v in values}),
         vocabulary=fixed_words(pages)
-        | {seg for page in pages for line in page.merged for seg in line if seg != places.ANY},
+        | {seg for page in pages for line in page.merged for seg in line if seg != places.ANY}
+        | {places.bare_label(line) or "" for page in pages for line in page.merged if places.ANY not in line},
         teacher=teacher,
         decimal=decimal,
+        unlearned=unlearned,
     )
     return LearnResult(with_id(layout), tuple(notes))
 
@@ -318,10 +365,16 @@ def refine(layout: Layout, pages: Sequence[PageWords], data: Mapping, *, teacher
             notes.append(f"{rule.pointer}: the earlier places did not read this document's value; dropped")
     rules += [r for p, r in new_rules.items() if layout.field(p) is None]
     right = {p for p, v in reading.values.items() if truth.get(p) == v}
+    tables = table.refine_tables(layout.tables, fresh.layout.tables, reading, data)
+    learned = {r.pointer for r in rules} | {t.pointer for t in tables}
+    # what either taught and the refined layout no longer reads (a field dropped here too) is not read as absent
+    before = (*(r.pointer for r in layout.fields), *(t.pointer for t in layout.tables), *layout.unlearned)
+    unlearned = dict.fromkeys(p for p in (*before, *fresh.layout.unlearned) if p not in learned)
     refined = dataclasses.replace(
         layout,
         fields=tuple(sorted(rules, key=lambda r: r.pointer)),
-        tables=table.refine_tables(layout.tables, fresh.layout.tables, reading, data),
+        tables=tables,
+        unlearned=tuple(unlearned),
         fingerprint=layout.fingerprint & fresh.layout.fingerprint,
         vocabulary=layout.vocabulary | fresh.layout.vocabulary,
         teacher=teacher,

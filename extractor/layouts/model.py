@@ -274,6 +274,8 @@ class Layout:
         teacher: the latest teacher.
         documents: how many documents taught it.
         demoted: pointers it no longer reads (``demote``), until taught again.
+        unlearned: the teachers' fields and tables that could not be learned (a value not printed, a zero, a table
+            whose rows do not line up): read as abstained (``not_learned``), never left out of the data.
     """
 
     id: str
@@ -289,6 +291,7 @@ class Layout:
     demoted: frozenset[str] = frozenset()
     decimal: str = ","
     vocabulary: frozenset[str] = frozenset()
+    unlearned: tuple[str, ...] = ()
 
     def field(self, pointer: str) -> FieldRule | None:
         """The rule of ``pointer``, None when the layout has none."""
@@ -311,6 +314,7 @@ class Layout:
             "teacher": self.teacher.to_json(),
             "documents": self.documents,
             "demoted": sorted(self.demoted),
+            "unlearned": list(self.unlearned),
         }
 
     @classmethod
@@ -340,6 +344,8 @@ class Layout:
                 teacher=Teacher(**data["teacher"]),
                 documents=int(data["documents"]),
                 demoted=frozenset(data["demoted"]),
+                # a layout stored before ``unlearned`` was kept reads as one with none
+                unlearned=tuple(data.get("unlearned", ())),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise LayoutError(f"malformed layout: {type(exc).__name__}: {exc}") from exc

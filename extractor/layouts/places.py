@@ -72,15 +72,27 @@ def _above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
     return tuple(line_tokens(page, above) for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
 
 
+def bare_label(merged: Sequence[str]) -> str | None:
+    """``label:`` and a line's fixed words, for a line of fixed words only (a label printed with nothing after it:
+    ``Erhaltene Anzahlungen``), else None; with ``ANY`` dropped, for any line: a layout's vocabulary holds its
+    teachers' bare labels, so the same label printed with an amount is a line they did not explain."""
+    words = [t for t in merged if t != ANY]
+    return "label:" + " ".join(words) if words else None
+
+
 def fixed(tokens: Sequence[str]) -> bool:
     """True when tokens hold a fixed word (something to find a place by)."""
     return any(t != ANY for t in tokens)
 
 
-def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
+def place_of(pages: Sequence[PageWords], span: Span, *, own: frozenset[str] = frozenset()) -> Place | None:
     """The place of a span: the fixed words of its line, and the lines above it when its line has none or when its
-    line's words alone also fit another line of the teacher (a city after "DE" in the seller's and the buyer's
-    address); None when nothing describes it alone."""
+    line's words alone also fit another line of the teacher printing something else (a city after "DE" in the
+    seller's and the buyer's address); None when nothing describes it alone. ``own``: words that do not change from
+    one document of the supplier to the next (its party's name): a line above made of them alone is anchor enough
+    (a street under the seller's name, whatever the line above the name prints). A place that fits several lines
+    of the teacher is kept when each prints the same value (a seller's street in its address and its footer): a
+    later document must then print one value at all of them."""
     page = pages[span.page]
     tokens = line_tokens(page, span.line)
     before, after = tokens[: span.start], tokens[span.end :]
@@ -91,16 +103,28 @@ def place_of(pages: Sequence[PageWords], span: Span) -> Place | None:
         page=(span.page, span.page - len(pages)),
         box=box_of(span_words(pages, span)),
     )
-    if fixed(before) or fixed(after):
-        lines = {(m.page, m.line) for m in matches(place, pages)}
-        if lines == {(span.page, span.line)}:
-            return place
+    if (fixed(before) or fixed(after)) and _only(place, pages, span):
+        return place
     above = _above(page, span.line)
-    if not any(fixed(a) for a in above):
-        return None
-    place = Place(before=before, after=after, above=above, page=place.page, box=place.box, lines=span.lines)
-    lines = {(m.page, m.line) for m in matches(place, pages)}
-    return place if lines == {(span.page, span.line)} else None
+    depths = [len(above)]
+    if above and fixed(above[0]) and {t for t in above[0] if t != ANY} <= own:
+        depths.insert(0, 1)
+    for depth in depths:
+        if not any(fixed(a) for a in above[:depth]):
+            continue
+        place = Place(before=before, after=after, above=above[:depth], page=place.page, box=place.box, lines=span.lines)
+        if _only(place, pages, span):
+            return place
+    return None
+
+
+def _only(place: Place, pages: Sequence[PageWords], span: Span) -> bool:
+    """True when ``place`` finds ``span`` on the teacher, and wherever else it fits, the same text."""
+    found = list(matches(place, pages))
+    text = [w.text for w in span_words(pages, span)]
+    return any((m.page, m.line) == (span.page, span.line) for m in found) and all(
+        [w.text for w in span_words(pages, m)] == text for m in found
+    )
 
 
 def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
@@ -118,7 +142,9 @@ def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
             if len(spans) != 1:
                 continue  # the fixed words do not say where the value is on this line
             start, end = spans[0]
-            if above and (_merged_above(page, line) != above or not _aligned(place, page, line, start, end)):
+            if above and (
+                _merged_above(page, line)[: len(above)] != above or not _aligned(place, page, line, start, end)
+            ):
                 continue
             yield Span(page_index, line, start, end, place.lines)
 

@@ -121,19 +121,30 @@ _ID_LIKE = re.compile(r"^(?=(?:[^0-9]*[0-9]){6})[A-Za-z0-9./-]{8,}$")
 
 
 def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[PageWords, int]]:
-    """The lines holding a number and fixed words no teacher printed (word by word, or ``merge``d): they may print a
-    field the teachers left
-    empty (a due date, a prepayment), so such fields are not read as null on this document (``may_print``)."""
+    """The lines holding a number and fixed words no teacher printed (word by word, or ``merge``d), or a label a
+    teacher printed bare, but a learned table's rows (their descriptions are new on every document): they may print a
+    field the teachers left empty (a due date, a prepayment), so such fields are not read as null on this document
+    (``may_print``)."""
+    rows = {row for spec in layout.tables for row in table.row_lines(spec, pages)}  # a line item's own words
     return [
         (page, line)
-        for page in pages
+        for index, page in enumerate(pages)
         for line, merged in enumerate(page.merged)
-        if places.ANY in merged and not (_known(layout, merged) or _known(layout, page.tokens[line]))
+        if places.ANY in merged
+        and (index, line) not in rows
+        and not ((_known(layout, merged) or _known(layout, page.tokens[line])) and not _was_bare(layout, merged))
     ]
 
 
+def _was_bare(layout: Layout, merged: Sequence[str]) -> bool:
+    """True when a teacher printed this line's label with nothing after it ("Erhaltene Anzahlungen"): printed here
+    with an amount, it is a line no teacher explained."""
+    return places.bare_label(merged) in layout.vocabulary
+
+
 def _known(layout: Layout, tokens: Sequence[str]) -> bool:
-    return all(t == places.ANY or t in layout.vocabulary for t in tokens)
+    # a month's name varies as a date's digits do ("March 17, 2026", then "April 2, 2026")
+    return all(t == places.ANY or t in layout.vocabulary or t.rstrip(".,") in formats.MONTHS for t in tokens)
 
 
 def may_print(pointer: str, layout: Layout, printed: set[str], lines: list[tuple[PageWords, int]]) -> bool:
@@ -181,7 +192,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         requires was read (and the data is valid against it).
     """
     result = LayoutRead()
-    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables]
+    pointers = [r.pointer for r in layout.fields] + [t.pointer for t in layout.tables] + list(layout.unlearned)
     keys = identities(pages)
     if not identity_printed(layout, pages, printed=keys):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
@@ -203,6 +214,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.citations[rule.pointer] = cited
             else:
                 result.abstained[rule.pointer] = reason
+    for pointer in layout.unlearned:
+        result.abstained[pointer] = DEMOTED if pointer in layout.demoted else NOT_LEARNED
     if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
         _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)

@@ -31,6 +31,7 @@ ABSENT = "absent"  # a column the teachers' rows all left null: read as null
 GAP = 2.2  # a wrapped cell's next line starts within this many word heights of the previous line's top
 INDENT = 0.012  # and no further than this (page widths) from where its first line starts
 SUMS = (("/amount", "/subtotal"),)
+_UNSEEN = object()  # a code cell whose printed word no teacher printed
 
 
 def _slot(key: str) -> str:
@@ -73,7 +74,18 @@ def _row_line(pages: Sequence[PageWords], row: Mapping, decimal: str) -> tuple[i
 
 
 def _assign(found: list[tuple[int, int, dict[str, list[int]]]], pages: Sequence[PageWords]) -> list[dict[str, int]]:
-    """Each row's key -> word index counted from its line's end (-1 last), chosen the same across rows."""
+    """Each row's key -> word index counted from its line's end (-1 last), chosen the same across rows: the columns
+    every row prints its value in (``_bijection``), or, when there is no such choice, each row's most voted."""
+    common: dict[str, set[int]] = {}
+    for p, line, hits in found:
+        n = len(pages[p].lines[line])
+        for key, at in hits.items():
+            offsets = {i - n for i in at}
+            common[key] = common[key] & offsets if key in common else offsets
+    if all(len(hits) == len(common) for _, _, hits in found):
+        chosen = _bijection(common)
+        if chosen is not None:
+            return [dict(chosen) for _ in found]
     votes: dict[str, Counter[int]] = {}
     for p, line, hits in found:
         n = len(pages[p].lines[line])
@@ -83,15 +95,31 @@ def _assign(found: list[tuple[int, int, dict[str, list[int]]]], pages: Sequence[
     out = []
     for p, line, hits in found:
         n = len(pages[p].lines[line])
-        chosen: dict[str, int] = {}
-        for key, at in hits.items():
-            ranked = sorted(at, key=lambda i: -votes[key][i - n])
-            chosen[key] = ranked[0] - n
-        if len(set(chosen.values())) == len(chosen):
-            out.append(chosen)
-        else:
-            out.append({})
+        chosen = {key: sorted(at, key=lambda i: -votes[key][i - n])[0] - n for key, at in hits.items()}
+        out.append(chosen if len(set(chosen.values())) == len(chosen) else {})
     return out
+
+
+def _bijection(common: Mapping[str, set[int]]) -> dict[str, int] | None:
+    """One column per key among those every row printed it in, no two keys in one column. Where the teachers' rows
+    allow several (every quantity 1: the unit price and the amount print alike), the amount is the line's last of
+    them (as invoices print it); the others left to right in the rows' key order. A choice the teachers cannot tell
+    apart is caught later: a row's quantity x unit price must be its amount (``_products_hold``)."""
+    keys = sorted(common, key=lambda k: (k != "/amount", k))
+    best: dict[str, int] | None = None
+
+    def walk(index: int, taken: dict[str, int]) -> None:
+        nonlocal best
+        if index == len(keys):
+            best = best or dict(taken)
+            return
+        # the amount from the right, the others from the left
+        for offset in sorted(common[keys[index]], reverse=keys[index] == "/amount"):
+            if offset not in taken.values():
+                walk(index + 1, {**taken, keys[index]: offset})
+
+    walk(0, {})
+    return best
 
 
 def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: float) -> list[Word]:
@@ -261,23 +289,43 @@ def _sums(pointer: str, rows: Sequence[Mapping], data: Mapping) -> tuple[tuple[s
     return tuple(out)
 
 
-def _header(pages: Sequence[PageWords], first: tuple[int, int, Any]) -> tuple[str, ...]:
+def _header_line(pages: Sequence[PageWords], first: tuple[int, int, Any]) -> tuple[int, int] | None:
+    """The (page, line) of the nearest line of two or more fixed words above the first row, on its page or an
+    earlier one (a table whose header ends one page and whose rows start the next)."""
     p, n, _ = first
-    for line in range(n - 1, -1, -1):
-        tokens = places.line_tokens(pages[p], line)
-        if len(tokens) >= 2 and places.ANY not in tokens:
-            return tokens
-    return ()
+    for page in range(p, -1, -1):
+        for line in range(n - 1 if page == p else len(pages[page].lines) - 1, -1, -1):
+            tokens = places.line_tokens(pages[page], line)
+            if len(tokens) >= 2 and places.ANY not in tokens:
+                return page, line
+    return None
+
+
+def _header(pages: Sequence[PageWords], first: tuple[int, int, Any]) -> tuple[str, ...]:
+    at = _header_line(pages, first)
+    return () if at is None else places.line_tokens(pages[at[0]], at[1])
 
 
 def _end(pages: Sequence[PageWords], lines: Sequence[tuple[int, int, Any]]) -> tuple[str, ...]:
-    """The first line of fixed words after the last row that starts at or left of the rows' first word."""
+    """The first line of fixed words after the last row that starts left of the rows' and the header's first words,
+    and that the table's body does not print (a cell's "(GLN)" under each row, a row's note, ends nothing)."""
     p, n, _ = lines[-1]
-    left = min(pages[q].line_words(m)[0].box[0] for q, m, _ in lines) + 0.01
+    starts = [pages[q].line_words(m)[0].box[0] for q, m, _ in lines]
+    at = _header_line(pages, lines[0]) or (lines[0][0], lines[0][1] - 1)
+    if at[1] >= 0:
+        starts.append(pages[at[0]].line_words(at[1])[0].box[0])
+    left = min(starts) + 0.01
+    body = {
+        merge(places.line_tokens(pages[q], m))
+        for q in range(at[0], p + 1)
+        for m in range(at[1] + 1 if q == at[0] else 0, n if q == p else len(pages[q].lines))
+    }
     for page in range(p, len(pages)):
         for line in range(n + 1 if page == p else 0, len(pages[page].lines)):
             tokens = places.line_tokens(pages[page], line)
-            if places.ANY not in tokens and pages[page].line_words(line)[0].box[0] <= left:
+            if places.ANY in tokens or merge(tokens) in body:
+                continue
+            if pages[page].line_words(line)[0].box[0] <= left:
                 return tokens
     return ()
 
@@ -303,9 +351,35 @@ def refine_tables(old: Sequence[Table], new: Sequence[Table], reading: LayoutRea
     for spec in old:
         truth = data.get(spec.pointer.strip("/"))
         right = rows_of(spec, reading.values) == truth if spec.pointer not in reading.abstained else False
-        out.append(spec if right or spec.pointer not in fresh else fresh[spec.pointer])
+        if spec.pointer not in fresh:
+            out.append(spec)
+            continue
+        later = fresh[spec.pointer]
+        if later.row == spec.row:
+            # one row pattern: the codes either teacher printed are read (a unit "kg" one taught, "Stk" the other)
+            out.append(_codes_joined(spec if right else later, spec, later))
+        else:
+            out.append(spec if right else later)
     out += [t for p, t in fresh.items() if all(o.pointer != p for o in old)]
     return tuple(out)
+
+
+def _codes_joined(base: Table, earlier: Table, later: Table) -> Table:
+    """``base`` with each code column's codes as both tables print them, the later teacher's where they differ."""
+
+    def codes(spec: Table, key: str) -> dict[str, str]:
+        column = next((c for c in spec.columns if c.key == key and c.format.kind == formats.CODE), None)
+        return dict(column.format.codes) if column is not None else {}
+
+    columns = []
+    for column in base.columns:
+        if column.format.kind == formats.CODE:
+            joined = {**codes(earlier, column.key), **codes(later, column.key)}
+            column = dataclasses.replace(
+                column, format=dataclasses.replace(column.format, codes=tuple(sorted(joined.items())))
+            )
+        columns.append(column)
+    return dataclasses.replace(base, columns=tuple(columns))
 
 
 def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict[str, Word]] | None:
@@ -324,6 +398,27 @@ def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict
             return None
     lead = list(words[: len(words) - len(pattern)])
     return lead, cells
+
+
+def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
+    """True when a line that fits a row's pattern looks like a row: a digit in each number column's word, and no
+    word but a position number left of a wrapped column (a total's line "zzgl. USt. 19 % 9.076,86" does not)."""
+    lead, cells = fitted
+    numbers = [c.key for c in spec.columns if c.format.kind == formats.NUMBER and c.key in cells]
+    if not all(any(ch.isdigit() for ch in cells[key].text) for key in numbers):
+        return False
+    left = min((c.span[0] for c in spec.columns if c.key in spec.wrap), default=None)
+    return left is None or not any(w.box[0] < left and token(w.text) != places.ANY for w in lead)
+
+
+def row_lines(spec: Table, pages: Sequence[PageWords]) -> set[tuple[int, int]]:
+    """The (page, line)s of a table's region that look like its rows (``_row_like``): lines its rows explain."""
+    out = set()
+    for p, line in _region(spec, pages) if spec.row else ():
+        fitted = _fits_row(spec, pages[p], line)
+        if fitted is not None and _row_like(spec, fitted):
+            out.add((p, line))
+    return out
 
 
 def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
@@ -356,27 +451,47 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
         return
     values: dict[str, Any] = {}
     citations: dict[str, list[dict]] = {}
+    unread: dict[str, str] = {}
     count = 0
     for p, line in region:
         fitted = _fits_row(spec, pages[p], line)
         if fitted is None:
             continue
         row = _read_row(spec, pages, p, line, fitted, layout.decimal)
+        if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
+            continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
+            # would leave the amounts short of the subtotal: the sum checks it
         if row is None:
             result.abstained[spec.pointer] = UNPARSABLE
             return
         for key, (value, cited) in row.items():
+            if value is _UNSEEN:
+                unread[f"{spec.pointer}/{count}{key}"] = UNPARSABLE
+                continue
             values[f"{spec.pointer}/{count}{key}"] = value
             citations[f"{spec.pointer}/{count}{key}"] = [cited]
         count += 1
     if count == 0:
         result.abstained[spec.pointer] = NO_CANDIDATE
         return
-    if not _sums_hold(spec, values, result.values) or not _products_hold(spec, values):
+    if not _sums_hold(spec, values, result.values):
         result.abstained[spec.pointer] = TABLE_CHECK
         return
+    failing = _products_failing(spec, values)
+    if failing and ("/amount", "/subtotal") not in spec.sums:
+        result.abstained[spec.pointer] = TABLE_CHECK
+        return
+    for index in failing:
+        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed
+        # (a price printed rounded), so neither is read
+        for key in ("/quantity", "/unit_price"):
+            pointer = f"{spec.pointer}/{index}{key}"
+            values.pop(pointer, None)
+            citations.pop(pointer, None)
+            unread[pointer] = TABLE_CHECK
     result.values.update(values)
     result.citations.update(citations)
+    result.abstained.update(unread)
 
 
 def _read_row(
@@ -390,7 +505,8 @@ def _read_row(
             continue
         if column.key in spec.wrap:
             right = min(w.box[0] for w in cells.values()) - 0.002
-            if any(w.box[0] < column.span[0] for w in lead):
+            # a number left of the column is the row's position ("1 Beratung ..."), any other word not the row's
+            if any(w.box[0] < column.span[0] and token(w.text) != places.ANY for w in lead):
                 return None
             words = _cell(pages, p, line, column.span[0], right)
             text = " ".join(w.text for w in words)
@@ -398,7 +514,11 @@ def _read_row(
             words = [cells[column.key]]
             text = words[0].text
         value = formats.parse(text, column.format, decimal=decimal) if text else None
-        if value is None:
+        if value is None and column.format.kind == formats.CODE:
+            # a code the teachers never printed (a unit "kg" where they printed "Stk"): that cell is not read,
+            # its row and the table are (the supplier's codes are its own: Lieferant's "Stk" is C62, not H87)
+            value = _UNSEEN
+        elif value is None:
             return None
         out[column.key] = (value, places.word_citation(page, words))
     for column in spec.columns:
@@ -421,20 +541,22 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
     return True
 
 
-def _products_hold(spec: Table, values: Mapping[str, Any]) -> bool:
-    """Each row's quantity x unit price is its amount, to the cent (a unit price printed rounded, 3,33 for
-    3.3333, is then caught rather than read)."""
+def _products_failing(spec: Table, values: Mapping[str, Any]) -> list[int]:
+    """The rows whose quantity x unit price is not their amount, to the cent (a unit price printed rounded, 3,33
+    for 3.3333, is then caught rather than read)."""
     keys = {c.key for c in spec.columns}
     if not {"/quantity", "/unit_price", "/amount"} <= keys:
-        return True
-    for row in rows_of(spec, values):
+        return []
+    failing = []
+    for index, row in enumerate(rows_of(spec, values)):
         q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
         if not all(isinstance(v, int | float) for v in (q, p, a)):
-            return False
+            failing.append(index)
+            continue
         product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
         if product != Decimal(str(a)).quantize(Decimal("0.01")):
-            return False
-    return True
+            failing.append(index)
+    return failing
 
 
 def rows_of(spec: Table, values: Mapping[str, Any]) -> list[dict]:

@@ -1,0 +1,148 @@
+"""Synthetic suppliers for the layouts engine (issue 51): each prints its invoices in one of several layouts, in
+German, English or French formats, its line items running onto a second page when there are many; a document is
+its words (``layouts.PageWords``, no PDF: text-layer words placed by their characters) and its true data.
+
+``supplier_documents(seed=, suppliers=, documents=)`` -> per supplier, its documents ``(name, pages, data)``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+
+from extractor.layouts.words import PageWords, from_lines
+
+ROWS_PER_PAGE = 8  # line items beyond this many run onto the next page (the header on the first page only)
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
+ITEMS = ("Beratung", "Wartung", "Lizenz", "Schulung", "Papier A4", "Toner schwarz", "Kabel", "Monitor", "Support")
+
+
+@dataclass(frozen=True)
+class Style:
+    """One layout's words and formats."""
+
+    language: str
+    invoice: str  # the invoice number's label
+    date: str  # the issue date's label
+    buyer: str  # the line above the buyer's name
+    header: str  # the line items' header
+    subtotal: str
+    tax: str
+    total: str
+    decimal: str
+    thousands: str
+
+
+STYLES = (
+    Style("de", "Rechnungsnummer:", "Rechnungsdatum:", "Rechnungsempfänger:", "Pos Beschreibung Menge Preis Betrag",
+          "Nettobetrag", "zzgl. USt. 19 %", "Gesamtbetrag", ",", "."),
+    Style("en", "Invoice No:", "Date:", "Bill to:", "Pos Item Qty Price Amount", "Subtotal", "VAT 19 %", "Total",
+          ".", ","),
+    # French groups thousands with a narrow no-break space (U+202F, as CLDR's fr locale prints them): one word
+    Style("fr", "Facture N°", "Date :", "Client :", "Pos Désignation Qté Prix Montant", "Total HT", "TVA 19 %",
+          "Total TTC", ",", "\u202f"),
+)  # fmt: skip
+
+
+def money(value: Decimal, style: Style) -> str:
+    """An amount as the style prints it (``1.297,50``, ``1,297.50``, ``1\u202f297,50``)."""
+    whole, cents = f"{value:.2f}".split(".")
+    groups: list[str] = []
+    while len(whole) > 3:
+        whole, groups = whole[:-3], [whole[-3:], *groups]
+    return style.thousands.join([whole, *groups]) + style.decimal + cents
+
+
+def date_text(year: int, month: int, day: int, style: Style) -> str:
+    """A date as the style prints it."""
+    if style.language == "de":
+        return f"{day:02d}.{month:02d}.{year}"
+    if style.language == "en":
+        return f"{MONTHS[month - 1]} {day}, {year}"
+    return f"{day:02d}/{month:02d}/{year}"
+
+
+def page(
+    index: int,
+    lines: list[str],
+    *,
+    char: float = 0.008,
+    height: float = 0.012,
+    confidence: float | None = None,
+    source: str = "text_layer",
+) -> PageWords:
+    """A page of words: one line per text, 0.02 apart, each word placed by its characters (``char`` wide each);
+    ``confidence`` and ``source`` as OCR would give them, when a test needs OCR's words."""
+    rows = []
+    for n, text in enumerate(lines):
+        words, at = [], 0
+        for word in text.split(" "):
+            if word:
+                top = 0.05 + n * 0.02
+                words.append((word, (0.05 + at * char, top, 0.05 + (at + len(word)) * char, top + height), confidence))
+            at += len(word) + 1
+        rows.append(words)
+    return from_lines(index, rows, source=source)
+
+
+def document(rng: random.Random, *, seller: str, vat: str, style: Style, number: int) -> tuple[list[PageWords], dict]:
+    """One invoice of a supplier: its pages and its true data."""
+    count = rng.choice((1, 2, 3, 5, 9, 12))
+    items = []
+    for _ in range(count):
+        quantity = rng.randint(1, 20)
+        price = Decimal(rng.randint(50, 250000)) / 100
+        items.append((rng.choice(ITEMS), quantity, price, price * quantity))
+    subtotal = sum((amount for *_, amount in items), Decimal(0))
+    tax = (subtotal * Decimal("0.19")).quantize(Decimal("0.01"))
+    total = subtotal + tax
+    year, month, day = 2026, rng.randint(1, 10), rng.randint(1, 28)
+    invoice_number = f"{seller[:2].upper()}-{year}-{number:04d}"
+    buyer = rng.choice(("Muster AG", "Beispiel GmbH", "Acme Ltd", "Société Exemple SARL"))
+    head = [f"{seller} Hauptstraße 1 20457 Hamburg", f"VAT {vat}", style.buyer, buyer]
+    head += [f"{style.invoice} {invoice_number}", f"{style.date} {date_text(year, month, day, style)}", style.header]
+    rows = [f"{i} {desc} {q} {money(p, style)} {money(a, style)}" for i, (desc, q, p, a) in enumerate(items, start=1)]
+    tail = [f"{style.subtotal} {money(subtotal, style)}", f"{style.tax} {money(tax, style)}"]
+    tail += [f"{style.total} {money(total, style)} EUR", "Thank you / Danke / Merci"]
+    first, rest = rows[:ROWS_PER_PAGE], rows[ROWS_PER_PAGE:]
+    pages = [page(0, head + first + ([] if rest else tail))]
+    if rest:
+        pages.append(page(1, rest + tail))
+    data = {
+        "invoice_number": invoice_number,
+        "issue_date": f"{year}-{month:02d}-{day:02d}",
+        "due_date": None,
+        "currency": "EUR",
+        "seller": {"name": seller, "address": None, "vat_id": vat, "tax_id": None},
+        "buyer": {"name": buyer, "address": None, "vat_id": None, "tax_id": None},
+        "line_items": [
+            {"description": d, "quantity": q, "unit": None, "unit_price": float(p), "tax_rate": None}
+            | {"amount": float(a)}
+            for d, q, p, a in items
+        ],
+        "subtotal": float(subtotal),
+        "tax_lines": [],
+        "total": float(total),
+        "prepaid_amount": None,
+        "amount_due": float(total),
+        "payment_terms": None,
+        "bank_account": None,
+    }
+    return pages, data
+
+
+def supplier_documents(*, seed: int, suppliers: int, documents: int) -> list[list[tuple[str, list[PageWords], dict]]]:
+    """``suppliers`` synthetic suppliers (their styles in turn), ``documents`` invoices each."""
+    rng = random.Random(seed)
+    out = []
+    for n in range(suppliers):
+        style = STYLES[n % len(STYLES)]
+        seller = f"{rng.choice(('Nordlicht', 'Sonnen', 'Alpen', 'Rhein', 'Atlas'))} {n} GmbH"
+        vat = f"DE{100000000 + n * 7919}"
+        docs = []
+        for i in range(documents):
+            pages, data = document(rng, seller=seller, vat=vat, style=style, number=i + 1)
+            docs.append((f"{style.language}-{n}-{i}", pages, data))
+        out.append(docs)
+    return out
