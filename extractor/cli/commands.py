@@ -31,6 +31,7 @@ from extractor.cli.options import (
     FEED_JSONL_OPTION,
     HOOK_OPTION,
     HOOK_TIMEOUT_OPTION,
+    LEARN_OPTION,
     NO_REGISTER_OPTION,
     REQUIRE_KNOWN_SUPPLIER_OPTION,
     STATE_REGISTER_OPTION,
@@ -115,14 +116,7 @@ def run_batch_command(
         metavar="DAYS",
         help="possible_duplicate: the same supplier, total and currency issued at most DAYS apart.",
     ),
-    learn: str = typer.Option(
-        Settings().learn,
-        "--learn",
-        metavar="read|check|off",
-        help="With --register: read a known supplier's document by its learned layout, with no model, when it reads "
-        "every required field (read); let the layout only check the model's reading (check); or neither (off) "
-        "(docs/learning.md).",
-    ),
+    learn: str = LEARN_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
@@ -291,6 +285,7 @@ def watch_command(
     register: str | None = STATE_REGISTER_OPTION,
     no_register: bool = NO_REGISTER_OPTION,
     require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
+    learn: str = LEARN_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -310,7 +305,7 @@ def watch_command(
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     settings = state_register(
-        settings, paths.register, register=register, off=no_register, strict=require_known_supplier
+        settings, paths.register, register=register, off=no_register, strict=require_known_supplier, learn=learn
     )
     render.watch_logging()
     with Extractor(settings) as extractor:
