@@ -407,11 +407,16 @@ SUBCOMMANDS.add("calibrate")
 @app.command(
     "review",
     help="Review the records in OUT in a browser: each beside its pages, values boxed where they "
-    "are printed; corrections go to OUT/<name>.reviewed.json.",
+    "are printed; corrections go to OUT/<name>.reviewed.json.\n\n"
+    "`extract review URL --api-key KEY --files DIR` reviews a service tenant's records instead (extract serve at "
+    "URL): saved and approved through POST /v1/jobs/{id}/review, so approving teaches that tenant's layouts; DIR "
+    "holds the files the tenant submitted (found by SHA-256) and gets the reviewed files.",
 )
 @handle_errors
 def review_command(
-    out: Path = typer.Argument(..., help="The folder of records (a batch's --out or a watcher's OUT)."),
+    out: str = typer.Argument(
+        ..., metavar="OUT|URL", help="The folder of records (a batch's --out or a watcher's OUT), or a service's URL."
+    ),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
     host: str = typer.Option(
         "127.0.0.1", "--host", help="The address to bind; any but loopback requires the token printed at start."
@@ -427,11 +432,29 @@ def review_command(
         help="The invoice register whose findings the page shows and acts on (default: a watcher's, "
         "OUT/.extractor/register.sqlite, when there is one).",
     ),
+    api_key: str | None = typer.Option(
+        None,
+        "--api-key",
+        envvar="EXTRACT_REVIEW_API_KEY",
+        metavar="KEY",
+        help="With a service URL: the tenant's key (scopes read and review).",
+    ),
+    files: Path | None = typer.Option(
+        None, "--files", metavar="DIR", help="With a service URL: the folder of the files its tenant submitted."
+    ),
 ) -> None:
     """Serve the review page until Ctrl-C."""
-    from extractor.tools.review_page.app import serve
+    from extractor.tools.review_page.app import ServiceTenant, serve
 
-    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo, register=register)
+    service = None
+    if out.startswith(("http://", "https://")):
+        if files is None or not api_key or register:
+            raise UsageError(f"extract review {out}: a service needs --api-key KEY and --files DIR (no --register)")
+        service = ServiceTenant(url=out, api_key=api_key)
+    elif api_key or files:
+        raise UsageError("--api-key and --files go with a service's URL (extract review URL ...)")
+    where = files if files is not None else Path(out)
+    serve(where, host=host, port=port, reviewer=reviewer, open_browser=open_browser, register=register, service=service)
 
 
 SUBCOMMANDS.add("review")
