@@ -2,7 +2,8 @@
 next document of that supplier is read by layout (the page says which layout and from what it was learned); a review
 correcting a value it read demotes it (said on the page and in the reviewed file); the page can forget it.
 
-``EXTRACTOR_LEARNING_SCREENSHOT=docs/learning.png`` saves the page of the record read by layout (the docs show it).
+``EXTRACTOR_LEARNING_SCREENSHOT=docs/learning-review.png`` saves the page of the record read by layout (the docs
+show it).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def test_a_review_teaches_the_next_document_is_read_by_layout_and_a_correction_d
     browser,  # noqa: F811 - the fixture imported above
     model_factory,
 ):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -79,14 +81,15 @@ def test_a_review_teaches_the_next_document_is_read_by_layout_and_a_correction_d
             assert record.data == SECOND and record.extra["layout"]["id"] == taught["layout"]
             _write(out, "second", record)
             _write(out, "third", extractor.extract(str(third)))
-        wait = WebDriverWait(browser, 60)
+        # the forget button reloads the page: an element read as it goes is stale, and read again
+        wait = WebDriverWait(browser, 60, ignored_exceptions=(StaleElementReferenceException,))
         browser.get(f"http://{host}/r/second")
         section = wait.until(lambda d: d.find_element(By.ID, "layout"))
         assert taught["layout"] in section.text and "read this record with no model" in section.text
         assert "first.pdf" in browser.find_element(By.ID, "layout-learned-from").text
         assert "review, by tester" in browser.find_element(By.ID, "layout-learned-from").text
         wait.until(lambda d: d.execute_script("return document.querySelector('.page img').complete"))
-        browser.save_screenshot(str(Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "learning.png")))
+        browser.save_screenshot(str(Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "learning-review.png")))
 
         # a review correcting a value the layout read demotes it, said in the reviewed file and on the page
         reviewed = _approve(browser, host, out, "second", number="RE-1002-X")
