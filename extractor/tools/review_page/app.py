@@ -288,7 +288,8 @@ def _assembled(review: Review, *, cache: Path, token: str | None, host: str):
     ]
     middleware = [Middleware(_OwnPages, hosts=Hosts.bound(host), csrf=csrf)]  # first: before any token is looked at
     middleware += [Middleware(_TokenGate, token=token)] if token else []
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    refused = {ReviewRefused: _refused}  # a service that cannot be reached mid-session: its reason, not a bare 500
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=refused)
     app.state.review = review
     return app
 
@@ -451,6 +452,13 @@ class _TokenGate:
         return await PlainTextResponse("a token is required (see the URL extract review printed)", status_code=403)(
             scope, receive, send
         )
+
+
+async def _refused(request, exc: Exception):
+    """A ``ReviewRefused`` raised while reading (the service behind the page gone or refusing): its status and why."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 502))
 
 
 def _schema(entry: Entry) -> tuple[Schema | None, str | None]:
