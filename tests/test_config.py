@@ -118,6 +118,14 @@ def test_config_hides_passwords_and_shows_a_table(tmp_path, monkeypatch, capsys)
     code, out, err = run(["config", "serve", "--store", "postgresql://ap:s3cret@db/extractor", "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["settings"]["store"]["value"] == "postgresql://ap:***@db/extractor"
+    monkeypatch.setenv("EXTRACT_REVIEW_API_KEY", "alice-s3cret")  # extract review URL's service key
+    code, out, err = run(["config", "review", "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["settings"]["api-key"] == {
+        "value": "***",
+        "source": "environment",
+        "from": "EXTRACT_REVIEW_API_KEY",
+    }
 
 
 # -------------------------------------------------------------------------------------------------------- errors

@@ -22,10 +22,12 @@ from typer.testing import CliRunner
 
 from extractor import Extractor
 from extractor.cli.commands import app, dispatch_args
+from extractor.inputs.ocr import engine_available
 from extractor.layouts.store import LayoutStore
 from extractor.pipeline.teach import learn_review
 from extractor.record import record_schema
 from extractor.register import Register
+from extractor.trust.confidence import features
 
 VAT = "DE136695976"  # its check digit holds (trust.checks)
 
@@ -247,3 +249,51 @@ def test_layouts_list_show_forget(taught):
     assert result.exit_code == 2 and f"no layout {layout}" in result.output
     with Register.open(register) as opened:
         assert LayoutStore.of(opened).list() == []
+
+
+def scanned(pdf: Path) -> Path:
+    """The PDF's page as a scanner gives it: a PNG with no text layer (OCR reads it)."""
+    import pypdfium2
+
+    path = pdf.with_suffix(".png")
+    pypdfium2.PdfDocument(str(pdf))[0].render(scale=2).to_pil().save(path)
+    return path
+
+
+@pytest.mark.skipif(not engine_available(), reason="rapidocr / onnxruntime not installed")
+def test_a_scan_is_learned_and_read_from_its_ocr_words(tmp_path, runner):
+    """Scans too: a scanned document teaches from OCR's words and boxes, the next scan of that supplier is read by
+    its layout with no model; the record says the words came from OCR, and each field's confidence is scaled by
+    OCR's confidence in the words it was read from."""
+    register = str(tmp_path / "register.sqlite")
+    (tmp_path / "first.json").write_text(json.dumps(FIRST), encoding="utf-8")
+    first = scanned(printed(tmp_path / "first.pdf", FIRST))
+    result = cli("learn", str(first), "--data", str(tmp_path / "first.json"), "--register", register, "--json")
+    assert result.exit_code == 0, result.output
+    [said] = json.loads(result.stdout)
+    assert said["supplier"] == f"vat:{VAT}" and said["refused"] is None and said["layout"]
+    record = Extractor(settings_for(runner.model_dir, register=register), runner=runner).extract(
+        str(scanned(printed(tmp_path / "second.pdf", SECOND)))
+    )
+    _valid(record)
+    assert (record.extra["data_source"], record.data, record.usage.generated_tokens) == ("layout", SECOND, 0)
+    assert (record.extra["layout"]["id"], record.extra["layout"]["words"]) == (said["layout"], "ocr")
+    total = record.extra["fields"]["/total"]
+    read = [c["confidence"] for c in total["citations"] if c["source"] == "ocr"]
+    assert read and features({**total, "read_by": "layout"})["layout_read"] == min(read) < 1.0
+
+
+@pytest.mark.parametrize(
+    "citations, read_by, agrees, layout_read, layout_agreed",
+    [
+        ([], "layout", None, 1.0, 0.0),  # a text layer's words: what the PDF says
+        ([{"source": "text_layer", "confidence": None}], "layout", None, 1.0, 0.0),
+        ([{"source": "ocr", "confidence": 0.8}, {"source": "ocr", "confidence": 0.95}], "layout", None, 0.8, 0.0),
+        ([{"source": "ocr", "confidence": 0.7}], None, True, 0.0, 0.7),  # the model read it, the layout agreed
+        ([{"source": "ocr", "confidence": 0.7}], None, False, 0.0, 0.0),
+    ],
+)
+def test_ocr_confidence_scales_the_layouts_evidence(citations, read_by, agrees, layout_read, layout_agreed):
+    entry = {"citations": citations, "read_by": read_by, "layout": {"value": 1, "agrees": agrees}}
+    got = features(entry)
+    assert (got["layout_read"], got["layout_agreed"]) == (layout_read, layout_agreed)

@@ -29,6 +29,7 @@ import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from helpers import hook_command, in_ci, jsonl_lines, png, shared_path
+from test_learning import SECOND, taught  # noqa: F401 - taught: a register that knows a supplier's layout
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
@@ -845,3 +846,30 @@ def test_jsonl_and_hook_get_each_attachment_record_with_its_mail(server, model_d
             "EXTRACT_RECORD_KEY": f"{record['sha256'] or '-'}/mail/{key}",
         }
     assert {run["env"]["EXTRACT_STATUS"] for run in runs if not run["env"]["EXTRACT_SHA256"]} == {"error"}
+
+
+def test_a_taught_supplier_is_read_by_layout_by_default(
+    server,
+    model_dir,
+    tmp_path,
+    taught,  # noqa: F811 - the fixture imported above
+):
+    """--learn on extract mail as on extract: with a register, read by default (the attachment of the supplier
+    ``taught`` taught is read by its layout: no model, the record's layout key); a mode not known is refused."""
+    pdf = taught["second"].read_bytes()
+    server.append(message("taught", attachments=[("second.pdf", pdf, "application/pdf")]).as_bytes(), folder="taught")
+    out = tmp_path / "out"
+    args = [*_cli(server, "taught", out, model_dir, "--once"), "--register", taught["register"]]
+    result = CliRunner().invoke(app, dispatch_args(args), env={"EXTRACT_MAIL_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    (record,) = records_in(out).values()
+    assert (record["data_source"], record["data"], record["usage"]["generated_tokens"]) == ("layout", SECOND, 0)
+    assert (record["layout"]["mode"], record["layout"]["id"], record["mail"]["subject"]) == (
+        "read",
+        taught["layout"],
+        "taught",
+    )
+    refused = CliRunner().invoke(
+        app, dispatch_args([*args, "--learn", "always"]), env={"EXTRACT_MAIL_PASSWORD": PASSWORD}
+    )
+    assert refused.exit_code == 2 and "learn must be one of read, check, off" in refused.output

@@ -73,13 +73,18 @@ def out(tmp_path_factory, model_factory) -> Path:
 def serving(folder: Path, *, token=None, register: str | None = None):
     """The app on a free loopback port in a thread (``register``: the invoice register it opens); yields its base
     URL."""
+    with serving_app(create_app(folder, reviewer="tester", token=token, register=register)) as host:
+        yield host
+
+
+@contextmanager
+def serving_app(app):
+    """An app (``create_app``'s, ``create_service_app``'s) on a free loopback port in a thread; yields its host."""
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(folder, reviewer="tester", token=token, register=register), log_level="warning")
-    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

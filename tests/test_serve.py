@@ -331,6 +331,14 @@ def test_no_keys_beyond_loopback_is_refused(monkeypatch, tiny):
     assert result.exit_code == 2 and "needs API keys" in result.output
 
 
+@pytest.mark.parametrize("command", ["serve", "worker"])
+def test_learn_is_an_option_of_the_service_as_of_extract(command, tmp_path):
+    """--learn (read by default with the store's register) on serve and worker: a bad mode is refused first."""
+    store = str(tmp_path / "jobs.sqlite")
+    result = CliRunner().invoke(app, [command, "--store", store, "--learn", "always"])
+    assert result.exit_code == 2 and "learn must be one of read, check, off, got 'always'" in result.output
+
+
 def test_kill_9_loses_no_job_and_reruns_none(tiny, tmp_path):
     """Six accepted jobs, the server killed with two done, one running and three queued; restarted on the same
     store, every job ends with exactly one record, and the two done before the kill are not run again."""

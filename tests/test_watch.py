@@ -24,6 +24,7 @@ import pytest
 from fpdf import FPDF
 from fpdf.enums import EncryptionMethod
 from helpers import hook_command, jsonl_lines
+from test_learning import SECOND, taught  # noqa: F401 - taught: a register that knows a supplier's layout
 from typer.testing import CliRunner
 
 from extractor import Extractor, Settings
@@ -969,3 +970,27 @@ def test_a_hook_command_that_does_not_exist_is_refused_before_the_model_loads(di
     result = CliRunner().invoke(app, dispatch_args(args))
     assert result.exit_code == 2, result.output
     assert "--hook no-such-hook-cmd: command not found on PATH" in result.output
+
+
+# ----------------------------------------------------------------------------------------------- learned layouts
+
+
+def test_a_taught_supplier_is_read_by_layout_by_default_and_learn_off_asks_the_model(
+    dirs,
+    model_dir,
+    taught,  # noqa: F811 - the fixture imported above
+):
+    """--learn on extract watch as on extract: with a register, read by default (the supplier ``taught`` taught is
+    read by its layout: no model, the record's layout key); --learn off: the model reads it as before."""
+    inbox, out = dirs
+    records = {}
+    for mode, learn in (("read", ()), ("off", ("--learn", "off"))):
+        (inbox / f"{mode}.pdf").write_bytes(taught["second"].read_bytes())
+        args = [*cli_args(inbox, out / mode, model_dir, Path("invoice")), "--max-tokens", "4", "--no-embedded-rules"]
+        result = CliRunner().invoke(app, dispatch_args([*args, "--register", taught["register"], *learn, "--once"]))
+        assert result.exit_code == 0, result.output
+        (records[mode],) = records_in(out / mode).values()
+    read = records["read"]
+    assert (read["data_source"], read["data"], read["usage"]["generated_tokens"]) == ("layout", SECOND, 0)
+    assert (read["layout"]["mode"], read["layout"]["id"], read["status"]) == ("read", taught["layout"], "ok")
+    assert records["off"]["data_source"] == "model" and "layout" not in records["off"]

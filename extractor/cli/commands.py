@@ -31,6 +31,7 @@ from extractor.cli.options import (
     FEED_JSONL_OPTION,
     HOOK_OPTION,
     HOOK_TIMEOUT_OPTION,
+    LEARN_OPTION,
     NO_REGISTER_OPTION,
     REQUIRE_KNOWN_SUPPLIER_OPTION,
     STATE_REGISTER_OPTION,
@@ -115,14 +116,7 @@ def run_batch_command(
         metavar="DAYS",
         help="possible_duplicate: the same supplier, total and currency issued at most DAYS apart.",
     ),
-    learn: str = typer.Option(
-        Settings().learn,
-        "--learn",
-        metavar="read|check|off",
-        help="With --register: read a known supplier's document by its learned layout, with no model, when it reads "
-        "every required field (read); let the layout only check the model's reading (check); or neither (off) "
-        "(docs/learning.md).",
-    ),
+    learn: str = LEARN_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
@@ -291,6 +285,7 @@ def watch_command(
     register: str | None = STATE_REGISTER_OPTION,
     no_register: bool = NO_REGISTER_OPTION,
     require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
+    learn: str = LEARN_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -310,7 +305,7 @@ def watch_command(
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
     settings = state_register(
-        settings, paths.register, register=register, off=no_register, strict=require_known_supplier
+        settings, paths.register, register=register, off=no_register, strict=require_known_supplier, learn=learn
     )
     render.watch_logging()
     with Extractor(settings) as extractor:
@@ -412,11 +407,16 @@ SUBCOMMANDS.add("calibrate")
 @app.command(
     "review",
     help="Review the records in OUT in a browser: each beside its pages, values boxed where they "
-    "are printed; corrections go to OUT/<name>.reviewed.json.",
+    "are printed; corrections go to OUT/<name>.reviewed.json.\n\n"
+    "`extract review URL --api-key KEY --files DIR` reviews a service tenant's records instead (extract serve at "
+    "URL): saved and approved through POST /v1/jobs/{id}/review, so approving teaches that tenant's layouts; DIR "
+    "holds the files the tenant submitted (found by SHA-256) and gets the reviewed files.",
 )
 @handle_errors
 def review_command(
-    out: Path = typer.Argument(..., help="The folder of records (a batch's --out or a watcher's OUT)."),
+    out: str = typer.Argument(
+        ..., metavar="OUT|URL", help="The folder of records (a batch's --out or a watcher's OUT), or a service's URL."
+    ),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port (0: any free one)."),
     host: str = typer.Option(
         "127.0.0.1", "--host", help="The address to bind; any but loopback requires the token printed at start."
@@ -432,11 +432,29 @@ def review_command(
         help="The invoice register whose findings the page shows and acts on (default: a watcher's, "
         "OUT/.extractor/register.sqlite, when there is one).",
     ),
+    api_key: str | None = typer.Option(
+        None,
+        "--api-key",
+        envvar="EXTRACT_REVIEW_API_KEY",
+        metavar="KEY",
+        help="With a service URL: the tenant's key (scopes read and review).",
+    ),
+    files: Path | None = typer.Option(
+        None, "--files", metavar="DIR", help="With a service URL: the folder of the files its tenant submitted."
+    ),
 ) -> None:
     """Serve the review page until Ctrl-C."""
-    from extractor.tools.review_page.app import serve
+    from extractor.tools.review_page.app import ServiceTenant, serve
 
-    serve(out, host=host, port=port, reviewer=reviewer, open_browser=open_browser, echo=typer.echo, register=register)
+    service = None
+    if out.startswith(("http://", "https://")):
+        if files is None or not api_key or register:
+            raise UsageError(f"extract review {out}: a service needs --api-key KEY and --files DIR (no --register)")
+        service = ServiceTenant(url=out, api_key=api_key)
+    elif api_key or files:
+        raise UsageError("--api-key and --files go with a service's URL (extract review URL ...)")
+    where = files if files is not None else Path(out)
+    serve(where, host=host, port=port, reviewer=reviewer, open_browser=open_browser, register=register, service=service)
 
 
 SUBCOMMANDS.add("review")

@@ -218,7 +218,7 @@ def load(args: list[str], group, *, environ: Mapping[str, str] | None = None) ->
 
 SOURCES = {"COMMANDLINE": "flag", "ENVIRONMENT": "environment", "DEFAULT_MAP": "file", "DEFAULT": "default"}
 URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@/\s]+@")
-SECRETS = ("password",)  # options whose values ``extract config`` never shows
+SECRETS = ("password", "api_key")  # options whose values ``extract config`` never shows
 
 
 def resolve(group_ctx, config: Configuration, path: tuple[str, ...], args: list[str]) -> dict:
@@ -256,7 +256,7 @@ def resolve(group_ctx, config: Configuration, path: tuple[str, ...], args: list[
         detail = {"file": origins.get(param.name, ""), "environment": param.envvar or "", "flag": _spelling(param)}
         value = ctx.params.get(param.name)
         if param.name in SECRETS and value:
-            value = ["***"] * len(value)
+            value = "***" if isinstance(value, str) else ["***"] * len(value)
         settings[option_key(param)] = {"value": _plain(value), "source": source, "from": detail.get(source, "")}
     file = None if config.path is None else str(config.path)
     return {"config": file, "command": " ".join(path), "settings": settings}

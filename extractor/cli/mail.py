@@ -19,6 +19,7 @@ from extractor.cli.options import (
     FEED_JSONL_OPTION,
     HOOK_OPTION,
     HOOK_TIMEOUT_OPTION,
+    LEARN_OPTION,
     NO_REGISTER_OPTION,
     REQUIRE_KNOWN_SUPPLIER_OPTION,
     STATE_REGISTER_OPTION,
@@ -153,6 +154,7 @@ def mail_command(
     register: str | None = STATE_REGISTER_OPTION,
     no_register: bool = NO_REGISTER_OPTION,
     require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
+    learn: str = LEARN_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
@@ -175,7 +177,12 @@ def mail_command(
     )
     book = ledger_path(out, ledger)
     settings = state_register(
-        settings, book.parent / REGISTER_NAME, register=register, off=no_register, strict=require_known_supplier
+        settings,
+        book.parent / REGISTER_NAME,
+        register=register,
+        off=no_register,
+        strict=require_known_supplier,
+        learn=learn,
     )
     with IntakeLock(book):  # a second process fails before spending time on the model
         pass

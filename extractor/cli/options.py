@@ -483,16 +483,26 @@ NO_REGISTER_OPTION = typer.Option(False, "--no-register", help="Keep no invoice 
 REQUIRE_KNOWN_SUPPLIER_OPTION = typer.Option(
     False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
 )
+# one definition for every command that keeps a register (extract, watch, mail, serve, worker): the same default
+LEARN_OPTION = typer.Option(
+    Settings().learn,
+    "--learn",
+    metavar="read|check|off",
+    help="With a register: read a known supplier's document by its learned layout, with no model, when it reads "
+    "every required field (read); let the layout only check the model's reading (check); or neither (off) "
+    "(docs/learning.md).",
+)
 
 
 def state_register(
-    settings: Settings | None, default: Path, *, register: str | None, off: bool, strict: bool
+    settings: Settings | None, default: Path, *, register: str | None, off: bool, strict: bool, learn: str
 ) -> Settings:
     """The settings of ``extract watch`` / ``extract mail`` with their invoice register: ``--register``, else
-    ``default`` (the state folder's, made if missing), none with ``--no-register``."""
+    ``default`` (the state folder's, made if missing), none with ``--no-register``; ``learn``: what the register's
+    learned layouts do (``--learn``, as ``extract`` run's)."""
     if off and register:
         raise UsageError("--register and --no-register: give one of them")
-    settings = settings or Settings()
+    settings = (settings or Settings()).replace(learn=learn)
     if off:
         return settings.replace(register=None)
     if register is None:

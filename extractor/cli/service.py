@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from extractor.cli.app import SUBCOMMANDS, app, given_option, handle_errors
-from extractor.cli.options import settings_options
+from extractor.cli.options import LEARN_OPTION, settings_options
 from extractor.service.config import DEFAULT_SYNC_TIMEOUT
 from extractor.service.sources import DEFAULT_SOURCE_TIMEOUT
 from extractor.service.store import DEFAULT_STORE, DEFAULT_TENANT_SHARE
@@ -139,13 +139,14 @@ def serve_command(
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
     register: bool = REGISTER_OPTION,
+    learn: str = LEARN_OPTION,
     source_allow: list[str] = SOURCE_ALLOW_OPTION,
     source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Serve until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="serve_command")
-    settings = settings.replace(register=store if register else None)
+    settings = settings.replace(register=store if register else None, learn=learn)
     _service_logging()
     from extractor.service.config import ApiKeys, ServeSettings, parse_duration
     from extractor.service.process import serve
@@ -193,13 +194,14 @@ def worker_command(
     callback_tries: int = CALLBACK_TRIES_OPTION,
     callback_backoff: float = CALLBACK_BACKOFF_OPTION,
     register: bool = REGISTER_OPTION,
+    learn: str = LEARN_OPTION,
     source_allow: list[str] = SOURCE_ALLOW_OPTION,
     source_timeout: float = SOURCE_TIMEOUT_OPTION,
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Work until interrupted (exit 0)."""
     settings = _stream_settings(ctx, settings, command="worker_command")
-    settings = settings.replace(register=store if register else None)
+    settings = settings.replace(register=store if register else None, learn=learn)
     _service_logging()
     from extractor.service.config import ServeSettings, parse_duration
     from extractor.service.process import work

@@ -28,6 +28,7 @@ from extractor.schema import validate_data
 from extractor.trust.verdict import embedded_status, is_ok
 
 READ, CHECK, OFF = "read", "check", "off"  # settings.LEARN_MODES
+TEXT_LAYER, MIXED = "text_layer", "mixed"  # a layout's words: layouts.words' TEXT_LAYER, OCR, or both
 
 
 class Layouts(Protocol):
@@ -45,12 +46,14 @@ class LayoutTry:
         key: the identity printed on the document it was found by.
         reading: what it read (``layouts.LayoutRead``).
         mode: ``read`` or ``check``.
+        words: where the words it read came from: ``text_layer``, ``ocr`` (a scan), or ``mixed``.
     """
 
     layout: Any
     key: str
     reading: Any
     mode: str
+    words: str = TEXT_LAYER
 
     @property
     def complete(self) -> bool:
@@ -76,6 +79,7 @@ class LayoutTry:
             "abstained": dict(sorted(self.reading.abstained.items())),
             "used": used,
             "demoted": sorted(layout.demoted),
+            "words": self.words,
         }
         if disagreements is not None:
             entry["disagreements"] = disagreements
@@ -98,7 +102,14 @@ def try_layout(job: DocumentJob, document: Document, layouts: Layouts | None) ->
     if layout is None:
         return None
     key = next((k for k in keys if k == layout.supplier_key or k in layout.identity), keys[0])
-    return LayoutTry(layout=layout, key=key, reading=read(layout, pages), mode=mode)
+    return LayoutTry(layout=layout, key=key, reading=read(layout, pages), mode=mode, words=words_source(pages))
+
+
+def words_source(pages) -> str:
+    """Where a document's words came from (``layouts.PageWords.source`` of its pages with words): ``text_layer``,
+    ``ocr`` (a scan read by OCR), or ``mixed``."""
+    sources = {page.source for page in pages if page.words}
+    return sources.pop() if len(sources) == 1 else (MIXED if sources else TEXT_LAYER)
 
 
 def reads_alone(tried: LayoutTry | None, job: DocumentJob) -> bool:
@@ -191,4 +202,5 @@ __all__ = [
     "reads_alone",
     "try_layout",
     "with_evidence",
+    "words_source",
 ]

@@ -21,6 +21,8 @@ from typing import Any
 
 from extractor.errors import UsageError
 from extractor.inputs.document import Document, RasterSettings
+from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
+from extractor.inputs.ocr import OcrSettings, resolve_mode
 from extractor.inputs.renderer import LocalRenderer
 from extractor.schema import Schema, load_schema, validate_data
 from extractor.settings import DEFAULT_SCHEMA
@@ -71,12 +73,15 @@ def now() -> str:
 
 
 def open_document(source: str | Path | bytes, *, name: str) -> Document:
-    """A teaching document, rendered here for its words (``layouts.page_words``).
+    """A teaching document, rendered here for its words (``layouts.page_words``): its text layer's, and OCR's on a
+    page without a usable one (a scan: ``--ocr auto``, as the pipeline reads it; none without the OCR engine).
 
     Raises:
         TeachError: it cannot be opened (the reason named).
     """
-    rendered = LocalRenderer().render(source, raster=RasterSettings(max_pixels=TEXT_PIXELS, text_boxes=True))
+    scans = OcrSettings(mode=resolve_mode(DEFAULT_OCR))
+    raster = RasterSettings(max_pixels=TEXT_PIXELS, text_boxes=True, ocr=scans)
+    rendered = LocalRenderer().render(source, raster=raster)
     if rendered.error is not None or rendered.document is None:
         raise TeachError(f"{name}: cannot be read to learn from ({rendered.error})")
     return rendered.document

@@ -19,8 +19,10 @@
 ``agreed``      1 when a second, sampled answer (``--passes 2``, ``pipeline.passes``) holds the same value
 ``disagreed``   1 when it holds another value or none (both 0 with one pass: ``agreement`` null)
 ``layout_read`` 1 when a supplier's learned layout read the value (the record's data is the layout's: exactly
-                one candidate on the page, parsed by the learned format; ``pipeline.learned``)
-``layout_agreed`` 1 when the model read it and a learned layout read the same value (``fields[pointer].layout``)
+                one candidate on the page, parsed by the learned format; ``pipeline.learned``); on a scan, OCR's
+                confidence in its words (``ocr_confidence``) instead of 1
+``layout_agreed`` 1 when the model read it and a learned layout read the same value (``fields[pointer].layout``);
+                on a scan, OCR's confidence in its words
 ``layout_disagreed`` 1 when the layout read another value (the field is flagged with both)
 ==============  ===========================================================================================
 
@@ -140,8 +142,10 @@ def features(entry: Mapping[str, Any]) -> dict[str, float]:
     all_forced = bool(tokens) and tokens == forced
     x = dict.fromkeys(FEATURES, 0.0)
     layout = entry.get("layout") or {}
+    # a layout read from OCR words (a scan) is as sure as OCR was of them: its evidence scaled by their confidence
+    words = ocr_confidence(entry)
     if entry.get("read_by") == "layout":
-        x["layout_read"] = 1.0  # no tokens: the layout's reading is the evidence, not an absence of it
+        x["layout_read"] = words  # no tokens: the layout's reading is the evidence, not an absence of it
     elif all_forced:
         x["margin"] = 1.0
     elif p_min is None or p_mean is None:
@@ -158,9 +162,20 @@ def features(entry: Mapping[str, Any]) -> dict[str, float]:
     agreed = entry.get("agreement")
     x["agreed"] = 1.0 if agreed is True else 0.0
     x["disagreed"] = 1.0 if agreed is False else 0.0
-    x["layout_agreed"] = 1.0 if layout.get("agrees") is True else 0.0
+    x["layout_agreed"] = words if layout.get("agrees") is True else 0.0
     x["layout_disagreed"] = 1.0 if layout.get("agrees") is False else 0.0
     return x
+
+
+def ocr_confidence(entry: Mapping[str, Any]) -> float:
+    """OCR's lowest confidence in the words a field is printed in (its ``citations`` read by OCR); 1.0 where none
+    was read by OCR (a text layer's words are what the PDF says)."""
+    read = [
+        float(c["confidence"])
+        for c in entry.get("citations") or ()
+        if isinstance(c, Mapping) and c.get("source") == "ocr" and isinstance(c.get("confidence"), (int, float))
+    ]
+    return max(0.0, min(1.0, min(read))) if read else 1.0
 
 
 def agreement(first: Any, second: Any) -> dict[str, bool]:

@@ -30,19 +30,35 @@ import secrets
 import shutil
 import tempfile
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from extractor.errors import ExtractorError
+from extractor.errors import ExtractorError, UsageError
 from extractor.schema import Schema, load_schema
 from extractor.service.origin import SAFE_METHODS, Hosts, is_json, same_origin
-from extractor.tools.review_page.layout_panel import LayoutPanel
+from extractor.tools.review_page.layout_panel import LayoutPanel, ReviewRefused
 from extractor.tools.review_page.pages import SourcePages, read_pages, render_pool
 from extractor.tools.review_page.recheck import embedded_xpaths, field_states
 from extractor.tools.review_page.records import STATUS_ORDER, Entry, RecordStore, field_evidence
 from extractor.tools.review_page.register_panel import RegisterPanel, find_register
 
 HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class ServiceTenant:
+    """A service tenant whose records the page reviews (``extract review URL --api-key KEY``).
+
+    Attributes:
+        url: the service's base URL.
+        api_key: the tenant's key.
+    """
+
+    url: str
+    api_key: str = field(repr=False)
+
+
 TOKEN_COOKIE = "review_token"
 TOKEN_HEADER = "x-review-token"
 CSRF_HEADER = "x-review-csrf"  # the per-start token the pages embed, sent back with every POST
@@ -51,11 +67,19 @@ CSRF_HEADER = "x-review-csrf"  # the per-start token the pages embed, sent back 
 class Review:
     """The data behind the app: records, their pages (rendered once) and their field states."""
 
-    def __init__(self, store: RecordStore, *, cache: Path, register: RegisterPanel | None = None) -> None:
-        """Serve a store, keeping rendered pages under ``cache``; ``register``: the invoice register's panel."""
+    def __init__(
+        self,
+        store: RecordStore,
+        *,
+        cache: Path,
+        register: RegisterPanel | None = None,
+        layout: LayoutPanel | None = None,
+    ) -> None:
+        """Serve a store, keeping rendered pages under ``cache``; ``register``: the invoice register's panel;
+        ``layout``: the layout panel (default: the register's layouts, issue 51; a service's: ``ServiceLayouts``)."""
         self.store = store
         self.register = register if register is not None else RegisterPanel(store, None)
-        self.layout = LayoutPanel(store, self.register.register)  # its layouts live in the register (issue 51)
+        self.layout = layout if layout is not None else LayoutPanel(store, self.register.register)
         self.cache = cache
         self._pool = render_pool()  # workers start on the first page view
         self._pages: dict[str, SourcePages] = {}
@@ -69,7 +93,7 @@ class Review:
         for entry in entries:
             counts[entry.record.get("status")] = counts.get(entry.record.get("status"), 0) + 1
         return {
-            "out": str(self.store.out),
+            "out": self.store.where,
             "counts": counts,
             "records": [e.summary(self.store.reviewed(e)) for e in entries],
         }
@@ -136,7 +160,10 @@ class Review:
         states = self.states(entry, data, schema=schema)
         if not states["valid"]:
             return 422, states
-        learned = self.layout.teach(entry, data, approved=approved)  # approving teaches; a correction demotes
+        try:
+            learned = self.layout.teach(entry, data, approved=approved)  # approving teaches; a correction demotes
+        except ReviewRefused as exc:  # a service refused it: nothing is saved here either
+            return exc.status, {"error": str(exc)}
         return 200, self.store.save(entry, data, approved=approved, learned=learned)
 
     def _render(self, entry: Entry, key: str) -> SourcePages:
@@ -180,6 +207,54 @@ def create_app(
         The ASGI app (its ``state.review`` is the ``Review``; its render workers and cache folder go when the app shuts
         down).
     """
+    cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
+    records = RecordStore(out, reviewer=reviewer)
+    review = Review(records, cache=cache, register=RegisterPanel(records, find_register(records.out, register)))
+    return _assembled(review, cache=cache, token=token, host=host)
+
+
+def create_service_app(
+    url: str,
+    *,
+    api_key: str,
+    files: Path,
+    reviewer: str | None = None,
+    token: str | None = None,
+    host: str = "127.0.0.1",
+):
+    """Build the Starlette app over a service tenant (``service_records``): its records through the API, a review
+    saved and approved through ``POST /v1/jobs/{id}/review`` (approving teaches that tenant's layouts).
+
+    Args:
+        url: the service's base URL.
+        api_key: the tenant's key (scopes ``read`` and ``review``).
+        files: the folder of the files the tenant submitted (found by SHA-256); reviewed files are written there.
+        reviewer: the name written into reviewed files (default: the OS user).
+        token: when set, every request to the page must carry it.
+        host: the address the page is bound to.
+
+    Returns:
+        The ASGI app, as ``create_app``'s.
+
+    Raises:
+        UsageError: not a service URL, no key, ``files`` not a folder, or the service cannot be reached or refuses
+            the key (exit 2).
+    """
+    from extractor.tools.review_page.service_records import ServiceClient, ServiceError, ServiceLayouts, ServiceRecords
+
+    client = ServiceClient(url, api_key=api_key)
+    try:
+        client.get("/v1/jobs?limit=1")  # a wrong key or URL fails here, before the page is served
+    except ServiceError as exc:
+        raise UsageError(str(exc)) from None
+    records = ServiceRecords(client, files=files, reviewer=reviewer)
+    cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
+    review = Review(records, cache=cache, layout=ServiceLayouts(records))
+    return _assembled(review, cache=cache, token=token, host=host)
+
+
+def _assembled(review: Review, *, cache: Path, token: str | None, host: str):
+    """The app's routes and guards (Host, CSRF, token) over a ``Review``, whatever its records' store."""
     from contextlib import asynccontextmanager
 
     from starlette.applications import Starlette
@@ -188,9 +263,6 @@ def create_app(
     from starlette.staticfiles import StaticFiles
     from starlette.templating import Jinja2Templates
 
-    cache = Path(tempfile.mkdtemp(prefix="extract-review-"))
-    records = RecordStore(out, reviewer=reviewer)
-    review = Review(records, cache=cache, register=RegisterPanel(records, find_register(records.out, register)))
     csrf = secrets.token_urlsafe(24)  # this start's: a page of another site cannot read it
     templates = Jinja2Templates(directory=str(HERE / "templates"), context_processors=[lambda request: {"csrf": csrf}])
     handlers = _Handlers(review, templates)
@@ -216,7 +288,8 @@ def create_app(
     ]
     middleware = [Middleware(_OwnPages, hosts=Hosts.bound(host), csrf=csrf)]  # first: before any token is looked at
     middleware += [Middleware(_TokenGate, token=token)] if token else []
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    refused = {ReviewRefused: _refused}  # a service that cannot be reached mid-session: its reason, not a bare 500
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=refused)
     app.state.review = review
     return app
 
@@ -381,6 +454,13 @@ class _TokenGate:
         )
 
 
+async def _refused(request, exc: Exception):
+    """A ``ReviewRefused`` raised while reading (the service behind the page gone or refusing): its status and why."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 502))
+
+
 def _schema(entry: Entry) -> tuple[Schema | None, str | None]:
     """The record's schema, or None and why it cannot be loaded."""
     name = entry.record.get("schema")
@@ -430,24 +510,31 @@ def serve(
     open_browser: bool = False,
     echo=print,
     register: str | None = None,
+    service: ServiceTenant | None = None,
 ) -> None:
     """Run the review app until interrupted (Ctrl-C).
 
     Args:
-        out: the folder of records.
+        out: the folder of records (with ``service``: the folder of the files its tenant submitted).
         host: the address to bind; anything but loopback gets a random token, printed in the URL.
         port: the port (0: any free one).
         reviewer: the name written into reviewed files (default: the OS user).
         open_browser: open the URL in the default browser once the server listens.
         echo: where the URL is printed.
         register: the invoice register (a path or URL; default: a watcher's in OUT, when there is one).
+        service: review a service tenant's records instead (``create_service_app``).
     """
     import socket
 
     import uvicorn
 
     token = secrets.token_urlsafe(18) if needs_token(host) else None
-    app = create_app(out, reviewer=reviewer, token=token, register=register, host=host)
+    if service is not None:
+        app = create_service_app(
+            service.url, api_key=service.api_key, files=out, reviewer=reviewer, token=token, host=host
+        )
+    else:
+        app = create_app(out, reviewer=reviewer, token=token, register=register, host=host)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -455,7 +542,7 @@ def serve(
     sock.listen(128)  # at once waits in the backlog until the server accepts
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
-    echo(f"review: {url}  (records in {app.state.review.store.out}; Ctrl-C stops)")
+    echo(f"review: {url}  (records in {app.state.review.store.where}; Ctrl-C stops)")
     if open_browser:
         import webbrowser
 

@@ -16,6 +16,14 @@ from typing import Any
 from extractor.tools.review_page.records import Entry, RecordStore
 
 
+class ReviewRefused(Exception):
+    """A review that cannot be saved where it teaches (a service refused it): the page's ``status`` and why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class LayoutPanel:
     """The layout panel's view and actions over one register's layouts (its one owner's)."""
 
@@ -88,4 +96,4 @@ class LayoutPanel:
         return 200, {"layout": said["id"], "done": f"layout {said['id']} forgotten"}
 
 
-__all__ = ["LayoutPanel"]
+__all__ = ["LayoutPanel", "ReviewRefused"]

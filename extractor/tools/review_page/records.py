@@ -156,9 +156,19 @@ class RecordStore:
             if isinstance(record, dict) and {"status", "source"} <= set(record):
                 found.append(Entry(name=path.stem, path=path, record=record))
         self._read = seen
+        return self.ordered(found)
+
+    @staticmethod
+    def ordered(found: list[Entry]) -> list[Entry]:
+        """``review`` and ``invalid`` first, the least confident first within a status, then by name."""
         rank: dict[object, int] = {status: i for i, status in enumerate(STATUS_ORDER)}  # a record may say anything
         # within a status, the least confident first (records without per-field confidence after them)
         return sorted(found, key=lambda e: (rank.get(e.record.get("status"), len(rank)), _least(e.record), e.name))
+
+    @property
+    def where(self) -> str:
+        """Where the records are, as the list page names it: the folder."""
+        return str(self.out)
 
     def entry(self, name: str) -> Entry | None:
         """The record named ``name`` (a file stem in the listing), or None."""

@@ -304,7 +304,7 @@
       if (reply.body.grounded) { state = reply.body; applyState(); }
       say("Not saved: the data does not fit the schema (" + (reply.body.errors || []).length + " errors).", true);
     } else {
-      say("Not saved (HTTP " + reply.status + ").", true);
+      say("Not saved: " + ((reply.body && reply.body.error) || "HTTP " + reply.status) + ".", true);
     }
   }
 
