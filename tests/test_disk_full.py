@@ -2,27 +2,20 @@
 error names the file; a batch exits 2, the intakes (the core's ``take``: ``extract mail``; the watcher) wait and
 catch up once there is space. Mounting needs root: skipped with the reason elsewhere, failed under CI=true."""
 
-import contextlib
 import datetime
 import hashlib
 import json
 import logging
-import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from fpdf import FPDF
-from helpers import in_ci
+from helpers import full_tmpfs, toy_documents, wait_for
 
 from extractor.api import Extractor
-from extractor.jobs.feeds import Feeds, FeedSettings
-from extractor.jobs.intake.document import Documents
-from extractor.jobs.intake.policy import RetryPolicy
-from extractor.jobs.intake.stop import Stopping
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch import WatchSettings, watch
 from extractor.settings import Settings
@@ -38,40 +31,6 @@ def pdf(text: str) -> bytes:
     doc.set_font("helvetica", size=14)
     doc.cell(text=text)
     return bytes(doc.output())
-
-
-@contextlib.contextmanager
-def full_tmpfs(folder: Path):
-    """A 1 MiB tmpfs at ``folder``, filled by ``folder/filler`` (delete it to make space); unmounted after."""
-    folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True, text=True
-    )
-    if mounted.returncode != 0:
-        message = f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
-        fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while True:
-                os.write(fd, b"\0" * 4096)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def wait_for(predicate, *, what: str) -> None:
-    deadline = time.monotonic() + HANG_GUARD_S
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.05)
 
 
 def left_in(folder: Path) -> list[str]:
@@ -135,15 +94,7 @@ def test_the_core_waits_for_space_with_the_record_in_hand(tmp_path, extractor, c
     source.write_bytes(pdf("core"))
     sha = hashlib.sha256(source.read_bytes()).hexdigest()
     with full_tmpfs(tmp_path / "out") as out, Ledger(tmp_path / "ledger.sqlite") as ledger:
-        documents = Documents(
-            ledger=ledger,
-            feeds=Feeds(FeedSettings(), log=logging.getLogger("toy")),
-            extractor=extractor,
-            policy=RetryPolicy(backoff=0.1),
-            stopping=Stopping(),
-            pause_env="EXTRACTOR_TOY_TEST_PAUSE",
-            log=logging.getLogger("toy"),
-        )
+        documents = toy_documents(ledger, extractor)
         with caplog.at_level(logging.WARNING, logger="toy"):
             helper, noted = make_space_when(lambda: "waiting" in caplog.text, out)
             taken = documents.take(sha, name="a.pdf", result=out / "a.json", source=lambda: source)

@@ -6,6 +6,10 @@ driver's connection errors, SQLite's ``database is locked``), it is run again wi
 (``FIRST_WAIT`` doubling up to ``MAX_WAIT``) for up to the store's ``Tuning.outlast`` seconds, then the error is
 raised. Each operation is one transaction, rolled back when it failed, so running it again is safe.
 
+A database whose file system is full or read-only (``errors.is_full``: a SQLite file on a full disk, PostgreSQL's
+``disk_full``) is waited for the same way, for the store's ``Tuning.space_wait`` seconds (0: its error at once),
+and logged the same way: one line saying what is full and where when it begins, one when the write went through.
+
 One ``Outage`` per database says whether it is unreachable now, since when, and why; it logs ONE line when an
 outage begins and one when the database is back (never one per attempt). ``current()`` lists the outages of this
 process: the service's ``/healthz`` answers 503 while any is on, and ``/metrics`` reports them.
@@ -19,6 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
+
+from extractor.errors import is_full
 
 FIRST_WAIT = 0.2  # seconds before the first retry
 MAX_WAIT = 5.0  # seconds between retries at most
@@ -57,8 +63,9 @@ class Outage:
         self.attempts = 0
         self.generation = 0  # outages ended so far: a connection opened before the last one ended is stale
 
-    def failed(self, error: str) -> None:
-        """An operation failed for want of the database: the outage begins (logged once) or goes on."""
+    def failed(self, error: str, *, full: bool = False) -> None:
+        """An operation failed for want of the database (``full``: of room on its file system): the outage begins
+        (logged once) or goes on."""
         with self._lock:
             self.attempts += 1
             self.error = error
@@ -66,7 +73,10 @@ class Outage:
                 return
             self.since = time.time()
             _OUTAGES.add(self)
-        log.warning("%s %s: unreachable (%s); waiting for it, retrying", self.store, self.database, error)
+        if full:
+            log.warning("%s %s: %s; waiting for space, retrying", self.store, self.database, error)
+        else:
+            log.warning("%s %s: unreachable (%s); waiting for it, retrying", self.store, self.database, error)
 
     def succeeded(self) -> None:
         """An operation went through: an outage ends (logged once)."""
@@ -110,23 +120,26 @@ def outlast(
     outage: Outage,
     lost: Callable[[BaseException], bool],
     patience: float,
+    space_wait: float = 0.0,
     describe: Callable[[BaseException], str] = str,
 ) -> T:
-    """Run ``call`` until it goes through, again after each failure ``lost`` says is an outage, waiting
-    ``FIRST_WAIT`` doubling to ``MAX_WAIT`` between tries, for ``patience`` seconds at most (then its error).
+    """Run ``call`` until it goes through, again after each failure ``lost`` says is an outage (or ``is_full``
+    says is a full or read-only file system), waiting ``FIRST_WAIT`` doubling to ``MAX_WAIT`` between tries, for
+    ``patience`` (``space_wait``) seconds at most, then its error.
 
     Raises:
-        whatever ``call`` raised: not an outage, or the outage outlasted ``patience``.
+        whatever ``call`` raised: neither, or the outage outlasted its patience.
     """
-    deadline, wait = time.monotonic() + patience, FIRST_WAIT
+    start, wait = time.monotonic(), FIRST_WAIT
     while True:
         try:
             result = call()
         except Exception as exc:
-            if not lost(exc):
+            full = is_full(exc)
+            if not full and not lost(exc):
                 raise
-            outage.failed(describe(exc))
-            left = deadline - time.monotonic()
+            outage.failed(describe(exc), full=full)
+            left = start + (space_wait if full else patience) - time.monotonic()
             if left <= 0:
                 raise
             time.sleep(min(wait, left))
