@@ -138,3 +138,36 @@ def test_the_core_waits_for_a_read_only_output(tmp_path, runner, caplog):
         assert f"{out / 'a.json'}: cannot write it" in caplog.text
         assert taken is not None and taken.record is not None and taken.record.status == "ok"
         assert [p.name for p in out.iterdir()] == ["a.json"] and ledger.get(sha).state == "done"
+
+
+def test_the_job_store_waits_for_space_and_ends_a_claimed_job_once(tmp_path, caplog):
+    """A worker's store calls (``extract serve``'s ``--store`` on SQLite): the job's end waits for space, then is
+    written once; the job is neither failed nor lost meanwhile."""
+    from extractor.service.config import open_store
+
+    with small_tmpfs(tmp_path / "store") as folder, caplog.at_level(logging.WARNING, logger="extractor.db"):
+        store = open_store(str(folder / "jobs.sqlite"))
+        try:
+            job, _ = store.submit(
+                tenant="acme", filename="a.pdf", data=b"%PDF", sha256="a", fingerprint="f", options={}
+            )
+            claimed = store.claim(lease=60.0)
+            assert claimed is not None and claimed.id == job.id
+            filler = fill(folder)
+
+            def make_space(noted):
+                wait_for(lambda: "waiting for space" in caplog.text, what="the job store to meet the full disk")
+                noted["status"] = store.get(job.id).status  # a read goes through meanwhile
+                filler.unlink()
+
+            helper, noted = beside(make_space)
+            ended = store.finish(claimed, records=[{"source": "a.pdf", "status": "ok"}])
+            helper.join(HANG_GUARD_S)
+            assert "error" not in noted and noted["status"] == "running"
+            assert ended is True
+            done = store.get(job.id)
+            assert done is not None and (done.status, done.records) == ("done", [{"source": "a.pdf", "status": "ok"}])
+        finally:
+            store.close()
+    full = [r.getMessage() for r in caplog.records if "waiting for space" in r.getMessage()]
+    assert len(full) == 1 and full[0].startswith(f"--store {folder / 'jobs.sqlite'}: cannot write it"), full
