@@ -15,7 +15,8 @@ import pytest
 from helpers import einvoice_pdf, fill, settings_for, small_tmpfs, toy_documents, wait_for
 
 from extractor.api import Extractor
-from extractor.errors import is_full
+from extractor.cli.app import exit_code_for
+from extractor.errors import ExitCode, is_full
 from extractor.jobs.batch import run_batch
 from extractor.jobs.ledger import Ledger
 from extractor.register import Register, RegisterError
@@ -106,7 +107,7 @@ def test_a_batch_stops_on_a_full_register_naming_it_and_runs_once_there_is_space
             filler = fill(state)
             with pytest.raises(RegisterError) as raised:  # a UsageError: the CLI exits 2 with its message
                 run_batch(extractor, [str(source)], out=out)
-            assert is_full(raised.value)
+            assert is_full(raised.value) and exit_code_for(raised.value) == ExitCode.USAGE  # exit 2
             assert str(raised.value).startswith(f"register {register}: cannot write it")
             assert f"(the file system of {state} is full)" in str(raised.value)
             assert list(out.iterdir()) == []  # nothing written for a document its register did not take
@@ -171,3 +172,4 @@ def test_the_job_store_waits_for_space_and_ends_a_claimed_job_once(tmp_path, cap
             store.close()
     full = [r.getMessage() for r in caplog.records if "waiting for space" in r.getMessage()]
     assert len(full) == 1 and full[0].startswith(f"--store {folder / 'jobs.sqlite'}: cannot write it"), full
+    assert sum("back after" in r.getMessage() for r in caplog.records) == 1  # the read meanwhile did not end it

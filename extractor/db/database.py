@@ -128,8 +128,14 @@ class Database:
             lost=is_lost,
             patience=self.tuning.outlast,
             space_wait=self.tuning.space_wait,
+            has_space=self.has_space,
             describe=self._reason,
         )
+
+    def has_space(self) -> bool:
+        """Whether the database's file system takes writes again (SQLite: its folder is writable, not full); a
+        server's own disk cannot be asked: True."""
+        return True
 
     def refuse_when_full(self) -> None:
         """From now on a full (or read-only) file system is this database's error at once, not waited for
@@ -156,7 +162,7 @@ class Database:
                 raise
             self.outage.failed(self._reason(exc))
             return False
-        self.outage.succeeded()
+        self.outage.succeeded(has_space=self.has_space)
         return True
 
     def error(self, exc: BaseException | str, *, lost: bool = False, full: bool = False) -> Exception:

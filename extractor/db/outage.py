@@ -62,6 +62,7 @@ class Outage:
         self.error = ""
         self.attempts = 0
         self.generation = 0  # outages ended so far: a connection opened before the last one ended is stale
+        self.full = False  # the outage is a full (or read-only) file system: reads still go through meanwhile
 
     def failed(self, error: str, *, full: bool = False) -> None:
         """An operation failed for want of the database (``full``: of room on its file system): the outage begins
@@ -71,6 +72,7 @@ class Outage:
             self.error = error
             if self.since is not None:
                 return
+            self.full = full
             self.since = time.time()
             _OUTAGES.add(self)
         if full:
@@ -78,15 +80,18 @@ class Outage:
         else:
             log.warning("%s %s: unreachable (%s); waiting for it, retrying", self.store, self.database, error)
 
-    def succeeded(self) -> None:
-        """An operation went through: an outage ends (logged once)."""
+    def succeeded(self, *, has_space: Callable[[], bool] = lambda: True) -> None:
+        """An operation went through: an outage ends (logged once). A full file system's outage ends only once
+        ``has_space()`` (a read goes through while it is full: it must not end it, nor start another line)."""
         if self.since is None:  # the common case, without the lock
+            return
+        if self.full and not has_space():
             return
         with self._lock:
             if self.since is None:
                 return
             lasted, tries = time.time() - self.since, self.attempts
-            self.since, self.error, self.attempts = None, "", 0
+            self.since, self.error, self.attempts, self.full = None, "", 0, False
             self.generation += 1
             _OUTAGES.discard(self)
         log.warning("%s %s: back after %.1f s (%d failed tries)", self.store, self.database, lasted, tries)
@@ -121,11 +126,13 @@ def outlast(
     lost: Callable[[BaseException], bool],
     patience: float,
     space_wait: float = 0.0,
+    has_space: Callable[[], bool] = lambda: True,
     describe: Callable[[BaseException], str] = str,
 ) -> T:
     """Run ``call`` until it goes through, again after each failure ``lost`` says is an outage (or ``is_full``
     says is a full or read-only file system), waiting ``FIRST_WAIT`` doubling to ``MAX_WAIT`` between tries, for
-    ``patience`` (``space_wait``) seconds at most, then its error.
+    ``patience`` (``space_wait``) seconds at most, then its error; a full file system's outage ends once
+    ``has_space()``.
 
     Raises:
         whatever ``call`` raised: neither, or the outage outlasted its patience.
@@ -145,7 +152,7 @@ def outlast(
             time.sleep(min(wait, left))
             wait = min(wait * 2, MAX_WAIT)
             continue
-        outage.succeeded()
+        outage.succeeded(has_space=has_space)
         return result
 
 

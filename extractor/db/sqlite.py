@@ -173,6 +173,14 @@ class SqliteDatabase(Database):
                 exc = "not a SQLite database (corrupt?)"
         return super().error(exc, lost=lost, full=full)
 
+    def has_space(self) -> bool:
+        """Whether the file's folder takes writes again: not read-only, not full (``full_reason``'s test)."""
+        try:
+            stats = os.statvfs(Path(self.path).parent)
+        except OSError:
+            return True  # nothing to tell by: the next write tells
+        return not stats.f_flag & os.ST_RDONLY and stats.f_bavail > 0
+
     def backup(self, suffix: str) -> str | None:
         """Copy the file (SQLite's backup API: a consistent copy while others may use it) to a sibling named
         ``<file>.<suffix>.bak`` (``.2.bak``, ... when that exists), written under a temporary name and renamed."""
