@@ -9,6 +9,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,12 @@ def test_a_batch_into_a_full_folder_exits_2_naming_the_file_and_runs_once_there_
         assert json.loads((out / "a.json").read_text(encoding="utf-8"))["status"] == "ok"
 
 
+def spells(caplog) -> tuple[int, int]:
+    """The warnings that a write met the full output, and that it takes records again (one each per spell)."""
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    return sum("cannot write it" in line for line in lines), sum("takes records again" in line for line in lines)
+
+
 def make_space_when(seen, out: Path, *, then=None) -> tuple[threading.Thread, dict]:
     """Beside the intake (which runs on the thread that loaded the model): once ``seen()``, note what the output
     holds and the ledger says, then delete the filler; then wait for ``then()``, if given."""
@@ -74,6 +81,7 @@ def make_space_when(seen, out: Path, *, then=None) -> tuple[threading.Thread, di
     def body():
         try:
             wait_for(seen, what="the intake to meet the full disk")
+            time.sleep(0.5)  # a few more tries at the 0.1 s back-off: still one line
             noted["left"] = left_in(out)
             (out / "filler").unlink()
             if then is not None:
@@ -101,6 +109,7 @@ def test_the_core_waits_for_space_with_the_record_in_hand(tmp_path, extractor, c
             helper.join(HANG_GUARD_S)
         assert "error" not in noted and noted["left"] == []  # while full: no record, no temporary file
         assert f"{out / 'a.json'}: cannot write it" in caplog.text and "is full" in caplog.text
+        assert spells(caplog) == (1, 1)
         assert taken is not None and taken.record is not None and taken.record.status == "ok"
         assert left_in(out) == ["a.json"] and ledger.get(sha).state == "done"
 
@@ -120,6 +129,7 @@ def test_the_watcher_waits_for_space_and_catches_up(tmp_path, extractor, caplog)
         watch(inbox, out, extractor=extractor, settings=settings, ledger=book, stop_event=stop)
         assert "error" not in noted and noted["left"] == []  # while full: nothing written
         assert f"{out}/a-" in caplog.text and "is full" in caplog.text
+        assert spells(caplog) == (1, 1)
         records = [p.name for p in out.glob("a-*.json")]
         assert len(records) == 1 and left_in(out) == records
         with Ledger(book, create=False) as ledger:
