@@ -38,6 +38,13 @@ class ExtractorError(Exception):
         return self.message
 
 
+def is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write refused by its file system for want of room or because it is read-only (ENOSPC,
+    EDQUOT, EROFS): an output file (``jobs.sinks.OutputFull``) or a store (``db``: a SQLite file, a PostgreSQL
+    server's full disk). Nothing torn is left behind either; an intake waits for space, a batch exits 2."""
+    return bool(getattr(exc, "disk_full", False))
+
+
 class UsageError(ExtractorError):
     """Bad options or arguments (exit code 2)."""
 

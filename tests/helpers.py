@@ -5,10 +5,13 @@ Import from here, never copy: ``from helpers import make_pdf, settings_for`` (te
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import os
+import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -570,3 +573,75 @@ def hook_command(folder: Path, calls: Path, *, then: str = "") -> str:
 def jsonl_lines(path: Path) -> list[dict]:
     """A JSON Lines file's objects ([] when it does not exist)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+@contextlib.contextmanager
+def small_tmpfs(folder: Path):
+    """A real 1 MiB tmpfs mounted at ``folder`` (unmounted after): a file system a test can fill (``fill``) or make
+    read-only. Mounting needs root: skipped with the reason elsewhere, failed under CI=true."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True, text=True
+    )
+    if mounted.returncode != 0:
+        message = f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder: Path) -> Path:
+    """Fill ``folder``'s file system up with ``folder/filler`` (delete it to make space); its path."""
+    filler = folder / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return filler
+
+
+@contextlib.contextmanager
+def full_tmpfs(folder: Path):
+    """A 1 MiB tmpfs at ``folder``, filled by ``folder/filler`` (delete it to make space); unmounted after."""
+    with small_tmpfs(folder):
+        fill(folder)
+        yield folder
+
+
+def wait_for(predicate, *, what: str, limit: float = 120.0) -> None:
+    """Poll ``predicate`` until it holds; an AssertionError naming ``what`` after ``limit`` seconds (a guard
+    against a hung test, never a timing the test asserts)."""
+    deadline = time.monotonic() + limit
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+def toy_documents(ledger, extractor, *, backoff: float = 0.1):
+    """The intake core (``jobs.intake.document.Documents``) for a toy source on ``ledger``: logger ``toy``, no
+    feeds, back-off ``backoff`` seconds, no signals."""
+    import logging
+
+    from extractor.jobs.feeds import Feeds, FeedSettings
+    from extractor.jobs.intake.document import Documents
+    from extractor.jobs.intake.policy import RetryPolicy
+    from extractor.jobs.intake.stop import Stopping
+
+    return Documents(
+        ledger=ledger,
+        feeds=Feeds(FeedSettings(), log=logging.getLogger("toy")),
+        extractor=extractor,
+        policy=RetryPolicy(backoff=backoff),
+        stopping=Stopping(),
+        pause_env="EXTRACTOR_TOY_TEST_PAUSE",
+        log=logging.getLogger("toy"),
+    )

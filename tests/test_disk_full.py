@@ -2,76 +2,28 @@
 error names the file; a batch exits 2, the intakes (the core's ``take``: ``extract mail``; the watcher) wait and
 catch up once there is space. Mounting needs root: skipped with the reason elsewhere, failed under CI=true."""
 
-import contextlib
-import datetime
 import hashlib
 import json
 import logging
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
-from helpers import in_ci
+from helpers import CII_PRINTED, einvoice_pdf, full_tmpfs, settings_for, toy_documents, wait_for
+from typer.testing import CliRunner
 
 from extractor.api import Extractor
-from extractor.jobs.feeds import Feeds, FeedSettings
-from extractor.jobs.intake.document import Documents
-from extractor.jobs.intake.policy import RetryPolicy
-from extractor.jobs.intake.stop import Stopping
+from extractor.cli.commands import app, dispatch_args
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.watch import WatchSettings, watch
-from extractor.settings import Settings
 
-NOTE_SCHEMA = {"title": "note", "type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
 HANG_GUARD_S = 150  # only stops a hung test; no test asserts on time
 
 
-def pdf(text: str) -> bytes:
-    doc = FPDF()
-    doc.set_creation_date(datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc))
-    doc.add_page()
-    doc.set_font("helvetica", size=14)
-    doc.cell(text=text)
-    return bytes(doc.output())
-
-
-@contextlib.contextmanager
-def full_tmpfs(folder: Path):
-    """A 1 MiB tmpfs at ``folder``, filled by ``folder/filler`` (delete it to make space); unmounted after."""
-    folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True, text=True
-    )
-    if mounted.returncode != 0:
-        message = f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
-        fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while True:
-                os.write(fd, b"\0" * 4096)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def wait_for(predicate, *, what: str) -> None:
-    deadline = time.monotonic() + HANG_GUARD_S
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.05)
+def pdf(path: Path, text: str) -> Path:
+    """An e-invoice PDF printing its values and ``text`` (read from its XML: no generation; grounded: ``ok``)."""
+    return einvoice_pdf(path, lines=(*CII_PRINTED, text))
 
 
 def left_in(folder: Path) -> list[str]:
@@ -79,32 +31,37 @@ def left_in(folder: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def model(model_factory, tmp_path_factory) -> tuple[str, str]:
-    schema = tmp_path_factory.mktemp("schema") / "note.schema.json"
-    schema.write_text(json.dumps(NOTE_SCHEMA), encoding="utf-8")
-    return str(model_factory.scripted(answer='{"n":"x"}', then="im_end", schema=schema).path), str(schema)
+def model(model_factory) -> str:
+    return str(model_factory.random().path)  # the session's: no build of its own
 
 
 @pytest.fixture(scope="module")
 def extractor(model):
-    with Extractor(Settings(model=model[0], schema=model[1])) as loaded:
+    with Extractor(settings_for(model, max_tokens=4, embedded_rules=False)) as loaded:
         yield loaded
 
 
 def test_a_batch_into_a_full_folder_exits_2_naming_the_file_and_runs_once_there_is_space(tmp_path, model):
-    (tmp_path / "a.pdf").write_bytes(pdf("batch"))
+    """``extract run`` in this process (the CLI's own error handling and exit code; no interpreter to start)."""
+    pdf(tmp_path / "a.pdf", "batch")
     with full_tmpfs(tmp_path / "out") as out:
-        args = [sys.executable, "-m", "extractor.cli", "run", str(tmp_path / "a.pdf"), "--out", str(out)]
-        args += ["--model", model[0], "--schema", model[1], "--no-isolate"]
-        first = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_S)
-        message = " ".join(first.stderr.split())  # rich wraps long lines
-        assert first.returncode == 2, first.stderr
+        args = [str(tmp_path / "a.pdf"), "--out", str(out), "--model", model, "--max-tokens", "4"]
+        args += ["--no-embedded-rules", "--no-isolate"]
+        first = CliRunner().invoke(app, dispatch_args(args), terminal_width=400)
+        message = " ".join(first.output.split())  # rich wraps long lines
+        assert first.exit_code == 2, first.output
         assert f"{out / 'a.json'}: cannot write it" in message and "is full" in message
         assert left_in(out) == []  # no record, no temporary file
         (out / "filler").unlink()
-        again = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_S)
-        assert again.returncode == 0, again.stderr
+        again = CliRunner().invoke(app, dispatch_args(args))
+        assert again.exit_code == 0, again.output
         assert json.loads((out / "a.json").read_text(encoding="utf-8"))["status"] == "ok"
+
+
+def spells(caplog) -> tuple[int, int]:
+    """The warnings that a write met the full output, and that it takes records again (one each per spell)."""
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    return sum("cannot write it" in line for line in lines), sum("takes records again" in line for line in lines)
 
 
 def make_space_when(seen, out: Path, *, then=None) -> tuple[threading.Thread, dict]:
@@ -115,6 +72,7 @@ def make_space_when(seen, out: Path, *, then=None) -> tuple[threading.Thread, di
     def body():
         try:
             wait_for(seen, what="the intake to meet the full disk")
+            time.sleep(0.5)  # a few more tries at the 0.1 s back-off: still one line
             noted["left"] = left_in(out)
             (out / "filler").unlink()
             if then is not None:
@@ -132,24 +90,17 @@ def make_space_when(seen, out: Path, *, then=None) -> tuple[threading.Thread, di
 def test_the_core_waits_for_space_with_the_record_in_hand(tmp_path, extractor, caplog):
     """``Documents.take`` (``extract mail``'s way): not done, nothing torn, until space returns; then done once."""
     source = tmp_path / "a.pdf"
-    source.write_bytes(pdf("core"))
+    pdf(source, "core")
     sha = hashlib.sha256(source.read_bytes()).hexdigest()
     with full_tmpfs(tmp_path / "out") as out, Ledger(tmp_path / "ledger.sqlite") as ledger:
-        documents = Documents(
-            ledger=ledger,
-            feeds=Feeds(FeedSettings(), log=logging.getLogger("toy")),
-            extractor=extractor,
-            policy=RetryPolicy(backoff=0.1),
-            stopping=Stopping(),
-            pause_env="EXTRACTOR_TOY_TEST_PAUSE",
-            log=logging.getLogger("toy"),
-        )
+        documents = toy_documents(ledger, extractor)
         with caplog.at_level(logging.WARNING, logger="toy"):
             helper, noted = make_space_when(lambda: "waiting" in caplog.text, out)
             taken = documents.take(sha, name="a.pdf", result=out / "a.json", source=lambda: source)
             helper.join(HANG_GUARD_S)
         assert "error" not in noted and noted["left"] == []  # while full: no record, no temporary file
         assert f"{out / 'a.json'}: cannot write it" in caplog.text and "is full" in caplog.text
+        assert spells(caplog) == (1, 1)
         assert taken is not None and taken.record is not None and taken.record.status == "ok"
         assert left_in(out) == ["a.json"] and ledger.get(sha).state == "done"
 
@@ -157,7 +108,7 @@ def test_the_core_waits_for_space_with_the_record_in_hand(tmp_path, extractor, c
 def test_the_watcher_waits_for_space_and_catches_up(tmp_path, extractor, caplog):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
-    (inbox / "a.pdf").write_bytes(pdf("watch"))
+    pdf(inbox / "a.pdf", "watch")
     stop = threading.Event()
     book = tmp_path / "state" / "ledger.sqlite"  # the state folder has space; the output has none
     settings = WatchSettings(settle=0.1, backoff=0.1)
@@ -169,6 +120,7 @@ def test_the_watcher_waits_for_space_and_catches_up(tmp_path, extractor, caplog)
         watch(inbox, out, extractor=extractor, settings=settings, ledger=book, stop_event=stop)
         assert "error" not in noted and noted["left"] == []  # while full: nothing written
         assert f"{out}/a-" in caplog.text and "is full" in caplog.text
+        assert spells(caplog) == (1, 1)
         records = [p.name for p in out.glob("a-*.json")]
         assert len(records) == 1 and left_in(out) == records
         with Ledger(book, create=False) as ledger:

@@ -10,7 +10,7 @@ from typer.core import TyperGroup
 
 from extractor.cli import output as render
 from extractor.cli.configfile import with_environment
-from extractor.errors import ExitCode, ExtractorError
+from extractor.errors import ExitCode, ExtractorError, is_full
 
 
 class _App(TyperGroup):
@@ -64,8 +64,9 @@ SUBCOMMANDS = {BATCH}  # other modules register theirs with @app.command and add
 
 def exit_code_for(exc: ExtractorError) -> ExitCode:
     """Map an error onto the CLI's exit code: bad options and schemas are usage errors (2), and so is an output
-    whose file system is full or read-only (``disk_full``: the batch stops, naming the file); the rest 1."""
-    return ExitCode.USAGE if exc.code in ("usage", "schema", "disk_full") else ExitCode.NOT_OK
+    or store whose file system is full or read-only (``disk_full``, ``errors.is_full``: the batch stops, naming the
+    file); the rest 1."""
+    return ExitCode.USAGE if exc.code in ("usage", "schema", "disk_full") or is_full(exc) else ExitCode.NOT_OK
 
 
 def handle_errors(command):

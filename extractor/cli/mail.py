@@ -148,6 +148,13 @@ def mail_command(
         metavar="SECONDS",
         help="Seconds before the first retry or reconnect (doubled for each further one).",
     ),
+    max_backoff: float = typer.Option(
+        MAIL.max_backoff,
+        "--max-backoff",
+        min=0.0,
+        metavar="SECONDS",
+        help="The longest wait between two retries or reconnects (a mail server down for minutes is tried this often).",
+    ),
     jsonl: Path | None = FEED_JSONL_OPTION,
     hook: str | None = HOOK_OPTION,
     hook_timeout: float = HOOK_TIMEOUT_OPTION,
@@ -173,6 +180,7 @@ def mail_command(
         once=once,
         error_retries=error_retries,
         backoff=backoff,
+        max_backoff=max_backoff,
         feeds=feed_settings(jsonl, hook, hook_timeout),
     )
     book = ledger_path(out, ledger)

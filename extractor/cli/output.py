@@ -299,12 +299,19 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
 
 
 def show_mail_status(report: dict) -> None:
-    """Show the mail part of ``extract status`` (``MailLedger.report()``): mails per state, the recent failed and
-    skipped mails with their reasons."""
+    """Show the mail part of ``extract status`` (``MailLedger.report()``): mails per state, the mail server's outage
+    (going on, or the last), the recent failed and skipped mails with their reasons."""
     from rich.table import Table
 
     counts = ", ".join(f"{n} {state}" for state, n in report["counts"].items())
     console().print(f"{report['mails']} mail(s): {counts}", highlight=False)
+    for o in report.get("outages", ()):  # the mail server's outage going on, or its last one
+        if o["back_at"] is None:
+            line = f"{o['mailbox']}: the mail server is UNREACHABLE since {o['since']}"
+        else:
+            line = f"{o['mailbox']}: the mail server's last outage: from {o['since']} to {o['back_at']}"
+        line += f" ({o['attempts']} failed attempts; last error: {o['error']})"
+        console().print(cell(line), highlight=False)
     if not report["recent"]:
         return
     table = Table(title="recent mails failed or skipped")

@@ -4,6 +4,7 @@ store's errors naming it (never a secret), the settings a store opens it with (`
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -16,6 +17,8 @@ from extractor.db.url import first_line
 BUSY_TIMEOUT = 10.0  # seconds a SQLite writer waits for another's write lock before it says "locked"
 CONNECT_TIMEOUT = 10  # seconds (PostgreSQL)
 OUTLAST = 600.0  # seconds a store's operation waits out an outage (retrying) before it fails
+SPACE_WAIT = float("inf")  # seconds a store's write waits for its full (or read-only) file system: until there is room
+DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full: the server's disk, waited for like a full SQLite file
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -38,6 +41,9 @@ class Tuning:
             second).
         outlast: seconds an operation run through ``Database.outlast`` retries while the database is unreachable
             (``extractor.db.outage``) before its error is raised.
+        space_wait: seconds an operation waits while its database's file system is full or read-only (``is_full``:
+            its write rolled back, nothing torn), retrying, before its error is raised; 0 raises at once (a batch:
+            exit 2, naming the file).
     """
 
     busy_timeout: float = BUSY_TIMEOUT
@@ -48,6 +54,7 @@ class Tuning:
     foreign_keys: bool = False
     lazy_commit: bool = False
     outlast: float = OUTLAST
+    space_wait: float = SPACE_WAIT
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,25 @@ class Database:
     def outlast(self, call: Callable[[], T]) -> T:
         """``call()`` (one or more whole transactions of this database), run again while the database is
         unreachable, for ``Tuning.outlast`` seconds at most (``extractor.db.outage``: one log line per outage)."""
-        return outlast(call, outage=self.outage, lost=is_lost, patience=self.tuning.outlast, describe=self._reason)
+        return outlast(
+            call,
+            outage=self.outage,
+            lost=is_lost,
+            patience=self.tuning.outlast,
+            space_wait=self.tuning.space_wait,
+            has_space=self.has_space,
+            describe=self._reason,
+        )
+
+    def has_space(self) -> bool:
+        """Whether the database's file system takes writes again (SQLite: its folder is writable, not full); a
+        server's own disk cannot be asked: True."""
+        return True
+
+    def refuse_when_full(self) -> None:
+        """From now on a full (or read-only) file system is this database's error at once, not waited for
+        (``Tuning.space_wait`` 0): a batch stops with exit 2, naming the file, where an intake would wait."""
+        self.tuning = dataclasses.replace(self.tuning, space_wait=0.0)
 
     def _reason(self, exc: BaseException) -> str:
         """A store's error without the store's name in front (the outage's line names it once)."""
@@ -137,16 +162,19 @@ class Database:
                 raise
             self.outage.failed(self._reason(exc))
             return False
-        self.outage.succeeded()
+        self.outage.succeeded(has_space=self.has_space)
         return True
 
-    def error(self, exc: BaseException | str, *, lost: bool = False) -> Exception:
+    def error(self, exc: BaseException | str, *, lost: bool = False, full: bool = False) -> Exception:
         """``exc`` (or a reason) as the store's error, naming the database; never a secret. ``lost`` (or a
-        driver's connection error): the database is unreachable for now (``is_lost``)."""
+        driver's connection error): the database is unreachable for now (``is_lost``); ``full`` (or PostgreSQL's
+        ``disk_full``): its file system is full or read-only (``errors.is_full``)."""
         why = exc if isinstance(exc, str) else f"{type(exc).__name__}: {first_line(exc, url=self._url())}"
         label = f"{self.naming.label} " if self.naming.label else ""
         error = self.naming.error(f"{label}{self.name}: {why}")
-        error.db_lost = lost or isinstance(exc, self.lost)  # type: ignore[attr-defined]  # read by is_lost
+        full = full or getattr(exc, "sqlstate", None) == DISK_FULL_SQLSTATE
+        error.db_lost = (lost or isinstance(exc, self.lost)) and not full  # type: ignore[attr-defined]  # is_lost
+        error.disk_full = full  # type: ignore[attr-defined]  # read by errors.is_full
         return error
 
     def _watch(self) -> None:
@@ -174,4 +202,14 @@ def outlasting(method: Callable[P, T]) -> Callable[P, T]:
     return run
 
 
-__all__ = ["BUSY_TIMEOUT", "CONNECT_TIMEOUT", "OUTLAST", "Database", "Naming", "Tuning", "is_lost", "outlasting"]
+__all__ = [
+    "BUSY_TIMEOUT",
+    "CONNECT_TIMEOUT",
+    "OUTLAST",
+    "SPACE_WAIT",
+    "Database",
+    "Naming",
+    "Tuning",
+    "is_lost",
+    "outlasting",
+]

@@ -6,6 +6,10 @@ driver's connection errors, SQLite's ``database is locked``), it is run again wi
 (``FIRST_WAIT`` doubling up to ``MAX_WAIT``) for up to the store's ``Tuning.outlast`` seconds, then the error is
 raised. Each operation is one transaction, rolled back when it failed, so running it again is safe.
 
+A database whose file system is full or read-only (``errors.is_full``: a SQLite file on a full disk, PostgreSQL's
+``disk_full``) is waited for the same way, for the store's ``Tuning.space_wait`` seconds (0: its error at once),
+and logged the same way: one line saying what is full and where when it begins, one when the write went through.
+
 One ``Outage`` per database says whether it is unreachable now, since when, and why; it logs ONE line when an
 outage begins and one when the database is back (never one per attempt). ``current()`` lists the outages of this
 process: the service's ``/healthz`` answers 503 while any is on, and ``/metrics`` reports them.
@@ -19,6 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
+
+from extractor.errors import is_full
 
 FIRST_WAIT = 0.2  # seconds before the first retry
 MAX_WAIT = 5.0  # seconds between retries at most
@@ -56,27 +62,36 @@ class Outage:
         self.error = ""
         self.attempts = 0
         self.generation = 0  # outages ended so far: a connection opened before the last one ended is stale
+        self.full = False  # the outage is a full (or read-only) file system: reads still go through meanwhile
 
-    def failed(self, error: str) -> None:
-        """An operation failed for want of the database: the outage begins (logged once) or goes on."""
+    def failed(self, error: str, *, full: bool = False) -> None:
+        """An operation failed for want of the database (``full``: of room on its file system): the outage begins
+        (logged once) or goes on."""
         with self._lock:
             self.attempts += 1
             self.error = error
             if self.since is not None:
                 return
+            self.full = full
             self.since = time.time()
             _OUTAGES.add(self)
-        log.warning("%s %s: unreachable (%s); waiting for it, retrying", self.store, self.database, error)
+        if full:
+            log.warning("%s %s: %s; waiting for space, retrying", self.store, self.database, error)
+        else:
+            log.warning("%s %s: unreachable (%s); waiting for it, retrying", self.store, self.database, error)
 
-    def succeeded(self) -> None:
-        """An operation went through: an outage ends (logged once)."""
+    def succeeded(self, *, has_space: Callable[[], bool] = lambda: True) -> None:
+        """An operation went through: an outage ends (logged once). A full file system's outage ends only once
+        ``has_space()`` (a read goes through while it is full: it must not end it, nor start another line)."""
         if self.since is None:  # the common case, without the lock
+            return
+        if self.full and not has_space():
             return
         with self._lock:
             if self.since is None:
                 return
             lasted, tries = time.time() - self.since, self.attempts
-            self.since, self.error, self.attempts = None, "", 0
+            self.since, self.error, self.attempts, self.full = None, "", 0, False
             self.generation += 1
             _OUTAGES.discard(self)
         log.warning("%s %s: back after %.1f s (%d failed tries)", self.store, self.database, lasted, tries)
@@ -110,29 +125,34 @@ def outlast(
     outage: Outage,
     lost: Callable[[BaseException], bool],
     patience: float,
+    space_wait: float = 0.0,
+    has_space: Callable[[], bool] = lambda: True,
     describe: Callable[[BaseException], str] = str,
 ) -> T:
-    """Run ``call`` until it goes through, again after each failure ``lost`` says is an outage, waiting
-    ``FIRST_WAIT`` doubling to ``MAX_WAIT`` between tries, for ``patience`` seconds at most (then its error).
+    """Run ``call`` until it goes through, again after each failure ``lost`` says is an outage (or ``is_full``
+    says is a full or read-only file system), waiting ``FIRST_WAIT`` doubling to ``MAX_WAIT`` between tries, for
+    ``patience`` (``space_wait``) seconds at most, then its error; a full file system's outage ends once
+    ``has_space()``.
 
     Raises:
-        whatever ``call`` raised: not an outage, or the outage outlasted ``patience``.
+        whatever ``call`` raised: neither, or the outage outlasted its patience.
     """
-    deadline, wait = time.monotonic() + patience, FIRST_WAIT
+    start, wait = time.monotonic(), FIRST_WAIT
     while True:
         try:
             result = call()
         except Exception as exc:
-            if not lost(exc):
+            full = is_full(exc)
+            if not full and not lost(exc):
                 raise
-            outage.failed(describe(exc))
-            left = deadline - time.monotonic()
+            outage.failed(describe(exc), full=full)
+            left = start + (space_wait if full else patience) - time.monotonic()
             if left <= 0:
                 raise
             time.sleep(min(wait, left))
             wait = min(wait * 2, MAX_WAIT)
             continue
-        outage.succeeded()
+        outage.succeeded(has_space=has_space)
         return result
 
 

@@ -16,6 +16,26 @@ from extractor.db.database import Database, Naming, Tuning
 from extractor.db.url import Target
 
 CHECKPOINT_EVERY = 1.0  # seconds between background WAL checkpoints
+# SQLite's primary result codes (https://sqlite.org/rescode.html) of a write its file system refused
+SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+def full_reason(exc: sqlite3.Error, folder: Path) -> str | None:
+    """Why ``folder``'s file system refused a write of SQLite's, in words (``full``, ``read-only``), or None when
+    the failure is not its file system's. SQLite says ``SQLITE_FULL`` for ENOSPC; EROFS (and EDQUOT) reach it as a
+    read-only, I/O or cannot-open error, told apart here by asking the file system itself."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code not in (SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN):
+        return None
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return "full" if code == SQLITE_FULL else None
+    if stats.f_flag & os.ST_RDONLY:
+        return "read-only"
+    if code == SQLITE_FULL or stats.f_bavail == 0:
+        return "full"
+    return None
 
 
 class SqliteDatabase(Database):
@@ -136,17 +156,30 @@ class SqliteDatabase(Database):
         """The file's tables."""
         return {row[0] for row in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def error(self, exc: BaseException | str, *, lost: bool = False) -> Exception:
-        """A SQLite error as the store's error, its reason in words; locked past the busy timeout is ``lost``."""
+    def error(self, exc: BaseException | str, *, lost: bool = False, full: bool = False) -> Exception:
+        """A SQLite error as the store's error, its reason in words; locked past the busy timeout is ``lost``; a
+        write its file system refused (full, read-only) is ``full``, naming the folder."""
         if isinstance(exc, sqlite3.Error):
-            text = str(exc)
-            if "locked" in text or "busy" in text:
+            text, folder = str(exc), Path(self.path).parent
+            why = None if self.memory else full_reason(exc, folder)
+            if why is not None:
+                full = True
+                exc = f"cannot write it: {text} (the file system of {folder} is {why})"
+            elif "locked" in text or "busy" in text:
                 exc, lost = f"locked by another process for more than {self.tuning.busy_timeout:g} s", True
             elif "readonly" in text or "read-only" in text or "unable to open" in text:
                 exc = "cannot be written (read-only file or folder?)"
             elif "not a database" in text or "malformed" in text:
                 exc = "not a SQLite database (corrupt?)"
-        return super().error(exc, lost=lost)
+        return super().error(exc, lost=lost, full=full)
+
+    def has_space(self) -> bool:
+        """Whether the file's folder takes writes again: not read-only, not full (``full_reason``'s test)."""
+        try:
+            stats = os.statvfs(Path(self.path).parent)
+        except OSError:
+            return True  # nothing to tell by: the next write tells
+        return not stats.f_flag & os.ST_RDONLY and stats.f_bavail > 0
 
     def backup(self, suffix: str) -> str | None:
         """Copy the file (SQLite's backup API: a consistent copy while others may use it) to a sibling named
@@ -194,4 +227,4 @@ class SqliteDatabase(Database):
             checkpointer.join(timeout=self.tuning.busy_timeout)
 
 
-__all__ = ["CHECKPOINT_EVERY", "SqliteDatabase"]
+__all__ = ["CHECKPOINT_EVERY", "SqliteDatabase", "full_reason"]

@@ -99,6 +99,8 @@ def run_batch(
     records: list[Record] = []
     # no register: the batch's own duplicates, checked in input order (the earlier input is the original)
     own = Register.in_memory() if extractor.register is None else None
+    if extractor.register is not None:  # a full register stops the batch (exit 2, naming it): no intake to wait
+        extractor.register.db.refuse_when_full()
 
     def arrived(group: tuple[Record, ...]) -> None:
         if json_dir is None:

@@ -38,6 +38,7 @@ class OutputFull(ExtractorError, OSError):
     try again (:mod:`extractor.jobs.intake`)."""
 
     code = "disk_full"
+    disk_full = True  # errors.is_full: the same wait as a full store's
 
 
 def _full(path: Path, exc: OSError) -> OSError:

@@ -12,7 +12,8 @@ own: tenants never share a layout.
 The SQL is written here only (the register's ``Database`` runs it: ``?`` placeholders on both backends); the tables
 are the register's migration 3 (``extractor/register/db.py``), made when a register is opened, so a register written
 by a newer release is refused there (exit 2). A layout row that cannot be read is refused here (``LayoutStoreError``,
-exit 2, as for the register).
+exit 2, as for the register). Each method is whole transactions run through ``Database.outlast``, as the register's:
+a database restarting, or a full disk under it, is waited for, not a failed document.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from extractor.db.database import outlasting
 from extractor.register.db import Database, RegisterError
 
 if TYPE_CHECKING:  # the engine's package imports nothing of the store
@@ -83,6 +85,7 @@ class LayoutStore:
 
     # ----------------------------------------------------------------------------------------------- writes
 
+    @outlasting
     def save(self, layout: Layout) -> Layout:
         """Keep ``layout`` (a layout of the same id is replaced whole: never a blend), keyed on its identities."""
         # name: keys are matched by ``layouts.choose`` (every identity key printed), not looked up
@@ -113,6 +116,7 @@ class LayoutStore:
                 )
         return layout
 
+    @outlasting
     def forget(self, layout_id: str) -> bool:
         """Forget a layout; False when the tenant has none of that id."""
         with self.db.transaction() as tx:
@@ -132,6 +136,7 @@ class LayoutStore:
 
     # ------------------------------------------------------------------------------------------------ reads
 
+    @outlasting
     def get(self, layout_id: str) -> Layout | None:
         """The tenant's layout of that id, or None.
 
@@ -144,6 +149,7 @@ class LayoutStore:
             ).fetchone()
         return None if row is None else self._layout(row[0], row[1])
 
+    @outlasting
     def candidates(self, keys: Iterable[str], *, schema: str) -> list[Layout]:
         """Every layout of the tenant reading ``schema`` keyed on one of ``keys`` (the identities printed on a
         document), in the order they were learned (``layouts.choose`` picks among them).
@@ -165,6 +171,7 @@ class LayoutStore:
             ).fetchall()
         return [self._layout(row[0], row[1]) for row in rows]
 
+    @outlasting
     def list(self, *, supplier: str | None = None) -> list[Stored]:
         """The tenant's layouts (``supplier``: those keyed on that identity or whose name holds it), by supplier."""
         sql = "SELECT id, supplier_key, supplier_name, schema_name, source, learned_at FROM layouts WHERE tenant = ?"

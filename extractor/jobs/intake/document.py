@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import glob
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,7 @@ class Documents:
         self.stopping = stopping
         self.pause_env = pause_env
         self.log = log
+        self.full_since: float | None = None  # when the output was first found full (or read-only), this spell
 
     def pause(self, step: str) -> None:
         """The test pause at ``step`` (nothing unless the source's variable names it)."""
@@ -254,12 +256,32 @@ class Documents:
         each time (the records stay in hand: not extracted again, no attempt counted); None when a stop came."""
         while True:
             try:
-                return write()
+                written = write()
             except OutputFull as exc:
                 delay = self.policy.delay(1)
-                self.log.warning("%s; waiting %g s for space, then writing it again", exc, delay)
+                self.met_full(exc, then=f"waiting {delay:g} s for space, then writing it again")
                 if self.stopping.event.wait(delay):
                     return None
+                continue
+            self.space_back()
+            return written
+
+    def met_full(self, exc: OutputFull, *, then: str) -> None:
+        """A write met a full (or read-only) output: said in one warning per spell (``exc`` names the file and
+        its folder, ``then`` what happens next); each later try of the same spell only at debug level."""
+        if self.full_since is None:
+            self.full_since = time.monotonic()
+            self.log.warning("%s; %s (one line when there is space again)", exc, then)
+        else:
+            self.log.debug("%s; %s", exc, then)
+
+    def space_back(self) -> None:
+        """A write went through: a spell of a full output ends (said once)."""
+        if self.full_since is not None:
+            self.log.warning(
+                "the output takes records again after %.1f s; catching up", time.monotonic() - self.full_since
+            )
+            self.full_since = None
 
 
 __all__ = ["STEPS", "Documents", "Taken", "outcome"]

@@ -6,7 +6,8 @@ what in a mail is a document: :mod:`~extractor.jobs.mail.parts`; a record's ``ma
 :mod:`~extractor.jobs.mail.meta`; the options: :mod:`~extractor.jobs.mail.settings`), then wait for new mail with
 IDLE (or poll), until stopped. A source of the intake core (:mod:`extractor.jobs.intake`: its lock, stop, retry
 policy and each attachment's exactly-once steps). A dropped connection is reconnected with the core's back-off
-(``backoff`` doubled up to ``max_backoff``); the ledger (:mod:`~extractor.jobs.mail.ledger` beside
+(``backoff`` doubled up to ``max_backoff``), an outage of minutes logged once and kept in the ledger for ``extract
+status`` (:mod:`~extractor.jobs.mail.outage`); the ledger (:mod:`~extractor.jobs.mail.ledger` beside
 :mod:`extractor.jobs.ledger`) makes every step safe against a kill -9.
 
 Stopping: ``stop_event`` ends the loop after the document in hand. With ``handle_signals`` (the CLI), SIGINT and
@@ -31,6 +32,7 @@ from extractor.jobs.intake.stop import Stopping, StopSignals
 from extractor.jobs.ledger import Ledger
 from extractor.jobs.mail.client import ConnectionLost, Credentials, LoginRefused, Mailbox
 from extractor.jobs.mail.ledger import MailLedger
+from extractor.jobs.mail.outage import MailOutage
 from extractor.jobs.mail.settings import MailSettings
 from extractor.jobs.mail.steps import TEST_PAUSE_ENV, MailSteps
 from extractor.jobs.mail.url import MailURL, parse_mail_url
@@ -147,9 +149,11 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
     policy = settings.policy
     lost = 0  # connections lost in a row: the next wait is the policy's delay for that many
     connected_once = False
+    outage = MailOutage(steps.mails, mailbox=box.url.mailbox, log=log)  # one line when it begins, one when back
     while not stop.is_set():
         try:
             box.connect()
+            outage.back()
             log.info(
                 "reading %s -> %s (UIDVALIDITY %d, %s)",
                 box.url,
@@ -168,12 +172,12 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
             if not connected_once:
                 raise
             lost += 1
-            log.warning("%s: login refused; trying again in %g s", box.url.mailbox, policy.delay(lost))
+            outage.failed(f"{box.url.mailbox}: login refused", retry_in=policy.delay(lost))
         except ConnectionLost as exc:
             if settings.once and not connected_once:
                 raise ExtractorError(str(exc), code="mail_connect") from None
             lost += 1
-            log.warning("%s; reconnecting in %g s", exc, policy.delay(lost))
+            outage.failed(str(exc), retry_in=policy.delay(lost))
         box.close()
         if stop.is_set() or stop.wait(policy.delay(lost)):
             return

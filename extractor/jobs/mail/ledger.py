@@ -6,6 +6,8 @@ Tables:
               attempts, filed (0/1: the mail was flagged or moved on the server), created_at, updated_at
   mail_parts  (key, idx, member): every MIME leaf and ZIP member of a mail: name, content_type, size, sha256,
               outcome (document / duplicate / skipped / error), code, reason, result_path
+  mail_outages mailbox (key): its server's last outage (``extract status`` shows it, :mod:`.outage` keeps it):
+              since, error (the last one), attempts (reconnects tried), back_at (NULL while it goes on)
 
 Opened through the database layer (``extractor.db``: ``SCHEMA`` its versions, ``mail_meta`` where it keeps them).
 The documents themselves (each attachment's content, by sha256) are the watcher's ``documents`` rows
@@ -63,12 +65,22 @@ CREATE TABLE IF NOT EXISTS mail_parts (
     PRIMARY KEY (key, idx, member)
 );
 """
+_OUTAGES = """
+CREATE TABLE IF NOT EXISTS mail_outages (
+    mailbox TEXT PRIMARY KEY,
+    since TEXT NOT NULL,
+    error TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    back_at TEXT
+);
+"""
 SCHEMA = Schema(
     name="mail",
     meta="mail_meta",
     migrations=(
         Migration(1, (_SCHEMA,), "the mail ledger of release e61cea9 and before"),
         Migration(2, (), "versions and migrations kept by extractor.db"),
+        Migration(3, (_OUTAGES,), "a mail server's outages, for extract status"),
     ),
     found=lambda db, tx, tables: 1 if "mails" in tables else None,  # before its version was kept
 )
@@ -188,7 +200,19 @@ class MailLedger:
             f"SELECT {_COLUMNS} FROM mails WHERE state IN ('failed', 'skipped') ORDER BY updated_at DESC, key LIMIT ?",
             (recent,),
         )
-        return {"counts": counts, "mails": sum(counts.values()), "recent": [MailRow(*r).to_dict() for r in rows]}
+        return {
+            "counts": counts,
+            "mails": sum(counts.values()),
+            "recent": [MailRow(*r).to_dict() for r in rows],
+            "outages": self.outages(),
+        }
+
+    def outages(self) -> list[dict]:
+        """Each mailbox's last outage: ``{mailbox, since, error, attempts, back_at}`` (``back_at`` None: it goes
+        on), by mailbox."""
+        names = ("mailbox", "since", "error", "attempts", "back_at")
+        rows = self._read(f"SELECT {', '.join(names)} FROM mail_outages ORDER BY mailbox")
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     # --------------------------------------------------------------------------------------------------- writes
 
@@ -253,6 +277,23 @@ class MailLedger:
                 "UPDATE mails SET state = ?, reason = ?, notes = ?, updated_at = ? WHERE key = ?",
                 (state, reason, notes, timestamp(), key),
             )
+
+    def outage_failed(self, mailbox: str, *, error: str) -> None:
+        """A connection to ``mailbox``'s server failed: its outage begins (since now), or goes on (the error and
+        the attempts counted)."""
+        now = timestamp()
+        self._write(
+            "INSERT INTO mail_outages (mailbox, since, error, attempts, back_at) VALUES (?, ?, ?, 1, NULL) "
+            "ON CONFLICT (mailbox) DO UPDATE SET error = excluded.error, "
+            "since = CASE WHEN mail_outages.back_at IS NULL THEN mail_outages.since ELSE excluded.since END, "
+            "attempts = CASE WHEN mail_outages.back_at IS NULL THEN mail_outages.attempts + 1 ELSE 1 END, "
+            "back_at = NULL",
+            (mailbox, now, error),
+        )
+
+    def outage_ended(self, mailbox: str) -> None:
+        """``mailbox``'s server answers again: its outage (if one goes on) ends now."""
+        self._write("UPDATE mail_outages SET back_at = ? WHERE mailbox = ? AND back_at IS NULL", (timestamp(), mailbox))
 
     def mark_filed(self, keys: list[str]) -> None:
         """The mails were flagged or moved on the server (one transaction)."""

@@ -318,8 +318,9 @@ class Steps:
             self.ledger.release(job.entry.sha256)
             delay = self.policy.delay(1)
             job.seen.defer(delay)
-            log.warning("%s: %s; it stays in the inbox, tried again in %g s", job.name, exc, delay)
+            self.documents.met_full(exc, then=f"{job.name} stays in the inbox, tried again in {delay:g} s")
             return
+        self.documents.space_back()
         record = outcome(records)
         record = record if record.sha256 else dataclasses.replace(record, sha256=job.entry.sha256)
         self._move(job.name, job.entry.sha256, failed=taken.failed, key=job.key)  # step 6
