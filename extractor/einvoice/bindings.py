@@ -91,7 +91,41 @@ class Binding:
     held: str | None = None
 
 
-# term | name | scope | kind (how values compare) | held (where invoice-en16931 holds it; - none) | CII | UBL
+# a party's, a document allowance's or charge's and a postal address's terms, each relative to its node: name |
+# kind | held key | CII | UBL; a line of ``TABLE`` whose kind is ``party``, ``adjustment`` or ``address`` names
+# one term for each
+PARTY = """
+name | text | name | ram:Name | cac:PartyLegalEntity/cbc:RegistrationName
+trading name | text | trading_name | ram:SpecifiedLegalOrganization/ram:TradingBusinessName | cac:PartyName/cbc:Name
+identifier | schemed | gln|lei | ram:ID|ram:GlobalID | cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]
+legal registration identifier | text | legal_id | ram:SpecifiedLegalOrganization/ram:ID | cac:PartyLegalEntity/cbc:CompanyID
+VAT identifier | text | vat_id | ram:SpecifiedTaxRegistration/ram:ID[@schemeID='VA'] | cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID
+electronic address | schemed | electronic_address | ram:URIUniversalCommunication/ram:URIID | cbc:EndpointID
+contact point | text | contact.name | ram:DefinedTradeContact/ram:PersonName|ram:DefinedTradeContact/ram:DepartmentName | cac:Contact/cbc:Name
+contact telephone | text | contact.phone | ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber | cac:Contact/cbc:Telephone
+contact e-mail | text | contact.email | ram:DefinedTradeContact/ram:EmailURIUniversalCommunication/ram:URIID | cac:Contact/cbc:ElectronicMail
+"""
+ADJUSTMENT = """
+amount | decimal | amount | ram:ActualAmount | cbc:Amount
+base amount | decimal | base_amount | ram:BasisAmount | cbc:BaseAmount
+percentage | decimal | percentage | ram:CalculationPercent | cbc:MultiplierFactorNumeric
+reason | text | reason | ram:Reason | cbc:AllowanceChargeReason
+reason code | text | reason_code | ram:ReasonCode | cbc:AllowanceChargeReasonCode
+VAT category code | text | vat_category | ram:CategoryTradeTax/ram:CategoryCode | cac:TaxCategory/cbc:ID
+VAT rate | decimal | tax_rate | ram:CategoryTradeTax/ram:RateApplicablePercent | cac:TaxCategory/cbc:Percent
+"""
+ADDRESS = """
+street | text | street | ram:LineOne | cbc:StreetName
+additional line | text | additional_street | ram:LineTwo | cbc:AdditionalStreetName
+address line 3 | text | address_line_3 | ram:LineThree | cac:AddressLine/cbc:Line
+city | text | city | ram:CityName | cbc:CityName
+post code | text | postal_code | ram:PostcodeCode | cbc:PostalZone
+country subdivision | text | subdivision | ram:CountrySubDivisionName | cbc:CountrySubentity
+country code | text | country | ram:CountryID | cac:Country/cbc:IdentificationCode
+"""
+
+# term | name | scope | kind (how values compare) | held (where invoice-en16931 holds it; - none) | CII | UBL; a
+# ``party``, ``adjustment`` or ``address`` line: its terms | who | scope | that kind | held prefix | CII node | UBL node
 TABLE = """
 BT-1 | Invoice number | doc | text | invoice_number | rsm:ExchangedDocument/ram:ID | cbc:ID
 BT-2 | Invoice issue date | doc | date | issue_date | rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString | cbc:IssueDate
@@ -113,64 +147,24 @@ BT-17 | Tender or lot reference | doc | text | further_terms.references.tender_o
 BT-18 | Invoiced object identifier | doc | schemed | further_terms.references.invoiced_object | $AG/ram:AdditionalReferencedDocument[ram:TypeCode='130'] | cac:AdditionalDocumentReference[cbc:DocumentTypeCode='130']/cbc:ID
 BT-19 | Buyer accounting reference | doc | text | further_terms.references.buyer_accounting | $ST/ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID | cbc:AccountingCost
 BT-20 | Payment terms | doc | text | payment_terms | $ST/ram:SpecifiedTradePaymentTerms/ram:Description | cac:PaymentTerms/cbc:Note
-BT-27 | Seller name | doc | text | seller.name | $SELLER/ram:Name | $SUPPLIER/cac:PartyLegalEntity/cbc:RegistrationName
-BT-28 | Seller trading name | doc | text | seller.trading_name | $SELLER/ram:SpecifiedLegalOrganization/ram:TradingBusinessName | $SUPPLIER/cac:PartyName/cbc:Name
-BT-29 | Seller identifier | doc | schemed | seller.gln|seller.lei | $SELLER/ram:ID|$SELLER/ram:GlobalID | $SUPPLIER/cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]
-BT-30 | Seller legal registration identifier | doc | text | seller.legal_id | $SELLER/ram:SpecifiedLegalOrganization/ram:ID | $SUPPLIER/cac:PartyLegalEntity/cbc:CompanyID
-BT-31 | Seller VAT identifier | doc | text | seller.vat_id | $SELLER/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='VA'] | $SUPPLIER/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID
-BT-34 | Seller electronic address | doc | schemed | seller.electronic_address | $SELLER/ram:URIUniversalCommunication/ram:URIID | $SUPPLIER/cbc:EndpointID
-BT-41 | Seller contact point | doc | text | seller.contact.name | $SELLER/ram:DefinedTradeContact/ram:PersonName|$SELLER/ram:DefinedTradeContact/ram:DepartmentName | $SUPPLIER/cac:Contact/cbc:Name
-BT-42 | Seller contact telephone | doc | text | seller.contact.phone | $SELLER/ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber | $SUPPLIER/cac:Contact/cbc:Telephone
-BT-43 | Seller contact e-mail | doc | text | seller.contact.email | $SELLER/ram:DefinedTradeContact/ram:EmailURIUniversalCommunication/ram:URIID | $SUPPLIER/cac:Contact/cbc:ElectronicMail
+BT-27 BT-28 BT-29 BT-30 BT-31 BT-34 BT-41 BT-42 BT-43 | Seller | doc | party | seller | $SELLER | $SUPPLIER
 BT-32 | Seller tax registration identifier | doc | text | seller.tax_number | $SELLER/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='FC'] | $SUPPLIER/cac:PartyTaxScheme[not(cac:TaxScheme/cbc:ID='VAT')]/cbc:CompanyID
 BT-33 | Seller additional legal information | doc | text | seller.legal_info | $SELLER/ram:Description | $SUPPLIER/cac:PartyLegalEntity/cbc:CompanyLegalForm
-BT-35 | Seller street | doc | text | seller.address.street | $SELLER/ram:PostalTradeAddress/ram:LineOne | $SUPPLIER/cac:PostalAddress/cbc:StreetName
-BT-36 | Seller additional line | doc | text | seller.address.additional_street | $SELLER/ram:PostalTradeAddress/ram:LineTwo | $SUPPLIER/cac:PostalAddress/cbc:AdditionalStreetName
-BT-162 | Seller address line 3 | doc | text | seller.address.address_line_3 | $SELLER/ram:PostalTradeAddress/ram:LineThree | $SUPPLIER/cac:PostalAddress/cac:AddressLine/cbc:Line
-BT-37 | Seller city | doc | text | seller.address.city | $SELLER/ram:PostalTradeAddress/ram:CityName | $SUPPLIER/cac:PostalAddress/cbc:CityName
-BT-38 | Seller post code | doc | text | seller.address.postal_code | $SELLER/ram:PostalTradeAddress/ram:PostcodeCode | $SUPPLIER/cac:PostalAddress/cbc:PostalZone
-BT-39 | Seller country subdivision | doc | text | seller.address.subdivision | $SELLER/ram:PostalTradeAddress/ram:CountrySubDivisionName | $SUPPLIER/cac:PostalAddress/cbc:CountrySubentity
-BT-40 | Seller country code | doc | text | seller.address.country | $SELLER/ram:PostalTradeAddress/ram:CountryID | $SUPPLIER/cac:PostalAddress/cac:Country/cbc:IdentificationCode
-BT-44 | Buyer name | doc | text | buyer.name | $BUYER/ram:Name | $CUSTOMER/cac:PartyLegalEntity/cbc:RegistrationName
-BT-45 | Buyer trading name | doc | text | buyer.trading_name | $BUYER/ram:SpecifiedLegalOrganization/ram:TradingBusinessName | $CUSTOMER/cac:PartyName/cbc:Name
-BT-46 | Buyer identifier | doc | schemed | buyer.gln|buyer.lei | $BUYER/ram:ID|$BUYER/ram:GlobalID | $CUSTOMER/cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]
-BT-47 | Buyer legal registration identifier | doc | text | buyer.legal_id | $BUYER/ram:SpecifiedLegalOrganization/ram:ID | $CUSTOMER/cac:PartyLegalEntity/cbc:CompanyID
-BT-48 | Buyer VAT identifier | doc | text | buyer.vat_id | $BUYER/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='VA'] | $CUSTOMER/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID
-BT-49 | Buyer electronic address | doc | schemed | buyer.electronic_address | $BUYER/ram:URIUniversalCommunication/ram:URIID | $CUSTOMER/cbc:EndpointID
-BT-56 | Buyer contact point | doc | text | buyer.contact.name | $BUYER/ram:DefinedTradeContact/ram:PersonName|$BUYER/ram:DefinedTradeContact/ram:DepartmentName | $CUSTOMER/cac:Contact/cbc:Name
-BT-57 | Buyer contact telephone | doc | text | buyer.contact.phone | $BUYER/ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber | $CUSTOMER/cac:Contact/cbc:Telephone
-BT-58 | Buyer contact e-mail | doc | text | buyer.contact.email | $BUYER/ram:DefinedTradeContact/ram:EmailURIUniversalCommunication/ram:URIID | $CUSTOMER/cac:Contact/cbc:ElectronicMail
-BT-50 | Buyer street | doc | text | buyer.address.street | $BUYER/ram:PostalTradeAddress/ram:LineOne | $CUSTOMER/cac:PostalAddress/cbc:StreetName
-BT-51 | Buyer additional line | doc | text | buyer.address.additional_street | $BUYER/ram:PostalTradeAddress/ram:LineTwo | $CUSTOMER/cac:PostalAddress/cbc:AdditionalStreetName
-BT-163 | Buyer address line 3 | doc | text | buyer.address.address_line_3 | $BUYER/ram:PostalTradeAddress/ram:LineThree | $CUSTOMER/cac:PostalAddress/cac:AddressLine/cbc:Line
-BT-52 | Buyer city | doc | text | buyer.address.city | $BUYER/ram:PostalTradeAddress/ram:CityName | $CUSTOMER/cac:PostalAddress/cbc:CityName
-BT-53 | Buyer post code | doc | text | buyer.address.postal_code | $BUYER/ram:PostalTradeAddress/ram:PostcodeCode | $CUSTOMER/cac:PostalAddress/cbc:PostalZone
-BT-54 | Buyer country subdivision | doc | text | buyer.address.subdivision | $BUYER/ram:PostalTradeAddress/ram:CountrySubDivisionName | $CUSTOMER/cac:PostalAddress/cbc:CountrySubentity
-BT-55 | Buyer country code | doc | text | buyer.address.country | $BUYER/ram:PostalTradeAddress/ram:CountryID | $CUSTOMER/cac:PostalAddress/cac:Country/cbc:IdentificationCode
+BT-35 BT-36 BT-162 BT-37 BT-38 BT-39 BT-40 | Seller | doc | address | seller.address | $SELLER/ram:PostalTradeAddress | $SUPPLIER/cac:PostalAddress
+BT-44 BT-45 BT-46 BT-47 BT-48 BT-49 BT-56 BT-57 BT-58 | Buyer | doc | party | buyer | $BUYER | $CUSTOMER
+BT-50 BT-51 BT-163 BT-52 BT-53 BT-54 BT-55 | Buyer | doc | address | buyer.address | $BUYER/ram:PostalTradeAddress | $CUSTOMER/cac:PostalAddress
 BT-59 | Payee name | doc | text | further_terms.payee.name | $PAYEE/ram:Name | cac:PayeeParty/cac:PartyName/cbc:Name
 BT-60 | Payee identifier | doc | schemed | further_terms.payee.identifier | $PAYEE/ram:ID|$PAYEE/ram:GlobalID | cac:PayeeParty/cac:PartyIdentification/cbc:ID[not(@schemeID='SEPA')]
 BT-61 | Payee legal registration identifier | doc | text | further_terms.payee.legal_id | $PAYEE/ram:SpecifiedLegalOrganization/ram:ID | cac:PayeeParty/cac:PartyLegalEntity/cbc:CompanyID
 BT-62 | Seller tax representative name | doc | text | further_terms.tax_representative.name | $TAXREP/ram:Name | cac:TaxRepresentativeParty/cac:PartyName/cbc:Name
 BT-63 | Seller tax representative VAT identifier | doc | text | further_terms.tax_representative.vat_id | $TAXREP/ram:SpecifiedTaxRegistration/ram:ID | cac:TaxRepresentativeParty/cac:PartyTaxScheme/cbc:CompanyID
-BT-64 | Tax representative street | doc | text | further_terms.tax_representative.address.street | $TAXREP/ram:PostalTradeAddress/ram:LineOne | cac:TaxRepresentativeParty/cac:PostalAddress/cbc:StreetName
-BT-65 | Tax representative additional line | doc | text | further_terms.tax_representative.address.additional_street | $TAXREP/ram:PostalTradeAddress/ram:LineTwo | cac:TaxRepresentativeParty/cac:PostalAddress/cbc:AdditionalStreetName
-BT-164 | Tax representative address line 3 | doc | text | further_terms.tax_representative.address.address_line_3 | $TAXREP/ram:PostalTradeAddress/ram:LineThree | cac:TaxRepresentativeParty/cac:PostalAddress/cac:AddressLine/cbc:Line
-BT-66 | Tax representative city | doc | text | further_terms.tax_representative.address.city | $TAXREP/ram:PostalTradeAddress/ram:CityName | cac:TaxRepresentativeParty/cac:PostalAddress/cbc:CityName
-BT-67 | Tax representative post code | doc | text | further_terms.tax_representative.address.postal_code | $TAXREP/ram:PostalTradeAddress/ram:PostcodeCode | cac:TaxRepresentativeParty/cac:PostalAddress/cbc:PostalZone
-BT-68 | Tax representative country subdivision | doc | text | further_terms.tax_representative.address.subdivision | $TAXREP/ram:PostalTradeAddress/ram:CountrySubDivisionName | cac:TaxRepresentativeParty/cac:PostalAddress/cbc:CountrySubentity
-BT-69 | Tax representative country code | doc | text | further_terms.tax_representative.address.country | $TAXREP/ram:PostalTradeAddress/ram:CountryID | cac:TaxRepresentativeParty/cac:PostalAddress/cac:Country/cbc:IdentificationCode
+BT-64 BT-65 BT-164 BT-66 BT-67 BT-68 BT-69 | Tax representative | doc | address | further_terms.tax_representative.address | $TAXREP/ram:PostalTradeAddress | cac:TaxRepresentativeParty/cac:PostalAddress
 BT-70 | Deliver to party name | doc | text | further_terms.delivery.name | $SHIPTO/ram:Name | cac:Delivery/cac:DeliveryParty/cac:PartyName/cbc:Name
 BT-71 | Deliver to location identifier | doc | schemed | further_terms.delivery.location_id | $SHIPTO/ram:ID|$SHIPTO/ram:GlobalID | cac:Delivery/cac:DeliveryLocation/cbc:ID
 BT-72 | Actual delivery date | doc | date | delivery_date | $DL/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime/udt:DateTimeString | cac:Delivery/cbc:ActualDeliveryDate
 BT-73 | Invoicing period start date | doc | date | invoicing_period.start | $ST/ram:BillingSpecifiedPeriod/ram:StartDateTime/udt:DateTimeString | cac:InvoicePeriod/cbc:StartDate
 BT-74 | Invoicing period end date | doc | date | invoicing_period.end | $ST/ram:BillingSpecifiedPeriod/ram:EndDateTime/udt:DateTimeString | cac:InvoicePeriod/cbc:EndDate
-BT-75 | Deliver to street | doc | text | further_terms.delivery.address.street | $SHIPTO/ram:PostalTradeAddress/ram:LineOne | cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:StreetName
-BT-76 | Deliver to additional line | doc | text | further_terms.delivery.address.additional_street | $SHIPTO/ram:PostalTradeAddress/ram:LineTwo | cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:AdditionalStreetName
-BT-165 | Deliver to address line 3 | doc | text | further_terms.delivery.address.address_line_3 | $SHIPTO/ram:PostalTradeAddress/ram:LineThree | cac:Delivery/cac:DeliveryLocation/cac:Address/cac:AddressLine/cbc:Line
-BT-77 | Deliver to city | doc | text | further_terms.delivery.address.city | $SHIPTO/ram:PostalTradeAddress/ram:CityName | cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:CityName
-BT-78 | Deliver to post code | doc | text | further_terms.delivery.address.postal_code | $SHIPTO/ram:PostalTradeAddress/ram:PostcodeCode | cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:PostalZone
-BT-79 | Deliver to country subdivision | doc | text | further_terms.delivery.address.subdivision | $SHIPTO/ram:PostalTradeAddress/ram:CountrySubDivisionName | cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:CountrySubentity
-BT-80 | Deliver to country code | doc | text | further_terms.delivery.address.country | $SHIPTO/ram:PostalTradeAddress/ram:CountryID | cac:Delivery/cac:DeliveryLocation/cac:Address/cac:Country/cbc:IdentificationCode
+BT-75 BT-76 BT-165 BT-77 BT-78 BT-79 BT-80 | Deliver to | doc | address | further_terms.delivery.address | $SHIPTO/ram:PostalTradeAddress | cac:Delivery/cac:DeliveryLocation/cac:Address
 BT-81 | Payment means type code | doc | text | payment_means|further_terms.payment_means_code | $PM/ram:TypeCode | cac:PaymentMeans/cbc:PaymentMeansCode
 BT-82 | Payment means text | doc | text | further_terms.payment_means_text | $PM/ram:Information | cac:PaymentMeans/cbc:PaymentMeansCode/@name
 BT-83 | Remittance information | doc | text | further_terms.remittance_information | $ST/ram:PaymentReference | cac:PaymentMeans/cbc:PaymentID
@@ -196,20 +190,8 @@ BT-21 | Invoice note subject code | note | note_subject | further_terms.invoice_
 BT-22 | Invoice note | note | note_text | further_terms.invoice_notes.text | ram:Content | .
 BT-25 | Preceding invoice reference | preceding | text | preceding_invoice.number | ram:IssuerAssignedID | cbc:ID
 BT-26 | Preceding invoice issue date | preceding | date | preceding_invoice.issue_date | ram:FormattedIssueDateTime/qdt:DateTimeString | cbc:IssueDate
-BT-92 | Document level allowance amount | allowance | decimal | allowances_charges.amount | ram:ActualAmount | cbc:Amount
-BT-93 | Document level allowance base amount | allowance | decimal | allowances_charges.base_amount | ram:BasisAmount | cbc:BaseAmount
-BT-94 | Document level allowance percentage | allowance | decimal | allowances_charges.percentage | ram:CalculationPercent | cbc:MultiplierFactorNumeric
-BT-97 | Document level allowance reason | allowance | text | allowances_charges.reason | ram:Reason | cbc:AllowanceChargeReason
-BT-98 | Document level allowance reason code | allowance | text | allowances_charges.reason_code | ram:ReasonCode | cbc:AllowanceChargeReasonCode
-BT-95 | Document level allowance VAT category code | allowance | text | allowances_charges.vat_category | ram:CategoryTradeTax/ram:CategoryCode | cac:TaxCategory/cbc:ID
-BT-96 | Document level allowance VAT rate | allowance | decimal | allowances_charges.tax_rate | ram:CategoryTradeTax/ram:RateApplicablePercent | cac:TaxCategory/cbc:Percent
-BT-99 | Document level charge amount | charge | decimal | allowances_charges.amount | ram:ActualAmount | cbc:Amount
-BT-100 | Document level charge base amount | charge | decimal | allowances_charges.base_amount | ram:BasisAmount | cbc:BaseAmount
-BT-101 | Document level charge percentage | charge | decimal | allowances_charges.percentage | ram:CalculationPercent | cbc:MultiplierFactorNumeric
-BT-104 | Document level charge reason | charge | text | allowances_charges.reason | ram:Reason | cbc:AllowanceChargeReason
-BT-105 | Document level charge reason code | charge | text | allowances_charges.reason_code | ram:ReasonCode | cbc:AllowanceChargeReasonCode
-BT-102 | Document level charge VAT category code | charge | text | allowances_charges.vat_category | ram:CategoryTradeTax/ram:CategoryCode | cac:TaxCategory/cbc:ID
-BT-103 | Document level charge VAT rate | charge | decimal | allowances_charges.tax_rate | ram:CategoryTradeTax/ram:RateApplicablePercent | cac:TaxCategory/cbc:Percent
+BT-92 BT-93 BT-94 BT-97 BT-98 BT-95 BT-96 | Document level allowance | allowance | adjustment | allowances_charges | . | .
+BT-99 BT-100 BT-101 BT-104 BT-105 BT-102 BT-103 | Document level charge | charge | adjustment | allowances_charges | . | .
 BT-116 | VAT category taxable amount | tax | decimal | tax_lines.base | ram:BasisAmount | cbc:TaxableAmount
 BT-117 | VAT category tax amount | tax | decimal | tax_lines.amount | ram:CalculatedAmount | cbc:TaxAmount
 BT-118 | VAT category code | tax | text | tax_lines.category | ram:CategoryCode | cac:TaxCategory/cbc:ID
@@ -260,32 +242,44 @@ BT-161 | Item attribute value | line | text | line_items.details.attributes.valu
 """
 
 
+def _cells(table: str, count: int) -> list[list[str]]:
+    """A table's lines split into their cells (a malformed line names itself)."""
+    lines = table.strip().splitlines()
+    for line in lines:
+        if len(line.split(" | ")) != count:
+            raise ValueError(f"bindings.py: a table line has not {count} cells: {line!r}")
+    return [line.split(" | ") for line in lines]
+
+
+def _under(prefix: str, path: str, separator: str = "/") -> str:
+    """A relative path (or ``|``-separated paths) under a prefix (``.``: the scope's node itself, no prefix)."""
+    return "|".join(part if prefix == "." else f"{prefix}{separator}{part}" for part in path.split("|"))
+
+
 def _parse(table: str) -> tuple[Binding, ...]:
-    """The table's lines as bindings, its ``$NAME`` prefixes expanded (a malformed line names itself)."""
+    """The table's lines as bindings: ``$NAME`` prefixes expanded, each party / address line as its terms."""
+    parts = {"party": _cells(PARTY, 5), "address": _cells(ADDRESS, 5), "adjustment": _cells(ADJUSTMENT, 5)}
     out = []
-    for number, line in enumerate(table.strip().splitlines(), 1):
-        cells = line.split(" | ")
-        if len(cells) != 7:
-            raise ValueError(f"bindings.py: TABLE line {number} has {len(cells)} cells, not 7: {line!r}")
-        term, name, scope, kind, held, cii, ubl = cells
+    for term, name, scope, kind, held, cii, ubl in _cells(table, 7):
         cii, ubl = (Template(path).substitute(PREFIXES) for path in (cii, ubl))
-        out.append(Binding(term, name, scope, cii, ubl, kind, None if held == "-" else held))
+        if kind not in parts:
+            out.append(Binding(term, name, scope, cii, ubl, kind, None if held == "-" else held))
+            continue
+        if len(term.split()) != len(parts[kind]):
+            raise ValueError(
+                f"bindings.py: the {name} {kind} line names {len(term.split())} terms, not {len(parts[kind])}"
+            )
+        out += [
+            Binding(one, f"{name} {what}", scope, _under(cii, c), _under(ubl, u), how, _under(held, key, "."))
+            for one, (what, how, key, c, u) in zip(term.split(), parts[kind], strict=True)
+        ]
     return tuple(out)
 
 
 BINDINGS: tuple[Binding, ...] = _parse(TABLE)
 BY_TERM = {binding.term: binding for binding in BINDINGS}
-
-# a postal address's parts by their invoice-en16931 key: (CII, UBL) XPaths relative to the address, the seller's
-# rows of the table less the seller's address
-_ADDRESS = {
-    binding.held.rsplit(".", 1)[1]: {
-        "CII": binding.cii.removeprefix(f"{PREFIXES['SELLER']}/ram:PostalTradeAddress/"),
-        "UBL": binding.ubl.removeprefix(f"{PREFIXES['SUPPLIER']}/cac:PostalAddress/"),
-    }
-    for binding in BINDINGS
-    if binding.held and binding.held.startswith("seller.address.") and binding.cii and binding.ubl
-}
+# a postal address's parts by their invoice-en16931 key: (CII, UBL) XPaths relative to the address
+_ADDRESS = {key: {"CII": cii, "UBL": ubl} for _, _, key, cii, ubl in _cells(ADDRESS, 5)}
 
 
 def address_steps(key: str, syntax: str) -> tuple[str, ...]:
