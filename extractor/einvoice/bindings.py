@@ -90,6 +90,15 @@ class Binding:
     kind: str = "text"  # text | decimal | date | account | schemed | listed | tax_point | note_subject | note_text
     held: str | None = None
 
+    def path(self, syntax: str) -> str | None:
+        """Its XPath in a syntax's column of the table (``syntax``: ``CII`` or ``UBL``)."""
+        return self.cii if syntax == "CII" else self.ubl
+
+
+def scope_path(scope: str, syntax: str) -> str:
+    """A scope's XPath from the root in a syntax's column (``SCOPES``; ``.``: the root itself)."""
+    return SCOPES[scope][0 if syntax == "CII" else 1]
+
 
 # a party's, a document allowance's or charge's and a postal address's terms, each relative to its node: name |
 # kind | held key | CII | UBL; a line of ``TABLE`` whose kind is ``party``, ``adjustment`` or ``address`` names
@@ -256,12 +265,26 @@ def _under(prefix: str, path: str, separator: str = "/") -> str:
     return "|".join(part if prefix == "." else f"{prefix}{separator}{part}" for part in path.split("|"))
 
 
-def _parse(table: str) -> tuple[Binding, ...]:
-    """The table's lines as bindings: ``$NAME`` prefixes expanded, each party / address line as its terms."""
+def _expand(path: str, line: str) -> str:
+    """A path with its ``$NAME`` prefixes (``PREFIXES``) expanded; an unknown one names the line."""
+    try:
+        return Template(path).substitute(PREFIXES)
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"bindings.py: a table line names an unknown prefix ${exc}: {line!r}") from None
+
+
+def parse_table(table: str) -> tuple[Binding, ...]:
+    """A binding table's lines (``TABLE``'s shape) as bindings: ``$NAME`` prefixes expanded, each party, address or
+    allowance line as its terms.
+
+    Raises:
+        ValueError: a malformed line (its cells, an unknown prefix, its count of terms), naming it.
+    """
     parts = {"party": _cells(PARTY, 5), "address": _cells(ADDRESS, 5), "adjustment": _cells(ADJUSTMENT, 5)}
     out = []
-    for term, name, scope, kind, held, cii, ubl in _cells(table, 7):
-        cii, ubl = (Template(path).substitute(PREFIXES) for path in (cii, ubl))
+    for cells in _cells(table, 7):
+        term, name, scope, kind, held, cii, ubl = cells
+        cii, ubl = (_expand(path, " | ".join(cells)) for path in (cii, ubl))
         if kind not in parts:
             out.append(Binding(term, name, scope, cii, ubl, kind, None if held == "-" else held))
             continue
@@ -276,14 +299,33 @@ def _parse(table: str) -> tuple[Binding, ...]:
     return tuple(out)
 
 
-BINDINGS: tuple[Binding, ...] = _parse(TABLE)
+BINDINGS: tuple[Binding, ...] = parse_table(TABLE)
 BY_TERM = {binding.term: binding for binding in BINDINGS}
 # a postal address's parts by their invoice-en16931 key: (CII, UBL) XPaths relative to the address
 _ADDRESS = {key: {"CII": cii, "UBL": ubl} for _, _, key, cii, ubl in _cells(ADDRESS, 5)}
+# a contact's parts (name, phone, email): (CII, UBL) XPaths relative to the party, the first of two (CII's contact
+# point is a person's or a department's name: the person's is written)
+_CONTACT = {
+    held.removeprefix("contact."): {"CII": cii.split("|")[0], "UBL": ubl.split("|")[0]}
+    for _, _, held, cii, ubl in _cells(PARTY, 5)
+    if held.startswith("contact.")
+}
+
+
+def contact_path(key: str, syntax: str) -> str:
+    """A contact part's XPath relative to the party in a syntax, its first where the table gives two:
+    ``contact_path("phone", "UBL")`` is ``cac:Contact/cbc:Telephone`` (``key``: ``name``, ``phone`` or ``email``)."""
+    return _CONTACT[key][syntax]
+
+
+def address_path(key: str, syntax: str) -> str:
+    """An address part's XPath relative to the address in a syntax: ``address_path("country", "UBL")`` is
+    ``cac:Country/cbc:IdentificationCode`` (``key``: an invoice-en16931 address key such as ``street``; ``syntax``:
+    ``CII`` or ``UBL``)."""
+    return _ADDRESS[key][syntax]
 
 
 def address_steps(key: str, syntax: str) -> tuple[str, ...]:
     """An address part's element steps by local name in a syntax: ``address_steps("country", "UBL")`` is
-    ``("Country", "IdentificationCode")`` (``key``: an invoice-en16931 address key such as ``street``; ``syntax``:
-    ``CII`` or ``UBL``)."""
-    return tuple(step.split(":", 1)[1] for step in _ADDRESS[key][syntax].split("/"))
+    ``("Country", "IdentificationCode")`` (arguments as ``address_path``'s)."""
+    return tuple(step.split(":", 1)[1] for step in address_path(key, syntax).split("/"))
