@@ -265,6 +265,19 @@ def _electronic(node) -> str | None:
     return value if scheme.upper() == "EM" or not scheme else f"{scheme}:{value}"
 
 
+def _party_terms(*, legal_id: str | None, identifiers: list, contact: tuple, endpoint) -> dict:
+    """A seller's or buyer's further terms, either syntax: its legal id, GLN and LEI among its scheme-marked
+    identifiers, its contact (name, phone, e-mail) and its electronic address."""
+    ids = {(node.get("schemeID") or ""): text_at(node) for node in identifiers}
+    return {
+        "legal_id": legal_id,
+        "gln": ids.get(_GLN),
+        "lei": ids.get(_LEI),
+        "contact": _contact(*contact),
+        "electronic_address": _electronic(endpoint),
+    }
+
+
 def _contact(name, phone, email) -> dict | None:
     return {"name": name, "phone": phone, "email": email} if any((name, phone, email)) else None
 
@@ -356,19 +369,17 @@ class _Cii:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.agreement, name)
-        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "GlobalID")}
         contact = find_one(party, "DefinedTradeContact")
-        return {
-            "legal_id": text_at(party, "SpecifiedLegalOrganization", "ID"),
-            "gln": ids.get(_GLN),
-            "lei": ids.get(_LEI),
-            "contact": _contact(
+        return _party_terms(
+            legal_id=text_at(party, "SpecifiedLegalOrganization", "ID"),
+            identifiers=find_all(party, "GlobalID"),
+            contact=(
                 text_at(contact, "PersonName") or text_at(contact, "DepartmentName"),
                 text_at(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
                 text_at(contact, "EmailURIUniversalCommunication", "URIID"),
             ),
-            "electronic_address": _electronic(find_one(party, "URIUniversalCommunication", "URIID")),
-        }
+            endpoint=find_one(party, "URIUniversalCommunication", "URIID"),
+        )
 
     def _lines(self) -> list[dict]:
         out = []
@@ -461,17 +472,13 @@ class _Ubl:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.root, name, "Party")
-        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "PartyIdentification", "ID")}
         contact = find_one(party, "Contact")
-        return {
-            "legal_id": text_at(party, "PartyLegalEntity", "CompanyID"),
-            "gln": ids.get(_GLN),
-            "lei": ids.get(_LEI),
-            "contact": _contact(
-                text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")
-            ),
-            "electronic_address": _electronic(find_one(party, "EndpointID")),
-        }
+        return _party_terms(
+            legal_id=text_at(party, "PartyLegalEntity", "CompanyID"),
+            identifiers=find_all(party, "PartyIdentification", "ID"),
+            contact=(text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")),
+            endpoint=find_one(party, "EndpointID"),
+        )
 
     @staticmethod
     def _line(line) -> dict:
