@@ -7,12 +7,13 @@ and CEN's own examples (tests/data/einvoice/cen)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
-from extractor.einvoice.bindings import BINDINGS, SCOPES
+from extractor.einvoice.bindings import BINDINGS, NAMESPACES, PREFIXES, SCOPES, Binding, parse_table
 from extractor.einvoice.lossless import EXEMPT, round_trip
 from extractor.einvoice.term_values import normalise, syntax_of, term_values
 from extractor.einvoice.validate import compile_rules, validate_xml
@@ -191,6 +192,45 @@ def test_the_binding_table_is_whole_and_points_into_the_schema():
     numbers = {int(t.split("-")[1]) for t in terms}
     assert set(range(1, 166)) - numbers == {4, 24}
     assert set(EXEMPT) <= set(terms)
+
+
+def test_every_xpath_of_the_binding_table_compiles():
+    bad = []
+    for binding in BINDINGS:
+        for path in (binding.cii, binding.ubl):
+            try:
+                etree.XPath(path, namespaces=NAMESPACES)
+            except etree.XPathSyntaxError:
+                bad.append((binding.term, path))
+    assert bad == []
+
+
+ADDRESS_LINE = "BT-35 BT-36 | Seller | doc | address | seller.address | $SELLER/ram:PostalTradeAddress | cac:Address"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("BT-1 | Invoice number | doc | text | invoice_number | rsm:ExchangedDocument/ram:ID", "has not 7 cells"),
+        ("BT-1 | Invoice number | doc | text | invoice_number | $NOWHERE/ram:ID | cbc:ID", "unknown prefix"),
+        (ADDRESS_LINE, "the Seller address line names 2 terms, not 7"),
+    ],
+)
+def test_a_malformed_line_of_the_binding_table_is_named(line, message):
+    with pytest.raises(ValueError, match=message):
+        parse_table(line)
+
+
+def test_an_address_line_expands_to_its_seven_terms_under_its_nodes():
+    line = "BT-35 BT-36 BT-162 BT-37 BT-38 BT-39 BT-40 | Seller | doc | address | s.a | $SELLER/ram:A | cac:B"
+    bindings = parse_table(line)
+    assert [b.term for b in bindings] == ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"]
+    seller = PREFIXES["SELLER"]
+    street = Binding("BT-35", "Seller street", "doc", f"{seller}/ram:A/ram:LineOne", "cac:B/cbc:StreetName")
+    assert bindings[0] == dataclasses.replace(street, held="s.a.street")
+    country = "cac:B/cac:Country/cbc:IdentificationCode"
+    assert bindings[-1] == Binding("BT-40", "Seller country code", "doc", f"{seller}/ram:A/ram:CountryID", country,
+                                   held="s.a.country")  # fmt: skip
 
 
 def test_both_syntaxes_of_one_invoice_give_the_same_terms():

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from extractor.einvoice.term_values import differences, syntax_of, term_values
+from extractor.einvoice.xmltext import xml_parser
 
 EXEMPT = {
     "BT-125-1": "the attachment's bytes are not in the record; our XML names the document without them",
@@ -85,8 +86,7 @@ def round_trip(xml: bytes) -> RoundTrip | None:
     read = parse_invoice_xml(xml)
     if read is None:
         return None
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    root = etree.fromstring(xml, parser=parser)
+    root = etree.fromstring(xml, parser=xml_parser())
     syntax = syntax_of(root)
     if syntax is None:
         return None
@@ -100,7 +100,7 @@ def round_trip(xml: bytes) -> RoundTrip | None:
     noted: set[str] = set()
     for fmt in FORMATS:
         written[fmt] = einvoice_xml(extra, fmt)
-        out = etree.fromstring(written[fmt], parser=parser)
+        out = etree.fromstring(written[fmt], parser=xml_parser())
         ours[fmt] = term_values(out, syntax_of(out) or "")
         lost[fmt] = {}
         for term, diff in differences(source, ours[fmt]).items():

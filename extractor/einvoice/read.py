@@ -30,7 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from extractor.einvoice.bindings import address_steps
-from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, local_name, plain_number, text_at
+from extractor.einvoice.xmltext import (
+    decimal_at,
+    find_all,
+    find_one,
+    iso_date,
+    local_name,
+    parse_or_none,
+    plain_number,
+    text_at,
+)
 from extractor.inputs.attachments import pdf_attachments
 
 CII_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument")
@@ -138,11 +147,8 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
     """
     from lxml import etree
 
-    # no DTDs, entities or network: the XML comes from an untrusted PDF
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(xml, parser=parser)
-    except (etree.XMLSyntaxError, ValueError):
+    root = parse_or_none(xml)  # no DTDs, entities or network: the XML comes from an untrusted PDF
+    if root is None:
         return None
     local = local_name(root)
     if local in CII_ROOTS:
@@ -227,6 +233,17 @@ def _street(address, syntax: str) -> str | None:
     """The invoice schema's street: the address's street and additional line (BT-35 / BT-36 ...), joined."""
     parts = (text_at(address, *address_steps(key, syntax)) for key in ("street", "additional_street"))
     return ", ".join(x for x in parts if x) or None
+
+
+def _address(address, syntax: str) -> dict | None:
+    """The invoice schema's address of a CII ``PostalTradeAddress`` / UBL ``PostalAddress`` (None: none), its
+    element names the binding table's."""
+    if address is None:
+        return None
+    return {
+        "street": _street(address, syntax),
+        **{key: text_at(address, *address_steps(key, syntax)) for key in ("postal_code", "city", "country")},
+    }
 
 
 def cii_positions(tx) -> tuple[list[tuple], int]:
@@ -322,14 +339,7 @@ class _Cii:
                 tax_id = value
         return {
             "name": text_at(party, "Name"),
-            "address": None
-            if address is None
-            else {
-                "street": _street(address, "CII"),
-                "postal_code": text_at(address, *address_steps("postal_code", "CII")),
-                "city": text_at(address, *address_steps("city", "CII")),
-                "country": text_at(address, *address_steps("country", "CII")),
-            },
+            "address": _address(address, "CII"),
             "vat_id": vat_id,
             "tax_id": tax_id,
         }
@@ -463,14 +473,7 @@ class _Ubl:
                 tax_id = tax_id or company_id
         return {
             "name": text_at(party, "PartyName", "Name") or text_at(party, "PartyLegalEntity", "RegistrationName"),
-            "address": None
-            if address is None
-            else {
-                "street": _street(address, "UBL"),
-                "postal_code": text_at(address, *address_steps("postal_code", "UBL")),
-                "city": text_at(address, *address_steps("city", "UBL")),
-                "country": text_at(address, *address_steps("country", "UBL")),
-            },
+            "address": _address(address, "UBL"),
             "vat_id": vat_id,
             "tax_id": tax_id,
         }

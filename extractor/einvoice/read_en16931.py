@@ -21,7 +21,7 @@ from extractor.einvoice.codes import document_type_of, payment_means_of
 from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths, ubl_tax_total
 from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.term_values import scope_nodes
-from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
+from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at, xml_parser
 
 _GLN, _LEI = "0088", "0199"
 
@@ -33,8 +33,7 @@ def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
 
     from extractor.schema import load_schema, validate_data
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    root = etree.fromstring(embedded.xml, parser=parser)
+    root = etree.fromstring(embedded.xml, parser=xml_parser())
     notes = list(embedded.notes)
     reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
     data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes, TermReader(root))
@@ -266,6 +265,19 @@ def _electronic(node) -> str | None:
     return value if scheme.upper() == "EM" or not scheme else f"{scheme}:{value}"
 
 
+def _party_terms(*, legal_id: str | None, identifiers: list, contact: tuple, endpoint) -> dict:
+    """A seller's or buyer's further terms, either syntax: its legal id, GLN and LEI among its scheme-marked
+    identifiers, its contact (name, phone, e-mail) and its electronic address."""
+    ids = {(node.get("schemeID") or ""): text_at(node) for node in identifiers}
+    return {
+        "legal_id": legal_id,
+        "gln": ids.get(_GLN),
+        "lei": ids.get(_LEI),
+        "contact": _contact(*contact),
+        "electronic_address": _electronic(endpoint),
+    }
+
+
 def _contact(name, phone, email) -> dict | None:
     return {"name": name, "phone": phone, "email": email} if any((name, phone, email)) else None
 
@@ -357,19 +369,17 @@ class _Cii:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.agreement, name)
-        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "GlobalID")}
         contact = find_one(party, "DefinedTradeContact")
-        return {
-            "legal_id": text_at(party, "SpecifiedLegalOrganization", "ID"),
-            "gln": ids.get(_GLN),
-            "lei": ids.get(_LEI),
-            "contact": _contact(
+        return _party_terms(
+            legal_id=text_at(party, "SpecifiedLegalOrganization", "ID"),
+            identifiers=find_all(party, "GlobalID"),
+            contact=(
                 text_at(contact, "PersonName") or text_at(contact, "DepartmentName"),
                 text_at(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
                 text_at(contact, "EmailURIUniversalCommunication", "URIID"),
             ),
-            "electronic_address": _electronic(find_one(party, "URIUniversalCommunication", "URIID")),
-        }
+            endpoint=find_one(party, "URIUniversalCommunication", "URIID"),
+        )
 
     def _lines(self) -> list[dict]:
         out = []
@@ -389,12 +399,9 @@ class _Cii:
 
     @staticmethod
     def _allowance(node) -> dict:
-        tax = find_one(node, "CategoryTradeTax")
-        return _allowance(
-            decimal_at(node, "ActualAmount"),
-            text_at(node, "Reason"),
-            decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
-            text_at(tax, "CategoryCode"),
+        return _cii_adjustment(
+            node,
+            ("ActualAmount", "Reason", "CategoryTradeTax"),
             charge=(text_at(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
             code=text_at(node, "ReasonCode"),
             base=decimal_at(node, "BasisAmount"),
@@ -404,14 +411,23 @@ class _Cii:
     @staticmethod
     def _logistics(node) -> dict:
         """A logistics service charge (freight; ZUGFeRD 1 and EXTENDED): a document charge in EN 16931 (BG-21)."""
-        tax = find_one(node, "AppliedTradeTax")
-        return _allowance(
-            decimal_at(node, "AppliedAmount"),
-            text_at(node, "Description"),
-            decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
-            text_at(tax, "CategoryCode"),
-            charge=True,
-        )
+        return _cii_adjustment(node, ("AppliedAmount", "Description", "AppliedTradeTax"), charge=True)
+
+
+def _cii_adjustment(node, names: tuple[str, str, str], *, charge: bool, code=None, base=None, percent=None) -> dict:
+    """A CII allowance or charge: its amount, reason and tax by their element names (``names``), the rest given."""
+    amount, reason, tax_name = names
+    tax = find_one(node, tax_name)
+    return _allowance(
+        decimal_at(node, amount),
+        text_at(node, reason),
+        decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
+        text_at(tax, "CategoryCode"),
+        charge=charge,
+        code=code,
+        base=base,
+        percent=percent,
+    )
 
 
 class _Ubl:
@@ -456,17 +472,13 @@ class _Ubl:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.root, name, "Party")
-        ids = {(node.get("schemeID") or ""): text_at(node) for node in find_all(party, "PartyIdentification", "ID")}
         contact = find_one(party, "Contact")
-        return {
-            "legal_id": text_at(party, "PartyLegalEntity", "CompanyID"),
-            "gln": ids.get(_GLN),
-            "lei": ids.get(_LEI),
-            "contact": _contact(
-                text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")
-            ),
-            "electronic_address": _electronic(find_one(party, "EndpointID")),
-        }
+        return _party_terms(
+            legal_id=text_at(party, "PartyLegalEntity", "CompanyID"),
+            identifiers=find_all(party, "PartyIdentification", "ID"),
+            contact=(text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")),
+            endpoint=find_one(party, "EndpointID"),
+        )
 
     @staticmethod
     def _line(line) -> dict:

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from extractor.einvoice.bindings import BINDINGS, BY_TERM, NAMESPACES
 from extractor.einvoice.codes import payment_means_of
 from extractor.einvoice.term_values import first, scope_nodes, syntax_of, term_values
+from extractor.einvoice.xmltext import xml_parser
 
 _TAX_POINT = {"3": "issue_date", "35": "delivery_date", "432": "payment_date"}
 _ADDRESS = ("street", "additional_street", "address_line_3", "city", "postal_code", "subdivision", "country")
@@ -110,9 +111,8 @@ class TermReader:
     def _payment_terms(self) -> str | None:
         """BT-20 with its line breaks (XRechnung's Skonto lines are one a line, each ending in one: BR-DE-18);
         spaces within a line collapsed, blank lines dropped."""
-        path = BY_TERM["BT-20"].cii if self.syntax == "CII" else BY_TERM["BT-20"].ubl
         texts = []
-        for node in self.root.xpath(path, namespaces=NAMESPACES):
+        for node in self.root.xpath(BY_TERM["BT-20"].path(self.syntax or ""), namespaces=NAMESPACES):
             raw = node.text or ""
             lines = [" ".join(line.split()) for line in raw.split("\n")]
             text = "\n".join(line for line in lines if line)
@@ -246,8 +246,7 @@ def attachments(xml: bytes) -> tuple[Attachment, ...]:
 
     from lxml import etree
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    reader = TermReader(etree.fromstring(xml, parser=parser))
+    reader = TermReader(etree.fromstring(xml, parser=xml_parser()))
     out: list[Attachment] = []
     if reader.syntax is None:
         return ()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from extractor.einvoice.read import EmbeddedInvoice, parse_invoice_xml
 from extractor.einvoice.read_en16931 import as_en16931
+from extractor.einvoice.xmltext import xml_parser
 from extractor.errors import InputError
 from extractor.inputs.xmlhead import xml_head
 from extractor.record import issue
@@ -89,9 +90,8 @@ def _parsed(xml: bytes, name: str):
             source=name,
             code="xml_doctype",
         )
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
-        root = etree.fromstring(xml, parser=parser)
+        root = etree.fromstring(xml, parser=xml_parser())
     except etree.XMLSyntaxError as exc:
         raise InputError(
             f"{name}: not well-formed XML, or past the parser's safety limits ({exc})",

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
-from extractor.einvoice.bindings import BINDINGS, NAMESPACES, SCOPES, Binding
+from extractor.einvoice.bindings import BINDINGS, NAMESPACES, SCOPES, Binding, scope_path
 
 # BT-8: CII's UNTDID 2475 code -> UBL's UNTDID 2005 code (the one EN 16931 names)
 TAX_POINT_CII = {"5": "3", "29": "35", "72": "432"}
@@ -85,13 +85,13 @@ def normalise(value: str, kind: str, syntax: str) -> str | None:
 
 def scope_nodes(root, scope: str, syntax: str) -> list:
     """The nodes of one scope in a document (the root alone for ``doc``)."""
-    path = SCOPES[scope][0 if syntax == "CII" else 1]
+    path = scope_path(scope, syntax)
     return [root] if path == "." else root.xpath(path, namespaces=NAMESPACES)
 
 
 def values_in(node, binding: Binding, syntax: str) -> list[str]:
     """A term's normalised values in one scope node, in document order (empty where it has none)."""
-    path = binding.cii if syntax == "CII" else binding.ubl
+    path = binding.path(syntax)
     if path is None:
         return []
     found = [node] if path == "." else node.xpath(path, namespaces=NAMESPACES)

@@ -346,6 +346,71 @@ def _payment(data: Mapping, notes: list[str]) -> tuple[str | None, Mapping]:
     return means, bank
 
 
+def _type_code(data: Mapping, type_code: str | None, notes: list[str]) -> str:
+    """BT-3: the source's, else the record's ``document_type``, else 380 (said in ``notes``)."""
+    if not type_code:
+        type_code = codes.DOCUMENT_TYPES.get(str(data.get("document_type")))
+    if not type_code:
+        type_code = INVOICE
+        notes.append("BT-3 type code 380 (commercial invoice): derived, the invoice schema holds commercial invoices")
+    return type_code
+
+
+def _taxes(data: Mapping) -> tuple[Tax, ...]:
+    """The VAT breakdowns (BG-23) of the record's ``tax_lines``."""
+    return tuple(
+        Tax(
+            basis=decimal(t.get("base")),
+            amount=decimal(t.get("amount")),
+            rate=decimal(t.get("rate")),
+            category=vat_category(t.get("category"), decimal(t.get("rate"))),
+            exemption_reason=t.get("exemption_reason"),
+            exemption_code=t.get("exemption_code"),
+        )
+        for t in data.get("tax_lines") or ()
+        if isinstance(t, Mapping)
+    )
+
+
+def _note_left_out(data: Mapping, *, type_code: str, means: str | None, printed: Mapping, notes: list[str]) -> None:
+    """Say in ``notes`` what a payment means must carry but has none for, and each gross price derived."""
+    if type_code in CREDIT_NOTES and data.get("due_date") and not means:
+        notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
+    if _mapping(data.get("further_terms")).get("remittance_information") and not means:
+        notes.append("BT-83 remittance information: UBL holds it in a payment means, written only with one")
+    for number, item in enumerate(data.get("line_items") or (), start=1):
+        details = _mapping(item.get("details")) if isinstance(item, Mapping) else {}
+        if details.get("gross_price") is None and details.get("price_discount") is not None:
+            notes.append(
+                f"BT-148 line {number} gross price: derived as net price + price discount (CII holds the "
+                "discount in the gross price)"
+            )
+
+
+def _document_totals(
+    data: Mapping, allowances: tuple[AllowanceCharge, ...], printed: Mapping
+) -> tuple[Decimal | None, Decimal | None, Decimal | None, Decimal | None]:
+    """BT-106 line total, BT-107 allowances, BT-108 charges and BT-109 without VAT: the printed where the source
+    printed them, else summed (a kind the record lists none of: the printed total, 0 or none)."""
+    line_total = decimal(data.get("subtotal"))
+    kinds = {a.charge for a in allowances}
+    allowance_total = (
+        _sum([a.amount for a in allowances if not a.charge])
+        if False in kinds
+        else decimal(printed.get("allowance_total"))
+    )
+    charge_total = (
+        _sum([a.amount for a in allowances if a.charge]) if True in kinds else decimal(printed.get("charge_total"))
+    )
+    if printed.get("tax_basis_total") is not None:
+        tax_exclusive = decimal(printed["tax_basis_total"])
+    elif line_total is not None:
+        tax_exclusive = line_total - (allowance_total or 0) + (charge_total or 0)
+    else:
+        tax_exclusive = None
+    return line_total, allowance_total, charge_total, tax_exclusive
+
+
 def terms_from(
     data: Mapping, *, type_code: str | None = None, unit_codes: bool = False, totals: Mapping | None = None
 ) -> Terms:
@@ -363,63 +428,22 @@ def terms_from(
         The Terms, with ``notes`` listing each derived value and each term left out.
     """
     notes: list[str] = []
-    if not type_code:
-        type_code = codes.DOCUMENT_TYPES.get(str(data.get("document_type")))
-    if not type_code:
-        type_code = INVOICE
-        notes.append("BT-3 type code 380 (commercial invoice): derived, the invoice schema holds commercial invoices")
+    type_code = _type_code(data, type_code, notes)
     currency = data.get("currency")
     seller = _party(data.get("seller"), role="seller", currency=currency, notes=notes)
     buyer = _party(data.get("buyer"), role="buyer", currency=currency, notes=notes)
     lines = _lines(data, unit_codes=unit_codes, notes=notes)
-    taxes = tuple(
-        Tax(
-            basis=decimal(t.get("base")),
-            amount=decimal(t.get("amount")),
-            rate=decimal(t.get("rate")),
-            category=vat_category(t.get("category"), decimal(t.get("rate"))),
-            exemption_reason=t.get("exemption_reason"),
-            exemption_code=t.get("exemption_code"),
-        )
-        for t in data.get("tax_lines") or ()
-        if isinstance(t, Mapping)
-    )
+    taxes = _taxes(data)
     allowances = _allowances(data)
     means, bank = _payment(data, notes)
-    if type_code in CREDIT_NOTES and data.get("due_date") and not means:
-        notes.append("BT-9 due date: a UBL CreditNote holds it in its payment means, written only with one")
-    if _mapping(data.get("further_terms")).get("remittance_information") and not means:
-        notes.append("BT-83 remittance information: UBL holds it in a payment means, written only with one")
-    for number, item in enumerate(data.get("line_items") or (), start=1):
-        details = _mapping(item.get("details")) if isinstance(item, Mapping) else {}
-        if details.get("gross_price") is None and details.get("price_discount") is not None:
-            notes.append(
-                f"BT-148 line {number} gross price: derived as net price + price discount (CII holds the "
-                "discount in the gross price)"
-            )
+    printed = _mapping(totals)
+    _note_left_out(data, type_code=type_code, means=means, printed=printed, notes=notes)
     categories = [t.category for t in taxes] + [x.category for x in lines] + [a.category for a in allowances]
     if None in categories:
         notes.append("BT-118 / BT-151 VAT category: a rate of 0 (or none) may be Z, E, AE, K, G or O; left out")
-    printed = _mapping(totals)
     if (printed.get("allowance_total") or printed.get("charge_total")) and "allowances_charges" not in data:
         notes.append("BG-20 / BG-21 document allowances and charges: the invoice schema cannot hold them; left out")
-    line_total = decimal(data.get("subtotal"))
-    # a kind the record lists none of: the printed total (0 or none) where the source XML gave one
-    kinds = {a.charge for a in allowances}
-    allowance_total = (
-        _sum([a.amount for a in allowances if not a.charge])
-        if False in kinds
-        else decimal(printed.get("allowance_total"))
-    )
-    charge_total = (
-        _sum([a.amount for a in allowances if a.charge]) if True in kinds else decimal(printed.get("charge_total"))
-    )
-    if printed.get("tax_basis_total") is not None:
-        tax_exclusive = decimal(printed["tax_basis_total"])
-    elif line_total is not None:
-        tax_exclusive = line_total - (allowance_total or 0) + (charge_total or 0)
-    else:
-        tax_exclusive = None
+    line_total, allowance_total, charge_total, tax_exclusive = _document_totals(data, allowances, printed)
     preceding = _mapping(data.get("preceding_invoice"))
     period = _mapping(data.get("invoicing_period"))
     iban = bank.get("iban") or None

@@ -27,6 +27,7 @@ from typing import Any
 from lxml import etree
 
 from extractor.einvoice.formats import CIUS_MARKS
+from extractor.einvoice.xmltext import xml_parser
 from extractor.errors import ExtractorError
 
 RULES = "cen-1.3.16"  # the pinned CEN release (rules/<RULES>/README.md says how to update it)
@@ -204,8 +205,7 @@ class _Engine:
         with self._lock:
             if self._schema is None:
                 path = self._artefact(CII_XSD)
-                parser = etree.XMLParser(resolve_entities=False, no_network=True)
-                self._schema = etree.XMLSchema(etree.parse(str(path), parser))
+                self._schema = etree.XMLSchema(etree.parse(str(path), xml_parser()))
             return self._schema
 
 
@@ -213,9 +213,8 @@ _ENGINE = _Engine()
 
 
 def _safe_tree(xml: bytes, source: str):
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
-        root = etree.fromstring(xml, parser)
+        root = etree.fromstring(xml, xml_parser())
     except etree.XMLSyntaxError as exc:
         raise EinvoiceCheckError(f"{source}: not well-formed XML ({exc})", code="einvoice_syntax") from exc
     if root.getroottree().docinfo.doctype:
@@ -247,7 +246,7 @@ def syntax_of(root) -> str:
 def parse_svrl(report: bytes, *, rules: str = "") -> tuple[Finding, ...]:
     """The fired rules of an SVRL report (``failed-assert`` and ``successful-report``), in order, each marked with
     the rule set ``rules`` that made the report."""
-    root = etree.fromstring(report, etree.XMLParser(resolve_entities=False, no_network=True))
+    root = etree.fromstring(report, xml_parser())
     findings = []
     for el in root.iter(f"{{{SVRL}}}failed-assert", f"{{{SVRL}}}successful-report"):
         text = " ".join("".join(el.findtext(f"{{{SVRL}}}text") or "").split())

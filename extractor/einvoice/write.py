@@ -14,13 +14,12 @@ from decimal import Decimal
 
 from lxml import etree
 
+from extractor.einvoice import xmlwrite
+from extractor.einvoice.bindings import NAMESPACES
 from extractor.einvoice.terms import AllowanceCharge, Line, Party, Tax, Terms
 from extractor.einvoice.xmlwrite import line_adjustments, number, rate_to_write, serialize, sub_element
 
-RSM = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
-RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
-UDT = "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"
-QDT = "urn:un:unece:uncefact:data:standard:QualifiedDataType:100"
+RSM, RAM, UDT, QDT = (NAMESPACES[prefix] for prefix in ("rsm", "ram", "udt", "qdt"))
 TAX_POINT_CII = {"3": "5", "35": "29", "432": "72"}  # BT-8: UNTDID 2005 (UBL, the record) -> 2475 (CII)
 SUPPORTING, TENDER, OBJECT = "916", "50", "130"  # UNTDID 1001 codes of BG-24, BT-17, BT-18
 
@@ -74,22 +73,6 @@ def _cii_id(parent, identifier: tuple[str | None, str]) -> None:
         _ram(parent, "ID", value)
 
 
-def _cii_address(parent, party: Party) -> None:
-    if any((party.street, party.additional_street, party.line_three, party.postal_code, party.city, party.country)):
-        address = _ram(parent, "PostalTradeAddress")
-        for tag, value in (
-            ("PostcodeCode", party.postal_code),
-            ("LineOne", party.street),
-            ("LineTwo", party.additional_street),
-            ("LineThree", party.line_three),
-            ("CityName", party.city),
-            ("CountryID", party.country),
-            ("CountrySubDivisionName", party.subdivision),
-        ):
-            if value:
-                _ram(address, tag, value)
-
-
 def _cii_party(parent, name: str, party: Party) -> None:
     el = _ram(parent, name)
     for scheme, identifier in sorted(party.identifiers, key=lambda x: bool(x[0])):  # the XSD: IDs, then GlobalIDs
@@ -100,20 +83,9 @@ def _cii_party(parent, name: str, party: Party) -> None:
         _ram(el, "Description", party.legal_info)
     if party.legal_id or party.trading_name:
         legal = _ram(el, "SpecifiedLegalOrganization")
-        if party.legal_id:
-            _ram(legal, "ID", party.legal_id)
-        if party.trading_name:
-            _ram(legal, "TradingBusinessName", party.trading_name)
-    contact = party.contact
-    if contact is not None and any((contact.name, contact.phone, contact.email)):
-        holder = _ram(el, "DefinedTradeContact")
-        if contact.name:
-            _ram(holder, "PersonName", contact.name)
-        if contact.phone:
-            _ram(_ram(holder, "TelephoneUniversalCommunication"), "CompleteNumber", contact.phone)
-        if contact.email:
-            _ram(_ram(holder, "EmailURIUniversalCommunication"), "URIID", contact.email)
-    _cii_address(el, party)
+        xmlwrite.sub_texts(legal, ("ram:ID", "ram:TradingBusinessName"), (party.legal_id, party.trading_name))
+    xmlwrite.write_contact(el, party.contact, "CII")
+    xmlwrite.write_address(el, "ram:PostalTradeAddress", party, "CII")
     if party.electronic_address is not None:
         scheme, address_id = party.electronic_address
         _ram(_ram(el, "URIUniversalCommunication"), "URIID", address_id, {"schemeID": scheme})
@@ -131,10 +103,7 @@ def _cii_allowance(parent, entry: AllowanceCharge) -> None:
         _ram(el, "CalculationPercent", number(entry.percentage))
     _cii_amount(el, "BasisAmount", entry.base)
     _cii_amount(el, "ActualAmount", entry.amount)
-    if entry.code:
-        _ram(el, "ReasonCode", entry.code)
-    if entry.reason:
-        _ram(el, "Reason", entry.reason)
+    xmlwrite.sub_texts(el, ("ram:ReasonCode", "ram:Reason"), (entry.code, entry.reason))
     tax = _ram(el, "CategoryTradeTax")
     _ram(tax, "TypeCode", "VAT")
     if entry.category is not None:
@@ -148,10 +117,7 @@ def _cii_line_adjustment(parent, charge: bool, amount: Decimal, code: str | None
     el = _ram(parent, "SpecifiedTradeAllowanceCharge")
     sub_element(_ram(el, "ChargeIndicator"), UDT, "Indicator", "true" if charge else "false")
     _cii_amount(el, "ActualAmount", amount)
-    if code:
-        _ram(el, "ReasonCode", code)
-    if reason:
-        _ram(el, "Reason", reason)
+    xmlwrite.sub_texts(el, ("ram:ReasonCode", "ram:Reason"), (code, reason))
 
 
 def _cii_line(parent, line: Line) -> None:
@@ -196,10 +162,7 @@ def _cii_product(product, line: Line) -> None:
     """BT-153 to BT-159 and BG-32, in the XSD's order."""
     if line.standard_id is not None:
         _ram(product, "GlobalID", line.standard_id[1], {"schemeID": line.standard_id[0]})
-    if line.item_id:
-        _ram(product, "SellerAssignedID", line.item_id)
-    if line.buyer_item_id:
-        _ram(product, "BuyerAssignedID", line.buyer_item_id)
+    xmlwrite.sub_texts(product, ("ram:SellerAssignedID", "ram:BuyerAssignedID"), (line.item_id, line.buyer_item_id))
     if line.name is not None:
         _ram(product, "Name", line.name)
     if line.description:
@@ -228,14 +191,9 @@ def _cii_reference(parent, reference: str, type_code: str | None, *, scheme: str
     """A referenced document (BG-24, BT-17, BT-18, BT-128) in the XSD's order."""
     el = _ram(parent, "AdditionalReferencedDocument")
     _ram(el, "IssuerAssignedID", reference)
-    if uri:
-        _ram(el, "URIID", uri)
-    if type_code:
-        _ram(el, "TypeCode", type_code)
-    if name:
-        _ram(el, "Name", name)
-    if scheme:
-        _ram(el, "ReferenceTypeCode", scheme)
+    xmlwrite.sub_texts(
+        el, ("ram:URIID", "ram:TypeCode", "ram:Name", "ram:ReferenceTypeCode"), (uri, type_code, name, scheme)
+    )
 
 
 def _cii_payment(settlement, terms: Terms) -> None:
@@ -254,12 +212,11 @@ def _cii_payment(settlement, terms: Terms) -> None:
         _ram(_ram(means, "PayerPartyDebtorFinancialAccount"), "IBANID", terms.debited_account)
     if terms.iban or terms.account_number:
         account = _ram(means, "PayeePartyCreditorFinancialAccount")
-        if terms.iban:
-            _ram(account, "IBANID", terms.iban)
-        if terms.account_name:
-            _ram(account, "AccountName", terms.account_name)
-        if terms.account_number:
-            _ram(account, "ProprietaryID", terms.account_number)
+        xmlwrite.sub_texts(
+            account,
+            ("ram:IBANID", "ram:AccountName", "ram:ProprietaryID"),
+            (terms.iban, terms.account_name, terms.account_number),
+        )
         if terms.bic:
             _ram(_ram(means, "PayeeSpecifiedCreditorFinancialInstitution"), "BICID", terms.bic)
 
@@ -296,7 +253,7 @@ def _cii_agreement(transaction, terms: Terms) -> None:
             _cii_id(ship_to, (scheme, identifier))
         if terms.delivery.name:
             _ram(ship_to, "Name", terms.delivery.name)
-        _cii_address(ship_to, terms.delivery)
+        xmlwrite.write_address(ship_to, "ram:PostalTradeAddress", terms.delivery, "CII")
     if terms.delivery_date:
         _cii_date(_ram(delivery, "ActualDeliverySupplyChainEvent"), "OccurrenceDateTime", terms.delivery_date)
     for tag, value in (
@@ -309,12 +266,11 @@ def _cii_agreement(transaction, terms: Terms) -> None:
 
 def _cii_settlement(transaction, terms: Terms) -> None:
     settlement = _ram(transaction, "ApplicableHeaderTradeSettlement")
-    if terms.creditor_id:
-        _ram(settlement, "CreditorReferenceID", terms.creditor_id)
-    if terms.remittance:
-        _ram(settlement, "PaymentReference", terms.remittance)
-    if terms.tax_currency:
-        _ram(settlement, "TaxCurrencyCode", terms.tax_currency)
+    xmlwrite.sub_texts(
+        settlement,
+        ("ram:CreditorReferenceID", "ram:PaymentReference", "ram:TaxCurrencyCode"),
+        (terms.creditor_id, terms.remittance, terms.tax_currency),
+    )
     if terms.currency is not None:
         _ram(settlement, "InvoiceCurrencyCode", terms.currency)
     if terms.payee is not None:

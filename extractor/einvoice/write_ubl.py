@@ -7,14 +7,15 @@ from decimal import Decimal
 
 from lxml import etree
 
+from extractor.einvoice import xmlwrite
+from extractor.einvoice.bindings import NAMESPACES
 from extractor.einvoice.codes import EMAIL_SCHEME
 from extractor.einvoice.terms import AllowanceCharge, Document, Line, Party, Terms
 from extractor.einvoice.xmlwrite import line_adjustments, number, rate_to_write, serialize, sub_element
 
 UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
-CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
-CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+CAC, CBC = NAMESPACES["cac"], NAMESPACES["cbc"]
 
 
 def _cbc(parent, name: str, text: str | None = None, attrs: dict[str, str | None] | None = None):
@@ -46,29 +47,8 @@ def _ubl_category(
     rate = rate_to_write(category, rate, breakdown=breakdown)
     if rate is not None:
         _cbc(el, "Percent", number(rate))
-    if code:
-        _cbc(el, "TaxExemptionReasonCode", code)
-    if reason:
-        _cbc(el, "TaxExemptionReason", reason)
+    xmlwrite.sub_texts(el, ("cbc:TaxExemptionReasonCode", "cbc:TaxExemptionReason"), (code, reason))
     _cbc(_cac(el, "TaxScheme"), "ID", "VAT")
-
-
-def _ubl_address(parent, name: str, party: Party) -> None:
-    if any((party.street, party.additional_street, party.line_three, party.postal_code, party.city, party.country)):
-        address = _cac(parent, name)
-        for tag, value in (
-            ("StreetName", party.street),
-            ("AdditionalStreetName", party.additional_street),
-            ("CityName", party.city),
-            ("PostalZone", party.postal_code),
-            ("CountrySubentity", party.subdivision),
-        ):
-            if value:
-                _cbc(address, tag, value)
-        if party.line_three:
-            _cbc(_cac(address, "AddressLine"), "Line", party.line_three)
-        if party.country:
-            _cbc(_cac(address, "Country"), "IdentificationCode", party.country)
 
 
 def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool, creditor_id: str | None = None) -> None:
@@ -80,7 +60,7 @@ def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool, credit
         _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme or None})
     if party.trading_name:
         _cbc(_cac(el, "PartyName"), "Name", party.trading_name)
-    _ubl_address(el, "PostalAddress", party)
+    xmlwrite.write_address(el, "cac:PostalAddress", party, "UBL")
     for value, scheme in ((party.vat_id, "VAT"), (party.tax_registration, "FC")):
         if value:
             tax_scheme = _cac(el, "PartyTaxScheme")
@@ -89,25 +69,14 @@ def _ubl_party(parent, name: str, party: Party, *, email_endpoints: bool, credit
     legal = _cac(el, "PartyLegalEntity")
     if party.name is not None:
         _cbc(legal, "RegistrationName", party.name)
-    if party.legal_id:
-        _cbc(legal, "CompanyID", party.legal_id)
-    if party.legal_info:
-        _cbc(legal, "CompanyLegalForm", party.legal_info)
-    contact = party.contact
-    if contact is not None and any((contact.name, contact.phone, contact.email)):
-        holder = _cac(el, "Contact")
-        for tag, value in (("Name", contact.name), ("Telephone", contact.phone), ("ElectronicMail", contact.email)):
-            if value:
-                _cbc(holder, tag, value)
+    xmlwrite.sub_texts(legal, ("cbc:CompanyID", "cbc:CompanyLegalForm"), (party.legal_id, party.legal_info))
+    xmlwrite.write_contact(el, party.contact, "UBL")
 
 
 def _ubl_allowance(parent, entry: AllowanceCharge, currency: str | None) -> None:
     el = _cac(parent, "AllowanceCharge")
     _cbc(el, "ChargeIndicator", "true" if entry.charge else "false")
-    if entry.code:
-        _cbc(el, "AllowanceChargeReasonCode", entry.code)
-    if entry.reason:
-        _cbc(el, "AllowanceChargeReason", entry.reason)
+    xmlwrite.sub_texts(el, ("cbc:AllowanceChargeReasonCode", "cbc:AllowanceChargeReason"), (entry.code, entry.reason))
     if entry.percentage is not None:
         _cbc(el, "MultiplierFactorNumeric", number(entry.percentage))
     _ubl_amount(el, "Amount", entry.amount, currency)
@@ -120,22 +89,14 @@ def _ubl_line_adjustment(
 ) -> None:
     el = _cac(parent, "AllowanceCharge")
     _cbc(el, "ChargeIndicator", "true" if charge else "false")
-    if code:
-        _cbc(el, "AllowanceChargeReasonCode", code)
-    if reason:
-        _cbc(el, "AllowanceChargeReason", reason)
+    xmlwrite.sub_texts(el, ("cbc:AllowanceChargeReasonCode", "cbc:AllowanceChargeReason"), (code, reason))
     _ubl_amount(el, "Amount", amount, currency)
 
 
 def _ubl_period(parent, start: str | None, end: str | None, code: str | None = None) -> None:
     if start or end or code:
         period = _cac(parent, "InvoicePeriod")
-        if start:
-            _cbc(period, "StartDate", start)
-        if end:
-            _cbc(period, "EndDate", end)
-        if code:
-            _cbc(period, "DescriptionCode", code)
+        xmlwrite.sub_texts(period, ("cbc:StartDate", "cbc:EndDate", "cbc:DescriptionCode"), (start, end, code))
 
 
 def _ubl_document(root, reference: str, *, type_code: str | None = None, scheme: str | None = None,
@@ -153,10 +114,9 @@ def _ubl_document(root, reference: str, *, type_code: str | None = None, scheme:
 def _ubl_references(root, terms: Terms, *, credit: bool) -> None:
     """BT-19, BT-10, BG-14 (and BT-8), BT-13 / 14, BG-3, BT-16, 15, 17, 12, BG-24, BT-18 and BT-11, in the UBL
     schema's order."""
-    if terms.buyer_accounting:
-        _cbc(root, "AccountingCost", terms.buyer_accounting)
-    if terms.buyer_reference:
-        _cbc(root, "BuyerReference", terms.buyer_reference)
+    xmlwrite.sub_texts(
+        root, ("cbc:AccountingCost", "cbc:BuyerReference"), (terms.buyer_accounting, terms.buyer_reference)
+    )
     _ubl_period(root, terms.period_start, terms.period_end, terms.tax_point_code)
     if terms.order_reference or terms.sales_order:
         order = _cac(root, "OrderReference")
@@ -197,16 +157,15 @@ def _ubl_parties(root, terms: Terms, *, email_endpoints: bool) -> None:
         el = _cac(root, "PayeeParty")
         for scheme, identifier in (*payee.identifiers, *((("SEPA", terms.creditor_id),) if terms.creditor_id else ())):
             _cbc(_cac(el, "PartyIdentification"), "ID", identifier, {"schemeID": scheme or None})
-        if payee.name:
-            _cbc(_cac(el, "PartyName"), "Name", payee.name)
-        if payee.legal_id:
-            _cbc(_cac(el, "PartyLegalEntity"), "CompanyID", payee.legal_id)
+        xmlwrite.sub_texts(
+            el, ("cac:PartyName/cbc:Name", "cac:PartyLegalEntity/cbc:CompanyID"), (payee.name, payee.legal_id)
+        )
     representative = terms.tax_representative
     if representative is not None:
         el = _cac(root, "TaxRepresentativeParty")
         if representative.name:
             _cbc(_cac(el, "PartyName"), "Name", representative.name)
-        _ubl_address(el, "PostalAddress", representative)
+        xmlwrite.write_address(el, "cac:PostalAddress", representative, "UBL")
         if representative.vat_id:
             scheme = _cac(el, "PartyTaxScheme")
             _cbc(scheme, "CompanyID", representative.vat_id)
@@ -220,7 +179,7 @@ def _ubl_parties(root, terms: Terms, *, email_endpoints: bool) -> None:
             location = _cac(delivery, "DeliveryLocation")
             for scheme, identifier in ship_to.identifiers[:1]:
                 _cbc(location, "ID", identifier, {"schemeID": scheme or None})
-            _ubl_address(location, "Address", ship_to)
+            xmlwrite.write_address(location, "cac:Address", ship_to, "UBL")
         if ship_to is not None and ship_to.name:
             _cbc(_cac(_cac(delivery, "DeliveryParty"), "PartyName"), "Name", ship_to.name)
 
@@ -243,16 +202,14 @@ def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
     if terms.iban or terms.account_number:
         account = _cac(means, "PayeeFinancialAccount")
         _cbc(account, "ID", terms.iban or terms.account_number)
-        if terms.account_name:
-            _cbc(account, "Name", terms.account_name)
-        if terms.bic:
-            _cbc(_cac(account, "FinancialInstitutionBranch"), "ID", terms.bic)
+        xmlwrite.sub_texts(
+            account, ("cbc:Name", "cac:FinancialInstitutionBranch/cbc:ID"), (terms.account_name, terms.bic)
+        )
     if terms.mandate or terms.debited_account:
         mandate = _cac(means, "PaymentMandate")
-        if terms.mandate:
-            _cbc(mandate, "ID", terms.mandate)
-        if terms.debited_account:
-            _cbc(_cac(mandate, "PayerFinancialAccount"), "ID", terms.debited_account)
+        xmlwrite.sub_texts(
+            mandate, ("cbc:ID", "cac:PayerFinancialAccount/cbc:ID"), (terms.mandate, terms.debited_account)
+        )
 
 
 def _ubl_line(root, line: Line, *, credit: bool, currency: str | None) -> None:
@@ -294,10 +251,11 @@ def _ubl_item(item, line: Line) -> None:
         _cbc(item, "Description", line.description)
     if line.name is not None:
         _cbc(item, "Name", line.name)
-    if line.buyer_item_id:
-        _cbc(_cac(item, "BuyersItemIdentification"), "ID", line.buyer_item_id)
-    if line.item_id:
-        _cbc(_cac(item, "SellersItemIdentification"), "ID", line.item_id)
+    xmlwrite.sub_texts(
+        item,
+        ("cac:BuyersItemIdentification/cbc:ID", "cac:SellersItemIdentification/cbc:ID"),
+        (line.buyer_item_id, line.item_id),
+    )
     if line.standard_id is not None:
         _cbc(_cac(item, "StandardItemIdentification"), "ID", line.standard_id[1], {"schemeID": line.standard_id[0]})
     if line.origin_country:

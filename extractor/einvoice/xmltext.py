@@ -1,7 +1,7 @@
 """Reading e-invoice XML by local element names, so ZUGFeRD 1 and 2, CII D16B and UBL namespaces all work: the
 element steps, text, decimals, numbers and dates the e-invoice readers (``einvoice.read``,
-``einvoice.read_en16931``) take their values with: lxml elements in, plain values out (lxml itself is only
-imported by ``local_name``, on first use).
+``einvoice.read_en16931``) take their values with: lxml elements in, plain values out; and the one parser setting
+for XML from outside (``xml_parser``, ``parse_or_none``). lxml itself is imported on first use.
 """
 
 from __future__ import annotations
@@ -15,6 +15,24 @@ def local_name(el) -> str:
     from lxml import etree
 
     return etree.QName(el).localname if isinstance(el.tag, str) else ""
+
+
+def xml_parser():
+    """lxml's parser for XML from outside (a PDF's attachment, an upload): no DTDs, entities or network, lxml's size
+    limits kept (one parser setting for every e-invoice reader and check)."""
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+
+
+def parse_or_none(xml: bytes):
+    """The root element of XML from outside (``xml_parser``), or None when it is not well-formed."""
+    from lxml import etree
+
+    try:
+        return etree.fromstring(xml, parser=xml_parser())
+    except (etree.XMLSyntaxError, ValueError):
+        return None
 
 
 def _kids(el, names: str) -> list:

@@ -9,7 +9,8 @@ for each value, the element (or attribute) it was copied from, in the part of th
   seller's and buyer's in their party, the bank account's in the payment means; header values outside the lines;
 * among the elements there whose content is the value (text collapsed as the reader collapses it; numbers compared
   as decimals; dates as ``YYYYMMDD`` or ISO; unit and currency codes in their ``unitCode`` / ``currencyID``
-  attributes), the one the reader takes that field from (``FIELDS``: its element names), else the only one.
+  attributes), the one the reader takes that field from (``FIELDS``: the names the binding table's XPaths of its
+  terms end in, so each XPath is written once, in ``bindings``), else the only one.
 
 A value the reader derives (``amount_due`` as total - prepaid, a unit price divided by its basis quantity, a street
 joined from two lines) or one found in no single place gets no XPath: the citation then says ``xpath: null``
@@ -22,40 +23,63 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from extractor.einvoice.bindings import address_steps
-from extractor.einvoice.xmltext import local_name
+from extractor.einvoice.bindings import BY_TERM
+from extractor.einvoice.xmltext import local_name, parse_or_none
 from extractor.leaves import leaves
 
-# the element names (local) each field is read from, in the reader's order of preference: CII's, then UBL's
+# a step whose name says only what a value is (a date's string): named with its holder, as ``IssueDateTime/...``
+_GENERIC = ("DateTimeString", "DateString")
+_PREDICATE = re.compile(r"\[[^\[\]]*\]")
+
+
+def _ends(terms: tuple[str, ...], syntax: str) -> list[str]:
+    """The element names (local; a date's with its holder) the binding table's XPaths of the terms end in."""
+    out = []
+    for term in terms:
+        for path in (BY_TERM[term].path(syntax) or "").split("|"):
+            steps = [step.split(":")[-1] for step in _PREDICATE.sub("", path).split("/")]
+            out.append("/".join(steps[-2:]) if steps[-1] in _GENERIC else steps[-1])
+    return out
+
+
+def _names(*terms: str, zugferd1: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A field's element names, each once: the terms' in CII, then ZUGFeRD 1's own (``zugferd1``: names the table
+    of EN 16931 has not), then the terms' in UBL."""
+    return tuple(dict.fromkeys([*_ends(terms, "CII"), *zugferd1, *_ends(terms, "UBL")]))
+
+
+# the element names (local) each field is read from, in the reader's order of preference: the binding table's
+# terms the reader reads the field from, CII's names then UBL's
 FIELDS: dict[str, tuple[str, ...]] = {
-    "invoice_number": ("ID",),
-    "issue_date": ("IssueDateTime/DateTimeString", "IssueDate"),
-    "due_date": ("DueDateDateTime/DateTimeString", "DueDate", "PaymentDueDate"),
-    "currency": ("InvoiceCurrencyCode", "DocumentCurrencyCode", "@currencyID"),
-    "subtotal": ("LineTotalAmount", "LineExtensionAmount"),
-    "total": ("GrandTotalAmount", "TaxInclusiveAmount"),
-    "prepaid_amount": ("TotalPrepaidAmount", "PrepaidAmount"),
-    "amount_due": ("DuePayableAmount", "PayableAmount"),
-    "payment_terms": ("Description", "Note"),
-    "name": ("Name", "RegistrationName"),
-    **{  # the address's parts: the binding table's elements, CII's then UBL's
-        key: tuple(dict.fromkeys(address_steps(key, syntax)[-1] for syntax in ("CII", "UBL")))
-        for key in ("street", "postal_code", "city", "country")
-    },
-    "vat_id": ("ID", "CompanyID"),
-    "tax_id": ("ID", "CompanyID"),
-    "iban": ("IBANID", "ID"),
-    "bic": ("BICID", "ID"),
-    "account_holder": ("AccountName", "Name"),
-    "description": ("Name", "Description"),
-    "quantity": ("BilledQuantity", "InvoicedQuantity", "CreditedQuantity"),
-    "unit": ("@unitCode",),
-    "unit_price": ("ChargeAmount", "PriceAmount"),
-    "tax_rate": ("RateApplicablePercent", "ApplicablePercent", "Percent"),
-    "rate": ("RateApplicablePercent", "ApplicablePercent", "Percent"),
-    "base": ("BasisAmount", "TaxableAmount"),
+    "invoice_number": _names("BT-1"),
+    "issue_date": _names("BT-2"),
+    "due_date": _names("BT-9"),
+    "currency": (*_names("BT-5"), "@currencyID"),  # else an amount's currency, as the reader takes it
+    "subtotal": _names("BT-106"),
+    "total": _names("BT-112"),
+    "prepaid_amount": _names("BT-113"),
+    "amount_due": _names("BT-115"),
+    "payment_terms": _names("BT-20"),
+    "name": _names("BT-27"),
+    "street": _names("BT-35"),
+    "postal_code": _names("BT-38"),
+    "city": _names("BT-37"),
+    "country": _names("BT-40"),
+    "vat_id": _names("BT-31"),
+    "tax_id": _names("BT-32"),
+    # the schema's iban is BT-84 as an IBAN, never a proprietary account number
+    "iban": tuple(name for name in _names("BT-84") if name != "ProprietaryID"),
+    "bic": _names("BT-86"),
+    "account_holder": _names("BT-85"),
+    "description": _names("BT-153", "BT-154"),
+    "quantity": _names("BT-129"),
+    "unit": _names("BT-130"),
+    "unit_price": _names("BT-146"),
+    "tax_rate": _names("BT-152", zugferd1=("ApplicablePercent",)),
+    "rate": _names("BT-119", zugferd1=("ApplicablePercent",)),
+    "base": _names("BT-116"),
 }
-AMOUNTS = {"line_items": ("LineTotalAmount", "LineExtensionAmount"), "tax_lines": ("CalculatedAmount", "TaxAmount")}
+AMOUNTS = {"line_items": _names("BT-131"), "tax_lines": _names("BT-117")}
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
@@ -70,12 +94,8 @@ def value_paths(xml: bytes, data: Any) -> dict[str, str]:
         JSON pointer -> XPath (``/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID``; an attribute as
         ``.../@unitCode``), for the values found in exactly one place the reader reads them from.
     """
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(xml, parser=parser)
-    except (etree.XMLSyntaxError, ValueError):
+    root = parse_or_none(xml)
+    if root is None:
         return {}
     tree = root.getroottree()
     scopes = _Scopes(root)
