@@ -14,12 +14,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.json_schema import models_json_schema
 
+from extractor.einvoice.formats import XML_FORMATS
 from extractor.record import record_schema
-from extractor.service.requests import SERVICE_EINVOICE
 
 REF = "#/components/schemas/{model}"
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]
-EinvoiceFormat = Literal[SERVICE_EINVOICE]  # type: ignore[valid-type]  # the format table's XML-only rows
+EinvoiceFormat = Literal[XML_FORMATS]  # type: ignore[valid-type]  # the format table's XML-only rows
 
 
 def record_component() -> dict[str, Any]:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from extractor.db.outage import OutageView, current
 from extractor.service import metrics
-from extractor.service.problems import Problem
+from extractor.service.problems import ProblemError
 from extractor.service.store import Store
 
 
@@ -32,7 +32,7 @@ def answer(store: Store) -> dict:
     """``/healthz``'s body while the store answers (module docstring).
 
     Raises:
-        Problem: ``store_unavailable`` (503), with the ``outages``.
+        ProblemError: ``store_unavailable`` (503), with the ``outages``.
     """
     up = store.db.ping()
     outages = _outages(store)
@@ -40,7 +40,7 @@ def answer(store: Store) -> dict:
         return {"status": "serving"}
     shown = [{"store": o.store, "database": o.database, "since": _when(o.since), "error": o.error} for o in outages]
     names = ", ".join(f"{o.store} {o.database}" for o in outages) or store.describe()
-    raise Problem("store_unavailable", f"unreachable: {names}", extra={"outages": shown})
+    raise ProblemError("store_unavailable", f"unreachable: {names}", extra={"outages": shown})
 
 
 def metrics_text(store: Store) -> str:

@@ -19,7 +19,7 @@ their uploads (``sweep``).
 
 The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
 ``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions. The record it reads
-and writes (``Job``, ``Stats``, the statuses and columns, a row's decoding) is ``job.py``.
+and writes (``StoredJob``, ``Stats``, the statuses and columns, a row's decoding) is ``stored_job.py``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from extractor.db import Database
 from extractor.db.database import outlasting
-from extractor.service.job import COLUMNS, ENDED, STATUSES, Job, Stats, from_row, shown_options
+from extractor.service.stored_job import COLUMNS, ENDED, STATUSES, Stats, StoredJob, from_row, shown_options
 
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
 DEFAULT_RETENTION = 7 * 24 * 3600.0  # seconds an ended job is kept
@@ -109,7 +109,7 @@ class Store(ABC):
     def _sql(self, sql: str) -> str:
         return sql.replace("{table}", self.table).replace("{lock}", self.lock)
 
-    def _one(self, tx: Any, sql: str, params: tuple = ()) -> Job | None:
+    def _one(self, tx: Any, sql: str, params: tuple = ()) -> StoredJob | None:
         row = self.execute(tx, self._sql(sql), params).fetchone()
         return from_row(row) if row is not None else None
 
@@ -134,7 +134,7 @@ class Store(ABC):
         register: bool = False,
         request_id: str | None = None,
         source_url: str | None = None,
-    ) -> tuple[Job, bool]:
+    ) -> tuple[StoredJob, bool]:
         """Store a new queued job with its upload, unless the tenant's ``idempotency_key`` already names one.
 
         Args:
@@ -187,7 +187,7 @@ class Store(ABC):
         register: bool,
         request_id: str | None,
         source_url: str | None,
-    ) -> tuple[Job, bool]:
+    ) -> tuple[StoredJob, bool]:
         with self.transaction() as tx:
             if idempotency_key is not None:
                 found = self._one(
@@ -244,7 +244,7 @@ class Store(ABC):
             assert job is not None
             return job, True
 
-    def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> Job | None:
+    def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> StoredJob | None:
         """The tenant's latest job of these bytes and settings that a repeat may be answered from: done with its
         records, or queued or running itself (not waiting on another)."""
         return self._one(
@@ -256,14 +256,14 @@ class Store(ABC):
         )
 
     @outlasting
-    def get(self, job_id: str, *, tenant: str | None = None) -> Job | None:
+    def get(self, job_id: str, *, tenant: str | None = None) -> StoredJob | None:
         """The job ``job_id`` (None: no such job, or another tenant's)."""
         with self.transaction(write=False) as tx:
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
         return job if job is not None and (tenant is None or job.tenant == tenant) else None
 
     @outlasting
-    def position(self, job: Job) -> int | None:
+    def position(self, job: StoredJob) -> int | None:
         """A queued job's place in the queue (1: next to run); None for a job not queued."""
         if job.status != "queued":
             return None
@@ -274,7 +274,7 @@ class Store(ABC):
         return int(ahead) + 1
 
     @outlasting
-    def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[Job]:
+    def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[StoredJob]:
         """The tenant's jobs, newest first, at most ``limit``, those accepted before job ``seq`` ``before``."""
         with self.transaction(write=False) as tx:
             rows = self.execute(
@@ -292,7 +292,7 @@ class Store(ABC):
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
     @outlasting
-    def claim(self, *, lease: float, share: int = DEFAULT_TENANT_SHARE) -> Job | None:
+    def claim(self, *, lease: float, share: int = DEFAULT_TENANT_SHARE) -> StoredJob | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
         seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running.
 
@@ -327,7 +327,7 @@ class Store(ABC):
             return job
 
     @outlasting
-    def renew(self, job: Job, *, lease: float) -> bool:
+    def renew(self, job: StoredJob, *, lease: float) -> bool:
         """Extend the lease of a job this claim holds.
 
         Returns:
@@ -346,7 +346,7 @@ class Store(ABC):
 
     @outlasting
     def finish(
-        self, job: Job, *, records: list | None = None, error: str | None = None, register: bool = False
+        self, job: StoredJob, *, records: list | None = None, error: str | None = None, register: bool = False
     ) -> bool:
         """End a running job that this claim holds: ``done`` with its records, or ``failed`` with ``error``; its
         upload and passwords are dropped, and its webhook is due, in the same statement. The jobs that joined it
@@ -479,7 +479,7 @@ class Store(ABC):
             ).rowcount
 
     @outlasting
-    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> Job | None:
+    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> StoredJob | None:
         """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
         it meanwhile; None: nothing due), of a tenant not in ``skip`` (those with a delivery under way)."""
         others = f"AND tenant NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
@@ -494,7 +494,7 @@ class Store(ABC):
             )
 
     @outlasting
-    def delivered(self, job: Job, *, attempt: dict, state: str, retry_in: float | None) -> None:
+    def delivered(self, job: StoredJob, *, attempt: dict, state: str, retry_in: float | None) -> None:
         """Record one delivery attempt of ``job``'s webhook and its new state (``pending`` again ``retry_in``
         seconds from now, ``delivered`` or ``failed``)."""
         with self.transaction() as tx:
@@ -506,7 +506,7 @@ class Store(ABC):
             )
 
     @outlasting
-    def retry_callback(self, job_id: str, *, tenant: str) -> tuple[Job | None, bool]:
+    def retry_callback(self, job_id: str, *, tenant: str) -> tuple[StoredJob | None, bool]:
         """Send an ended job's webhook again, with a fresh set of tries, when its delivery failed.
 
         Returns:

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
-from extractor.service.job import Job
 from extractor.service.outbound import Deadline, pinned_connection, public_address
 from extractor.service.store import Store
+from extractor.service.stored_job import StoredJob
 
 log = logging.getLogger("extractor.service")
 
@@ -167,7 +167,7 @@ def shown_url(url: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
-def payload(job: Job) -> bytes:
+def payload(job: StoredJob) -> bytes:
     """The body POSTed for an ended job: ``{"id", "status", "record"}`` (``records`` too when there are several)."""
     body: dict = {"id": job.id, "status": job.status, "record": (job.records or [None])[0]}
     if job.records and len(job.records) > 1:
@@ -175,7 +175,7 @@ def payload(job: Job) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode()
 
 
-def deliver(job: Job, *, settings: WebhookSettings) -> dict:
+def deliver(job: StoredJob, *, settings: WebhookSettings) -> dict:
     """One delivery attempt of ``job``'s webhook.
 
     Returns:

@@ -11,7 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, SecurityS
 
 from extractor.service.config import OPEN_TENANT, ApiKeys, ServeSettings
 from extractor.service.gate import NO_KEY
-from extractor.service.problems import Problem
+from extractor.service.problems import ProblemError
 from extractor.service.store import Store
 from extractor.service.webhooks import Deliverer
 from extractor.service.worker import Engine, Worker
@@ -67,10 +67,10 @@ def tenant(
         return OPEN_TENANT
     grant = keys.grant(credentials.credentials) if credentials is not None else None
     if grant is None:  # the gate answers first; kept for a route mounted without it
-        raise Problem("unauthorized", NO_KEY, headers={"WWW-Authenticate": "Bearer"})
+        raise ProblemError("unauthorized", NO_KEY, headers={"WWW-Authenticate": "Bearer"})
     missing = [scope for scope in scopes.scopes if scope not in grant.scopes]
     if missing:
-        raise Problem("scope_missing", f"this key lacks the scope {missing[0]!r}, which this route needs")
+        raise ProblemError("scope_missing", f"this key lacks the scope {missing[0]!r}, which this route needs")
     return grant.tenant
 
 

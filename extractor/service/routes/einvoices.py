@@ -7,9 +7,9 @@ import hashlib
 from fastapi import Query
 from fastapi.responses import Response
 
+from extractor.einvoice.formats import XML_FORMATS
 from extractor.service import contract
-from extractor.service.problems import Problem
-from extractor.service.requests import SERVICE_EINVOICE
+from extractor.service.problems import ProblemError
 from extractor.service.routes import resource_router
 from extractor.service.routes.depends import Service, needs
 
@@ -19,8 +19,8 @@ router = resource_router("jobs")
 def _no_einvoice(fmt: str, made: list[str]) -> str:
     """Why a job has no e-invoice ``fmt``, and what one may ask for."""
     here = f"this job has {', '.join(made)}" if made else "this job made none"
-    if fmt not in SERVICE_EINVOICE:
-        return f"{fmt!r} is no e-invoice format ({', '.join(SERVICE_EINVOICE)}); {here}"
+    if fmt not in XML_FORMATS:
+        return f"{fmt!r} is no e-invoice format ({', '.join(XML_FORMATS)}); {here}"
     return f"no {fmt} e-invoice in this job ({here}): submit with options.einvoice [{fmt!r}] to get one"
 
 
@@ -47,18 +47,18 @@ def get_einvoice(
     """The XML of a done job's e-invoice ``fmt``, made again and checked to be the file its record was checked on."""
     job = service.store.get(job_id, tenant=owner)
     if job is None:
-        raise Problem("job_not_found", f"no job {job_id} of this key")
+        raise ProblemError("job_not_found", f"no job {job_id} of this key")
     records = job.records or []
     record = records[number - 1] if number <= len(records) else None
     made = sorted(((record or {}).get("einvoice") or {}).keys())
     entry = ((record or {}).get("einvoice") or {}).get(fmt)
     if record is None or entry is None:
-        raise Problem("einvoice_not_found", _no_einvoice(fmt, made), extra={"formats": made})
+        raise ProblemError("einvoice_not_found", _no_einvoice(fmt, made), extra={"formats": made})
     from extractor.einvoice.report import einvoice_xml  # lxml only when asked for
 
     xml = einvoice_xml(record, fmt)
     if hashlib.sha256(xml).hexdigest() != entry.get("sha256"):  # never a file other than the one checked
-        raise Problem("einvoice_mismatch", "the e-invoice could not be made again as it was checked")
+        raise ProblemError("einvoice_mismatch", "the e-invoice could not be made again as it was checked")
     stem = job.filename.rsplit(".", 1)[0] or "invoice"
     headers = {
         "Content-Disposition": f'attachment; filename="{stem}.{fmt}.xml"',

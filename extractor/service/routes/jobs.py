@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from extractor.service import contract
-from extractor.service.problems import Problem
+from extractor.service.problems import ProblemError
 from extractor.service.routes import resource_router
 from extractor.service.routes.depends import Service, needs
 from extractor.service.routes.submit import accepted, accepted_responses, ended, idempotency, job_view, submitted
@@ -51,7 +51,7 @@ async def get_job(
     """A job of the caller's, once it ended or ``wait`` passed."""
     job = await ended(service, job_id, owner, min(wait, MAX_WAIT))
     if job is None:
-        raise Problem("job_not_found", f"no job {job_id} of this key")
+        raise ProblemError("job_not_found", f"no job {job_id} of this key")
     return JSONResponse(await run_in_threadpool(job_view, job, store=service.store))
 
 
@@ -87,7 +87,7 @@ def delete_job(service: Service, job_id: str, owner: str = needs("submit")) -> J
     """Cancel a queued or running job, or delete an ended one."""
     outcome = service.store.cancel(job_id, tenant=owner)
     if outcome is None:
-        raise Problem("job_not_found", f"no job {job_id} of this key")
+        raise ProblemError("job_not_found", f"no job {job_id} of this key")
     return JSONResponse({"id": job_id, "status": outcome})
 
 
@@ -102,10 +102,10 @@ def retry_callback(service: Service, job_id: str, owner: str = needs("submit")) 
     """Make a failed webhook due again."""
     job, again = service.store.retry_callback(job_id, tenant=owner)
     if job is None:
-        raise Problem("job_not_found", f"no job {job_id} of this key")
+        raise ProblemError("job_not_found", f"no job {job_id} of this key")
     if not again:
         state = f"its webhook is {job.callback_state}" if job.callback_url else "it has no callback_url"
-        raise Problem("callback_not_retryable", f"job {job_id}: {state}; only a failed webhook is sent again")
+        raise ProblemError("callback_not_retryable", f"job {job_id}: {state}; only a failed webhook is sent again")
     if service.deliverer is not None:
         service.deliverer.wake()
     return accepted(service, job, replayed=False)

@@ -11,10 +11,10 @@ from starlette.concurrency import run_in_threadpool
 from extractor.errors import UsageError
 from extractor.service import contract
 from extractor.service.intake import read_review
-from extractor.service.job import ENDED
-from extractor.service.problems import Problem
+from extractor.service.problems import ProblemError
 from extractor.service.routes import resource_router
 from extractor.service.routes.depends import Service, needs
+from extractor.service.stored_job import ENDED
 
 router = resource_router("jobs")
 
@@ -31,18 +31,18 @@ async def review_job(service: Service, job_id: str, request: Request, owner: str
     """Teach (or demote) the tenant's layout from a review of an ended job of its own."""
     job = await run_in_threadpool(service.store.get, job_id, tenant=owner)
     if job is None:
-        raise Problem("job_not_found", f"no job {job_id} of this key")
+        raise ProblemError("job_not_found", f"no job {job_id} of this key")
     review = await read_review(request, max_bytes=service.settings.max_bytes)
     if job.status not in ENDED:
-        raise Problem("review_refused", f"job {job_id} is {job.status}: review it once it has ended")
+        raise ProblemError("review_refused", f"job {job_id} is {job.status}: review it once it has ended")
     if hashlib.sha256(review.data).hexdigest() != job.sha256:
-        raise Problem("review_refused", f"file: not job {job_id}'s file (its SHA-256 differs)")
+        raise ProblemError("review_refused", f"file: not job {job_id}'s file (its SHA-256 differs)")
     try:
         taught = await run_in_threadpool(
             service.engine.learn, job, review.data, review.corrected, approved=review.approved, by=owner
         )
     except UsageError as exc:
-        raise Problem("review_refused", str(exc)) from None
+        raise ProblemError("review_refused", str(exc)) from None
     return JSONResponse(taught)
 
 

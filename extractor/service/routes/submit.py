@@ -16,12 +16,12 @@ from extractor.errors import SchemaError, UsageError
 from extractor.schema import schema_reference
 from extractor.service import contract
 from extractor.service.intake import Submission, read_submission
-from extractor.service.job import ENDED, Job, shown_options
-from extractor.service.problems import Problem
-from extractor.service.requests import request_options
+from extractor.service.problems import ProblemError
+from extractor.service.request_options import request_options
 from extractor.service.routes.depends import Parts
 from extractor.service.sources import check_source
 from extractor.service.store import Store
+from extractor.service.stored_job import ENDED, StoredJob, shown_options
 from extractor.service.webhooks import check_callback, shown_url
 
 LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs other processes' workers end
@@ -53,7 +53,7 @@ def _time(seconds: float | None) -> str | None:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def job_view(job: Job, *, store: Store, records: bool = True) -> dict:
+def job_view(job: StoredJob, *, store: Store, records: bool = True) -> dict:
     """A job as the API answers it (``contract.Job``): its state and times, its place in the queue while queued,
     and when done its ``record`` (the first; ``records`` holds every one when ``split: auto`` found several)."""
     out: dict[str, Any] = {
@@ -97,15 +97,15 @@ def checked_options(service: Parts, schema: str | None, options: Any) -> tuple[d
         )
         return chosen, service.engine.fingerprint(chosen)
     except SchemaError as exc:  # a request's own JSON Schema that does not load
-        raise Problem("invalid_schema", str(exc)) from None
+        raise ProblemError("invalid_schema", str(exc)) from None
     except UsageError as exc:
         code = "invalid_schema" if str(exc).startswith("schema") else "invalid_options"
-        raise Problem(code, str(exc)) from None
+        raise ProblemError(code, str(exc)) from None
 
 
 def accept(
     service: Parts, given: Submission, idempotency_key: str | None, owner: str, request_id: str
-) -> tuple[Job, bool]:
+) -> tuple[StoredJob, bool]:
     """Check a submission and store its job (or find the job of its idempotency key)."""
     chosen, fingerprint = checked_options(service, given.schema, given.options)
     try:
@@ -115,12 +115,12 @@ def accept(
             else None
         )
     except UsageError as exc:
-        raise Problem("callback_refused", str(exc)) from None
+        raise ProblemError("callback_refused", str(exc)) from None
     if given.url is not None:
         try:
             check_source(given.url, settings=service.serve.sources)
         except UsageError as exc:
-            raise Problem("source_refused", str(exc)) from None
+            raise ProblemError("source_refused", str(exc)) from None
     data = given.data or b""
     sha256 = hashlib.sha256(data).hexdigest() if given.url is None else ""  # a URL's bytes: when fetched
     job, created = service.store.submit(
@@ -138,7 +138,7 @@ def accept(
         source_url=given.url,
     )
     if not created and (job.sha256, job.fingerprint, job.source_url) != (sha256, fingerprint, given.url):
-        raise Problem("idempotency_conflict", "Idempotency-Key: already used for another file or other settings")
+        raise ProblemError("idempotency_conflict", "Idempotency-Key: already used for another file or other settings")
     if service.worker is not None:
         service.worker.wake()
     if service.deliverer is not None and job.callback_state == "pending":
@@ -146,7 +146,7 @@ def accept(
     return job, created
 
 
-def accepted(service: Parts, job: Job, *, replayed: bool) -> JSONResponse:
+def accepted(service: Parts, job: StoredJob, *, replayed: bool) -> JSONResponse:
     """The 202 of a job accepted (or due again): the job, its URL and when to look again."""
     headers = {"Location": f"/v1/jobs/{job.id}", "Retry-After": str(RETRY_AFTER)}
     if replayed:
@@ -154,13 +154,15 @@ def accepted(service: Parts, job: Job, *, replayed: bool) -> JSONResponse:
     return JSONResponse(job_view(job, store=service.store), status_code=202, headers=headers)
 
 
-async def submitted(service: Parts, request: Request, idempotency_key: str | None, owner: str) -> tuple[Job, bool]:
+async def submitted(
+    service: Parts, request: Request, idempotency_key: str | None, owner: str
+) -> tuple[StoredJob, bool]:
     """The job of a request's submission (read, checked, stored), and whether it was made now."""
     given = await read_submission(request, max_bytes=service.settings.max_bytes)
     return await run_in_threadpool(accept, service, given, idempotency_key, owner, request.state.request_id)
 
 
-async def ended(service: Parts, job_id: str, owner: str, seconds: float) -> Job | None:
+async def ended(service: Parts, job_id: str, owner: str, seconds: float) -> StoredJob | None:
     """The job once it ended or ``seconds`` passed (looked up again only when the worker changed a job)."""
     worker = service.worker
     clock = asyncio.get_running_loop().time

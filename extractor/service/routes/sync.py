@@ -7,7 +7,6 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from extractor.service import contract
-from extractor.service.job import ENDED
 from extractor.service.routes import resource_router
 from extractor.service.routes.depends import Service, needs
 from extractor.service.routes.submit import (
@@ -19,6 +18,7 @@ from extractor.service.routes.submit import (
     job_view,
     submitted,
 )
+from extractor.service.stored_job import ENDED
 
 router = resource_router("jobs")
 

@@ -1,6 +1,6 @@
-"""A job of ``extract serve`` as its store keeps it: the ``Job`` record, the ``Stats`` that ``/metrics`` reads, the
-statuses, the table's columns (``COLUMNS``, in ``SELECT`` order; ``LATER_COLUMNS``, added to older SQLite files) and
-the decoding of one row into a ``Job`` (``from_row``: its JSON columns parsed).
+"""A job of ``extract serve`` as its store keeps it: the ``StoredJob`` record, the ``Stats`` that ``/metrics``
+reads, the statuses, the table's columns (``COLUMNS``, in ``SELECT`` order; ``LATER_COLUMNS``, added to older SQLite
+files) and the decoding of one row into a ``StoredJob`` (``from_row``: its JSON columns parsed).
 
 These are the data: ``store.py`` holds the SQL that reads and changes them (submission, claims and leases, endings,
 webhook deliveries, sweeps), shared by ``sqlite.py`` and ``postgres.py``.
@@ -57,7 +57,7 @@ LATER_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class Job:
+class StoredJob:
     """One job as stored (its upload aside: ``Store.upload`` reads it).
 
     Attributes:
@@ -131,13 +131,13 @@ class Stats:
     now: float
 
 
-def from_row(row: tuple) -> Job:
+def from_row(row: tuple) -> StoredJob:
     """The job of one row of ``COLUMNS`` (its JSON columns parsed)."""
     values: dict[str, Any] = dict(zip(COLUMNS, row, strict=True))
     values["options"] = json.loads(values["options"])
     values["records"] = json.loads(values["records"]) if values["records"] is not None else None
     values["deliveries"] = json.loads(values["deliveries"]) if values["deliveries"] else []
-    return Job(**values)
+    return StoredJob(**values)
 
 
 def shown_options(options: dict) -> dict:
@@ -150,7 +150,7 @@ __all__ = [
     "ENDED",
     "LATER_COLUMNS",
     "STATUSES",
-    "Job",
+    "StoredJob",
     "Stats",
     "from_row",
     "shown_options",
