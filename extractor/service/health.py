@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 
 from extractor.db.outage import OutageView, current
 from extractor.service import metrics
+from extractor.service.contract import Health
 from extractor.service.problems import ProblemError
 from extractor.service.store import Store
 
@@ -28,7 +29,7 @@ def _outages(store: Store) -> list[OutageView]:
     return [o for o in current() if o.database == store.db.name]
 
 
-def answer(store: Store) -> dict:
+def answer(store: Store) -> Health:
     """``/healthz``'s body while the store answers (module docstring).
 
     Raises:
@@ -37,7 +38,7 @@ def answer(store: Store) -> dict:
     up = store.db.ping()
     outages = _outages(store)
     if up and not outages:
-        return {"status": "serving"}
+        return Health(status="serving")
     shown = [{"store": o.store, "database": o.database, "since": _when(o.since), "error": o.error} for o in outages]
     names = ", ".join(f"{o.store} {o.database}" for o in outages) or store.describe()
     raise ProblemError("store_unavailable", f"unreachable: {names}", extra={"outages": shown})

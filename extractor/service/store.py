@@ -34,7 +34,17 @@ from typing import Any, Protocol
 
 from extractor.db import Database
 from extractor.db.database import outlasting
-from extractor.service.stored_job import COLUMNS, ENDED, STATUSES, Stats, StoredJob, from_row, shown_options
+from extractor.service.stored_job import (
+    CALLBACK_STATES,
+    COLUMNS,
+    ENDED,
+    STATUSES,
+    Outcome,
+    Stats,
+    StoredJob,
+    from_row,
+    shown_options,
+)
 
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
 DEFAULT_RETENTION = 7 * 24 * 3600.0  # seconds an ended job is kept
@@ -401,7 +411,7 @@ class Store(ABC):
             return True
 
     @outlasting
-    def cancel(self, job_id: str, *, tenant: str) -> str | None:
+    def cancel(self, job_id: str, *, tenant: str) -> Outcome | None:
         """Cancel a queued or running job (a running one's result is then discarded; its webhook is due; its
         passwords dropped), or delete an ended one.
 
@@ -560,7 +570,7 @@ class Store(ABC):
             ).fetchall()
         return Stats(
             jobs={status: int(by_status.get(status, 0)) for status in STATUSES},
-            deliveries={state: int(by_delivery.get(state, 0)) for state in ("pending", "delivered", "failed")},
+            deliveries={state: int(by_delivery.get(state, 0)) for state in CALLBACK_STATES},
             ended=[(float(a), float(b), float(c)) for a, b, c in ended],
             now=now,
         )

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-STATUSES = ("queued", "running", "done", "failed", "cancelled")
-ENDED = ("done", "failed", "cancelled")
+JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]  # the API's too (contract.Job)
+STATUSES: tuple[JobStatus, ...] = get_args(JobStatus)
+ENDED: tuple[JobStatus, ...] = ("done", "failed", "cancelled")
+CallbackState = Literal["pending", "delivered", "failed"]  # a webhook's: due, sent, its tries spent
+CALLBACK_STATES: tuple[CallbackState, ...] = get_args(CallbackState)
+Outcome = Literal["cancelled", "deleted"]  # what cancelling did (``Store.cancel``)
 
 COLUMNS = (
     "seq",
@@ -91,7 +95,7 @@ class StoredJob:
     seq: int
     id: str
     tenant: str
-    status: str
+    status: JobStatus
     created: float
     started: float | None = None
     finished: float | None = None
@@ -106,7 +110,7 @@ class StoredJob:
     claim: str | None = None
     lease_until: float | None = None
     callback_url: str | None = None
-    callback_state: str | None = None
+    callback_state: CallbackState | None = None
     deliveries: list = field(default_factory=list)
     answered_from: str | None = None
     request_id: str | None = None
@@ -146,8 +150,12 @@ def shown_options(options: dict) -> dict:
 
 
 __all__ = [
+    "CALLBACK_STATES",
     "COLUMNS",
     "ENDED",
+    "CallbackState",
+    "JobStatus",
+    "Outcome",
     "LATER_COLUMNS",
     "STATUSES",
     "StoredJob",

@@ -29,6 +29,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import overload
 from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
@@ -159,6 +160,10 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
 
 
+@overload
+def shown_url(url: str) -> str: ...
+@overload
+def shown_url(url: None) -> None: ...
 def shown_url(url: str | None) -> str | None:
     """A URL as responses, records and logs show it: without its query (which may carry a receiver's token)."""
     if url is None:

@@ -11,8 +11,9 @@ from starlette.concurrency import run_in_threadpool
 from extractor.service import contract
 from extractor.service.problems import ProblemError
 from extractor.service.routes import resource_router
+from extractor.service.routes.answers import job_answer, respond
 from extractor.service.routes.depends import Service, needs
-from extractor.service.routes.submit import accepted, accepted_responses, ended, idempotency, job_view, submitted
+from extractor.service.routes.submit import accepted, accepted_responses, ended, idempotency, submitted
 
 MAX_WAIT = 60.0  # seconds one long poll may wait at most
 PAGE_LIMIT = 200  # jobs per page of GET /v1/jobs at most
@@ -52,7 +53,7 @@ async def get_job(
     job = await ended(service, job_id, owner, min(wait, MAX_WAIT))
     if job is None:
         raise ProblemError("job_not_found", f"no job {job_id} of this key")
-    return JSONResponse(await run_in_threadpool(job_view, job, store=service.store))
+    return respond(await run_in_threadpool(job_answer, job, store=service.store))
 
 
 @router.get(
@@ -69,12 +70,8 @@ def list_jobs(
 ) -> JSONResponse:
     """A page of the caller's jobs, newest first."""
     jobs = service.store.jobs(tenant=owner, limit=limit, before=before)
-    return JSONResponse(
-        {
-            "jobs": [job_view(job, store=service.store, records=False) for job in jobs],
-            "next": jobs[-1].seq if len(jobs) == limit else None,
-        }
-    )
+    answers = [job_answer(job, store=service.store, records=False) for job in jobs]
+    return respond(contract.JobList(jobs=answers, next=jobs[-1].seq if len(jobs) == limit else None))
 
 
 @router.delete(
@@ -88,7 +85,7 @@ def delete_job(service: Service, job_id: str, owner: str = needs("submit")) -> J
     outcome = service.store.cancel(job_id, tenant=owner)
     if outcome is None:
         raise ProblemError("job_not_found", f"no job {job_id} of this key")
-    return JSONResponse({"id": job_id, "status": outcome})
+    return respond(contract.Deleted(id=job_id, status=outcome))
 
 
 @router.post(

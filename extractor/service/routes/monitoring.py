@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from extractor.service import contract, health
 from extractor.service.metrics import CONTENT_TYPE
 from extractor.service.routes import resource_router
+from extractor.service.routes.answers import respond
 from extractor.service.routes.depends import Service
 
 router = resource_router("service")
@@ -22,7 +23,7 @@ def healthz(
     service: Service,
 ) -> JSONResponse:
     """Serving, or 503 ``store_unavailable`` with the outages."""
-    return JSONResponse(health.answer(service.store))
+    return respond(health.answer(service.store))
 
 
 @router.get(

@@ -13,6 +13,7 @@ from extractor.service import contract
 from extractor.service.intake import read_review
 from extractor.service.problems import ProblemError
 from extractor.service.routes import resource_router
+from extractor.service.routes.answers import respond
 from extractor.service.routes.depends import Service, needs
 from extractor.service.stored_job import ENDED
 
@@ -43,7 +44,7 @@ async def review_job(service: Service, job_id: str, request: Request, owner: str
         )
     except UsageError as exc:
         raise ProblemError("review_refused", str(exc)) from None
-    return JSONResponse(taught)
+    return respond(contract.Taught.model_validate(taught))
 
 
 __all__ = ["router"]

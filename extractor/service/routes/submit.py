@@ -1,10 +1,9 @@
 """What the routes that submit and answer jobs share: a submission checked and stored (``submitted``), the 202 that
-accepts it (``accepted``), the wait for a job to end (``ended``), and a job as the API answers it (``job_view``)."""
+accepts it (``accepted``) and the wait for a job to end (``ended``)."""
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 import hashlib
 from typing import Any
 
@@ -18,11 +17,11 @@ from extractor.service import contract
 from extractor.service.intake import Submission, read_submission
 from extractor.service.problems import ProblemError
 from extractor.service.request_options import request_options
+from extractor.service.routes.answers import job_answer, respond
 from extractor.service.routes.depends import Parts
 from extractor.service.sources import check_source
-from extractor.service.store import Store
-from extractor.service.stored_job import ENDED, StoredJob, shown_options
-from extractor.service.webhooks import check_callback, shown_url
+from extractor.service.stored_job import ENDED, StoredJob
+from extractor.service.webhooks import check_callback
 
 LOOK_AGAIN = 0.5  # seconds between a long poll's looks at the store for jobs other processes' workers end
 RETRY_AFTER = 2  # seconds a 202 suggests before the next look (a long poll, ?wait=, answers as soon as it ends)
@@ -43,50 +42,6 @@ idempotency = Header(
 def accepted_responses(description: str, *, problems: tuple[int, ...]) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route that answers 202 with a job (``description``), and its errors' statuses."""
     return {202: {"description": description, "headers": ACCEPTED_HEADERS}, **contract.problems(*problems)}
-
-
-def _time(seconds: float | None) -> str | None:
-    """A store time (Unix seconds) as ISO 8601 UTC with milliseconds, as every answer gives times."""
-    if seconds is None:
-        return None
-    moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def job_view(job: StoredJob, *, store: Store, records: bool = True) -> dict:
-    """A job as the API answers it (``contract.Job``): its state and times, its place in the queue while queued,
-    and when done its ``record`` (the first; ``records`` holds every one when ``split: auto`` found several)."""
-    out: dict[str, Any] = {
-        "id": job.id,
-        "status": job.status,
-        "created": _time(job.created),
-        "started": _time(job.started),
-        "finished": _time(job.finished),
-        "filename": job.filename,
-        "sha256": job.sha256,
-        "fingerprint": job.fingerprint,
-        "options": shown_options(job.options),
-        "runs": job.runs,
-    }
-    if job.source_url is not None:
-        out["url"] = shown_url(job.source_url)
-    if job.status == "queued":
-        out["queue_position"] = store.position(job)
-    if job.error is not None:
-        out["error"] = job.error
-    if job.answered_from is not None:
-        out["answered_from"] = job.answered_from  # the earlier job of the same bytes and settings
-    if job.callback_url is not None:
-        out["callback"] = {
-            "url": shown_url(job.callback_url),
-            "state": job.callback_state,
-            "deliveries": [{**attempt, "at": _time(attempt["at"])} for attempt in job.deliveries],
-        }
-    if records and job.records is not None and job.status == "done":  # a repeat waiting for its check: not yet
-        out["record"] = job.records[0] if job.records else None
-        if len(job.records) > 1:
-            out["records"] = job.records
-    return out
 
 
 def checked_options(service: Parts, schema: str | None, options: Any) -> tuple[dict, str]:
@@ -151,7 +106,7 @@ def accepted(service: Parts, job: StoredJob, *, replayed: bool) -> JSONResponse:
     headers = {"Location": f"/v1/jobs/{job.id}", "Retry-After": str(RETRY_AFTER)}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
-    return JSONResponse(job_view(job, store=service.store), status_code=202, headers=headers)
+    return respond(job_answer(job, store=service.store), status_code=202, headers=headers)
 
 
 async def submitted(
@@ -184,6 +139,5 @@ __all__ = [
     "accepted_responses",
     "ended",
     "idempotency",
-    "job_view",
     "submitted",
 ]

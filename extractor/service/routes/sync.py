@@ -8,6 +8,7 @@ from starlette.concurrency import run_in_threadpool
 
 from extractor.service import contract
 from extractor.service.routes import resource_router
+from extractor.service.routes.answers import job_answer, respond
 from extractor.service.routes.depends import Service, needs
 from extractor.service.routes.submit import (
     ACCEPTED_HEADERS,
@@ -15,7 +16,6 @@ from extractor.service.routes.submit import (
     accepted,
     ended,
     idempotency,
-    job_view,
     submitted,
 )
 from extractor.service.stored_job import ENDED
@@ -46,9 +46,8 @@ async def extract(
     done = await ended(service, job.id, owner, service.serve.sync_timeout)
     if done is None or done.status not in ENDED:
         return accepted(service, done or job, replayed=not created)
-    return JSONResponse(
-        await run_in_threadpool(job_view, done, store=service.store), headers={"Location": f"/v1/jobs/{job.id}"}
-    )
+    answer = await run_in_threadpool(job_answer, done, store=service.store)
+    return respond(answer, headers={"Location": f"/v1/jobs/{job.id}"})
 
 
 __all__ = ["router"]
