@@ -112,7 +112,7 @@ def test_a_claimed_job_ends_once_across_a_restart_and_healthz_says_503_meanwhile
     server.start()
     thread.join(timeout=30)
     assert out == [True]
-    assert health.answer(store) == {"status": "serving"}
+    assert health.answer(store).model_dump() == {"status": "serving"}
     ended = store.get(job.id)
     assert ended is not None and (ended.status, ended.runs, ended.records) == ("done", 1, [{"source": "0.pdf"}])
     assert not store.finish(job, records=[{"source": "again"}])  # ended once: the claim holds it no more

@@ -38,7 +38,7 @@ def answer(store: Store) -> Health:
     up = store.db.ping()
     outages = _outages(store)
     if up and not outages:
-        return Health(status="serving")
+        return Health.model_validate({"status": "serving"})
     shown = [{"store": o.store, "database": o.database, "since": _when(o.since), "error": o.error} for o in outages]
     names = ", ".join(f"{o.store} {o.database}" for o in outages) or store.describe()
     raise ProblemError("store_unavailable", f"unreachable: {names}", extra={"outages": shown})

@@ -29,8 +29,9 @@ import json
 import secrets
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from extractor.db import Database
 from extractor.db.database import outlasting
@@ -53,6 +54,27 @@ DEFAULT_TENANT_SHARE = 1  # running jobs a tenant holds before another tenant's 
 
 
 _SELECT = ", ".join(COLUMNS)
+_INSERT = (
+    "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, sha256, "
+    "fingerprint, options, upload, records, callback_url, callback_state, callback_next, deliveries, answered_from, "
+    "request_id, source_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _once_more_on_conflict(method: Callable[P, T]) -> Callable[P, T]:
+    """A store's method run once more when its transaction lost a race on a unique key: the same Idempotency-Key
+    submitted at the same moment elsewhere, whose job the second run then finds and answers with."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except args[0].conflict:  # type: ignore[attr-defined]
+            return method(*args, **kwargs)
+
+    return run
 
 
 class Cursor(Protocol):
@@ -119,6 +141,13 @@ class Store(ABC):
     def _sql(self, sql: str) -> str:
         return sql.replace("{table}", self.table).replace("{lock}", self.lock)
 
+    def _changed(self, sql: str, *, ago: float | None = None) -> int:
+        """Run one statement in a transaction of its own; how many rows it changed (``ago``: its one parameter is
+        the store's clock that many seconds ago)."""
+        with self.transaction() as tx:
+            params = () if ago is None else (self.now(tx) - ago,)
+            return self.execute(tx, self._sql(sql), params).rowcount
+
     def _one(self, tx: Any, sql: str, params: tuple = ()) -> StoredJob | None:
         row = self.execute(tx, self._sql(sql), params).fetchone()
         return from_row(row) if row is not None else None
@@ -129,6 +158,7 @@ class Store(ABC):
         return None
 
     @outlasting
+    @_once_more_on_conflict
     def submit(
         self,
         *,
@@ -162,53 +192,12 @@ class Store(ABC):
         Returns:
             ``(job, created)``: the new job, or the existing one of that key with ``created`` False.
         """
-        attempt = functools.partial(
-            self._submit,
-            tenant=tenant,
-            filename=filename,
-            data=data,
-            sha256=sha256,
-            fingerprint=fingerprint,
-            options=options,
-            idempotency_key=idempotency_key,
-            callback_url=callback_url,
-            reuse=reuse and source_url is None,
-            register=register,
-            request_id=request_id,
-            source_url=source_url,
-        )
-        try:
-            return attempt()
-        except self.conflict:  # the same key submitted at the same moment elsewhere: that job is the answer
-            return attempt()
-
-    def _submit(
-        self,
-        *,
-        tenant: str,
-        filename: str,
-        data: bytes,
-        sha256: str,
-        fingerprint: str,
-        options: dict,
-        idempotency_key: str | None,
-        callback_url: str | None,
-        reuse: bool,
-        register: bool,
-        request_id: str | None,
-        source_url: str | None,
-    ) -> tuple[StoredJob, bool]:
         with self.transaction() as tx:
-            if idempotency_key is not None:
-                found = self._one(
-                    tx,
-                    f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND idempotency_key = ?",
-                    (tenant, idempotency_key),
-                )
-                if found is not None:
-                    return found, False
+            found = self._keyed(tx, tenant, idempotency_key) if idempotency_key is not None else None
+            if found is not None:
+                return found, False
             earlier = None
-            if reuse:
+            if reuse and source_url is None:  # a URL's bytes are not known yet
                 self.serialize(tx, f"{tenant}\n{sha256}\n{fingerprint}")
                 earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint)
             now = self.now(tx)
@@ -218,12 +207,7 @@ class Store(ABC):
             job_id = secrets.token_urlsafe(12)
             self.execute(
                 tx,
-                self._sql(
-                    "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, "
-                    "sha256, fingerprint, options, upload, records, callback_url, callback_state, callback_next, "
-                    "deliveries, answered_from, request_id, source_url) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
+                self._sql(_INSERT),
                 (
                     job_id,
                     tenant,
@@ -253,6 +237,10 @@ class Store(ABC):
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
             assert job is not None
             return job, True
+
+    def _keyed(self, tx: Any, tenant: str, key: str) -> StoredJob | None:
+        """The tenant's job of an ``Idempotency-Key``, if any."""
+        return self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND idempotency_key = ?", (tenant, key))
 
     def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> StoredJob | None:
         """The tenant's latest job of these bytes and settings that a repeat may be answered from: done with its
@@ -461,14 +449,10 @@ class Store(ABC):
         Returns:
             How many went back.
         """
-        with self.transaction() as tx:
-            return self.execute(
-                tx,
-                self._sql(
-                    "UPDATE {table} SET status = 'queued', started = NULL, claim = NULL, lease_until = NULL "
-                    "WHERE status = 'running'"
-                ),
-            ).rowcount
+        return self._changed(
+            "UPDATE {table} SET status = 'queued', started = NULL, claim = NULL, lease_until = NULL "
+            "WHERE status = 'running'"
+        )
 
     @outlasting
     def sweep(self, *, retention: float) -> int:
@@ -478,15 +462,11 @@ class Store(ABC):
         Returns:
             How many were deleted.
         """
-        with self.transaction() as tx:
-            return self.execute(
-                tx,
-                self._sql(
-                    "DELETE FROM {table} WHERE status IN ('done', 'failed', 'cancelled') AND finished < ? "
-                    "AND (callback_state IS NULL OR callback_state <> 'pending')"
-                ),
-                (self.now(tx) - retention,),
-            ).rowcount
+        return self._changed(
+            "DELETE FROM {table} WHERE status IN ('done', 'failed', 'cancelled') AND finished < ? "
+            "AND (callback_state IS NULL OR callback_state <> 'pending')",
+            ago=retention,
+        )
 
     @outlasting
     def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> StoredJob | None:
