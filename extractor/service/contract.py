@@ -174,6 +174,15 @@ class ValidationIssue(BaseModel):
     type: str
 
 
+class Outage(BaseModel):
+    """A database the service is waiting out (``store_unavailable``)."""
+
+    store: str = Field(description="What it is: `--store` (the jobs), `register`.")
+    database: str = Field(description="Where it is: a path, or a URL with its password masked.")
+    since: str = Field(description="Unreachable since (ISO 8601, UTC, to the second).")
+    error: str = Field(description="The last failure, in a line.")
+
+
 class Problem(BaseModel):
     """Every error (RFC 9457 ``application/problem+json``): ``code`` is stable, docs/serve.md lists every one."""
 
@@ -184,6 +193,7 @@ class Problem(BaseModel):
     code: str = Field(description="A stable snake_case code, e.g. `job_not_found`, `file_too_large`.")
     errors: list[ValidationIssue] | None = Field(None, description="`invalid_request`: each field's problem.")
     formats: list[str] | None = Field(None, description="`einvoice_not_found`: the job's e-invoice formats.")
+    outages: list[Outage] | None = Field(None, description="`store_unavailable`: each database waited out.")
 
 
 class UrlSource(BaseModel):
@@ -271,6 +281,7 @@ __all__ = [
     "JobOptions",
     "Moment",
     "Options",
+    "Outage",
     "Problem",
     "Record",
     "UrlSource",

@@ -15,6 +15,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from extractor.service.contract import Problem
+
 log = logging.getLogger("extractor.service")
 
 MEDIA_TYPE = "application/problem+json"
@@ -71,6 +73,9 @@ class ProblemError(Exception):
         super().__init__(detail)
         if code not in PROBLEMS:
             raise KeyError(f"no problem code {code!r}")
+        unknown = sorted(set(extra or ()) - set(Problem.model_fields))
+        if unknown:  # a member the contract does not publish would be dropped from the answer
+            raise KeyError(f"no problem member {', '.join(unknown)} in contract.Problem")
         self.code, self.detail, self.headers, self.extra = code, detail, headers or {}, extra or {}
 
     @property
@@ -79,15 +84,17 @@ class ProblemError(Exception):
         return PROBLEMS[self.code][0]
 
 
-def problem_body(code: str, detail: str, **extra: Any) -> dict:
-    """The JSON of a problem: ``type``, ``title``, ``status``, ``detail``, ``code`` and any extension members."""
+def problem_body(code: str, detail: str, *, extra: dict[str, Any] | None = None) -> dict:
+    """The JSON of a problem (``contract.Problem``): ``type``, ``title``, ``status``, ``detail``, ``code`` and the
+    extension members given in ``extra`` (``errors``, ``formats``, ``outages``)."""
     status, title = PROBLEMS[code]
-    return {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code, **extra}
+    given = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code}
+    return Problem.model_validate({**given, **(extra or {})}).model_dump(mode="json", exclude_unset=True)
 
 
 def problem_response(problem: ProblemError) -> JSONResponse:
     """The response of a ``ProblemError``."""
-    body = problem_body(problem.code, problem.detail, **problem.extra)
+    body = problem_body(problem.code, problem.detail, extra=problem.extra)
     return JSONResponse(body, status_code=problem.status, headers=problem.headers, media_type=MEDIA_TYPE)
 
 
