@@ -19,7 +19,7 @@ from extractor.register import Register
 from extractor.register import db as register_db
 from extractor.service import health
 from extractor.service.config import open_store
-from extractor.service.problems import Problem
+from extractor.service.problems import ProblemError
 from extractor.testing.postgres import PrivatePostgres, postgres_available
 
 STOP = 8.0  # seconds the server stays stopped
@@ -98,7 +98,7 @@ def test_a_claimed_job_ends_once_across_a_restart_and_healthz_says_503_meanwhile
     server.restart()
     assert store.renew(job, lease=60.0)  # the same claim holds it after the restart
     server.stop()
-    with pytest.raises(Problem) as unavailable:
+    with pytest.raises(ProblemError) as unavailable:
         health.answer(store)
     assert unavailable.value.status == 503 and unavailable.value.code == "store_unavailable"
     assert [o["store"] for o in unavailable.value.extra["outages"]] == ["--store"]
@@ -106,13 +106,13 @@ def test_a_claimed_job_ends_once_across_a_restart_and_healthz_says_503_meanwhile
     thread, out = _in_thread(lambda: store.finish(job, records=[{"source": "0.pdf"}]))
     time.sleep(STOP)
     assert thread.is_alive()
-    with pytest.raises(Problem, match="unreachable: --store postgresql://extractor:\\*\\*\\*@"):
+    with pytest.raises(ProblemError, match="unreachable: --store postgresql://extractor:\\*\\*\\*@"):
         health.answer(store)
     assert "extractor_store_up 0" in health.metrics_text(store)
     server.start()
     thread.join(timeout=30)
     assert out == [True]
-    assert health.answer(store) == {"status": "serving"}
+    assert health.answer(store).model_dump() == {"status": "serving"}
     ended = store.get(job.id)
     assert ended is not None and (ended.status, ended.runs, ended.records) == ("done", 1, [{"source": "0.pdf"}])
     assert not store.finish(job, records=[{"source": "again"}])  # ended once: the claim holds it no more

@@ -138,7 +138,7 @@ def test_rule_sets_by_specification_and_by_name():
         check_rule_sets(["kosit"])
     assert check_formats(["xrechnung-cii", "PEPPOL"]) == ("xrechnung-cii", "peppol")
     assert Settings(einvoice="cii,xrechnung-ubl,peppol").einvoice == ("cii", "xrechnung-ubl", "peppol")
-    from extractor.service.requests import request_options  # extract serve: the XML formats per request too
+    from extractor.service.request_options import request_options  # extract serve: the XML formats per request too
 
     options = {"einvoice": ["xrechnung-cii", "peppol"]}
     kept = request_options(schema=None, options=options, server_schema="invoice")

@@ -19,7 +19,7 @@ from extractor.einvoice.formats import CIUS_MARKS, FORMATS, TABLE, XML_FORMATS, 
 from extractor.einvoice.terms import terms_from
 from extractor.einvoice.validate import RULE_SETS, rule_sets_for
 from extractor.errors import InputError, UsageError
-from extractor.service.requests import request_options
+from extractor.service.request_options import request_options
 from extractor.settings import Settings
 
 NAMED = re.compile(r"(?<![\w'.])([a-z][a-z0-9-]*) \(")  # "cii (UN/CEFACT CII D16B)": a format named in help

@@ -209,7 +209,7 @@ def test_the_service_keeps_one_register_per_tenant(runner, tmp_path):
     """``extract serve --register`` / ``extract worker --register``: each job's records are checked against its
     tenant's register in the job store (beside the jobs' table); a tenant never sees another's invoices."""
     from extractor.service.config import open_store
-    from extractor.service.job import Job
+    from extractor.service.stored_job import StoredJob
     from extractor.service.worker import Engine
 
     store = tmp_path / "jobs.sqlite"
@@ -219,7 +219,7 @@ def test_the_service_keeps_one_register_per_tenant(runner, tmp_path):
     data = einvoice_pdf(tmp_path / "invoice.pdf").read_bytes()
 
     def run(job_id: str, tenant: str, name: str) -> dict:
-        job = Job(seq=1, id=job_id, tenant=tenant, status="running", created=0.0, filename=name)
+        job = StoredJob(seq=1, id=job_id, tenant=tenant, status="running", created=0.0, filename=name)
         (record,) = engine.run(job, data)
         return record
 

@@ -895,10 +895,10 @@ def test_a_schema_planted_under_the_shared_temp_folder_is_not_used(tmp_path, mon
     import stat
     import tempfile
 
-    from extractor.service import requests
+    from extractor.service import request_options
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the "shared" temp folder of this test
-    requests.schema_folder.cache_clear()
+    request_options.schema_folder.cache_clear()
     schema = {"type": "object", "properties": {"total": {"type": "number"}}}
     text = json.dumps(schema, sort_keys=True, ensure_ascii=False).encode()
     name = f"{hashlib.sha256(text).hexdigest()[:32]}.schema.json"
@@ -906,12 +906,12 @@ def test_a_schema_planted_under_the_shared_temp_folder_is_not_used(tmp_path, mon
         planted.mkdir(mode=0o777)
         (planted / name).write_text('{"type": "object", "properties": {"iban": {"const": "attacker"}}}')
     try:
-        path = requests.inline_schema_path(schema)
+        path = request_options.inline_schema_path(schema)
         assert path.read_bytes() == text and path.name == name
         assert path.parent.parent == tmp_path and path.parent.name.startswith("extract-serve-schemas-")
         assert path.parent not in {tmp_path / "extract-serve-schemas", tmp_path / "extract-serve-schemas-"}
         assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
         path.write_text('{"type": "object"}')  # changed under it: written again, never used as found
-        assert requests.inline_schema_path(schema).read_bytes() == text
+        assert request_options.inline_schema_path(schema).read_bytes() == text
     finally:
-        requests.schema_folder.cache_clear()
+        request_options.schema_folder.cache_clear()

@@ -17,8 +17,8 @@ from helpers import einvoice_pdf, settings_for
 
 from extractor.register import Register
 from extractor.service.config import open_store
-from extractor.service.job import ENDED, Job
 from extractor.service.store import Store
+from extractor.service.stored_job import ENDED, StoredJob
 from extractor.service.worker import Engine, Worker
 
 TENANTS = ("alice", "bob")
@@ -103,7 +103,7 @@ def test_each_tenant_has_a_register_of_its_own(store_url, invoice, random_model)
     assert [(s["key"], s["invoices"]) for s in suppliers["alice"]] == [(alice["register"]["supplier"]["key"], 2)]
 
 
-def _submit(store: Store, engine: Engine, *, tenant: str, data: bytes) -> Job:
+def _submit(store: Store, engine: Engine, *, tenant: str, data: bytes) -> StoredJob:
     """Submit an upload as the service does (``--reuse``, and a register when the engine keeps one)."""
     job, _ = store.submit(
         tenant=tenant,
@@ -118,7 +118,7 @@ def _submit(store: Store, engine: Engine, *, tenant: str, data: bytes) -> Job:
     return job
 
 
-def _ended(store: Store, job: Job) -> Job:
+def _ended(store: Store, job: StoredJob) -> StoredJob:
     """The job once a worker ended it."""
     deadline = time.monotonic() + 120
     while (found := store.get(job.id)) is not None and found.status not in ENDED:

@@ -9,7 +9,7 @@ def test_a_delivery_connects_to_the_address_it_checked(monkeypatch):
     """The host is resolved and checked before each delivery, and the connection goes to that checked address (a
     name that resolves inward a moment later is not followed: DNS rebinding); a private answer is refused."""
     from extractor.service import outbound, webhooks
-    from extractor.service.job import Job
+    from extractor.service.stored_job import StoredJob
 
     answers = iter([[(2, 1, 6, "", ("1.1.1.1", 80))], [(2, 1, 6, "", ("10.0.0.7", 80))]])
     monkeypatch.setattr(outbound.socket, "getaddrinfo", lambda *args, **kwargs: next(answers))
@@ -21,7 +21,7 @@ def test_a_delivery_connects_to_the_address_it_checked(monkeypatch):
 
     monkeypatch.setattr(outbound.socket, "create_connection", create_connection)
     settings = webhooks.WebhookSettings(secret="s", tries=1)
-    job = Job(seq=1, id="j", tenant="t", status="done", created=0.0, callback_url="http://hooks.example/x?t=1")
+    job = StoredJob(seq=1, id="j", tenant="t", status="done", created=0.0, callback_url="http://hooks.example/x?t=1")
     first = webhooks.deliver(job, settings=settings)
     assert dialled == [("1.1.1.1", 80)] and not first["ok"] and "no network" in first["error"]
     second = webhooks.deliver(job, settings=settings)  # the name now points inward: refused, nothing dialled

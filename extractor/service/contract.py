@@ -9,17 +9,25 @@ one definition. ``components()`` gives the models no route returns but requests 
 from __future__ import annotations
 
 import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, RootModel
 from pydantic.json_schema import models_json_schema
 
+from extractor.einvoice.formats import XML_FORMATS
 from extractor.record import record_schema
-from extractor.service.requests import SERVICE_EINVOICE
+from extractor.service.stored_job import CallbackState, JobStatus, Outcome
 
 REF = "#/components/schemas/{model}"
-JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]
-EinvoiceFormat = Literal[SERVICE_EINVOICE]  # type: ignore[valid-type]  # the format table's XML-only rows
+EinvoiceFormat = Literal[XML_FORMATS]  # type: ignore[valid-type]  # the format table's XML-only rows
+
+
+def _iso(moment: datetime.datetime):  # unannotated: the document then keeps its date-time schema
+    """A moment as every answer gives times: ISO 8601 UTC with milliseconds."""
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+Moment = Annotated[datetime.datetime, PlainSerializer(_iso, when_used="json")]
 
 
 def record_component() -> dict[str, Any]:
@@ -87,7 +95,7 @@ class Delivery(BaseModel):
     """One webhook delivery attempt."""
 
     attempt: int = Field(description="1 for the first attempt.")
-    at: datetime.datetime = Field(description="When it was sent (ISO 8601, UTC).")
+    at: Moment = Field(description="When it was sent (ISO 8601, UTC).")
     ok: bool = Field(description="The receiver answered 2xx.")
     status_code: int | None = Field(None, description="The receiver's answer.")
     error: str | None = Field(None, description="Why no answer came (refused, time-out, a private address).")
@@ -97,7 +105,7 @@ class Callback(BaseModel):
     """A job's webhook: where it goes (without the URL's query) and every attempt."""
 
     url: str = Field(description="The callback URL without its query.")
-    state: Literal["pending", "delivered", "failed"] | None = Field(
+    state: CallbackState | None = Field(
         description="null until the job ends; then pending until delivered or its tries are spent (failed)."
     )
     deliveries: list[Delivery]
@@ -108,9 +116,9 @@ class Job(BaseModel):
 
     id: str
     status: JobStatus
-    created: datetime.datetime = Field(description="Accepted at (ISO 8601, UTC).")
-    started: datetime.datetime | None = Field(description="Last claimed by a worker at (ISO 8601, UTC).")
-    finished: datetime.datetime | None = Field(description="Ended at (ISO 8601, UTC).")
+    created: Moment = Field(description="Accepted at (ISO 8601, UTC).")
+    started: Moment | None = Field(description="Last claimed by a worker at (ISO 8601, UTC).")
+    finished: Moment | None = Field(description="Ended at (ISO 8601, UTC).")
     filename: str = Field(description="The upload's file name (the record's `source`).")
     sha256: str = Field(description="The upload's SHA-256 (empty for a URL source: its record has the fetched bytes').")
     fingerprint: str = Field(description="The settings' fingerprint: equal settings, equal fingerprints.")
@@ -138,7 +146,7 @@ class Deleted(BaseModel):
     """What ``DELETE /v1/jobs/{id}`` did."""
 
     id: str
-    status: Literal["cancelled", "deleted"]
+    status: Outcome
 
 
 class Taught(BaseModel):
@@ -166,6 +174,15 @@ class ValidationIssue(BaseModel):
     type: str
 
 
+class Outage(BaseModel):
+    """A database the service is waiting out (``store_unavailable``)."""
+
+    store: str = Field(description="What it is: `--store` (the jobs), `register`.")
+    database: str = Field(description="Where it is: a path, or a URL with its password masked.")
+    since: str = Field(description="Unreachable since (ISO 8601, UTC, to the second).")
+    error: str = Field(description="The last failure, in a line.")
+
+
 class Problem(BaseModel):
     """Every error (RFC 9457 ``application/problem+json``): ``code`` is stable, docs/serve.md lists every one."""
 
@@ -176,6 +193,7 @@ class Problem(BaseModel):
     code: str = Field(description="A stable snake_case code, e.g. `job_not_found`, `file_too_large`.")
     errors: list[ValidationIssue] | None = Field(None, description="`invalid_request`: each field's problem.")
     formats: list[str] | None = Field(None, description="`einvoice_not_found`: the job's e-invoice formats.")
+    outages: list[Outage] | None = Field(None, description="`store_unavailable`: each database waited out.")
 
 
 class UrlSource(BaseModel):
@@ -261,8 +279,9 @@ __all__ = [
     "Job",
     "JobList",
     "JobOptions",
-    "JobStatus",
+    "Moment",
     "Options",
+    "Outage",
     "Problem",
     "Record",
     "UrlSource",

@@ -15,7 +15,8 @@ from datetime import datetime, timezone
 
 from extractor.db.outage import OutageView, current
 from extractor.service import metrics
-from extractor.service.problems import Problem
+from extractor.service.contract import Health
+from extractor.service.problems import ProblemError
 from extractor.service.store import Store
 
 
@@ -28,19 +29,19 @@ def _outages(store: Store) -> list[OutageView]:
     return [o for o in current() if o.database == store.db.name]
 
 
-def answer(store: Store) -> dict:
+def answer(store: Store) -> Health:
     """``/healthz``'s body while the store answers (module docstring).
 
     Raises:
-        Problem: ``store_unavailable`` (503), with the ``outages``.
+        ProblemError: ``store_unavailable`` (503), with the ``outages``.
     """
     up = store.db.ping()
     outages = _outages(store)
     if up and not outages:
-        return {"status": "serving"}
+        return Health.model_validate({"status": "serving"})
     shown = [{"store": o.store, "database": o.database, "since": _when(o.since), "error": o.error} for o in outages]
     names = ", ".join(f"{o.store} {o.database}" for o in outages) or store.describe()
-    raise Problem("store_unavailable", f"unreachable: {names}", extra={"outages": shown})
+    raise ProblemError("store_unavailable", f"unreachable: {names}", extra={"outages": shown})
 
 
 def metrics_text(store: Store) -> str:

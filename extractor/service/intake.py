@@ -1,7 +1,7 @@
 """What a ``POST /v1/jobs`` (or ``/v1/extract``) brings, read from either body it may have: a multipart upload
 (``file``, and ``schema``, ``options`` as JSON text, ``callback_url``) or a JSON ``UrlSource`` (``url`` instead of a
-file). Nothing is checked here beyond the shape: ``requests.request_options`` checks the options, the webhooks' and
-sources' rules the URLs."""
+file). Nothing is checked here beyond the shape: ``request_options.request_options`` checks the options, the
+webhooks' and sources' rules the URLs."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from starlette.requests import Request
 
 from extractor.service.contract import UrlSource
 from extractor.service.gate import TOO_LARGE
-from extractor.service.problems import Problem
-from extractor.service.requests import upload_name
+from extractor.service.problems import ProblemError
+from extractor.service.request_options import upload_name
 
 FORM_FIELDS = 8  # a multipart body's parts at most (file, schema, options, callback_url, and slack)
 
@@ -48,7 +48,7 @@ async def read_submission(request: Request, *, max_bytes: int) -> Submission:
     """The submission of a request's body, multipart or JSON.
 
     Raises:
-        Problem: ``unsupported_media_type``, ``invalid_request`` (no file, not JSON, a field of the wrong type),
+        ProblemError: ``unsupported_media_type``, ``invalid_request`` (no file, not JSON, a field of the wrong type),
             ``invalid_options`` (``options`` not JSON, an unknown option), ``file_too_large``.
     """
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -56,7 +56,7 @@ async def read_submission(request: Request, *, max_bytes: int) -> Submission:
         return await _upload(request, max_bytes=max_bytes)
     if kind == "application/json" or kind.endswith("+json"):
         return await _url_source(request)
-    raise Problem(
+    raise ProblemError(
         "unsupported_media_type",
         f"content-type {kind or 'none'}: send multipart/form-data (a file) or application/json (a url)",
     )
@@ -66,19 +66,19 @@ async def _upload(request: Request, *, max_bytes: int) -> Submission:
     form = await request.form(max_files=1, max_fields=FORM_FIELDS)
     file = form.get("file")
     if not isinstance(file, UploadFile):
-        raise Problem(
+        raise ProblemError(
             "invalid_request",
             "file: a multipart part named file (the PDF or image) is required",
             extra={"errors": [{"loc": ["body", "file"], "msg": "Field required", "type": "missing"}]},
         )
     data = await file.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise Problem("file_too_large", TOO_LARGE)
+        raise ProblemError("file_too_large", TOO_LARGE)
     options_text = await _text(form.get("options"))
     try:
         options = json.loads(options_text) if options_text else None
     except ValueError:
-        raise Problem("invalid_options", "options: not JSON") from None
+        raise ProblemError("invalid_options", "options: not JSON") from None
     return Submission(
         data=data,
         filename=upload_name(file.filename),
@@ -101,22 +101,22 @@ async def read_review(request: Request, *, max_bytes: int) -> ReviewSubmission:
     """The review of a request's multipart body (``file``, ``data`` as JSON, ``approved``: true or false).
 
     Raises:
-        Problem: ``unsupported_media_type``, ``invalid_request`` (no file, data not JSON), ``file_too_large``.
+        ProblemError: ``unsupported_media_type``, ``invalid_request`` (no file, data not JSON), ``file_too_large``.
     """
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "multipart/form-data":
-        raise Problem("unsupported_media_type", f"content-type {kind or 'none'}: send multipart/form-data")
+        raise ProblemError("unsupported_media_type", f"content-type {kind or 'none'}: send multipart/form-data")
     form = await request.form(max_files=1, max_fields=FORM_FIELDS)
     file = form.get("file")
     if not isinstance(file, UploadFile):
-        raise Problem("invalid_request", "file: a multipart part named file (the job's PDF or image) is required")
+        raise ProblemError("invalid_request", "file: a multipart part named file (the job's PDF or image) is required")
     data = await file.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise Problem("file_too_large", TOO_LARGE)
+        raise ProblemError("file_too_large", TOO_LARGE)
     try:
         corrected = json.loads(await _text(form.get("data")) or "")
     except ValueError:
-        raise Problem("invalid_request", "data: the corrected data, as JSON, is required") from None
+        raise ProblemError("invalid_request", "data: the corrected data, as JSON, is required") from None
     approved = (await _text(form.get("approved")) or "false").strip().lower() in ("true", "1", "yes")
     return ReviewSubmission(data=data, corrected=corrected, approved=approved)
 
@@ -132,7 +132,7 @@ async def _url_source(request: Request) -> Submission:
     try:
         body = await request.json()
     except ValueError:
-        raise Problem("invalid_request", "the body is not JSON") from None
+        raise ProblemError("invalid_request", "the body is not JSON") from None
     try:
         source = UrlSource.model_validate(body)
     except ValidationError as exc:
@@ -142,7 +142,7 @@ async def _url_source(request: Request) -> Submission:
         ]
         code = "invalid_options" if all(e["loc"][1:2] == ["options"] for e in errors) else "invalid_request"
         shown = "; ".join(f"{'.'.join(e['loc'][1:])}: {e['msg']}" for e in errors[:3])
-        raise Problem(code, shown, extra={"errors": errors}) from None
+        raise ProblemError(code, shown, extra={"errors": errors}) from None
     schema = source.schema_
     return Submission(
         data=None,

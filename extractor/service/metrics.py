@@ -8,7 +8,7 @@ sum, count). Jobs answered from an earlier job's record count as documents, not 
 
 from __future__ import annotations
 
-from extractor.service.job import Stats
+from extractor.service.stored_job import Stats
 
 WINDOW = 300.0  # seconds the rates and summaries look back
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -1,7 +1,7 @@
 """Every error the service answers, in one shape: RFC 9457 ``application/problem+json`` with a stable ``code``.
 
 ``PROBLEMS`` is the one table of codes (status and title), as ``extractor.errors`` maps exit codes once; routes raise
-``Problem(code, detail)``, and ``install`` makes FastAPI's own errors (validation, unknown routes, a body over the
+``ProblemError(code, detail)``, and ``install`` makes FastAPI's own errors (validation, unknown routes, a body over the
 limit, a bug) the same shape. docs/serve.md lists every code (a test keeps the two the same).
 """
 
@@ -14,6 +14,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from extractor.service.contract import Problem
 
 log = logging.getLogger("extractor.service")
 
@@ -55,7 +57,7 @@ _BY_STATUS = {
 }
 
 
-class Problem(Exception):
+class ProblemError(Exception):
     """An error answered as ``application/problem+json``.
 
     Attributes:
@@ -71,6 +73,9 @@ class Problem(Exception):
         super().__init__(detail)
         if code not in PROBLEMS:
             raise KeyError(f"no problem code {code!r}")
+        unknown = sorted(set(extra or ()) - set(Problem.model_fields))
+        if unknown:  # a member the contract does not publish would be dropped from the answer
+            raise KeyError(f"no problem member {', '.join(unknown)} in contract.Problem")
         self.code, self.detail, self.headers, self.extra = code, detail, headers or {}, extra or {}
 
     @property
@@ -79,20 +84,22 @@ class Problem(Exception):
         return PROBLEMS[self.code][0]
 
 
-def problem_body(code: str, detail: str, **extra: Any) -> dict:
-    """The JSON of a problem: ``type``, ``title``, ``status``, ``detail``, ``code`` and any extension members."""
+def problem_body(code: str, detail: str, *, extra: dict[str, Any] | None = None) -> dict:
+    """The JSON of a problem (``contract.Problem``): ``type``, ``title``, ``status``, ``detail``, ``code`` and the
+    extension members given in ``extra`` (``errors``, ``formats``, ``outages``)."""
     status, title = PROBLEMS[code]
-    return {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code, **extra}
+    given = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code}
+    return Problem.model_validate({**given, **(extra or {})}).model_dump(mode="json", exclude_unset=True)
 
 
-def problem_response(problem: Problem) -> JSONResponse:
-    """The response of a ``Problem``."""
-    body = problem_body(problem.code, problem.detail, **problem.extra)
+def problem_response(problem: ProblemError) -> JSONResponse:
+    """The response of a ``ProblemError``."""
+    body = problem_body(problem.code, problem.detail, extra=problem.extra)
     return JSONResponse(body, status_code=problem.status, headers=problem.headers, media_type=MEDIA_TYPE)
 
 
 async def _problem(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, Problem)
+    assert isinstance(exc, ProblemError)
     return problem_response(exc)
 
 
@@ -102,7 +109,7 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
     given = exc.detail if isinstance(exc.detail, str) and exc.detail else ""
     # Starlette's own words for a route or a body limit say less than the table's title
     detail = PROBLEMS[code][1] if code in ("not_found", "file_too_large") or not given else given
-    return problem_response(Problem(code, detail, headers=dict(exc.headers or {})))
+    return problem_response(ProblemError(code, detail, headers=dict(exc.headers or {})))
 
 
 async def _validation(request: Request, exc: Exception) -> JSONResponse:
@@ -112,21 +119,23 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
         for error in exc.errors()
     ]
     shown = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors[:3])
-    return problem_response(Problem("invalid_request", shown or "invalid request", extra={"errors": errors}))
+    return problem_response(ProblemError("invalid_request", shown or "invalid request", extra={"errors": errors}))
 
 
 async def _bug(request: Request, exc: Exception) -> JSONResponse:
     log.error("%s %s: %s", request.method, request.url.path, type(exc).__name__, exc_info=exc)
-    return problem_response(Problem("internal_error", f"{type(exc).__name__}: the server failed (its log says more)"))
+    return problem_response(
+        ProblemError("internal_error", f"{type(exc).__name__}: the server failed (its log says more)")
+    )
 
 
 def install(app: FastAPI) -> None:
-    """Answer every error of ``app`` as problem+json: ``Problem``, FastAPI's validation errors, Starlette's HTTP
+    """Answer every error of ``app`` as problem+json: ``ProblemError``, FastAPI's validation errors, Starlette's HTTP
     errors (an unknown route, a method, a body over the limit) and any exception (500, logged)."""
-    app.add_exception_handler(Problem, _problem)
+    app.add_exception_handler(ProblemError, _problem)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(Exception, _bug)
 
 
-__all__ = ["MEDIA_TYPE", "PROBLEMS", "TYPE_BASE", "Problem", "install", "problem_body", "problem_response"]
+__all__ = ["MEDIA_TYPE", "PROBLEMS", "TYPE_BASE", "ProblemError", "install", "problem_body", "problem_response"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
 from extractor.errors import UsageError
-from extractor.service.job import LATER_COLUMNS
 from extractor.service.store import Store
+from extractor.service.stored_job import LATER_COLUMNS
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another's write lock
 _TABLES = """

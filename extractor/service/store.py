@@ -19,7 +19,7 @@ their uploads (``sweep``).
 
 The SQL is written once here, for both databases (``?`` placeholders; the Postgres store turns them into ``%s``);
 ``SqliteStore`` and ``PostgresStore`` give the connections, the clock and the table definitions. The record it reads
-and writes (``Job``, ``Stats``, the statuses and columns, a row's decoding) is ``job.py``.
+and writes (``StoredJob``, ``Stats``, the statuses and columns, a row's decoding) is ``stored_job.py``.
 """
 
 from __future__ import annotations
@@ -29,12 +29,23 @@ import json
 import secrets
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from extractor.db import Database
 from extractor.db.database import outlasting
-from extractor.service.job import COLUMNS, ENDED, STATUSES, Job, Stats, from_row, shown_options
+from extractor.service.stored_job import (
+    CALLBACK_STATES,
+    COLUMNS,
+    ENDED,
+    STATUSES,
+    Outcome,
+    Stats,
+    StoredJob,
+    from_row,
+    shown_options,
+)
 
 DEFAULT_STORE = "sqlite:///extract-serve.sqlite"  # beside the working directory
 DEFAULT_RETENTION = 7 * 24 * 3600.0  # seconds an ended job is kept
@@ -43,6 +54,27 @@ DEFAULT_TENANT_SHARE = 1  # running jobs a tenant holds before another tenant's 
 
 
 _SELECT = ", ".join(COLUMNS)
+_INSERT = (
+    "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, sha256, "
+    "fingerprint, options, upload, records, callback_url, callback_state, callback_next, deliveries, answered_from, "
+    "request_id, source_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _once_more_on_conflict(method: Callable[P, T]) -> Callable[P, T]:
+    """A store's method run once more when its transaction lost a race on a unique key: the same Idempotency-Key
+    submitted at the same moment elsewhere, whose job the second run then finds and answers with."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except args[0].conflict:  # type: ignore[attr-defined]
+            return method(*args, **kwargs)
+
+    return run
 
 
 class Cursor(Protocol):
@@ -109,7 +141,14 @@ class Store(ABC):
     def _sql(self, sql: str) -> str:
         return sql.replace("{table}", self.table).replace("{lock}", self.lock)
 
-    def _one(self, tx: Any, sql: str, params: tuple = ()) -> Job | None:
+    def _changed(self, sql: str, *, ago: float | None = None) -> int:
+        """Run one statement in a transaction of its own; how many rows it changed (``ago``: its one parameter is
+        the store's clock that many seconds ago)."""
+        with self.transaction() as tx:
+            params = () if ago is None else (self.now(tx) - ago,)
+            return self.execute(tx, self._sql(sql), params).rowcount
+
+    def _one(self, tx: Any, sql: str, params: tuple = ()) -> StoredJob | None:
         row = self.execute(tx, self._sql(sql), params).fetchone()
         return from_row(row) if row is not None else None
 
@@ -119,6 +158,7 @@ class Store(ABC):
         return None
 
     @outlasting
+    @_once_more_on_conflict
     def submit(
         self,
         *,
@@ -134,7 +174,7 @@ class Store(ABC):
         register: bool = False,
         request_id: str | None = None,
         source_url: str | None = None,
-    ) -> tuple[Job, bool]:
+    ) -> tuple[StoredJob, bool]:
         """Store a new queued job with its upload, unless the tenant's ``idempotency_key`` already names one.
 
         Args:
@@ -152,53 +192,12 @@ class Store(ABC):
         Returns:
             ``(job, created)``: the new job, or the existing one of that key with ``created`` False.
         """
-        attempt = functools.partial(
-            self._submit,
-            tenant=tenant,
-            filename=filename,
-            data=data,
-            sha256=sha256,
-            fingerprint=fingerprint,
-            options=options,
-            idempotency_key=idempotency_key,
-            callback_url=callback_url,
-            reuse=reuse and source_url is None,
-            register=register,
-            request_id=request_id,
-            source_url=source_url,
-        )
-        try:
-            return attempt()
-        except self.conflict:  # the same key submitted at the same moment elsewhere: that job is the answer
-            return attempt()
-
-    def _submit(
-        self,
-        *,
-        tenant: str,
-        filename: str,
-        data: bytes,
-        sha256: str,
-        fingerprint: str,
-        options: dict,
-        idempotency_key: str | None,
-        callback_url: str | None,
-        reuse: bool,
-        register: bool,
-        request_id: str | None,
-        source_url: str | None,
-    ) -> tuple[Job, bool]:
         with self.transaction() as tx:
-            if idempotency_key is not None:
-                found = self._one(
-                    tx,
-                    f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND idempotency_key = ?",
-                    (tenant, idempotency_key),
-                )
-                if found is not None:
-                    return found, False
+            found = self._keyed(tx, tenant, idempotency_key) if idempotency_key is not None else None
+            if found is not None:
+                return found, False
             earlier = None
-            if reuse:
+            if reuse and source_url is None:  # a URL's bytes are not known yet
                 self.serialize(tx, f"{tenant}\n{sha256}\n{fingerprint}")
                 earlier = self._answer(tx, tenant=tenant, sha256=sha256, fingerprint=fingerprint)
             now = self.now(tx)
@@ -208,12 +207,7 @@ class Store(ABC):
             job_id = secrets.token_urlsafe(12)
             self.execute(
                 tx,
-                self._sql(
-                    "INSERT INTO {table} (id, tenant, status, created, started, finished, idempotency_key, filename, "
-                    "sha256, fingerprint, options, upload, records, callback_url, callback_state, callback_next, "
-                    "deliveries, answered_from, request_id, source_url) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
+                self._sql(_INSERT),
                 (
                     job_id,
                     tenant,
@@ -244,7 +238,11 @@ class Store(ABC):
             assert job is not None
             return job, True
 
-    def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> Job | None:
+    def _keyed(self, tx: Any, tenant: str, key: str) -> StoredJob | None:
+        """The tenant's job of an ``Idempotency-Key``, if any."""
+        return self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE tenant = ? AND idempotency_key = ?", (tenant, key))
+
+    def _answer(self, tx: Any, *, tenant: str, sha256: str, fingerprint: str) -> StoredJob | None:
         """The tenant's latest job of these bytes and settings that a repeat may be answered from: done with its
         records, or queued or running itself (not waiting on another)."""
         return self._one(
@@ -256,14 +254,14 @@ class Store(ABC):
         )
 
     @outlasting
-    def get(self, job_id: str, *, tenant: str | None = None) -> Job | None:
+    def get(self, job_id: str, *, tenant: str | None = None) -> StoredJob | None:
         """The job ``job_id`` (None: no such job, or another tenant's)."""
         with self.transaction(write=False) as tx:
             job = self._one(tx, f"SELECT {_SELECT} FROM {{table}} WHERE id = ?", (job_id,))
         return job if job is not None and (tenant is None or job.tenant == tenant) else None
 
     @outlasting
-    def position(self, job: Job) -> int | None:
+    def position(self, job: StoredJob) -> int | None:
         """A queued job's place in the queue (1: next to run); None for a job not queued."""
         if job.status != "queued":
             return None
@@ -274,7 +272,7 @@ class Store(ABC):
         return int(ahead) + 1
 
     @outlasting
-    def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[Job]:
+    def jobs(self, *, tenant: str, limit: int, before: int | None = None) -> list[StoredJob]:
         """The tenant's jobs, newest first, at most ``limit``, those accepted before job ``seq`` ``before``."""
         with self.transaction(write=False) as tx:
             rows = self.execute(
@@ -292,7 +290,7 @@ class Store(ABC):
         return bytes(row[0]) if row is not None and row[0] is not None else None
 
     @outlasting
-    def claim(self, *, lease: float, share: int = DEFAULT_TENANT_SHARE) -> Job | None:
+    def claim(self, *, lease: float, share: int = DEFAULT_TENANT_SHARE) -> StoredJob | None:
         """Take the oldest job that is queued, or running under a lease that has passed, and hold it for ``lease``
         seconds under a fresh claim token (None: nothing to take); the jobs that joined it show it running.
 
@@ -327,7 +325,7 @@ class Store(ABC):
             return job
 
     @outlasting
-    def renew(self, job: Job, *, lease: float) -> bool:
+    def renew(self, job: StoredJob, *, lease: float) -> bool:
         """Extend the lease of a job this claim holds.
 
         Returns:
@@ -346,7 +344,7 @@ class Store(ABC):
 
     @outlasting
     def finish(
-        self, job: Job, *, records: list | None = None, error: str | None = None, register: bool = False
+        self, job: StoredJob, *, records: list | None = None, error: str | None = None, register: bool = False
     ) -> bool:
         """End a running job that this claim holds: ``done`` with its records, or ``failed`` with ``error``; its
         upload and passwords are dropped, and its webhook is due, in the same statement. The jobs that joined it
@@ -401,7 +399,7 @@ class Store(ABC):
             return True
 
     @outlasting
-    def cancel(self, job_id: str, *, tenant: str) -> str | None:
+    def cancel(self, job_id: str, *, tenant: str) -> Outcome | None:
         """Cancel a queued or running job (a running one's result is then discarded; its webhook is due; its
         passwords dropped), or delete an ended one.
 
@@ -451,14 +449,10 @@ class Store(ABC):
         Returns:
             How many went back.
         """
-        with self.transaction() as tx:
-            return self.execute(
-                tx,
-                self._sql(
-                    "UPDATE {table} SET status = 'queued', started = NULL, claim = NULL, lease_until = NULL "
-                    "WHERE status = 'running'"
-                ),
-            ).rowcount
+        return self._changed(
+            "UPDATE {table} SET status = 'queued', started = NULL, claim = NULL, lease_until = NULL "
+            "WHERE status = 'running'"
+        )
 
     @outlasting
     def sweep(self, *, retention: float) -> int:
@@ -468,18 +462,14 @@ class Store(ABC):
         Returns:
             How many were deleted.
         """
-        with self.transaction() as tx:
-            return self.execute(
-                tx,
-                self._sql(
-                    "DELETE FROM {table} WHERE status IN ('done', 'failed', 'cancelled') AND finished < ? "
-                    "AND (callback_state IS NULL OR callback_state <> 'pending')"
-                ),
-                (self.now(tx) - retention,),
-            ).rowcount
+        return self._changed(
+            "DELETE FROM {table} WHERE status IN ('done', 'failed', 'cancelled') AND finished < ? "
+            "AND (callback_state IS NULL OR callback_state <> 'pending')",
+            ago=retention,
+        )
 
     @outlasting
-    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> Job | None:
+    def due_delivery(self, *, hold: float, skip: tuple[str, ...] = ()) -> StoredJob | None:
         """Take the ended job whose webhook is due soonest, holding it ``hold`` seconds (another deliverer skips
         it meanwhile; None: nothing due), of a tenant not in ``skip`` (those with a delivery under way)."""
         others = f"AND tenant NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
@@ -494,7 +484,7 @@ class Store(ABC):
             )
 
     @outlasting
-    def delivered(self, job: Job, *, attempt: dict, state: str, retry_in: float | None) -> None:
+    def delivered(self, job: StoredJob, *, attempt: dict, state: str, retry_in: float | None) -> None:
         """Record one delivery attempt of ``job``'s webhook and its new state (``pending`` again ``retry_in``
         seconds from now, ``delivered`` or ``failed``)."""
         with self.transaction() as tx:
@@ -506,7 +496,7 @@ class Store(ABC):
             )
 
     @outlasting
-    def retry_callback(self, job_id: str, *, tenant: str) -> tuple[Job | None, bool]:
+    def retry_callback(self, job_id: str, *, tenant: str) -> tuple[StoredJob | None, bool]:
         """Send an ended job's webhook again, with a fresh set of tries, when its delivery failed.
 
         Returns:
@@ -560,7 +550,7 @@ class Store(ABC):
             ).fetchall()
         return Stats(
             jobs={status: int(by_status.get(status, 0)) for status in STATUSES},
-            deliveries={state: int(by_delivery.get(state, 0)) for state in ("pending", "delivered", "failed")},
+            deliveries={state: int(by_delivery.get(state, 0)) for state in CALLBACK_STATES},
             ended=[(float(a), float(b), float(c)) for a, b, c in ended],
             now=now,
         )

@@ -29,12 +29,13 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import overload
 from urllib.parse import urlsplit
 
 from extractor.errors import UsageError
-from extractor.service.job import Job
 from extractor.service.outbound import Deadline, pinned_connection, public_address
 from extractor.service.store import Store
+from extractor.service.stored_job import StoredJob
 
 log = logging.getLogger("extractor.service")
 
@@ -159,6 +160,10 @@ def checked_address(url: str, *, settings: WebhookSettings) -> str | None:
     return public_address(url, allow=settings.allow, field="callback_url", option="--callback-allow")
 
 
+@overload
+def shown_url(url: str) -> str: ...
+@overload
+def shown_url(url: None) -> None: ...
 def shown_url(url: str | None) -> str | None:
     """A URL as responses, records and logs show it: without its query (which may carry a receiver's token)."""
     if url is None:
@@ -167,7 +172,7 @@ def shown_url(url: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
-def payload(job: Job) -> bytes:
+def payload(job: StoredJob) -> bytes:
     """The body POSTed for an ended job: ``{"id", "status", "record"}`` (``records`` too when there are several)."""
     body: dict = {"id": job.id, "status": job.status, "record": (job.records or [None])[0]}
     if job.records and len(job.records) > 1:
@@ -175,7 +180,7 @@ def payload(job: Job) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode()
 
 
-def deliver(job: Job, *, settings: WebhookSettings) -> dict:
+def deliver(job: StoredJob, *, settings: WebhookSettings) -> dict:
     """One delivery attempt of ``job``'s webhook.
 
     Returns:

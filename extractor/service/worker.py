@@ -31,10 +31,10 @@ from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import Record, record_from_dict
 from extractor.register.result import unregistered
 from extractor.schema import load_schema, schema_model
-from extractor.service.job import Job
-from extractor.service.requests import inline_schema_path
+from extractor.service.request_options import inline_schema_path
 from extractor.service.sources import FetchError, SourceSettings, fetch
 from extractor.service.store import DEFAULT_LEASE, DEFAULT_TENANT_SHARE, Store
+from extractor.service.stored_job import StoredJob
 from extractor.service.webhooks import shown_url
 from extractor.settings import Settings
 from extractor.trust.verdict import error_record
@@ -111,7 +111,7 @@ class Engine:
                 self._fingerprints.popitem(last=False)
         return found
 
-    def run(self, job: Job, data: bytes) -> list[dict]:
+    def run(self, job: StoredJob, data: bytes) -> list[dict]:
         """Extract a job's upload, as ``extract run NAME`` would extract the file ``NAME``.
 
         Returns:
@@ -127,7 +127,7 @@ class Engine:
         renamed = [_renamed(record.to_dict(), path=str(path), folder=folder, name=job.filename) for record in records]
         return [self.registered(job, record) for record in renamed]
 
-    def error(self, job: Job, *, source: str, code: str, message: str) -> Record:
+    def error(self, job: StoredJob, *, source: str, code: str, message: str) -> Record:
         """An error record for a job whose file never reached the model (a URL that could not be fetched), with the
         model, schema and stop set its extraction would have had."""
         extractor = self._variant(job.options)
@@ -149,7 +149,7 @@ class Engine:
 
         return LayoutStore.of(self.register.for_tenant(tenant))
 
-    def learn(self, job: Job, data: bytes, corrected: Any, *, approved: bool, by: str) -> dict:
+    def learn(self, job: StoredJob, data: bytes, corrected: Any, *, approved: bool, by: str) -> dict:
         """A service review of a job (its upload ``data``, the ``corrected`` data): teaches that tenant's layout
         when approved, demotes the layout that read a value it corrects (``tools.learn.learn_review``; teacher
         ``service_review``); what was done (``Taught.to_dict()``).
@@ -171,7 +171,7 @@ class Engine:
             taught = learn_review(layouts, record, reviewed, path, teacher_source="service_review", document=job.id)
         return taught.to_dict()
 
-    def registered(self, job: Job, record: dict) -> dict:
+    def registered(self, job: StoredJob, record: dict) -> dict:
         """A job's record checked against its tenant's register and added to it (the job's id is its place: a job
         run again after a crash is itself, another upload of the same file a ``duplicate_file``); as it was
         without a register. A repeat's record (another job's, ``answered_from``) is checked afresh under this
@@ -219,7 +219,7 @@ def _service_register(settings: Settings):
     return open_register(settings, alongside=True)
 
 
-def _repeat(job: Job) -> bool:
+def _repeat(job: StoredJob) -> bool:
     """Whether a claimed job is a repeat answered from another's records (``Store.claim`` gives them in its
     ``records``), not a document to extract."""
     return job.answered_from is not None and job.records is not None
@@ -350,7 +350,7 @@ class Worker:
             if self.on_end is not None:
                 self.on_end()
 
-    def _run(self, job: Job) -> None:
+    def _run(self, job: StoredJob) -> None:
         repeat = _repeat(job)
         data = self.store.upload(job.id) if job.source_url is None and not repeat else None
         if data is None and job.source_url is None and not repeat:  # cancelled since it was claimed
@@ -373,7 +373,7 @@ class Worker:
         if outcome is False:
             log.warning("job %s: no longer held by this worker (cancelled, or its lease passed): not written", job.id)
 
-    def _records(self, job: Job, data: bytes | None) -> list[dict]:
+    def _records(self, job: StoredJob, data: bytes | None) -> list[dict]:
         """A job's records: its upload's, or its URL's once fetched (a fetch that fails: its error record, naming
         the URL without its query); a repeat's, the records it is answered from, registered under its own id."""
         if _repeat(job):
@@ -388,7 +388,7 @@ class Worker:
         assert data is not None
         return self.engine.run(job, data)
 
-    def _renew(self, job: Job, done: threading.Event) -> None:
+    def _renew(self, job: StoredJob, done: threading.Event) -> None:
         """Renew the job's lease every third of it until ``done`` (the store's answer False: the job was lost)."""
         while not done.wait(self.lease / 3):
             if self._guarded(lambda: self.store.renew(job, lease=self.lease)) is False:

@@ -1,6 +1,6 @@
-"""A job of ``extract serve`` as its store keeps it: the ``Job`` record, the ``Stats`` that ``/metrics`` reads, the
-statuses, the table's columns (``COLUMNS``, in ``SELECT`` order; ``LATER_COLUMNS``, added to older SQLite files) and
-the decoding of one row into a ``Job`` (``from_row``: its JSON columns parsed).
+"""A job of ``extract serve`` as its store keeps it: the ``StoredJob`` record, the ``Stats`` that ``/metrics``
+reads, the statuses, the table's columns (``COLUMNS``, in ``SELECT`` order; ``LATER_COLUMNS``, added to older SQLite
+files) and the decoding of one row into a ``StoredJob`` (``from_row``: its JSON columns parsed).
 
 These are the data: ``store.py`` holds the SQL that reads and changes them (submission, claims and leases, endings,
 webhook deliveries, sweeps), shared by ``sqlite.py`` and ``postgres.py``.
@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-STATUSES = ("queued", "running", "done", "failed", "cancelled")
-ENDED = ("done", "failed", "cancelled")
+JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]  # the API's too (contract.Job)
+STATUSES: tuple[JobStatus, ...] = get_args(JobStatus)
+ENDED: tuple[JobStatus, ...] = ("done", "failed", "cancelled")
+CallbackState = Literal["pending", "delivered", "failed"]  # a webhook's: due, sent, its tries spent
+CALLBACK_STATES: tuple[CallbackState, ...] = get_args(CallbackState)
+Outcome = Literal["cancelled", "deleted"]  # what cancelling did (``Store.cancel``)
 
 COLUMNS = (
     "seq",
@@ -57,7 +61,7 @@ LATER_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class Job:
+class StoredJob:
     """One job as stored (its upload aside: ``Store.upload`` reads it).
 
     Attributes:
@@ -91,7 +95,7 @@ class Job:
     seq: int
     id: str
     tenant: str
-    status: str
+    status: JobStatus
     created: float
     started: float | None = None
     finished: float | None = None
@@ -106,7 +110,7 @@ class Job:
     claim: str | None = None
     lease_until: float | None = None
     callback_url: str | None = None
-    callback_state: str | None = None
+    callback_state: CallbackState | None = None
     deliveries: list = field(default_factory=list)
     answered_from: str | None = None
     request_id: str | None = None
@@ -131,13 +135,13 @@ class Stats:
     now: float
 
 
-def from_row(row: tuple) -> Job:
+def from_row(row: tuple) -> StoredJob:
     """The job of one row of ``COLUMNS`` (its JSON columns parsed)."""
     values: dict[str, Any] = dict(zip(COLUMNS, row, strict=True))
     values["options"] = json.loads(values["options"])
     values["records"] = json.loads(values["records"]) if values["records"] is not None else None
     values["deliveries"] = json.loads(values["deliveries"]) if values["deliveries"] else []
-    return Job(**values)
+    return StoredJob(**values)
 
 
 def shown_options(options: dict) -> dict:
@@ -146,11 +150,15 @@ def shown_options(options: dict) -> dict:
 
 
 __all__ = [
+    "CALLBACK_STATES",
     "COLUMNS",
     "ENDED",
+    "CallbackState",
+    "JobStatus",
+    "Outcome",
     "LATER_COLUMNS",
     "STATUSES",
-    "Job",
+    "StoredJob",
     "Stats",
     "from_row",
     "shown_options",

@@ -24,9 +24,6 @@ from extractor.jobs.sinks import write_atomic
 from extractor.schema import BUILTIN_SCHEMAS
 
 OPTIONS = ("pages", "password", "split", "einvoice")  # the per-request settings that are safe to vary
-# e-invoice formats a job may ask for: those that are XML alone (facturx is the source PDF carrying the XML, and the
-# service keeps no upload past its job)
-SERVICE_EINVOICE = XML_FORMATS
 SCHEMA_LIMIT = 256 * 1024  # bytes of a request's own JSON Schema at most
 SCHEMA_FOLDER = "extract-serve-schemas-"  # the private folder's prefix
 
@@ -129,11 +126,12 @@ def _einvoice_formats(value: Any) -> list[str]:
     if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
         raise UsageError('options.einvoice: expected a list of formats such as ["cii", "ubl"]')
     chosen = [f.strip().lower() for f in formats if f.strip()]
-    unknown = sorted(set(chosen) - set(SERVICE_EINVOICE))
+    # the XML-only formats: facturx is the source PDF carrying the XML, and no upload outlives its job
+    unknown = sorted(set(chosen) - set(XML_FORMATS))
     if unknown:
         raise UsageError(
             f"options.einvoice: {', '.join(unknown)} not offered per request (the service offers "
-            f"{', '.join(SERVICE_EINVOICE)}; facturx needs the source PDF, which it does not keep)"
+            f"{', '.join(XML_FORMATS)}; facturx needs the source PDF, which it does not keep)"
         )
     return list(dict.fromkeys(chosen))
 
@@ -148,7 +146,6 @@ def upload_name(filename: str | None) -> str:
 
 __all__ = [
     "OPTIONS",
-    "SERVICE_EINVOICE",
     "inline_schema",
     "inline_schema_path",
     "request_options",
