@@ -68,18 +68,22 @@ def pytest_configure(config: pytest.Config) -> None:
 # collected first, and with --no-loadscope-reorder (pyproject's addopts) sent to the workers first, so no long one
 # runs alone at the end.
 LONGEST_FIRST = (
+    "test_same_record",  # six documents four ways, two of them OCR'd, on 1 and 4 render workers (~100 s)
     "test_ray",
     "test_testing_kit",
     "test_decode",
     "test_records_unchanged",  # the samples end to end, through the CLI and the API (~90 s)
     "test_serve",  # a server subprocess per case, kill -9 and restart (~60 s)
     "test_mail",  # a Dovecot, two extract mail subprocesses killed -9, a server restart (~45 s)
+    "test_windows",  # a 30-page invoice, ~10,000 decode steps on the mistral3 kit model (~65 s)
+    "test_intake_core",  # a toy source's process started and killed -9 at four steps (~45 s)
+    "test_db_outage",  # a private PostgreSQL restarted and stopped twice (~26 s)
     "test_pydantic_schema",  # builds its own scripted model (~20 s)
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_confidence",  # seven extractions of one page on the records test's model (~25 s)
     "test_clients",  # two clients generated from the OpenAPI document, compiled and type-checked (~20 s)
     "test_testing_kit_schema",
-    "test_windows",
+    "test_disk_full",
     "test_watch",
     "test_pipeline",
     "test_families",
