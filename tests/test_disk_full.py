@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -93,17 +92,23 @@ def extractor(model):
 
 def test_a_batch_into_a_full_folder_exits_2_naming_the_file_and_runs_once_there_is_space(tmp_path, model):
     (tmp_path / "a.pdf").write_bytes(pdf("batch"))
+    from typer.testing import CliRunner
+
+    from extractor.cli.commands import app, dispatch_args
+
     with full_tmpfs(tmp_path / "out") as out:
-        args = [sys.executable, "-m", "extractor.cli", "run", str(tmp_path / "a.pdf"), "--out", str(out)]
+        # in this process (typer's runner: the command's exit code and output), so that the session's loaded model
+        # serves both runs instead of two processes loading it
+        args = dispatch_args(["run", str(tmp_path / "a.pdf"), "--out", str(out)])
         args += ["--model", model[0], "--schema", model[1], "--no-isolate"]
-        first = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_S)
-        message = " ".join(first.stderr.split())  # rich wraps long lines
-        assert first.returncode == 2, first.stderr
+        first = CliRunner().invoke(app, args)
+        message = " ".join(first.output.split())  # rich wraps long lines
+        assert first.exit_code == 2, first.output
         assert f"{out / 'a.json'}: cannot write it" in message and "is full" in message
         assert left_in(out) == []  # no record, no temporary file
         (out / "filler").unlink()
-        again = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD_S)
-        assert again.returncode == 0, again.stderr
+        again = CliRunner().invoke(app, args)
+        assert again.exit_code == 0, again.output
         assert json.loads((out / "a.json").read_text(encoding="utf-8"))["status"] == "ok"
 
 
