@@ -38,8 +38,8 @@ MODEL = "builds, loads and runs a kit model"
 SLOW: dict[str, str] = {
     "bombs": f"{MODEL} in two extract processes, and waits out a trickling source and receiver",
     "citations": f"{MODEL} (28 CPU-s, build)",
-    "confidence": MODEL,
-    "constrained": f"{MODEL}: two of them, the llguidance tokenizer built and timed",
+    "confidence": f"{MODEL}: its decode, passes and reliability tables (133 CPU-s)",
+    "constrained": f"{MODEL}: two of them, the 248k-token llguidance tokenizer built and timed (80 CPU-s)",
     "decode_step": f"{MODEL} (11 CPU-s)",
     "einvoice_schema_cost": f"{MODEL}: two of them",
     "endpoints": f"{MODEL} in mlx_vlm.server processes (28 CPU-s)",
