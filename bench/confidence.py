@@ -59,10 +59,15 @@ ROWS = {  # name -> settings (all greedy)
 }
 
 
-def build_model(folder: Path, size: str):
-    """The demo's scripted model under the invoice schema (built once per folder)."""
+def build_model(folder: Path | None, size: str):
+    """The demo's scripted model under the invoice schema, built once per folder (None: the one the benches keep in
+    the temp folder, ``bench/throughput.py``'s)."""
     from extractor.testing import build_scripted_model, read_tiny_model
 
+    if folder is None:
+        from throughput import build_model as kept
+
+        return read_tiny_model(kept(size))
     path = folder / f"demo-{size}"
     if (path / "program.json").exists():
         return read_tiny_model(path)
@@ -219,7 +224,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=12, help="records in the scripted reliability set")
     parser.add_argument("--size", choices=("small", "mid"), default="small", help="the kit model's size")
     parser.add_argument("--seed", type=int, default=0, help="seed of the scripted set")
-    parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "extractor-bench-confidence")
+    parser.add_argument("--folder", type=Path, help="build the model here (default: the benches' one, in TMPDIR)")
     parser.add_argument("--skip-reliability", action="store_true", help="the decode table only")
     parser.add_argument("--skip-decode", action="store_true", help="the reliability table only")
     parser.add_argument("--skip-passes", action="store_true", help="no passes table")
@@ -231,7 +236,8 @@ def main() -> None:
     from extractor.schema import load_schema
     from extractor.settings import Settings
 
-    args.folder.mkdir(parents=True, exist_ok=True)
+    if args.folder is not None:
+        args.folder.mkdir(parents=True, exist_ok=True)
     tiny = build_model(args.folder, args.size)
     started = time.perf_counter()
     runner = Extractor(settings=Settings(model=str(tiny.path))).runner

@@ -178,8 +178,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--loop-runs", type=int, default=5, help="alternating runs of the loop-overhead rows (0: skip them)"
     )
+    parser.add_argument(
+        "--builds", type=int, default=3, help="llguidance tokenizer builds and (x7) grammar compiles timed (median)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=1)
+    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=1, builds=1)
     args = parse(parser, argv)
 
     from extractor.runners.constrain.grammar import Constrainer, compile_schema
@@ -200,7 +203,7 @@ def main(argv=None) -> int:
         vocab = int(files.text_config.get("vocab_size") or (files.config or {}).get("vocab_size"))
 
         builds = []
-        for _ in range(3):  # a fresh Constrainer each time: no cache
+        for _ in range(args.builds):  # a fresh Constrainer each time: no cache
             constrainer = Constrainer(runner.tokenizer)
             start = time.perf_counter()
             tokenizer = constrainer.llg_tokenizer(stop_ids)
@@ -209,7 +212,7 @@ def main(argv=None) -> int:
         index = constrainer.token_index(tokenizer)
         index_s = time.perf_counter() - start
         compiles = []
-        for _ in range(20):
+        for _ in range(7 * args.builds - 1):  # 20 by default
             compiled = compile_schema(schema.schema, tokenizer=tokenizer, lenient=True, index=index)
             compiles.append(compiled.compile_s)
 
@@ -217,7 +220,7 @@ def main(argv=None) -> int:
         on = generate_all(runner, schema, seeds=seeds, max_tokens=args.max_tokens, constrained=True)
         off = generate_all(runner, schema, seeds=seeds, max_tokens=args.unconstrained_max_tokens, constrained=False)
         costs = mask_costs(compiled, on, vocab)
-        loop = loop_overhead(Path(tmp), args.loop_runs) if args.loop_runs > 0 else None
+        loop = loop_overhead(args.loop_runs) if args.loop_runs > 0 else None
 
     total = [c + a for c, a in zip(costs["compute"], costs["apply"], strict=False)]
     report = {
@@ -246,16 +249,18 @@ def main(argv=None) -> int:
     return 0
 
 
-def loop_overhead(folder: Path, runs: int) -> dict:
+def loop_overhead(runs: int) -> dict:
     """``bench/confidence.py``'s first three rows: decode seconds of the demo's scripted answer unconstrained,
     constrained and constrained with evidence (jump-forward off: the same decode steps), and their ratios."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from confidence import build_model, decode_table
+    from confidence import decode_table
+    from throughput import build_model  # the demo's scripted model, kept in the temp folder for every bench
 
     from extractor.runners.mlx.runner import MlxRunner
     from extractor.schema import load_schema
+    from extractor.testing import read_tiny_model
 
-    tiny = build_model(folder, "small")
+    tiny = read_tiny_model(build_model("small"))
     rows = {
         r["row"]: r for r in decode_table(MlxRunner(model=str(tiny.path)), load_schema("invoice"), str(tiny.path), runs)
     }
@@ -279,10 +284,11 @@ def print_table(r: dict) -> None:
     def mask(key: str) -> str:
         return f"{r[key]['median']:.3f} / {r[key]['p95']:.3f}"
 
+    builds = len(r["llg_tokenizer_build_s"]["runs"])
     rows = [
-        ("llguidance tokenizer build (s, median of 3)", f"{r['llg_tokenizer_build_s']['median']:.2f}", ""),
+        (f"llguidance tokenizer build (s, median of {builds})", f"{r['llg_tokenizer_build_s']['median']:.2f}", ""),
         ("token index for forced-text widening (s, once)", f"{r['token_index_build_s']:.2f}", ""),
-        ("grammar compile (ms, median of 20)", f"{r['grammar_compile_ms']['median']:.2f}", ""),
+        (f"grammar compile (ms, median of {7 * builds - 1})", f"{r['grammar_compile_ms']['median']:.2f}", ""),
         (f"mask compute per token (ms, median / p95; {r['mask_tokens_replayed']} tokens)", mask("mask_compute_ms"), ""),
         ("mask apply with mx per token (ms, median / p95)", mask("mask_apply_ms"), ""),
         ("mask total per token (ms, median / p95)", mask("mask_total_ms"), ""),

@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     parser.add_argument("--docs", type=int, default=3, help="documents timed per family (1-4)")
     parser.add_argument("--family", action="append", help="only these families (repeatable)")
     parser.add_argument("--json", action="store_true")
-    smoke_option(parser, docs=1, family=["qwen3_5"])
+    smoke_option(parser, docs=1, family=["mistral3"])  # the cheapest family to build and decode (decode_step.py)
     args = parse(parser, argv)
     from extractor.testing import family_names
 

@@ -46,7 +46,6 @@ sys.path.insert(0, str(ROOT))
 from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 SAMPLE = ROOT / "samples" / "invoice-de-einfach.pdf"
-DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
 FINGERPRINT = "bench000fingerpr"
 CASES = (("new_invoice", 0.70), ("copy", 0.06), ("resaved", 0.06), ("possible", 0.06), ("bank", 0.06), ("new", 0.06))
 
@@ -248,18 +247,13 @@ def fresh_postgres(admin_url: str) -> str:
 
 def document_share(register_path: Path, runs: int) -> dict:
     """Module docstring: the demo page with the scripted tiny model, without and with the register, alternating."""
+    from throughput import build_model  # the same demo model as the other benches', built once in the temp folder
+
     from extractor import Extractor
     from extractor.settings import Settings
-    from extractor.testing import build_scripted_model, read_tiny_model
+    from extractor.testing import read_tiny_model
 
-    folder = Path(tempfile.gettempdir()) / "extractor-bench-models" / "demo-small"
-    if (folder / "program.json").exists():
-        tiny = read_tiny_model(folder)
-    else:
-        answer = json.dumps(
-            json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":")
-        )
-        tiny = build_scripted_model(folder, answer=answer, schema="invoice", size="small")
+    tiny = read_tiny_model(build_model("small"))
     plain = Extractor(Settings(model=str(tiny.path)))
     with_register = Extractor(Settings(model=str(tiny.path), register=str(register_path)), runner=plain.runner)
     plain.extract(str(SAMPLE))  # warm: grammar compiled, prefix cached

@@ -17,6 +17,9 @@ token, not counting the stop token that ended generation. Targets: (a) 0 after w
 Usage::
 
     HF_HUB_OFFLINE=1 MLX_DISABLE_COMPILE=1 python bench/runaway.py [--json] [--max-tokens 2048] [--models DIR]
+        [--scenarios abc]
+
+``--smoke`` runs scenario (a) alone (one model built, loaded twice, where the three cost ~30 s of CPU).
 
 Exit 0 when every target is met, 1 otherwise.
 """
@@ -124,22 +127,25 @@ def run_extract(model: TinyModel, runner, *, key: str, label: str, max_tokens: i
     )
 
 
-def build_models(root: Path) -> dict[str, TinyModel]:
-    """Build the three scripted models as upstream configures Qwen3.5 (eos 248044 only)."""
+def build_models(root: Path, scenarios: str = "".join(SCENARIOS)) -> dict[str, TinyModel]:
+    """Build the scenarios' scripted models (all three by default) as upstream configures Qwen3.5 (eos 248044
+    only)."""
     return {
         key: build_scripted_model(
             root / f"runaway-{then}", answer=SAMPLE_INVOICE_ANSWER, then=then, repeat_line=REPEAT_LINE
         )
         for key, (then, _) in SCENARIOS.items()
+        if key in scenarios
     }
 
 
-def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
-    """Run every scenario through the three runners.
+def run(root: Path, *, max_tokens: int, scenarios: str = "".join(SCENARIOS)) -> tuple[list[Row], int]:
+    """Run the scenarios (all three by default) through the three runners.
 
     Args:
         root: where the tiny models are built.
         max_tokens: generation cap.
+        scenarios: the scenarios' letters.
 
     Returns:
         The rows, scenario by scenario, and the answer's length in tokens.
@@ -147,7 +153,7 @@ def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
     from extractor.runners.mlx.runner import MlxRunner
 
     rows = []
-    models = build_models(root)
+    models = build_models(root, scenarios)
     for key, model in models.items():
         rows.append(run_bare(model, key=key, max_tokens=max_tokens))
         runner = MlxRunner(model=str(model.path))
@@ -157,10 +163,12 @@ def run(root: Path, *, max_tokens: int) -> tuple[list[Row], int]:
 
 
 def targets(rows: list[Row]) -> list[dict]:
-    """Check the issue's targets against the rows."""
+    """Check the issue's targets against the rows (those of the scenarios run)."""
     out = []
     for (key, label), limit in TARGETS.items():
-        row = next(r for r in rows if r.scenario == key and r.runner == label)
+        row = next((r for r in rows if r.scenario == key and r.runner == label), None)
+        if row is None:
+            continue
         out.append(
             {
                 "scenario": key,
@@ -197,11 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--max-tokens", type=int, default=2048)
     parser.add_argument("--models", type=Path, help="build (and keep) the tiny models here (default: a temp dir)")
-    smoke_option(parser, max_tokens=64)
+    parser.add_argument("--scenarios", default="".join(SCENARIOS), help="the scenarios to run, by letter (abc)")
+    smoke_option(parser, max_tokens=64, scenarios="a")
     args = parse(parser, argv)
     with tempfile.TemporaryDirectory(prefix="runaway-") as tmp:
         root = args.models or Path(tmp)
-        rows, answer_tokens = run(root, max_tokens=args.max_tokens)
+        unknown = set(args.scenarios) - set(SCENARIOS)
+        if unknown or not args.scenarios:
+            parser.error(f"--scenarios: letters among {''.join(SCENARIOS)}, not {args.scenarios!r}")
+        rows, answer_tokens = run(root, max_tokens=args.max_tokens, scenarios=args.scenarios)
     checked = targets(rows)
     if args.json:
         print(

@@ -22,7 +22,9 @@ from extractor.service.config import open_store
 from extractor.service.problems import ProblemError
 from extractor.testing.postgres import PrivatePostgres, postgres_available
 
-STOP = 8.0  # seconds the server stays stopped
+# seconds the server stays stopped: past four of the retries' doubling waits (0.2 s to 1.6 s; outage.FIRST_WAIT),
+# so that the operation is seen waiting through several failed tries; the next try, at 6.2 s, finds it back
+STOP = 4.0
 
 
 @pytest.fixture(scope="module")

@@ -166,6 +166,12 @@ def test_too_small_logit_margin_raises(tmp_path, monkeypatch):
         build_scripted_model(tmp_path / "m", answer=SHORT_ANSWER)
 
 
+@pytest.fixture(scope="module")
+def random_processor(model_factory):
+    """The default random model's processor, loaded once for the tokenizer tests (a load per case cost ~5 s)."""
+    return _load(model_factory.random())[1]
+
+
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
@@ -177,13 +183,13 @@ def test_too_small_logit_margin_raises(tmp_path, monkeypatch):
         ("null", ["null"]),
     ],
 )
-def test_json_structure_tokenizes_compactly(model_factory, text, tokens):
-    _, processor = _load(model_factory.random())
+def test_json_structure_tokenizes_compactly(random_processor, text, tokens):
+    processor = random_processor
     ids = processor.tokenizer.encode(text, add_special_tokens=False)
     assert processor.tokenizer.convert_ids_to_tokens(ids) == tokens
 
 
-def test_every_schema_key_is_one_or_two_tokens(model_factory):
+def test_every_schema_key_is_one_or_two_tokens(random_processor):
     from extractor.schema import load_schema
     from extractor.testing.tokenizer import CORPUS_SCHEMAS
 
@@ -194,7 +200,7 @@ def test_every_schema_key_is_one_or_two_tokens(model_factory):
                 yield from keys(sub)
             yield from keys(node.get("items"))
 
-    _, processor = _load(model_factory.random())
+    processor = random_processor
     names = {key for name in CORPUS_SCHEMAS for key in keys(load_schema(name).schema)}
     lengths = {key: len(processor.tokenizer.encode(key, add_special_tokens=False)) for key in names}
     assert len(names) > 30 and max(lengths.values()) <= 2, lengths
