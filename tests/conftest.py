@@ -84,6 +84,10 @@ LONGEST_FIRST = (
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_db_outage",  # a private PostgreSQL made, restarted and stopped twice for 4 s (~16 s)
     "test_benches",  # the benches without a model at their smoke size, each a process (~15 s)
+    "test_learning_review",  # the review page in Chromium, and a real extract serve's tenant reviewed (~30 s)
+    "test_layouts_corpus",  # the real groups: learn from each document, read the others (~25 s)
+    "test_mail_outage",  # a private Dovecot stopped across ten reconnects (~20 s)
+    "test_stores_full",  # a tmpfs filled under the ledgers, the register and the job store (~15 s)
     "test_testing_kit_schema",
     "test_watch",
     "test_pipeline",
