@@ -170,12 +170,11 @@ def show_answers(tokenizers: dict[str, _Tokenizer]) -> None:
     print(f"answers (lean):\n{chr(10).join(lean_answer(_answers(s)[SAMPLE], s) for s in SCHEMAS)}\n")
 
 
-def measure(*, repeat: int, replay: bool) -> list[dict]:
+def measure(*, repeat: int, tokenizers: dict[str, _Tokenizer], replay: bool) -> list[dict]:
     """One row per schema (see the module docstring)."""
     from extractor import Extractor
     from extractor.testing import build_scripted_model
 
-    tokenizers = _tokenizers(replay=replay)
     rows: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="einvoice-schema-cost-") as tmp:
         models = {
@@ -243,9 +242,10 @@ def main() -> int:
     )
     smoke_option(parser, repeat=1, replay=False)
     args = parse(parser)
+    tokenizers = _tokenizers(replay=args.replay or args.answers)
     if args.answers:
-        show_answers(_tokenizers(replay=True))
-    rows = measure(repeat=max(1, args.repeat), replay=args.replay)
+        show_answers(tokenizers)
+    rows = measure(repeat=max(1, args.repeat), tokenizers=tokenizers, replay=args.replay)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
