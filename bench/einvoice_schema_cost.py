@@ -4,10 +4,19 @@ Per schema:
 
 * **prefix tokens**: the prompt's shared prefix (the system message: instruction and the schema's field list,
   ``pipeline.describe``), prefilled once per batch and cached after (``pipeline.prompt``), in the kit's tokenizer
-  (the scripted models' byte-level BPE with Qwen's pre-tokenizer);
+  (the scripted models' byte-level BPE with Qwen's pre-tokenizer); **plain**: the same with the plain field list
+  (``describe(dense=False)``, as before the dense one for large schemas);
 * **answer tokens**: each sample's expected answer (``samples/expected/*.json`` and ``samples/expected/en16931/``)
   as a model that leaves out what is absent writes it (``extractor.testing.lean_answer``), compact JSON, summed
-  over the 7 invoice samples (what a model generates, before jump-forward feeds the keys);
+  over the 7 invoice samples (what a model generates, jump-forward's fed tokens included);
+* **decided tokens**: of those, the tokens a model decides: each answer written token by token through the
+  schema's grammar (llguidance, jump-forward on), counting the sampled tokens where the grammar forced no text
+  (fed tokens, and sampled ones that only spell forced text such as ``","``, are not decisions);
+* the same three in an **even** tokenizer: the kit's trainer on the three built-in schemas alone. The kit's own
+  BPE is trained on ``invoice`` and ``receipt`` (schemas, descriptions included) and on the ``invoice`` samples'
+  answers, not on ``invoice-en16931`` (``testing.tokenizer.CORPUS_SCHEMAS``, kept so that kit records' counts
+  stay), so ``invoice-en16931``'s own words and the data only its answers hold (contacts, references) cost about a
+  token a character there while ``invoice``'s are whole tokens: the even columns compare the schemas on equal terms;
 * on the kit's scripted ``qwen3_5`` model answering ``invoice-de-einfach``'s expected answer under each schema,
   leaving out what is absent (``omit_absent=True``; the record's data is the full answer all the same), constrained,
   jump-forward on, as ``extract`` runs: the record's prompt tokens, generated tokens and decode steps,
@@ -19,14 +28,17 @@ model's; a real model's time scales with the token counts (prefill with the pref
 
 Usage::
 
-    HF_HUB_OFFLINE=1 MLX_DISABLE_COMPILE=1 python bench/einvoice_schema_cost.py [--repeat N] [--json]
+    HF_HUB_OFFLINE=1 MLX_DISABLE_COMPILE=1 python bench/einvoice_schema_cost.py [--repeat N] [--json] [--answers]
 
-Prints one Markdown table (JSON with ``--json``) and the ratio row, then the machine's load average; exit 0.
+Prints one Markdown table (JSON with ``--json``) and the ratio row, then the machine's load average; with
+``--answers`` first each schema's answer of ``invoice-de-einfach`` as a lean model writes it, its decided tokens
+marked ``|``; exit 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -54,14 +66,114 @@ def _compact(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def measure(*, repeat: int) -> list[dict]:
-    """One row per schema (see the module docstring)."""
-    from tokenizers import Tokenizer
+class _Tokenizer:
+    """A tokenizer for the counts: its ``tokenizers`` backend, byte table, llguidance tokenizer and grammars."""
 
-    from extractor import Extractor
+    def __init__(self, data: dict) -> None:
+        from tokenizers import Tokenizer
+
+        self.text = json.dumps(data)
+        self.backend = Tokenizer.from_str(self.text)
+        self.grammars: dict[str, object] = {}
+
+    @functools.cached_property
+    def table(self) -> dict[int, bytes]:
+        """Each token's bytes (built on first use: a replay's only)."""
+        from extractor.testing.forcing import _byte_table
+
+        return _byte_table(self.backend)
+
+    def count(self, text: str) -> int:
+        """The tokens of a text."""
+        return len(self.backend.encode(text).ids)
+
+    @functools.cached_property
+    def llg(self):
+        """The llguidance tokenizer (built on first use), the kit's end of turn its end token."""
+        import llguidance
+
+        from extractor.testing.tokenizer import IM_END
+
+        return llguidance.LLTokenizer(self.text, eos_token=[IM_END])
+
+    def grammar(self, schema: str):
+        """The schema's grammar (the bounded schema that lets absent members be left out), compiled once."""
+        from extractor.runners.constrain.grammar import compile_schema
+        from extractor.schema import load_schema
+
+        if schema not in self.grammars:
+            self.grammars[schema] = compile_schema(load_schema(schema).schema, tokenizer=self.llg, lenient=True)
+        return self.grammars[schema]
+
+
+def _tokenizers(*, replay: bool) -> dict[str, _Tokenizer]:
+    """The kit's tokenizer and (``replay``) the even one (see the module docstring)."""
+    from extractor.schema import BUILTIN_SCHEMAS
+    from extractor.testing.tokenizer import _base_tokenizer, schema_corpus, train_bpe, with_added_tokens
+
+    kit = {"": _Tokenizer(_base_tokenizer())}
+    if not replay:
+        return kit
+    return {**kit, "even": _Tokenizer(with_added_tokens(train_bpe(tuple(schema_corpus(BUILTIN_SCHEMAS)))))}
+
+
+def decided(answer: str, schema: str, tokenizer: _Tokenizer) -> tuple[int, list[str]]:
+    """(the tokens a model decides writing ``answer`` under ``schema``'s grammar, their texts): see the docstring."""
+    from extractor.testing.forcing import _first_token
+
+    table = tokenizer.table
+    state = tokenizer.grammar(schema).start(jump_forward=True)
+    target, done, pieces = answer.encode("utf-8"), b"", []
+    while True:
+        done += b"".join(table[token] for token in state.forced())
+        if len(done) >= len(target):
+            return len(pieces), pieces
+        free = not state._matcher.compute_ff_bytes()  # nothing forced here: the token is the model's choice
+        token = _first_token(tokenizer.backend, table, target[len(done) :])
+        state.accept(token)
+        done += table[token]
+        if free:
+            pieces.append(table[token].decode("utf-8", "replace"))
+
+
+def _counts(schema: str, answers: dict[str, dict], tokenizers: dict[str, _Tokenizer], *, replay: bool) -> dict:
+    """The prefix, answer and decided token counts of one schema in each tokenizer (see the module docstring)."""
+    from extractor.pipeline.describe import describe
     from extractor.pipeline.prompt import build_messages
     from extractor.schema import load_schema
-    from extractor.testing import build_scripted_model, lean_answer
+    from extractor.testing import lean_answer
+
+    loaded = load_schema(schema)
+    prefix = build_messages(loaded, pages=1)[0].text
+    plain = prefix.replace(describe(loaded.schema).text, describe(loaded.schema, dense=False).text)
+    lean = [lean_answer(a, schema) for a in answers.values()]
+    row: dict = {}
+    for name, tokenizer in tokenizers.items():
+        tag = f"_{name}" if name else ""
+        row[f"prefix{tag}"] = tokenizer.count(prefix)
+        row[f"plain{tag}"] = tokenizer.count(plain)
+        row[f"answer{tag}"] = sum(tokenizer.count(a) for a in lean)
+        if replay:
+            row[f"decided{tag}"] = sum(decided(a, schema, tokenizer)[0] for a in lean)
+    return row
+
+
+def show_answers(tokenizers: dict[str, _Tokenizer]) -> None:
+    """Print each schema's lean answer of the sample and its decided tokens (``--answers``)."""
+    from extractor.testing import lean_answer
+
+    for schema in SCHEMAS:
+        answer = lean_answer(_answers(schema)[SAMPLE], schema)
+        for name, tokenizer in tokenizers.items():
+            count, pieces = decided(answer, schema, tokenizer)
+            print(f"{schema}, {name or 'kit'} tokenizer: {count} decided\n{'|'.join(pieces)}\n")
+    print(f"answers (lean):\n{chr(10).join(lean_answer(_answers(s)[SAMPLE], s) for s in SCHEMAS)}\n")
+
+
+def measure(*, repeat: int, tokenizers: dict[str, _Tokenizer], replay: bool) -> list[dict]:
+    """One row per schema (see the module docstring)."""
+    from extractor import Extractor
+    from extractor.testing import build_scripted_model
 
     rows: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="einvoice-schema-cost-") as tmp:
@@ -71,17 +183,11 @@ def measure(*, repeat: int) -> list[dict]:
             ).path
             for schema in SCHEMAS
         }
-        tokenizer = Tokenizer.from_file(str(models["invoice"] / "tokenizer.json"))
         for schema in SCHEMAS:
-            prefix = build_messages(load_schema(schema), pages=1)[0].text
             answers = _answers(schema)
-            rows[schema] = {
-                "schema": schema,
-                "prefix_tokens": len(tokenizer.encode(prefix).ids),
-                "answer_tokens": sum(len(tokenizer.encode(lean_answer(a, schema)).ids) for a in answers.values()),
-                "samples": len(answers),
-                "runs": [],
-            }
+            counts = _counts(schema, answers, tokenizers, replay=replay)
+            rows[schema] = {"schema": schema, **counts, "samples": len(answers)}
+            rows[schema]["runs"] = []
         extractors = {s: Extractor(model=str(models[s]), schema=s, isolate=False) for s in SCHEMAS}
         try:
             for _ in range(repeat + 1):  # the first run of each: cold (grammar, prefix)
@@ -107,8 +213,14 @@ def measure(*, repeat: int) -> list[dict]:
 
 
 KEYS = (
-    "prefix_tokens",
-    "answer_tokens",
+    "plain",
+    "prefix",
+    "plain_even",
+    "prefix_even",
+    "answer",
+    "answer_even",
+    "decided",
+    "decided_even",
     "prompt_tokens",
     "generated_tokens",
     "decode_steps",
@@ -121,18 +233,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="warm extractions per schema (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON rows")
-    smoke_option(parser, repeat=1)
+    parser.add_argument("--answers", action="store_true", help="first print the sample's answers, decisions marked")
+    parser.add_argument(
+        "--replay",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the decided tokens and the even tokenizer's columns (each tokenizer's replay costs ~15 s)",
+    )
+    smoke_option(parser, repeat=1, replay=False)
     args = parse(parser)
-    rows = measure(repeat=max(1, args.repeat))
+    tokenizers = _tokenizers(replay=args.replay or args.answers)
+    if args.answers:
+        show_answers(tokenizers)
+    rows = measure(repeat=max(1, args.repeat), tokenizers=tokenizers, replay=args.replay)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     print("| schema | " + " | ".join(KEYS) + " |")
     print("|---|" + "---:|" * len(KEYS))
     for row in rows:
-        print(f"| {row['schema']} | " + " | ".join(str(row[k]) for k in KEYS) + " |")
+        print(f"| {row['schema']} | " + " | ".join(str(row.get(k, "")) for k in KEYS) + " |")
     base, big = rows
-    print("| ratio | " + " | ".join(f"{big[k] / base[k]:.2f}x" if base[k] else "" for k in KEYS) + " |")
+    print("| ratio | " + " | ".join(f"{big[k] / base[k]:.2f}x" if base.get(k) else "" for k in KEYS) + " |")
     print(f"\nload average (1, 5, 15 min) after the run: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

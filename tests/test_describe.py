@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from extractor.pipeline.describe import describe, prompt_warnings
+from extractor.pipeline.describe import Description, describe, prompt_warnings
 from extractor.pipeline.prompt import build_messages
 from extractor.schema import BUILTIN_SCHEMAS, load_schema
 
@@ -160,3 +160,39 @@ def test_builtin_schemas_are_described_without_json_schema_and_shorter(name):
     assert description.text in prefix and schema.compact() not in prefix
     for name_ in schema.schema["properties"]:
         assert f"\n{name_}" in prefix  # every top-level field is named, at the start of its line
+
+
+NULLABLE = ["string", "null"]
+
+
+@pytest.mark.parametrize(
+    ("member", "line"),
+    [
+        # what the rules say for every field is left out; words that only restate the name too
+        ({"type": NULLABLE, "description": "Delivery date, if printed"}, "due:date, Delivery date"),
+        ({"type": NULLABLE, "description": "Reference as printed (Leitweg-ID)"}, "due:date, Reference (Leitweg-ID)"),
+        ({"type": NULLABLE, "description": "Category as printed or stated"}, "due:date, Category as printed or stated"),
+        ({"type": NULLABLE, "description": "The due, if any"}, "due:date"),
+        # codes that are plain words unquoted; named by the description in words: not listed
+        ({"enum": ["a_b", "c", None]}, "due:a_b|c"),
+        ({"enum": ["a b", "c"]}, 'due*:"a b"|"c"'),
+        ({"enum": ["credit_note", "x-y"], "description": "A credit note, x y"}, "due*:code, A credit note, x y"),
+        # the anchors a whole value implies
+        ({"type": "string", "pattern": "^[A-Z]{3}$"}, "due*:string [A-Z]{3}"),
+        # an object or a list of objects whose fields follow is not typed again
+        ({"type": "object", "properties": {"x": {"type": "string"}}, "description": "When"}, "due*, When\n x"),
+        ({"type": "array", "items": {"type": "object", "properties": {"x": {"type": "number"}}}}, "due*:[]\n x:number"),
+    ],
+)
+def test_dense_rendering(member, line):
+    if member.get("type") == NULLABLE:
+        member = {**member, "format": "date"}
+    schema = {"type": "object", "properties": {"due": member}, "required": ["due"]}
+    assert describe(schema, dense=True) == Description(text=line)
+
+
+def test_large_schemas_are_dense_small_ones_plain():
+    en16931, invoice = load_schema("invoice-en16931").schema, load_schema("invoice").schema
+    assert describe(invoice) == describe(invoice, dense=False)  # the records' prompt token counts stay
+    assert describe(en16931) == describe(en16931, dense=True) != describe(en16931, dense=False)
+    assert len(describe(en16931).text) < 0.95 * len(describe(en16931, dense=False).text)

@@ -4,23 +4,34 @@ Constrained decoding enforces the structure (``runners.constrain``: the grammar 
 the prompt only has to say what each field *means*. :func:`describe` renders any JSON Schema (ours, a file, a
 Pydantic model's) as one line per field, indented by nesting, in the schema's order::
 
-    invoice_number: string
-    due_date?: date YYYY-MM-DD
-    currency: string ^[A-Z]{3}$ - ISO 4217 currency code
-    seller: object
-      address?: object - Postal address
-        street?: string
-    buyer: object like seller
-    line_items: list of object
-      tax_rate?: number 0..100 - Tax rate in percent
+    invoice_number*
+    due_date:date
+    currency*:string ^[A-Z]{3}$, ISO 4217 currency code
+    seller*:{}
+     address:{}, Postal address
+      street
+    buyer*:like seller
+    line_items*:[{}]
+     tax_rate:number 0..100, Tax rate in percent
 
-``?`` marks a field that may be ``null`` or left out (``constrain.omit``); enums are listed (``"a"|"b"``), a pattern
-or a format is named, a short numeric range is given; lengths and wide bounds are left to the grammar. A subschema
-met again (the buyer's fields are the seller's) is named by where it was first (``like seller``), so a recursive
-``$ref`` ends too. A member whose rendering would be longer than its compact JSON Schema (a huge enum), or that uses
-what a field list cannot say (``oneOf``, ``not``, ``if``, ``patternProperties``, an open ``additionalProperties``
-schema, alternatives of objects), is shown as its compact JSON Schema instead; :attr:`Description.as_json_schema`
-names those parts and the record says so once (:func:`prompt_warnings`).
+``*`` marks a member that is always there (any other may be ``null`` or left out: ``constrain.omit``); enums are
+listed (``"a"|"b"``, or ``code`` where the description names every code), a pattern or a format is named, a short
+numeric range is given; lengths and wide bounds are left to the grammar. A subschema met again (the buyer's fields
+are the seller's) is named by where it was first (``like seller``), so a recursive ``$ref`` ends too; a clause that
+ends several descriptions is said once, as a footnote. A member whose rendering would be longer than its compact
+JSON Schema (a huge enum), or that uses what a field list cannot say (``oneOf``, ``not``, ``if``,
+``patternProperties``, an open ``additionalProperties`` schema, alternatives of objects), is shown as its compact
+JSON Schema instead; :attr:`Description.as_json_schema` names those parts and the record says so once
+(:func:`prompt_warnings`).
+
+A large schema's list (longer than ``DENSE_CHARS`` plainly: ``invoice-en16931``'s) is rendered *densely*, as every
+one of its lines is in every document's prompt prefix: a description leaves out what the instruction's rules say for
+every field (``if printed``, ``if any``, ``as printed``) and is left out where its words only restate the name
+(``origin_country: Country of origin``); codes that are plain words are listed unquoted (``allowance|charge``), or
+not at all where the description names each in words (``credit note`` for ``credit_note``: the grammar spells it);
+a pattern loses the ``^``/``$`` anchors a whole value implies; an object or a list of objects whose fields follow,
+indented, is not typed again (``seller*`` rather than ``seller*:{}``, ``line_items*:[]``). Small schemas keep the
+plain list (their prefix is short already, and their records' prompt token counts stay what they were).
 """
 
 from __future__ import annotations
@@ -81,6 +92,12 @@ PROMPT_NOTE = "prompt_json_schema"  # the record's warning code: parts of the sc
 _FORMATS = {"date": "date", "date-time": "date-time", "time": "time"}
 MIN_NOTE_CHARS = 32  # a clause ending several descriptions that is this long is said once, as a footnote
 MIN_NAMED_CHARS = 48  # a member described again is named by where it was first when its words are this long
+DENSE_CHARS = 3000  # a field list longer than this is rendered densely (see :func:`_said`): a large schema's prefix
+# words the instruction's rules already say for every field ("null where a field is not printed", "as printed"):
+# a dense field list leaves them out of each description
+_FILLER = re.compile(r"(?:,? |^)(?:if (?:printed|any|stated)|as printed)(?=$|[,;:]| \()")
+_PLAIN_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_STOPWORDS = frozenset({"the", "a", "an", "of", "or", "and", "as", "if"})
 
 
 @dataclass(frozen=True)
@@ -105,8 +122,9 @@ def _compact(node: Any) -> str:
 
 
 class _Renderer:
-    def __init__(self, root: Mapping[str, Any]) -> None:
+    def __init__(self, root: Mapping[str, Any], *, dense: bool = False) -> None:
         self.root = root
+        self.dense = dense
         self.seen: dict[str, str] = {}  # a subschema's JSON -> where it was first described
         self.fallbacks: list[str] = []
 
@@ -173,22 +191,44 @@ class _Renderer:
         if key in self.seen:
             return [f"{head}:like {self.seen[key]}"]
         word, children = self.kind(node, parts=parts, depth=depth)
-        described = node.get("description")
-        words = ("" if word == "string" else f":{word}") + (
-            f", {' '.join(described.split())}" if isinstance(described, str) and described else ""
-        )
+        described = self.said(name, node.get("description"))
+        if self.dense and children and word in ("{}", "[{}]"):
+            word = "string" if word == "{}" else "[]"  # the fields indented below say it is an object
+        words = ("" if word == "string" else f":{word}") + (f", {described}" if described else "")
         if len(words) >= MIN_NAMED_CHARS and not children:
             self.seen[key] = _where(parts)
         return [head + words, *children]
+
+    def said(self, name: str, described: Any) -> str:
+        """A description as the field list says it: one line; dense, without what the rules say for every field
+        and without words that only restate the name (``mandate: Mandate``)."""
+        if not isinstance(described, str):
+            return ""
+        text = " ".join(described.split())
+        if not self.dense:
+            return text
+        text = _FILLER.sub("", text).strip(" ,")
+        words = {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOPWORDS}
+        return "" if words <= set(name.lower().split("_")) else text
+
+    def names(self, code: str, described: Any) -> bool:
+        """Whether a description names an enum's code: as written, or (dense) in words (``credit note`` for
+        ``credit_note``: the grammar then spells it)."""
+        if not isinstance(described, str):
+            return False
+        if re.search(rf"\b{re.escape(code)}\b", described):
+            return True
+        words = re.sub(r"[_-]", " ", code).lower()
+        return self.dense and words != code.lower() and words in re.sub(r"[_-]", " ", described).lower()
 
     def kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
         """(the type words of a subschema, its children's lines)."""
         if "enum" in node:
             values = [v for v in node["enum"] if v is not None]
-            described = str(node.get("description") or "")
-            if values and all(isinstance(v, str) and re.search(rf"\b{re.escape(v)}\b", described) for v in values):
+            if values and all(isinstance(v, str) and self.names(v, node.get("description")) for v in values):
                 return "code", []  # the description names every code (and says what it means)
-            listed = "|".join(_compact(v) for v in values)
+            plain = self.dense and all(isinstance(v, str) and _PLAIN_CODE.fullmatch(v) for v in values)
+            listed = "|".join(v if plain else _compact(v) for v in values)
             if len(listed) > MAX_ENUM_CHARS:
                 raise _Unsayable
             return listed, []
@@ -210,7 +250,7 @@ class _Renderer:
                 word, children = self.kind(item, parts=(*parts, 0), depth=depth)
                 return f"[{word}]", children
             return "[]", []
-        return "|".join(_scalar(t, node) for t in types) or "any value", []
+        return "|".join(_scalar(t, node, dense=self.dense) for t in types) or "any value", []
 
     def object_kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
         """An object's words and its members' lines (``like <where>`` for one described before)."""
@@ -248,8 +288,9 @@ def _scalar_alternatives(node: Mapping[str, Any]) -> bool:
     )
 
 
-def _scalar(kind: str, node: Mapping[str, Any]) -> str:
-    """A scalar type's words: its format, pattern or short range."""
+def _scalar(kind: str, node: Mapping[str, Any], *, dense: bool) -> str:
+    """A scalar type's words: its format, pattern (dense: without the anchors a field's whole value implies) or
+    short range."""
     if kind == "string":
         if node.get("format") in _FORMATS:
             return _FORMATS[node["format"]]
@@ -257,6 +298,8 @@ def _scalar(kind: str, node: Mapping[str, Any]) -> str:
             return f"string ({node['format']})"
         pattern = node.get("pattern")
         if isinstance(pattern, str):
+            if dense and pattern.startswith("^") and pattern.endswith("$") and not pattern.endswith("\\$"):
+                pattern = pattern[1:-1]
             return f"string {pattern}" if len(pattern) <= MAX_PATTERN_CHARS else "string (pattern enforced)"
         return "string"
     if kind in ("number", "integer"):
@@ -291,10 +334,17 @@ def _footnoted(text: str, root: Any) -> str:
 
 
 @lru_cache(maxsize=32)
-def _describe(text: str) -> Description:
+def _describe(text: str, dense: bool | None) -> Description:
     root = json.loads(text)
     whole = _compact(root)
-    renderer = _Renderer(root)
+    description = _rendered(root, whole, dense=bool(dense))
+    if dense is None and len(description.text) > DENSE_CHARS:
+        description = _rendered(root, whole, dense=True)
+    return description
+
+
+def _rendered(root: Any, whole: str, *, dense: bool) -> Description:
+    renderer = _Renderer(root, dense=dense)
     try:
         resolved = renderer.resolve(root) if isinstance(root, Mapping) else root
         if isinstance(resolved, Mapping) and isinstance(resolved.get("properties"), Mapping):
@@ -309,17 +359,19 @@ def _describe(text: str) -> Description:
     return Description(text=rendered, as_json_schema=tuple(renderer.fallbacks))
 
 
-def describe(schema: Mapping[str, Any]) -> Description:
+def describe(schema: Mapping[str, Any], *, dense: bool | None = None) -> Description:
     """Render a JSON Schema as the prompt's field list (see the module docstring); cached per schema.
 
     Args:
         schema: the JSON Schema as the user wrote it.
+        dense: render densely (True), plainly (False), or densely where the plain list is longer than
+            ``DENSE_CHARS`` (None: a large schema's, such as ``invoice-en16931``).
 
     Returns:
         The Description: the text, and the parts shown as compact JSON Schema (all of it, ``""``, where the field
         list would be longer than the JSON Schema itself).
     """
-    return _describe(json.dumps(schema, sort_keys=False, ensure_ascii=False))
+    return _describe(json.dumps(schema, sort_keys=False, ensure_ascii=False), dense)
 
 
 def prompt_warnings(schema: Mapping[str, Any]) -> tuple[dict, ...]:

@@ -117,14 +117,21 @@ def _schema_skeleton(schema: Mapping[str, Any]) -> object:
     return None
 
 
-def _tokenizer_corpus() -> list[str]:
-    """The BPE training texts: sentences, then compact JSON in the shape of the builtin schemas."""
+def schema_corpus(names: tuple[str, ...]) -> list[str]:
+    """BPE training texts: the kit's sentences, then each named built-in schema as compact JSON (its shape, then the
+    schema itself, descriptions included); no answers."""
     from extractor.schema import builtin_schema_dir
 
     texts = list(_CORPUS)
-    for name in CORPUS_SCHEMAS:
+    for name in names:
         schema = json.loads((builtin_schema_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
         texts += [_compact(_schema_skeleton(schema)), _compact(schema)]
+    return texts
+
+
+def _tokenizer_corpus() -> list[str]:
+    """The BPE training texts: sentences, compact JSON in the shape of the builtin schemas, then sample answers."""
+    texts = schema_corpus(CORPUS_SCHEMAS)
     texts.append(SAMPLE_INVOICE_ANSWER)
     samples = Path(__file__).resolve().parents[2] / "samples" / "expected"  # a repository checkout only
     for sample in sorted(samples.glob("*.json")) if samples.is_dir() else ():
@@ -138,6 +145,17 @@ def _trained_bpe() -> str:
 
     Trained once per process on :func:`_tokenizer_corpus`; every tiny model's tokenizer starts from it.
     """
+    text = train_bpe(tuple(_tokenizer_corpus()))
+    vocab: dict[str, int] = json.loads(text)["model"]["vocab"]
+    trained = len(vocab)
+    if sorted(vocab.values()) != list(range(trained)) or trained >= CHUNK_BASE_ID:
+        raise ModelError(f"the trained tiny BPE vocabulary is not dense below {CHUNK_BASE_ID} ({trained} entries)")
+    return text
+
+
+def train_bpe(texts: tuple[str, ...]) -> str:
+    """A byte-level BPE with Qwen's pre-tokenizer trained on ``texts`` (the kit's trainer settings), as
+    tokenizer.json text: the kit's own on :func:`_tokenizer_corpus`; a bench's on another corpus."""
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
     tok = Tokenizer(models.BPE())
@@ -157,13 +175,8 @@ def _trained_bpe() -> str:
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         special_tokens=[],
     )
-    tok.train_from_iterator(_tokenizer_corpus() * 4, trainer=trainer)
-    text = tok.to_str()
-    vocab: dict[str, int] = json.loads(text)["model"]["vocab"]
-    trained = len(vocab)
-    if sorted(vocab.values()) != list(range(trained)) or trained >= CHUNK_BASE_ID:
-        raise ModelError(f"the trained tiny BPE vocabulary is not dense below {CHUNK_BASE_ID} ({trained} entries)")
-    return text
+    tok.train_from_iterator(list(texts) * 4, trainer=trainer)
+    return tok.to_str()
 
 
 @functools.lru_cache(maxsize=1)
@@ -174,7 +187,13 @@ def _base_tokenizer() -> dict:
     vocabulary must be dense: mlx-vlm's streaming detokenizer indexes a list), then the Qwen added tokens at their
     real ids and reserved added tokens up to the model's vocabulary size, so every id the model can emit decodes.
     """
-    data = json.loads(_trained_bpe())
+    return with_added_tokens(_trained_bpe())
+
+
+def with_added_tokens(bpe: str) -> dict:
+    """A trained BPE (tokenizer.json text) as a kit tokenizer.json dict: filler entries up to id 248043, then the
+    Qwen added tokens at their real ids and the reserved ones (see :func:`_base_tokenizer`)."""
+    data = json.loads(bpe)
     vocab: dict[str, int] = data["model"]["vocab"]
     for i in range(len(vocab), FIRST_ADDED_ID):
         vocab[f"<|x{i}|>"] = i
