@@ -16,6 +16,7 @@ Mounting the tmpfs needs root: :class:`CannotMount` says why where it cannot (th
 from __future__ import annotations
 
 import email.message
+import imaplib
 import os
 import signal
 import subprocess
@@ -34,7 +35,7 @@ TENANT, KEY = "alice", "alice-faults-key"
 WEBHOOK_SECRET = "whsec-faults-0123456789"
 FAULTS = ("kill_worker", "restart_postgres", "restart_dovecot", "fill_output", "free_output")
 DUPLICATE_CODES = ("duplicate_file", "duplicate_number")
-STOP_TIMEOUT = 30.0  # seconds a process has to exit after SIGTERM before it counts as hung
+STOP_TIMEOUT = 60.0  # seconds a process has to exit after SIGTERM before it counts as hung (a busy machine)
 START_TIMEOUT = 600.0  # seconds for every process to be ready: only a guard (a busy machine is slow)
 READY = {  # what each process logs once it is at work
     "serve": "serve: http://",
@@ -171,6 +172,7 @@ class Stack:
             "EXTRACT_API_KEYS": f"{TENANT}:{KEY}",
             "EXTRACT_WEBHOOK_SECRET": WEBHOOK_SECRET,
             "EXTRACT_MAIL_PASSWORD": MAIL_PASSWORD,
+            "PYTHONFAULTHANDLER": "1",  # a hung process's stacks, when stop() aborts it
         }
         self._workers = 0
         for name in ("serve", "worker0", "worker1", "watch", "mail"):
@@ -200,10 +202,10 @@ class Stack:
         extraction = ["--model", str(self.model), "--max-tokens", "4", "--no-embedded-rules", "--no-isolate"]
         extraction += ["--ocr", "never"]
         store, state = self.postgres.url, self.work / "state"
+        hooks = ["--callback-allow", "127.0.0.1", "--callback-backoff", "0.2", "--callback-tries", "20"]
         if name == "serve":
-            return ["serve", "--port", "0", "--store", store, "--no-worker", "--register", *extraction]
+            return ["serve", "--port", "0", "--store", store, "--no-worker", "--register", *hooks, *extraction]
         if name.startswith("worker"):
-            hooks = ["--callback-allow", "127.0.0.1", "--callback-backoff", "0.2", "--callback-tries", "20"]
             return ["worker", "--store", store, "--lease", "3s", "--register", *hooks, *extraction]
         ledger = ["--ledger", str(state / name / "ledger.sqlite"), "--register", store, "--backoff", "0.2"]
         if name == "watch":
@@ -284,9 +286,10 @@ class Stack:
             except httpx.TransportError:
                 time.sleep(0.2)
                 continue
-            if response.status_code != 503:
-                response.raise_for_status()
+            if response.status_code == 202:
                 return response.json()["id"]
+            if response.status_code != 503:
+                raise RuntimeError(f"doc{number:05d}.xml refused: {response.status_code} {response.text}")
             time.sleep(0.2)
 
     def drop(self, number: int, data: bytes) -> None:
@@ -306,7 +309,7 @@ class Stack:
             try:
                 self.dovecot.append(msg.as_bytes())
                 return
-            except OSError:
+            except (OSError, imaplib.IMAP4.error):
                 time.sleep(0.2)
 
     # -------------------------------------------------------------------------------------------------- stop
@@ -327,8 +330,12 @@ class Stack:
                 proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 hung.append(name)
-                proc.kill()
-                proc.wait()
+                proc.send_signal(signal.SIGABRT)  # PYTHONFAULTHANDLER: every thread's stack to its log first
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
         return hung
 
     def close(self) -> None:
