@@ -38,8 +38,13 @@ def test_every_channel_survives_the_fault_schedule(model_factory, tmp_path):
         _missing(str(exc))
     with stack:
         outcome = run_schedule(stack, template=TEMPLATE.read_bytes(), schedule=Schedule())
-        logs = {name: stack.log(name)[-2000:] for name in stack.logs}
-    assert violations(outcome) == [], logs
+        logs = {name: stack.log(name) for name in stack.logs}
+    assert violations(outcome) == [], {name: text[-2000:] for name, text in logs.items()}
+    # each fault reached the channels it is for (else the schedule proved nothing)
+    workers = logs["worker0"] + logs["worker1"]
+    assert "unreachable" in logs["serve"] + workers and "unreachable" in logs["watch"] + logs["mail"]
+    assert "reconnecting" in logs["mail"]
+    assert "No space left on device" in logs["watch"] + logs["mail"]
     faults = [row["fault"] for row in fault_table(outcome)]
     assert faults == ["kill_worker", "restart_postgres", "restart_dovecot", "fill_output", "free_output"]
     channels = {a.channel for a in outcome.arrivals}
