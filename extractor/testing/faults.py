@@ -73,7 +73,7 @@ class Schedule:
         (12.0, "fill_output"),
         (16.0, "free_output"),
     )
-    drain_seconds: float = 90.0
+    drain_seconds: float = 180.0
 
 
 @dataclass
