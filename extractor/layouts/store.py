@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from extractor.db.database import outlasting
 from extractor.register.db import Database, RegisterError
 
 if TYPE_CHECKING:  # the engine's package imports nothing of the store
@@ -83,6 +84,7 @@ class LayoutStore:
 
     # ----------------------------------------------------------------------------------------------- writes
 
+    @outlasting  # whole transactions: run again after a database outage (issue 48.1)
     def save(self, layout: Layout) -> Layout:
         """Keep ``layout`` (a layout of the same id is replaced whole: never a blend), keyed on its identities."""
         # name: keys are matched by ``layouts.choose`` (every identity key printed), not looked up
@@ -113,6 +115,7 @@ class LayoutStore:
                 )
         return layout
 
+    @outlasting
     def forget(self, layout_id: str) -> bool:
         """Forget a layout; False when the tenant has none of that id."""
         with self.db.transaction() as tx:
@@ -132,6 +135,7 @@ class LayoutStore:
 
     # ------------------------------------------------------------------------------------------------ reads
 
+    @outlasting
     def get(self, layout_id: str) -> Layout | None:
         """The tenant's layout of that id, or None.
 
@@ -144,6 +148,7 @@ class LayoutStore:
             ).fetchone()
         return None if row is None else self._layout(row[0], row[1])
 
+    @outlasting
     def candidates(self, keys: Iterable[str], *, schema: str) -> list[Layout]:
         """Every layout of the tenant reading ``schema`` keyed on one of ``keys`` (the identities printed on a
         document), in the order they were learned (``layouts.choose`` picks among them).
@@ -165,6 +170,7 @@ class LayoutStore:
             ).fetchall()
         return [self._layout(row[0], row[1]) for row in rows]
 
+    @outlasting
     def list(self, *, supplier: str | None = None) -> list[Stored]:
         """The tenant's layouts (``supplier``: those keyed on that identity or whose name holds it), by supplier."""
         sql = "SELECT id, supplier_key, supplier_name, schema_name, source, learned_at FROM layouts WHERE tenant = ?"
