@@ -18,6 +18,7 @@ import pytest
 from helpers import ROOT, in_ci, shared_path
 
 from extractor.testing.dovecot import dovecot_available
+from extractor.testing.postgres import postgres_available
 
 BENCH = ROOT / "bench"
 MODULES = {"smoke"}  # imported by the scripts, not run
@@ -70,8 +71,14 @@ def _skip_without(name: str) -> None:
     """Skip (fail under CI=true) a script whose data or server is missing here."""
     if name in NEEDS_SHARED:
         shared_path(*NEEDS_SHARED[name])
-    if name == "mail" and not dovecot_available():
+    message = ""
+    if name in ("mail", "faults") and not dovecot_available():
         message = "Debian's dovecot-imapd is not installed (/usr/sbin/dovecot)"
+    elif name == "faults" and not postgres_available():
+        message = "Debian's PostgreSQL 15 is not installed (/usr/lib/postgresql/15/bin)"
+    elif name == "faults" and os.geteuid() != 0:
+        message = "bench/faults.py mounts a tmpfs: it needs root"
+    if message:
         pytest.fail(message) if in_ci() else pytest.skip(message)
 
 

@@ -164,9 +164,12 @@ def _run(box: Mailbox, steps: MailSteps, settings: MailSettings, stop: threading
             connected_once, lost = True, 0
             steps.file_unfiled()
             while not stop.is_set():
-                steps.take_all(box.pending())
+                taken = box.pending()
+                steps.take_all(taken)
                 if settings.once:
                     return
+                if set(box.pending()) - set(taken):
+                    continue  # came while those were taken: its EXISTS went by with their commands, IDLE won't say
                 box.wait(IDLE_WAIT_S, stop=stop, poll=settings.poll)
         except LoginRefused:
             if not connected_once:
