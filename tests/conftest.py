@@ -69,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # collected first, and with --no-loadscope-reorder (pyproject's addopts) sent to the workers first, so no long one
 # runs alone at the end.
 LONGEST_FIRST = (
+    "test_faults",  # serve, two workers, watch and mail under a fault schedule, mostly waiting (~90 s)
     "test_same_record",  # six documents four ways, two of them OCR'd, on 1 and 4 render workers (~100 s)
     "test_ray",
     "test_testing_kit",
