@@ -16,8 +16,8 @@ from lxml import etree
 from extractor.cli.app import app
 from extractor.einvoice.convert import convert
 from extractor.einvoice.formats import CIUS_MARKS, FORMATS, TABLE, XML_FORMATS, check_formats, format_of
+from extractor.einvoice.read_record import terms_from
 from extractor.einvoice.syntaxes import SYNTAXES, syntax_of_root
-from extractor.einvoice.terms import terms_from
 from extractor.einvoice.validate import RULE_SETS, rule_sets_for
 from extractor.errors import InputError, UsageError
 from extractor.service.request_options import request_options
