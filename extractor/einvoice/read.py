@@ -131,7 +131,22 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         The EmbeddedInvoice, or None when the XML is not well-formed or not a CII / UBL invoice.
     """
     root = parse_or_none(xml)  # no DTDs, entities or network: the XML comes from an untrusted PDF
-    syntax_reader = None if root is None else syntax_of_root(root)
+    return None if root is None else read_invoice_root(root, xml=xml, attachment=attachment)
+
+
+def read_invoice_root(root, *, xml: bytes, attachment: str = "") -> EmbeddedInvoice | None:
+    """Map an already parsed CII or UBL invoice to the invoice schema (a caller that parsed the XML to check it
+    parses it once).
+
+    Args:
+        root: the root element of ``xml``, parsed with ``xmltext.xml_parser``.
+        xml: the XML document, kept in the result.
+        attachment: the attachment's name, kept in the result.
+
+    Returns:
+        The EmbeddedInvoice, or None when the root is not a CII / UBL invoice's.
+    """
+    syntax_reader = syntax_of_root(root)
     if syntax_reader is None:
         return None
     data, totals, skipped, notes, syntax, guideline, type_code = syntax_reader.read_invoice(root)

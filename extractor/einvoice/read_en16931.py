@@ -22,17 +22,24 @@ from extractor.einvoice.read_fields import GLN, LEI
 from extractor.einvoice.read_terms import TermReader
 from extractor.einvoice.syntaxes import SYNTAXES
 from extractor.einvoice.term_values import scope_nodes
-from extractor.einvoice.xmltext import xml_parser
+from extractor.einvoice.xmltext import parse_or_none
 
 
-def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
+def as_en16931(embedded: EmbeddedInvoice, *, root=None) -> EmbeddedInvoice:
     """The embedded invoice with its data in the shape of ``schemas/invoice-en16931.schema.json`` (and its
-    ``schema_errors`` against that schema)."""
-    from lxml import etree
+    ``schema_errors`` against that schema).
 
+    Args:
+        embedded: the ``invoice`` reading.
+        root: the root element of ``embedded.xml`` where the caller has parsed it already (``xmltext.xml_parser``),
+            else None: it is parsed here.
+    """
     from extractor.schema import load_schema, validate_data
 
-    root = etree.fromstring(embedded.xml, parser=xml_parser())
+    if root is None:
+        root = parse_or_none(embedded.xml)
+    if root is None:  # an EmbeddedInvoice is only ever made from XML that parsed
+        raise ValueError("as_en16931: the embedded invoice's XML is not well-formed")
     notes = list(embedded.notes)
     extras = SYNTAXES[embedded.syntax].read_terms(root, notes)
     data = _merge(embedded.data, extras, embedded.type_code, notes, TermReader(root))
