@@ -10,6 +10,7 @@ from extractor.einvoice.read_fields import (
     adjustment,
     checked_iban,
     cii_positions,
+    contact_of,
     derive_amount_due,
     party_terms,
     payment_means,
@@ -197,15 +198,10 @@ class CiiTerms:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.agreement, name)
-        contact = find_one(party, "DefinedTradeContact")
         return party_terms(
             legal_id=text_at(party, "SpecifiedLegalOrganization", "ID"),
             identifiers=find_all(party, "GlobalID"),
-            contact=(
-                text_at(contact, "PersonName") or text_at(contact, "DepartmentName"),
-                text_at(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
-                text_at(contact, "EmailURIUniversalCommunication", "URIID"),
-            ),
+            contact=contact_of(party, "CII"),
             endpoint=find_one(party, "URIUniversalCommunication", "URIID"),
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from extractor.einvoice.bindings import address_steps
+from extractor.einvoice.bindings import address_steps, contact_steps
 from extractor.einvoice.codes import payment_means_of
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, plain_number, text_at
 
@@ -101,6 +101,17 @@ def party_terms(*, legal_id: str | None, identifiers: list, contact: tuple, endp
         "contact": _contact(*contact),
         "electronic_address": _electronic(endpoint),
     }
+
+
+def contact_of(party, syntax: str) -> tuple[str | None, str | None, str | None]:
+    """A party's contact ``(name, phone, e-mail)`` by the binding table's element names, all read from its first
+    contact element (``DefinedTradeContact`` / ``Contact``); a part the table gives two paths for, the first found."""
+    contact = find_one(party, contact_steps("name", syntax)[0][0])
+    name, phone, email = (
+        next((text for steps in contact_steps(key, syntax) if (text := text_at(contact, *steps[1:]))), None)
+        for key in ("name", "phone", "email")
+    )
+    return name, phone, email
 
 
 def _contact(name, phone, email) -> dict | None:

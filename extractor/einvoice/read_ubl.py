@@ -9,6 +9,7 @@ from extractor.einvoice.read_fields import (
     address_of,
     adjustment,
     checked_iban,
+    contact_of,
     derive_amount_due,
     party_terms,
     payment_means,
@@ -166,11 +167,10 @@ class UblTerms:
 
     def _party(self, name: str) -> dict:
         party = find_one(self.root, name, "Party")
-        contact = find_one(party, "Contact")
         return party_terms(
             legal_id=text_at(party, "PartyLegalEntity", "CompanyID"),
             identifiers=find_all(party, "PartyIdentification", "ID"),
-            contact=(text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")),
+            contact=contact_of(party, "UBL"),
             endpoint=find_one(party, "EndpointID"),
         )
 
