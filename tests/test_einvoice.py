@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from helpers import CII, CII_DATA, SHARED_DIR, lines_pdf, shared_path
 
-from extractor.einvoice.read import derive_unit_prices, parse_invoice_xml, read_embedded_invoice
+from extractor.einvoice.read import derive_unit_prices, parse_invoice_xml, read_embedded_invoice, read_invoice_root
 from extractor.errors import InputError
 
 ZUGFERD = SHARED_DIR / "corpus" / "invoices" / "zugferd-corpus"
@@ -280,3 +280,62 @@ def test_zugferd_pdf_without_xml():
         "corpus", "invoices", "zugferd-corpus", "unstructured_RE-E-974-Hetzner_2016-01-19_R0005532486.pdf"
     )
     assert read_embedded_invoice(pdf) is None
+
+
+def test_a_parsed_root_is_read_as_its_bytes_are():
+    from extractor.einvoice.read_en16931 import as_en16931
+    from extractor.einvoice.xmltext import parse_or_none
+
+    xml = CII.encode()
+    root = parse_or_none(xml)
+    once, twice = read_invoice_root(root, xml=xml), parse_invoice_xml(xml)
+    assert once is not None and twice is not None
+    assert (once.data, once.to_dict()) == (twice.data, twice.to_dict())
+    assert as_en16931(once, root=root).data == as_en16931(twice).data
+
+
+def test_an_en16931_reading_of_xml_that_does_not_parse_says_so():
+    from extractor.einvoice.read import EmbeddedInvoice
+    from extractor.einvoice.read_en16931 import as_en16931
+
+    with pytest.raises(ValueError, match="XML is not well-formed"):
+        as_en16931(EmbeddedInvoice(data={}, syntax="CII", xml=b"<Invoice"))
+
+
+RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+
+
+@pytest.mark.parametrize(
+    ("party", "syntax", "contact"),
+    [
+        (  # no person: the department is the contact point; a second contact is never mixed in
+            f"<ram:P xmlns:ram='{RAM}'><ram:DefinedTradeContact><ram:DepartmentName>Sales</ram:DepartmentName>"
+            "<ram:EmailURIUniversalCommunication><ram:URIID>a@b.de</ram:URIID></ram:EmailURIUniversalCommunication>"
+            "</ram:DefinedTradeContact><ram:DefinedTradeContact><ram:TelephoneUniversalCommunication>"
+            "<ram:CompleteNumber>1</ram:CompleteNumber></ram:TelephoneUniversalCommunication>"
+            "</ram:DefinedTradeContact></ram:P>",
+            "CII",
+            ("Sales", None, "a@b.de"),
+        ),
+        (
+            f"<ram:P xmlns:ram='{RAM}'><ram:DefinedTradeContact><ram:PersonName>Ann</ram:PersonName>"
+            "<ram:DepartmentName>Sales</ram:DepartmentName></ram:DefinedTradeContact></ram:P>",
+            "CII",
+            ("Ann", None, None),
+        ),
+        (
+            f"<cac:P xmlns:cac='{CAC}' xmlns:cbc='{CBC}'><cac:Contact><cbc:Name>Bo</cbc:Name>"
+            "<cbc:Telephone>2</cbc:Telephone><cbc:ElectronicMail>c@d.eu</cbc:ElectronicMail></cac:Contact></cac:P>",
+            "UBL",
+            ("Bo", "2", "c@d.eu"),
+        ),
+        ("<P/>", "UBL", (None, None, None)),
+    ],
+)
+def test_a_contact_is_read_by_the_binding_tables_names(party, syntax, contact):
+    from extractor.einvoice.read_fields import contact_of
+    from extractor.einvoice.xmltext import parse_or_none
+
+    assert contact_of(parse_or_none(party.encode()), syntax) == contact

@@ -14,9 +14,9 @@ from helpers import ROOT
 from lxml import etree
 
 from extractor.einvoice.codes import country_from, electronic_address, unit_code
+from extractor.einvoice.read_record import terms_from
 from extractor.einvoice.record_xml import einvoice_bytes
 from extractor.einvoice.report import einvoice_report
-from extractor.einvoice.terms import terms_from
 from extractor.einvoice.validate import compile_rules
 from extractor.schema import load_schema, validate_data
 

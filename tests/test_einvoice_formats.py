@@ -16,7 +16,8 @@ from lxml import etree
 from extractor.cli.app import app
 from extractor.einvoice.convert import convert
 from extractor.einvoice.formats import CIUS_MARKS, FORMATS, TABLE, XML_FORMATS, check_formats, format_of
-from extractor.einvoice.terms import terms_from
+from extractor.einvoice.read_record import terms_from
+from extractor.einvoice.syntaxes import SYNTAXES, syntax_of_root
 from extractor.einvoice.validate import RULE_SETS, rule_sets_for
 from extractor.errors import InputError, UsageError
 from extractor.service.request_options import request_options
@@ -125,3 +126,36 @@ def test_each_row_writes_its_syntax_and_marks(row):
     assert etree.QName(root).localname == tag
     assert root.findtext(bt24) == row.specification
     assert root.findtext(bt23) == row.process
+
+
+UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+
+
+@pytest.mark.parametrize(
+    ("root", "syntax"),
+    [
+        ("<rsm:CrossIndustryInvoice xmlns:rsm='urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100'/>", "CII"),
+        ("<rsm:CrossIndustryDocument xmlns:rsm='urn:ferd:CrossIndustryDocument:invoice:1p0'/>", "CII"),
+        (f"<Invoice xmlns='{UBL_INVOICE}'/>", "UBL"),
+        ("<CreditNote xmlns='urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'/>", "UBL"),
+        ("<Invoice/>", None),  # a UBL root name outside UBL's namespace
+        ("<Order xmlns='urn:oasis:names:specification:ubl:schema:xsd:Order-2'/>", None),
+    ],
+)
+def test_a_root_names_its_syntax(root, syntax):
+    found = syntax_of_root(etree.fromstring(root))
+    assert (found.name if found else None) == syntax
+
+
+@pytest.mark.parametrize("row", TABLE, ids=lambda row: row.name)
+def test_each_row_is_read_back_by_its_syntax(row):
+    data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text())
+    root = etree.fromstring(row.write(terms_from(data)))
+    assert syntax_of_root(root) is SYNTAXES[row.syntax]
+    assert SYNTAXES[row.syntax].read_invoice(root)[0]["invoice_number"] == data["invoice_number"]
+
+
+def test_the_cii_writer_refuses_to_leave_e_mail_endpoints_out():
+    data = json.loads((ROOT / "samples" / "expected" / "invoice-de-einfach.json").read_text())
+    with pytest.raises(ValueError, match="CII writer always writes an e-mail electronic address"):
+        SYNTAXES["CII"].write(terms_from(data), specification="x", process=None, email_endpoints=False)

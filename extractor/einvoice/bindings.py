@@ -305,17 +305,25 @@ BY_TERM = {binding.term: binding for binding in BINDINGS}
 _ADDRESS = {key: {"CII": cii, "UBL": ubl} for _, _, key, cii, ubl in _cells(ADDRESS, 5)}
 # a contact's parts (name, phone, email): (CII, UBL) XPaths relative to the party, the first of two (CII's contact
 # point is a person's or a department's name: the person's is written)
-_CONTACT = {
-    held.removeprefix("contact."): {"CII": cii.split("|")[0], "UBL": ubl.split("|")[0]}
+_CONTACT_ALL = {
+    held.removeprefix("contact."): {"CII": cii.split("|"), "UBL": ubl.split("|")}
     for _, _, held, cii, ubl in _cells(PARTY, 5)
     if held.startswith("contact.")
 }
+_CONTACT = {key: {syntax: paths[0] for syntax, paths in both.items()} for key, both in _CONTACT_ALL.items()}
 
 
 def contact_path(key: str, syntax: str) -> str:
     """A contact part's XPath relative to the party in a syntax, its first where the table gives two:
     ``contact_path("phone", "UBL")`` is ``cac:Contact/cbc:Telephone`` (``key``: ``name``, ``phone`` or ``email``)."""
     return _CONTACT[key][syntax]
+
+
+def contact_steps(key: str, syntax: str) -> tuple[tuple[str, ...], ...]:
+    """A contact part's element steps by local name relative to the party, every alternative the table gives, in
+    its order: ``contact_steps("name", "CII")`` is ``(("DefinedTradeContact", "PersonName"), ("DefinedTradeContact",
+    "DepartmentName"))`` (arguments as ``contact_path``'s)."""
+    return tuple(_steps(path) for path in _CONTACT_ALL[key][syntax])
 
 
 def address_path(key: str, syntax: str) -> str:
@@ -328,4 +336,9 @@ def address_path(key: str, syntax: str) -> str:
 def address_steps(key: str, syntax: str) -> tuple[str, ...]:
     """An address part's element steps by local name in a syntax: ``address_steps("country", "UBL")`` is
     ``("Country", "IdentificationCode")`` (arguments as ``address_path``'s)."""
-    return tuple(step.split(":", 1)[1] for step in address_path(key, syntax).split("/"))
+    return _steps(address_path(key, syntax))
+
+
+def _steps(path: str) -> tuple[str, ...]:
+    """An XPath of prefixed element names as their local names: ``cac:Country/cbc:ID`` is ``("Country", "ID")``."""
+    return tuple(step.split(":", 1)[1] for step in path.split("/"))

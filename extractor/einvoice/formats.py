@@ -73,13 +73,9 @@ class Format:
 
     def write(self, terms: Terms) -> bytes:
         """The Terms as this format's XML (for a PDF format, the XML it embeds), UTF-8, deterministic."""
-        if self.syntax == "CII":
-            from extractor.einvoice.write import write_cii
+        from extractor.einvoice.syntaxes import SYNTAXES
 
-            return write_cii(terms, specification=self.specification, process=self.process)
-        from extractor.einvoice.write_ubl import write_ubl
-
-        return write_ubl(
+        return SYNTAXES[self.syntax].write(
             terms, specification=self.specification, process=self.process, email_endpoints=self.email_endpoints
         )
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from extractor.einvoice.term_values import differences, syntax_of, term_values
-from extractor.einvoice.xmltext import xml_parser
+from extractor.einvoice.xmltext import parse_or_none, xml_parser
 
 EXEMPT = {
     "BT-125-1": "the attachment's bytes are not in the record; our XML names the document without them",
@@ -79,18 +79,16 @@ def round_trip(xml: bytes) -> RoundTrip | None:
     them term by term with the source; None for XML that is no bound invoice (ZUGFeRD 1, not an invoice)."""
     from lxml import etree
 
-    from extractor.einvoice.read import parse_invoice_xml
+    from extractor.einvoice.read import read_invoice_root
     from extractor.einvoice.read_en16931 import as_en16931
     from extractor.einvoice.record_xml import einvoice_xml, record_terms
 
-    read = parse_invoice_xml(xml)
-    if read is None:
+    root = parse_or_none(xml)
+    read = None if root is None else read_invoice_root(root, xml=xml)
+    syntax = None if root is None else syntax_of(root)
+    if read is None or syntax is None:
         return None
-    root = etree.fromstring(xml, parser=xml_parser())
-    syntax = syntax_of(root)
-    if syntax is None:
-        return None
-    record = as_en16931(read)
+    record = as_en16931(read, root=root)
     extra = {"data": record.data, "data_source": "embedded_xml", "embedded": record.to_dict()}
     notes = (*record.notes, *record_terms(record.data, extra).notes)
     source = term_values(root, syntax)

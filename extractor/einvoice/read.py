@@ -23,29 +23,14 @@ Mapping rules:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal, Inexact, localcontext
 from pathlib import Path
 from typing import Any
 
-from extractor.einvoice.bindings import address_steps
-from extractor.einvoice.xmltext import (
-    decimal_at,
-    find_all,
-    find_one,
-    iso_date,
-    local_name,
-    parse_or_none,
-    plain_number,
-    text_at,
-)
+from extractor.einvoice.syntaxes import syntax_of_root
+from extractor.einvoice.xmltext import parse_or_none, plain_number
 from extractor.inputs.attachments import pdf_attachments
-
-CII_ROOTS = ("CrossIndustryInvoice", "CrossIndustryDocument")
-UBL_ROOTS = ("Invoice", "CreditNote")
-UBL_NAMESPACE = "urn:oasis:names:specification:ubl:schema:xsd:"
-_IBAN = re.compile(r"^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$")
 
 
 @dataclass(frozen=True)
@@ -145,19 +130,26 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
     Returns:
         The EmbeddedInvoice, or None when the XML is not well-formed or not a CII / UBL invoice.
     """
-    from lxml import etree
-
     root = parse_or_none(xml)  # no DTDs, entities or network: the XML comes from an untrusted PDF
-    if root is None:
+    return None if root is None else read_invoice_root(root, xml=xml, attachment=attachment)
+
+
+def read_invoice_root(root, *, xml: bytes, attachment: str = "") -> EmbeddedInvoice | None:
+    """Map an already parsed CII or UBL invoice to the invoice schema (a caller that parsed the XML to check it
+    parses it once).
+
+    Args:
+        root: the root element of ``xml``, parsed with ``xmltext.xml_parser``.
+        xml: the XML document, kept in the result.
+        attachment: the attachment's name, kept in the result.
+
+    Returns:
+        The EmbeddedInvoice, or None when the root is not a CII / UBL invoice's.
+    """
+    syntax_reader = syntax_of_root(root)
+    if syntax_reader is None:
         return None
-    local = local_name(root)
-    if local in CII_ROOTS:
-        mapped = _Cii(root).map()
-    elif local in UBL_ROOTS and (etree.QName(root).namespace or "").startswith(UBL_NAMESPACE):
-        mapped = _Ubl(root).map()
-    else:
-        return None
-    data, totals, skipped, notes, syntax, guideline, type_code = mapped
+    data, totals, skipped, notes, syntax, guideline, type_code = syntax_reader.read_invoice(root)
     notes = list(notes)
     derive_unit_prices(data["line_items"], notes)
     fit_lengths(data, notes)
@@ -176,24 +168,6 @@ def parse_invoice_xml(xml: bytes, *, attachment: str = "") -> EmbeddedInvoice | 
         schema_errors=tuple(errors),
         xml=bytes(xml),
     )
-
-
-def _iban(value: str | None, notes: list[str]) -> str | None:
-    if value is None:
-        return None
-    compact = "".join(value.split()).upper()
-    if not _IBAN.match(compact):
-        notes.append(f"IBAN {value!r} in the XML is not an IBAN; left out")
-        return None
-    return compact
-
-
-def _finish(data: dict, totals: dict, notes: list[str]) -> None:
-    """Fill ``amount_due`` from total - prepaid when the XML has no due amount (BT-115 = BT-112 - BT-113)."""
-    if data["amount_due"] is None and totals.get("grand_total") is not None:
-        due = Decimal(str(totals["grand_total"])) - Decimal(str(totals.get("prepaid") or 0))
-        data["amount_due"] = plain_number(due)
-        notes.append("amount_due derived as total - prepaid (the XML has no due payable amount)")
 
 
 def derive_unit_prices(lines: list[dict], notes: list[str]) -> None:
@@ -224,286 +198,6 @@ def derive_unit_prices(lines: list[dict], notes: list[str]) -> None:
             f"line {number} unit_price {plain_number(price)} derived as amount / quantity ({amount} / {quantity}): "
             "the XML gives no net price"
         )
-
-
-# -- CII ---------------------------------------------------------------------------------------------------------
-
-
-def _street(address, syntax: str) -> str | None:
-    """The invoice schema's street: the address's street and additional line (BT-35 / BT-36 ...), joined."""
-    parts = (text_at(address, *address_steps(key, syntax)) for key in ("street", "additional_street"))
-    return ", ".join(x for x in parts if x) or None
-
-
-def _address(address, syntax: str) -> dict | None:
-    """The invoice schema's address of a CII ``PostalTradeAddress`` / UBL ``PostalAddress`` (None: none), its
-    element names the binding table's."""
-    if address is None:
-        return None
-    return {
-        "street": _street(address, syntax),
-        **{key: text_at(address, *address_steps(key, syntax)) for key in ("postal_code", "city", "country")},
-    }
-
-
-def cii_positions(tx) -> tuple[list[tuple], int]:
-    """A CII transaction's line positions as ``(item, delivery, settlement, product, line total)``, and how many
-    text-only positions (no product, quantity or amount) were left out: the invoice's lines, for every reader."""
-    out, skipped = [], 0
-    for item in find_all(tx, "IncludedSupplyChainTradeLineItem"):
-        delivery = find_one(item, "SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery")
-        settlement = find_one(item, "SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement")
-        product = find_one(item, "SpecifiedTradeProduct")
-        amount = decimal_at(
-            settlement,
-            "SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation",
-            "LineTotalAmount",
-        )
-        if product is None and decimal_at(delivery, "BilledQuantity") is None and amount is None:
-            skipped += 1
-            continue
-        out.append((item, delivery, settlement, product, amount))
-    return out, skipped
-
-
-class _Cii:
-    """UN/CEFACT Cross Industry Invoice, ZUGFeRD 1 (``CrossIndustryDocument``) and 2 (``CrossIndustryInvoice``)."""
-
-    def __init__(self, root):
-        self.root = root
-        self.doc = find_one(root, "ExchangedDocument|HeaderExchangedDocument")
-        self.tx = find_one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
-        self.agreement = find_one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
-        self.settlement = find_one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
-        self.summation = find_one(
-            self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
-        )
-
-    def map(self):
-        notes: list[str] = []
-        currency = text_at(self.settlement, "InvoiceCurrencyCode")
-        if currency is None:
-            grand = find_one(self.summation, "GrandTotalAmount")
-            currency = grand.get("currencyID") if grand is not None else None
-        s = self.summation
-        totals = {
-            "line_total": plain_number(decimal_at(s, "LineTotalAmount")),
-            "charge_total": plain_number(decimal_at(s, "ChargeTotalAmount")),
-            "allowance_total": plain_number(decimal_at(s, "AllowanceTotalAmount")),
-            "tax_basis_total": plain_number(decimal_at(s, "TaxBasisTotalAmount")),
-            "tax_total": plain_number(decimal_at(s, "TaxTotalAmount", currency=currency)),
-            "grand_total": plain_number(decimal_at(s, "GrandTotalAmount", currency=currency)),
-            "prepaid": plain_number(decimal_at(s, "TotalPrepaidAmount")),
-            "due_payable": plain_number(decimal_at(s, "DuePayableAmount")),
-        }
-        lines, skipped = self._lines()
-        if skipped:
-            notes.append(f"{skipped} text-only line position(s) without product, quantity or amount left out")
-        terms = find_all(self.settlement, "SpecifiedTradePaymentTerms")
-        due_date = next(
-            (d for d in (iso_date(text_at(t, "DueDateDateTime", "DateTimeString")) for t in terms) if d), None
-        )
-        descriptions = [d for d in (text_at(t, "Description") for t in terms) if d]
-        data = {
-            "invoice_number": text_at(self.doc, "ID"),
-            "issue_date": iso_date(text_at(self.doc, "IssueDateTime", "DateTimeString")),
-            "due_date": due_date,
-            "currency": currency,
-            "seller": self._party("SellerTradeParty"),
-            "buyer": self._party("BuyerTradeParty"),
-            "line_items": lines,
-            "subtotal": totals["line_total"],
-            "tax_lines": [self._tax(t) for t in find_all(self.settlement, "ApplicableTradeTax")],
-            "total": totals["grand_total"],
-            "prepaid_amount": totals["prepaid"],
-            "amount_due": totals["due_payable"],
-            "payment_terms": " ".join(descriptions) or None,
-            "bank_account": self._bank(notes),
-        }
-        _finish(data, totals, notes)
-        context = find_one(self.root, "ExchangedDocumentContext|SpecifiedExchangedDocumentContext")
-        guideline = text_at(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
-        return data, totals, skipped, notes, "CII", guideline, text_at(self.doc, "TypeCode") or ""
-
-    def _party(self, name: str) -> dict | None:
-        party = find_one(self.agreement, name)
-        if party is None:
-            return None
-        address = find_one(party, "PostalTradeAddress")
-        vat_id = tax_id = None
-        for reg in find_all(party, "SpecifiedTaxRegistration", "ID"):
-            scheme, value = (reg.get("schemeID") or "").upper(), " ".join((reg.text or "").split())
-            if scheme == "VA" and vat_id is None and value:
-                vat_id = value
-            elif scheme == "FC" and tax_id is None and value:
-                tax_id = value
-        return {
-            "name": text_at(party, "Name"),
-            "address": _address(address, "CII"),
-            "vat_id": vat_id,
-            "tax_id": tax_id,
-        }
-
-    def _lines(self) -> tuple[list[dict], int]:
-        lines = []
-        positions, skipped = cii_positions(self.tx)
-        for item, delivery, settlement, product, amount in positions:
-            agreement = find_one(item, "SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement")
-            quantity_el = find_one(delivery, "BilledQuantity")
-            price = decimal_at(agreement, "NetPriceProductTradePrice", "ChargeAmount")
-            basis = decimal_at(agreement, "NetPriceProductTradePrice", "BasisQuantity")
-            if price is not None and basis not in (None, 0):
-                price = price / basis
-            lines.append(
-                {
-                    "description": text_at(product, "Name") or text_at(product, "Description"),
-                    "quantity": plain_number(decimal_at(delivery, "BilledQuantity")),
-                    "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
-                    "unit_price": plain_number(price),
-                    "tax_rate": plain_number(
-                        decimal_at(settlement, "ApplicableTradeTax", "RateApplicablePercent|ApplicablePercent")
-                    ),
-                    "amount": plain_number(amount),
-                }
-            )
-        return lines, skipped
-
-    @staticmethod
-    def _tax(tax) -> dict:
-        return {
-            "rate": plain_number(decimal_at(tax, "RateApplicablePercent|ApplicablePercent")),
-            "base": plain_number(decimal_at(tax, "BasisAmount")),
-            "amount": plain_number(decimal_at(tax, "CalculatedAmount")),
-        }
-
-    def _bank(self, notes: list[str]) -> dict | None:
-        for means in find_all(self.settlement, "SpecifiedTradeSettlementPaymentMeans"):
-            account = find_one(means, "PayeePartyCreditorFinancialAccount")
-            if account is None:
-                continue
-            return {
-                "iban": _iban(text_at(account, "IBANID"), notes),
-                "bic": text_at(means, "PayeeSpecifiedCreditorFinancialInstitution", "BICID"),
-                "account_holder": text_at(account, "AccountName"),
-            }
-        return None
-
-
-# -- UBL ---------------------------------------------------------------------------------------------------------
-
-
-def ubl_tax_total(root, currency: str | None):
-    """A UBL document's ``TaxTotal`` in its document currency (a second one may be in the tax currency, BT-111),
-    else its first; None for none."""
-    tax_totals = find_all(root, "TaxTotal")
-    amounts = [(t, find_one(t, "TaxAmount")) for t in tax_totals]
-    in_currency = (t for t, a in amounts if a is not None and a.get("currencyID") in (None, currency))
-    return next(in_currency, tax_totals[0] if tax_totals else None)
-
-
-class _Ubl:
-    """OASIS UBL 2.1 ``Invoice`` and ``CreditNote`` (XRechnung UBL, Peppol BIS)."""
-
-    def __init__(self, root):
-        self.root = root
-        self.credit = local_name(root) == "CreditNote"
-
-    def map(self):
-        r = self.root
-        notes: list[str] = []
-        currency = text_at(r, "DocumentCurrencyCode")
-        total = find_one(r, "LegalMonetaryTotal")
-        totals = {
-            "line_total": plain_number(decimal_at(total, "LineExtensionAmount")),
-            "charge_total": plain_number(decimal_at(total, "ChargeTotalAmount")),
-            "allowance_total": plain_number(decimal_at(total, "AllowanceTotalAmount")),
-            "tax_basis_total": plain_number(decimal_at(total, "TaxExclusiveAmount")),
-            "tax_total": None,
-            "grand_total": plain_number(decimal_at(total, "TaxInclusiveAmount")),
-            "prepaid": plain_number(decimal_at(total, "PrepaidAmount")),
-            "due_payable": plain_number(decimal_at(total, "PayableAmount")),
-        }
-        tax_total = ubl_tax_total(r, currency)
-        totals["tax_total"] = plain_number(decimal_at(tax_total, "TaxAmount"))
-        tax_lines = (
-            [
-                {
-                    "rate": plain_number(decimal_at(sub, "TaxCategory", "Percent")),
-                    "base": plain_number(decimal_at(sub, "TaxableAmount")),
-                    "amount": plain_number(decimal_at(sub, "TaxAmount")),
-                }
-                for sub in find_all(tax_total, "TaxSubtotal")
-            ]
-            if tax_total is not None
-            else []
-        )
-        due_date = iso_date(text_at(r, "DueDate")) or iso_date(text_at(r, "PaymentMeans", "PaymentDueDate"))
-        data = {
-            "invoice_number": text_at(r, "ID"),
-            "issue_date": iso_date(text_at(r, "IssueDate")),
-            "due_date": due_date,
-            "currency": currency,
-            "seller": self._party("AccountingSupplierParty"),
-            "buyer": self._party("AccountingCustomerParty"),
-            "line_items": [self._line(x) for x in find_all(r, "InvoiceLine|CreditNoteLine")],
-            "subtotal": totals["line_total"],
-            "tax_lines": tax_lines,
-            "total": totals["grand_total"],
-            "prepaid_amount": totals["prepaid"],
-            "amount_due": totals["due_payable"],
-            "payment_terms": " ".join(x for x in (text_at(t, "Note") for t in find_all(r, "PaymentTerms")) if x)
-            or None,
-            "bank_account": self._bank(notes),
-        }
-        _finish(data, totals, notes)
-        type_code = text_at(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
-        return data, totals, 0, notes, "UBL", text_at(r, "CustomizationID") or "", type_code
-
-    def _party(self, name: str) -> dict | None:
-        party = find_one(self.root, name, "Party")
-        if party is None:
-            return None
-        address = find_one(party, "PostalAddress")
-        vat_id = tax_id = None
-        for scheme in find_all(party, "PartyTaxScheme"):
-            company_id = text_at(scheme, "CompanyID")
-            if (text_at(scheme, "TaxScheme", "ID") or "").upper() == "VAT":
-                vat_id = vat_id or company_id
-            else:
-                tax_id = tax_id or company_id
-        return {
-            "name": text_at(party, "PartyName", "Name") or text_at(party, "PartyLegalEntity", "RegistrationName"),
-            "address": _address(address, "UBL"),
-            "vat_id": vat_id,
-            "tax_id": tax_id,
-        }
-
-    def _line(self, line) -> dict:
-        quantity_el = find_one(line, "InvoicedQuantity|CreditedQuantity")
-        price = decimal_at(line, "Price", "PriceAmount")
-        basis = decimal_at(line, "Price", "BaseQuantity")
-        if price is not None and basis not in (None, 0):
-            price = price / basis
-        return {
-            "description": text_at(line, "Item", "Name") or text_at(line, "Item", "Description"),
-            "quantity": plain_number(decimal_at(line, "InvoicedQuantity|CreditedQuantity")),
-            "unit": quantity_el.get("unitCode") if quantity_el is not None else None,
-            "unit_price": plain_number(price),
-            "tax_rate": plain_number(decimal_at(line, "Item", "ClassifiedTaxCategory", "Percent")),
-            "amount": plain_number(decimal_at(line, "LineExtensionAmount")),
-        }
-
-    def _bank(self, notes: list[str]) -> dict | None:
-        for means in find_all(self.root, "PaymentMeans"):
-            account = find_one(means, "PayeeFinancialAccount")
-            if account is None:
-                continue
-            return {
-                "iban": _iban(text_at(account, "ID"), notes),
-                "bic": text_at(account, "FinancialInstitutionBranch", "ID"),
-                "account_holder": text_at(account, "Name"),
-            }
-        return None
 
 
 # -- schema lengths ------------------------------------------------------------------------------------------------

@@ -14,29 +14,35 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from decimal import Decimal
 from typing import Any
 
-from extractor.einvoice.codes import document_type_of, payment_means_of
-from extractor.einvoice.read import EmbeddedInvoice, cii_positions, fit_lengths, ubl_tax_total
+from extractor.einvoice.codes import document_type_of
+from extractor.einvoice.read import EmbeddedInvoice, fit_lengths
+from extractor.einvoice.read_fields import GLN, LEI
 from extractor.einvoice.read_terms import TermReader
+from extractor.einvoice.syntaxes import SYNTAXES
 from extractor.einvoice.term_values import scope_nodes
-from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at, xml_parser
-
-_GLN, _LEI = "0088", "0199"
+from extractor.einvoice.xmltext import parse_or_none
 
 
-def as_en16931(embedded: EmbeddedInvoice) -> EmbeddedInvoice:
+def as_en16931(embedded: EmbeddedInvoice, *, root=None) -> EmbeddedInvoice:
     """The embedded invoice with its data in the shape of ``schemas/invoice-en16931.schema.json`` (and its
-    ``schema_errors`` against that schema)."""
-    from lxml import etree
+    ``schema_errors`` against that schema).
 
+    Args:
+        embedded: the ``invoice`` reading.
+        root: the root element of ``embedded.xml`` where the caller has parsed it already (``xmltext.xml_parser``),
+            else None: it is parsed here.
+    """
     from extractor.schema import load_schema, validate_data
 
-    root = etree.fromstring(embedded.xml, parser=xml_parser())
+    if root is None:
+        root = parse_or_none(embedded.xml)
+    if root is None:  # an EmbeddedInvoice is only ever made from XML that parsed
+        raise ValueError("as_en16931: the embedded invoice's XML is not well-formed")
     notes = list(embedded.notes)
-    reader = _Cii(root) if embedded.syntax == "CII" else _Ubl(root)
-    data = _merge(embedded.data, reader.extras(notes), embedded.type_code, notes, TermReader(root))
+    extras = SYNTAXES[embedded.syntax].read_terms(root, notes)
+    data = _merge(embedded.data, extras, embedded.type_code, notes, TermReader(root))
     fit_lengths(data, notes, schema="invoice-en16931")
     errors = validate_data(data, load_schema("invoice-en16931"))
     return dataclasses.replace(embedded, data=data, notes=tuple(notes), schema_errors=tuple(errors))
@@ -221,7 +227,7 @@ def _party(base: Any, extra: dict, more: TermReader, who: str, notes: list[str])
     }
 
 
-_ID_PATTERNS = {"gln": (_GLN, re.compile(r"^[0-9]{13}$")), "lei": (_LEI, re.compile(r"^[A-Z0-9]{18}[0-9]{2}$"))}
+_ID_PATTERNS = {"gln": (GLN, re.compile(r"^[0-9]{13}$")), "lei": (LEI, re.compile(r"^[A-Z0-9]{18}[0-9]{2}$"))}
 
 
 def _with_ids(extra: dict, other_ids: list | None, notes: list[str]) -> dict:
@@ -254,253 +260,3 @@ def _address(address: Any) -> Any:
         "subdivision": None,
         "country": address["country"],
     }
-
-
-def _electronic(node) -> str | None:
-    """``EM`` addresses as the e-mail itself, others as ``scheme:id`` (the schema's form)."""
-    if node is None or not " ".join((node.text or "").split()):
-        return None
-    value = " ".join(node.text.split())
-    scheme = node.get("schemeID") or ""
-    return value if scheme.upper() == "EM" or not scheme else f"{scheme}:{value}"
-
-
-def _party_terms(*, legal_id: str | None, identifiers: list, contact: tuple, endpoint) -> dict:
-    """A seller's or buyer's further terms, either syntax: its legal id, GLN and LEI among its scheme-marked
-    identifiers, its contact (name, phone, e-mail) and its electronic address."""
-    ids = {(node.get("schemeID") or ""): text_at(node) for node in identifiers}
-    return {
-        "legal_id": legal_id,
-        "gln": ids.get(_GLN),
-        "lei": ids.get(_LEI),
-        "contact": _contact(*contact),
-        "electronic_address": _electronic(endpoint),
-    }
-
-
-def _contact(name, phone, email) -> dict | None:
-    return {"name": name, "phone": phone, "email": email} if any((name, phone, email)) else None
-
-
-def _payment_means(code: str | None, notes: list[str]) -> str | None:
-    if code is None:
-        return None
-    word = payment_means_of(code)
-    if word is None:
-        notes.append(f"payment_means: the XML's code {code} has no word in the schema; null, payment_means_code {code}")
-    return word
-
-
-def _period(start: str | None, end: str | None) -> dict | None:
-    return {"start": start, "end": end} if start or end else None
-
-
-def _summed(amounts: list, flags: list[bool], *, charge: bool) -> int | float | None:
-    """The sum of a line's allowances (``charge`` False) or charges, None when it has none."""
-    known = [a for a, is_charge in zip(amounts, flags, strict=True) if is_charge == charge and a is not None]
-    return plain_number(sum(known, Decimal(0))) if known else None
-
-
-def _allowance(amount, reason, rate, category, *, charge: bool, code=None, base=None, percent=None) -> dict:
-    return {
-        "kind": "charge" if charge else "allowance",
-        "reason": reason,
-        "reason_code": code,
-        "amount": plain_number(amount),
-        "base_amount": plain_number(base),
-        "percentage": plain_number(percent),
-        "tax_rate": plain_number(rate),
-        "vat_category": category,
-    }
-
-
-class _Cii:
-    """The extra terms of a CII document (ZUGFeRD 1's element names where they differ)."""
-
-    def __init__(self, root):
-        self.root = root
-        self.tx = find_one(root, "SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction")
-        self.agreement = find_one(self.tx, "ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement")
-        self.delivery = find_one(self.tx, "ApplicableHeaderTradeDelivery|ApplicableSupplyChainTradeDelivery")
-        self.settlement = find_one(self.tx, "ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement")
-        self.summation = find_one(
-            self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
-        )
-
-    def extras(self, notes: list[str]) -> dict:
-        s = self.settlement
-        preceding = find_one(s, "InvoiceReferencedDocument")
-        period = find_one(s, "BillingSpecifiedPeriod")
-        means = find_one(s, "SpecifiedTradeSettlementPaymentMeans")
-        return {
-            "buyer_reference": text_at(self.agreement, "BuyerReference"),
-            "order_reference": text_at(self.agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"),
-            "preceding": None
-            if text_at(preceding, "IssuerAssignedID") is None
-            else {
-                "number": text_at(preceding, "IssuerAssignedID"),
-                "issue_date": iso_date(text_at(preceding, "FormattedIssueDateTime", "DateTimeString")),
-            },
-            "delivery_date": iso_date(
-                text_at(self.delivery, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime", "DateTimeString")
-            ),
-            "period": _period(
-                iso_date(text_at(period, "StartDateTime", "DateTimeString")),
-                iso_date(text_at(period, "EndDateTime", "DateTimeString")),
-            ),
-            "seller": self._party("SellerTradeParty"),
-            "buyer": self._party("BuyerTradeParty"),
-            "lines": self._lines(),
-            "taxes": [
-                {
-                    "category": text_at(t, "CategoryCode"),
-                    "exemption_reason": text_at(t, "ExemptionReason"),
-                    "exemption_code": text_at(t, "ExemptionReasonCode"),
-                }
-                for t in find_all(s, "ApplicableTradeTax")
-            ],
-            "allowances": [self._allowance(a) for a in find_all(s, "SpecifiedTradeAllowanceCharge")]
-            + [self._logistics(c) for c in find_all(s, "SpecifiedLogisticsServiceCharge")],
-            "rounding": plain_number(decimal_at(self.summation, "RoundingAmount")),
-            "payment_means": _payment_means(text_at(means, "TypeCode"), notes),
-            # an IBANID that is no IBAN (the invoice reading leaves it out) is still the account to pay to
-            "account_number": text_at(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID|IBANID"),
-        }
-
-    def _party(self, name: str) -> dict:
-        party = find_one(self.agreement, name)
-        contact = find_one(party, "DefinedTradeContact")
-        return _party_terms(
-            legal_id=text_at(party, "SpecifiedLegalOrganization", "ID"),
-            identifiers=find_all(party, "GlobalID"),
-            contact=(
-                text_at(contact, "PersonName") or text_at(contact, "DepartmentName"),
-                text_at(contact, "TelephoneUniversalCommunication", "CompleteNumber"),
-                text_at(contact, "EmailURIUniversalCommunication", "URIID"),
-            ),
-            endpoint=find_one(party, "URIUniversalCommunication", "URIID"),
-        )
-
-    def _lines(self) -> list[dict]:
-        out = []
-        for _, _, settlement, product, _ in cii_positions(self.tx)[0]:  # the invoice reading's lines
-            entries = find_all(settlement, "SpecifiedTradeAllowanceCharge")
-            flags = [(text_at(a, "ChargeIndicator", "Indicator") or "").lower() == "true" for a in entries]
-            amounts = [decimal_at(a, "ActualAmount") for a in entries]
-            out.append(
-                {
-                    "item_id": text_at(product, "SellerAssignedID"),
-                    "allowance": _summed(amounts, flags, charge=False),
-                    "charge": _summed(amounts, flags, charge=True),
-                    "category": text_at(settlement, "ApplicableTradeTax", "CategoryCode"),
-                }
-            )
-        return out
-
-    @staticmethod
-    def _allowance(node) -> dict:
-        return _cii_adjustment(
-            node,
-            ("ActualAmount", "Reason", "CategoryTradeTax"),
-            charge=(text_at(node, "ChargeIndicator", "Indicator") or "").lower() == "true",
-            code=text_at(node, "ReasonCode"),
-            base=decimal_at(node, "BasisAmount"),
-            percent=decimal_at(node, "CalculationPercent"),
-        )
-
-    @staticmethod
-    def _logistics(node) -> dict:
-        """A logistics service charge (freight; ZUGFeRD 1 and EXTENDED): a document charge in EN 16931 (BG-21)."""
-        return _cii_adjustment(node, ("AppliedAmount", "Description", "AppliedTradeTax"), charge=True)
-
-
-def _cii_adjustment(node, names: tuple[str, str, str], *, charge: bool, code=None, base=None, percent=None) -> dict:
-    """A CII allowance or charge: its amount, reason and tax by their element names (``names``), the rest given."""
-    amount, reason, tax_name = names
-    tax = find_one(node, tax_name)
-    return _allowance(
-        decimal_at(node, amount),
-        text_at(node, reason),
-        decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),
-        text_at(tax, "CategoryCode"),
-        charge=charge,
-        code=code,
-        base=base,
-        percent=percent,
-    )
-
-
-class _Ubl:
-    """The extra terms of a UBL 2.1 ``Invoice`` / ``CreditNote``."""
-
-    def __init__(self, root):
-        self.root = root
-
-    def extras(self, notes: list[str]) -> dict:
-        r = self.root
-        preceding = find_one(r, "BillingReference", "InvoiceDocumentReference")
-        means = find_one(r, "PaymentMeans")
-        account = text_at(means, "PayeeFinancialAccount", "ID")
-        currency = text_at(r, "DocumentCurrencyCode")
-        tax_total = ubl_tax_total(r, currency)  # the one in the document currency, as the invoice reading takes
-        return {
-            "buyer_reference": text_at(r, "BuyerReference"),
-            "order_reference": text_at(r, "OrderReference", "ID"),
-            "preceding": None
-            if text_at(preceding, "ID") is None
-            else {"number": text_at(preceding, "ID"), "issue_date": iso_date(text_at(preceding, "IssueDate"))},
-            "delivery_date": iso_date(text_at(r, "Delivery", "ActualDeliveryDate")),
-            "period": _period(
-                iso_date(text_at(r, "InvoicePeriod", "StartDate")), iso_date(text_at(r, "InvoicePeriod", "EndDate"))
-            ),
-            "seller": self._party("AccountingSupplierParty"),
-            "buyer": self._party("AccountingCustomerParty"),
-            "lines": [self._line(x) for x in find_all(r, "InvoiceLine|CreditNoteLine")],
-            "taxes": [
-                {
-                    "category": text_at(sub, "TaxCategory", "ID"),
-                    "exemption_reason": text_at(sub, "TaxCategory", "TaxExemptionReason"),
-                    "exemption_code": text_at(sub, "TaxCategory", "TaxExemptionReasonCode"),
-                }
-                for sub in find_all(tax_total, "TaxSubtotal")
-            ],
-            "allowances": [self._allowance(a) for a in find_all(r, "AllowanceCharge")],
-            "rounding": plain_number(decimal_at(r, "LegalMonetaryTotal", "PayableRoundingAmount")),
-            "payment_means": _payment_means(text_at(means, "PaymentMeansCode"), notes),
-            "account_number": account,  # kept only where the invoice reading found no IBAN in it
-        }
-
-    def _party(self, name: str) -> dict:
-        party = find_one(self.root, name, "Party")
-        contact = find_one(party, "Contact")
-        return _party_terms(
-            legal_id=text_at(party, "PartyLegalEntity", "CompanyID"),
-            identifiers=find_all(party, "PartyIdentification", "ID"),
-            contact=(text_at(contact, "Name"), text_at(contact, "Telephone"), text_at(contact, "ElectronicMail")),
-            endpoint=find_one(party, "EndpointID"),
-        )
-
-    @staticmethod
-    def _line(line) -> dict:
-        entries = find_all(line, "AllowanceCharge")
-        flags = [(text_at(a, "ChargeIndicator") or "").lower() == "true" for a in entries]
-        amounts = [decimal_at(a, "Amount") for a in entries]
-        return {
-            "item_id": text_at(line, "Item", "SellersItemIdentification", "ID"),
-            "allowance": _summed(amounts, flags, charge=False),
-            "charge": _summed(amounts, flags, charge=True),
-            "category": text_at(line, "Item", "ClassifiedTaxCategory", "ID"),
-        }
-
-    @staticmethod
-    def _allowance(node) -> dict:
-        return _allowance(
-            decimal_at(node, "Amount"),
-            text_at(node, "AllowanceChargeReason"),
-            decimal_at(node, "TaxCategory", "Percent"),
-            text_at(node, "TaxCategory", "ID"),
-            charge=(text_at(node, "ChargeIndicator") or "").lower() == "true",
-            code=text_at(node, "AllowanceChargeReasonCode"),
-            base=decimal_at(node, "BaseAmount"),
-            percent=decimal_at(node, "MultiplierFactorNumeric"),
-        )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractor.einvoice.read import EmbeddedInvoice, parse_invoice_xml
+from extractor.einvoice.read import EmbeddedInvoice, read_invoice_root
 from extractor.einvoice.read_en16931 import as_en16931
 from extractor.einvoice.xmltext import xml_parser
 from extractor.errors import InputError
@@ -71,11 +71,11 @@ def receive_xml(xml: bytes, *, name: str, schema: str = "invoice") -> Received:
     """
     root = _parsed(xml, name)
     _check_root(root, name)
-    invoice = parse_invoice_xml(xml)
+    invoice = read_invoice_root(root, xml=xml)
     if invoice is None:  # the root was checked: only a reader's refusal leads here
         raise InputError(f"{name}: the XML could not be read as an e-invoice", source=name, code="not_an_einvoice")
     if schema == "invoice-en16931":
-        invoice = as_en16931(invoice)
+        invoice = as_en16931(invoice, root=root)
     findings = tuple(f for f in (_profile_finding(invoice.guideline, name), _amount_finding(root, name)) if f)
     return Received(invoice=invoice, findings=findings)
 

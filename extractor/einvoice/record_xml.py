@@ -9,7 +9,8 @@ from typing import Any
 
 from extractor.einvoice.facturx import facturx_pdf
 from extractor.einvoice.formats import format_of
-from extractor.einvoice.terms import Terms, terms_from
+from extractor.einvoice.read_record import terms_from
+from extractor.einvoice.terms import Terms
 from extractor.record import Record
 
 

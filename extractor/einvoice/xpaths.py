@@ -5,7 +5,7 @@ The readers (``einvoice.read``: CII and UBL into the invoice schema) copy values
 for each value, the element (or attribute) it was copied from, in the part of the XML the reader reads it from:
 
 * a line item's values in its own line (CII ``IncludedSupplyChainTradeLineItem``, the reader's positions:
-  ``read.cii_positions``; UBL ``InvoiceLine`` / ``CreditNoteLine``), a tax line's in its own tax breakdown, the
+  ``read_fields.cii_positions``; UBL ``InvoiceLine`` / ``CreditNoteLine``), a tax line's in its own tax breakdown, the
   seller's and buyer's in their party, the bank account's in the payment means; header values outside the lines;
 * among the elements there whose content is the value (text collapsed as the reader collapses it; numbers compared
   as decimals; dates as ``YYYYMMDD`` or ISO; unit and currency codes in their ``unitCode`` / ``currencyID``
@@ -129,7 +129,7 @@ class _Scopes:
         ]
 
     def _cii_lines(self) -> list:
-        from extractor.einvoice.read import cii_positions
+        from extractor.einvoice.read_fields import cii_positions
 
         tx = next(
             (
