@@ -125,7 +125,7 @@ class MailRow:
 
 
 class MailLedger(DatabaseOwner):
-    """The mail tables (one thread owns it, like the watcher's ledger)."""
+    """The mail tables (one thread owns it, like the document ledger, ``jobs.ledger``)."""
 
     def __init__(self, path: Path, *, create: bool = True) -> None:
         """Open the ledger file's mail tables (created when missing, unless ``create`` is False).
