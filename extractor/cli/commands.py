@@ -27,24 +27,25 @@ from extractor.cli.app import (
     handle_errors,
 )
 from extractor.cli.configfile import load as load_config
-from extractor.cli.options import (
-    FEED_JSONL_OPTION,
-    HOOK_OPTION,
-    HOOK_TIMEOUT_OPTION,
-    LEARN_OPTION,
-    NO_REGISTER_OPTION,
-    REQUIRE_KNOWN_SUPPLIER_OPTION,
-    STATE_REGISTER_OPTION,
-    feed_settings,
-    settings_options,
+from extractor.cli.groups import (
+    FEEDS,
+    BatchRegister,
+    EngineChoice,
+    RegisterChoice,
+    batch_register_options,
+    engine_options,
+    feed_options,
     state_register,
+    state_register_options,
 )
+from extractor.cli.options import settings_options
 from extractor.einvoice import INVOICE_SCHEMA_MISSES
 from extractor.einvoice.formats import XML_FORMATS, formats_help
 from extractor.errors import ExitCode, UsageError
 from extractor.inputs.discover import find_inputs
 from extractor.jobs.batch import run_batch
-from extractor.jobs.ray import RaySettings, engine_for
+from extractor.jobs.feeds import FeedSettings
+from extractor.jobs.ray import engine_for
 from extractor.jobs.watch.inbox import WatchSettings
 from extractor.quiet import configure
 from extractor.settings import Settings, job_batch
@@ -63,6 +64,8 @@ WATCH = WatchSettings()  # the watcher's defaults, named once there
 )
 @handle_errors
 @settings_options
+@batch_register_options
+@engine_options
 def run_batch_command(
     ctx: typer.Context,
     inputs: list[str] = typer.Argument(..., help="PDF / PNG / JPEG / TIFF / WebP files, directories or globs."),
@@ -73,61 +76,14 @@ def run_batch_command(
     force: bool = typer.Option(
         False, "--force", help="Extract every input again, even when --out already holds its final record."
     ),
-    engine: str = typer.Option(
-        "local",
-        "--engine",
-        metavar="local|ray",
-        help="Where the batch runs: local (this machine) or ray (a Ray cluster; pip install "
-        '"extractor-vlm\\[ray]"; needs --endpoint and --out on shared storage: the '
-        "in-process MLX model stays on one machine).",
-    ),
-    address: str | None = typer.Option(
-        None,
-        "--address",
-        metavar="ADDR",
-        help="With --engine ray: the cluster to join (head host:port, "
-        "ray://host:10001 or auto; default: a local cluster of this "
-        "machine's cores).",
-    ),
-    actors: int | None = typer.Option(
-        None,
-        "--actors",
-        min=1,
-        metavar="N",
-        help="With --engine ray: extraction actors, one document each at a time (default: one per CPU of the cluster).",
-    ),
-    register: str | None = typer.Option(
-        None,
-        "--register",
-        metavar="PATH_OR_URL",
-        help="Check every invoice against this invoice register and add it (a path: SQLite; or "
-        "postgresql://...): duplicates, changed bank details, new suppliers (docs/register.md). Without it, the "
-        "batch flags only the duplicates within itself.",
-    ),
-    require_known_supplier: bool = typer.Option(
-        False,
-        "--require-known-supplier",
-        help="With --register: a supplier the register does not know yet makes the record review.",
-    ),
-    duplicate_window: int = typer.Option(
-        Settings().duplicate_window,
-        "--duplicate-window",
-        min=0,
-        metavar="DAYS",
-        help="possible_duplicate: the same supplier, total and currency issued at most DAYS apart.",
-    ),
-    learn: str = LEARN_OPTION,
+    runs_on: EngineChoice = EngineChoice(),  # given by engine_options
+    register_options: BatchRegister = BatchRegister(),  # given by batch_register_options
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Run a batch and exit 0 when every record is ok, 1 otherwise, 2 on usage errors."""
     if settings is None:
         raise TypeError("run_batch_command runs through settings_options, which gives it settings")
-    settings = settings.replace(
-        register=register,
-        require_known_supplier=require_known_supplier,
-        duplicate_window=duplicate_window,
-        learn=learn,
-    )
+    settings = register_options.applied(settings)
     if settings.einvoice and settings.schema == "invoice":
         render.note(f"--schema invoice with --einvoice: {INVOICE_SCHEMA_MISSES}")
     found = find_inputs(inputs)
@@ -137,7 +93,7 @@ def run_batch_command(
     if not paths:
         raise UsageError("no input files")
     settings = job_batch(settings, documents=len(paths), given=given_option(ctx, "batch"))
-    remote = engine_for(engine, settings=settings, out=out, options=RaySettings(address=address, actors=actors))
+    remote = engine_for(runs_on.engine, settings=settings, out=out, options=runs_on.ray)
     logged = bool(out or jsonl or csv_path) and not as_json
     with (
         Extractor(settings) as extractor,
@@ -232,6 +188,8 @@ SUBCOMMANDS.add("doctor")
 )
 @handle_errors
 @settings_options
+@feed_options
+@state_register_options
 def watch_command(
     inbox: Path = typer.Argument(..., help="The folder to watch (subfolders included)."),
     out: Path = typer.Option(..., "--out", "-o", help="Write one <name>-<sha256[:12]>.json record per content here."),
@@ -278,14 +236,9 @@ def watch_command(
         help="After SIGINT / SIGTERM, seconds the current document may still run "
         "before it is abandoned (it stays queued).",
     ),
-    jsonl: Path | None = FEED_JSONL_OPTION,
-    hook: str | None = HOOK_OPTION,
-    hook_timeout: float = HOOK_TIMEOUT_OPTION,
+    feeds: FeedSettings = FEEDS,  # given by feed_options
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
-    register: str | None = STATE_REGISTER_OPTION,
-    no_register: bool = NO_REGISTER_OPTION,
-    require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
-    learn: str = LEARN_OPTION,
+    choice: RegisterChoice = RegisterChoice(),  # given by state_register_options
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
     """Watch until stopped (exit 0), or with --once until the inbox is done (exit 0)."""
@@ -300,13 +253,11 @@ def watch_command(
         keep_inputs=keep_inputs,
         once=once,
         stop_timeout=stop_timeout,
-        feeds=feed_settings(jsonl, hook, hook_timeout),
+        feeds=feeds,
     )
     paths = WatchPaths.resolve(inbox, out, ledger)
     check_unlocked(paths)  # a second watcher fails before spending time on the model
-    settings = state_register(
-        settings, paths.register, register=register, off=no_register, strict=require_known_supplier, learn=learn
-    )
+    settings = state_register(settings, paths.register, choice)
     render.watch_logging()
     with Extractor(settings) as extractor:
         summary = watch(
@@ -336,8 +287,8 @@ def status_command(
     from extractor.jobs.ledger import Ledger
     from extractor.jobs.watch.inbox import LEDGER_DIR, LEDGER_NAME
 
-    with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as book:
-        report = book.report(recent=recent)
+    with Ledger(ledger or out / LEDGER_DIR / LEDGER_NAME, create=False) as documents:
+        report = documents.report(recent=recent)
     from extractor.jobs.mail.ledger import mail_report  # extract mail's tables, when it wrote to this ledger
 
     mails = mail_report(ledger or out / LEDGER_DIR / LEDGER_NAME, recent=recent)

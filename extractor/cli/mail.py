@@ -8,6 +8,7 @@ Every extraction option of ``extract watch`` applies (``@settings_options``: the
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -15,24 +16,110 @@ import typer
 from extractor.api import Extractor
 from extractor.cli import output as render
 from extractor.cli.app import SUBCOMMANDS, app, handle_errors
-from extractor.cli.options import (
-    FEED_JSONL_OPTION,
-    HOOK_OPTION,
-    HOOK_TIMEOUT_OPTION,
-    LEARN_OPTION,
-    NO_REGISTER_OPTION,
-    REQUIRE_KNOWN_SUPPLIER_OPTION,
-    STATE_REGISTER_OPTION,
-    feed_settings,
-    settings_options,
-    state_register,
-)
+from extractor.cli.groups import FEEDS, RegisterChoice, feed_options, state_register, state_register_options
+from extractor.cli.options import option_group, settings_options
 from extractor.errors import ExitCode, UsageError
+from extractor.jobs.feeds import FeedSettings
 from extractor.jobs.mail.settings import MailSettings
 from extractor.settings import Settings
 
 MAIL = MailSettings()  # the defaults, named once there
 PASSWORD_ENV = "EXTRACT_MAIL_PASSWORD"
+
+
+def _mail_settings(
+    *,
+    done_folder: str | None,
+    failed_folder: str | None,
+    allow_from: list[str],
+    once: bool,
+    poll: float | None,
+    error_retries: int,
+    backoff: float,
+    max_backoff: float,
+) -> MailSettings:
+    """The mailbox options as MailSettings (an empty folder name: none)."""
+    return MailSettings(
+        done_folder=done_folder or None,
+        failed_folder=failed_folder or None,
+        allow_from=tuple(allow_from),
+        once=once,
+        poll=poll,
+        error_retries=error_retries,
+        backoff=backoff,
+        max_backoff=max_backoff,
+    )
+
+
+# extract mail's own options, from --done-folder to --max-backoff
+MAIL_OPTIONS = {
+    "done_folder": (
+        str | None,
+        typer.Option(
+            MAIL.done_folder,
+            "--done-folder",
+            metavar="FOLDER",
+            help="Move a mail here once its documents are extracted (default: flag it \\Seen and $Extracted, "
+            "leave it).",
+        ),
+    ),
+    "failed_folder": (
+        str | None,
+        typer.Option(
+            MAIL.failed_folder,
+            "--failed-folder",
+            metavar="FOLDER",
+            help="Move a mail with a failed document here (default: flag it $ExtractFailed, leave it).",
+        ),
+    ),
+    "allow_from": (
+        list[str],
+        typer.Option(
+            [],
+            "--allow-from",
+            metavar="PATTERN",
+            help="Read only mail from these senders (*@supplier.com; repeatable); others are skipped and logged.",
+        ),
+    ),
+    "once": (
+        bool,
+        typer.Option(MAIL.once, "--once", help="Read what is in the folder now, then exit (cron, timers)."),
+    ),
+    "poll": (
+        float | None,
+        typer.Option(
+            MAIL.poll, "--poll", min=1.0, metavar="SECONDS", help="Check every SECONDS instead of waiting with IDLE."
+        ),
+    ),
+    "error_retries": (
+        int,
+        typer.Option(
+            MAIL.error_retries, "--error-retries", min=0, metavar="N", help="Retries of a model error or time-out."
+        ),
+    ),
+    "backoff": (
+        float,
+        typer.Option(
+            MAIL.backoff,
+            "--backoff",
+            min=0.0,
+            metavar="SECONDS",
+            help="Seconds before the first retry or reconnect (doubled for each further one).",
+        ),
+    ),
+    "max_backoff": (
+        float,
+        typer.Option(
+            MAIL.max_backoff,
+            "--max-backoff",
+            min=0.0,
+            metavar="SECONDS",
+            help="The longest wait between two retries or reconnects (a mail server down for minutes is tried "
+            "this often).",
+        ),
+    ),
+}
+mail_options = option_group("behaviour", MAIL_OPTIONS, _mail_settings)
 
 
 def mail_credentials(password_file: Path | None, token_command: str | None):
@@ -96,6 +183,9 @@ def probe(target, credentials, *, once: bool) -> None:
 )
 @handle_errors
 @settings_options
+@mail_options
+@feed_options
+@state_register_options
 def mail_command(
     url: str = typer.Argument(..., metavar="URL", help="imaps://USER@HOST[:PORT]/FOLDER (user %-encoded: ap%40x.com)."),
     out: Path = typer.Option(
@@ -116,52 +206,9 @@ def mail_command(
         metavar="CMD",
         help="Log in with XOAUTH2: CMD prints a fresh access token (run at every connect; Microsoft 365, Gmail).",
     ),
-    done_folder: str | None = typer.Option(
-        MAIL.done_folder,
-        "--done-folder",
-        metavar="FOLDER",
-        help="Move a mail here once its documents are extracted (default: flag it \\Seen and $Extracted, leave it).",
-    ),
-    failed_folder: str | None = typer.Option(
-        MAIL.failed_folder,
-        "--failed-folder",
-        metavar="FOLDER",
-        help="Move a mail with a failed document here (default: flag it $ExtractFailed, leave it).",
-    ),
-    allow_from: list[str] = typer.Option(
-        [],
-        "--allow-from",
-        metavar="PATTERN",
-        help="Read only mail from these senders (*@supplier.com; repeatable); others are skipped and logged.",
-    ),
-    once: bool = typer.Option(MAIL.once, "--once", help="Read what is in the folder now, then exit (cron, timers)."),
-    poll: float | None = typer.Option(
-        MAIL.poll, "--poll", min=1.0, metavar="SECONDS", help="Check every SECONDS instead of waiting with IDLE."
-    ),
-    error_retries: int = typer.Option(
-        MAIL.error_retries, "--error-retries", min=0, metavar="N", help="Retries of a model error or time-out."
-    ),
-    backoff: float = typer.Option(
-        MAIL.backoff,
-        "--backoff",
-        min=0.0,
-        metavar="SECONDS",
-        help="Seconds before the first retry or reconnect (doubled for each further one).",
-    ),
-    max_backoff: float = typer.Option(
-        MAIL.max_backoff,
-        "--max-backoff",
-        min=0.0,
-        metavar="SECONDS",
-        help="The longest wait between two retries or reconnects (a mail server down for minutes is tried this often).",
-    ),
-    jsonl: Path | None = FEED_JSONL_OPTION,
-    hook: str | None = HOOK_OPTION,
-    hook_timeout: float = HOOK_TIMEOUT_OPTION,
-    register: str | None = STATE_REGISTER_OPTION,
-    no_register: bool = NO_REGISTER_OPTION,
-    require_known_supplier: bool = REQUIRE_KNOWN_SUPPLIER_OPTION,
-    learn: str = LEARN_OPTION,
+    behaviour: MailSettings = MAIL,  # given by mail_options (--done-folder ... --max-backoff)
+    feeds: FeedSettings = FEEDS,  # given by feed_options
+    choice: RegisterChoice = RegisterChoice(),  # given by state_register_options
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     settings: Settings | None = None,  # given by settings_options
 ) -> None:
@@ -172,30 +219,13 @@ def mail_command(
 
     target = parse_mail_url(url)
     credentials = mail_credentials(mail_password_file, oauth_token_command)
-    behaviour = MailSettings(
-        done_folder=done_folder or None,
-        failed_folder=failed_folder or None,
-        allow_from=tuple(allow_from),
-        poll=poll,
-        once=once,
-        error_retries=error_retries,
-        backoff=backoff,
-        max_backoff=max_backoff,
-        feeds=feed_settings(jsonl, hook, hook_timeout),
-    )
-    book = ledger_path(out, ledger)
-    settings = state_register(
-        settings,
-        book.parent / REGISTER_NAME,
-        register=register,
-        off=no_register,
-        strict=require_known_supplier,
-        learn=learn,
-    )
-    with IntakeLock(book):  # a second process fails before spending time on the model
+    behaviour = replace(behaviour, feeds=feeds)
+    ledger_file = ledger_path(out, ledger)
+    settings = state_register(settings, ledger_file.parent / REGISTER_NAME, choice)
+    with IntakeLock(ledger_file):  # a second process fails before spending time on the model
         pass
     render.watch_logging("extractor.jobs.mail")
-    probe(target, credentials, once=once)  # a wrong password or folder fails before the model loads
+    probe(target, credentials, once=behaviour.once)  # a wrong password or folder fails before the model loads
     with Extractor(settings) as extractor:
         summary = mail(
             target,
@@ -203,7 +233,7 @@ def mail_command(
             extractor=extractor,
             credentials=credentials,
             settings=behaviour,
-            ledger=book,
+            ledger=ledger_file,
             handle_signals=True,
         )
     render.show_watch_summary(summary.to_dict(), as_json=as_json)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from extractor.einvoice.formats import FORMATS, formats_help
 from extractor.errors import UsageError
-from extractor.jobs.feeds import FeedSettings, split_hook
 from extractor.runners.guards import GuardSettings
 from extractor.settings import BATCH_JOB_DEFAULT, MAX_BATCH, MAX_PASSES, Settings, command_line_settings, default
 
@@ -415,22 +416,36 @@ def _urls(values: list[str]) -> tuple[str, ...]:
     return tuple(url for value in values for url in re.split(r"[\s,]+", value) if url)
 
 
-def settings_options(command):
-    """Give a command every SETTINGS_OPTIONS option and call it with ``settings=`` the Settings they make."""
-    own = inspect.signature(command, eval_str=True)
-    shared = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
-        for name, (annotation, option) in SETTINGS_OPTIONS.items()
-    ]
+def option_group(name: str, options: Mapping[str, tuple[Any, Any]], build: Callable[..., Any]):
+    """A decorator: the command's parameter ``name`` becomes the ``options`` (declared once, shared by several
+    commands, in its place so that ``--help`` keeps its order) and the command is called with ``name=`` what
+    ``build`` makes of their parsed values."""
 
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        options = {name: kwargs.pop(name) for name in SETTINGS_OPTIONS}
-        return command(*args, settings=settings_from_options(**options), **kwargs)
+    def decorate(command):
+        own = inspect.signature(command, eval_str=True)
+        params: list[inspect.Parameter] = []
+        for param in own.parameters.values():
+            if param.name != name:
+                params.append(param)
+                continue
+            params += [  # the replaced parameter's kind: the signature stays in a valid order
+                inspect.Parameter(option, param.kind, default=declared, annotation=annotation)
+                for option, (annotation, declared) in options.items()
+            ]
 
-    params = [p for p in own.parameters.values() if p.name != "settings"]
-    wrapper.__signature__ = own.replace(parameters=params + shared)  # type: ignore[attr-defined]  # wraps() is typed without it
-    return wrapper
+        @functools.wraps(command)
+        def wrapper(*args, **kwargs):
+            values = {option: kwargs.pop(option) for option in options}
+            return command(*args, **{name: build(**values)}, **kwargs)
+
+        wrapper.__signature__ = own.replace(parameters=params)  # type: ignore[attr-defined]  # wraps() is typed without it
+        return wrapper
+
+    return decorate
+
+
+# Give a command every SETTINGS_OPTIONS option and call it with ``settings=`` the Settings they make.
+settings_options = option_group("settings", SETTINGS_OPTIONS, settings_from_options)
 
 
 def _password_file(path: Path | None) -> tuple[str, ...]:
@@ -470,19 +485,6 @@ def _guard_settings(no_guard: list[str]) -> GuardSettings:
         raise UsageError(f"--no-guard: {exc}") from exc
 
 
-# ---------------------------------------------------------------- a service's own invoice register (watch, mail)
-
-STATE_REGISTER_OPTION = typer.Option(
-    None,
-    "--register",
-    metavar="PATH_OR_URL",
-    help="The invoice register every invoice is checked against and added to (default: register.sqlite in the "
-    "state folder, beside the ledger; postgresql://... to share one).",
-)
-NO_REGISTER_OPTION = typer.Option(False, "--no-register", help="Keep no invoice register (no register checks).")
-REQUIRE_KNOWN_SUPPLIER_OPTION = typer.Option(
-    False, "--require-known-supplier", help="A supplier the register does not know yet makes the record review."
-)
 # one definition for every command that keeps a register (extract, watch, mail, serve, worker): the same default
 LEARN_OPTION = typer.Option(
     Settings().learn,
@@ -492,52 +494,3 @@ LEARN_OPTION = typer.Option(
     "every required field (read); let the layout only check the model's reading (check); or neither (off) "
     "(docs/learning.md).",
 )
-
-
-def state_register(
-    settings: Settings | None, default: Path, *, register: str | None, off: bool, strict: bool, learn: str
-) -> Settings:
-    """The settings of ``extract watch`` / ``extract mail`` with their invoice register: ``--register``, else
-    ``default`` (the state folder's, made if missing), none with ``--no-register``; ``learn``: what the register's
-    learned layouts do (``--learn``, as ``extract`` run's)."""
-    if off and register:
-        raise UsageError("--register and --no-register: give one of them")
-    settings = (settings or Settings()).replace(learn=learn)
-    if off:
-        return settings.replace(register=None)
-    if register is None:
-        default.parent.mkdir(parents=True, exist_ok=True)
-        register = str(default)
-    return settings.replace(register=register, require_known_supplier=strict)
-
-
-# ---------------------------------------------------------- where a service's records go besides OUT (watch, mail)
-
-FEEDS = FeedSettings()  # the defaults, named once there (extractor.settings)
-FEED_JSONL_OPTION = typer.Option(
-    None,
-    "--jsonl",
-    metavar="FILE",
-    help="Also append every new record to FILE as one JSON line (kept across runs; once per record, even after "
-    "a kill -9).",
-)
-HOOK_OPTION = typer.Option(
-    None,
-    "--hook",
-    metavar="CMD",
-    help="Run CMD (split like a shell line, no shell) on every new record: the record's JSON on stdin, "
-    "EXTRACT_RECORD, EXTRACT_STATUS, EXTRACT_SOURCE, EXTRACT_SHA256 and EXTRACT_RECORD_KEY in its environment "
-    "(at least once: deduplicate on EXTRACT_RECORD_KEY). A failure is logged and counted, never fatal.",
-)
-HOOK_TIMEOUT_OPTION = typer.Option(
-    FEEDS.hook_timeout,
-    "--hook-timeout",
-    metavar="SECONDS",
-    help="Kill a --hook run still going after this long (counted as failed).",
-)
-
-
-def feed_settings(jsonl: Path | None, hook: str | None, hook_timeout: float) -> FeedSettings:
-    """``--jsonl``, ``--hook`` and ``--hook-timeout`` as FeedSettings (a missing hook command fails here, before
-    the model loads)."""
-    return FeedSettings(jsonl=jsonl, hook=split_hook(hook or ""), hook_timeout=hook_timeout)

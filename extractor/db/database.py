@@ -184,6 +184,25 @@ class Database:
         return ""
 
 
+Owner = TypeVar("Owner", bound="DatabaseOwner")
+
+
+class DatabaseOwner:
+    """A store over one ``Database`` (its ``db``): closing the store closes the database, and ``with`` closes it."""
+
+    db: Database
+
+    def close(self) -> None:
+        """Close the database (this thread's connection)."""
+        self.db.close()
+
+    def __enter__(self: Owner) -> Owner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def is_lost(exc: BaseException) -> bool:
     """Whether a store's error says its database is unreachable for now (a lost or refused connection, a SQLite
     file locked past its busy timeout): worth waiting out, not a fault of the operation."""
@@ -208,6 +227,7 @@ __all__ = [
     "OUTLAST",
     "SPACE_WAIT",
     "Database",
+    "DatabaseOwner",
     "Naming",
     "Tuning",
     "is_lost",

@@ -26,15 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.api import in_input_order
-from extractor.jobs.hooks import pause_at
+from extractor.jobs.pause import pause_at
 from extractor.jobs.sinks import CsvSink, JsonDirSink, JsonlSink
 from extractor.pipeline.extract import content_sha256
 from extractor.record import Record, record_from_dict
+from extractor.register.register import Register
 from extractor.register.result import batch_duplicates
-from extractor.register.store import Register
 from extractor.trust.verdict import final
 
-# Test hook: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``hooks.pause_at``).
+# Test pause: EXTRACTOR_BATCH_TEST_PAUSE=N:FILE holds the batch after its N-th record is written (``pause.pause_at``).
 TEST_PAUSE_ENV = "EXTRACTOR_BATCH_TEST_PAUSE"
 
 
@@ -82,14 +82,7 @@ def run_batch(
     """
     json_dir = JsonDirSink(out) if out else None
     split = extractor.settings.split == "auto"
-    sinks = [
-        s
-        for s in (
-            JsonlSink(jsonl) if jsonl else None,
-            CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split) if csv_path else None,
-        )
-        if s
-    ]
+    sinks = _row_sinks(extractor, jsonl=jsonl, csv_path=csv_path, split=split)
     fingerprint = extractor.fingerprint
     done = {} if force or json_dir is None else _finished(sources, json_dir, fingerprint, split=split)
     if json_dir is not None:
@@ -102,24 +95,7 @@ def run_batch(
     if extractor.register is not None:  # a full register stops the batch (exit 2, naming it): no intake to wait
         extractor.register.db.refuse_when_full()
 
-    def arrived(group: tuple[Record, ...]) -> None:
-        if json_dir is None:
-            raise RuntimeError("records arrive for --out only where there is one")
-        for record in group:
-            json_dir.write(record)
-
-    # --out files as each document finishes (every part of a split file); everything else in input order
-    fresh: Generator[tuple[Record, ...], None, None]
-    if engine is not None:  # it writes the --out files itself, to the names given here (one record per input)
-        if json_dir is None:
-            raise ValueError("an engine writes the records to --out itself: out is required")
-        fresh = (
-            (record,) for record in in_input_order(engine.extract_as_done(todo, [json_dir.path_for(s) for s in todo]))
-        )
-    else:
-        fresh = in_input_order(
-            extractor.extract_parts_as_done(todo), on_arrival=arrived if json_dir is not None else None
-        )
+    fresh = _fresh_records(extractor, engine, todo, json_dir)
     try:
         for source in sources:
             skipped = source in done
@@ -139,6 +115,35 @@ def run_batch(
         if own is not None:
             own.close()
     return BatchResult(records=tuple(records), skipped=len(done))
+
+
+def _row_sinks(extractor, *, jsonl: Path | None, csv_path: Path | None, split: bool) -> list[JsonlSink | CsvSink]:
+    """The sinks that take every record in input order: ``--jsonl`` and ``--csv`` where given."""
+    sinks: list[JsonlSink | CsvSink] = []
+    if jsonl:
+        sinks.append(JsonlSink(jsonl))
+    if csv_path:
+        sinks.append(CsvSink(csv_path, columns=extractor.schema.top_level_scalars(), parts=split))
+    return sinks
+
+
+def _fresh_records(
+    extractor, engine, todo: list[str], json_dir: JsonDirSink | None
+) -> Generator[tuple[Record, ...], None, None]:
+    """The records of ``todo`` in input order (a tuple per input: every part of a split file); the ``--out`` files
+    are written as each document finishes, by ``engine`` itself where there is one (one record per input)."""
+    if engine is not None:
+        if json_dir is None:
+            raise ValueError("an engine writes the records to --out itself: out is required")
+        paths = [json_dir.path_for(s) for s in todo]
+        return ((record,) for record in in_input_order(engine.extract_as_done(todo, paths)))
+
+    def arrived(group: tuple[Record, ...]) -> None:
+        assert json_dir is not None  # given as on_arrival only with one
+        for record in group:
+            json_dir.write(record)
+
+    return in_input_order(extractor.extract_parts_as_done(todo), on_arrival=arrived if json_dir is not None else None)
 
 
 def _batch_checked(own: Register, record: Record, *, skipped: bool, json_dir: JsonDirSink | None) -> Record:

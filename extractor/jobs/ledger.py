@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
-from extractor.db.database import outlasting
+from extractor.db.database import DatabaseOwner, outlasting
 from extractor.errors import UsageError
 
 STATES = ("queued", "processing", "done", "failed")
@@ -139,7 +139,7 @@ class Entry:
         }
 
 
-class Ledger:
+class Ledger(DatabaseOwner):
     """The SQLite ledger. Not thread-safe: one watcher thread owns it (``status`` opens its own)."""
 
     def __init__(self, path: Path, *, create: bool = True) -> None:
@@ -166,16 +166,6 @@ class Ledger:
             create=create,
             alongside=True,  # the mail ledger's tables share its file
         )
-
-    def close(self) -> None:
-        """Close the database."""
-        self.db.close()
-
-    def __enter__(self) -> Ledger:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     @outlasting
     def _write(self, statements: list[tuple[str, tuple]]) -> int:

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 ENGINES = ("local", "ray")
 RAY_MISSING = 'the Ray engine needs Ray, which is not installed: pip install "extractor-vlm[ray]"'
 ATTEMPTS_DIR = ".ray-attempts"  # in --out: how many times each input's extraction was started
-# The actors get the driver's EXTRACTOR_* variables (the project's own, the test hooks included).
+# The actors get the driver's EXTRACTOR_* variables (the project's own, the test pauses included).
 FORWARDED_PREFIX = "EXTRACTOR_"
-# Test hooks for the kill tests, matched on the input's file name: EXIT=NAME[:FILE] makes the actor starting NAME die
+# Test faults for the kill tests, matched on the input's file name: EXIT=NAME[:FILE] makes the actor starting NAME die
 # by os._exit (every time; only once when FILE is given, created first); PAUSE=NAME:FILE makes it write its pid to
 # FILE and hang (once). Unset, they cost two environment lookups per input.
 TEST_EXIT_ENV = "EXTRACTOR_RAY_TEST_EXIT"
@@ -348,7 +348,7 @@ class ExtractStage:
 
 
 def _test_faults(source: str) -> None:
-    """The kill tests' hooks: ``TEST_EXIT_ENV`` and ``TEST_PAUSE_ENV`` each hold ``;``-separated ``NAME[:MARKER]``
+    """The kill tests' faults: ``TEST_EXIT_ENV`` and ``TEST_PAUSE_ENV`` each hold ``;``-separated ``NAME[:MARKER]``
     entries (exit on NAME once per marker file, every time without one; pause on NAME, the pid in the marker)."""
     name = Path(source).name
     for target, marker in _fault_entries(TEST_EXIT_ENV):

@@ -24,6 +24,6 @@ Public API::
 
 from extractor.register.checks import CheckSettings
 from extractor.register.db import RegisterError
-from extractor.register.store import Register, RegisterResult
+from extractor.register.register import Register, RegisterResult
 
 __all__ = ["CheckSettings", "Register", "RegisterError", "RegisterResult"]

@@ -60,9 +60,9 @@ def remember_not_duplicates(register, source: str, *, place: str, by: str, at: s
     it resolves them): each pair, the document and the original its finding names, is never flagged again.
 
     Args:
-        register: the ``store.Register``.
+        register: the ``register.Register``.
         source: the document: its path, job id, or source as given; place: its path as registered
-            (``store.place_of``).
+            (``register.place_of``).
         by: who decided; at: when (ISO 8601 UTC).
 
     Returns:

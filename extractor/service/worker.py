@@ -26,7 +26,7 @@ from typing import Any
 
 from extractor.api import Extractor
 from extractor.errors import UsageError
-from extractor.jobs.hooks import pause_at
+from extractor.jobs.pause import pause_at
 from extractor.pipeline.extract import settings_fingerprint
 from extractor.record import Record, record_from_dict
 from extractor.register.result import unregistered

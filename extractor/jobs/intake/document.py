@@ -20,7 +20,7 @@ two steps loses nothing and doubles nothing: a restart re-queues ``processing`` 
 and does the document again into the same record path (its ``--jsonl`` line is kept once), or only acknowledges a
 document already finished.
 
-The test pause (:mod:`extractor.jobs.hooks`) holds the process at ``claimed``, ``extracting``, ``extracted``,
+The test pause (:mod:`extractor.jobs.pause`) holds the process at ``claimed``, ``extracting``, ``extracted``,
 ``written``, ``fed`` and ``committed`` (under the source's environment variable), where the kill tests stop it.
 """
 
@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from extractor.jobs.feeds import Feeds
-from extractor.jobs.hooks import pause_at
 from extractor.jobs.intake.policy import RetryPolicy, retryable
 from extractor.jobs.intake.stop import Abandon, Stopping
 from extractor.jobs.ledger import TERMINAL, Entry, Ledger
+from extractor.jobs.pause import pause_at
 from extractor.jobs.sinks import OutputFull, part_path, write_record_beside
 from extractor.record import Record
 from extractor.trust.verdict import ERROR, OK, error_record

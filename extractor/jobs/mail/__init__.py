@@ -112,12 +112,12 @@ def mail(
     settings = settings or MailSettings()
     stop = stop_event or threading.Event()
     out_path = Path(out).expanduser().resolve()
-    book = ledger_path(out_path, ledger)
-    with IntakeLock(book), Ledger(book) as book_of_documents, MailLedger(book) as mails:
+    ledger_file = ledger_path(out_path, ledger)
+    with IntakeLock(ledger_file), Ledger(ledger_file) as document_ledger, MailLedger(ledger_file) as mails:
         with Feeds(settings.feeds, log=log) as feeds:
             box = Mailbox(target, credentials, timeout=settings.timeout)
             documents = Documents(
-                ledger=book_of_documents,
+                ledger=document_ledger,
                 feeds=feeds,
                 extractor=extractor,
                 policy=settings.policy,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.db import Migration, Naming, Schema, Tuning, open_database, version_at
-from extractor.db.database import outlasting
+from extractor.db.database import DatabaseOwner, outlasting
 from extractor.errors import UsageError
 from extractor.jobs.ledger import BUSY_TIMEOUT, timestamp
 
@@ -124,8 +124,8 @@ class MailRow:
         return {name.strip(): getattr(self, name.strip()) for name in _COLUMNS.split(",")}
 
 
-class MailLedger:
-    """The mail tables (one thread owns it, like the watcher's ledger)."""
+class MailLedger(DatabaseOwner):
+    """The mail tables (one thread owns it, like the document ledger, ``jobs.ledger``)."""
 
     def __init__(self, path: Path, *, create: bool = True) -> None:
         """Open the ledger file's mail tables (created when missing, unless ``create`` is False).
@@ -139,16 +139,6 @@ class MailLedger:
         self.db = open_database(
             str(self.path), schema=SCHEMA, naming=_NAMING, tuning=_TUNING, create=create, alongside=True
         )
-
-    def close(self) -> None:
-        """Close the database."""
-        self.db.close()
-
-    def __enter__(self) -> MailLedger:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     @outlasting
     def _write(self, sql: str, params: tuple) -> None:
@@ -308,8 +298,8 @@ def mail_report(path: Path, *, recent: int = 10) -> dict | None:
     """The mail part of ``extract status`` for a ledger file, or None when no ``extract mail`` wrote to it."""
     if version_at(str(path), schema=SCHEMA, naming=_NAMING) is None:
         return None
-    with MailLedger(path, create=False) as book:
-        return book.report(recent=recent)
+    with MailLedger(path, create=False) as mails:
+        return mails.report(recent=recent)
 
 
 __all__ = ["MAIL_STATES", "MAIL_TERMINAL", "SCHEMA", "MailLedger", "MailRow", "mail_key", "mail_report"]

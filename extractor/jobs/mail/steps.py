@@ -37,7 +37,6 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from extractor.jobs.hooks import pause_at
 from extractor.jobs.intake.document import STEPS as DOCUMENT_STEPS
 from extractor.jobs.intake.document import Documents
 from extractor.jobs.mail.client import DONE_KEYWORD, FAILED_KEYWORD, SKIPPED_KEYWORD, Head, Mailbox
@@ -58,13 +57,14 @@ from extractor.jobs.mail.parts import (
     too_large,
 )
 from extractor.jobs.mail.settings import MailSettings
+from extractor.jobs.pause import pause_at
 from extractor.jobs.sinks import write_atomic, write_record_beside
 from extractor.record import Record
 from extractor.trust.verdict import error_record
 
 log = logging.getLogger("extractor.jobs.mail")
 
-# Test hook: EXTRACTOR_MAIL_TEST_PAUSE=STEP:FILE makes extract mail touch FILE and hang at STEP (one of STEPS).
+# Test pause: EXTRACTOR_MAIL_TEST_PAUSE=STEP:FILE makes extract mail touch FILE and hang at STEP (one of STEPS).
 TEST_PAUSE_ENV = "EXTRACTOR_MAIL_TEST_PAUSE"
 STEPS = ("begun", *DOCUMENT_STEPS, "finished")  # a mail's own, and each of its documents' (the core's)
 COUNTS = ("mails", "extracted", "failed", "duplicates", "skipped", "reconnects")

@@ -108,11 +108,11 @@ def watch(
     """
     settings = settings or WatchSettings()
     paths = WatchPaths.resolve(inbox, out, ledger)
-    with watch_lock(paths), Ledger(paths.ledger) as book, Feeds(settings.feeds, log=log) as feeds:
+    with watch_lock(paths), Ledger(paths.ledger) as document_ledger, Feeds(settings.feeds, log=log) as feeds:
         folder = Inbox(paths=paths, settle=settings.settle)
         stopping = Stopping(stop_event, wake=folder.wake)
         documents = Documents(
-            ledger=book,
+            ledger=document_ledger,
             feeds=feeds,
             extractor=extractor,
             policy=settings.policy,

@@ -59,7 +59,7 @@ from extractor.record import Record
 log = logging.getLogger("extractor.jobs.watch")
 
 MAX_NAME_BYTES = 200  # file-name stems are cut to this many UTF-8 bytes (NAME_MAX is 255)
-# Test hook: EXTRACTOR_WATCH_TEST_PAUSE=STEP:FILE makes the watcher touch FILE and hang at STEP (one of STEPS),
+# Test pause: EXTRACTOR_WATCH_TEST_PAUSE=STEP:FILE makes the watcher touch FILE and hang at STEP (one of STEPS),
 # so the kill -9 / SIGTERM tests can stop it at an exact point. Unset, it costs one environment lookup per step.
 TEST_PAUSE_ENV = "EXTRACTOR_WATCH_TEST_PAUSE"
 # the WatchSummary counts the steps keep (``left`` is the inbox's)

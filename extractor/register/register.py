@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from extractor.db.database import outlasting
+from extractor.db.database import DatabaseOwner, outlasting
 from extractor.record import Record, Status, issue
 from extractor.register import listing, recall
 from extractor.register.checks import (
@@ -52,7 +52,7 @@ REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
 DEFAULT_CHECKS = CheckSettings()
 
 
-class Register:
+class Register(DatabaseOwner):
     """An invoice register (module docstring). Thread-safe; several processes may share one (SQLite on one machine,
     PostgreSQL on any)."""
 
@@ -98,16 +98,6 @@ class Register:
     def name(self) -> str:
         """Where it lives (a path, or a URL without its password)."""
         return self.db.name
-
-    def close(self) -> None:
-        """Close this thread's connection."""
-        self.db.close()
-
-    def __enter__(self) -> Register:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     # ------------------------------------------------------------------------------------------ check and add
 

@@ -1,4 +1,4 @@
-"""Test hooks: hold a process at an exact step, so kill -9 tests can interrupt it there.
+"""Test pauses: hold a process at an exact step, so kill -9 tests can interrupt it there (not the user's ``--hook``).
 
 ``pause_at(ENV, step)`` does nothing unless the environment variable ``ENV`` is ``STEP:FILE`` with this step: then
 it touches FILE (the test waits for it) and hangs until killed. Unset, it costs one environment lookup.
