@@ -31,6 +31,7 @@ from extractor.layouts.model import (
     LayoutRead,
     Place,
 )
+from extractor.layouts.printing import as_printed
 from extractor.layouts.words import PageWords
 from extractor.register.keys import name_key
 from extractor.schema import load_schema, validate_data
@@ -197,6 +198,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     if not identity_printed(layout, pages, printed=keys):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
         return result
+    decimal = layout.decimal
+    layout = as_printed(layout, pages, reads=lambda rule: read_field(rule, pages, decimal=decimal)[2] is None)
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
     for rule in layout.fields:
