@@ -117,3 +117,30 @@ def test_slashed_dates_are_read_in_the_order_the_page_shows(date, other, expecte
     printed = lines("Facture", "FA-2017-0011", date, "1,00", "1,20", due="1,20")
     printed += [f"Livraison {other}"] if other else []
     assert read(layout, [page(printed)]).values.get("/issue_date") == expected
+
+
+def with_tax(printed: list[str], rows: list[tuple[str, str, str]]) -> list[str]:
+    """The document with its tax rows (rate, base, amount as printed) after its header, before its totals."""
+    at = next(i for i, line in enumerate(printed) if line.startswith("Total HT"))
+    table = ["Taxe Base Montant", *(f"TVA collectée (vente) {r} {b} € {a} €" for r, b, a in rows)]
+    return printed[:at] + table + printed[at:]
+
+
+def test_a_credit_notes_tax_rows_read_an_invoices_rates_as_printed_amounts_mirrored():
+    printed = with_tax(CREDIT_NOTE, [("20,0%", "-20,48", "-4,10"), ("5,5%", "-198,00", "-10,89")])
+    truth = {**CREDIT_DATA, "tax_lines": [{"rate": 20, "base": 20.48, "amount": 4.1}]}
+    truth["tax_lines"].append({"rate": 5.5, "base": 198, "amount": 10.89})
+    layout = taught(printed, truth)
+    invoice = lines("Facture", "FA-2017-0010", "13/11/2017", "624,90", "671,15", due="470,15")
+    invoice = with_tax(invoice, [("20,0%", "81,90", "16,38"), ("5,5%", "543,00", "29,87")])
+    values = read(layout, [page(invoice)]).values
+    assert {p: v for p, v in values.items() if p.startswith("/tax_lines")} == {
+        "/tax_lines/0/rate": 20,
+        "/tax_lines/0/base": 81.9,
+        "/tax_lines/0/amount": 16.38,
+        "/tax_lines/1/rate": 5.5,
+        "/tax_lines/1/base": 543,
+        "/tax_lines/1/amount": 29.87,
+    }
+    own = read(layout, [page(printed)]).values
+    assert (own["/tax_lines/0/amount"], own["/tax_lines/1/base"]) == (4.1, 198)

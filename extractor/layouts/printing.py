@@ -51,9 +51,11 @@ def _dated(fmt: Format, order: str) -> Format:
 
 
 def _mirrored(fmt: Format) -> Format:
-    if fmt.kind not in (formats.NUMBER, formats.INTEGER):
+    """An amount the credit note printed negative for a positive value, read as printed; what it printed as it
+    is (a rate, a quantity, a unit price, a zero) as before."""
+    if fmt.kind not in (formats.NUMBER, formats.INTEGER) or not (fmt.negated and fmt.signed):
         return fmt
-    return dataclasses.replace(fmt, negated=not fmt.negated, signed=not fmt.signed)
+    return dataclasses.replace(fmt, negated=False, signed=False)
 
 
 def _each_format(layout: Layout, change: Callable[[Format], Format]) -> Layout:

@@ -178,7 +178,8 @@ def learn_table(
         key = next((k for k in keys if assigned[0][k] == offset), None)
         if key is not None:
             # a number column, whatever the teacher's values (22 may be printed 22,00, the next 113,03)
-            columns.append(Column(key, _span(words, offset + width), Format(formats.NUMBER)))
+            printed = [w[offset + width].text for w in words]
+            columns.append(Column(key, _span(words, offset + width), _number_format(printed, rows, key, decimal)))
             pattern.append(_slot(key))
             continue
         printed = [" ".join(w[offset + width].text.split()) for w in words]
@@ -215,6 +216,18 @@ def learn_table(
         end=_end(pages, lines),
         sums=_sums(pointer, rows, data),
     )
+
+
+def _number_format(printed: Sequence[str], rows: Sequence[Mapping], key: str, decimal: str) -> Format:
+    """A number column's format: negated and signed when every row's nonzero value is printed with the opposite
+    sign, negative (a credit note's rows printed negative, their data positive); else any value as printed."""
+    pairs = [
+        (formats.parse_number(t, decimal=decimal), _numbers(r).get(key)) for t, r in zip(printed, rows, strict=True)
+    ]
+    nonzero = [(p, v) for p, v in pairs if p is not None and v is not None and p != 0]
+    if nonzero and all(p < 0 and Decimal(str(v)) == -p for p, v in nonzero):
+        return Format(formats.NUMBER, negated=True, signed=True)
+    return Format(formats.NUMBER)
 
 
 def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
