@@ -144,3 +144,31 @@ def test_a_credit_notes_tax_rows_read_an_invoices_rates_as_printed_amounts_mirro
     }
     own = read(layout, [page(printed)]).values
     assert (own["/tax_lines/0/amount"], own["/tax_lines/1/base"]) == (4.1, 198)
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        # each row's base and amount add up to the total, as the taught row's did (the table's sum check)
+        ("TVA collectée (vente) 20,0% 442,29 € 88,46 €", {"rate": 20, "base": 442.29, "amount": 88.46}),
+        ("TVA 5,5% réduite 503,08 € 27,67 €", {"rate": 5.5, "base": 503.08, "amount": 27.67}),
+        ("TVA 0% export (vente) 530,75 € 0,00 €", {"rate": 0, "base": 530.75, "amount": 0}),
+        ("Taxe collectée 20,0% 442,29 € 88,46 €", None),  # another label
+        ("TVA collectée 20,0% 10% 442,29 € 88,46 €", None),  # two rates
+        ("TVA collectée 2017 20,0% 442,29 € 88,46 €", None),  # a number that is no rate
+    ],
+)
+def test_a_tax_row_is_read_by_its_label_and_rate_whatever_words_stand_between(row, expected):
+    """Taught "TVA 0% export (vente)": a row of the same label, one rate printed with its percent sign and the
+    amounts as taught is read; another label, two rates, or another number between them is not."""
+    net = {"rate": 0, "base": 530.75, "amount": 0}
+    printed = with_tax(CREDIT_NOTE[:4] + ["Total HT 530,75 €", "Total TTC 530,75 €"], [])
+    printed.insert(printed.index("Taxe Base Montant") + 1, "TVA 0% export (vente) 530,75 € 0,00 €")
+    truth = {**CREDIT_DATA, "subtotal": 530.75, "total": 530.75, "amount_due": 530.75, "tax_lines": [net]}
+    truth["invoice_number"], truth["issue_date"] = "AV-2017-0005", None
+    layout = taught(printed, truth)
+    other = list(printed)
+    other[other.index("TVA 0% export (vente) 530,75 € 0,00 €")] = row
+    values = read(layout, [page(other)]).values
+    got = {k.rsplit("/", 1)[1]: v for k, v in values.items() if k.startswith("/tax_lines/0/")}
+    assert (got or None) == expected
