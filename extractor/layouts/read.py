@@ -6,6 +6,8 @@ of its places, the runs of words printed there, parsed by its learned format. A 
 exactly one value between them; else it abstains, with the reason: ``no_candidate`` (nothing printed there),
 ``several_candidates`` (one place, two values), ``unparsable`` (printed there, not in its format),
 ``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table.read_table``.
+The formats are first adapted to the document's printing (``printing.as_printed``: a credit note's layout reading
+an invoice's signs, the order of slashed dates the page shows).
 """
 
 from __future__ import annotations
