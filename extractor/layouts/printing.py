@@ -32,7 +32,7 @@ def date_order(texts: Iterable[str]) -> str | None:
     order only, ``""`` when dates show both, None when none tells."""
     orders = set()
     for text in texts:
-        match = _SLASHED.search(text)
+        match = _SLASHED.search(text) if "/" in text else None
         if match is not None:
             first, second = int(match.group(1)), int(match.group(2))
             if first > 12 >= second:
