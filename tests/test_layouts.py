@@ -151,6 +151,23 @@ def test_identities_joins_pieces_and_cuts_labels():
     assert identities(words) == ("iban:DE89370400440532013000", "vat:DE123456789", "vat:FR11999999998")
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Steuer-Nr. DE - 123 456 789", ("vat:DE123456789",)),
+        ("N° TVA (FR11999999998)", ("vat:FR11999999998",)),
+        ("UID ATU12345675 / ESA12345674", ("vat:ATU12345675", "vat:ESA12345674")),
+        ("IBAN: GR16 0110 1250 0000 0001 2300 695", ("iban:GR1601101250000000012300695",)),
+        ("Rechnung de la France Description 2026", ()),
+        ("Date de facture 16/11/2017 FR 11 999 999 998", ("vat:FR11999999998",)),
+    ],
+)
+def test_identities_passes_over_words_that_start_no_id(line, expected):
+    """Words are passed over unless they may start an id (``identity._may_start``); ids printed in every way a
+    label, a bracket, pieces or a dash split them are still found."""
+    assert identities([page([line])]) == expected
+
+
 def test_learn_one_read_the_next():
     layout = learned()
     reading = read(layout, [page(invoice_lines("RE-2026-002", "17.03.2026", "88,20"))])

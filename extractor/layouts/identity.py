@@ -72,18 +72,44 @@ def key_of(text: str) -> str | None:
     return None
 
 
+_MAX_PRINTED = 48
+_HINT = re.compile(r"[A-Za-z]{2}[^A-Za-z0-9]{0,4}[0-9]")
+_COUNTRY_SET = frozenset(_COUNTRIES.split("|"))
+_HEAD = re.compile(r"[^0-9A-Za-z]*([A-Za-z]{2})([0-9A-Za-z]{0,2})")
+
+
+def _may_start(texts: Sequence[str], start: int) -> bool:
+    """True when ``texts[start]`` may start a VAT id or an IBAN: after a label's colon, a VAT country's letters
+    or two letters and two digits (an IBAN's head), then a digit within the next two characters (``ATU1``,
+    ``ESA1``), or the letters alone with the next word starting with a digit (``DE 123 456 789``); or a label ending
+    in a colon. Most words of a page are none, and are passed over without joining the words after them."""
+    text = texts[start]
+    head = _HEAD.match(text.rpartition(":")[2].upper())
+    if head is None:
+        return text.endswith(":") and any(c.isalpha() for c in text[:8])
+    country, rest = head.groups()
+    if not rest:
+        following = [t for t in texts[start + 1 : start + 3] if any(c.isalnum() for c in t)]
+        return bool(following) and following[0].lstrip("-–.:/")[:1].isdigit()
+    return any(c.isdigit() for c in rest) and (country in _COUNTRY_SET or rest.isdigit())
+
+
 def identities(pages: Sequence[PageWords]) -> tuple[str, ...]:
     """The identity keys printed on a document, sorted, each once (module docstring)."""
     found: set[str] = set()
     for page in pages:
         for line in page.lines:
             texts = [page.words[i].text for i in line]
+            if not _HINT.search(" ".join(texts)):
+                continue  # no two letters before a digit: no VAT id, no IBAN
             for start in range(len(texts)):
-                if not any(c.isalpha() for c in texts[start][:8]):
-                    continue  # a VAT id or an IBAN starts with its country's letters (after a label's colon)
+                if not _may_start(texts, start):
+                    continue
                 joined = ""
                 for end in range(start, min(start + MAX_SPAN, len(texts))):
                     joined += texts[end]
+                    if len(joined.rpartition(":")[2]) > _MAX_PRINTED:
+                        break  # longer than any IBAN, even printed with dots or dashes
                     # a label glued to the id ("TVA:FR11...") is cut at its colon
                     key = key_of(joined.rpartition(":")[2])
                     if key is not None:

@@ -6,6 +6,8 @@ of its places, the runs of words printed there, parsed by its learned format. A 
 exactly one value between them; else it abstains, with the reason: ``no_candidate`` (nothing printed there),
 ``several_candidates`` (one place, two values), ``unparsable`` (printed there, not in its format),
 ``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table.read_table``.
+The formats are first adapted to the document's printing (``printing.as_printed``: a credit note's layout reading
+an invoice's signs, the order of slashed dates the page shows).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from extractor.layouts.model import (
     LayoutRead,
     Place,
 )
+from extractor.layouts.printing import as_printed
 from extractor.layouts.words import PageWords
 from extractor.register.keys import name_key
 from extractor.schema import load_schema, validate_data
@@ -197,6 +200,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     if not identity_printed(layout, pages, printed=keys):
         result.abstained.update(dict.fromkeys(pointers, IDENTITY))
         return result
+    decimal = layout.decimal
+    layout = as_printed(layout, pages, reads=lambda rule: read_field(rule, pages, decimal=decimal)[2] is None)
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
     for rule in layout.fields:

@@ -178,7 +178,8 @@ def learn_table(
         key = next((k for k in keys if assigned[0][k] == offset), None)
         if key is not None:
             # a number column, whatever the teacher's values (22 may be printed 22,00, the next 113,03)
-            columns.append(Column(key, _span(words, offset + width), Format(formats.NUMBER)))
+            printed = [w[offset + width].text for w in words]
+            columns.append(Column(key, _span(words, offset + width), _number_format(printed, rows, key, decimal)))
             pattern.append(_slot(key))
             continue
         printed = [" ".join(w[offset + width].text.split()) for w in words]
@@ -215,6 +216,18 @@ def learn_table(
         end=_end(pages, lines),
         sums=_sums(pointer, rows, data),
     )
+
+
+def _number_format(printed: Sequence[str], rows: Sequence[Mapping], key: str, decimal: str) -> Format:
+    """A number column's format: negated and signed when every row's nonzero value is printed with the opposite
+    sign, negative (a credit note's rows printed negative, their data positive); else any value as printed."""
+    pairs = [
+        (formats.parse_number(t, decimal=decimal), _numbers(r).get(key)) for t, r in zip(printed, rows, strict=True)
+    ]
+    nonzero = [(p, v) for p, v in pairs if p is not None and v is not None and p != 0]
+    if nonzero and all(p < 0 and Decimal(str(v)) == -p for p, v in nonzero):
+        return Format(formats.NUMBER, negated=True, signed=True)
+    return Format(formats.NUMBER)
 
 
 def _span(words: Sequence[Sequence[Word]], index: int) -> tuple[float, float]:
@@ -388,16 +401,48 @@ def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict
     words = page.line_words(line)
     pattern = spec.row[1:] if spec.row[:1] == (WRAP,) else spec.row
     if len(words) < len(pattern) or (spec.row[:1] != (WRAP,) and len(words) != len(pattern)):
-        return None
+        return _fits_by_label(spec, words)
     tail = words[len(words) - len(pattern) :]
     cells: dict[str, Word] = {}
     for expected, word in zip(pattern, tail, strict=True):
         if expected.startswith("{"):
             cells[expected[1:-1]] = word
         elif expected != places.ANY and expected != token(word.text):
-            return None
+            return _fits_by_label(spec, words)
     lead = list(words[: len(words) - len(pattern)])
     return lead, cells
+
+
+RATE = "{/rate}"
+_PERCENT = re.compile(r"\d{1,2}(?:[.,]\d{1,2})?\s?%")
+
+
+def _fits_by_label(spec: Table, words: Sequence[Word]) -> tuple[list[Word], dict[str, Word]] | None:
+    """A tax row printed with other words between its label and its amounts than the teacher's ("TVA 0% export
+    (vente) 530,75 € 0,00 €" taught, "TVA collectée (vente) 20,0% 81,90 € 16,38 €" read): its first word the taught
+    row's label, its amounts' words as taught at its end, and between them fixed words and one rate printed with
+    its percent sign. None when the table has no rate column or the line is not so."""
+    pattern = spec.row
+    if RATE not in pattern or pattern[0] in (WRAP, places.ANY) or pattern[0].startswith("{"):
+        return None
+    start = next((i for i, t in enumerate(pattern) if t.startswith("{") and t != RATE), None)
+    if start is None or pattern.index(RATE) > start or len(words) < len(pattern) - start + 2:
+        return None
+    tail = words[len(words) - (len(pattern) - start) :]
+    middle = words[1 : len(words) - len(tail)]
+    if token(words[0].text) != pattern[0]:
+        return None
+    cells: dict[str, Word] = {}
+    for expected, word in zip(pattern[start:], tail, strict=True):
+        if expected.startswith("{"):
+            cells[expected[1:-1]] = word
+        elif expected != places.ANY and expected != token(word.text):
+            return None
+    rates = [w for w in middle if _PERCENT.fullmatch(w.text)]
+    if len(rates) != 1 or any(token(w.text) == places.ANY for w in middle if w is not rates[0]):
+        return None
+    cells[RATE[1:-1]] = rates[0]
+    return [], cells
 
 
 def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
