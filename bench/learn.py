@@ -166,7 +166,9 @@ def model_ms_per_page(runs: int) -> float | None:
     if (folder / "program.json").exists():
         tiny = read_tiny_model(folder)
     else:
-        answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), separators=(",", ":"))
+        answer = json.dumps(
+            json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), separators=(",", ":"), ensure_ascii=False
+        )
         tiny = build_scripted_model(folder, answer=answer, schema="invoice", size="small")
     extractor = Extractor(Settings(model=str(tiny.path)))
     extractor.extract(str(SAMPLE))  # warm: grammar compiled, prefix cached

@@ -44,6 +44,8 @@ SLOW: dict[str, str] = {
     "decode_step": f"{MODEL} (11 CPU-s)",
     "einvoice_schema_cost": f"{MODEL}: two of them",
     "endpoints": f"{MODEL} in mlx_vlm.server processes (28 CPU-s)",
+    "faults": "serve, two workers, watch and mail twice over, undisturbed and under the fault schedule (~100 s); "
+    "tests/test_faults.py runs the same stack and schedule in every run",
     "families": f"{MODEL} (6 CPU-s)",
     "grounding": "OCRs a page rendered at 200 DPI (17 CPU-s)",
     "hostile": f"{MODEL} over hostile files in render workers",

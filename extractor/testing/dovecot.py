@@ -86,7 +86,7 @@ class Dovecot:
         """
         # a short path under /tmp: Dovecot's unix sockets live in base_dir (108-byte limit), and its own users
         # must be able to reach the folders
-        self.root = Path(tempfile.mkdtemp(prefix="dovecot-"))
+        self.root = Path(tempfile.mkdtemp(prefix="dovecot-", dir="/tmp"))  # /tmp itself, not a TMPDIR closed to others
         self.root.chmod(0o755)
         self.port = _free_port()
         self.config = self.root / "dovecot.conf"

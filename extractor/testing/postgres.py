@@ -46,7 +46,9 @@ class PrivatePostgres:
         """
         if not postgres_available():
             raise RuntimeError(f"PostgreSQL 15 is not installed ({BIN} is missing)")
-        self.root = Path(tempfile.mkdtemp(prefix="extractor-pg-"))
+        # under /tmp itself, not TMPDIR: as root, initdb runs as postgres, who must reach the folder (a test's TMPDIR,
+        # under /tmp/pytest-of-root, is closed to other users)
+        self.root = Path(tempfile.mkdtemp(prefix="extractor-pg-", dir="/tmp" if os.geteuid() == 0 else None))
         self.data, self.port = self.root / "data", _free_port()
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if self._as:

@@ -26,6 +26,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from extractor.service.stored_job import ENDED
 from extractor.testing.faults import (
     DUPLICATE_CODES,
     TENANT,
@@ -36,9 +37,9 @@ from extractor.testing.faults import (
     Stack,
     document,
 )
+from extractor.trust.verdict import OK, REVIEW
 
 CHANNELS = ("service", "watch", "mail")
-ENDED = ("done", "failed", "cancelled")
 
 
 def _feed(stack: Stack, template: bytes, schedule: Schedule, outcome: Outcome, start: float) -> None:
@@ -165,7 +166,7 @@ def violations(outcome: Outcome) -> list[str]:
 def _one_record_each(outcome: Outcome, records: dict[str, list[dict]]) -> list[str]:
     broken = []
     for job_id, record in ((r["_job"], r) for r in records["service"]):
-        if record["_status"] != "done" or record.get("status") not in ("ok", "review"):
+        if record["_status"] != "done" or record.get("status") not in (OK, REVIEW):
             broken.append(f"job {job_id}: {record['_status']}, record status {record.get('status')}")
     for channel in ("watch", "mail"):
         sent = Counter(a.sha256 for a in outcome.arrivals if a.channel == channel)
