@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.trust.checks import check_invoice, check_receipt, minor_unit, run_checks, vat_id_known
+from extractor.trust.checks import check_invoice, check_receipt, minor_unit, run_checks
+from extractor.trust.identifiers import vat_id_known
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "expected"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from extractor.register.db import RegisterError
 from extractor.register.keys import id_key, name_key, supplier_key
-from extractor.trust.checks import vat_id_known
+from extractor.trust.identifiers import vat_id_known
 
 REQUIRED = ("name", "vat_id", "iban")
 OPTIONAL = ("tax_number", "bic", "country")

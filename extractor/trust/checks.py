@@ -52,6 +52,7 @@ from extractor.einvoice import arithmetic as rules
 from extractor.einvoice.codes import STANDARD_RATE, vat_category
 from extractor.record import issue
 from extractor.schema import INVOICE_SCHEMAS
+from extractor.trust.identifiers import currency_warnings, identifier_warnings, vat_id_warnings
 
 DEFAULT_EXPONENT = 2  # currencies without a defined minor unit (XAU, XXX) or unknown codes
 
@@ -110,7 +111,7 @@ def check_invoice(data: dict, *, totals: Mapping | None = None) -> list[dict]:
     tax_total = _tax_total(printed, taxes, out)
     out.extend(_totals(data, tax_exclusive, tax_total))
     out.extend(_dates(data))
-    out.extend(_identifiers(data))
+    out.extend(identifier_warnings(data))
     return out
 
 
@@ -252,22 +253,6 @@ def _dates(data: dict) -> list[dict]:
                 "/due_date",
             )
         )
-    return out
-
-
-def _identifiers(data: dict) -> list[dict]:
-    """The currency code, the IBAN and BIC, and each party's VAT id (its country's check digits)."""
-    out = _currency(data.get("currency"))
-    bank = data.get("bank_account")
-    if isinstance(bank, dict):
-        out.extend(_iban(bank.get("iban"), "/bank_account/iban"))
-        out.extend(_bic(bank.get("bic"), "/bank_account/bic"))
-    for party in ("seller", "buyer"):
-        p = data.get(party)
-        if isinstance(p, dict):
-            address = p.get("address")
-            country = address.get("country") if isinstance(address, dict) else None
-            out.extend(_vat_id(p.get("vat_id"), f"/{party}/vat_id", country))
     return out
 
 
@@ -418,10 +403,10 @@ def check_receipt(data: dict) -> list[dict]:
             )
 
     _date(data, "date", out)
-    out.extend(_currency(data.get("currency")))
+    out.extend(currency_warnings(data.get("currency")))
     merchant = data.get("merchant")
     if isinstance(merchant, dict):
-        out.extend(_vat_id(merchant.get("vat_id"), "/merchant/vat_id", None))
+        out.extend(vat_id_warnings(merchant.get("vat_id"), "/merchant/vat_id", None))
     return out
 
 
@@ -443,36 +428,6 @@ def run_checks(schema_name: str, data: Any, *, totals: Mapping | None = None) ->
     if schema_name == "receipt":
         return check_receipt(data)
     return []
-
-
-def vat_id_known(value: str, country: str | None = None) -> bool | None:
-    """Say whether a VAT id passes python-stdnum's check for its country.
-
-    Args:
-        value: the VAT id, with a country prefix (``DE136695976``, ``CHE-123.456.788 MWST``) or without one.
-        country: the party's ISO country code, used when the id has no prefix.
-
-    Returns:
-        True (valid), False (invalid), or None when stdnum has no VAT module for the country (not checked).
-    """
-    from stdnum import vatin
-    from stdnum.exceptions import ValidationError
-    from stdnum.util import get_cc_module
-
-    compact = "".join(value.split()).upper()
-    if compact[:2].isalpha():
-        # stdnum.vatin's own aliases: Greece writes EL, Northern Ireland XI
-        cc = {"EL": "GR", "XI": "GB"}.get(compact[:2], compact[:2])
-        if get_cc_module(cc.lower(), "vat") is not None:
-            return vatin.is_valid(compact)
-    if country and len(country) == 2:
-        module = get_cc_module(country.lower(), "vat")
-        if module is not None:
-            try:
-                return bool(module.validate(compact))
-            except ValidationError:
-                return False
-    return None
 
 
 def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, path: str) -> list[dict]:
@@ -502,45 +457,6 @@ def _line_amounts(lines: list[dict], unit: Decimal, *, code: str, word: str, pat
                 )
             )
     return out
-
-
-def _vat_id(value: Any, path: str, country: str | None) -> list[dict]:
-    return _identifier(
-        value,
-        path,
-        lambda v: vat_id_known(v, country) is not False,
-        "vat_id_invalid",
-        "VAT id {!r} fails the format / check-digit test for its country",
-    )
-
-
-def _iban(value: Any, path: str) -> list[dict]:
-    from stdnum import iban
-
-    return _identifier(value, path, iban.is_valid, "iban_invalid", "IBAN {!r} has a wrong length or checksum")
-
-
-def _bic(value: Any, path: str) -> list[dict]:
-    from stdnum import bic
-
-    return _identifier(value, path, bic.is_valid, "bic_invalid", "BIC {!r} is not a well-formed BIC")
-
-
-def _identifier(value: Any, path: str, valid, code: str, message: str) -> list[dict]:
-    """One failed check when a non-blank identifier fails its test; blank or missing values are not judged."""
-    if not isinstance(value, str) or not value.strip() or valid(value):
-        return []
-    return [issue(code, message.format(value), path)]
-
-
-def _currency(value: Any) -> list[dict]:
-    if not isinstance(value, str):
-        return []
-    import pycountry
-
-    if pycountry.currencies.get(alpha_3=value.upper()) is None or value != value.upper():
-        return [issue("currency_unknown", f"{value!r} is not an ISO 4217 currency code", "/currency")]
-    return []
 
 
 def _date(data: dict, key: str, out: list[dict]) -> dt.date | None:
