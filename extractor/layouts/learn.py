@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places, table
+from extractor.layouts import formats, places, table, table_read
 from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
@@ -305,7 +305,7 @@ def learn(
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
     tables = table.learn_tables(pages, data, decimal=decimal, notes=notes)
-    rows = {row for spec in tables for row in table.row_lines(spec, pages)}
+    rows = {row for spec in tables for row in table_read.row_lines(spec, pages)}
     rules = _field_rules(pages, data, decimal, notes, rows=rows)
     if not any(r.places for r in rules):
         return LearnResult(None, (*notes, "no field's value was found on the document: nothing learned"))

@@ -5,7 +5,7 @@ printed on the document, and the seller's name read at its learned place is the 
 of its places, the runs of words printed there, parsed by its learned format. A field is read when its places give
 exactly one value between them; else it abstains, with the reason: ``no_candidate`` (nothing printed there),
 ``several_candidates`` (one place, two values), ``unparsable`` (printed there, not in its format),
-``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table.read_table``.
+``places_disagree`` (two places, two values), ``demoted`` (a review corrected it). Tables: ``table_read.read_table``.
 The formats are first adapted to the document's printing (``printing.as_printed``: a credit note's layout reading
 an invoice's signs, the order of slashed dates the page shows).
 """
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.layouts import formats, places, table
+from extractor.layouts import formats, places, table_read
 from extractor.layouts.choose import identity_printed
 from extractor.layouts.identity import identities
 from extractor.layouts.model import (
@@ -128,7 +128,7 @@ def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[
     teacher printed bare, but a learned table's rows (their descriptions are new on every document): they may print a
     field the teachers left empty (a due date, a prepayment), so such fields are not read as null on this document
     (``may_print``)."""
-    rows = {row for spec in layout.tables for row in table.row_lines(spec, pages)}  # a line item's own words
+    rows = {row for spec in layout.tables for row in table_read.row_lines(spec, pages)}  # a line item's own words
     return [
         (page, line)
         for index, page in enumerate(pages)
@@ -228,7 +228,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         # the layout's seller's identity printed, another seller's name where the seller is named: not this seller
         return LayoutRead(abstained=dict.fromkeys(pointers, IDENTITY))
     for spec in layout.tables:
-        table.read_table(spec, pages, layout=layout, result=result)
+        table_read.read_table(spec, pages, layout=layout, result=result)
     return LayoutRead(
         values=result.values,
         abstained=result.abstained,
@@ -264,7 +264,7 @@ def _data(layout: Layout, result: LayoutRead) -> dict | None:
     for rule in layout.fields:
         _set(data, rule.pointer, result.values[rule.pointer])
     for spec in layout.tables:
-        _set(data, spec.pointer, table.rows_of(spec, result.values))
+        _set(data, spec.pointer, table_read.rows_of(spec, result.values))
     if validate_data(data, load_schema(layout.schema)):
         return None
     return data

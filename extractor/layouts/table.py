@@ -9,8 +9,7 @@ pattern then starts with ``+`` (those words). The header is the nearest line of 
 the table ends at the first fixed line after its last row. Sums that held for the teacher (the amounts add up to
 the subtotal; tax bases and amounts to the total) must hold again, or the table is not read.
 
-Reading: the rows are the lines between the header and the end that fit the pattern; a row that fits its fixed
-words but whose numbers do not parse makes the whole table abstain (``unparsable``), never a guess.
+Reading is ``table_read``.
 """
 
 from __future__ import annotations
@@ -23,15 +22,11 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.layouts import formats, places
-from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Column, Format, Layout, LayoutRead, Table
-from extractor.layouts.words import PageWords, Word, merge, token
+from extractor.layouts.model import Column, Format, LayoutRead, Table
+from extractor.layouts.table_read import ABSENT, WRAP, cell, rows_of
+from extractor.layouts.words import PageWords, Word, merge
 
-WRAP = "+"
-ABSENT = "absent"  # a column the teachers' rows all left null: read as null
-GAP = 2.2  # a wrapped cell's next line starts within this many word heights of the previous line's top
-INDENT = 0.012  # and no further than this (page widths) from where its first line starts
 SUMS = (("/amount", "/subtotal"),)
-_UNSEEN = object()  # a code cell whose printed word no teacher printed
 
 
 def _slot(key: str) -> str:
@@ -120,30 +115,6 @@ def _bijection(common: Mapping[str, set[int]]) -> dict[str, int] | None:
 
     walk(0, {})
     return best
-
-
-def _cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: float) -> list[Word]:
-    """A wrapped cell's words: from the row's line down, in the column [left, right), while the lines follow."""
-    page = pages[p]
-    row_words = page.line_words(line)
-    top, height = row_words[0].box[1], max(w.box[3] - w.box[1] for w in row_words)
-    groups: dict[int, list[Word]] = {}
-    for word in page.words:
-        if left <= word.box[0] and word.box[2] <= right + 0.002 and word.box[1] >= top - height / 2:
-            groups.setdefault(word.line, []).append(word)
-    out: list[Word] = []
-    last, start = top, None
-    for number, words in sorted(groups.items(), key=lambda g: min(w.box[1] for w in g[1])):
-        y, x = min(w.box[1] for w in words), min(w.box[0] for w in words)
-        # a cell's lines follow one another, start where its first line starts (an indented line below it,
-        # "Bruttopreis : 5,50", is a note of the row, not its text) and stay in the column (the next row's line
-        # does not)
-        beyond = number != line and any(w.box[2] > right + 0.002 for w in page.line_words(number))
-        if y - last > GAP * height or (start is not None and abs(x - start) > INDENT) or beyond:
-            break
-        out += sorted(words, key=lambda w: w.box[0])
-        last, start = max(last, y), x if start is None else start
-    return out
 
 
 def _text_keys(rows: Sequence[Mapping]) -> list[str]:
@@ -277,7 +248,7 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
         lefts.append(starts[0].box[0])
     left = min(lefts) - 0.015
     for (p, n, _), row in zip(lines, rows, strict=True):
-        text = " ".join(w.text for w in _cell(pages, p, n, left, _first_number_x(pages, p, n, width)))
+        text = " ".join(w.text for w in cell(pages, p, n, left, _first_number_x(pages, p, n, width)))
         if text != " ".join(str(row[key[1:]]).split()):
             return f"{key}: {row[key[1:]]!r} is not printed in its column"
     return [key], left
@@ -393,224 +364,3 @@ def _codes_joined(base: Table, earlier: Table, later: Table) -> Table:
             )
         columns.append(column)
     return dataclasses.replace(base, columns=tuple(columns))
-
-
-def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict[str, Word]] | None:
-    """A line that fits a row's pattern: its words before the pattern (a wrapped cell's first line) and each
-    column's word; None when it does not fit."""
-    words = page.line_words(line)
-    pattern = spec.row[1:] if spec.row[:1] == (WRAP,) else spec.row
-    if len(words) < len(pattern) or (spec.row[:1] != (WRAP,) and len(words) != len(pattern)):
-        return _fits_by_label(spec, words)
-    tail = words[len(words) - len(pattern) :]
-    cells: dict[str, Word] = {}
-    for expected, word in zip(pattern, tail, strict=True):
-        if expected.startswith("{"):
-            cells[expected[1:-1]] = word
-        elif expected != places.ANY and expected != token(word.text):
-            return _fits_by_label(spec, words)
-    lead = list(words[: len(words) - len(pattern)])
-    return lead, cells
-
-
-RATE = "{/rate}"
-_PERCENT = re.compile(r"\d{1,2}(?:[.,]\d{1,2})?\s?%")
-
-
-def _fits_by_label(spec: Table, words: Sequence[Word]) -> tuple[list[Word], dict[str, Word]] | None:
-    """A tax row printed with other words between its label and its amounts than the teacher's ("TVA 0% export
-    (vente) 530,75 € 0,00 €" taught, "TVA collectée (vente) 20,0% 81,90 € 16,38 €" read): its first word the taught
-    row's label, its amounts' words as taught at its end, and between them fixed words and one rate printed with
-    its percent sign. None when the table has no rate column or the line is not so."""
-    pattern = spec.row
-    if RATE not in pattern or pattern[0] in (WRAP, places.ANY) or pattern[0].startswith("{"):
-        return None
-    start = next((i for i, t in enumerate(pattern) if t.startswith("{") and t != RATE), None)
-    if start is None or pattern.index(RATE) > start or len(words) < len(pattern) - start + 2:
-        return None
-    tail = words[len(words) - (len(pattern) - start) :]
-    middle = words[1 : len(words) - len(tail)]
-    if token(words[0].text) != pattern[0]:
-        return None
-    cells: dict[str, Word] = {}
-    for expected, word in zip(pattern[start:], tail, strict=True):
-        if expected.startswith("{"):
-            cells[expected[1:-1]] = word
-        elif expected != places.ANY and expected != token(word.text):
-            return None
-    rates = [w for w in middle if _PERCENT.fullmatch(w.text)]
-    if len(rates) != 1 or any(token(w.text) == places.ANY for w in middle if w is not rates[0]):
-        return None
-    cells[RATE[1:-1]] = rates[0]
-    return [], cells
-
-
-def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
-    """True when a line that fits a row's pattern looks like a row: a digit in each number column's word, and no
-    word but a position number left of a wrapped column (a total's line "zzgl. USt. 19 % 9.076,86" does not)."""
-    lead, cells = fitted
-    numbers = [c.key for c in spec.columns if c.format.kind == formats.NUMBER and c.key in cells]
-    if not all(any(ch.isdigit() for ch in cells[key].text) for key in numbers):
-        return False
-    left = min((c.span[0] for c in spec.columns if c.key in spec.wrap), default=None)
-    return left is None or not any(w.box[0] < left and token(w.text) != places.ANY for w in lead)
-
-
-def row_lines(spec: Table, pages: Sequence[PageWords]) -> set[tuple[int, int]]:
-    """The (page, line)s of a table's region that look like its rows (``_row_like``): lines its rows explain."""
-    out = set()
-    for p, line in _region(spec, pages) if spec.row else ():
-        fitted = _fits_row(spec, pages[p], line)
-        if fitted is not None and _row_like(spec, fitted):
-            out.add((p, line))
-    return out
-
-
-def _region(spec: Table, pages: Sequence[PageWords]) -> list[tuple[int, int]]:
-    """The (page, line)s between the table's header and its end."""
-    out: list[tuple[int, int]] = []
-    started = not spec.header
-    for p, page in enumerate(pages):
-        for line in range(len(page.lines)):
-            tokens = places.line_tokens(page, line)
-            if not started:
-                started = merge(tokens) == merge(spec.header)
-            elif spec.end and merge(tokens) == merge(spec.end):
-                return out
-            else:
-                out.append((p, line))
-    return out if started else []
-
-
-def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, result: LayoutRead) -> None:
-    """Read one table into ``result`` (its cells as ``/line_items/0/amount``), or abstain on the whole table."""
-    if spec.pointer in layout.demoted:
-        result.abstained[spec.pointer] = "demoted"
-        return
-    if not spec.row:
-        result.values[spec.pointer] = []
-        return
-    region = _region(spec, pages)
-    if not region:
-        result.abstained[spec.pointer] = NO_CANDIDATE
-        return
-    values: dict[str, Any] = {}
-    citations: dict[str, list[dict]] = {}
-    unread: dict[str, str] = {}
-    count = 0
-    for p, line in region:
-        fitted = _fits_row(spec, pages[p], line)
-        if fitted is None:
-            continue
-        row = _read_row(spec, pages, p, line, fitted, layout.decimal)
-        if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
-            continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
-            # would leave the amounts short of the subtotal: the sum checks it
-        if row is None:
-            result.abstained[spec.pointer] = UNPARSABLE
-            return
-        for key, (value, cited) in row.items():
-            if value is _UNSEEN:
-                unread[f"{spec.pointer}/{count}{key}"] = UNPARSABLE
-                continue
-            values[f"{spec.pointer}/{count}{key}"] = value
-            citations[f"{spec.pointer}/{count}{key}"] = [cited]
-        count += 1
-    if count == 0:
-        result.abstained[spec.pointer] = NO_CANDIDATE
-        return
-    if not _sums_hold(spec, values, result.values):
-        result.abstained[spec.pointer] = TABLE_CHECK
-        return
-    failing = _products_failing(spec, values)
-    if failing and ("/amount", "/subtotal") not in spec.sums:
-        result.abstained[spec.pointer] = TABLE_CHECK
-        return
-    for index in failing:
-        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed
-        # (a price printed rounded), so neither is read
-        for key in ("/quantity", "/unit_price"):
-            pointer = f"{spec.pointer}/{index}{key}"
-            values.pop(pointer, None)
-            citations.pop(pointer, None)
-            unread[pointer] = TABLE_CHECK
-    result.values.update(values)
-    result.citations.update(citations)
-    result.abstained.update(unread)
-
-
-def _read_row(
-    spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
-) -> dict[str, tuple[Any, dict]] | None:
-    lead, cells = fitted
-    out: dict[str, tuple[Any, dict]] = {}
-    page = pages[p]
-    for column in spec.columns:
-        if column.format.kind == ABSENT:
-            continue
-        if column.key in spec.wrap:
-            right = min(w.box[0] for w in cells.values()) - 0.002
-            # a number left of the column is the row's position ("1 Beratung ..."), any other word not the row's
-            if any(w.box[0] < column.span[0] and token(w.text) != places.ANY for w in lead):
-                return None
-            words = _cell(pages, p, line, column.span[0], right)
-            text = " ".join(w.text for w in words)
-        else:
-            words = [cells[column.key]]
-            text = words[0].text
-        value = formats.parse(text, column.format, decimal=decimal) if text else None
-        if value is None and column.format.kind == formats.CODE:
-            # a code the teachers never printed (a unit "kg" where they printed "Stk"): that cell is not read,
-            # its row and the table are (the supplier's codes are its own: Lieferant's "Stk" is C62, not H87)
-            value = _UNSEEN
-        elif value is None:
-            return None
-        out[column.key] = (value, places.word_citation(page, words))
-    for column in spec.columns:
-        if column.format.kind == ABSENT:
-            out[column.key] = (None, {})
-    return out
-
-
-def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any]) -> bool:
-    for keys, target in spec.sums:
-        wanted = scalars.get(target)
-        if not isinstance(wanted, int | float):
-            return False
-        got = sum(
-            (Decimal(str(v)) for k, v in values.items() if "/" + k.rsplit("/", 1)[1] in keys.split("+")),
-            Decimal(0),
-        )
-        if got != Decimal(str(wanted)):
-            return False
-    return True
-
-
-def _products_failing(spec: Table, values: Mapping[str, Any]) -> list[int]:
-    """The rows whose quantity x unit price is not their amount, to the cent (a unit price printed rounded, 3,33
-    for 3.3333, is then caught rather than read)."""
-    keys = {c.key for c in spec.columns}
-    if not {"/quantity", "/unit_price", "/amount"} <= keys:
-        return []
-    failing = []
-    for index, row in enumerate(rows_of(spec, values)):
-        q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
-        if not all(isinstance(v, int | float) for v in (q, p, a)):
-            failing.append(index)
-            continue
-        product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
-        if product != Decimal(str(a)).quantize(Decimal("0.01")):
-            failing.append(index)
-    return failing
-
-
-def rows_of(spec: Table, values: Mapping[str, Any]) -> list[dict]:
-    """A table's rows from a reading's values (``/line_items/0/amount`` ...), in order."""
-    rows: dict[int, dict] = {}
-    prefix = spec.pointer + "/"
-    for pointer, value in values.items():
-        if pointer.startswith(prefix):
-            index, key = pointer[len(prefix) :].split("/", 1)
-            rows.setdefault(int(index), {})[key] = value
-    order = [c.key.strip("/") for c in spec.columns]
-    return [{k: rows[i][k] for k in order if k in rows[i]} for i in sorted(rows)]
