@@ -18,13 +18,14 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from extractor.layouts import formats
+from extractor.layouts import formats, kinds
 from extractor.layouts.model import FieldRule, Format, Layout
 from extractor.layouts.words import PageWords
 
 DAY_FIRST, MONTH_FIRST = "D/M/Y", "M/D/Y"
 _SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/\d{4}")
 TOTAL = "/total"
+MONEY = ("amount", "base", "total", "subtotal", "amount_due")
 
 
 def date_order(texts: Iterable[str]) -> str | None:
@@ -58,10 +59,31 @@ def _mirrored(fmt: Format) -> Format:
     return dataclasses.replace(fmt, negated=False, signed=False)
 
 
-def _each_format(layout: Layout, change: Callable[[Format], Format]) -> Layout:
-    fields = tuple(dataclasses.replace(rule, format=change(rule.format)) for rule in layout.fields)
+def _credited(fmt: Format) -> Format:
+    """An amount an invoice printed positive, read from a credit note's negative print (EN 16931 keeps it
+    positive); a zero or a positive print is then not read (zero stays zero)."""
+    if fmt.kind not in (formats.NUMBER, formats.INTEGER) or fmt.negated or fmt.signed:
+        return fmt
+    return dataclasses.replace(fmt, negated=True, signed=True)
+
+
+def _money(key: str) -> bool:
+    """True for an amount's pointer or column (``/total``, ``/tax_lines``' ``/base``), not a rate, a quantity or a
+    unit price (a credit note prints those positive)."""
+    return key.rsplit("/", 1)[-1] in MONEY
+
+
+def _each_format(
+    layout: Layout, change: Callable[[Format], Format], *, only: Callable[[str], bool] = lambda key: True
+) -> Layout:
+    def changed(key: str, fmt: Format) -> Format:
+        return change(fmt) if only(key) else fmt
+
+    fields = tuple(dataclasses.replace(rule, format=changed(rule.pointer, rule.format)) for rule in layout.fields)
     tables = tuple(
-        dataclasses.replace(spec, columns=tuple(dataclasses.replace(c, format=change(c.format)) for c in spec.columns))
+        dataclasses.replace(
+            spec, columns=tuple(dataclasses.replace(c, format=changed(c.key, c.format)) for c in spec.columns)
+        )
         for spec in layout.tables
     )
     return dataclasses.replace(layout, fields=fields, tables=tables)
@@ -96,4 +118,9 @@ def as_printed(layout: Layout, pages: Sequence[PageWords], *, reads: Callable[[F
         total, flipped = layout.field(TOTAL), mirrored.field(TOTAL)
         if total is not None and flipped is not None and reads(flipped) and not reads(total):
             return _unshared(mirrored, flipped)
+    elif kinds.printed_kinds(layout, pages) == (kinds.INVOICE, kinds.CREDIT):
+        credited = _each_format(layout, _credited, only=_money)
+        total, flipped = layout.field(TOTAL), credited.field(TOTAL)
+        if total is not None and flipped is not None and reads(flipped) and not reads(total):
+            return credited
     return layout

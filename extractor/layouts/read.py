@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.layouts import formats, places, table_read
+from extractor.layouts import formats, kinds, places, table_read
 from extractor.layouts.choose import identity_printed
 from extractor.layouts.identity import identities
 from extractor.layouts.model import (
@@ -59,7 +59,7 @@ def place_values(
     """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
     found: dict[Any, tuple[Any, list[dict]]] = {}
     unparsable = False
-    for span in places.matches(place, pages):
+    for span in dict.fromkeys([*places.matches(place, pages), *kinds.retitled(place, pages)]):
         words = places.span_words(pages, span)
         if not words:  # the label printed with nothing after it: 0 or nothing, the page does not say which
             continue
