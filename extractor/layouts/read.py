@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.layouts import formats, kinds, places, table_read
+from extractor.layouts import formats, kinds, places, relabel, table_read
 from extractor.layouts.choose import identity_printed
 from extractor.layouts.identity import identities
 from extractor.layouts.model import (
@@ -204,6 +204,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     layout = as_printed(layout, pages, reads=lambda rule: read_field(rule, pages, decimal=decimal)[2] is None)
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
+    relabelled: dict[str, bool] = {}
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
@@ -214,6 +215,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.values[rule.pointer] = None
         else:
             value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
+            if reason in (NO_CANDIDATE, UNPARSABLE):
+                value, cited, reason = _relabelled(rule, layout, pages, relabelled) or (value, cited, reason)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited
@@ -229,12 +232,26 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         return LayoutRead(abstained=dict.fromkeys(pointers, IDENTITY))
     for spec in layout.tables:
         table_read.read_table(spec, pages, layout=layout, result=result)
+    relabel.check(result, relabelled)
     return LayoutRead(
         values=result.values,
         abstained=result.abstained,
         citations=result.citations,
         data=_data(layout, result),
     )
+
+
+def _relabelled(
+    rule: FieldRule, layout: Layout, pages: Sequence[PageWords], relabelled: dict[str, bool]
+) -> tuple[Any, list[dict], None] | None:
+    """A field its label did not read, read where the teacher's page put it (``relabel``), in the page's own
+    decimal separator; noted in ``relabelled`` for the cross-checks."""
+    decimal = formats.decimal_of([w.text for page in pages for w in page.words])
+    found = relabel.read_relabelled(rule, pages, known=relabel.known_labels(layout), decimal=decimal)
+    if found is None:
+        return None
+    relabelled[rule.pointer] = found[2]
+    return found[0], found[1], None
 
 
 def _seller_name_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
