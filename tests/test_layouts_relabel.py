@@ -126,3 +126,58 @@ def test_another_seller_of_the_same_generator_is_not_read(layout):
     other = printed("Invoice FA-2017-0008", [("Invoice Date", "11/03/2017"), ("Total", "1.00 €")], vat="FR19787878784")
     reading = read(layout, [page(other)])
     assert reading.values == {}
+
+
+def addressed(title: str, ship_to: tuple[str, str], bill_to: tuple[str, str] | None, total: str) -> list[str]:
+    """A page naming its buyer under a ship-to label (and, when given, under a bill-to label too)."""
+    head = ["Au bon moulin SARL - 84340 Malaucène", "TVA : FR11999999998", title, *ship_to]
+    return head + [*(bill_to or ()), f"Total TTC {total}"]
+
+
+BUYER_TRUTH = {
+    "invoice_number": "FA-2017-0010",
+    "currency": "EUR",
+    "seller": {"name": "Au bon moulin", "vat_id": "FR11999999998"},
+    "buyer": {"name": "Ma jolie boutique"},
+    "total": 671.15,
+}
+
+
+@pytest.mark.parametrize(
+    ("ship_to", "bill_to", "expected"),
+    [
+        (("Delivery Address", "Me gusta olive"), ("Customer", "Me gusta olive"), "Me gusta olive"),
+        (("Delivery Address", "Hotel Sol"), ("Customer", "Me gusta olive"), None),  # the two places disagree
+    ],
+)
+def test_a_name_printed_at_two_places_is_read_there_under_other_labels(ship_to, bill_to, expected):
+    """The buyer's name alone on its line under "Adresse de livraison" and under "Client": under other labels
+    (another language) it is read where both places start, when both print the same."""
+    teacher = addressed("Facture FA-2017-0010", ("Adresse de livraison", "Ma jolie boutique"), None, "671,15 €")
+    teacher[-1:-1] = ["Client", "Ma jolie boutique"]
+    layout = learn([page(teacher)], BUYER_TRUTH, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None
+    other = addressed("Invoice FA-2017-0008", ship_to, bill_to, "2,076.76 €")
+    assert read(layout, [page(other)]).values.get("/buyer/name") == expected
+
+
+def test_a_name_printed_at_one_place_is_not_read_under_another_label():
+    teacher = addressed("Facture FA-2017-0010", ("Adresse de livraison", "Ma jolie boutique"), None, "671,15 €")
+    layout = learn([page(teacher)], BUYER_TRUTH, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None
+    other = addressed("Invoice FA-2017-0008", ("Delivery Address", "Me gusta olive"), None, "2,076.76 €")
+    assert "/buyer/name" not in read(layout, [page(other)]).values
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [("Avoir AV-2017-0005", "Ma jolie boutique"), ("Commande CO-2017-0005", None)],
+)
+def test_a_title_word_above_a_value_is_any_title_word(title, expected):
+    """Taught under "Adresse de livraison" under "Facture FA-2017-0010": a credit note's "Avoir AV-2017-0005" there
+    is a title too; another word ("Commande") is not."""
+    teacher = addressed("Facture FA-2017-0010", ("Adresse de livraison", "Ma jolie boutique"), None, "671,15 €")
+    layout = learn([page(teacher)], BUYER_TRUTH, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None
+    other = addressed(title, ("Adresse de livraison", "Ma jolie boutique"), None, "671,15 €")
+    assert read(layout, [page(other)]).values.get("/buyer/name") == expected

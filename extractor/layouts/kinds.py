@@ -16,39 +16,13 @@ from collections.abc import Iterator, Sequence
 
 from extractor.layouts import places
 from extractor.layouts.model import Layout, Place
-from extractor.layouts.words import ANY, PageWords, merge
+from extractor.layouts.titles import CREDIT, INVOICE, KIND_OF, title_kind
+from extractor.layouts.words import PageWords, merge
 
-INVOICE, CREDIT = "invoice", "credit"
-# the title words, folded, spaces dropped (a place's fixed words are compared ``merge``d: "Credit note" is
-# "creditnote"); each kind's words in the languages the formats know
-TITLES = {
-    INVOICE: ("rechnung", "invoice", "facture", "factura", "fattura", "faktura", "factuur", "taxinvoice"),
-    CREDIT: (
-        "gutschrift",
-        "rechnungskorrektur",
-        "stornorechnung",
-        "avoir",
-        "factured'avoir",
-        "creditnote",
-        "creditmemo",
-        "notadicredito",
-        "notadecrédito",
-        "facturarectificativa",
-        "creditnota",
-    ),
-}
-KIND_OF = {word: kind for kind, words in TITLES.items() for word in words}
 # how far (page heights) a retitled value may sit from where the teacher printed its title's value
 TITLE_DRIFT = 0.02
 NUMBER = "/invoice_number"
-
-
-def title_kind(before: Sequence[str]) -> str | None:
-    """The kind a place's label names when the label is a title word alone (``("facture",)``), else None."""
-    merged = merge(before)
-    if len(merged) != 1 or merged[0] == ANY:
-        return None
-    return KIND_OF.get(merged[0])
+__all__ = ["CREDIT", "INVOICE", "printed_kinds", "retitled"]
 
 
 def _at_title(place: Place, span: places.Span, pages: Sequence[PageWords]) -> bool:

@@ -244,8 +244,12 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
 def _relabelled(
     rule: FieldRule, layout: Layout, pages: Sequence[PageWords], relabelled: dict[str, bool]
 ) -> tuple[Any, list[dict], None] | None:
-    """A field its label did not read, read where the teacher's page put it (``relabel``), in the page's own
-    decimal separator; noted in ``relabelled`` for the cross-checks."""
+    """A field its label did not read, read where the teacher's page put it (``relabel``): a text at its places'
+    positions, an amount or a date at its rank, in the page's own decimal separator (noted in ``relabelled`` for
+    the cross-checks)."""
+    in_place = relabel.read_in_place(rule, pages)
+    if in_place is not None:
+        return in_place[0], in_place[1], None
     decimal = formats.decimal_of([w.text for page in pages for w in page.words])
     found = relabel.read_relabelled(rule, pages, known=relabel.known_labels(layout), decimal=decimal)
     if found is None:

@@ -9,7 +9,9 @@ left edge or the right (a column of totals): the runs of such lines one under an
 at the place's edge must be as many as the teacher's, and the line at the place's run and rank is read when its
 label is none of the layout's own labels (a label the layout knows prints its own field), it stands near the
 teacher's height, and its value parses in the field's format (a number in the page's own decimal separator: an
-English page prints ``2,076.76``). Only amounts and dates are read so, and each is cross-checked (``check``):
+English page prints ``2,076.76``). A text alone on its line at two places or more (a buyer's name atop two
+addresses) is read where each place's value started, when all print the same (``read_in_place``). Only amounts and
+dates are read by rank, and each is cross-checked (``check``):
 an amount must make the arithmetic hold (the amount due is the total less the prepayment; the total the subtotal
 and the tax rows), a date must not follow the due date; one no such rule can check is kept only when its run is as
 long as the teacher's (the same rows, in the same order).
@@ -155,6 +157,37 @@ def read_relabelled(
         return None
     value, cited = next(iter(found.values()))
     return value, cited, sized
+
+
+def _lone(place: Place) -> bool:
+    return not place.before and not place.after and place.lines == 1
+
+
+def read_in_place(rule: FieldRule, pages: Sequence[PageWords]) -> tuple[Any, list[dict]] | None:
+    """A text the teacher printed alone on its line at two places or more (a buyer's name atop its address and
+    atop the ship-to address), read where the lines above it changed (another language's "Delivery Address"): at
+    each place, the one line whose first word starts where the teacher's value did; read when every place has one
+    and all print the same text, else None."""
+    if rule.format.kind != formats.TEXT or rule.absent or len(rule.places) < 2 or not all(map(_lone, rule.places)):
+        return None
+    found: dict[Any, list[dict]] = {}
+    for place in rule.places:
+        if place.page[0] >= len(pages):
+            return None
+        page = pages[place.page[0]]
+        starts = [
+            line
+            for line in range(len(page.lines))
+            if all(abs(a - b) <= EDGE for a, b in zip(page.line_words(line)[0].box[:2], place.box[:2], strict=True))
+        ]
+        if len(starts) != 1:
+            return None
+        words = page.line_words(starts[0])
+        value = formats.parse(" ".join(w.text for w in words), rule.format, decimal=",")
+        if value is None:
+            return None
+        found.setdefault(value, []).append(places.word_citation(page, words))
+    return next(iter(found.items())) if len(found) == 1 else None
 
 
 def _number(values: dict[str, Any], pointer: str) -> Decimal | None:
