@@ -205,6 +205,9 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
     relabelled: dict[str, bool] = {}
+    # what reading a field under other labels needs, once per document: the page's own decimal separator (an
+    # English page's 2,076.76) and the labels the layout reads by
+    context = (formats.decimal_of([w.text for page in pages for w in page.words]), relabel.known_labels(layout))
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
@@ -216,7 +219,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         else:
             value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
             if reason in (NO_CANDIDATE, UNPARSABLE):
-                value, cited, reason = _relabelled(rule, layout, pages, relabelled) or (value, cited, reason)
+                value, cited, reason = _relabelled(rule, pages, context, relabelled) or (value, cited, reason)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited
@@ -242,16 +245,16 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
 
 
 def _relabelled(
-    rule: FieldRule, layout: Layout, pages: Sequence[PageWords], relabelled: dict[str, bool]
+    rule: FieldRule, pages: Sequence[PageWords], context: tuple[str, frozenset[str]], relabelled: dict[str, bool]
 ) -> tuple[Any, list[dict], None] | None:
     """A field its label did not read, read where the teacher's page put it (``relabel``): a text at its places'
-    positions, an amount or a date at its rank, in the page's own decimal separator (noted in ``relabelled`` for
-    the cross-checks)."""
+    positions, an amount or a date at its rank, in the page's own decimal separator (``context``: it and the
+    layout's labels), noted in ``relabelled`` for the cross-checks."""
     in_place = relabel.read_in_place(rule, pages)
     if in_place is not None:
         return in_place[0], in_place[1], None
-    decimal = formats.decimal_of([w.text for page in pages for w in page.words])
-    found = relabel.read_relabelled(rule, pages, known=relabel.known_labels(layout), decimal=decimal)
+    decimal, known = context
+    found = relabel.read_relabelled(rule, pages, known=known, decimal=decimal)
     if found is None:
         return None
     relabelled[rule.pointer] = found[2]
