@@ -29,7 +29,7 @@ from extractor.layouts.model import FieldRule, Layout, LayoutRead, Place
 from extractor.layouts.words import ANY, PageWords, merge
 
 EDGE = 0.006  # how far (page widths) two values may be from one another and still be aligned
-MAX_VALUE_WORDS = 4  # a value alone on its line after its label: "2,076.76 €", "17 March 2026"
+MAX_VALUE_WORDS = 3  # a value alone on its line after its label: "2,076.76", "17 March 2026", "1 297,50"
 CURRENCY_WORDS = frozenset({"€", "$", "£", "eur", "usd", "gbp", "chf", "fr."})
 DRIFT = 0.1  # how far (page heights) from the teacher's line the document's may stand
 KINDS = (formats.NUMBER, formats.INTEGER, formats.DATE)
@@ -58,13 +58,14 @@ def label_of(tokens: Sequence[str]) -> str:
 
 
 def _value_like(tokens: Sequence[str]) -> bool:
-    """True for a value's words alone: a number or a date with its currency sign or month name (not a table's row,
-    not a sentence)."""
-    return (
-        0 < len(tokens) <= MAX_VALUE_WORDS
-        and ANY in tokens
-        and all(t == ANY or t in CURRENCY_WORDS or t.rstrip(".,") in formats.MONTHS for t in tokens)
-    )
+    """True for a value's words alone: one number or date, a currency sign before or after it, a month's name in
+    it (not a table's row, "81,90 € 16,38 €"; not a sentence)."""
+    body = list(tokens)
+    while body and body[0] in CURRENCY_WORDS:
+        body.pop(0)
+    while body and body[-1] in CURRENCY_WORDS:
+        body.pop()
+    return 0 < len(body) <= MAX_VALUE_WORDS and ANY in body and all(t == ANY or t in formats.MONTHS for t in body)
 
 
 def _rows(page: PageWords, suffix: tuple[str, ...], after: tuple[str, ...]) -> list[Row]:
