@@ -181,3 +181,21 @@ def test_a_title_word_above_a_value_is_any_title_word(title, expected):
     assert layout is not None
     other = addressed(title, ("Adresse de livraison", "Ma jolie boutique"), None, "671,15 €")
     assert read(layout, [page(other)]).values.get("/buyer/name") == expected
+
+
+def test_an_amount_due_is_not_checked_by_a_prepayment_not_read(layout):
+    """The prepayment's line prints a date, no amount: an amount due equal to the total is no check (nothing says
+    nothing was paid), and more lines align than on the teacher's: neither is read."""
+    rows = [
+        ("Invoice Date", "11/03/2017"),
+        ("Due Date", "12/03/2017"),
+        ("Net total", "2,076.76 €"),
+        ("Total", "2,076.76 €"),
+        ("Advance paid", "11/17/2017"),
+        ("Residual", "2,076.76 €"),
+        ("Shipped", "11/18/2017"),
+    ]
+    reading = read(layout, [page(english(rows=rows))])
+    assert not {"/prepaid_amount", "/amount_due", "/total"} & set(reading.values)
+    assert (reading.abstained["/total"], reading.abstained["/amount_due"]) == (UNCHECKED, UNCHECKED)
+    assert reading.values["/issue_date"] == "2017-11-03"  # the dates are in order

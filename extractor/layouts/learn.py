@@ -214,7 +214,8 @@ def _field_rules(
 OTHER_LABELS = {
     "/issue_date": ("liefer", "leistung", "delivery", "livraison", "échéance", "fällig", "due", "bestell", "order"),
     "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
-    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva "),
+    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva ")
+    + ("net total", "net amount", "residual"),
     "/amount_due": ("brutto", "ttc", "rechnungssumme"),
     "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust", "ttc", "brutto", "tva ", "vat", "%"),
 }

@@ -200,7 +200,9 @@ def _rules(result: LayoutRead) -> list[tuple[frozenset[str], bool | None]]:
     """Each cross-check (the pointers it ties, whether it holds; None when the reading cannot tell)."""
     values = result.values
     total, due, net = (_number(values, p) for p in ("/total", "/amount_due", "/subtotal"))
-    prepaid = Decimal(0) if values.get("/prepaid_amount", 0) is None else _number(values, "/prepaid_amount")
+    # no prepayment read as none (null) is 0; one not read (abstained) leaves the amount due unchecked
+    prepaid = Decimal(0) if "/prepaid_amount" in values and values["/prepaid_amount"] is None else None
+    prepaid = _number(values, "/prepaid_amount") if prepaid is None else prepaid
     taxes = [_number(values, p) for p in values if p.startswith("/tax_lines/") and p.endswith("/amount")]
     tax_read = "/tax_lines" not in result.abstained and taxes and None not in taxes
     issue, due_date = values.get("/issue_date"), values.get("/due_date")
