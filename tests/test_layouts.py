@@ -90,8 +90,6 @@ def learned(lines=None, data=None) -> Layout:
         ("671,15 €", 671.15, ",", Format("number")),
         ("$1,297.50", 1297.5, ".", Format("number")),
         ("120 000,00", 120000, ",", Format("integer")),
-        ("1\u00a0297,50 €", 1297.5, ",", Format("number")),  # a no-break space groups the thousands
-        ("1\u202f297,50", 1297.5, ",", Format("number")),  # a narrow no-break space
         ("FR20 1242 1242", "FR2012421242", ",", Format("compact")),
         ("RE-2026-001", "RE-2026-001", ",", Format("text", words=1)),
         ("Nordlicht GmbH", "Nordlicht GmbH", ",", Format("text")),

@@ -36,10 +36,9 @@ DATE_PATTERNS = {
     "Month D, Y": (rf"{_NAME} (\d{{1,2}}),? (\d{{4}})", "MdY"),
 }
 _CURRENCY = re.compile(r"^(?:€|\$|£|EUR|USD|GBP|CHF|Fr\.|%)|(?:€|\$|£|EUR|USD|GBP|CHF|%)$")
-# thousands grouped by a dot (or a comma), an apostrophe, a space, a no-break or a narrow no-break space
 _NUMBER = {
-    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f\u00a0' ]\d{3})+|\d+)(?:,\d+)?"),
-    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f\u00a0' ]\d{3})+|\d+)(?:\.\d+)?"),
+    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f' ]\d{3})+|\d+)(?:,\d+)?"),
+    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f' ]\d{3})+|\d+)(?:\.\d+)?"),
 }
 
 
@@ -136,7 +135,7 @@ def parse(text: str, fmt: Format, *, decimal: str) -> Any:
     return joined.replace(" ", "") if fmt.kind == COMPACT else joined
 
 
-_AMOUNT = re.compile(r"[-+(]?[€$£]?\d{1,3}(?:([.,' \u202f\u00a0])?\d{3})*([.,])\d{2}\)?[-€$£%]?")
+_AMOUNT = re.compile(r"[-+(]?[€$£]?\d{1,3}(?:([.,' \u202f])?\d{3})*([.,])\d{2}\)?[-€$£%]?")
 
 
 def decimal_of(texts: list[str]) -> str:
