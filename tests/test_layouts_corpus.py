@@ -121,7 +121,7 @@ def test_fnfe_one_teacher_reads_its_layouts_key_fields_never_wrong():
     the aligned lines, cross-checked by the arithmetic) and the buyer where both its places start; nothing is ever
     read wrong."""
     exact, total, _, shares = one_teacher("fnfe")
-    # measured when written: 102/126 (64/126 before titles, ranks and places); what no teacher can give: the credit
+    # measured when written: 103/126 (64/126 before titles, ranks and places); what no teacher can give: the credit
     # note's line items to the invoices' layouts (their XML has none), its amount due (the invoices print it only
     # at "Solde à payer"), the English invoice's MINIMUM XML's missing subtotal and tax rows
     assert exact / total >= 0.8
@@ -137,8 +137,8 @@ def test_fnfe_one_teacher_reads_its_layouts_key_fields_never_wrong():
     assert shares[(credit, invoices[1])] >= 0.9 and shares[(credit, invoices[0])] >= 0.9
     assert shares[(credit, english)] >= 0.75
     assert shares[(invoices[0], credit)] >= 0.75 and shares[(invoices[1], credit)] >= 0.75
-    # the English invoice teaching (no subtotal, no tax rows in its XML): DOM 8/10, FR 7/11
-    assert shares[(english, invoices[0])] >= 0.8 and shares[(english, invoices[1])] >= 0.6
+    # the English invoice teaching (no subtotal, no tax rows in its XML): DOM 8/10, FR 8/11
+    assert shares[(english, invoices[0])] >= 0.8 and shares[(english, invoices[1])] >= 0.7
 
 
 def test_the_seller_printing_a_known_vat_id_is_not_read_as_that_seller():
