@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.layouts import Teacher, learn, read
+from extractor.layouts import Layout, Teacher, learn, read
 from extractor.layouts.relabel import UNCHECKED
 from extractor.layouts.words import PageWords
 from extractor.testing.suppliers import page as synthetic_page
@@ -199,3 +199,17 @@ def test_an_amount_due_is_not_checked_by_a_prepayment_not_read(layout):
     assert not {"/prepaid_amount", "/amount_due", "/total"} & set(reading.values)
     assert (reading.abstained["/total"], reading.abstained["/amount_due"]) == (UNCHECKED, UNCHECKED)
     assert reading.values["/issue_date"] == "2017-11-03"  # the dates are in order
+
+
+def test_a_layout_stored_before_ranks_reads_by_its_labels_only(layout):
+    """A layout's JSON from before ``stack`` was kept: its places have no rank, so other labels read nothing."""
+    body = layout.to_json()
+    for rule in body["fields"]:
+        for place in rule["places"]:
+            assert "stack" in place
+            del place["stack"]
+    older = Layout.from_json(body)
+    assert all(not p.stack for rule in older.fields for p in rule.places)
+    reading = read(older, [page(english())])
+    assert not set(AMOUNTS) & set(reading.values)
+    assert read(older, [page(FRENCH)]).values["/total"] == 671.15
