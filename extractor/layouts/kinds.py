@@ -16,13 +16,12 @@ from collections.abc import Iterator, Sequence
 
 from extractor.layouts import places
 from extractor.layouts.model import Layout, Place
-from extractor.layouts.titles import CREDIT, INVOICE, KIND_OF, title_kind
+from extractor.layouts.titles import KIND_OF, title_kind
 from extractor.layouts.words import PageWords, merge
 
 # how far (page heights) a retitled value may sit from where the teacher printed its title's value
 TITLE_DRIFT = 0.02
 NUMBER = "/invoice_number"
-__all__ = ["CREDIT", "INVOICE", "printed_kinds", "retitled"]
 
 
 def _at_title(place: Place, span: places.Span, pages: Sequence[PageWords]) -> bool:
@@ -40,7 +39,7 @@ def _titled(place: Place, pages: Sequence[PageWords]) -> Iterator[tuple[str, pla
                 yield word, span
 
 
-def retitled(place: Place, pages: Sequence[PageWords]) -> list:
+def retitled(place: Place, pages: Sequence[PageWords]) -> list[places.Span]:
     """The runs of words printed after another title word than the place's, at the place's height on its page
     (module docstring); none when the place is not labelled by a title word."""
     if title_kind(place.before) is None:

@@ -5,8 +5,10 @@ the order of its slashed dates.
   note (EN 16931 keeps a credit note's amounts positive; many generators print them negative). Its amounts are read
   with the signs mirrored on a document whose total is printed positive (an invoice of the same layout) when, and
   only when, the total reads under the mirrored signs and not under the taught ones; a field the credit note
-  printed only at its total (its amount due) is not read then. A layout taught by invoices
-  never reads a negative print as positive: nothing on it says the document is a credit note.
+  printed only at its total (its amount due) is not read then. A layout taught by an invoice reads a negative
+  print as positive only where the document's title says it is a credit note (``kinds``: "Avoir" where the
+  invoice printed "Facture"): then its amounts (``MONEY``: not rates, quantities or unit prices) printed negative
+  are read positive, when its total reads so and not as taught; under an invoice's title, never.
 - Dates: ``03/11/2017`` is the 3rd of November or March the 11th. A page whose slashed dates show a day over 12 in
   one order only (``17/11/2017``: day first; ``11/17/2017``: month first) is read in that order; a page showing
   both abstains on its slashed dates; a page where none tells is read in the order the teachers printed.
@@ -18,7 +20,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from extractor.layouts import formats, kinds
+from extractor.layouts import formats, kinds, titles
 from extractor.layouts.model import FieldRule, Format, Layout
 from extractor.layouts.words import PageWords
 
@@ -118,7 +120,7 @@ def as_printed(layout: Layout, pages: Sequence[PageWords], *, reads: Callable[[F
         total, flipped = layout.field(TOTAL), mirrored.field(TOTAL)
         if total is not None and flipped is not None and reads(flipped) and not reads(total):
             return _unshared(mirrored, flipped)
-    elif kinds.printed_kinds(layout, pages) == (kinds.INVOICE, kinds.CREDIT):
+    elif kinds.printed_kinds(layout, pages) == (titles.INVOICE, titles.CREDIT):
         credited = _each_format(layout, _credited, only=_money)
         total, flipped = layout.field(TOTAL), credited.field(TOTAL)
         if total is not None and flipped is not None and reads(flipped) and not reads(total):
