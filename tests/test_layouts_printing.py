@@ -89,15 +89,61 @@ def test_a_credit_notes_layout_reads_an_invoice_with_its_signs_mirrored():
     assert (other.values["/subtotal"], other.values["/total"], other.values["/amount_due"]) == (10, 12, 12)
 
 
-def test_an_invoices_layout_never_reads_a_negative_print():
-    """Nothing on an invoice's layout says a negative print is a credit note (or a negative invoice): abstain."""
-    layout = taught(
-        lines("Facture", "FA-2017-0010", "13/11/2017", "624,90", "671,15", due="671,15"),
-        data("FA-2017-0010", "2017-11-13", 624.9, 671.15, 671.15),
-    )
-    reading = read(layout, [page(CREDIT_NOTE)])
+INVOICE = lines("Facture", "FA-2017-0010", "13/11/2017", "624,90", "671,15", due="671,15")
+INVOICE_DATA = data("FA-2017-0010", "2017-11-13", 624.9, 671.15, 671.15)
+
+
+def test_an_invoices_layout_never_reads_a_negative_print_its_title_does_not_call_a_credit_note():
+    """Nothing on an invoice titled as one says a negative print is a credit note (or a negative invoice):
+    abstain."""
+    layout = taught(INVOICE, INVOICE_DATA)
+    negative = lines("Facture", "FA-2017-0011", "16/11/2017", "-218,48", "-233,47", due="-233,47")
+    reading = read(layout, [page(negative)])
     assert {"/subtotal", "/total", "/amount_due"} <= set(reading.abstained)
     assert not {"/subtotal", "/total", "/amount_due"} & set(reading.values)
+    assert reading.values["/invoice_number"] == "FA-2017-0011"
+
+
+def test_an_invoices_layout_reads_a_credit_note_by_its_title_its_negative_amounts_positive():
+    """The same generator's credit note prints "Avoir" where the invoice printed "Facture": its number is read
+    there, and its amounts printed negative are the positive amounts EN 16931 keeps; its amount due, printed only
+    at the invoice's "Solde à payer", is not read."""
+    layout = taught(INVOICE, INVOICE_DATA)
+    reading = read(layout, [page(CREDIT_NOTE)])
+    assert {p: reading.values.get(p) for p in ("/invoice_number", "/subtotal", "/total", "/amount_due")} == {
+        "/invoice_number": "AV-2017-0005",
+        "/subtotal": 218.48,
+        "/total": 233.47,
+        "/amount_due": None,
+    }
+    # a credit note printing its amounts positive holds them as printed (EN 16931's are positive)
+    positive = read(layout, [page(lines("Avoir", "AV-2017-0006", "17/11/2017", "10,00", "12,00"))])
+    assert (positive.values["/subtotal"], positive.values["/total"]) == (10, 12)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Avoir", "AV-2017-0005"),
+        ("Credit note", "AV-2017-0005"),
+        ("Gutschrift", "AV-2017-0005"),
+        ("Commande", None),  # no title word: another label at that place
+        ("Facture liée", None),  # an invoice's title word with another word: a reference to an invoice
+    ],
+)
+def test_the_number_is_read_after_another_title_word_at_the_same_place(title, expected):
+    layout = taught(INVOICE, INVOICE_DATA)
+    printed = lines(title, "AV-2017-0005", "16/11/2017", "624,90", "671,15", due="671,15")
+    assert read(layout, [page(printed)]).values.get("/invoice_number") == expected
+
+
+def test_a_title_word_elsewhere_on_the_page_reads_no_number():
+    """ "Avoir" printed lower on the page (a note: "Avoir AV-2017-0005 suite à ...") is not the title."""
+    layout = taught(INVOICE, INVOICE_DATA)
+    printed = lines("Référence", "AV-2017-0005", "16/11/2017", "624,90", "671,15", due="671,15")
+    printed.insert(5, "Avoir AV-2017-0004")
+    reading = read(layout, [page(printed)])
+    assert "/invoice_number" not in reading.values
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places, table, table_read
+from extractor.layouts import formats, places, relabel, table, table_read
 from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
@@ -195,6 +195,7 @@ def _field_rules(
         own = frozenset(_party_words(data.get(party))) if party in PARTIES else frozenset()
         for span, _ in spans:
             place = places.place_of(pages, span, own=own)
+            place = relabel.stacked(place, pages, span.line) if place is not None else None
             if place is not None and place not in learned:
                 learned.append(place)
         learned = _labelled(pointer, _own_party(pointer, learned, data) if shared else learned)
@@ -213,7 +214,8 @@ def _field_rules(
 OTHER_LABELS = {
     "/issue_date": ("liefer", "leistung", "delivery", "livraison", "échéance", "fällig", "due", "bestell", "order"),
     "/due_date": ("rechnungsdatum", "invoice date", "date de facture", "liefer", "delivery", "livraison"),
-    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva "),
+    "/total": ("zahlbetrag", "payer", "amount due", "balance due", "solde", "offen", "total ht", "netto", "tva ")
+    + ("net total", "net amount", "residual"),
     "/amount_due": ("brutto", "ttc", "rechnungssumme"),
     "/subtotal": ("rechnungssumme", "steuerbasis", "ohne ust", "ttc", "brutto", "tva ", "vat", "%"),
 }

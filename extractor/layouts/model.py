@@ -116,6 +116,9 @@ class Place:
         page: the page it was on, from the start (0, 1, ...) and from the end (-1, -2, ...).
         box: its box on that page (x0, y0, x1, y1): where a value alone on its line starts.
         lines: how many lines the value runs on (its first line to the end, then the next ones whole).
+        stack: where its line stands among the labelled lines whose values are aligned with it (``relabel``):
+            (the edge aligned: 0 left, 2 right; how many such runs of lines the page has; its run; its rank in the
+            run; the run's size); empty when its line has no label.
     """
 
     before: tuple[str, ...]
@@ -124,6 +127,7 @@ class Place:
     page: tuple[int, int]
     box: tuple[float, float, float, float]
     lines: int = 1
+    stack: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         """The place as JSON."""
@@ -134,6 +138,7 @@ class Place:
             "page": list(self.page),
             "box": list(self.box),
             "lines": self.lines,
+            "stack": list(self.stack),
         }
 
     @classmethod
@@ -146,6 +151,8 @@ class Place:
             page=(int(data["page"][0]), int(data["page"][1])),
             box=tuple(float(v) for v in data["box"]),  # type: ignore[arg-type]
             lines=int(data["lines"]),
+            # a place learned before ``stack`` was kept is read by its label only
+            stack=tuple(int(v) for v in data.get("stack", ())),
         )
 
 

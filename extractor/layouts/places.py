@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from extractor.layouts.model import Place
+from extractor.layouts.titles import untitled
 from extractor.layouts.words import ANY, PageWords, Word, merge
 
 MAX_WORDS = 12  # the longest run of words one value is taken to be
@@ -131,7 +132,8 @@ def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
     """Every run of words printed at ``place`` on the document (possibly empty: ``start == end``, a label printed
     with no value after it). Fixed words are compared ``merge``d, so a word the text layer split still fits."""
     before, after = merge(place.before), merge(place.after)
-    above = tuple(merge(a) for a in place.above)
+    # a title word above is any title word: "Avoir *" where the teacher printed "Facture *"
+    above = tuple(untitled(merge(a)) for a in place.above)
     for page_index, page in enumerate(pages):
         for line in page.by_head.get(before, ()):
             starts = page.heads[line].get(before)
@@ -150,7 +152,7 @@ def matches(place: Place, pages: Sequence[PageWords]) -> Iterator[Span]:
 
 
 def _merged_above(page: PageWords, line: int) -> tuple[tuple[str, ...], ...]:
-    return tuple(page.merged[above] for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
+    return tuple(untitled(page.merged[above]) for above in range(line - 1, max(line - 1 - ABOVE, -1), -1))
 
 
 def _aligned(place: Place, page: PageWords, line: int, start: int, end: int) -> bool:

@@ -5,8 +5,10 @@ the order of its slashed dates.
   note (EN 16931 keeps a credit note's amounts positive; many generators print them negative). Its amounts are read
   with the signs mirrored on a document whose total is printed positive (an invoice of the same layout) when, and
   only when, the total reads under the mirrored signs and not under the taught ones; a field the credit note
-  printed only at its total (its amount due) is not read then. A layout taught by invoices
-  never reads a negative print as positive: nothing on it says the document is a credit note.
+  printed only at its total (its amount due) is not read then. A layout taught by an invoice reads a negative
+  print as positive only where the document's title says it is a credit note (``kinds``: "Avoir" where the
+  invoice printed "Facture"): then its amounts (``MONEY``: not rates, quantities or unit prices) printed negative
+  are read positive, when its total reads so and not as taught; under an invoice's title, never.
 - Dates: ``03/11/2017`` is the 3rd of November or March the 11th. A page whose slashed dates show a day over 12 in
   one order only (``17/11/2017``: day first; ``11/17/2017``: month first) is read in that order; a page showing
   both abstains on its slashed dates; a page where none tells is read in the order the teachers printed.
@@ -18,13 +20,14 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from extractor.layouts import formats
+from extractor.layouts import formats, kinds, titles
 from extractor.layouts.model import FieldRule, Format, Layout
 from extractor.layouts.words import PageWords
 
 DAY_FIRST, MONTH_FIRST = "D/M/Y", "M/D/Y"
 _SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/\d{4}")
 TOTAL = "/total"
+MONEY = ("amount", "base", "total", "subtotal", "amount_due")
 
 
 def date_order(texts: Iterable[str]) -> str | None:
@@ -58,10 +61,31 @@ def _mirrored(fmt: Format) -> Format:
     return dataclasses.replace(fmt, negated=False, signed=False)
 
 
-def _each_format(layout: Layout, change: Callable[[Format], Format]) -> Layout:
-    fields = tuple(dataclasses.replace(rule, format=change(rule.format)) for rule in layout.fields)
+def _credited(fmt: Format) -> Format:
+    """An amount an invoice printed positive, read from a credit note's negative print (EN 16931 keeps it
+    positive); a zero or a positive print is then not read (zero stays zero)."""
+    if fmt.kind not in (formats.NUMBER, formats.INTEGER) or fmt.negated or fmt.signed:
+        return fmt
+    return dataclasses.replace(fmt, negated=True, signed=True)
+
+
+def _money(key: str) -> bool:
+    """True for an amount's pointer or column (``/total``, ``/tax_lines``' ``/base``), not a rate, a quantity or a
+    unit price (a credit note prints those positive)."""
+    return key.rsplit("/", 1)[-1] in MONEY
+
+
+def _each_format(
+    layout: Layout, change: Callable[[Format], Format], *, only: Callable[[str], bool] = lambda key: True
+) -> Layout:
+    def changed(key: str, fmt: Format) -> Format:
+        return change(fmt) if only(key) else fmt
+
+    fields = tuple(dataclasses.replace(rule, format=changed(rule.pointer, rule.format)) for rule in layout.fields)
     tables = tuple(
-        dataclasses.replace(spec, columns=tuple(dataclasses.replace(c, format=change(c.format)) for c in spec.columns))
+        dataclasses.replace(
+            spec, columns=tuple(dataclasses.replace(c, format=changed(c.key, c.format)) for c in spec.columns)
+        )
         for spec in layout.tables
     )
     return dataclasses.replace(layout, fields=fields, tables=tables)
@@ -96,4 +120,9 @@ def as_printed(layout: Layout, pages: Sequence[PageWords], *, reads: Callable[[F
         total, flipped = layout.field(TOTAL), mirrored.field(TOTAL)
         if total is not None and flipped is not None and reads(flipped) and not reads(total):
             return _unshared(mirrored, flipped)
+    elif kinds.printed_kinds(layout, pages) == (titles.INVOICE, titles.CREDIT):
+        credited = _each_format(layout, _credited, only=_money)
+        total, flipped = layout.field(TOTAL), credited.field(TOTAL)
+        if total is not None and flipped is not None and reads(flipped) and not reads(total):
+            return credited
     return layout

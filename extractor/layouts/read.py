@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.layouts import formats, places, table_read
+from extractor.layouts import formats, kinds, places, relabel, table_read
 from extractor.layouts.choose import identity_printed
 from extractor.layouts.identity import identities
 from extractor.layouts.model import (
@@ -59,7 +59,7 @@ def place_values(
     """The values printed at one place: normalised value -> (value, citations); and, when there is none, why."""
     found: dict[Any, tuple[Any, list[dict]]] = {}
     unparsable = False
-    for span in places.matches(place, pages):
+    for span in dict.fromkeys([*places.matches(place, pages), *kinds.retitled(place, pages)]):
         words = places.span_words(pages, span)
         if not words:  # the label printed with nothing after it: 0 or nothing, the page does not say which
             continue
@@ -204,6 +204,10 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     layout = as_printed(layout, pages, reads=lambda rule: read_field(rule, pages, decimal=decimal)[2] is None)
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
+    relabelled: dict[str, bool] = {}
+    # what reading a field under other labels needs, once per document: the page's own decimal separator (an
+    # English page's 2,076.76) and the labels the layout reads by
+    context = (formats.decimal_of([w.text for page in pages for w in page.words]), relabel.known_labels(layout))
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
@@ -214,6 +218,8 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.values[rule.pointer] = None
         else:
             value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
+            if reason in (NO_CANDIDATE, UNPARSABLE):
+                value, cited, reason = _relabelled(rule, pages, context, relabelled) or (value, cited, reason)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited
@@ -229,12 +235,30 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
         return LayoutRead(abstained=dict.fromkeys(pointers, IDENTITY))
     for spec in layout.tables:
         table_read.read_table(spec, pages, layout=layout, result=result)
+    relabel.check(result, relabelled)
     return LayoutRead(
         values=result.values,
         abstained=result.abstained,
         citations=result.citations,
         data=_data(layout, result),
     )
+
+
+def _relabelled(
+    rule: FieldRule, pages: Sequence[PageWords], context: tuple[str, frozenset[str]], relabelled: dict[str, bool]
+) -> tuple[Any, list[dict], None] | None:
+    """A field its label did not read, read where the teacher's page put it (``relabel``): a text at its places'
+    positions, an amount or a date at its rank, in the page's own decimal separator (``context``: it and the
+    layout's labels), noted in ``relabelled`` for the cross-checks."""
+    in_place = relabel.read_in_place(rule, pages)
+    if in_place is not None:
+        return in_place[0], in_place[1], None
+    decimal, known = context
+    found = relabel.read_relabelled(rule, pages, known=known, decimal=decimal)
+    if found is None:
+        return None
+    relabelled[rule.pointer] = found[2]
+    return found[0], found[1], None
 
 
 def _seller_name_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
