@@ -22,6 +22,7 @@ from typing import Any
 from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
 from extractor.db.database import DatabaseOwner, outlasting
 from extractor.errors import UsageError
+from extractor.fields_json import fields_json
 
 STATES = ("queued", "processing", "done", "failed")
 TERMINAL = ("done", "failed")
@@ -124,19 +125,7 @@ class Entry:
 
     def to_dict(self) -> dict:
         """Return the entry as a JSON-ready dict."""
-        return {
-            "sha256": self.sha256,
-            "state": self.state,
-            "attempts": self.attempts,
-            "result_path": self.result_path,
-            "status": self.status,
-            "error_code": self.error_code,
-            "error": self.error,
-            "next_attempt_at": self.next_attempt_at,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "sources": list(self.sources),
-        }
+        return fields_json(self)
 
 
 class Ledger(DatabaseOwner):
