@@ -15,6 +15,7 @@ LAYERS = [
         "extractor.quiet",
         "extractor.text",
         "extractor.leaves",
+        "extractor.fields_json",  # a frozen dataclass as its JSON dict (the shared ``to_dict``)
         "extractor.schema",
         "extractor.schema_models",  # the built-in schemas as Pydantic models; with the next, the pydantic importers
         "extractor.schema_models_en16931",  # the invoice-en16931 model and its EN 16931 parts, on schema_models

@@ -35,7 +35,7 @@ def _state(book, sha):
 def test_new_ledger_is_wal_and_empty(book):
     mode = sqlite3.connect(book.path).execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
-    assert book.counts() == {"queued": 0, "processing": 0, "done": 0, "failed": 0}
+    assert book.counts() == {"queued": 0, "running": 0, "done": 0, "failed": 0}
     assert book.get(A) is None
 
 
@@ -74,13 +74,13 @@ def test_claim_counts_attempts_and_keeps_the_first_result_path(book):
     }
 
 
-def test_recover_requeues_processing_rows_only(book):
+def test_recover_requeues_running_rows_only(book):
     for sha in (A, B):
         book.see(sha, name=f"{sha[0]}.pdf")
         book.claim(sha, result_path=f"/out/{sha[0]}.json")
     book.finish(B, state="failed", status="error", error_code="corrupt", error="b.pdf: damaged")
     assert book.recover() == 1
-    assert book.counts() == {"queued": 1, "processing": 0, "done": 0, "failed": 1}
+    assert book.counts() == {"queued": 1, "running": 0, "done": 0, "failed": 1}
     assert book.recover() == 0
 
 
@@ -92,7 +92,7 @@ def test_report_lists_counts_and_recent_failures(book):
     entry = book.get(A)
     assert book.report() == {
         "ledger": str(book.path),
-        "counts": {"queued": 1, "processing": 0, "done": 0, "failed": 1},
+        "counts": {"queued": 1, "running": 0, "done": 0, "failed": 1},
         "documents": 2,
         "sources": 2,
         "failures": [
@@ -114,7 +114,7 @@ def test_report_lists_counts_and_recent_failures(book):
     assert book.report(recent=0)["failures"] == []
 
 
-@pytest.mark.parametrize("state", ["queued", "processing", "bogus"])
+@pytest.mark.parametrize("state", ["queued", "running", "bogus"])
 def test_finish_refuses_non_terminal_states(book, state):
     book.see(A, name="a.pdf")
     with pytest.raises(ValueError):
@@ -127,7 +127,7 @@ def test_rows_survive_reopening(tmp_path):
         first.see(A, name="a.pdf")
         first.claim(A, result_path="/out/a.json")
     with Ledger(path, create=False) as second:
-        assert second.get(A).state == "processing"
+        assert second.get(A).state == "running"
 
 
 @pytest.mark.parametrize("content", [None, b"not a database at all, just text" * 100])

@@ -643,8 +643,8 @@ def test_kill_9_then_restart_loses_and_duplicates_nothing(server, model_dir, tmp
             )
         )
     assert observed == [  # (step, mail state, attempts, filed, records, --jsonl lines, flags)
-        ("written", "processing", 1, 0, 1, 0, set()),
-        ("fed", "processing", 2, 0, 1, 1, set()),  # the first document done again, its line appended
+        ("written", "running", 1, 0, 1, 0, set()),
+        ("fed", "running", 2, 0, 1, 1, set()),  # the first document done again, its line appended
         ("finished", "done", 3, 0, 2, 2, set()),  # ... and again: its line not appended twice
     ]
     args = _cli(server, folder, out, model_dir, "--once", "--json", "--jsonl", str(jsonl))
@@ -701,7 +701,7 @@ def test_done_and_failed_folders_and_status_through_the_cli(server, model_dir, t
     status = CliRunner().invoke(app, dispatch_args(["status", "--out", str(out), "--json"]))
     assert status.exit_code == 0, status.output
     report = json.loads(status.stdout)["mail"]
-    assert report["counts"] == {"processing": 0, "done": 1, "failed": 1, "skipped": 1, "duplicate": 0}
+    assert report["counts"] == {"running": 0, "done": 1, "failed": 1, "skipped": 1, "duplicate": 0}
     reasons = {m["subject"]: m["reason"] for m in report["recent"]}
     assert reasons["nothing"].endswith(": no attachment")
     assert "#1 broken.pdf: " in reasons["broken"]
@@ -711,7 +711,7 @@ def test_done_and_failed_folders_and_status_through_the_cli(server, model_dir, t
 
 def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp_path):
     """SIGTERM as the first of two attachments' record is written: no new document starts, the second waits in
-    the ledger (the mail stays ``processing``, unflagged) and the next run reads it, once."""
+    the ledger (the mail stays ``running``, unflagged) and the next run reads it, once."""
     folder = "sigterm"
     attachments = [("a.pdf", zugferd(1)[1], "application/pdf"), ("b.pdf", zugferd(2)[1], "application/pdf")]
     server.append(message("two", attachments=attachments).as_bytes(), folder=folder)
@@ -729,7 +729,7 @@ def test_sigterm_finishes_the_document_in_hand_then_stops(server, extractor, tmp
     )
     assert (first.mails, first.extracted) == (1, 1)
     (row,) = ledger_rows(out, "mails")
-    assert (row["state"], row["filed"]) == ("processing", 0) and flags(server, folder) == {"two": set()}
+    assert (row["state"], row["filed"]) == ("running", 0) and flags(server, folder) == {"two": set()}
     assert [r["mail"]["attachment"]["name"] for r in records_in(out).values()] == ["a.pdf"]
     assert signal.getsignal(signal.SIGTERM) is before  # the handlers are put back
     second = run_once(server, folder, out, extractor)

@@ -60,19 +60,40 @@ def test_a_register_of_the_previous_release_migrates_in_place(tmp_path):
 
 def test_the_ledgers_of_the_previous_release_migrate_in_place(tmp_path):
     path = _copy("ledger-e61cea9.sqlite", tmp_path)
+    crashed, stopped = "c" * 64, mail_key("inbox", "INBOX", 7, 43)
+    with closing(sqlite3.connect(path)) as db, db:  # what a kill -9 of that release leaves: its word, processing
+        db.execute(
+            "INSERT INTO documents (sha256, state, attempts, created_at, updated_at) "
+            "VALUES (?, 'processing', 1, '2025-01-31T09:00:00.000Z', '2025-01-31T09:00:00.000Z')",
+            (crashed,),
+        )
+        db.execute(
+            "INSERT INTO sources VALUES (?, 'c.pdf', '2025-01-31T09:00:00.000Z', '2025-01-31T09:00:00.000Z')",
+            (crashed,),
+        )
+        db.execute(
+            "INSERT INTO mails (key, mailbox, folder, uidvalidity, uid, state, attempts, created_at, updated_at) "
+            "VALUES (?, 'inbox', 'INBOX', 7, 43, 'processing', 1, ?, ?)",
+            (stopped, "2025-01-31T09:00:00.000Z", "2025-01-31T09:00:00.000Z"),
+        )
     documents = _rows(path, "SELECT sha256, state, result_path FROM documents ORDER BY created_at, sha256")
+    running = [(sha, "running" if state == "processing" else state, result) for sha, state, result in documents]
     key = mail_key("inbox", "INBOX", 7, 42)
     with Ledger(path, create=False) as book:
-        assert [(e.sha256, e.state, e.result_path) for e in book.entries()] == documents
-        assert book.counts() == {"queued": 1, "processing": 0, "done": 1, "failed": 0}
+        assert [(e.sha256, e.state, e.result_path) for e in book.entries()] == running
+        assert book.counts() == {"queued": 1, "running": 1, "done": 1, "failed": 0}
         assert book.entries(state="done")[0].sources == ("a.pdf", "copy-of-a.pdf")
+        assert book.get(crashed).sources == ("c.pdf",)  # the names kept: their foreign key holds again
     with MailLedger(path) as mails:
         row = mails.get(key)
         assert row is not None and (row.state, row.message_id, row.filed) == ("done", "<m1@example>", 1)
         assert [(p["idx"], p["name"], p["outcome"]) for p in mails.parts(key)] == [(0, "b.pdf", "document")]
+        assert mails.get(stopped).state == "running"
     report = mail_report(path)
-    assert report is not None and report["counts"]["done"] == 1
-    for schema, version in ((watch_ledger.SCHEMA, 2), (mail_ledger.SCHEMA, 3)):  # mail 3: its server's outages
+    assert report is not None and report["counts"]["done"] == 1 and report["counts"]["running"] == 1
+    with closing(sqlite3.connect(path)) as db, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        db.execute("UPDATE documents SET state = 'processing'")  # the old word is no state any more
+    for schema, version in ((watch_ledger.SCHEMA, 3), (mail_ledger.SCHEMA, 4)):  # 3 / 4: processing is running
         assert version_at(str(path), schema=schema, naming=NAMING) == schema.version == version
         assert (tmp_path / f"ledger-e61cea9.sqlite.{schema.name}-v1.bak").is_file()
     # the previous release reads PRAGMA user_version and refuses a ledger above 1: it cannot misread this one

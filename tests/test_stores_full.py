@@ -135,7 +135,7 @@ def test_the_core_waits_for_a_read_only_output(tmp_path, runner, caplog):
                 helper, noted = beside(make_writable)
                 taken = documents.take(sha, name="a.pdf", result=out / "a.json", source=lambda: source)
                 helper.join(HANG_GUARD_S)
-        assert "error" not in noted and noted["state"] == "processing"  # not done while it could not be written
+        assert "error" not in noted and noted["state"] == "running"  # not done while it could not be written
         assert f"{out / 'a.json'}: cannot write it" in caplog.text
         assert taken is not None and taken.record is not None and taken.record.status == "ok"
         assert [p.name for p in out.iterdir()] == ["a.json"] and ledger.get(sha).state == "done"

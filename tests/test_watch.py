@@ -315,7 +315,7 @@ def test_fifty_files_dropped_at_once_are_extracted_once_per_content(dirs, extrac
     with Ledger(out / ".extractor" / "ledger.sqlite", create=False) as book:
         report = book.report()
     assert (report["counts"], report["documents"], report["sources"]) == (
-        {"queued": 0, "processing": 0, "done": 15, "failed": 0},
+        {"queued": 0, "running": 0, "done": 15, "failed": 0},
         15,
         50,
     )
@@ -383,8 +383,8 @@ def test_kill_9_at_three_steps_then_restart_loses_and_duplicates_nothing(dirs, t
         assert proc.returncode == -signal.SIGKILL
         observed.append((step, *state()))
     assert observed == [
-        ("claimed", "processing", 1, False, True),  # (state, attempts, record?, input in inbox?)
-        ("written", "processing", 2, True, True),
+        ("claimed", "running", 1, False, True),  # (state, attempts, record?, input in inbox?)
+        ("written", "running", 2, True, True),
         ("committed", "done", 3, True, True),
     ]
 
@@ -523,7 +523,7 @@ def test_once_and_status_json_through_the_cli(dirs, model_dir, note_schema):
     bad = ledger_entries(out)[sha(contents["bad.pdf"])]
     assert json.loads(result.stdout) == {
         "ledger": str(ledger),
-        "counts": {"queued": 0, "processing": 0, "done": 1, "failed": 1},
+        "counts": {"queued": 0, "running": 0, "done": 1, "failed": 1},
         "documents": 2,
         "sources": 3,
         "failures": [
@@ -914,7 +914,7 @@ def test_kill_9_after_the_jsonl_append_then_restart_appends_each_record_once(dir
         proc.wait()
     [fed] = jsonl_lines(log)
     assert [c["stdin"]["sha256"] for c in jsonl_lines(calls)] == [fed["sha256"]]
-    assert ledger_entries(out)[fed["sha256"]]["state"] == "processing"
+    assert ledger_entries(out)[fed["sha256"]]["state"] == "running"
 
     final = CliRunner().invoke(
         app, dispatch_args(cli_args(inbox, out, model_dir, note_schema, *feeds, "--once", "--json"))

@@ -36,7 +36,7 @@ that SQL cannot write (moving rows, a column only where missing) is a callable `
 
 from extractor.db.connect import open_database, version_at
 from extractor.db.database import BUSY_TIMEOUT, CONNECT_TIMEOUT, Database, Naming, Tuning, is_lost, outlasting
-from extractor.db.schema import Migration, Schema, Step, migrate
+from extractor.db.schema import Migration, Schema, Step, before_the_layer, migrate
 from extractor.db.url import Target, first_line, parse_url, shown_url
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Step",
     "Target",
     "Tuning",
+    "before_the_layer",
     "first_line",
     "is_lost",
     "migrate",

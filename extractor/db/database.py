@@ -100,6 +100,12 @@ class Database:
         ``rowcount``)."""
         raise NotImplementedError  # pragma: no cover
 
+    def read(self, sql: str, params: tuple = ()) -> list:
+        """Every row of one query (``?`` placeholders), in a read-only transaction of its own (``transaction``'s
+        ``write=False``)."""
+        with self.transaction(write=False) as tx:
+            return self.execute(tx, sql, params).fetchall()
+
     def executemany(self, tx: Any, sql: str, rows: list[tuple]) -> None:
         """Run one statement for each of ``rows`` in ``tx``."""
         for row in rows:

@@ -82,6 +82,18 @@ class Schema:
         return len(self.migrations)
 
 
+LAYER_RELEASE = "e61cea9"  # the last release whose stores this layer did not version
+
+
+def before_the_layer(store: str, tables: tuple[Step, ...], *, kept: tuple[Step, ...] = ()) -> tuple[Migration, ...]:
+    """Every store's first two versions: 1, ``tables`` as release ``LAYER_RELEASE`` (and those before it) made them;
+    2, the version kept by this layer (``kept``: what else that takes, such as making that release refuse it)."""
+    return (
+        Migration(1, tables, f"the {store} of release {LAYER_RELEASE} and before"),
+        Migration(2, kept, "versions and migrations kept by extractor.db"),
+    )
+
+
 def ddl(db: Database, text: str) -> list[str]:
     """``text``'s statements in ``db``'s dialect, comments dropped."""
     for word, said in DIALECTS[db.kind].items():
@@ -154,4 +166,14 @@ def _check(
         )
 
 
-__all__ = ["DIALECTS", "Migration", "Schema", "Step", "ddl", "migrate", "stored_version"]
+__all__ = [
+    "DIALECTS",
+    "LAYER_RELEASE",
+    "Migration",
+    "Schema",
+    "Step",
+    "before_the_layer",
+    "ddl",
+    "migrate",
+    "stored_version",
+]

@@ -326,6 +326,21 @@ def contact_steps(key: str, syntax: str) -> tuple[tuple[str, ...], ...]:
     return tuple(_steps(path) for path in _CONTACT_ALL[key][syntax])
 
 
+# the payee's account by its ``bank_account`` key: BT-84 (its first path, the IBAN), BT-86 and BT-85
+_BANK = {"iban": "BT-84", "bic": "BT-86", "account_holder": "BT-85"}
+
+
+def bank_steps(syntax: str) -> tuple[str, dict[str, tuple[str, ...]]]:
+    """A syntax's payment means element and each part of the payee's account as element steps below it, by local
+    name: ``bank_steps("UBL")`` is ``("PaymentMeans", {"iban": ("PayeeFinancialAccount", "ID"), ...})``."""
+    out = {}
+    for key, term in _BANK.items():
+        steps = _steps((BY_TERM[term].path(syntax) or "").split("|")[0])
+        at = next(i for i, step in enumerate(steps) if step.endswith("PaymentMeans"))
+        means, out[key] = steps[at], steps[at + 1 :]
+    return means, out
+
+
 def address_path(key: str, syntax: str) -> str:
     """An address part's XPath relative to the address in a syntax: ``address_path("country", "UBL")`` is
     ``cac:Country/cbc:IdentificationCode`` (``key``: an invoice-en16931 address key such as ``street``; ``syntax``:

@@ -13,6 +13,7 @@ from extractor.einvoice.formats import XML_FORMATS
 from extractor.einvoice.read import read_embedded_xml
 from extractor.einvoice.receive import receive_xml
 from extractor.errors import InputError
+from extractor.fields_json import fields_json
 
 CONVERT_FORMATS = XML_FORMATS  # the formats that are XML alone (no Factur-X PDF: a received file has no source)
 CONVERT_SCHEMA = "invoice-en16931"
@@ -47,14 +48,9 @@ class Conversion:
 
     def to_dict(self) -> dict:
         """JSON shape: ``{"source", "format", "valid", "check", "findings", "source_notes"}`` (no XML)."""
-        return {
-            "source": self.source,
-            "format": self.fmt,
-            "valid": self.valid,
-            "check": self.check,
-            "findings": list(self.findings),
-            "source_notes": list(self.source_notes),
-        }
+        return {"source": self.source, "format": self.fmt, "valid": self.valid} | fields_json(
+            self, leave_out=("source", "fmt", "xml")
+        )
 
 
 def convert(data: bytes, *, name: str, to: str) -> Conversion:

@@ -30,6 +30,7 @@ from typing import Any
 
 from extractor.einvoice.syntaxes import syntax_of_root
 from extractor.einvoice.xmltext import parse_or_none, plain_number
+from extractor.fields_json import fields_json
 from extractor.inputs.attachments import pdf_attachments
 
 
@@ -69,16 +70,7 @@ class EmbeddedInvoice:
 
     def to_dict(self) -> dict:
         """Return everything but ``data`` as a JSON-ready dict (for the record's ``embedded`` entry)."""
-        return {
-            "syntax": self.syntax,
-            "guideline": self.guideline,
-            "type_code": self.type_code,
-            "attachment": self.attachment,
-            "totals": dict(self.totals),
-            "skipped_lines": self.skipped_lines,
-            "notes": list(self.notes),
-            "schema_errors": list(self.schema_errors),
-        }
+        return fields_json(self, leave_out=("data", "xml"))
 
 
 def read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:

@@ -5,18 +5,7 @@
 
 from __future__ import annotations
 
-from extractor.einvoice.read_fields import (
-    address_of,
-    adjustment,
-    checked_iban,
-    cii_positions,
-    contact_of,
-    derive_amount_due,
-    party_terms,
-    payment_means,
-    period_of,
-    summed,
-)
+from extractor.einvoice import read_fields
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
 
 
@@ -72,9 +61,9 @@ class CiiInvoice:
             "prepaid_amount": totals["prepaid"],
             "amount_due": totals["due_payable"],
             "payment_terms": " ".join(descriptions) or None,
-            "bank_account": self._bank(notes),
+            "bank_account": read_fields.bank_account(self.settlement, "CII", notes),
         }
-        derive_amount_due(data, totals, notes)
+        read_fields.derive_amount_due(data, totals, notes)
         context = find_one(self.root, "ExchangedDocumentContext|SpecifiedExchangedDocumentContext")
         guideline = text_at(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
         return data, totals, skipped, notes, "CII", guideline, text_at(self.doc, "TypeCode") or ""
@@ -93,14 +82,14 @@ class CiiInvoice:
                 tax_id = value
         return {
             "name": text_at(party, "Name"),
-            "address": address_of(address, "CII"),
+            "address": read_fields.address_of(address, "CII"),
             "vat_id": vat_id,
             "tax_id": tax_id,
         }
 
     def _lines(self) -> tuple[list[dict], int]:
         lines = []
-        positions, skipped = cii_positions(self.tx)
+        positions, skipped = read_fields.cii_positions(self.tx)
         for item, delivery, settlement, product, amount in positions:
             agreement = find_one(item, "SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement")
             quantity_el = find_one(delivery, "BilledQuantity")
@@ -129,18 +118,6 @@ class CiiInvoice:
             "base": plain_number(decimal_at(tax, "BasisAmount")),
             "amount": plain_number(decimal_at(tax, "CalculatedAmount")),
         }
-
-    def _bank(self, notes: list[str]) -> dict | None:
-        for means in find_all(self.settlement, "SpecifiedTradeSettlementPaymentMeans"):
-            account = find_one(means, "PayeePartyCreditorFinancialAccount")
-            if account is None:
-                continue
-            return {
-                "iban": checked_iban(text_at(account, "IBANID"), notes),
-                "bic": text_at(means, "PayeeSpecifiedCreditorFinancialInstitution", "BICID"),
-                "account_holder": text_at(account, "AccountName"),
-            }
-        return None
 
 
 class CiiTerms:
@@ -173,7 +150,7 @@ class CiiTerms:
             "delivery_date": iso_date(
                 text_at(self.delivery, "ActualDeliverySupplyChainEvent", "OccurrenceDateTime", "DateTimeString")
             ),
-            "period": period_of(
+            "period": read_fields.period_of(
                 iso_date(text_at(period, "StartDateTime", "DateTimeString")),
                 iso_date(text_at(period, "EndDateTime", "DateTimeString")),
             ),
@@ -191,31 +168,31 @@ class CiiTerms:
             "allowances": [self._allowance(a) for a in find_all(s, "SpecifiedTradeAllowanceCharge")]
             + [self._logistics(c) for c in find_all(s, "SpecifiedLogisticsServiceCharge")],
             "rounding": plain_number(decimal_at(self.summation, "RoundingAmount")),
-            "payment_means": payment_means(text_at(means, "TypeCode"), notes),
+            "payment_means": read_fields.payment_means(text_at(means, "TypeCode"), notes),
             # an IBANID that is no IBAN (the invoice reading leaves it out) is still the account to pay to
             "account_number": text_at(means, "PayeePartyCreditorFinancialAccount", "ProprietaryID|IBANID"),
         }
 
     def _party(self, name: str) -> dict:
         party = find_one(self.agreement, name)
-        return party_terms(
+        return read_fields.party_terms(
             legal_id=text_at(party, "SpecifiedLegalOrganization", "ID"),
             identifiers=find_all(party, "GlobalID"),
-            contact=contact_of(party, "CII"),
+            contact=read_fields.contact_of(party, "CII"),
             endpoint=find_one(party, "URIUniversalCommunication", "URIID"),
         )
 
     def _lines(self) -> list[dict]:
         out = []
-        for _, _, settlement, product, _ in cii_positions(self.tx)[0]:  # the invoice reading's lines
+        for _, _, settlement, product, _ in read_fields.cii_positions(self.tx)[0]:  # the invoice reading's lines
             entries = find_all(settlement, "SpecifiedTradeAllowanceCharge")
             flags = [(text_at(a, "ChargeIndicator", "Indicator") or "").lower() == "true" for a in entries]
             amounts = [decimal_at(a, "ActualAmount") for a in entries]
             out.append(
                 {
                     "item_id": text_at(product, "SellerAssignedID"),
-                    "allowance": summed(amounts, flags, charge=False),
-                    "charge": summed(amounts, flags, charge=True),
+                    "allowance": read_fields.summed(amounts, flags, charge=False),
+                    "charge": read_fields.summed(amounts, flags, charge=True),
                     "category": text_at(settlement, "ApplicableTradeTax", "CategoryCode"),
                 }
             )
@@ -242,7 +219,7 @@ def _cii_adjustment(node, names: tuple[str, str, str], *, charge: bool, code=Non
     """A CII allowance or charge: its amount, reason and tax by their element names (``names``), the rest given."""
     amount, reason, tax_name = names
     tax = find_one(node, tax_name)
-    return adjustment(
+    return read_fields.adjustment(
         decimal_at(node, amount),
         text_at(node, reason),
         decimal_at(tax, "RateApplicablePercent|ApplicablePercent"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from extractor.einvoice.bindings import address_steps, contact_steps
+from extractor.einvoice.bindings import address_steps, bank_steps, contact_steps
 from extractor.einvoice.codes import payment_means_of
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, plain_number, text_at
 
@@ -50,6 +50,19 @@ def address_of(address, syntax: str) -> dict | None:
         "street": _street(address, syntax),
         **{key: text_at(address, *address_steps(key, syntax)) for key in ("postal_code", "city", "country")},
     }
+
+
+def bank_account(settlement, syntax: str, notes: list[str]) -> dict | None:
+    """The payee's account (the invoice schema's ``bank_account``) of the first payment means under ``settlement``
+    (CII's trade settlement, UBL's root) that has one, by the binding table's element names; its IBAN checked
+    (``checked_iban``). None: no means names an account."""
+    means_name, steps = bank_steps(syntax)
+    for means in find_all(settlement, means_name):
+        if find_one(means, steps["iban"][0]) is None:
+            continue
+        values = {key: text_at(means, *path) for key, path in steps.items()}
+        return values | {"iban": checked_iban(values["iban"], notes)}
+    return None
 
 
 def cii_positions(tx) -> tuple[list[tuple], int]:

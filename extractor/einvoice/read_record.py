@@ -80,15 +80,9 @@ def _party(data: Any, *, role: str, currency: str | None, notes: list[str]) -> P
     )
     return Party(
         trading_name=data.get("trading_name"),
-        additional_street=address.get("additional_street"),
-        line_three=address.get("address_line_3"),
-        subdivision=address.get("subdivision"),
+        **_address_terms(address, country=country),
         legal_info=None if buyer else data.get("legal_info"),
         name=data.get("name"),
-        street=address.get("street"),
-        postal_code=address.get("postal_code"),
-        city=address.get("city"),
-        country=country,
         vat_id=data.get("vat_id"),
         tax_registration=None if buyer else (data.get("tax_number") or data.get("tax_id")),
         legal_id=data.get("legal_id"),
@@ -322,6 +316,22 @@ def schemed(value: Any) -> tuple[str | None, str] | None:
     return (found["scheme"], found["id"]) if found else (None, text)
 
 
+# a record address's keys by ``Party``'s fields (its country aside: a seller's or buyer's may be derived)
+_ADDRESS_KEYS = {
+    "street": "street",
+    "additional_street": "additional_street",
+    "line_three": "address_line_3",
+    "postal_code": "postal_code",
+    "city": "city",
+    "subdivision": "subdivision",
+}
+
+
+def _address_terms(address: Mapping, *, country: str | None) -> dict:
+    """A record's address as ``Party``'s address fields, with ``country``."""
+    return {field: address.get(key) for field, key in _ADDRESS_KEYS.items()} | {"country": country}
+
+
 def _address_party(data: Any, *, name_key: str = "name") -> Party | None:
     """A payee, tax representative or deliver-to party (BG-10 / 11 / 13) from its record object."""
     if not isinstance(data, Mapping):
@@ -330,13 +340,7 @@ def _address_party(data: Any, *, name_key: str = "name") -> Party | None:
     ids = tuple(x for x in (schemed(data.get("identifier")), schemed(data.get("location_id"))) if x)
     return Party(
         name=data.get(name_key),
-        street=address.get("street"),
-        additional_street=address.get("additional_street"),
-        line_three=address.get("address_line_3"),
-        postal_code=address.get("postal_code"),
-        city=address.get("city"),
-        subdivision=address.get("subdivision"),
-        country=address.get("country"),
+        **_address_terms(address, country=address.get("country")),
         vat_id=data.get("vat_id"),
         legal_id=data.get("legal_id"),
         identifiers=tuple((scheme or "", value) for scheme, value in ids),
@@ -391,11 +395,7 @@ def _document_terms(data: Mapping) -> dict:
     return {
         "tax_point_date": data.get("tax_point_date"),
         "tax_point_code": TAX_POINT_CODES.get(str(data.get("tax_point_code"))),
-        "project": refs.get("project"),
-        "contract": refs.get("contract"),
-        "sales_order": refs.get("sales_order"),
-        "receiving_advice": refs.get("receiving_advice"),
-        "despatch_advice": refs.get("despatch_advice"),
+        **{key: refs.get(key) for key in ("project", "contract", "sales_order", "receiving_advice", "despatch_advice")},
         "tender": refs.get("tender_or_lot"),
         "invoiced_object": schemed(refs.get("invoiced_object")),
         "buyer_accounting": refs.get("buyer_accounting"),

@@ -5,18 +5,7 @@ both with the UBL writer.
 
 from __future__ import annotations
 
-from extractor.einvoice.read_fields import (
-    address_of,
-    adjustment,
-    checked_iban,
-    contact_of,
-    derive_amount_due,
-    party_terms,
-    payment_means,
-    period_of,
-    summed,
-    ubl_tax_total,
-)
+from extractor.einvoice import read_fields
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, local_name, plain_number, text_at
 
 
@@ -42,7 +31,7 @@ class UblInvoice:
             "prepaid": plain_number(decimal_at(total, "PrepaidAmount")),
             "due_payable": plain_number(decimal_at(total, "PayableAmount")),
         }
-        tax_total = ubl_tax_total(r, currency)
+        tax_total = read_fields.ubl_tax_total(r, currency)
         totals["tax_total"] = plain_number(decimal_at(tax_total, "TaxAmount"))
         tax_lines = (
             [
@@ -72,9 +61,9 @@ class UblInvoice:
             "amount_due": totals["due_payable"],
             "payment_terms": " ".join(x for x in (text_at(t, "Note") for t in find_all(r, "PaymentTerms")) if x)
             or None,
-            "bank_account": self._bank(notes),
+            "bank_account": read_fields.bank_account(self.root, "UBL", notes),
         }
-        derive_amount_due(data, totals, notes)
+        read_fields.derive_amount_due(data, totals, notes)
         type_code = text_at(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
         return data, totals, 0, notes, "UBL", text_at(r, "CustomizationID") or "", type_code
 
@@ -92,7 +81,7 @@ class UblInvoice:
                 tax_id = tax_id or company_id
         return {
             "name": text_at(party, "PartyName", "Name") or text_at(party, "PartyLegalEntity", "RegistrationName"),
-            "address": address_of(address, "UBL"),
+            "address": read_fields.address_of(address, "UBL"),
             "vat_id": vat_id,
             "tax_id": tax_id,
         }
@@ -112,18 +101,6 @@ class UblInvoice:
             "amount": plain_number(decimal_at(line, "LineExtensionAmount")),
         }
 
-    def _bank(self, notes: list[str]) -> dict | None:
-        for means in find_all(self.root, "PaymentMeans"):
-            account = find_one(means, "PayeeFinancialAccount")
-            if account is None:
-                continue
-            return {
-                "iban": checked_iban(text_at(account, "ID"), notes),
-                "bic": text_at(account, "FinancialInstitutionBranch", "ID"),
-                "account_holder": text_at(account, "Name"),
-            }
-        return None
-
 
 class UblTerms:
     """The extra terms of a UBL 2.1 ``Invoice`` / ``CreditNote``."""
@@ -137,7 +114,8 @@ class UblTerms:
         means = find_one(r, "PaymentMeans")
         account = text_at(means, "PayeeFinancialAccount", "ID")
         currency = text_at(r, "DocumentCurrencyCode")
-        tax_total = ubl_tax_total(r, currency)  # the one in the document currency, as the invoice reading takes
+        # the one in the document currency, as the invoice reading takes
+        tax_total = read_fields.ubl_tax_total(r, currency)
         return {
             "buyer_reference": text_at(r, "BuyerReference"),
             "order_reference": text_at(r, "OrderReference", "ID"),
@@ -145,7 +123,7 @@ class UblTerms:
             if text_at(preceding, "ID") is None
             else {"number": text_at(preceding, "ID"), "issue_date": iso_date(text_at(preceding, "IssueDate"))},
             "delivery_date": iso_date(text_at(r, "Delivery", "ActualDeliveryDate")),
-            "period": period_of(
+            "period": read_fields.period_of(
                 iso_date(text_at(r, "InvoicePeriod", "StartDate")), iso_date(text_at(r, "InvoicePeriod", "EndDate"))
             ),
             "seller": self._party("AccountingSupplierParty"),
@@ -161,16 +139,16 @@ class UblTerms:
             ],
             "allowances": [self._allowance(a) for a in find_all(r, "AllowanceCharge")],
             "rounding": plain_number(decimal_at(r, "LegalMonetaryTotal", "PayableRoundingAmount")),
-            "payment_means": payment_means(text_at(means, "PaymentMeansCode"), notes),
+            "payment_means": read_fields.payment_means(text_at(means, "PaymentMeansCode"), notes),
             "account_number": account,  # kept only where the invoice reading found no IBAN in it
         }
 
     def _party(self, name: str) -> dict:
         party = find_one(self.root, name, "Party")
-        return party_terms(
+        return read_fields.party_terms(
             legal_id=text_at(party, "PartyLegalEntity", "CompanyID"),
             identifiers=find_all(party, "PartyIdentification", "ID"),
-            contact=contact_of(party, "UBL"),
+            contact=read_fields.contact_of(party, "UBL"),
             endpoint=find_one(party, "EndpointID"),
         )
 
@@ -181,14 +159,14 @@ class UblTerms:
         amounts = [decimal_at(a, "Amount") for a in entries]
         return {
             "item_id": text_at(line, "Item", "SellersItemIdentification", "ID"),
-            "allowance": summed(amounts, flags, charge=False),
-            "charge": summed(amounts, flags, charge=True),
+            "allowance": read_fields.summed(amounts, flags, charge=False),
+            "charge": read_fields.summed(amounts, flags, charge=True),
             "category": text_at(line, "Item", "ClassifiedTaxCategory", "ID"),
         }
 
     @staticmethod
     def _allowance(node) -> dict:
-        return adjustment(
+        return read_fields.adjustment(
             decimal_at(node, "Amount"),
             text_at(node, "AllowanceChargeReason"),
             decimal_at(node, "TaxCategory", "Percent"),

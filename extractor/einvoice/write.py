@@ -205,9 +205,7 @@ def _cii_payment(settlement, terms: Terms) -> None:
         _ram(means, "Information", terms.payment_means_text)
     if terms.card_number:
         card = _ram(means, "ApplicableTradeSettlementFinancialCard")
-        _ram(card, "ID", terms.card_number)
-        if terms.card_holder:
-            _ram(card, "CardholderName", terms.card_holder)
+        xmlwrite.sub_texts(card, ("ram:ID", "ram:CardholderName"), (terms.card_number, terms.card_holder))
     if terms.debited_account:
         _ram(_ram(means, "PayerPartyDebtorFinancialAccount"), "IBANID", terms.debited_account)
     if terms.iban or terms.account_number:

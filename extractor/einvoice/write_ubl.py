@@ -193,12 +193,10 @@ def _ubl_payment(root, terms: Terms, *, credit: bool) -> None:
         _cbc(means, "PaymentDueDate", terms.due_date)
     if terms.remittance:
         _cbc(means, "PaymentID", terms.remittance)
-    if terms.card_number:
+    if terms.card_number:  # UBL asks for the card network, EN 16931 has none (Peppol writes NA)
         card = _cac(means, "CardAccount")
-        _cbc(card, "PrimaryAccountNumberID", terms.card_number)
-        _cbc(card, "NetworkID", "NA")  # UBL asks for the card network, EN 16931 has none (Peppol writes NA)
-        if terms.card_holder:
-            _cbc(card, "HolderName", terms.card_holder)
+        paths = ("cbc:PrimaryAccountNumberID", "cbc:NetworkID", "cbc:HolderName")
+        xmlwrite.sub_texts(card, paths, (terms.card_number, "NA", terms.card_holder))
     if terms.iban or terms.account_number:
         account = _cac(means, "PayeeFinancialAccount")
         _cbc(account, "ID", terms.iban or terms.account_number)

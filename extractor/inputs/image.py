@@ -100,7 +100,12 @@ def _image_page(img: Image.Image, index: int, name: str, raster: RasterSettings,
         orientation = int(img.getexif().get(0x0112, 1))
     except _PILLOW_FAILURES:
         orientation = 1  # a broken EXIF block only costs the orientation
-    rgb = _to_rgb(img)
+    return _rgb_page(_to_rgb(img), index=index, orientation=orientation, raster=raster, budget=budget)
+
+
+def _rgb_page(rgb: Image.Image, *, index: int, orientation: int, raster: RasterSettings, budget: ocr.OcrBudget) -> Page:
+    """An RGB image as a page: fitted to the budget, read by OCR as ``raster`` asks, turned upright by its EXIF
+    ``orientation`` (1: upright)."""
     image, warnings = _fit(rgb, raster)
     read, ocr_warnings = _read_image(rgb, image, orientation, raster, budget)
     if orientation in _EXIF_TRANSPOSE:
@@ -216,15 +221,5 @@ def load_pil(img: Image.Image, *, raster: RasterSettings, budget: ocr.OcrBudget)
     select_pages(1, name=name, raster=raster)
     rgb = _to_rgb(img)
     digest = hashlib.sha256(rgb.tobytes()).hexdigest()
-    image, warnings = _fit(rgb, raster)
-    read, ocr_warnings = _read_image(rgb, image, 1, raster, budget)
-    page = Page(
-        index=0,
-        image=image,
-        width_pt=None,
-        height_pt=None,
-        text=None,
-        warnings=tuple(warnings + ocr_warnings),
-        ocr=read,
-    )
+    page = _rgb_page(rgb, index=0, orientation=1, raster=raster, budget=budget)
     return Document(source=name, sha256=digest, kind="image", page_count=1, pages=(page,))

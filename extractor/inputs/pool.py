@@ -204,15 +204,8 @@ class RenderPool(Renderer):
         return next(self.render_many([source], raster=raster))
 
     def render_many(self, sources: Iterable[Any], *, raster: RasterSettings) -> Iterator[Rendered]:
-        """Render sources in input order, up to ``ahead`` of them ahead of the one the caller is on.
-
-        Args:
-            sources: paths, bytes or PIL images (consumed lazily).
-            raster: the rasterizer settings.
-
-        Yields:
-            One Rendered per source, in order.
-        """
+        """Render sources in input order (as ``Renderer.render_many``), up to ``ahead`` of them ahead of the one the
+        caller is on."""
         iterator = iter(sources)
         window: deque[_Item] = deque()
         exhausted = False

@@ -3,9 +3,12 @@
 layer (``extractor.db``: ``SCHEMA`` its versions).
 
 Tables:
-  documents  sha256 (key), state (queued / processing / done / failed), attempts, result_path, status (the
+  documents  sha256 (key), state (queued / running / done / failed), attempts, result_path, status (the
              record's status), error_code, error, next_attempt_at, created_at, updated_at
   sources    (sha256, name): every inbox name a content was seen under, with first/last seen times
+
+A document being extracted is ``running``, the word the service's jobs use (``extract status`` counts it so);
+ledgers before version 3 said ``processing``, and open migrated (``renamed_state``).
 
 Every change is one transaction, so a kill -9 leaves each row either before or after a step, never half-way.
 Timestamps are ISO 8601 UTC text (``2025-01-31T09:15:02.123Z``) so the file reads well in ``sqlite3``.
@@ -14,17 +17,21 @@ Timestamps are ISO 8601 UTC text (``2025-01-31T09:15:02.123Z``) so the file read
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
+from extractor.db import Database, Migration, Naming, Schema, Tuning, before_the_layer, open_database
 from extractor.db.database import DatabaseOwner, outlasting
 from extractor.errors import UsageError
+from extractor.fields_json import fields_json
 
-STATES = ("queued", "processing", "done", "failed")
+RUNNING = "running"  # a document claimed and being extracted (the service's job status for the same state)
+STATES = ("queued", RUNNING, "done", "failed")
 TERMINAL = ("done", "failed")
+# version 1's tables, as release e61cea9 made them (its running state was called processing: version 3 renames it)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     sha256 TEXT PRIMARY KEY,
@@ -62,12 +69,39 @@ def _refused_by_earlier(db: Database, tx: Any) -> None:
     db.execute(tx, "PRAGMA user_version = 2")
 
 
+def renamed_state(table: str, old: str, new: str) -> Callable[[Database, Any], None]:
+    """A migration step: ``table``'s state ``old`` is called ``new``, in its rows and its CHECK alike.
+
+    SQLite cannot alter a CHECK: the table is made again from its own CREATE text (``sqlite_master``'s, the state
+    renamed), its rows copied back through a temporary table and its indexes made again. The foreign keys that
+    point at it are checked at commit (``defer_foreign_keys``): its rows are back by then.
+    """
+
+    def step(db: Database, tx: Any) -> None:
+        made = db.execute(
+            tx, "SELECT type, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL", (table,)
+        ).fetchall()
+        create = next(sql for kind, sql in made if kind == "table")
+        db.execute(tx, "PRAGMA defer_foreign_keys = ON")
+        db.execute(tx, f"CREATE TEMP TABLE {table}_renaming AS SELECT * FROM {table}")
+        db.execute(tx, f"UPDATE temp.{table}_renaming SET state = ? WHERE state = ?", (new, old))
+        db.execute(tx, f"DROP TABLE {table}")
+        db.execute(tx, create.replace(f"'{old}'", f"'{new}'"))
+        db.execute(tx, f"INSERT INTO {table} SELECT * FROM temp.{table}_renaming")
+        db.execute(tx, f"DROP TABLE temp.{table}_renaming")
+        for kind, sql in made:
+            if kind == "index":
+                db.execute(tx, sql)
+
+    return step
+
+
 SCHEMA = Schema(
     name="ledger",
     meta="ledger_meta",
     migrations=(
-        Migration(1, (_SCHEMA,), "the watch ledger of release e61cea9 and before"),
-        Migration(2, (_refused_by_earlier,), "versions and migrations kept by extractor.db"),
+        *before_the_layer("watch ledger", (_SCHEMA,), kept=(_refused_by_earlier,)),
+        Migration(3, (renamed_state("documents", "processing", RUNNING),), "processing is called running"),
     ),
     found=_found,
 )
@@ -98,7 +132,7 @@ class Entry:
 
     Attributes:
         sha256: content hash (hex).
-        state: ``queued``, ``processing``, ``done`` or ``failed``.
+        state: ``queued``, ``running``, ``done`` or ``failed``.
         attempts: extraction attempts started (an abandoned one is not counted; a crash is).
         result_path: where the record is (or will be) written.
         status: the record's status once finished (``ok``, ``review``, ..., ``error``).
@@ -124,19 +158,7 @@ class Entry:
 
     def to_dict(self) -> dict:
         """Return the entry as a JSON-ready dict."""
-        return {
-            "sha256": self.sha256,
-            "state": self.state,
-            "attempts": self.attempts,
-            "result_path": self.result_path,
-            "status": self.status,
-            "error_code": self.error_code,
-            "error": self.error,
-            "next_attempt_at": self.next_attempt_at,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "sources": list(self.sources),
-        }
+        return fields_json(self)
 
 
 class Ledger(DatabaseOwner):
@@ -178,8 +200,7 @@ class Ledger(DatabaseOwner):
 
     @outlasting
     def _read(self, sql: str, params: tuple = ()) -> list:
-        with self.db.transaction(write=False) as tx:
-            return self.db.execute(tx, sql, params).fetchall()
+        return self.db.read(sql, params)
 
     # ---------------------------------------------------------------------------------------------------- reads
 
@@ -243,13 +264,13 @@ class Ledger(DatabaseOwner):
     # --------------------------------------------------------------------------------------------------- writes
 
     def recover(self) -> int:
-        """Re-queue rows left in ``processing`` by a crash (call once at start, under the watcher lock).
+        """Re-queue rows left ``running`` by a crash (call once at start, under the watcher lock).
 
         Returns:
             How many rows were re-queued.
         """
         return self._write(
-            [("UPDATE documents SET state = 'queued', updated_at = ? WHERE state = 'processing'", (timestamp(),))]
+            [("UPDATE documents SET state = 'queued', updated_at = ? WHERE state = ?", (timestamp(), RUNNING))]
         )
 
     def see(self, sha256: str, *, name: str) -> Entry:
@@ -281,7 +302,7 @@ class Ledger(DatabaseOwner):
         return self._existing(sha256)
 
     def claim(self, sha256: str, *, result_path: str) -> Entry:
-        """Mark a content ``processing`` and count the attempt; keep a result path chosen by an earlier claim.
+        """Mark a content ``running`` and count the attempt; keep a result path chosen by an earlier claim.
 
         Args:
             sha256: content hash (its row must exist: call ``see`` first).
@@ -294,23 +315,23 @@ class Ledger(DatabaseOwner):
         self._write(
             [
                 (
-                    "UPDATE documents SET state = 'processing', attempts = attempts + 1, "
+                    "UPDATE documents SET state = ?, attempts = attempts + 1, "
                     "result_path = coalesce(result_path, ?), next_attempt_at = NULL, updated_at = ? "
                     "WHERE sha256 = ?",
-                    (result_path, now, sha256),
+                    (RUNNING, result_path, now, sha256),
                 )
             ]
         )
         return self._existing(sha256)
 
     def release(self, sha256: str) -> None:
-        """Put an abandoned ``processing`` row back to ``queued`` without counting the attempt."""
+        """Put an abandoned ``running`` row back to ``queued`` without counting the attempt."""
         self._write(
             [
                 (
                     "UPDATE documents SET state = 'queued', attempts = max(attempts - 1, 0), updated_at = ? "
-                    "WHERE sha256 = ? AND state = 'processing'",
-                    (timestamp(), sha256),
+                    "WHERE sha256 = ? AND state = ?",
+                    (timestamp(), sha256, RUNNING),
                 )
             ]
         )
@@ -362,4 +383,15 @@ class Ledger(DatabaseOwner):
         )
 
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATES", "TERMINAL", "Entry", "Ledger", "parse_timestamp", "timestamp"]
+__all__ = [
+    "RUNNING",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "STATES",
+    "TERMINAL",
+    "Entry",
+    "Ledger",
+    "parse_timestamp",
+    "renamed_state",
+    "timestamp",
+]

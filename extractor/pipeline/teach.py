@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from extractor.errors import UsageError
+from extractor.fields_json import fields_json
 from extractor.inputs.document import Document, RasterSettings
 from extractor.inputs.ocr import DEFAULT_MODE as DEFAULT_OCR
 from extractor.inputs.ocr import OcrSettings, resolve_mode
@@ -57,14 +58,7 @@ class Taught:
 
     def to_dict(self) -> dict:
         """The JSON ``extract learn --json`` prints."""
-        return {
-            "document": self.document,
-            "layout": self.layout,
-            "supplier": self.supplier,
-            "replaced": self.replaced,
-            "notes": list(self.notes),
-            "refused": self.refused,
-        }
+        return fields_json(self)
 
 
 def now() -> str:

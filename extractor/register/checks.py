@@ -1,5 +1,5 @@
 """The register's checks: one pure decision from a document's keys, its claims and what the register already knew
-(``Known``, gathered by the store in the same transaction that registers the document).
+(``Known``, gathered by ``Register`` in the same transaction that registers the document).
 
 Each finding has a stable ``code``. **Warnings** turn an ``ok`` record into ``review`` (through
 ``trust.verdict.record_status``, the one place a status is decided); **notes** only inform:
@@ -100,7 +100,7 @@ class Account:
 
 @dataclass(frozen=True)
 class Known:
-    """What the register knew before this document (the store reads it in the registering transaction).
+    """What the register knew before this document (the register reads it in the registering transaction).
 
     Attributes:
         supplier_known: the supplier is known (imported, trusted, or an ``ok`` record of it was registered).

@@ -11,7 +11,7 @@ more at the end of ``SCHEMA`` (``extractor.db``'s docstring shows one).
 
 from __future__ import annotations
 
-from extractor.db import Database, Migration, Naming, Schema, Tuning
+from extractor.db import Database, Migration, Naming, Schema, Tuning, before_the_layer
 from extractor.db import open_database as open_store_database
 from extractor.errors import UsageError
 
@@ -137,10 +137,9 @@ SCHEMA = Schema(
     name="register",
     meta="register_meta",
     migrations=(
-        Migration(1, (_TABLES,), "the register of release e61cea9 and before"),
         # the tables are those of version 1; the layer keeps the version (in register_meta, where the earlier
         # release reads it: that release refuses a register this one opened, rather than misread it later)
-        Migration(2, (), "versions and migrations kept by extractor.db"),
+        *before_the_layer("register", (_TABLES,)),
         Migration(3, (_LAYOUT_TABLES,), "learned layouts (extractor.layouts.store; docs/learning.md)"),
     ),
 )

@@ -105,13 +105,11 @@ def remember_not_duplicates(register, source: str, *, place: str, by: str, at: s
 @outlasting
 def decisions(register, *, sha256: str, place: str) -> list[dict]:
     """The decisions saved about a document: ``{original_sha256, original_place, decision, by, at}`` each."""
-    with register.db.transaction(write=False) as tx:
-        rows = register.db.execute(
-            tx,
-            "SELECT original_sha256, original_place, decision, by_whom, at FROM register_decisions "
-            "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY at",
-            (register.tenant, sha256, place),
-        ).fetchall()
+    rows = register.db.read(
+        "SELECT original_sha256, original_place, decision, by_whom, at FROM register_decisions "
+        "WHERE tenant = ? AND sha256 = ? AND place = ? ORDER BY at",
+        (register.tenant, sha256, place),
+    )
     return [{"original_sha256": r[0], "original_place": r[1], "decision": r[2], "by": r[3], "at": r[4]} for r in rows]
 
 

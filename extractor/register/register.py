@@ -32,7 +32,7 @@ from typing import Any
 
 from extractor.db.database import DatabaseOwner, outlasting
 from extractor.record import Record, Status, issue
-from extractor.register import listing, recall
+from extractor.register import recall
 from extractor.register.checks import (
     DUPLICATES,
     WARNING,
@@ -45,6 +45,7 @@ from extractor.register.claims import Claims, claims
 from extractor.register.db import Database, RegisterError, open_database
 from extractor.register.decisions import remember_not_duplicates
 from extractor.register.keys import Keys, id_key, name_key, read_keys, supplier_key
+from extractor.register.listing import RegisterListing
 from extractor.register.result import RegisterResult, invoice_like, now, place_of
 from extractor.trust.verdict import registered_status
 
@@ -52,7 +53,7 @@ REGISTER, BATCH = "register", "batch"  # the record's ``register.scope``
 DEFAULT_CHECKS = CheckSettings()
 
 
-class Register(DatabaseOwner):
+class Register(RegisterListing, DatabaseOwner):
     """An invoice register (module docstring). Thread-safe; several processes may share one (SQLite on one machine,
     PostgreSQL on any)."""
 
@@ -454,51 +455,6 @@ class Register(DatabaseOwner):
                 "FROM register_entries WHERE tenant = ? AND sha256 = ? GROUP BY tenant, sha256",
                 (self.tenant, sha256),
             )
-
-    # ------------------------------------------------------------------------------------------------ reading
-
-    @outlasting
-    def suppliers(self, *, name: str | None = None, known: bool | None = None) -> list[dict]:
-        """The suppliers with their trusted accounts and invoice counts (``listing.suppliers``)."""
-        return listing.suppliers(self.db, self.tenant, name=name, known=known)
-
-    @outlasting
-    def invoices(
-        self,
-        *,
-        supplier: str | None = None,
-        number: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        flagged: bool = False,
-        limit: int | None = None,
-    ) -> list[dict]:
-        """The registered documents in the order they were registered, filtered (``listing.invoices``)."""
-        return listing.invoices(
-            self.db,
-            self.tenant,
-            supplier=supplier,
-            number=number,
-            since=since,
-            until=until,
-            flagged=flagged,
-            limit=limit,
-        )
-
-    def export(self) -> dict:
-        """Everything the register holds, as JSON-ready data: ``{suppliers, invoices}`` (``suppliers`` as
-        ``import_suppliers`` reads them back, with every trusted account)."""
-        return {"suppliers": self.suppliers(), "invoices": self.invoices()}
-
-    @outlasting
-    def entry_place(self, *, sha256: str, fingerprint: str, source: str | None) -> str | None:
-        """Where the register holds the entry of a record of these bytes, settings and source (``listing``)."""
-        return listing.entry_place(self.db, self.tenant, sha256=sha256, fingerprint=fingerprint, source=source)
-
-    @outlasting
-    def entry_values(self, *, sha256: str, place: str) -> dict | None:
-        """An entry's key values as registered, the IBAN in full (``listing.entry_values``)."""
-        return listing.entry_values(self.db, self.tenant, sha256=sha256, place=place)
 
 
 __all__ = [

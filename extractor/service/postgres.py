@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from extractor.db import Migration, Naming, Schema, open_database
+from extractor.db import Naming, Schema, before_the_layer, open_database
 from extractor.db.postgres import PostgresDatabase
 from extractor.errors import UsageError
 from extractor.service.store import Store
@@ -63,10 +63,7 @@ WAKE_CHECK = 0.2  # seconds between a listening worker's looks at its own wake-u
 SCHEMA = Schema(
     name="jobs",
     meta=f"{TABLE}_meta",
-    migrations=(
-        Migration(1, (_SCHEMA,), "the job store of release e61cea9 and before"),
-        Migration(2, (), "versions and migrations kept by extractor.db"),
-    ),
+    migrations=(*before_the_layer("job store", (_SCHEMA,)),),
     found=lambda db, tx, tables: 1 if TABLE in tables else None,  # before its version was kept
 )
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from extractor.db import Database, Migration, Naming, Schema, Tuning, open_database
+from extractor.db import Database, Naming, Schema, Tuning, before_the_layer, open_database
 from extractor.errors import UsageError
 from extractor.service.store import Store
 from extractor.service.stored_job import LATER_COLUMNS
@@ -53,10 +53,7 @@ def _later_columns(db: Database, tx: Any) -> None:
 SCHEMA = Schema(
     name="jobs",
     meta="jobs_meta",
-    migrations=(
-        Migration(1, (_TABLES, _later_columns), "the job store of release e61cea9 and before"),
-        Migration(2, (), "versions and migrations kept by extractor.db"),
-    ),
+    migrations=(*before_the_layer("job store", (_TABLES, _later_columns)),),
     found=lambda db, tx, tables: 1 if "jobs" in tables else None,  # before its version was kept
 )
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from extractor.testing.checkpoint import _write_json
 from extractor.testing.configs.base import Family
+from extractor.testing.tokenizer import added_token, decoded_token
 
 FILLER = "<|x{}|>"  # never-produced vocabulary entries: every id below the vocabulary size decodes
 
@@ -33,34 +34,13 @@ def family_tokenizer(specials: tuple[tuple[int, str], ...], vocab_size: int) -> 
     if len(vocab) != vocab_size:  # a special text equal to a trained entry, or ids past the vocabulary
         raise ValueError(f"family vocabulary is not dense over {vocab_size} ids ({len(vocab)} entries)")
     data["model"]["vocab"] = vocab
-    data["added_tokens"] = [
-        {
-            "id": tid,
-            "content": content,
-            "single_word": False,
-            "lstrip": False,
-            "rstrip": False,
-            "normalized": False,
-            "special": True,
-        }
-        for tid, content in sorted(specials)
-    ]
+    data["added_tokens"] = [added_token(tid, content, special=True) for tid, content in sorted(specials)]
     return data
 
 
 def _tokenizer_config(spec: Family, eos_token: str) -> dict:
     # transformers 5 takes the added tokens from this map (not only tokenizer.json's list): every special listed.
-    decoder = {
-        str(tid): {
-            "content": content,
-            "lstrip": False,
-            "normalized": False,
-            "rstrip": False,
-            "single_word": False,
-            "special": True,
-        }
-        for tid, content in sorted(spec.specials)
-    }
+    decoder = {str(tid): decoded_token(content, special=True) for tid, content in sorted(spec.specials)}
     config = {
         "tokenizer_class": "PreTrainedTokenizerFast",
         "add_bos_token": False,

@@ -153,31 +153,6 @@ def _settings(*, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids
     }
 
 
-def _begin(
-    path: Path, *, config_eos, text_eos, generation_eos, tokenizer_eos, vision_ids, tokenizer_ids_ok, seed
-) -> dict:
-    """Check the build options, write the files every tiny model has; return the options as program.json has them."""
-    settings = _settings(
-        config_eos=config_eos,
-        text_eos=text_eos,
-        generation_eos=generation_eos,
-        tokenizer_eos=tokenizer_eos,
-        vision_ids=vision_ids,
-        tokenizer_ids_ok=tokenizer_ids_ok,
-        seed=seed,
-    )  # checks the options before any file is written
-    _write_common(
-        path,
-        config_eos=config_eos,
-        text_eos=text_eos,
-        generation_eos=generation_eos,
-        tokenizer_eos=tokenizer_eos,
-        vision_ids=vision_ids,
-        tokenizer_ids_ok=tokenizer_ids_ok,
-    )
-    return settings
-
-
 def build_random_model(
     path: str | Path,
     *,
@@ -214,8 +189,7 @@ def build_random_model(
     import numpy as np
 
     path = Path(path)
-    settings = _begin(
-        path,
+    settings = _settings(
         config_eos=config_eos,
         text_eos=text_eos,
         generation_eos=generation_eos,
@@ -223,7 +197,8 @@ def build_random_model(
         vision_ids=vision_ids,
         tokenizer_ids_ok=tokenizer_ids_ok,
         seed=seed,
-    )
+    )  # checks the options before any file is written
+    _write_common(path, settings)
     model = _instantiate(json.loads((path / "config.json").read_text(encoding="utf-8")))
     model.load_weights(_random_parameters(model, np.random.default_rng(seed)), strict=False)
     _write_weights(model, path)
@@ -320,8 +295,7 @@ def build_scripted_model(
     if omit_absent:
         answer = lean_answer(answer, schema_json)
     path = Path(path)
-    settings = _begin(
-        path,
+    settings = _settings(
         config_eos=config_eos,
         text_eos=text_eos,
         generation_eos=generation_eos,
@@ -329,7 +303,8 @@ def build_scripted_model(
         vision_ids=vision_ids,
         tokenizer_ids_ok=tokenizer_ids_ok,
         seed=seed,
-    )
+    )  # checks the options before any file is written
+    _write_common(path, settings)
     base = _base_tokenizer()
     if schema_json is None:
         script = _plain_script(answer, then=then, repeat_line=repeat_line, base_vocab=base["model"]["vocab"])

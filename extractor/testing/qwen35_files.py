@@ -9,10 +9,12 @@ weights and program.json: :mod:`extractor.testing.qwen35`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from extractor.errors import UsageError
-from extractor.testing.checkpoint import EosValue, _eos_json, _write_json
+from extractor.testing.checkpoint import EosValue, _write_json
 from extractor.testing.register import FEATURE_RATIO
 from extractor.testing.tokenizer import (
     ENDOFTEXT,
@@ -232,32 +234,26 @@ def _preprocessor_configs() -> tuple[dict, dict]:
     return image, video
 
 
-def _write_common(
-    path: Path,
-    *,
-    config_eos: EosValue,
-    text_eos: EosValue,
-    generation_eos,
-    tokenizer_eos: str,
-    vision_ids: bool,
-    tokenizer_ids_ok: bool,
-) -> None:
-    """Write every file but the weights and program.json (config.json with the default text shape)."""
-    config_eos = _eos_json(config_eos, "config_eos")
-    text_eos = _eos_json(text_eos, "text_eos")
+def _write_common(path: Path, settings: Mapping[str, Any]) -> None:
+    """Write every file but the weights and program.json (config.json with the default text shape), as the build
+    options say (``settings``: checked, in program.json's shape, ``qwen35._settings``)."""
     path.mkdir(parents=True, exist_ok=True)
     _write_tokenizer(path, _base_tokenizer()["model"]["vocab"])
-    _write_json(path / "tokenizer_config.json", _tokenizer_config(tokenizer_eos, ids_ok=tokenizer_ids_ok))
+    tokenizer_config = _tokenizer_config(settings["tokenizer_eos"], ids_ok=settings["tokenizer_ids_ok"])
+    _write_json(path / "tokenizer_config.json", tokenizer_config)
     (path / "chat_template.jinja").write_text(CHAT_TEMPLATE, encoding="utf-8")
     image, video = _preprocessor_configs()
     _write_json(path / "preprocessor_config.json", image)
     _write_json(path / "video_preprocessor_config.json", video)
-    _write_json(path / "config.json", _model_config(config_eos=config_eos, text_eos=text_eos, vision_ids=vision_ids))
+    config = _model_config(
+        config_eos=settings["config_eos"], text_eos=settings["text_eos"], vision_ids=settings["vision_ids"]
+    )
+    _write_json(path / "config.json", config)
     gen_file = path / "generation_config.json"
-    if generation_eos is MISSING:
+    if not settings["generation_config"]:
         gen_file.unlink(missing_ok=True)  # rebuilding into an old directory must not keep a stale file
     else:
         gen: dict = {"bos_token_id": ENDOFTEXT, "pad_token_id": ENDOFTEXT}
-        if generation_eos is not None:
-            gen["eos_token_id"] = _eos_json(generation_eos, "generation_eos")
+        if settings["generation_eos"] is not None:
+            gen["eos_token_id"] = settings["generation_eos"]
         _write_json(gen_file, gen)

@@ -198,18 +198,22 @@ def with_added_tokens(bpe: str) -> dict:
     for i in range(len(vocab), FIRST_ADDED_ID):
         vocab[f"<|x{i}|>"] = i
     data["added_tokens"] = [
-        {
-            "id": tid,
-            "content": content,
-            "single_word": False,
-            "lstrip": False,
-            "rstrip": False,
-            "normalized": False,
-            "special": special,
-        }
-        for tid, (content, special) in _all_added_tokens()
+        added_token(tid, content, special=special) for tid, (content, special) in _all_added_tokens()
     ]
     return data
+
+
+_KEPT_WHOLE = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
+
+
+def added_token(tid: int, content: str, *, special: bool) -> dict:
+    """One tokenizer.json ``added_tokens`` entry: the token kept whole (no stripping, no normalising)."""
+    return {"id": tid, **decoded_token(content, special=special)}
+
+
+def decoded_token(content: str, *, special: bool) -> dict:
+    """One tokenizer_config.json ``added_tokens_decoder`` entry: tokenizer.json's without its id (the map's key)."""
+    return {"content": content, **_KEPT_WHOLE, "special": special}
 
 
 def _all_added_tokens() -> list[tuple[int, tuple[str, bool]]]:
@@ -222,17 +226,7 @@ def _all_added_tokens() -> list[tuple[int, tuple[str, bool]]]:
 def _tokenizer_config(eos_token: str, *, ids_ok: bool) -> dict:
     # transformers 5.x rebuilds the Qwen tokenizer from vocab/merges and takes the added tokens from this
     # map (not tokenizer.json's added_tokens), so every added id must be listed here too.
-    decoder = {
-        str(tid): {
-            "content": content,
-            "lstrip": False,
-            "normalized": False,
-            "rstrip": False,
-            "single_word": False,
-            "special": special,
-        }
-        for tid, (content, special) in _all_added_tokens()
-    }
+    decoder = {str(tid): decoded_token(content, special=special) for tid, (content, special) in _all_added_tokens()}
     if not ids_ok:
         # <|im_end|> and <|object_ref_start|> swap ids here only: tokenizer.json says 248046 is <|im_end|>.
         decoder[str(IM_END)], decoder[str(IM_END + 1)] = decoder[str(IM_END + 1)], decoder[str(IM_END)]

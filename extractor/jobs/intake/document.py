@@ -5,7 +5,7 @@ step atomic:
 
 1. ``see``: its content's sha256 and the name it came under go into the ledger; a content already ``done`` /
    ``failed`` is not extracted again (the source files the duplicate like the original);
-2. ``claim``: state ``processing``, attempts + 1, its record's path fixed (an earlier claim's path is kept); a
+2. ``claim``: state ``running``, attempts + 1, its record's path fixed (an earlier claim's path is kept); a
    document started more often than the policy allows is failed as ``crashed`` (:mod:`.policy`);
 3. extract (``Documents.extract``), retrying a transient failure with back-off (:class:`~.policy.RetryPolicy`);
    an output whose file system is full or read-only (``sinks.OutputFull``) is waited for (the back-off's first
@@ -16,7 +16,7 @@ step atomic:
 5. ``finish``: ``done``, or ``failed`` for an ``error`` outcome (:func:`outcome`), committed.
 
 The source then acknowledges the input (moves the file, flags the mail): only after step 5, so a kill -9 between any
-two steps loses nothing and doubles nothing: a restart re-queues ``processing`` rows (:meth:`Documents.recover`)
+two steps loses nothing and doubles nothing: a restart re-queues ``running`` rows (:meth:`Documents.recover`)
 and does the document again into the same record path (its ``--jsonl`` line is kept once), or only acknowledges a
 document already finished.
 
@@ -38,7 +38,7 @@ from typing import TypeVar
 from extractor.jobs.feeds import Feeds
 from extractor.jobs.intake.policy import RetryPolicy, retryable
 from extractor.jobs.intake.stop import Abandon, Stopping
-from extractor.jobs.ledger import TERMINAL, Entry, Ledger
+from extractor.jobs.ledger import RUNNING, TERMINAL, Entry, Ledger
 from extractor.jobs.pause import pause_at
 from extractor.jobs.sinks import OutputFull, part_path, write_record_beside
 from extractor.record import Record
@@ -110,12 +110,12 @@ class Documents:
         pause_at(self.pause_env, step)
 
     def recover(self) -> int:
-        """On start: delete the temporary files a kill during step 4 left, and re-queue ``processing`` rows.
+        """On start: delete the temporary files a kill during step 4 left, and re-queue ``running`` rows.
 
         Returns:
             The rows re-queued.
         """
-        for entry in self.ledger.entries(state="processing"):
+        for entry in self.ledger.entries(state=RUNNING):
             if entry.result_path:
                 result = Path(entry.result_path)
                 for temporary in result.parent.glob(f".{glob.escape(result.stem)}*.tmp"):
@@ -188,7 +188,7 @@ class Documents:
         Raises:
             RuntimeError: the entry has no record path (a ledger bug, not a bad document).
             OutputFull: the output's file system is full or read-only: nothing is committed (the row stays
-                ``processing``: release it, or call again once there is space).
+                ``running``: release it, or call again once there is space).
             OSError: a record could not be written otherwise (nothing is committed: a restart does it again).
         """
         if entry.result_path is None:  # claiming sets it

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractor.errors import UsageError
+from extractor.jobs.feeds import FeedSettings
 from extractor.record import Record
-from extractor.settings import DEFAULT_BACKOFF, DEFAULT_ERROR_RETRIES, DEFAULT_MAX_BACKOFF
+from extractor.settings import DEFAULT_BACKOFF, DEFAULT_ERROR_RETRIES, DEFAULT_MAX_BACKOFF, DEFAULT_STOP_TIMEOUT
 from extractor.trust.verdict import ERROR, TRANSIENT_ERROR_CODES
 
 CRASH_ALLOWANCE = 2  # starts beyond error_retries + 1 before a document that keeps killing the process is failed
@@ -73,4 +74,43 @@ class RetryPolicy:
         return starts > self.attempts + CRASH_ALLOWANCE
 
 
-__all__ = ["CRASH_ALLOWANCE", "RetryPolicy", "retryable"]
+@dataclass(frozen=True)
+class IntakeSettings:
+    """What every intake's settings share (``WatchSettings``, ``MailSettings`` add their own): how it waits, its
+    retry rules and its stop, and where each record goes besides OUT; each default named once in ``settings.py``.
+
+    Attributes:
+        poll: look for new documents every this many seconds (None: the intake's own way of waiting: file-system
+            events, IMAP IDLE).
+        once: take what is there now, then return.
+        error_retries: retries of a transient failure (model error, time-out, crashed worker), with back-off.
+        backoff: seconds before the first retry (and a mailbox's first reconnect); doubled each time.
+        max_backoff: the longest wait between two retries or reconnects (:class:`RetryPolicy`).
+        stop_timeout: with signal handling, seconds a document may still run after SIGINT / SIGTERM before it is
+            abandoned (the intake core's stop: :mod:`extractor.jobs.intake.stop`).
+        feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
+            (:mod:`extractor.jobs.feeds`).
+    """
+
+    poll: float | None = None
+    once: bool = False
+    error_retries: int = DEFAULT_ERROR_RETRIES
+    backoff: float = DEFAULT_BACKOFF
+    max_backoff: float = DEFAULT_MAX_BACKOFF
+    stop_timeout: float = DEFAULT_STOP_TIMEOUT
+    feeds: FeedSettings = FeedSettings()
+
+    def __post_init__(self) -> None:
+        if self.stop_timeout < 0:
+            raise UsageError(f"the stop timeout must not be negative, got {self.stop_timeout}")
+        if self.poll is not None and self.poll <= 0:
+            raise UsageError(f"--poll must be a positive number of seconds, got {self.poll}")
+        _ = self.policy  # checks the retry settings: a bad one fails here, before a model loads
+
+    @property
+    def policy(self) -> RetryPolicy:
+        """The retry rules these settings give (:class:`RetryPolicy`)."""
+        return RetryPolicy(error_retries=self.error_retries, backoff=self.backoff, max_backoff=self.max_backoff)
+
+
+__all__ = ["CRASH_ALLOWANCE", "IntakeSettings", "RetryPolicy", "retryable"]

@@ -2,7 +2,7 @@
 
 Tables:
   mails       key (a short hash of mailbox, folder, UIDVALIDITY and UID), mailbox, folder, uidvalidity, uid,
-              message_id, sender, subject, state (processing / done / failed / skipped / duplicate), reason, notes,
+              message_id, sender, subject, state (running / done / failed / skipped / duplicate), reason, notes,
               attempts, filed (0/1: the mail was flagged or moved on the server), created_at, updated_at
   mail_parts  (key, idx, member): every MIME leaf and ZIP member of a mail: name, content_type, size, sha256,
               outcome (document / duplicate / skipped / error), code, reason, result_path
@@ -22,13 +22,14 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.db import Migration, Naming, Schema, Tuning, open_database, version_at
+from extractor.db import Migration, Naming, Schema, Tuning, before_the_layer, open_database, version_at
 from extractor.db.database import DatabaseOwner, outlasting
 from extractor.errors import UsageError
-from extractor.jobs.ledger import BUSY_TIMEOUT, timestamp
+from extractor.jobs.ledger import BUSY_TIMEOUT, RUNNING, renamed_state, timestamp
 
-MAIL_STATES = ("processing", "done", "failed", "skipped", "duplicate")
+MAIL_STATES = (RUNNING, "done", "failed", "skipped", "duplicate")
 MAIL_TERMINAL = ("done", "failed", "skipped", "duplicate")
+# version 1's tables, as release e61cea9 made them (a mail being read was processing: version 4 calls it running)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mails (
     key TEXT PRIMARY KEY,
@@ -78,9 +79,9 @@ SCHEMA = Schema(
     name="mail",
     meta="mail_meta",
     migrations=(
-        Migration(1, (_SCHEMA,), "the mail ledger of release e61cea9 and before"),
-        Migration(2, (), "versions and migrations kept by extractor.db"),
+        *before_the_layer("mail ledger", (_SCHEMA,)),
         Migration(3, (_OUTAGES,), "a mail server's outages, for extract status"),
+        Migration(4, (renamed_state("mails", "processing", RUNNING),), "processing is called running"),
     ),
     found=lambda db, tx, tables: 1 if "mails" in tables else None,  # before its version was kept
 )
@@ -147,8 +148,7 @@ class MailLedger(DatabaseOwner):
 
     @outlasting
     def _read(self, sql: str, params: tuple = ()) -> list:
-        with self.db.transaction(write=False) as tx:
-            return self.db.execute(tx, sql, params).fetchall()
+        return self.db.read(sql, params)
 
     def _row(self, where: str, params: tuple) -> MailRow | None:
         rows = self._read(f"SELECT {_COLUMNS} FROM mails WHERE {where}", params)
@@ -170,8 +170,8 @@ class MailLedger(DatabaseOwner):
         """Finished mails of this folder whose flag or move did not happen yet (a stop between the two)."""
         rows = self._read(
             f"SELECT {_COLUMNS} FROM mails WHERE mailbox = ? AND folder = ? AND uidvalidity = ? AND filed = 0 "
-            "AND state != 'processing' ORDER BY uid",
-            (mailbox, folder, uidvalidity),
+            "AND state != ? ORDER BY uid",
+            (mailbox, folder, uidvalidity, RUNNING),
         )
         return [MailRow(*r) for r in rows]
 
@@ -218,13 +218,13 @@ class MailLedger(DatabaseOwner):
         sender: str | None,
         subject: str | None,
     ) -> MailRow:
-        """Start (or, after a stop, start again) a mail: state ``processing``, attempts + 1."""
+        """Start (or, after a stop, start again) a mail: state ``running``, attempts + 1."""
         now = timestamp()
         self._write(
             "INSERT INTO mails (key, mailbox, folder, uidvalidity, uid, message_id, sender, subject, state, "
-            "attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'processing', 1, ?, ?) "
+            "attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) "
             "ON CONFLICT (key) DO UPDATE SET attempts = attempts + 1, updated_at = excluded.updated_at",
-            (key, mailbox, folder, uidvalidity, uid, message_id, sender, subject, now, now),
+            (key, mailbox, folder, uidvalidity, uid, message_id, sender, subject, RUNNING, now, now),
         )
         row = self.get(key)
         if row is None:

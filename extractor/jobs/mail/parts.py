@@ -64,14 +64,15 @@ _SUFFIXES = {
     ".xml": ("xml", ".xml"),
     ".zip": ("zip", ".zip"),
 }
+# a content type's file suffix (its kind: ``_SUFFIXES``')
 _TYPES = {
-    "application/pdf": ("pdf", ".pdf"),
-    "application/x-pdf": ("pdf", ".pdf"),
-    "application/xml": ("xml", ".xml"),
-    "text/xml": ("xml", ".xml"),
-    "application/zip": ("zip", ".zip"),
-    "application/x-zip-compressed": ("zip", ".zip"),
-    "application/x-zip": ("zip", ".zip"),
+    "application/pdf": ".pdf",
+    "application/x-pdf": ".pdf",
+    "application/xml": ".xml",
+    "text/xml": ".xml",
+    "application/zip": ".zip",
+    "application/x-zip-compressed": ".zip",
+    "application/x-zip": ".zip",
 }
 _SIGNATURES = ("application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature")
 _ENCRYPTED_NAMES = (".pgp", ".gpg", ".asc", ".p7m")
@@ -290,7 +291,8 @@ def kind_of(data: bytes, *, content_type: str, name: str | None) -> tuple[str, s
     head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return "xml", ".xml"
-    by_type = _TYPES.get(content_type) or (("xml", ".xml") if content_type.endswith("+xml") else None)
+    typed = _TYPES.get(content_type) or (".xml" if content_type.endswith("+xml") else None)
+    by_type = _SUFFIXES[typed] if typed else None
     by_name = _SUFFIXES.get(PurePosixPath(name or "").suffix.lower())
     kind, suffix = by_type or by_name or ("other", "")
     return kind, suffix

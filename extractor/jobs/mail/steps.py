@@ -4,7 +4,7 @@ Per mail (UID), in this order, each step atomic:
 
 1. its key (mailbox, folder, UIDVALIDITY, UID; :func:`ledger.mail_key`): a mail already finished is only filed
    (step 6) when a stop came between 5 and 6, else left alone: it is never fetched again;
-2. its header, size and structure are fetched; ``begin``: the ``mails`` row is ``processing`` (attempts + 1);
+2. its header, size and structure are fetched; ``begin``: the ``mails`` row is ``running`` (attempts + 1);
    a Message-ID already read (the same mail delivered twice) makes it a ``duplicate``; a sender outside
    ``--allow-from`` makes it ``skipped``; so does a mail with nothing to extract (encrypted, HTML-only, no
    attachment, only logos): steps 5-6;
@@ -21,7 +21,7 @@ Per mail (UID), in this order, each step atomic:
    ``$ExtractFailed`` (moved to ``--failed-folder``), or ``$ExtractSkipped``; then ``filed`` in the ledger.
 
 Crash safety (kill -9 anywhere): a mail leaves the folder (or gets its keyword) only in step 6, after the ledger
-knows its outcome; a restart re-reads a ``processing`` mail, and its documents already finished are not extracted
+knows its outcome; a restart re-reads a ``running`` mail, and its documents already finished are not extracted
 again (their sha256), the one in hand is extracted again into the same record path (its ``--jsonl`` line is not
 appended twice; its ``--hook`` runs again: at least once). A record file's name depends
 only on the mail key and the part's place (:mod:`~extractor.jobs.mail.meta`), so two attachments called
@@ -116,13 +116,13 @@ class MailSteps:
         return self.box.url.folder
 
     def recover(self) -> None:
-        """On start: delete what a kill during a record's write left, and re-queue the ``processing`` documents."""
+        """On start: delete what a kill during a record's write left, and re-queue the ``running`` documents."""
         recovered = self.documents.recover()
         if self.attachments.is_dir():
             for temporary in self.attachments.glob(".*.tmp"):  # an attachment being saved when a kill came
                 temporary.unlink(missing_ok=True)
         if recovered:
-            log.info("re-queued %d document(s) left in processing by an earlier stop", recovered)
+            log.info("re-queued %d document(s) left running by an earlier stop", recovered)
 
     def file_unfiled(self) -> None:
         """File the mails finished before a stop came between steps 5 and 6."""
@@ -226,7 +226,7 @@ class MailSteps:
                 self.mails.mark_filed([key for _, key in mails])
 
     def take(self, uid: int, head: Head) -> None:
-        """Steps 2-5 for one mail (a stop between its documents leaves it ``processing`` for the next start)."""
+        """Steps 2-5 for one mail (a stop between its documents leaves it ``running`` for the next start)."""
         url, uidvalidity = self.box.url, self.box.uidvalidity
         key = mail_key(url.mailbox, self.folder, uidvalidity, uid)
         self.parts = []

@@ -49,7 +49,7 @@ class WatchSummary:
             restart): recorded as a name seen and moved like the original, not extracted again.
         error_retries: transient failures (model error, time-out) scheduled for another attempt.
         abandoned: documents given up by a stop (back to ``queued``; the input stays in the inbox).
-        recovered: ``processing`` rows left by a crash and re-queued at start.
+        recovered: ``running`` rows left by a crash and re-queued at start.
         left: files still waiting in the inbox at the end (not settled, unreadable, or waiting for a retry).
         hook_failed: runs of the ``--hook`` command that failed (exit code, time-out; each logged).
     """

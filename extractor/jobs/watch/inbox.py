@@ -26,10 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.errors import UsageError
-from extractor.jobs.feeds import FeedSettings
 from extractor.jobs.intake.lock import LEDGER_DIR, LEDGER_NAME, IntakeLock
-from extractor.jobs.intake.policy import RetryPolicy
-from extractor.settings import DEFAULT_BACKOFF, DEFAULT_ERROR_RETRIES, DEFAULT_MAX_BACKOFF, DEFAULT_STOP_TIMEOUT
+from extractor.jobs.intake.policy import IntakeSettings
 
 log = logging.getLogger("extractor.jobs.watch")
 
@@ -55,45 +53,24 @@ StatKey = tuple[int, int, int]  # (size, mtime_ns, inode): a file that keeps it 
 
 
 @dataclass(frozen=True)
-class WatchSettings:
-    """How the watcher behaves (the model's own settings live in the Extractor); each default is named here only.
+class WatchSettings(IntakeSettings):
+    """How the watcher behaves (the model's own settings live in the Extractor): every intake's settings
+    (:class:`~extractor.jobs.intake.policy.IntakeSettings`: ``poll`` scans the inbox instead of using file-system
+    events, for network shares; ``error_retries`` are the document's, a failed *answer*'s are the extractor's
+    ``Settings.retries``) and the watcher's own; each default is named here only.
 
     Attributes:
         settle: seconds a file's size, mtime and inode must stay unchanged before it is taken.
-        poll: scan the inbox every this many seconds instead of using file-system events (network shares).
-        error_retries: retries of a transient failure (model error, time-out, crashed worker) before the document
-            fails, with back-off. (Retries of a failed *answer* are the extractor's ``Settings.retries``.)
-        backoff: seconds before the first retry; doubled for each further one, up to ``max_backoff``.
-        max_backoff: the longest wait between two retries (every intake's rule: :mod:`extractor.jobs.intake.policy`).
         keep_inputs: leave inputs in the inbox (the ledger alone prevents a second extraction).
-        once: process what is in the inbox now, then return.
-        stop_timeout: with signal handling, seconds a document may still run after SIGINT / SIGTERM before it is
-            abandoned.
-        feeds: where each new record goes besides OUT: the ``--jsonl`` log and the ``--hook`` command
-            (:mod:`extractor.jobs.feeds`).
     """
 
     settle: float = 2.0
-    poll: float | None = None
-    error_retries: int = DEFAULT_ERROR_RETRIES
-    backoff: float = DEFAULT_BACKOFF
-    max_backoff: float = DEFAULT_MAX_BACKOFF
     keep_inputs: bool = False
-    once: bool = False
-    stop_timeout: float = DEFAULT_STOP_TIMEOUT
-    feeds: FeedSettings = FeedSettings()
 
     def __post_init__(self) -> None:
-        if self.settle < 0 or self.backoff < 0 or self.stop_timeout < 0:
-            raise UsageError("settle, backoff and stop timeout must not be negative")
-        if self.poll is not None and self.poll <= 0:
-            raise UsageError(f"--poll must be a positive number of seconds, got {self.poll}")
-        _ = self.policy  # checks the retry settings: a bad one fails here, before a model loads
-
-    @property
-    def policy(self) -> RetryPolicy:
-        """The retry rules these settings give (the core's :class:`~extractor.jobs.intake.policy.RetryPolicy`)."""
-        return RetryPolicy(error_retries=self.error_retries, backoff=self.backoff, max_backoff=self.max_backoff)
+        if self.settle < 0:
+            raise UsageError(f"the settle time must not be negative, got {self.settle}")
+        super().__post_init__()
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Per file, in this order (each step is atomic; see "crash safety"; steps 1-5 are 
 
 1. hash the content (sha256) and record the name in the ledger (``see``); content already ``done`` / ``failed``
    is not extracted again: go to step 6 (the duplicate is moved like the original);
-2. ``claim``: state ``processing``, attempts + 1, result path fixed (``OUT/<stem>-<sha256[:12]>.json``; an earlier
+2. ``claim``: state ``running``, attempts + 1, result path fixed (``OUT/<stem>-<sha256[:12]>.json``; an earlier
    claim's path is kept);
 3. extract (retryable failures: back to ``queued`` with a back-off, the input stays; nothing is written);
 4. write the record to the result path atomically (temporary file, fsync, rename, fsync of the folder), its
@@ -15,7 +15,7 @@ Per file, in this order (each step is atomic; see "crash safety"; steps 1-5 are 
 6. move the input to ``INBOX/processed/`` or ``INBOX/failed/`` (a rename; ``keep_inputs``: left in place).
 
 Crash safety (kill -9 between any two steps): the input leaves the inbox only in step 6, after the ledger knows the
-result, so it is never lost; a restart re-queues ``processing`` rows and catches up with the inbox: before step 4
+result, so it is never lost; a restart re-queues ``running`` rows and catches up with the inbox: before step 4
 the document is simply extracted again; between 4 and 5 it is extracted again and the record *overwrites* the same
 path (the path depends only on the content and was fixed in step 2), so no second record (and no second
 ``--jsonl`` line: the log keeps the first; the hook runs again: at least once); between 5 and 6 the
@@ -168,10 +168,10 @@ class Steps:
     # ------------------------------------------------------------------------------------------ start and end
 
     def recover(self) -> None:
-        """On start: delete what a kill during step 4 left, and re-queue the ``processing`` rows of a crash."""
+        """On start: delete what a kill during step 4 left, and re-queue the ``running`` rows of a crash."""
         self.counts["recovered"] = self.documents.recover()
         if self.counts["recovered"]:
-            log.info("re-queued %d document(s) left in processing by an earlier stop", self.counts["recovered"])
+            log.info("re-queued %d document(s) left running by an earlier stop", self.counts["recovered"])
 
     def open(self) -> None:
         """Start the worker threads of step 3 (only when the extractor takes several documents at once)."""

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from extractor.fields_json import fields_json
+
 FAST = "fast"
 GENERIC = "generic"
 PROBE_TEXT = "Extract the invoice number and the total of this document. Reply in JSON."
@@ -67,13 +69,7 @@ class DecodingPlan:
 
     def to_dict(self) -> dict:
         """The plan as the record and doctor report it."""
-        return {
-            "path": self.path,
-            "prefix_cache": self.prefix_cache,
-            "jump_forward": self.jump_forward,
-            "forced_feed": self.forced_feed,
-            "reasons": list(self.reasons),
-        }
+        return fields_json(self, leave_out=("hidden_head", "probe"))
 
     def generic(self, reason: str) -> DecodingPlan:
         """This plan moved to the generic path (no prefix cache, no jump-forward) for ``reason``."""

@@ -81,23 +81,18 @@ class Kind:
 
 _PLAIN = {"top_p": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0}
 _TEMPLATE_NO_THINKING = {"chat_template_kwargs": {"enable_thinking": False}}
+# vLLM and SGLang speak the same dialect: stop ids, a JSON schema, the template's switch, usage in every chunk
+_VLLM_LIKE = Kind(
+    stop_token_ids=True,
+    json_schema=True,
+    thinking=_TEMPLATE_NO_THINKING,
+    sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
+    usage_every_chunk=True,
+    logprobs=True,
+)
 KINDS = {
-    "vllm": Kind(
-        stop_token_ids=True,
-        json_schema=True,
-        thinking=_TEMPLATE_NO_THINKING,
-        sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
-        usage_every_chunk=True,
-        logprobs=True,
-    ),
-    "sglang": Kind(
-        stop_token_ids=True,
-        json_schema=True,
-        thinking=_TEMPLATE_NO_THINKING,
-        sampling={**_PLAIN, "top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0},
-        usage_every_chunk=True,
-        logprobs=True,
-    ),
+    "vllm": _VLLM_LIKE,
+    "sglang": _VLLM_LIKE,
     "mlx": Kind(
         stop_token_ids=False,
         json_schema=False,

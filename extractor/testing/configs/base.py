@@ -83,5 +83,29 @@ def tiny_text(**more) -> dict:
     }
 
 
-# the CLIP normalisation several preprocessors share
-CLIP_MEAN, CLIP_STD = [0.48145466, 0.4578275, 0.40821073], [0.26862954, 0.26130258, 0.27577711]
+def tiny_vision(own: Mapping[str, object]) -> dict:
+    """The tiny vision tower's width shared by every family (32 wide, MLP 64), then the family's ``own`` keys."""
+    return {"hidden_size": 32, "intermediate_size": 64, **own}
+
+
+# a preprocessor's normalisation, (image_mean, image_std): CLIP's, which several share, and the halves of the rest
+CLIP_NORM = ([0.48145466, 0.4578275, 0.40821073], [0.26862954, 0.26130258, 0.27577711])
+HALF_NORM = ([0.5] * 3, [0.5] * 3)
+
+
+def image_processor(kind: str, *, processor: str, norm: tuple[list, list], own: Mapping[str, object]) -> dict:
+    """A preprocessor_config.json: ``kind`` (``image_processor_type``) for ``processor`` (``processor_class``),
+    resizing, rescaling by 1/255, normalising with ``norm`` (mean, std) and converting to RGB as every family's does;
+    ``own`` adds the family's own keys (or overrides one)."""
+    return {
+        "image_processor_type": kind,
+        "processor_class": processor,
+        "do_resize": True,
+        "do_rescale": True,
+        "rescale_factor": 1 / 255,
+        "do_normalize": True,
+        "image_mean": norm[0],
+        "image_std": norm[1],
+        "do_convert_rgb": True,
+        **own,
+    }

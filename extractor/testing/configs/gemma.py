@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from extractor.testing import templates
+from extractor.testing.configs import base
 from extractor.testing.configs.base import HEAD_DIM, HIDDEN, Family, after, tiny_text
 
 # ------------------------------------------------------------------------------------------------------ Gemma 3
@@ -44,17 +45,17 @@ def _gemma3_config(spec: Family, ids: Mapping[str, int]) -> dict:
         "mm_tokens_per_image": 4,
         "rope_scaling": None,
     }
-    vision = {
-        "model_type": "siglip_vision_model",
-        "num_hidden_layers": 1,
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_attention_heads": 2,
-        "patch_size": 14,
-        "image_size": 56,
-        "num_channels": 3,
-        "layer_norm_eps": 1e-6,
-    }
+    vision = base.tiny_vision(
+        {
+            "model_type": "siglip_vision_model",
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "patch_size": 14,
+            "image_size": 56,
+            "num_channels": 3,
+            "layer_norm_eps": 1e-6,
+        }
+    )
     return {
         "architectures": ["Gemma3ForConditionalGeneration"],
         "model_type": "gemma3",
@@ -71,23 +72,18 @@ def _gemma3_config(spec: Family, ids: Mapping[str, int]) -> dict:
 
 
 def _gemma3_files(spec: Family, ids: Mapping[str, int]) -> dict:
-    image = {
-        "image_processor_type": "Gemma3ImageProcessor",
-        "processor_class": "Gemma3Processor",
-        "do_resize": True,
-        "size": {"height": 56, "width": 56},
-        "resample": 2,
-        "do_rescale": True,
-        "rescale_factor": 1 / 255,
-        "do_normalize": True,
-        "image_mean": [0.5] * 3,
-        "image_std": [0.5] * 3,
-        "do_convert_rgb": True,
+    pan_and_scan = {
         "do_pan_and_scan": False,
         "pan_and_scan_min_crop_size": 256,
         "pan_and_scan_max_num_crops": 4,
         "pan_and_scan_min_ratio_to_activate": 1.2,
     }
+    image = base.image_processor(
+        "Gemma3ImageProcessor",
+        processor="Gemma3Processor",
+        norm=base.HALF_NORM,
+        own={"size": {"height": 56, "width": 56}, "resample": 2, **pan_and_scan},
+    )
     return {
         "preprocessor_config.json": image,
         "processor_config.json": {"processor_class": "Gemma3Processor", "image_seq_length": 4},
@@ -149,21 +145,21 @@ def _gemma4_config(spec: Family, ids: Mapping[str, int]) -> dict:
         # chunked prefill of a prompt with images (mlx-vlm's chunked_prefill_policy)
         "use_bidirectional_attention": "vision",
     }
-    vision = {
-        "model_type": "gemma4_vision",
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 2,
-        "head_dim": 16,
-        "global_head_dim": 16,
-        "patch_size": 16,
-        "pooling_kernel_size": 2,
-        "position_embedding_size": 64,
-        "default_output_length": 4,
-        "rope_parameters": {"rope_theta": 100.0, "rope_type": "default"},
-    }
+    vision = base.tiny_vision(
+        {
+            "model_type": "gemma4_vision",
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "global_head_dim": 16,
+            "patch_size": 16,
+            "pooling_kernel_size": 2,
+            "position_embedding_size": 64,
+            "default_output_length": 4,
+            "rope_parameters": {"rope_theta": 100.0, "rope_type": "default"},
+        }
+    )
     return {
         "architectures": ["Gemma4ForConditionalGeneration"],
         "model_type": "gemma4",

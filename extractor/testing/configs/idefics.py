@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from extractor.testing import templates
+from extractor.testing.configs import base
 from extractor.testing.configs.base import Family, after, tiny_text
 
 
@@ -26,17 +27,17 @@ def _idefics_config(spec: Family, ids: Mapping[str, int], *, text_type: str, rop
         "tie_word_embeddings": True,
         "pad_token_id": ids[spec.pad_token],
     }
-    vision = {
-        "model_type": "idefics3_vision" if spec.module == "idefics3" else "smolvlm_vision",
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_attention_heads": 2,
-        "num_hidden_layers": 1,
-        "patch_size": 14,
-        "image_size": 56,
-        "num_channels": 3,
-        "layer_norm_eps": 1e-6,
-    }
+    vision = base.tiny_vision(
+        {
+            "model_type": "idefics3_vision" if spec.module == "idefics3" else "smolvlm_vision",
+            "num_attention_heads": 2,
+            "num_hidden_layers": 1,
+            "patch_size": 14,
+            "image_size": 56,
+            "num_channels": 3,
+            "layer_norm_eps": 1e-6,
+        }
+    )
     return {
         "architectures": [
             "Idefics3ForConditionalGeneration" if spec.module == "idefics3" else "SmolVLMForConditionalGeneration"
@@ -53,22 +54,13 @@ def _idefics_config(spec: Family, ids: Mapping[str, int], *, text_type: str, rop
 
 def _idefics_files(spec: Family, ids: Mapping[str, int]) -> dict:
     kind = "Idefics3" if spec.module == "idefics3" else "SmolVLM"
-    image = {
-        "image_processor_type": f"{kind}ImageProcessor",
-        "processor_class": f"{kind}Processor",
-        "do_resize": True,
-        "size": {"longest_edge": 56},
-        "max_image_size": {"longest_edge": 56},
-        "do_image_splitting": False,
-        "resample": 1,
-        "do_rescale": True,
-        "rescale_factor": 1 / 255,
-        "do_normalize": True,
-        "image_mean": [0.5] * 3,
-        "image_std": [0.5] * 3,
-        "do_convert_rgb": True,
-        "do_pad": True,
-    }
+    sizes = {"size": {"longest_edge": 56}, "max_image_size": {"longest_edge": 56}, "do_image_splitting": False}
+    image = base.image_processor(
+        f"{kind}ImageProcessor",
+        processor=f"{kind}Processor",
+        norm=base.HALF_NORM,
+        own={**sizes, "resample": 1, "do_pad": True},
+    )
     # (56 / 14)^2 patches / scale_factor^2 = 4 image tokens per image
     return {
         "preprocessor_config.json": image,

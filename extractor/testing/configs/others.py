@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from extractor.testing import templates
-from extractor.testing.configs.base import CLIP_MEAN, CLIP_STD, HIDDEN, Family, after, tiny_text
+from extractor.testing.configs import base
+from extractor.testing.configs.base import HIDDEN, Family, after, tiny_text
 
 # ------------------------------------------------------------------------------------------ Mistral 3 / Pixtral
 # Tekken's first 1,000 ids are its special tokens (real ids: <s> 1, </s> 2, [INST] 3, [/INST] 4, [IMG] 10,
@@ -51,18 +52,18 @@ def _mistral3_config(spec: Family, ids: Mapping[str, int]) -> dict:
         "tie_word_embeddings": False,
         "hidden_act": "silu",
     }
-    vision = {
-        "model_type": "pixtral",
-        "num_hidden_layers": 1,
-        "hidden_size": 32,
-        "head_dim": 16,
-        "intermediate_size": 64,
-        "num_attention_heads": 2,
-        "image_size": 56,
-        "patch_size": 14,
-        "rope_theta": 10000.0,
-        "num_channels": 3,
-    }
+    vision = base.tiny_vision(
+        {
+            "model_type": "pixtral",
+            "num_hidden_layers": 1,
+            "head_dim": 16,
+            "num_attention_heads": 2,
+            "image_size": 56,
+            "patch_size": 14,
+            "rope_theta": 10000.0,
+            "num_channels": 3,
+        }
+    )
     return {
         "architectures": ["Mistral3ForConditionalGeneration"],
         "model_type": "mistral3",
@@ -79,20 +80,12 @@ def _mistral3_config(spec: Family, ids: Mapping[str, int]) -> dict:
 
 def _mistral3_files(spec: Family, ids: Mapping[str, int]) -> dict:
     # at most 56 px a side: 4 x 4 patches of 14, merged 2 x 2 -> 2 rows of 2 [IMG] tokens (+ breaks and end)
-    image = {
-        "image_processor_type": "PixtralImageProcessor",
-        "processor_class": "PixtralProcessor",
-        "patch_size": {"height": 14, "width": 14},
-        "size": {"longest_edge": 56},
-        "do_resize": True,
-        "resample": 3,
-        "do_rescale": True,
-        "rescale_factor": 1 / 255,
-        "do_normalize": True,
-        "image_mean": CLIP_MEAN,
-        "image_std": CLIP_STD,
-        "do_convert_rgb": True,
-    }
+    image = base.image_processor(
+        "PixtralImageProcessor",
+        processor="PixtralProcessor",
+        norm=base.CLIP_NORM,
+        own={"patch_size": {"height": 14, "width": 14}, "size": {"longest_edge": 56}, "resample": 3},
+    )
     return {
         "preprocessor_config.json": image,
         "processor_config.json": {
@@ -152,37 +145,29 @@ def _paddleocr_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
         "video_token_id": ids["<|video_pad|>"],
         "vision_start_token_id": ids["<|IMAGE_START|>"],
         "vision_end_token_id": ids["<|IMAGE_END|>"],
-        "vision_config": {
-            "model_type": "paddleocr_vl",
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_hidden_layers": 1,
-            "num_attention_heads": 2,
-            "num_channels": 3,
-            "image_size": 56,
-            "patch_size": 14,
-            "spatial_merge_size": 2,
-            "hidden_act": "gelu_pytorch_tanh",
-        },
+        "vision_config": base.tiny_vision(
+            {
+                "model_type": "paddleocr_vl",
+                "num_hidden_layers": 1,
+                "num_attention_heads": 2,
+                "num_channels": 3,
+                "image_size": 56,
+                "patch_size": 14,
+                "spatial_merge_size": 2,
+                "hidden_act": "gelu_pytorch_tanh",
+            }
+        ),
     }
 
 
 def _paddleocr_vl_files(spec: Family, ids: Mapping[str, int]) -> dict:
-    image = {
-        "image_processor_type": "PaddleOCRVLImageProcessor",
-        "processor_class": "PaddleOCRVLProcessor",
-        "min_pixels": 28 * 28,
-        "max_pixels": 112 * 112,
-        "patch_size": 14,
-        "temporal_patch_size": 1,
-        "merge_size": 2,
-        "image_mean": [0.5] * 3,
-        "image_std": [0.5] * 3,
-        "do_resize": True,
-        "do_rescale": True,
-        "do_normalize": True,
-        "do_convert_rgb": True,
-    }
+    patches = {"patch_size": 14, "temporal_patch_size": 1, "merge_size": 2}
+    image = base.image_processor(
+        "PaddleOCRVLImageProcessor",
+        processor="PaddleOCRVLProcessor",
+        norm=base.HALF_NORM,
+        own={"min_pixels": 28 * 28, "max_pixels": 112 * 112, **patches},
+    )
     return {"preprocessor_config.json": image}
 
 
@@ -236,20 +221,20 @@ def _glm4v_config(spec: Family, ids: Mapping[str, int]) -> dict:
         "pad_token_id": ids["<|endoftext|>"],
         "tie_word_embeddings": False,
     }
-    vision = {
-        "model_type": "glm4v",
-        "depth": 1,
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_heads": 2,
-        "patch_size": 14,
-        "image_size": 56,
-        "in_channels": 3,
-        "out_hidden_size": HIDDEN,
-        "spatial_merge_size": 2,
-        "temporal_patch_size": 2,
-        "hidden_act": "silu",
-    }
+    vision = base.tiny_vision(
+        {
+            "model_type": "glm4v",
+            "depth": 1,
+            "num_heads": 2,
+            "patch_size": 14,
+            "image_size": 56,
+            "in_channels": 3,
+            "out_hidden_size": HIDDEN,
+            "spatial_merge_size": 2,
+            "temporal_patch_size": 2,
+            "hidden_act": "silu",
+        }
+    )
     return {
         "architectures": ["Glm4vForConditionalGeneration"],
         "model_type": "glm4v",
@@ -268,20 +253,13 @@ def _glm4v_config(spec: Family, ids: Mapping[str, int]) -> dict:
 
 
 def _glm4v_files(spec: Family, ids: Mapping[str, int]) -> dict:
-    image = {
-        "image_processor_type": "Glm4vImageProcessor",
-        "processor_class": "Glm4vProcessor",
-        "patch_size": 14,
-        "temporal_patch_size": 2,
-        "merge_size": 2,
-        "image_mean": CLIP_MEAN,
-        "image_std": CLIP_STD,
-        "do_resize": True,
-        "do_rescale": True,
-        "do_normalize": True,
-        "do_convert_rgb": True,
-        "size": {"shortest_edge": 28 * 28, "longest_edge": 112 * 112},
-    }
+    patches = {"patch_size": 14, "temporal_patch_size": 2, "merge_size": 2}
+    image = base.image_processor(
+        "Glm4vImageProcessor",
+        processor="Glm4vProcessor",
+        norm=base.CLIP_NORM,
+        own={**patches, "size": {"shortest_edge": 28 * 28, "longest_edge": 112 * 112}},
+    )
     return {"preprocessor_config.json": image}
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from extractor.testing import templates
-from extractor.testing.configs.base import CLIP_MEAN, CLIP_STD, HIDDEN, Family, after, tiny_text
+from extractor.testing.configs import base
+from extractor.testing.configs.base import HIDDEN, Family, after, tiny_text
 
 _QWEN_BLOCK = (
     "<|endoftext|>",
@@ -69,47 +71,39 @@ def _qwen2_5_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
         "rope_scaling": {"type": "mrope", "mrope_section": [4, 6, 6]},  # sums to head_dim / 2
         **_qwen_ids(ids),
         "vision_token_id": ids["<|vision_pad|>"],
-        "vision_config": {
-            "model_type": "qwen2_5_vl",
-            "depth": 1,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": HIDDEN,
-            "patch_size": 14,
-            "spatial_patch_size": 14,
-            "spatial_merge_size": 2,
-            "temporal_patch_size": 2,
-            "window_size": 56,
-            "fullatt_block_indexes": [0],
-            "in_chans": 3,
-            "in_channels": 3,
-            "hidden_act": "silu",
-            "tokens_per_second": 2,
-        },
+        "vision_config": base.tiny_vision(
+            {
+                "model_type": "qwen2_5_vl",
+                "depth": 1,
+                "num_heads": 2,
+                "out_hidden_size": HIDDEN,
+                "patch_size": 14,
+                "spatial_patch_size": 14,
+                "spatial_merge_size": 2,
+                "temporal_patch_size": 2,
+                "window_size": 56,
+                "fullatt_block_indexes": [0],
+                "in_chans": 3,
+                "in_channels": 3,
+                "hidden_act": "silu",
+                "tokens_per_second": 2,
+            }
+        ),
     }
 
 
 def _qwen_processor(
-    *, patch: int, processor_class: str, image_processor_type: str, mean: list, std: list, video_processor_type: str
+    *, patch: int, processor_class: str, image_processor_type: str, norm: tuple[list, list], video_processor_type: str
 ) -> dict:
     side = 2 * patch * 4  # at most 4 x 4 merged patches: 16 image tokens per image
-    image = {
-        "processor_class": processor_class,
-        "image_processor_type": image_processor_type,
-        "patch_size": patch,
-        "temporal_patch_size": 2,
-        "merge_size": 2,
-        "image_mean": mean,
-        "image_std": std,
-        "do_rescale": True,
-        "rescale_factor": 1 / 255,
-        "do_normalize": True,
-        "do_convert_rgb": True,
-        "min_pixels": (2 * patch) ** 2,
-        "max_pixels": side * side,
-        "size": {"shortest_edge": (2 * patch) ** 2, "longest_edge": side * side},
-    }
+    least, most = (2 * patch) ** 2, side * side
+    sizes = {"min_pixels": least, "max_pixels": most, "size": {"shortest_edge": least, "longest_edge": most}}
+    image = base.image_processor(
+        image_processor_type,
+        processor=processor_class,
+        norm=norm,
+        own={"patch_size": patch, "temporal_patch_size": 2, "merge_size": 2, **sizes},
+    )
     video = dict(image, video_processor_type=video_processor_type, fps=2, min_frames=2, max_frames=4)
     return {"preprocessor_config.json": image, "video_preprocessor_config.json": video}
 
@@ -119,8 +113,7 @@ def _qwen2_5_vl_files(spec: Family, ids: Mapping[str, int]) -> dict:
         patch=14,
         processor_class="Qwen2_5_VLProcessor",
         image_processor_type="Qwen2VLImageProcessor",
-        mean=CLIP_MEAN,
-        std=CLIP_STD,
+        norm=base.CLIP_NORM,
         video_processor_type="Qwen2VLVideoProcessor",
     )
 
@@ -144,21 +137,21 @@ def _qwen3_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
         **_qwen_ids(ids),
         "text_config": text,
         # two vision layers, both feeding deepstack features into the decoder's layers 0 and 1
-        "vision_config": {
-            "model_type": "qwen3_vl",
-            "depth": 2,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": HIDDEN,
-            "patch_size": 16,
-            "spatial_merge_size": 2,
-            "temporal_patch_size": 2,
-            "in_channels": 3,
-            "num_position_embeddings": 64,
-            "deepstack_visual_indexes": [0, 1],
-            "hidden_act": "gelu_pytorch_tanh",
-        },
+        "vision_config": base.tiny_vision(
+            {
+                "model_type": "qwen3_vl",
+                "depth": 2,
+                "num_heads": 2,
+                "out_hidden_size": HIDDEN,
+                "patch_size": 16,
+                "spatial_merge_size": 2,
+                "temporal_patch_size": 2,
+                "in_channels": 3,
+                "num_position_embeddings": 64,
+                "deepstack_visual_indexes": [0, 1],
+                "hidden_act": "gelu_pytorch_tanh",
+            }
+        ),
     }
 
 
@@ -167,8 +160,7 @@ def _qwen3_vl_files(spec: Family, ids: Mapping[str, int]) -> dict:
         patch=16,
         processor_class="Qwen3VLProcessor",
         image_processor_type="Qwen2VLImageProcessorFast",
-        mean=[0.5] * 3,
-        std=[0.5] * 3,
+        norm=base.HALF_NORM,
         video_processor_type="Qwen3VLVideoProcessor",
     )
 
@@ -190,20 +182,12 @@ QWEN2_5_VL = Family(
     config=_qwen2_5_vl_config,
     processor_files=_qwen2_5_vl_files,
 )
-QWEN3_VL = Family(
+# Qwen3-VL keeps Qwen2.5-VL's tokens and eos declarations: its template, config and processors are its own
+QWEN3_VL = replace(
+    QWEN2_5_VL,
     name="qwen3_vl",
     module="qwen3_vl",
-    specials=QWEN_VL_SPECIALS,
-    vocab_size=QWEN_VL_VOCAB,
-    real_ids=True,
-    end_of_turn="<|im_end|>",
-    eos_token="<|im_end|>",
-    bug_eos_token="<|endoftext|>",
-    bos_token=None,
-    pad_token="<|endoftext|>",
-    image_token="<|image_pad|>",
     chat_template=templates.QWEN3_VL,
-    declared=_qwen_declared,
     config=_qwen3_vl_config,
     processor_files=_qwen3_vl_files,
 )
