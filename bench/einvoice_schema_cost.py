@@ -10,8 +10,11 @@ Per schema:
   as a model that leaves out what is absent writes it (``extractor.testing.lean_answer``), compact JSON, summed
   over the 7 invoice samples (what a model generates, jump-forward's fed tokens included);
 * **decided tokens**: of those, the tokens a model decides: each answer written token by token through the
-  schema's grammar (llguidance, jump-forward on), counting the sampled tokens where the grammar forced no text
-  (fed tokens, and sampled ones that only spell forced text such as ``","``, are not decisions);
+  schema's grammar (llguidance, jump-forward on), counting the sampled tokens where the grammar allowed a token
+  that writes other text (``city`` where ``country`` could follow, ``","`` where ``"}`` could); fed tokens, and
+  sampled ones that only spell forced text another way (``":"`` where ``":`` and ``"`` are forced), are not
+  decisions. (Until 2026-12-08 a token counted only where the grammar forced no byte at all, which missed a
+  decision after a forced first byte: ``invoice``'s ``city``/``country`` after a forced ``c``.)
 * the same three in an **even** tokenizer: the kit's trainer on the three built-in schemas alone. The kit's own
   BPE is trained on ``invoice`` and ``receipt`` (schemas, descriptions included) and on the ``invoice`` samples'
   answers, not on ``invoice-en16931`` (``testing.tokenizer.CORPUS_SCHEMAS``, kept so that kit records' counts
@@ -119,6 +122,8 @@ def _tokenizers(*, replay: bool) -> dict[str, _Tokenizer]:
 
 def decided(answer: str, schema: str, tokenizer: _Tokenizer) -> tuple[int, list[str]]:
     """(the tokens a model decides writing ``answer`` under ``schema``'s grammar, their texts): see the docstring."""
+    import numpy as np
+
     from extractor.testing.forcing import _first_token
 
     table = tokenizer.table
@@ -128,12 +133,15 @@ def decided(answer: str, schema: str, tokenizer: _Tokenizer) -> tuple[int, list[
         done += b"".join(table[token] for token in state.forced())
         if len(done) >= len(target):
             return len(pieces), pieces
-        free = not state._matcher.compute_ff_bytes()  # nothing forced here: the token is the model's choice
+        allowed = np.flatnonzero(np.unpackbits(state.mask().view(np.uint8), bitorder="little"))
         token = _first_token(tokenizer.backend, table, target[len(done) :])
+        text = table[token]
+        # a decision: the grammar allowed a token that writes other text (``city`` where ``country`` could follow);
+        # tokens that only spell forced text another way (``":"`` for ``":`` + ``"``) are not
+        if any(not (table[u].startswith(text) or text.startswith(table[u])) for u in allowed if u in table):
+            pieces.append(text.decode("utf-8", "replace"))
         state.accept(token)
-        done += table[token]
-        if free:
-            pieces.append(table[token].decode("utf-8", "replace"))
+        done += text
 
 
 def _counts(schema: str, answers: dict[str, dict], tokenizers: dict[str, _Tokenizer], *, replay: bool) -> dict:

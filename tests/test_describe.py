@@ -173,6 +173,8 @@ NULLABLE = ["string", "null"]
         ({"type": NULLABLE, "description": "Reference as printed (Leitweg-ID)"}, "due:date, Reference (Leitweg-ID)"),
         ({"type": NULLABLE, "description": "Category as printed or stated"}, "due:date, Category as printed or stated"),
         ({"type": NULLABLE, "description": "The due, if any"}, "due:date"),
+        ({"type": NULLABLE, "description": "The due's (Leitweg-ID)"}, "due:date (Leitweg-ID)"),
+        ({"type": NULLABLE, "description": "Due, if printed beside it"}, "due:date, if printed beside it"),
         (
             {"type": NULLABLE, "description": "Address, split; null where a part is not printed."},
             "due:date, Address, split",

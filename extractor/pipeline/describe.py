@@ -208,7 +208,13 @@ class _Renderer:
         if self.dense and described:
             word = _unbounded(word)  # the description says what the value is; the grammar enforces its form
         words = ("" if word == "string" else f":{word}") + (
-            "" if not described else described if described.startswith(";") else f", {described}"
+            ""
+            if not described
+            else described
+            if described.startswith(";")
+            else f" {described}"
+            if described.startswith("(")
+            else f", {described}"
         )
         if len(words) >= MIN_NAMED_CHARS and not children:
             self.seen[key] = _where(parts)
@@ -224,17 +230,19 @@ class _Renderer:
 
     def said(self, name: str, described: Any, *, own: frozenset[str] = frozenset()) -> str:
         """A description as the field list says it: one line; dense, without what the rules say for every field,
-        without words that only restate the name (``mandate: Mandate``) and without a parenthesis that lists the
-        member's own fields (``details, Further terms (references, period)``: they follow, indented)."""
+        without words that only restate the name (``mandate: Mandate``; ``unit (Stk., h)`` for ``Unit (Stk., h)``)
+        and without a parenthesis that lists the member's own fields (``details, Further terms (references,
+        period)``: they follow, indented)."""
         if not isinstance(described, str):
             return ""
         text = " ".join(described.split())
         if not self.dense:
             return text
-        text = _FILLER.sub("", text).strip(" ,")
-        text = _unlisted(text, own)
-        words = {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOPWORDS}
-        return "" if words <= set(name.lower().split("_")) else text
+        text = _unlisted(_FILLER.sub("", text).strip(" ,"), own)
+        first, rest = re.match(r"(.*?)((?:, | \(|; |: ).*|)$", text).groups()  # type: ignore[union-attr]
+        if _restates(first, name):
+            text = rest.removeprefix(", ").strip()
+        return "" if _restates(text, name) else text
 
     def names(self, code: str, described: Any) -> bool:
         """Whether a description names an enum's code: as written, or (dense) in words (``credit note`` for
@@ -301,6 +309,12 @@ class _Renderer:
             optional = name not in required
             lines += self.member(name, sub, optional=optional, parts=(*parts, name), depth=depth + 1)
         return "{}" + (" (other keys too)" if extra is True else ""), lines
+
+
+def _restates(text: str, name: str) -> bool:
+    """Whether a description's words only restate a member's name (``Buyer's reference`` of ``buyer_reference``)."""
+    words = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", text.lower())) if w not in _STOPWORDS}
+    return words <= set(name.lower().split("_"))
 
 
 def _unbounded(word: str) -> str:
