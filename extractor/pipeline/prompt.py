@@ -3,7 +3,7 @@ one line.
 
 The schema is described, not spelled out (``describe``: one line per field, its type, meaning, format and codes):
 constrained decoding enforces the structure, so the model needs to know what each field means, not the JSON Schema's
-syntax; a field marked ``?`` may be left out when the page does not hold it (``runners.constrain.omit``).
+syntax; a field not marked ``*`` may be left out when the page does not hold it (``runners.constrain.omit``).
 
 The messages are model-agnostic; the runner renders them through the model's own chat template (with thinking
 disabled where the template supports ``enable_thinking``).
