@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from extractor.pipeline.describe import Description, describe, prompt_warnings
-from extractor.pipeline.prompt import build_messages
-from extractor.schema import BUILTIN_SCHEMAS, load_schema
+from extractor.pipeline.describe import Description, describe, prompt_rules, prompt_warnings
+from extractor.pipeline.prompt import DENSE_FIELDS_LINE, FIELDS_LINE, build_messages
+from extractor.schema import BUILTIN_SCHEMAS, Schema, load_schema
 
 ADDRESS = {
     "type": ["object", "null"],
@@ -173,22 +173,80 @@ NULLABLE = ["string", "null"]
         ({"type": NULLABLE, "description": "Reference as printed (Leitweg-ID)"}, "due:date, Reference (Leitweg-ID)"),
         ({"type": NULLABLE, "description": "Category as printed or stated"}, "due:date, Category as printed or stated"),
         ({"type": NULLABLE, "description": "The due, if any"}, "due:date"),
+        ({"type": NULLABLE, "description": "The due's (Leitweg-ID)"}, "due:date (Leitweg-ID)"),
+        ({"type": NULLABLE, "description": "Due, if printed beside it"}, "due:date, if printed beside it"),
+        (
+            {"type": NULLABLE, "description": "Address, split; null where a part is not printed."},
+            "due:date, Address, split",
+        ),
+        ({"type": NULLABLE, "description": "as printed; scheme:id if given"}, "due:date; scheme:id if given"),
         # codes that are plain words unquoted; named by the description in words: not listed
         ({"enum": ["a_b", "c", None]}, "due:a_b|c"),
         ({"enum": ["a b", "c"]}, 'due*:"a b"|"c"'),
         ({"enum": ["credit_note", "x-y"], "description": "A credit note, x y"}, "due*:code, A credit note, x y"),
+        (
+            {"enum": ["partial_invoice", "invoice"], "description": "invoice, partial or instalment invoice"},
+            "due*:code, invoice, partial or instalment invoice",
+        ),
+        (
+            {"enum": ["partial_invoice", "x"], "description": "x, partial, a credit or an invoice"},
+            "due*:partial_invoice|x, x, partial, a credit or an invoice",
+        ),
         # the anchors a whole value implies
         ({"type": "string", "pattern": "^[A-Z]{3}$"}, "due*:string [A-Z]{3}"),
+        # a described member's pattern or range: the description says what it is, the grammar enforces the form
+        ({"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code"}, "due*, ISO 4217 code"),
+        ({"type": "number", "minimum": 0, "maximum": 100}, "due*:number 0..100"),
+        ({"type": "number", "minimum": 0, "maximum": 100, "description": "In percent"}, "due*:number, In percent"),
         # an object or a list of objects whose fields follow is not typed again
         ({"type": "object", "properties": {"x": {"type": "string"}}, "description": "When"}, "due*, When\n x"),
         ({"type": "array", "items": {"type": "object", "properties": {"x": {"type": "number"}}}}, "due*:[]\n x:number"),
+        # a parenthesis that lists the member's own fields (at any depth) is left out; others stay
+        ({**ADDRESS, "description": "Where (streets, city)"}, "due, Where\n street\n city*"),
+        ({**ADDRESS, "description": "Where (streets, town)"}, "due, Where (streets, town)\n street\n city*"),
     ],
 )
 def test_dense_rendering(member, line):
     if member.get("type") == NULLABLE:
         member = {**member, "format": "date"}
     schema = {"type": "object", "properties": {"due": member}, "required": ["due"]}
-    assert describe(schema, dense=True) == Description(text=line)
+    assert describe(schema, dense=True) == Description(text=line, dense=True)
+
+
+LONG = {"enum": ["S", "Z", None], "description": "VAT category: S standard rate, Z zero rated (long enough)"}
+
+
+@pytest.mark.parametrize(
+    ("first", "dense", "line"),
+    [
+        ({"code": LONG}, True, "b\n code:like code"),  # dense: by its name, the only one of that name so far
+        ({"code": LONG}, False, "b:{}\n code:like a.code"),
+        (
+            {"code": LONG, "x": {"type": "object", "properties": {"code": {"enum": ["Q", "R"]}}}},
+            True,
+            "b\n code:like a.code",
+        ),
+    ],
+)
+def test_a_member_described_before_is_named(first, dense, line):
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": first},
+            "b": {"type": "object", "properties": {"code": LONG, "n": {"type": "string"}}},
+        },
+    }
+    assert describe(schema, dense=dense).text.endswith(f"{line}\n n")
+
+
+def test_rules_beside_a_dense_list_do_not_list_its_fields():
+    fields = {f"field_{i}": {"type": "string", "description": "x" * 40} for i in range(80)}
+    listing = "Invoices (field 1, fields 2 and field 3): as printed (on paper)."
+    large = {"type": "object", "description": listing, "properties": fields}
+    small = {**large, "properties": dict(list(fields.items())[:2])}
+    assert prompt_rules(large) == "Invoices: as printed (on paper)." and prompt_rules(small) == listing
+    assert DENSE_FIELDS_LINE in build_messages(Schema(name="large", source="t", schema=large), pages=1)[0].text
+    assert FIELDS_LINE in build_messages(Schema(name="small", source="t", schema=small), pages=1)[0].text
 
 
 def test_large_schemas_are_dense_small_ones_plain():

@@ -27,11 +27,16 @@ JSON Schema instead; :attr:`Description.as_json_schema` names those parts and th
 A large schema's list (longer than ``DENSE_CHARS`` plainly: ``invoice-en16931``'s) is rendered *densely*, as every
 one of its lines is in every document's prompt prefix: a description leaves out what the instruction's rules say for
 every field (``if printed``, ``if any``, ``as printed``) and is left out where its words only restate the name
-(``origin_country: Country of origin``); codes that are plain words are listed unquoted (``allowance|charge``), or
-not at all where the description names each in words (``credit note`` for ``credit_note``: the grammar spells it);
-a pattern loses the ``^``/``$`` anchors a whole value implies; an object or a list of objects whose fields follow,
-indented, is not typed again (``seller*`` rather than ``seller*:{}``, ``line_items*:[]``). Small schemas keep the
-plain list (their prefix is short already, and their records' prompt token counts stay what they were).
+(``origin_country: Country of origin``), and so is a parenthesis that only lists the member's own fields, which
+follow (``further_terms, ... (payee, delivery, references)``; :func:`prompt_rules` does the same for the schema's
+own description); codes that are plain words are listed unquoted (``allowance|charge``), or not at all where the
+description names each in words (``credit note`` for ``credit_note``, ``partial or instalment invoice`` for
+``partial_invoice``: the grammar spells it); a pattern loses the ``^``/``$`` anchors a whole value implies, and a
+described member's pattern or numeric range is left to the grammar (``iban, IBAN without spaces``, ``tax_rate:number,
+Tax rate in percent``); an object or a list of objects whose fields follow, indented, is not typed again (``seller*``
+rather than ``seller*:{}``, ``line_items*:[]``); a member like one described before names it by its name alone where
+that is unambiguous (``address:like address``). Small schemas keep the plain list (their prefix is short already, and
+their records' prompt token counts stay what they were).
 """
 
 from __future__ import annotations
@@ -95,7 +100,9 @@ MIN_NAMED_CHARS = 48  # a member described again is named by where it was first 
 DENSE_CHARS = 3000  # a field list longer than this is rendered densely (see :func:`_said`): a large schema's prefix
 # words the instruction's rules already say for every field ("null where a field is not printed", "as printed"):
 # a dense field list leaves them out of each description
-_FILLER = re.compile(r"(?:,? |^)(?:if (?:printed|any|stated)|as printed)(?=$|[,;:]| \()")
+_FILLER = re.compile(
+    r"(?:,? |^)(?:if (?:printed|any|stated)|as printed)(?=$|[,;:]| \()|[;,.]? null where [^;,.()]* not printed\.?$"
+)
 _PLAIN_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _STOPWORDS = frozenset({"the", "a", "an", "of", "or", "and", "as", "if"})
 
@@ -107,10 +114,12 @@ class Description:
     Attributes:
         text: the field list (or, where it would be longer, the compact JSON Schema as a whole).
         as_json_schema: JSON pointers (into the answer) of the parts shown as compact JSON Schema instead.
+        dense: whether the list is rendered densely (objects untyped: the prompt's line on reading it says so).
     """
 
     text: str
     as_json_schema: tuple[str, ...] = ()
+    dense: bool = False
 
 
 class _Unsayable(Exception):
@@ -127,6 +136,7 @@ class _Renderer:
         self.dense = dense
         self.seen: dict[str, str] = {}  # a subschema's JSON -> where it was first described
         self.fallbacks: list[str] = []
+        self.placed: dict[str, str] = {}  # every member so far: where it is -> where the one it is like is (or itself)
 
     def resolve(self, node: Any) -> Any:
         """Follow local ``$ref`` s and a lone ``allOf`` item, keeping the outer description."""
@@ -167,6 +177,7 @@ class _Renderer:
 
     def member(self, name: str, node: Any, *, optional: bool, parts: tuple, depth: int) -> list[str]:
         """The lines of one member: its own, then its children's; JSON Schema where that is shorter or needed."""
+        self.placed[_where(parts)] = _where(parts)
         try:
             lines = self._member(name, node, optional=optional, parts=parts, depth=depth)
         except _Unsayable:
@@ -189,27 +200,49 @@ class _Renderer:
         head = f"{INDENT * depth}{name}{'' if optional or nullable else ALWAYS}"
         key = _compact(node)
         if key in self.seen:
-            return [f"{head}:like {self.seen[key]}"]
+            return [f"{head}:like {self.named(parts, self.seen[key])}"]
         word, children = self.kind(node, parts=parts, depth=depth)
-        described = self.said(name, node.get("description"))
+        described = self.said(name, node.get("description"), own=_own_members(node))
         if self.dense and children and word in ("{}", "[{}]"):
             word = "string" if word == "{}" else "[]"  # the fields indented below say it is an object
-        words = ("" if word == "string" else f":{word}") + (f", {described}" if described else "")
+        if self.dense and described:
+            word = _unbounded(word)  # the description says what the value is; the grammar enforces its form
+        words = ("" if word == "string" else f":{word}") + (
+            ""
+            if not described
+            else described
+            if described.startswith(";")
+            else f" {described}"
+            if described.startswith("(")
+            else f", {described}"
+        )
         if len(words) >= MIN_NAMED_CHARS and not children:
             self.seen[key] = _where(parts)
         return [head + words, *children]
 
-    def said(self, name: str, described: Any) -> str:
-        """A description as the field list says it: one line; dense, without what the rules say for every field
-        and without words that only restate the name (``mandate: Mandate``)."""
+    def named(self, parts: tuple, where: str) -> str:
+        """How the member at ``parts`` names the one it is like: where that is (``seller.address``); dense, by its
+        name alone (``address``) where every member so far of that name is that one or like it."""
+        self.placed[_where(parts)] = where
+        last = _last(where) if self.dense else ""
+        others = [w for w, like in self.placed.items() if _last(w) == last and like != where]
+        return last if last and not others else where
+
+    def said(self, name: str, described: Any, *, own: frozenset[str] = frozenset()) -> str:
+        """A description as the field list says it: one line; dense, without what the rules say for every field,
+        without words that only restate the name (``mandate: Mandate``; ``unit (Stk., h)`` for ``Unit (Stk., h)``)
+        and without a parenthesis that lists the member's own fields (``details, Further terms (references,
+        period)``: they follow, indented)."""
         if not isinstance(described, str):
             return ""
         text = " ".join(described.split())
         if not self.dense:
             return text
-        text = _FILLER.sub("", text).strip(" ,")
-        words = {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOPWORDS}
-        return "" if words <= set(name.lower().split("_")) else text
+        text = _unlisted(_FILLER.sub("", text).strip(" ,"), own)
+        first, rest = re.match(r"(.*?)((?:, | \(|; |: ).*|)$", text).groups()  # type: ignore[union-attr]
+        if _restates(first, name):
+            text = rest.removeprefix(", ").strip()
+        return "" if _restates(text, name) else text
 
     def names(self, code: str, described: Any) -> bool:
         """Whether a description names an enum's code: as written, or (dense) in words (``credit note`` for
@@ -218,8 +251,14 @@ class _Renderer:
             return False
         if re.search(rf"\b{re.escape(code)}\b", described):
             return True
-        words = re.sub(r"[_-]", " ", code).lower()
-        return self.dense and words != code.lower() and words in re.sub(r"[_-]", " ", described).lower()
+        words = re.sub(r"[_-]", " ", code).lower().split()
+        # dense: the code's words in order, a word or two apart at most (``partial or instalment invoice``)
+        spelled = r"\W+(?:\w+\W+){0,2}?".join(re.escape(w) for w in words)
+        return (
+            self.dense
+            and len(words) > 1
+            and bool(re.search(rf"\b{spelled}\b", re.sub(r"[_-]", " ", described).lower()))
+        )
 
     def kind(self, node: Mapping[str, Any], *, parts: tuple, depth: int) -> tuple[str, list[str]]:
         """(the type words of a subschema, its children's lines)."""
@@ -262,7 +301,7 @@ class _Renderer:
             return "{}", []
         key = _compact({k: v for k, v in node.items() if k not in ("description", "title")})
         if key in self.seen:
-            return f"like {self.seen[key]}", []
+            return f"like {self.named(parts, self.seen[key])}", []
         self.seen[key] = _where(parts)
         required = set(node.get("required") or ())
         lines: list[str] = []
@@ -270,6 +309,53 @@ class _Renderer:
             optional = name not in required
             lines += self.member(name, sub, optional=optional, parts=(*parts, name), depth=depth + 1)
         return "{}" + (" (other keys too)" if extra is True else ""), lines
+
+
+def _restates(text: str, name: str) -> bool:
+    """Whether a description's words only restate a member's name (``Buyer's reference`` of ``buyer_reference``)."""
+    words = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"'s\b", "", text.lower())) if w not in _STOPWORDS}
+    return words <= set(name.lower().split("_"))
+
+
+def _unbounded(word: str) -> str:
+    """A described member's type words without a pattern (``IBAN without spaces``'s) or a numeric range (``Tax rate
+    in percent``'s ``0..100``): dense, the description says what the value is and the grammar enforces its form."""
+    kind, _, detail = word.partition(" ")
+    patterned = kind == "string" and detail and not detail.startswith("(")
+    return kind if patterned or (kind in ("number", "integer") and ".." in detail) else word
+
+
+def _own_members(node: Any) -> frozenset[str]:
+    """The words of the names of an object's members, at any depth (a list of objects: its items'): what a
+    parenthesis in its description may list."""
+    if not isinstance(node, Mapping):
+        return frozenset()
+    properties = node.get("properties")
+    names = properties if isinstance(properties, Mapping) else {}
+    own = {word for name in names for word in name.lower().split("_") if len(word) >= 3}
+    for sub in [*names.values(), node.get("items"), *(node.get("anyOf") or ())]:
+        own |= _own_members(sub)
+    return frozenset(own)
+
+
+def _unlisted(text: str, own: frozenset[str]) -> str:
+    """A description without the parentheses that only list the member's own fields (they follow, indented)."""
+    return re.sub(r" ?\(([^()]*)\)", lambda m: "" if _lists(m.group(1), own) else m.group(0), text)
+
+
+def _lists(inner: str, own: frozenset[str]) -> bool:
+    """Whether a parenthesis only lists the member's own fields: each item has a word that starts one of theirs
+    (``references`` and ``reference``, ``notes`` and ``invoice_notes``)."""
+    items = [i for i in re.split(r",\s*|\s+(?:or|and)\s+", inner.lower()) if i.strip()]
+    stems = {word[:5] for word in own}
+    return bool(own and items) and all(
+        any(word[:5] in stems for word in re.findall(r"[a-z0-9]{3,}", item)) for item in items
+    )
+
+
+def _last(where: str) -> str:
+    """A member's own name from where it is (``vat_category`` of ``line_items[].vat_category``)."""
+    return re.split(r"\.|\[\]\.?", where)[-1]
 
 
 def _where(parts: tuple) -> str:
@@ -356,7 +442,7 @@ def _rendered(root: Any, whole: str, *, dense: bool) -> Description:
     rendered = _footnoted("\n".join(lines), root)
     if len(rendered) > len(whole):
         return Description(text=f"JSON Schema {whole}", as_json_schema=("",))
-    return Description(text=rendered, as_json_schema=tuple(renderer.fallbacks))
+    return Description(text=rendered, as_json_schema=tuple(renderer.fallbacks), dense=dense)
 
 
 def describe(schema: Mapping[str, Any], *, dense: bool | None = None) -> Description:
@@ -374,6 +460,15 @@ def describe(schema: Mapping[str, Any], *, dense: bool | None = None) -> Descrip
     return _describe(json.dumps(schema, sort_keys=False, ensure_ascii=False), dense)
 
 
+def prompt_rules(schema: Mapping[str, Any]) -> str | None:
+    """The schema's own description as the prompt says it (None: it has none); beside a dense field list, without
+    the parentheses that only list the schema's fields (``(document type, contacts, ...)``: the list follows)."""
+    described = schema.get("description")
+    if not isinstance(described, str):
+        return None
+    return _unlisted(described, _own_members(schema)) if describe(schema).dense else described
+
+
 def prompt_warnings(schema: Mapping[str, Any]) -> tuple[dict, ...]:
     """The record's note, once, about the parts of the schema the prompt shows as JSON Schema (none: ``()``)."""
     parts = describe(schema).as_json_schema
@@ -388,4 +483,4 @@ def prompt_warnings(schema: Mapping[str, Any]) -> tuple[dict, ...]:
     )
 
 
-__all__ = ["PROMPT_NOTE", "Description", "describe", "prompt_warnings"]
+__all__ = ["PROMPT_NOTE", "Description", "describe", "prompt_rules", "prompt_warnings"]

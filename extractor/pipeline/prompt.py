@@ -3,7 +3,7 @@ one line.
 
 The schema is described, not spelled out (``describe``: one line per field, its type, meaning, format and codes):
 constrained decoding enforces the structure, so the model needs to know what each field means, not the JSON Schema's
-syntax; a field marked ``?`` may be left out when the page does not hold it (``runners.constrain.omit``).
+syntax; a field not marked ``*`` may be left out when the page does not hold it (``runners.constrain.omit``).
 
 The messages are model-agnostic; the runner renders them through the model's own chat template (with thinking
 disabled where the template supports ``enable_thinking``).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from extractor.pipeline.describe import describe
+from extractor.pipeline.describe import describe, prompt_rules
 from extractor.runners.base import Message
 from extractor.schema import Schema
 
@@ -32,6 +32,11 @@ FIELDS_LINE = (
     "Fields, one a line: name (* always there; leave out others the document lacks), :type unless a string ({} "
     "object, [] list: its fields indented below), meaning:"
 )
+# the same for a dense list (``describe``: a large schema's), whose objects are not typed
+DENSE_FIELDS_LINE = (
+    "Fields, one a line: name (* always there; leave out others), :type unless a string ([] list), meaning; nested "
+    "fields indented:"
+)
 
 
 def instruction(schema: Schema) -> str:
@@ -40,10 +45,12 @@ def instruction(schema: Schema) -> str:
     It depends on the schema only, never on the document, so it belongs to the shared prompt prefix.
     """
     what = schema.schema.get("title") or schema.name
-    rules = schema.schema.get("description") or DEFAULT_RULES
+    rules = prompt_rules(schema.schema) or DEFAULT_RULES
+    fields = describe(schema.schema)
     return (
         f"The user shows the page images of one document ({what}). Return its data as one JSON value with "
-        f"these fields, in this order. {rules} Copy identifiers exactly. {FIELDS_LINE}\n{describe(schema.schema).text}"
+        f"these fields, in this order. {rules} Copy identifiers exactly. "
+        f"{DENSE_FIELDS_LINE if fields.dense else FIELDS_LINE}\n{fields.text}"
     )
 
 
