@@ -30,7 +30,7 @@ import random
 import statistics
 import tempfile
 import time
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +61,12 @@ def leaves(data: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: data}
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal as JSON values, numbers compared as decimals."""
+def same(a: Any, b: Any, shown: int | None = None) -> bool:
+    """Equal as JSON values, numbers compared as decimals; a value the layout read as printed rounded to ``shown``
+    decimals (``LayoutRead.precision``, said in the record) against the truth rounded so."""
     if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool | str):
+        if shown is not None:
+            return Decimal(str(a)) == Decimal(str(b)).quantize(Decimal(1).scaleb(-shown), rounding=ROUND_HALF_UP)
         return Decimal(str(a)) == Decimal(str(b))
     return a == b
 
@@ -126,14 +129,17 @@ def score(layout: Layout, doc: tuple[str, list, dict], tally: dict, times: list[
         read_it = got or pointer in reading.values
         if not read_it:
             row[1] += 1
-        elif same(value, expected):
+        elif same(value, expected, reading.precision.get(pointer)):
             row[0] += 1
         elif expected is None:
             # the XML leaves out what the page prints (a MINIMUM profile carries no seller address)
             row[4] += 1
         else:
             row[2 if flagged and reading.data is not None else 3] += 1
-    return reading.data is not None and all(same(leaves(reading.data).get(p), v) for p, v in leaves(truth).items())
+    read_data = leaves(reading.data or {})
+    return reading.data is not None and all(
+        same(read_data.get(p), v, reading.precision.get(p)) for p, v in leaves(truth).items()
+    )
 
 
 def lookup_ms(docs: list[tuple[str, list, dict]], layouts: list[Layout]) -> tuple[float, float]:
@@ -204,10 +210,13 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=Path(default))
     parser.add_argument("--teachers", default="1,2,3", help="learn from this many documents, one row group each")
     parser.add_argument("--model-runs", type=int, default=3, help="runs of the demo page through the model path")
+    parser.add_argument("--groups", default="", help="only these groups (comma-separated names of the table's rows)")
     parser.add_argument("--why", action="store_true", help="per document and field not read: why, places, candidates")
     smoke_option(parser, teachers="1", model_runs=1)
     args = parse(parser)
     groups = load(args.shared)
+    if args.groups:
+        groups = {name: docs for name, docs in groups.items() if name in args.groups.split(",")}
     print(
         "| teachers | group | key fields exact | key fields exact, documents `choose` took | all fields: exact / "
         "abstained / wrong flagged / wrong accepted | read, the XML empty | chosen (`choose`) | documents read fully "

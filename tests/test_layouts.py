@@ -481,17 +481,18 @@ def test_columns_the_teacher_cannot_tell_apart_the_amount_is_the_lines_last():
 @pytest.mark.parametrize(
     ("rows", "subtotal", "values", "abstained"),
     [
-        # a unit no teacher printed: that cell is not read, its row and the table are
+        # a count's word no teacher printed: that cell is not read, its row and the table are (a count's code is
+        # the supplier's own: "Stk" is one's C62, another's H87)
         (
-            ["Bolt 10 kg 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            ["Bolt 10 Stück 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
             "8.50",
             {"/line_items/0/amount": 2.5, "/line_items/0/quantity": 10, "/line_items/1/unit": "C62"},
             {"/line_items/0/unit": "unparsable"},
         ),
-        # a unit price printed rounded (3.33 x 3 is not 10.00) where the amounts add up: its quantity and price
-        # are not read, the amounts are
+        # quantity x unit price off by more than the price's rounding (3 x 3.30 for 10.00) where the amounts add
+        # up: its quantity and price are not read, the amounts are
         (
-            ["Bolt 3 Stk 3.33 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            ["Bolt 3 Stk 3.30 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
             "16.00",
             {"/line_items/0/amount": 10, "/line_items/1/quantity": 10, "/line_items/0/unit": "C62"},
             {"/line_items/0/quantity": "table_check_failed", "/line_items/0/unit_price": "table_check_failed"},
@@ -504,6 +505,35 @@ def test_a_table_cell_that_cannot_be_read_abstains_alone(rows, subtotal, values,
     assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == abstained
     assert {k: reading.values.get(k) for k in values} == values
     assert not any(k in reading.values for k in abstained) and reading.data is None
+
+
+@pytest.mark.parametrize(
+    ("rows", "values", "precision", "notes"),
+    [
+        # a unit price printed rounded (3 x 3.33 for 10.00, 20 x 2.77 for 55.46: within the quantity times half
+        # its last decimal): read as printed, its precision said
+        (
+            ["Bolt 3 Stk 3.33 10.00", "Nut 20 Stk 2.77 55.46"],
+            {"/line_items/0/unit_price": 3.33, "/line_items/0/quantity": 3, "/line_items/1/unit_price": 2.77},
+            {"/line_items/0/unit_price": 2, "/line_items/1/unit_price": 2},
+            ["/line_items/0/unit_price", "/line_items/1/unit_price"],
+        ),
+        # a unit no teacher printed, printed as its SI symbol: read as that symbol's code, and said
+        (
+            ["Bolt 10 kg 0.25 2.50", "Turf 3 m² 21.15 63.45"],
+            {"/line_items/0/unit": "KGM", "/line_items/1/unit": "MTK", "/line_items/0/quantity": 10},
+            {},
+            ["/line_items/0/unit", "/line_items/1/unit"],
+        ),
+    ],
+)
+def test_a_price_printed_rounded_and_a_unit_by_its_symbol_are_read_and_said(rows, values, precision, notes):
+    subtotal = sum(float(row.split()[-1]) for row in rows)
+    pages = english_pages(rows, number="INV-102", date="April 2, 2026", subtotal=f"{subtotal:.2f}", total="99.00")
+    reading = read(unit_layout(), pages)
+    assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == {}
+    assert {k: reading.values.get(k) for k in values} == values
+    assert reading.precision == precision and sorted(reading.notes) == notes
 
 
 def test_a_table_that_could_not_be_learned_is_abstained_never_left_out():
@@ -540,6 +570,27 @@ def test_a_zero_is_learned_where_its_line_labels_it(teacher_lines, next_line, ex
     kind, value = expected
     got = reading.values if kind == "value" else reading.abstained
     assert got.get("/prepaid_amount") == value
+
+
+@pytest.mark.parametrize(
+    ("next_lines", "expected"),
+    [
+        # the label printed bare where the total is the amount due: nothing prepaid, read as not printed
+        (["Erhaltene Anzahlungen", "Zahlbetrag 88,20"], ("value", None)),
+        # the total is not the amount due: something was prepaid that the page does not print where taught
+        (["Erhaltene Anzahlungen", "Zahlbetrag 38,20"], ("abstained", "no_candidate")),
+        # the label with something else on its line: the page says something the teacher's did not
+        (["Erhaltene Anzahlungen siehe Anlage", "Zahlbetrag 88,20"], ("abstained", "unparsable")),
+    ],
+)
+def test_a_prepayment_the_arithmetic_shows_absent_is_read_as_not_printed(next_lines, expected):
+    lines = ["Erhaltene Anzahlungen -40,00", "Zahlbetrag 1.257,50"]
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": 40, "amount_due": 1257.5}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), *lines], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), *next_lines])])
+    kind, value = expected
+    assert (reading.values if kind == "value" else reading.abstained)["/prepaid_amount"] == value
+    assert ("/prepaid_amount" in reading.notes) == (kind == "value")
 
 
 @pytest.mark.parametrize(

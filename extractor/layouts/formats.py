@@ -81,6 +81,12 @@ def parse_number(text: str, *, decimal: str) -> Decimal | None:
     return -number if negative else number
 
 
+def printed_decimals(text: str, *, decimal: str) -> int:
+    """How many decimals a number is printed with (``3,33`` -> 2, ``20`` -> 0)."""
+    body = _CURRENCY.sub("", text.strip()).strip().strip("()").rstrip("-")
+    return len(re.sub(r"\D", "", body.rsplit(decimal, 1)[1])) if decimal in body else 0
+
+
 def _value_decimal(value: Any) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None

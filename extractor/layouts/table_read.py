@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from extractor.einvoice import codes
 from extractor.layouts import formats, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Layout, LayoutRead, Table
 from extractor.layouts.words import PageWords, Word, merge, token
@@ -148,12 +149,14 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     values: dict[str, Any] = {}
     citations: dict[str, list[dict]] = {}
     unread: dict[str, str] = {}
+    notes: dict[str, str] = {}
     count = 0
     for p, line in region:
         fitted = _fits_row(spec, pages[p], line)
         if fitted is None:
             continue
-        row = _read_row(spec, pages, p, line, fitted, layout.decimal)
+        symbols: dict[str, str] = {}
+        row = _read_row(spec, pages, p, line, fitted, layout.decimal, symbols)
         if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
             continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
             # would leave the amounts short of the subtotal: the sum checks it
@@ -166,6 +169,7 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
                 continue
             values[f"{spec.pointer}/{count}{key}"] = value
             citations[f"{spec.pointer}/{count}{key}"] = [cited]
+        notes.update({f"{spec.pointer}/{count}{key}": note for key, note in symbols.items()})
         count += 1
     if count == 0:
         result.abstained[spec.pointer] = NO_CANDIDATE
@@ -173,26 +177,48 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     if not _sums_hold(spec, values, result.values):
         result.abstained[spec.pointer] = TABLE_CHECK
         return
-    failing = _products_failing(spec, values)
+    failing, rounded = _products(spec, values, citations, decimal=layout.decimal)
     if failing and ("/amount", "/subtotal") not in spec.sums:
         result.abstained[spec.pointer] = TABLE_CHECK
         return
     for index in failing:
-        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed
-        # (a price printed rounded), so neither is read
+        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed,
+        # so neither is read
         for key in ("/quantity", "/unit_price"):
             pointer = f"{spec.pointer}/{index}{key}"
             values.pop(pointer, None)
             citations.pop(pointer, None)
             unread[pointer] = TABLE_CHECK
+    for index, shown in rounded.items():
+        pointer = f"{spec.pointer}/{index}/unit_price"
+        result.precision[pointer] = shown
+        result.notes[pointer] = (
+            f"printed rounded to {shown} decimals: quantity x unit price is the row's amount only to that rounding"
+        )
     result.values.update(values)
     result.citations.update(citations)
+    result.notes.update(notes)
     result.abstained.update(unread)
 
 
+def _measure(key: str, text: str) -> str | None:
+    """A unit no teacher printed, read by its SI symbol (``kg`` -> KGM, ``m²`` -> MTK: ``codes.MEASURES``); None for
+    any other word (a count's word is the supplier's own code)."""
+    code = codes.unit_code(text) if key == "/unit" and text else None
+    return code if code in codes.MEASURES else None
+
+
 def _read_row(
-    spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
+    spec: Table,
+    pages: Sequence[PageWords],
+    p: int,
+    line: int,
+    fitted: tuple[list[Word], dict[str, Word]],
+    decimal: str,
+    symbols: dict[str, str],
 ) -> dict[str, tuple[Any, dict]] | None:
+    """One row's cells: key -> (value, citation); ``symbols`` gets a note per cell read by a unit's SI symbol; None
+    when a cell does not parse."""
     lead, cells = fitted
     out: dict[str, tuple[Any, dict]] = {}
     page = pages[p]
@@ -211,7 +237,11 @@ def _read_row(
             text = words[0].text
         value = formats.parse(text, column.format, decimal=decimal) if text else None
         if value is None and column.format.kind == formats.CODE:
-            # a code the teachers never printed (a unit "kg" where they printed "Stk"): that cell is not read,
+            value = _measure(column.key, text)
+            if value is not None:
+                symbols[column.key] = f"unit {text!r} read as {value}, its SI symbol's code (no teacher printed it)"
+        if value is None and column.format.kind == formats.CODE:
+            # a code the teachers never printed (a count "Stück" where they printed "Stk"): that cell is not read,
             # its row and the table are (the supplier's codes are its own: Lieferant's "Stk" is C62, not H87)
             value = UNSEEN
         elif value is None:
@@ -237,22 +267,35 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
     return True
 
 
-def _products_failing(spec: Table, values: Mapping[str, Any]) -> list[int]:
-    """The rows whose quantity x unit price is not their amount, to the cent (a unit price printed rounded, 3,33
-    for 3.3333, is then caught rather than read)."""
+CENT = Decimal("0.01")
+
+
+def _products(
+    spec: Table, values: Mapping[str, Any], citations: Mapping[str, list[dict]], *, decimal: str
+) -> tuple[list[int], dict[int, int]]:
+    """The rows whose quantity x unit price is not their amount, and the rows whose unit price is printed rounded
+    (index -> its printed decimals): quantity x price within the rounding of both (half a cent, and the quantity
+    times half the price's last printed decimal: ``3 x 3,33`` for ``10,00``), as ``trust.checks`` holds a line. A
+    price printed rounded is read as printed, the precision said; anything further off fails."""
     keys = {c.key for c in spec.columns}
     if not {"/quantity", "/unit_price", "/amount"} <= keys:
-        return []
-    failing = []
+        return [], {}
+    failing, rounded = [], {}
     for index, row in enumerate(rows_of(spec, values)):
         q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
         if not all(isinstance(v, int | float) for v in (q, p, a)):
             failing.append(index)
             continue
-        product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
-        if product != Decimal(str(a)).quantize(Decimal("0.01")):
+        product, amount = Decimal(str(q)) * Decimal(str(p)), Decimal(str(a))
+        if product.quantize(CENT) == amount.quantize(CENT):
+            continue
+        printed = citations[f"{spec.pointer}/{index}/unit_price"][0]["text"]
+        shown = formats.printed_decimals(printed, decimal=decimal)
+        if abs(product - amount) <= CENT / 2 + abs(Decimal(str(q))) * Decimal(1).scaleb(-shown) / 2:
+            rounded[index] = shown
+        else:
             failing.append(index)
-    return failing
+    return failing, rounded
 
 
 def rows_of(spec: Table, values: Mapping[str, Any]) -> list[dict]:
