@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -24,8 +25,8 @@ from extractor.layouts import (
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
 from extractor.layouts.words import PageWords
+from extractor.testing.suppliers import STYLES, document, supplier_documents
 from extractor.testing.suppliers import page as synthetic_page
-from extractor.testing.suppliers import supplier_documents
 
 TEACHER = Teacher(source="review", document="a.pdf", sha256="0" * 64, by="tester", at="2026-01-01T00:00:00Z")
 
@@ -620,3 +621,33 @@ def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout
     # another supplier (another name and VAT id; of the German layout): not read by this one's layout
     _, stranger, _ = suppliers[3][0] if style == 0 else suppliers[0][0]
     assert read(layout, stranger).values == {}
+
+
+# a supplier's fixed words that both its layouts print alike: the fingerprint alone takes either layout for the other
+FOOTER = (
+    "Geschäftsführung: Anna Beispiel, Jonas Muster - Sitz der Gesellschaft: Hamburg",
+    "Registergericht: Amtsgericht Hamburg - Hamburger Sparkasse - Lieferbedingungen siehe Website",
+    "Es gelten unsere Allgemeinen Geschäftsbedingungen / Our general terms and conditions apply",
+)
+
+
+def test_a_suppliers_second_layout_teaches_its_own_and_each_reads_its_documents():
+    rng = random.Random(7)
+    made = {
+        style.language: [
+            document(rng, seller="Nordlicht 1 GmbH", vat="DE100000000", style=style, number=n, footer=FOOTER)
+            for n in range(3)
+        ]
+        for style in STYLES[:2]
+    }
+    german = learn(made["de"][0][0], made["de"][0][1], schema="invoice", teacher=TEACHER).layout
+    assert german is not None
+    # the English teacher is not the German layout's (as pipeline.teach asks): it teaches a second layout
+    assert choose([german], made["en"][0][0]) is None
+    english = learn(made["en"][0][0], made["en"][0][1], schema="invoice", teacher=TEACHER).layout
+    assert english is not None and english.identity == german.identity
+    for language, own in (("de", german), ("en", english)):
+        for pages, data in made[language][1:]:
+            assert choose([german, english], pages) is own
+            assert choose([english, german], pages) is own
+            assert read(own, pages).data == data

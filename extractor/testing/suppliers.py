@@ -86,8 +86,11 @@ def page(
     return from_lines(index, rows, source=source)
 
 
-def document(rng: random.Random, *, seller: str, vat: str, style: Style, number: int) -> tuple[list[PageWords], dict]:
-    """One invoice of a supplier: its pages and its true data."""
+def document(
+    rng: random.Random, *, seller: str, vat: str, style: Style, number: int, footer: tuple[str, ...] = ()
+) -> tuple[list[PageWords], dict]:
+    """One invoice of a supplier: its pages and its true data; ``footer``: lines printed after the totals (a
+    supplier's fixed words that each of its layouts prints alike)."""
     count = rng.choice((1, 2, 3, 5, 9, 12))
     items = []
     for _ in range(count):
@@ -104,7 +107,7 @@ def document(rng: random.Random, *, seller: str, vat: str, style: Style, number:
     head += [f"{style.invoice} {invoice_number}", f"{style.date} {date_text(year, month, day, style)}", style.header]
     rows = [f"{i} {desc} {q} {money(p, style)} {money(a, style)}" for i, (desc, q, p, a) in enumerate(items, start=1)]
     tail = [f"{style.subtotal} {money(subtotal, style)}", f"{style.tax} {money(tax, style)}"]
-    tail += [f"{style.total} {money(total, style)} EUR", "Thank you / Danke / Merci"]
+    tail += [f"{style.total} {money(total, style)} EUR", "Thank you / Danke / Merci", *footer]
     first, rest = rows[:ROWS_PER_PAGE], rows[ROWS_PER_PAGE:]
     pages = [page(0, head + first + ([] if rest else tail))]
     if rest:
