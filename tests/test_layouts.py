@@ -4,6 +4,7 @@ one document and reading the next, abstaining, identity first, demotion, choosin
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
@@ -651,3 +652,20 @@ def test_a_suppliers_second_layout_teaches_its_own_and_each_reads_its_documents(
             assert choose([german, english], pages) is own
             assert choose([english, german], pages) is own
             assert read(own, pages).data == data
+
+
+@pytest.mark.parametrize("thousands", [" ", "\u00a0", "\u202f"])  # plain, no-break, narrow no-break
+def test_a_tables_thousands_grouped_by_a_space_are_read(thousands):
+    """A plain space splits ``1 297,50`` into two words on the text layer: joined where exactly one way of joining
+    a row's numbers reads it (its quantity x unit price its amount); the no-break spaces keep one word."""
+    style = dataclasses.replace(STYLES[2], thousands=thousands)
+    rng = random.Random(3)
+    made = [document(rng, seller="Alpen 2 GmbH", vat="DE100015838", style=style, number=n) for n in range(5)]
+    (teacher_pages, truth), *others = made
+    layout = learn(teacher_pages, truth, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None and layout.tables
+    assert sum(row["amount"] >= 1000 for _, data in others for row in data["line_items"]) >= 20
+    assert [read(layout, pages).data == data for pages, data in others] == [True] * len(others)
+    # the no-break spaces print an amount as one word ("1\u202f297,50"); the plain space as two ("1", "297,50")
+    joined = any(thousands in w.text for pages, _ in others for page in pages for w in page.words)
+    assert joined == (thousands != " ")

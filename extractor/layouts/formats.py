@@ -37,8 +37,8 @@ DATE_PATTERNS = {
 }
 _CURRENCY = re.compile(r"^(?:€|\$|£|EUR|USD|GBP|CHF|Fr\.|%)|(?:€|\$|£|EUR|USD|GBP|CHF|%)$")
 _NUMBER = {
-    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f' ]\d{3})+|\d+)(?:,\d+)?"),
-    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f' ]\d{3})+|\d+)(?:\.\d+)?"),
+    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f\u00a0' ]\d{3})+|\d+)(?:,\d+)?"),
+    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f\u00a0' ]\d{3})+|\d+)(?:\.\d+)?"),
 }
 
 

@@ -129,7 +129,7 @@ def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[
     teacher printed bare, but a learned table's rows (their descriptions are new on every document): they may print a
     field the teachers left empty (a due date, a prepayment), so such fields are not read as null on this document
     (``may_print``)."""
-    rows = {row for spec in layout.tables for row in table_read.row_lines(spec, pages)}  # a line item's own words
+    rows = {row for spec in layout.tables for row in table_read.row_lines(spec, pages, decimal=layout.decimal)}
     return [
         (page, line)
         for index, page in enumerate(pages)

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places
+from extractor.layouts import formats, grouped, places
 from extractor.layouts.model import Column, Format, LayoutRead, Table
 from extractor.layouts.table_read import ABSENT, WRAP, cell, rows_of
 from extractor.layouts.words import PageWords, Word, merge
@@ -315,11 +315,14 @@ def _end(pages: Sequence[PageWords], lines: Sequence[tuple[int, int, Any]]) -> t
 
 
 def learn_tables(pages: Sequence[PageWords], data: Mapping, *, decimal: str, notes: list[str]) -> tuple[Table, ...]:
-    """Every array of objects in ``data`` learned as a table; a note for each that cannot be."""
+    """Every array of objects in ``data`` learned as a table (its numbers grouped by plain spaces joined where they
+    print its rows' values: ``grouped.regrouped``); a note for each that cannot be."""
     out = []
     for key, value in data.items():
         if isinstance(value, list) and all(isinstance(r, Mapping) for r in value):
-            learned = learn_table(f"/{key}", value, pages, decimal=decimal, data=data)
+            values = {Decimal(str(v)) for row in value for v in _numbers(row).values()}
+            joined = grouped.regrouped(pages, decimal=decimal, values=values)
+            learned = learn_table(f"/{key}", value, joined, decimal=decimal, data=data)
             if isinstance(learned, str):
                 notes.append(learned)
             else:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from extractor.einvoice import codes
-from extractor.layouts import formats, places
+from extractor.layouts import formats, grouped, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Layout, LayoutRead, Table
 from extractor.layouts.words import PageWords, Word, merge, token
 
@@ -47,10 +47,9 @@ def cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: floa
     return out
 
 
-def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict[str, Word]] | None:
-    """A line that fits a row's pattern: its words before the pattern (a wrapped cell's first line) and each
-    column's word; None when it does not fit."""
-    words = page.line_words(line)
+def _fits_row(spec: Table, words: Sequence[Word]) -> tuple[list[Word], dict[str, Word]] | None:
+    """A line's words that fit a row's pattern: its words before the pattern (a wrapped cell's first line) and
+    each column's word; None when they do not fit."""
     pattern = spec.row[1:] if spec.row[:1] == (WRAP,) else spec.row
     if len(words) < len(pattern) or (spec.row[:1] != (WRAP,) and len(words) != len(pattern)):
         return _fits_by_label(spec, words)
@@ -108,13 +107,16 @@ def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
     return left is None or not any(w.box[0] < left and token(w.text) != places.ANY for w in lead)
 
 
-def row_lines(spec: Table, pages: Sequence[PageWords]) -> set[tuple[int, int]]:
-    """The (page, line)s of a table's region that look like its rows (``_row_like``): lines its rows explain."""
+def row_lines(spec: Table, pages: Sequence[PageWords], *, decimal: str) -> set[tuple[int, int]]:
+    """The (page, line)s of a table's region that look like its rows (``_row_like``), as printed or with their
+    thousands split by spaces joined (``grouped``): lines its rows explain."""
     out = set()
     for p, line in _region(spec, pages) if spec.row else ():
-        fitted = _fits_row(spec, pages[p], line)
-        if fitted is not None and _row_like(spec, fitted):
-            out.add((p, line))
+        words = pages[p].line_words(line)
+        for variant in (words, *grouped.variants(words, decimal=decimal)):
+            fitted = _fits_row(spec, variant)
+            if fitted is not None and _row_like(spec, fitted):
+                out.add((p, line))
     return out
 
 
@@ -152,11 +154,10 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     notes: dict[str, str] = {}
     count = 0
     for p, line in region:
-        fitted = _fits_row(spec, pages[p], line)
+        symbols: dict[str, str] = {}
+        fitted, row = _row_at(spec, pages, p, line, layout.decimal, symbols)
         if fitted is None:
             continue
-        symbols: dict[str, str] = {}
-        row = _read_row(spec, pages, p, line, fitted, layout.decimal, symbols)
         if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
             continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
             # would leave the amounts short of the subtotal: the sum checks it
@@ -199,6 +200,66 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     result.citations.update(citations)
     result.notes.update(notes)
     result.abstained.update(unread)
+
+
+def _row_at(
+    spec: Table, pages: Sequence[PageWords], p: int, line: int, decimal: str, symbols: dict[str, str]
+) -> tuple[tuple[list[Word], dict[str, Word]] | None, dict[str, tuple[Any, dict]] | None]:
+    """A line's fit to the row's pattern and its cells (``_read_row``), as printed or with its thousands split by
+    plain spaces joined (``grouped``: ``1 297,50``): the one reading that fits, parses and holds (quantity x unit
+    price its amount, no number printed with a leading zero: ``041,56`` is a group); where none does, as printed
+    (the table's checks then tell); where two read differently, (fit, None): not read. (None, None) when the line
+    fits no row."""
+    words = pages[p].line_words(line)
+    fitted = _fits_row(spec, words)
+    row = _read_row(spec, pages, p, line, fitted, decimal, symbols) if fitted is not None else None
+    ways = grouped.variants(words, decimal=decimal)
+    if not ways:
+        return fitted, row
+    readings = [(fitted, row, dict(symbols))] if row is not None and _holds(row, decimal) else []
+    for variant in ways:
+        regrouped = _fits_row(spec, variant)
+        notes: dict[str, str] = {}
+        again = _read_row(spec, pages, p, line, regrouped, decimal, notes) if regrouped is not None else None
+        if again is not None and _holds(again, decimal):
+            readings.append((regrouped, again, notes))
+    distinct = {tuple((k, v) for k, (v, _) in cells.items()) for _, cells, _ in readings}
+    if not readings:
+        return fitted, row
+    if len(distinct) > 1:
+        return (fitted or readings[0][0]), None
+    symbols.clear()
+    symbols.update(readings[0][2])
+    return readings[0][0], readings[0][1]
+
+
+_LEADING_ZERO = re.compile(r"[-+(]?[€$£]?0\d")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _holds(row: Mapping[str, tuple[Any, dict]], decimal: str) -> bool:
+    """Whether a row's quantity x unit price is its amount, within their printed rounding (True for a row without
+    all three), and none of its numbers is printed with a leading zero."""
+    if any(_LEADING_ZERO.match(cited.get("text", "")) for value, cited in row.values() if _is_number(value)):
+        return False
+    q, p, a = (row.get(key, (None, {}))[0] for key in ("/quantity", "/unit_price", "/amount"))
+    if not all(isinstance(v, int | float) for v in (q, p, a)):
+        return not all(key in row for key in ("/quantity", "/unit_price", "/amount"))
+    shown = formats.printed_decimals(row["/unit_price"][1].get("text", ""), decimal=decimal)
+    return _within(Decimal(str(q)), Decimal(str(p)), Decimal(str(a)), shown) is not None
+
+
+def _within(q: Decimal, p: Decimal, a: Decimal, shown: int) -> bool | None:
+    """True when q x p is a to the cent, False when only within the rounding of a price printed with ``shown``
+    decimals (half a cent and the quantity times half the price's last decimal, a cent's at the most, as
+    ``trust.checks`` holds a line), None beyond."""
+    if (q * p).quantize(CENT) == a.quantize(CENT):
+        return True
+    last = Decimal(1).scaleb(-max(shown, CENT_DECIMALS))
+    return False if abs(q * p - a) <= CENT / 2 + abs(q) * last / 2 else None
 
 
 def _measure(key: str, text: str) -> str | None:
@@ -267,7 +328,7 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
     return True
 
 
-CENT = Decimal("0.01")
+CENT, CENT_DECIMALS = Decimal("0.01"), 2
 
 
 def _products(
@@ -286,15 +347,13 @@ def _products(
         if not all(isinstance(v, int | float) for v in (q, p, a)):
             failing.append(index)
             continue
-        product, amount = Decimal(str(q)) * Decimal(str(p)), Decimal(str(a))
-        if product.quantize(CENT) == amount.quantize(CENT):
-            continue
         printed = citations[f"{spec.pointer}/{index}/unit_price"][0]["text"]
         shown = formats.printed_decimals(printed, decimal=decimal)
-        if abs(product - amount) <= CENT / 2 + abs(Decimal(str(q))) * Decimal(1).scaleb(-shown) / 2:
-            rounded[index] = shown
-        else:
+        exact = _within(Decimal(str(q)), Decimal(str(p)), Decimal(str(a)), shown)
+        if exact is None:
             failing.append(index)
+        elif not exact:
+            rounded[index] = shown
     return failing, rounded
 
 
