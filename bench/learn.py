@@ -24,6 +24,7 @@ what it found there.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -42,7 +43,8 @@ from extractor.inputs.load import load_document
 from extractor.layouts import Teacher, candidates, choose, identities, index, learn, page_words, read, refine
 from extractor.layouts.model import Layout
 from extractor.layouts.read import place_values
-from extractor.testing.suppliers import STYLES, supplier_documents
+from extractor.layouts.words import PageWords, from_lines
+from extractor.testing.suppliers import STYLES, scan_pdf, supplier_documents
 from extractor.trust.checks import run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,8 +78,8 @@ def generic(pointer: str) -> str:
     return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
 
 
-def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
-    """The groups: name -> [(file, words, truth)]."""
+def load(shared: Path, *, scans: bool) -> dict[str, list[tuple[str, list, dict]]]:
+    """The groups: name -> [(file, words, truth)]; with ``scans``, the German synthetic group scanned too."""
     base = shared / "corpus" / "invoices"
     groups = {
         "symtrax": sorted((base / "learn-symtrax").glob("*.pdf")),
@@ -96,7 +98,34 @@ def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
     made = supplier_documents(seed=51, suppliers=2 * len(STYLES), documents=5)
     for n, style in enumerate(STYLES):
         out[f"synthetic-{style.language}"] = made[n] + made[n + len(STYLES)][:2]
+    if scans:
+        # the German group scanned: its pages drawn on images (a PDF with no text layer), read through OCR as
+        # ``extract learn`` reads a scan (pipeline.teach.open_document)
+        out["synthetic-de-scan"] = [(f"{name}.scan", scanned(pages), data) for name, pages, data in out["synthetic-de"]]
     return out
+
+
+def scanned(pages: list[PageWords]) -> list[PageWords]:
+    """A synthetic document's scan (``suppliers.scan_pdf``) as OCR reads it; OCR's words are kept under the temp
+    folder by the scan's digest, so a second run does not read them again."""
+    from extractor.pipeline.teach import open_document
+
+    folder = Path(tempfile.gettempdir()) / "extractor-bench-scans"
+    folder.mkdir(exist_ok=True)
+    pdf = scan_pdf(pages, folder / "scan.pdf")
+    digest = hashlib.sha256(pdf.read_bytes()).hexdigest()[:20]
+    cached = folder / f"{digest}.json"
+    if cached.exists():
+        return [
+            from_lines(n, [[(w[0], tuple(w[1]), w[2]) for w in line] for line in page], source="ocr")
+            for n, page in enumerate(json.loads(cached.read_text(encoding="utf-8")))
+        ]
+    words = page_words(open_document(pdf, name=pdf.name))
+    lines = [
+        [[(w.text, list(w.box), w.confidence) for w in p.line_words(n)] for n in range(len(p.lines))] for p in words
+    ]
+    cached.write_text(json.dumps(lines), encoding="utf-8")
+    return words
 
 
 def teach(docs: list[tuple[str, list, dict]]) -> Layout | None:
@@ -211,10 +240,11 @@ def main() -> None:
     parser.add_argument("--teachers", default="1,2,3", help="learn from this many documents, one row group each")
     parser.add_argument("--model-runs", type=int, default=3, help="runs of the demo page through the model path")
     parser.add_argument("--groups", default="", help="only these groups (comma-separated names of the table's rows)")
+    parser.add_argument("--no-scans", action="store_true", help="leave out the scanned group (its OCR takes minutes)")
     parser.add_argument("--why", action="store_true", help="per document and field not read: why, places, candidates")
-    smoke_option(parser, teachers="1", model_runs=1)
+    smoke_option(parser, teachers="1", model_runs=1, no_scans=True)
     args = parse(parser)
-    groups = load(args.shared)
+    groups = load(args.shared, scans=not args.no_scans and (not args.groups or "synthetic-de-scan" in args.groups))
     if args.groups:
         groups = {name: docs for name, docs in groups.items() if name in args.groups.split(",")}
     print(

@@ -25,7 +25,7 @@ from extractor.layouts import (
 )
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
-from extractor.layouts.words import PageWords
+from extractor.layouts.words import PageWords, rows
 from extractor.testing.suppliers import STYLES, document, supplier_documents
 from extractor.testing.suppliers import page as synthetic_page
 
@@ -669,3 +669,28 @@ def test_a_tables_thousands_grouped_by_a_space_are_read(thousands):
     # the no-break spaces print an amount as one word ("1\u202f297,50"); the plain space as two ("1", "297,50")
     joined = any(thousands in w.text for pages, _ in others for page in pages for w in page.words)
     assert joined == (thousands != " ")
+
+
+def _piece(text: str, x0: float, top: float, *, height: float = 0.012) -> tuple[str, tuple, float]:
+    return (text, (x0, top, x0 + 0.008 * len(text), top + height), 0.9)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # OCR cuts a printed line where a wide gap is: the pieces are one line again, left to right
+        (
+            [[_piece("SO-2026-0001", 0.3, 0.129)], [_piece("Rechnungsnummer:", 0.05, 0.128)]],
+            [["Rechnungsnummer:", "SO-2026-0001"]],
+        ),
+        # lines a line's height apart stay apart, top to bottom
+        (
+            [[_piece("Nettobetrag", 0.05, 0.2)], [_piece("Rechnungsdatum:", 0.05, 0.148)]],
+            [["Rechnungsdatum:"], ["Nettobetrag"]],
+        ),
+        # pieces that overlap across (two lines printed close) are not one line
+        ([[_piece("Muster", 0.05, 0.1)], [_piece("AG", 0.06, 0.104)]], [["Muster"], ["AG"]]),
+    ],
+)
+def test_ocr_pieces_of_one_printed_line_are_one_line(lines, expected):
+    assert [[word[0] for word in line] for line in rows(lines)] == expected
