@@ -5,7 +5,9 @@ GmbH and two other sellers of the same generator, one printing Lieferant's VAT i
 examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
 text layer's only. And synthetic suppliers (``extractor.testing.suppliers``: words and true data, no PDF) in
 German, English and French layouts and formats, their line items running onto a second page when many; per
-layout, one supplier's five invoices and two of another supplier printing the same layout. For every supplier and
+layout, one supplier's five invoices and two of another supplier printing the same layout; and the German ones
+scanned (``synthetic-de-scan``: ``suppliers.scan_pdf`` draws their words on page images, a PDF with no text layer,
+read through OCR as ``extract learn`` reads a scan). For every supplier and
 every run of 1, 2, 3 consecutive teaching documents (in turn), the layout reads every other document of the group
 (the other sellers too; whether ``choose`` takes the layout for the supplier's documents is counted apart): per
 field, exact, abstained, wrong and flagged (the record's checks, ``trust.checks``, warn), wrong and accepted (must
@@ -18,7 +20,8 @@ suppliers' (``identities`` + ``candidates``).
 ``--why`` prints, per document and field one teacher's layout did not read, why, each learned place's anchor and
 what it found there.
 
-    python bench/learn.py [--shared ../shared] [--why]   (or EXTRACTOR_SHARED=DIR: the shared data folder)
+    python bench/learn.py [--shared ../shared] [--groups symtrax,...] [--no-scans] [--why]
+    (or EXTRACTOR_SHARED=DIR: the shared data folder)
 """
 
 from __future__ import annotations

@@ -246,11 +246,12 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
         if len(starts) != 1:
             return f"{key}: {row[key[1:]]!r} does not start at its row's line"
         lefts.append(starts[0].box[0])
-        before = [w.box[2] for w in pages[p].line_words(n) if w.box[2] <= starts[0].box[0]]
+        before = [(w.box[0] + w.box[2]) / 2 for w in pages[p].line_words(n) if w.box[2] <= starts[0].box[0]]
         bounds.append(max(before, default=0.0))
-    # a little left of the leftmost start, for a cell printed a little further left; never as far as a word left of
-    # a start on its row's line (a position number: OCR's box of "7" starts where its ink does, not its text's)
-    left = max(min(lefts) - 0.015, max(bounds) + 0.001)
+    # a little left of the leftmost start, for a cell printed a little further left; never as far as the middle of
+    # a word left of a start on its row's line (a position number: OCR's boxes of "1" and "7" start where their
+    # ink does, not where their text does)
+    left = max(min(lefts) - 0.015, max(bounds))
     for (p, n, _), row in zip(lines, rows, strict=True):
         text = " ".join(w.text for w in cell(pages, p, n, left, _first_number_x(pages, p, n, width)))
         if text != " ".join(str(row[key[1:]]).split()):
