@@ -5,7 +5,9 @@ GmbH and two other sellers of the same generator, one printing Lieferant's VAT i
 examples of one French supplier): the truth is each PDF's embedded XML read by ``einvoice.read``; the words are the
 text layer's only. And synthetic suppliers (``extractor.testing.suppliers``: words and true data, no PDF) in
 German, English and French layouts and formats, their line items running onto a second page when many; per
-layout, one supplier's five invoices and two of another supplier printing the same layout. For every supplier and
+layout, one supplier's five invoices and two of another supplier printing the same layout; and the German ones
+scanned (``synthetic-de-scan``: ``suppliers.scan_pdf`` draws their words on page images, a PDF with no text layer,
+read through OCR as ``extract learn`` reads a scan). For every supplier and
 every run of 1, 2, 3 consecutive teaching documents (in turn), the layout reads every other document of the group
 (the other sellers too; whether ``choose`` takes the layout for the supplier's documents is counted apart): per
 field, exact, abstained, wrong and flagged (the record's checks, ``trust.checks``, warn), wrong and accepted (must
@@ -18,19 +20,21 @@ suppliers' (``identities`` + ``candidates``).
 ``--why`` prints, per document and field one teacher's layout did not read, why, each learned place's anchor and
 what it found there.
 
-    python bench/learn.py [--shared ../shared] [--why]   (or EXTRACTOR_SHARED=DIR: the shared data folder)
+    python bench/learn.py [--shared ../shared] [--groups symtrax,...] [--no-scans] [--why]
+    (or EXTRACTOR_SHARED=DIR: the shared data folder)
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
 import statistics
 import tempfile
 import time
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +46,8 @@ from extractor.inputs.load import load_document
 from extractor.layouts import Teacher, candidates, choose, identities, index, learn, page_words, read, refine
 from extractor.layouts.model import Layout
 from extractor.layouts.read import place_values
-from extractor.testing.suppliers import STYLES, supplier_documents
+from extractor.layouts.words import PageWords, from_lines
+from extractor.testing.suppliers import STYLES, scan_pdf, supplier_documents
 from extractor.trust.checks import run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,9 +66,12 @@ def leaves(data: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: data}
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal as JSON values, numbers compared as decimals."""
+def same(a: Any, b: Any, shown: int | None = None) -> bool:
+    """Equal as JSON values, numbers compared as decimals; a value the layout read as printed rounded to ``shown``
+    decimals (``LayoutRead.precision``, said in the record) against the truth rounded so."""
     if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool | str):
+        if shown is not None:
+            return Decimal(str(a)) == Decimal(str(b)).quantize(Decimal(1).scaleb(-shown), rounding=ROUND_HALF_UP)
         return Decimal(str(a)) == Decimal(str(b))
     return a == b
 
@@ -73,8 +81,8 @@ def generic(pointer: str) -> str:
     return "/".join("*" if part.isdigit() else part for part in pointer.split("/"))
 
 
-def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
-    """The groups: name -> [(file, words, truth)]."""
+def load(shared: Path, *, scans: bool) -> dict[str, list[tuple[str, list, dict]]]:
+    """The groups: name -> [(file, words, truth)]; with ``scans``, the German synthetic group scanned too."""
     base = shared / "corpus" / "invoices"
     groups = {
         "symtrax": sorted((base / "learn-symtrax").glob("*.pdf")),
@@ -93,7 +101,34 @@ def load(shared: Path) -> dict[str, list[tuple[str, list, dict]]]:
     made = supplier_documents(seed=51, suppliers=2 * len(STYLES), documents=5)
     for n, style in enumerate(STYLES):
         out[f"synthetic-{style.language}"] = made[n] + made[n + len(STYLES)][:2]
+    if scans:
+        # the German group scanned: its pages drawn on images (a PDF with no text layer), read through OCR as
+        # ``extract learn`` reads a scan (pipeline.teach.open_document)
+        out["synthetic-de-scan"] = [(f"{name}.scan", scanned(pages), data) for name, pages, data in out["synthetic-de"]]
     return out
+
+
+def scanned(pages: list[PageWords]) -> list[PageWords]:
+    """A synthetic document's scan (``suppliers.scan_pdf``) as OCR reads it; OCR's words are kept under the temp
+    folder by the scan's digest, so a second run does not read them again."""
+    from extractor.pipeline.teach import open_document
+
+    folder = Path(tempfile.gettempdir()) / "extractor-bench-scans"
+    folder.mkdir(exist_ok=True)
+    pdf = scan_pdf(pages, folder / "scan.pdf")
+    digest = hashlib.sha256(pdf.read_bytes()).hexdigest()[:20]
+    cached = folder / f"{digest}.json"
+    if cached.exists():
+        return [
+            from_lines(n, [[(w[0], tuple(w[1]), w[2]) for w in line] for line in page], source="ocr")
+            for n, page in enumerate(json.loads(cached.read_text(encoding="utf-8")))
+        ]
+    words = page_words(open_document(pdf, name=pdf.name))
+    lines = [
+        [[(w.text, list(w.box), w.confidence) for w in p.line_words(n)] for n in range(len(p.lines))] for p in words
+    ]
+    cached.write_text(json.dumps(lines), encoding="utf-8")
+    return words
 
 
 def teach(docs: list[tuple[str, list, dict]]) -> Layout | None:
@@ -126,14 +161,17 @@ def score(layout: Layout, doc: tuple[str, list, dict], tally: dict, times: list[
         read_it = got or pointer in reading.values
         if not read_it:
             row[1] += 1
-        elif same(value, expected):
+        elif same(value, expected, reading.precision.get(pointer)):
             row[0] += 1
         elif expected is None:
             # the XML leaves out what the page prints (a MINIMUM profile carries no seller address)
             row[4] += 1
         else:
             row[2 if flagged and reading.data is not None else 3] += 1
-    return reading.data is not None and all(same(leaves(reading.data).get(p), v) for p, v in leaves(truth).items())
+    read_data = leaves(reading.data or {})
+    return reading.data is not None and all(
+        same(read_data.get(p), v, reading.precision.get(p)) for p, v in leaves(truth).items()
+    )
 
 
 def lookup_ms(docs: list[tuple[str, list, dict]], layouts: list[Layout]) -> tuple[float, float]:
@@ -204,10 +242,14 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=Path(default))
     parser.add_argument("--teachers", default="1,2,3", help="learn from this many documents, one row group each")
     parser.add_argument("--model-runs", type=int, default=3, help="runs of the demo page through the model path")
+    parser.add_argument("--groups", default="", help="only these groups (comma-separated names of the table's rows)")
+    parser.add_argument("--no-scans", action="store_true", help="leave out the scanned group (its OCR takes minutes)")
     parser.add_argument("--why", action="store_true", help="per document and field not read: why, places, candidates")
-    smoke_option(parser, teachers="1", model_runs=1)
+    smoke_option(parser, teachers="1", model_runs=1, no_scans=True)
     args = parse(parser)
-    groups = load(args.shared)
+    groups = load(args.shared, scans=not args.no_scans and (not args.groups or "synthetic-de-scan" in args.groups))
+    if args.groups:
+        groups = {name: docs for name, docs in groups.items() if name in args.groups.split(",")}
     print(
         "| teachers | group | key fields exact | key fields exact, documents `choose` took | all fields: exact / "
         "abstained / wrong flagged / wrong accepted | read, the XML empty | chosen (`choose`) | documents read fully "

@@ -4,7 +4,9 @@ one document and reading the next, abstaining, identity first, demotion, choosin
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import random
 
 import pytest
 
@@ -23,9 +25,9 @@ from extractor.layouts import (
 )
 from extractor.layouts.formats import Format, formats_for, parse
 from extractor.layouts.identity import iban_valid, vat_valid
-from extractor.layouts.words import PageWords
+from extractor.layouts.words import PageWords, rows
+from extractor.testing.suppliers import STYLES, document, supplier_documents
 from extractor.testing.suppliers import page as synthetic_page
-from extractor.testing.suppliers import supplier_documents
 
 TEACHER = Teacher(source="review", document="a.pdf", sha256="0" * 64, by="tester", at="2026-01-01T00:00:00Z")
 
@@ -481,17 +483,18 @@ def test_columns_the_teacher_cannot_tell_apart_the_amount_is_the_lines_last():
 @pytest.mark.parametrize(
     ("rows", "subtotal", "values", "abstained"),
     [
-        # a unit no teacher printed: that cell is not read, its row and the table are
+        # a count's word no teacher printed: that cell is not read, its row and the table are (a count's code is
+        # the supplier's own: "Stk" is one's C62, another's H87)
         (
-            ["Bolt 10 kg 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            ["Bolt 10 Stück 0.25 2.50", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
             "8.50",
             {"/line_items/0/amount": 2.5, "/line_items/0/quantity": 10, "/line_items/1/unit": "C62"},
             {"/line_items/0/unit": "unparsable"},
         ),
-        # a unit price printed rounded (3.33 x 3 is not 10.00) where the amounts add up: its quantity and price
-        # are not read, the amounts are
+        # quantity x unit price off by more than the price's rounding (3 x 3.30 for 10.00) where the amounts add
+        # up: its quantity and price are not read, the amounts are
         (
-            ["Bolt 3 Stk 3.33 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
+            ["Bolt 3 Stk 3.30 10.00", "Nut 10 Stk 0.10 1.00", "Washer 4 Stk 1.25 5.00"],
             "16.00",
             {"/line_items/0/amount": 10, "/line_items/1/quantity": 10, "/line_items/0/unit": "C62"},
             {"/line_items/0/quantity": "table_check_failed", "/line_items/0/unit_price": "table_check_failed"},
@@ -504,6 +507,35 @@ def test_a_table_cell_that_cannot_be_read_abstains_alone(rows, subtotal, values,
     assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == abstained
     assert {k: reading.values.get(k) for k in values} == values
     assert not any(k in reading.values for k in abstained) and reading.data is None
+
+
+@pytest.mark.parametrize(
+    ("rows", "values", "precision", "notes"),
+    [
+        # a unit price printed rounded (3 x 3.33 for 10.00, 20 x 2.77 for 55.46: within the quantity times half
+        # its last decimal): read as printed, its precision said
+        (
+            ["Bolt 3 Stk 3.33 10.00", "Nut 20 Stk 2.77 55.46"],
+            {"/line_items/0/unit_price": 3.33, "/line_items/0/quantity": 3, "/line_items/1/unit_price": 2.77},
+            {"/line_items/0/unit_price": 2, "/line_items/1/unit_price": 2},
+            ["/line_items/0/unit_price", "/line_items/1/unit_price"],
+        ),
+        # a unit no teacher printed, printed as its SI symbol: read as that symbol's code, and said
+        (
+            ["Bolt 10 kg 0.25 2.50", "Turf 3 m² 21.15 63.45"],
+            {"/line_items/0/unit": "KGM", "/line_items/1/unit": "MTK", "/line_items/0/quantity": 10},
+            {},
+            ["/line_items/0/unit", "/line_items/1/unit"],
+        ),
+    ],
+)
+def test_a_price_printed_rounded_and_a_unit_by_its_symbol_are_read_and_said(rows, values, precision, notes):
+    subtotal = sum(float(row.split()[-1]) for row in rows)
+    pages = english_pages(rows, number="INV-102", date="April 2, 2026", subtotal=f"{subtotal:.2f}", total="99.00")
+    reading = read(unit_layout(), pages)
+    assert {k: v for k, v in reading.abstained.items() if k.startswith("/line_items")} == {}
+    assert {k: reading.values.get(k) for k in values} == values
+    assert reading.precision == precision and sorted(reading.notes) == notes
 
 
 def test_a_table_that_could_not_be_learned_is_abstained_never_left_out():
@@ -543,6 +575,27 @@ def test_a_zero_is_learned_where_its_line_labels_it(teacher_lines, next_line, ex
 
 
 @pytest.mark.parametrize(
+    ("next_lines", "expected"),
+    [
+        # the label printed bare where the total is the amount due: nothing prepaid, read as not printed
+        (["Erhaltene Anzahlungen", "Zahlbetrag 88,20"], ("value", None)),
+        # the total is not the amount due: something was prepaid that the page does not print where taught
+        (["Erhaltene Anzahlungen", "Zahlbetrag 38,20"], ("abstained", "no_candidate")),
+        # the label with something else on its line: the page says something the teacher's did not
+        (["Erhaltene Anzahlungen siehe Anlage", "Zahlbetrag 88,20"], ("abstained", "unparsable")),
+    ],
+)
+def test_a_prepayment_the_arithmetic_shows_absent_is_read_as_not_printed(next_lines, expected):
+    lines = ["Erhaltene Anzahlungen -40,00", "Zahlbetrag 1.257,50"]
+    data = {**invoice_data("RE-2026-001", "2026-02-03", 1297.5), "prepaid_amount": 40, "amount_due": 1257.5}
+    layout = learned([*invoice_lines("RE-2026-001", "03.02.2026", "1.297,50"), *lines], data)
+    reading = read(layout, [page([*invoice_lines("RE-2026-002", "17.03.2026", "88,20"), *next_lines])])
+    kind, value = expected
+    assert (reading.values if kind == "value" else reading.abstained)["/prepaid_amount"] == value
+    assert ("/prepaid_amount" in reading.notes) == (kind == "value")
+
+
+@pytest.mark.parametrize(
     ("next_line", "expected"),
     [
         ("Erhaltene Anzahlungen", ("value", None)),
@@ -569,3 +622,75 @@ def test_a_synthetic_supplier_is_read_whole_from_one_teacher_its_namesake_layout
     # another supplier (another name and VAT id; of the German layout): not read by this one's layout
     _, stranger, _ = suppliers[3][0] if style == 0 else suppliers[0][0]
     assert read(layout, stranger).values == {}
+
+
+# a supplier's fixed words that both its layouts print alike: the fingerprint alone takes either layout for the other
+FOOTER = (
+    "Geschäftsführung: Anna Beispiel, Jonas Muster - Sitz der Gesellschaft: Hamburg",
+    "Registergericht: Amtsgericht Hamburg - Hamburger Sparkasse - Lieferbedingungen siehe Website",
+    "Es gelten unsere Allgemeinen Geschäftsbedingungen / Our general terms and conditions apply",
+)
+
+
+def test_a_suppliers_second_layout_teaches_its_own_and_each_reads_its_documents():
+    rng = random.Random(7)
+    made = {
+        style.language: [
+            document(rng, seller="Nordlicht 1 GmbH", vat="DE100000000", style=style, number=n, footer=FOOTER)
+            for n in range(3)
+        ]
+        for style in STYLES[:2]
+    }
+    german = learn(made["de"][0][0], made["de"][0][1], schema="invoice", teacher=TEACHER).layout
+    assert german is not None
+    # the English teacher is not the German layout's (as pipeline.teach asks): it teaches a second layout
+    assert choose([german], made["en"][0][0]) is None
+    english = learn(made["en"][0][0], made["en"][0][1], schema="invoice", teacher=TEACHER).layout
+    assert english is not None and english.identity == german.identity
+    for language, own in (("de", german), ("en", english)):
+        for pages, data in made[language][1:]:
+            assert choose([german, english], pages) is own
+            assert choose([english, german], pages) is own
+            assert read(own, pages).data == data
+
+
+@pytest.mark.parametrize("thousands", [" ", "\u00a0", "\u202f"])  # plain, no-break, narrow no-break
+def test_a_tables_thousands_grouped_by_a_space_are_read(thousands):
+    """A plain space splits ``1 297,50`` into two words on the text layer: joined where exactly one way of joining
+    a row's numbers reads it (its quantity x unit price its amount); the no-break spaces keep one word."""
+    style = dataclasses.replace(STYLES[2], thousands=thousands)
+    rng = random.Random(3)
+    made = [document(rng, seller="Alpen 2 GmbH", vat="DE100015838", style=style, number=n) for n in range(5)]
+    (teacher_pages, truth), *others = made
+    layout = learn(teacher_pages, truth, schema="invoice", teacher=TEACHER).layout
+    assert layout is not None and layout.tables
+    assert sum(row["amount"] >= 1000 for _, data in others for row in data["line_items"]) >= 20
+    assert [read(layout, pages).data == data for pages, data in others] == [True] * len(others)
+    # the no-break spaces print an amount as one word ("1\u202f297,50"); the plain space as two ("1", "297,50")
+    joined = any(thousands in w.text for pages, _ in others for page in pages for w in page.words)
+    assert joined == (thousands != " ")
+
+
+def _piece(text: str, x0: float, top: float, *, height: float = 0.012) -> tuple[str, tuple, float]:
+    return (text, (x0, top, x0 + 0.008 * len(text), top + height), 0.9)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # OCR cuts a printed line where a wide gap is: the pieces are one line again, left to right
+        (
+            [[_piece("SO-2026-0001", 0.3, 0.129)], [_piece("Rechnungsnummer:", 0.05, 0.128)]],
+            [["Rechnungsnummer:", "SO-2026-0001"]],
+        ),
+        # lines a line's height apart stay apart, top to bottom
+        (
+            [[_piece("Nettobetrag", 0.05, 0.2)], [_piece("Rechnungsdatum:", 0.05, 0.148)]],
+            [["Rechnungsdatum:"], ["Nettobetrag"]],
+        ),
+        # pieces that overlap across (two lines printed close) are not one line
+        ([[_piece("Muster", 0.05, 0.1)], [_piece("AG", 0.06, 0.104)]], [["Muster"], ["AG"]]),
+    ],
+)
+def test_ocr_pieces_of_one_printed_line_are_one_line(lines, expected):
+    assert [[word[0] for word in line] for line in rows(lines)] == expected

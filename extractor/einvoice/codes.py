@@ -71,6 +71,10 @@ UNIT_CODES = {
     **dict.fromkeys(("roll", "rolls", "rolle", "rollen"), "XRO"),
 }
 
+# Units whose printed symbol is the SI symbol of one unit (``kg``, ``m²``): the code is the symbol's whatever the
+# supplier, unlike a count's word (``Stk`` is one supplier's C62 and another's H87)
+MEASURES = frozenset(("KGM", "GRM", "MTR", "KMT", "MTK", "LTR"))
+
 EMAIL_SCHEME = "EM"  # EAS: an electronic mail address
 GLN_SCHEME = "0088"  # ISO 6523 ICD: GS1 Global Location Number
 LEI_SCHEME = "0199"  # ISO 6523 ICD: Legal Entity Identifier

@@ -37,8 +37,8 @@ DATE_PATTERNS = {
 }
 _CURRENCY = re.compile(r"^(?:€|\$|£|EUR|USD|GBP|CHF|Fr\.|%)|(?:€|\$|£|EUR|USD|GBP|CHF|%)$")
 _NUMBER = {
-    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f' ]\d{3})+|\d+)(?:,\d+)?"),
-    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f' ]\d{3})+|\d+)(?:\.\d+)?"),
+    ",": re.compile(r"[+-]?(?:\d{1,3}(?:[.\u202f\u00a0' ]\d{3})+|\d+)(?:,\d+)?"),
+    ".": re.compile(r"[+-]?(?:\d{1,3}(?:[,\u202f\u00a0' ]\d{3})+|\d+)(?:\.\d+)?"),
 }
 
 
@@ -79,6 +79,12 @@ def parse_number(text: str, *, decimal: str) -> Decimal | None:
     except InvalidOperation:
         return None
     return -number if negative else number
+
+
+def printed_decimals(text: str, *, decimal: str) -> int:
+    """How many decimals a number is printed with (``3,33`` -> 2, ``20`` -> 0)."""
+    body = _CURRENCY.sub("", text.strip()).strip().strip("()").rstrip("-")
+    return len(re.sub(r"\D", "", body.rsplit(decimal, 1)[1])) if decimal in body else 0
 
 
 def _value_decimal(value: Any) -> Decimal | None:

@@ -307,7 +307,7 @@ def learn(
         return LearnResult(None, (f"the seller's name {name!r} is not printed on the document: nothing learned",))
     decimal = formats.decimal_of(_texts(pages))
     tables = table.learn_tables(pages, data, decimal=decimal, notes=notes)
-    rows = {row for spec in tables for row in table_read.row_lines(spec, pages)}
+    rows = {row for spec in tables for row in table_read.row_lines(spec, pages, decimal=decimal)}
     rules = _field_rules(pages, data, decimal, notes, rows=rows)
     if not any(r.places for r in rules):
         return LearnResult(None, (*notes, "no field's value was found on the document: nothing learned"))

@@ -391,9 +391,16 @@ class LayoutRead:
         citations: pointer -> where it was read: ``[{"page": 1-based, "box": [x0, y0, x1, y1], "text": printed,
             "source": "text_layer" | "ocr", "confidence": OCR's or None}]``.
         data: the schema-shaped data, set only when every field the schema requires was read.
+        notes: pointer -> how a value was read where the page alone does not say it exactly, in plain words (a unit
+            price printed rounded, a unit read by its symbol, a field read as not printed): the record's
+            ``layout.notes``.
+        precision: pointer -> the decimals a number read was printed with where the page printed it rounded (its
+            row's amount says more): the value is the printed one, true to that many decimals.
     """
 
     values: dict[str, Any] = field(default_factory=dict)
     abstained: dict[str, str] = field(default_factory=dict)
     citations: dict[str, list[dict]] = field(default_factory=dict)
     data: dict | None = None
+    notes: dict[str, str] = field(default_factory=dict)
+    precision: dict[str, int] = field(default_factory=dict)

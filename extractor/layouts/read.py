@@ -12,6 +12,7 @@ an invoice's signs, the order of slashed dates the page shows).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -128,7 +129,7 @@ def unexplained_lines(layout: Layout, pages: Sequence[PageWords]) -> list[tuple[
     teacher printed bare, but a learned table's rows (their descriptions are new on every document): they may print a
     field the teachers left empty (a due date, a prepayment), so such fields are not read as null on this document
     (``may_print``)."""
-    rows = {row for spec in layout.tables for row in table_read.row_lines(spec, pages)}  # a line item's own words
+    rows = {row for spec in layout.tables for row in table_read.row_lines(spec, pages, decimal=layout.decimal)}
     return [
         (page, line)
         for index, page in enumerate(pages)
@@ -227,6 +228,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.abstained[rule.pointer] = reason
     for pointer in layout.unlearned:
         result.abstained[pointer] = DEMOTED if pointer in layout.demoted else NOT_LEARNED
+    _not_printed(layout, pages, result)
     if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
         _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)
@@ -236,12 +238,32 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     for spec in layout.tables:
         table_read.read_table(spec, pages, layout=layout, result=result)
     relabel.check(result, relabelled)
-    return LayoutRead(
-        values=result.values,
-        abstained=result.abstained,
-        citations=result.citations,
-        data=_data(layout, result),
-    )
+    return dataclasses.replace(result, data=_data(layout, result))
+
+
+# A field the arithmetic shows is not there when its label is not printed: no prepayment when the total is the
+# amount due (``trust.checks`` holds total - prepaid = amount due on the record as on every record)
+_SHOWN_ABSENT = {"/prepaid_amount": ("/total", "/amount_due")}
+
+
+def _not_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
+    """A field a teacher printed at a label that this document prints with no value (the label alone on its line,
+    or nowhere), where the arithmetic shows it is not there (``_SHOWN_ABSENT``: the total read is the amount due
+    read): read as null (not printed), and said. A line printing the label with anything else still abstains."""
+    for pointer, (total, due) in _SHOWN_ABSENT.items():
+        rule = layout.field(pointer)
+        if result.abstained.get(pointer) != NO_CANDIDATE or rule is None or rule.absent:
+            continue
+        if not isinstance(result.values.get(total), int | float) or result.values.get(total) != result.values.get(due):
+            continue
+        labels = ["".join(t for t in place.before if t != places.ANY) for place in rule.places]
+        lines = ["".join(t for t in merged if t != places.ANY) for page in pages for merged in page.merged]
+        if not all(labels) or any(label in line and line != label for label in labels for line in lines):
+            continue
+        del result.abstained[pointer]
+        result.values[pointer] = None
+        shown = " / ".join(" ".join(place.before) for place in rule.places)
+        result.notes[pointer] = f"not printed ({shown!r} prints no amount) and the total is the amount due"
 
 
 def _relabelled(

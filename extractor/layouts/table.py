@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places
+from extractor.layouts import formats, grouped, places
 from extractor.layouts.model import Column, Format, LayoutRead, Table
 from extractor.layouts.table_read import ABSENT, WRAP, cell, rows_of
 from extractor.layouts.words import PageWords, Word, merge
@@ -233,7 +233,7 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
     if len(missing) > 1:
         return f"text columns {', '.join(missing)}: only one wrapped text column is learned"
     key = missing[0]
-    lefts = []
+    lefts, bounds = [], []
     for (p, n, _), row in zip(lines, rows, strict=True):
         first = str(row[key[1:]]).split()[0]
         top = pages[p].line_words(n)[0].box
@@ -246,7 +246,12 @@ def _wrap(pages, lines, rows, missing: list[str], width: int) -> tuple[list[str]
         if len(starts) != 1:
             return f"{key}: {row[key[1:]]!r} does not start at its row's line"
         lefts.append(starts[0].box[0])
-    left = min(lefts) - 0.015
+        before = [(w.box[0] + w.box[2]) / 2 for w in pages[p].line_words(n) if w.box[2] <= starts[0].box[0]]
+        bounds.append(max(before, default=0.0))
+    # a little left of the leftmost start, for a cell printed a little further left; never as far as the middle of
+    # a word left of a start on its row's line (a position number: OCR's boxes of "1" and "7" start where their
+    # ink does, not where their text does)
+    left = max(min(lefts) - 0.015, max(bounds))
     for (p, n, _), row in zip(lines, rows, strict=True):
         text = " ".join(w.text for w in cell(pages, p, n, left, _first_number_x(pages, p, n, width)))
         if text != " ".join(str(row[key[1:]]).split()):
@@ -315,11 +320,14 @@ def _end(pages: Sequence[PageWords], lines: Sequence[tuple[int, int, Any]]) -> t
 
 
 def learn_tables(pages: Sequence[PageWords], data: Mapping, *, decimal: str, notes: list[str]) -> tuple[Table, ...]:
-    """Every array of objects in ``data`` learned as a table; a note for each that cannot be."""
+    """Every array of objects in ``data`` learned as a table (its numbers grouped by plain spaces joined where they
+    print its rows' values: ``grouped.regrouped``); a note for each that cannot be."""
     out = []
     for key, value in data.items():
         if isinstance(value, list) and all(isinstance(r, Mapping) for r in value):
-            learned = learn_table(f"/{key}", value, pages, decimal=decimal, data=data)
+            values = {Decimal(str(v)) for row in value for v in _numbers(row).values()}
+            joined = grouped.regrouped(pages, decimal=decimal, values=values)
+            learned = learn_table(f"/{key}", value, joined, decimal=decimal, data=data)
             if isinstance(learned, str):
                 notes.append(learned)
             else:

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places
+from extractor.einvoice import codes
+from extractor.layouts import formats, grouped, places
 from extractor.layouts.model import NO_CANDIDATE, TABLE_CHECK, UNPARSABLE, Layout, LayoutRead, Table
 from extractor.layouts.words import PageWords, Word, merge, token
 
@@ -46,10 +47,9 @@ def cell(pages: Sequence[PageWords], p: int, line: int, left: float, right: floa
     return out
 
 
-def _fits_row(spec: Table, page: PageWords, line: int) -> tuple[list[Word], dict[str, Word]] | None:
-    """A line that fits a row's pattern: its words before the pattern (a wrapped cell's first line) and each
-    column's word; None when it does not fit."""
-    words = page.line_words(line)
+def _fits_row(spec: Table, words: Sequence[Word]) -> tuple[list[Word], dict[str, Word]] | None:
+    """A line's words that fit a row's pattern: its words before the pattern (a wrapped cell's first line) and
+    each column's word; None when they do not fit."""
     pattern = spec.row[1:] if spec.row[:1] == (WRAP,) else spec.row
     if len(words) < len(pattern) or (spec.row[:1] != (WRAP,) and len(words) != len(pattern)):
         return _fits_by_label(spec, words)
@@ -107,13 +107,16 @@ def _row_like(spec: Table, fitted: tuple[list[Word], dict[str, Word]]) -> bool:
     return left is None or not any(w.box[0] < left and token(w.text) != places.ANY for w in lead)
 
 
-def row_lines(spec: Table, pages: Sequence[PageWords]) -> set[tuple[int, int]]:
-    """The (page, line)s of a table's region that look like its rows (``_row_like``): lines its rows explain."""
+def row_lines(spec: Table, pages: Sequence[PageWords], *, decimal: str) -> set[tuple[int, int]]:
+    """The (page, line)s of a table's region that look like its rows (``_row_like``), as printed or with their
+    thousands split by spaces joined (``grouped``): lines its rows explain."""
     out = set()
     for p, line in _region(spec, pages) if spec.row else ():
-        fitted = _fits_row(spec, pages[p], line)
-        if fitted is not None and _row_like(spec, fitted):
-            out.add((p, line))
+        words = pages[p].line_words(line)
+        for variant in (words, *grouped.variants(words, decimal=decimal)):
+            fitted = _fits_row(spec, variant)
+            if fitted is not None and _row_like(spec, fitted):
+                out.add((p, line))
     return out
 
 
@@ -148,12 +151,13 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     values: dict[str, Any] = {}
     citations: dict[str, list[dict]] = {}
     unread: dict[str, str] = {}
+    notes: dict[str, str] = {}
     count = 0
     for p, line in region:
-        fitted = _fits_row(spec, pages[p], line)
+        symbols: dict[str, str] = {}
+        fitted, row = _row_at(spec, pages, p, line, layout.decimal, symbols)
         if fitted is None:
             continue
-        row = _read_row(spec, pages, p, line, fitted, layout.decimal)
         if row is None and ("/amount", "/subtotal") in spec.sums and not _row_like(spec, fitted):
             continue  # a total's line in the table's region ("Gesamtbetrag 56.849,82 EUR"); a row skipped so
             # would leave the amounts short of the subtotal: the sum checks it
@@ -166,6 +170,7 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
                 continue
             values[f"{spec.pointer}/{count}{key}"] = value
             citations[f"{spec.pointer}/{count}{key}"] = [cited]
+        notes.update({f"{spec.pointer}/{count}{key}": note for key, note in symbols.items()})
         count += 1
     if count == 0:
         result.abstained[spec.pointer] = NO_CANDIDATE
@@ -173,26 +178,108 @@ def read_table(spec: Table, pages: Sequence[PageWords], *, layout: Layout, resul
     if not _sums_hold(spec, values, result.values):
         result.abstained[spec.pointer] = TABLE_CHECK
         return
-    failing = _products_failing(spec, values)
+    failing, rounded = _products(spec, values, citations, decimal=layout.decimal)
     if failing and ("/amount", "/subtotal") not in spec.sums:
         result.abstained[spec.pointer] = TABLE_CHECK
         return
     for index in failing:
-        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed
-        # (a price printed rounded), so neither is read
+        # the amounts add up to the subtotal read: they stand; the quantity or the unit price is not as printed,
+        # so neither is read
         for key in ("/quantity", "/unit_price"):
             pointer = f"{spec.pointer}/{index}{key}"
             values.pop(pointer, None)
             citations.pop(pointer, None)
             unread[pointer] = TABLE_CHECK
+    for index, shown in rounded.items():
+        pointer = f"{spec.pointer}/{index}/unit_price"
+        result.precision[pointer] = shown
+        result.notes[pointer] = (
+            f"printed rounded to {shown} decimals: quantity x unit price is the row's amount only to that rounding"
+        )
     result.values.update(values)
     result.citations.update(citations)
+    result.notes.update(notes)
     result.abstained.update(unread)
 
 
+def _row_at(
+    spec: Table, pages: Sequence[PageWords], p: int, line: int, decimal: str, symbols: dict[str, str]
+) -> tuple[tuple[list[Word], dict[str, Word]] | None, dict[str, tuple[Any, dict]] | None]:
+    """A line's fit to the row's pattern and its cells (``_read_row``), as printed or with its thousands split by
+    plain spaces joined (``grouped``: ``1 297,50``): the one reading that fits, parses and holds (quantity x unit
+    price its amount, no number printed with a leading zero: ``041,56`` is a group); where none does, as printed
+    (the table's checks then tell); where two read differently, (fit, None): not read. (None, None) when the line
+    fits no row."""
+    words = pages[p].line_words(line)
+    fitted = _fits_row(spec, words)
+    row = _read_row(spec, pages, p, line, fitted, decimal, symbols) if fitted is not None else None
+    ways = grouped.variants(words, decimal=decimal)
+    if not ways:
+        return fitted, row
+    readings = [(fitted, row, dict(symbols))] if row is not None and _holds(row, decimal) else []
+    for variant in ways:
+        regrouped = _fits_row(spec, variant)
+        notes: dict[str, str] = {}
+        again = _read_row(spec, pages, p, line, regrouped, decimal, notes) if regrouped is not None else None
+        if again is not None and _holds(again, decimal):
+            readings.append((regrouped, again, notes))
+    distinct = {tuple((k, v) for k, (v, _) in cells.items()) for _, cells, _ in readings}
+    if not readings:
+        return fitted, row
+    if len(distinct) > 1:
+        return (fitted or readings[0][0]), None
+    symbols.clear()
+    symbols.update(readings[0][2])
+    return readings[0][0], readings[0][1]
+
+
+_LEADING_ZERO = re.compile(r"[-+(]?[€$£]?0\d")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _holds(row: Mapping[str, tuple[Any, dict]], decimal: str) -> bool:
+    """Whether a row's quantity x unit price is its amount, within their printed rounding (True for a row without
+    all three), and none of its numbers is printed with a leading zero."""
+    if any(_LEADING_ZERO.match(cited.get("text", "")) for value, cited in row.values() if _is_number(value)):
+        return False
+    q, p, a = (row.get(key, (None, {}))[0] for key in ("/quantity", "/unit_price", "/amount"))
+    if not all(isinstance(v, int | float) for v in (q, p, a)):
+        return not all(key in row for key in ("/quantity", "/unit_price", "/amount"))
+    shown = formats.printed_decimals(row["/unit_price"][1].get("text", ""), decimal=decimal)
+    return _within(Decimal(str(q)), Decimal(str(p)), Decimal(str(a)), shown) is not None
+
+
+def _within(q: Decimal, p: Decimal, a: Decimal, shown: int) -> bool | None:
+    """True when q x p is a to the cent, False when only within the rounding of a price printed with ``shown``
+    decimals (half a cent and the quantity times half the price's last decimal, a cent's at the most, as
+    ``trust.checks`` holds a line), None beyond."""
+    if (q * p).quantize(CENT) == a.quantize(CENT):
+        return True
+    last = Decimal(1).scaleb(-max(shown, CENT_DECIMALS))
+    return False if abs(q * p - a) <= CENT / 2 + abs(q) * last / 2 else None
+
+
+def _measure(key: str, text: str) -> str | None:
+    """A unit no teacher printed, read by its SI symbol (``kg`` -> KGM, ``m²`` -> MTK: ``codes.MEASURES``); None for
+    any other word (a count's word is the supplier's own code)."""
+    code = codes.unit_code(text) if key == "/unit" and text else None
+    return code if code in codes.MEASURES else None
+
+
 def _read_row(
-    spec: Table, pages: Sequence[PageWords], p: int, line: int, fitted: tuple[list[Word], dict[str, Word]], decimal: str
+    spec: Table,
+    pages: Sequence[PageWords],
+    p: int,
+    line: int,
+    fitted: tuple[list[Word], dict[str, Word]],
+    decimal: str,
+    symbols: dict[str, str],
 ) -> dict[str, tuple[Any, dict]] | None:
+    """One row's cells: key -> (value, citation); ``symbols`` gets a note per cell read by a unit's SI symbol; None
+    when a cell does not parse."""
     lead, cells = fitted
     out: dict[str, tuple[Any, dict]] = {}
     page = pages[p]
@@ -211,7 +298,11 @@ def _read_row(
             text = words[0].text
         value = formats.parse(text, column.format, decimal=decimal) if text else None
         if value is None and column.format.kind == formats.CODE:
-            # a code the teachers never printed (a unit "kg" where they printed "Stk"): that cell is not read,
+            value = _measure(column.key, text)
+            if value is not None:
+                symbols[column.key] = f"unit {text!r} read as {value}, its SI symbol's code (no teacher printed it)"
+        if value is None and column.format.kind == formats.CODE:
+            # a code the teachers never printed (a count "Stück" where they printed "Stk"): that cell is not read,
             # its row and the table are (the supplier's codes are its own: Lieferant's "Stk" is C62, not H87)
             value = UNSEEN
         elif value is None:
@@ -237,22 +328,33 @@ def _sums_hold(spec: Table, values: Mapping[str, Any], scalars: Mapping[str, Any
     return True
 
 
-def _products_failing(spec: Table, values: Mapping[str, Any]) -> list[int]:
-    """The rows whose quantity x unit price is not their amount, to the cent (a unit price printed rounded, 3,33
-    for 3.3333, is then caught rather than read)."""
+CENT, CENT_DECIMALS = Decimal("0.01"), 2
+
+
+def _products(
+    spec: Table, values: Mapping[str, Any], citations: Mapping[str, list[dict]], *, decimal: str
+) -> tuple[list[int], dict[int, int]]:
+    """The rows whose quantity x unit price is not their amount, and the rows whose unit price is printed rounded
+    (index -> its printed decimals): quantity x price within the rounding of both (half a cent, and the quantity
+    times half the price's last printed decimal: ``3 x 3,33`` for ``10,00``), as ``trust.checks`` holds a line. A
+    price printed rounded is read as printed, the precision said; anything further off fails."""
     keys = {c.key for c in spec.columns}
     if not {"/quantity", "/unit_price", "/amount"} <= keys:
-        return []
-    failing = []
+        return [], {}
+    failing, rounded = [], {}
     for index, row in enumerate(rows_of(spec, values)):
         q, p, a = (row.get(k) for k in ("quantity", "unit_price", "amount"))
         if not all(isinstance(v, int | float) for v in (q, p, a)):
             failing.append(index)
             continue
-        product = (Decimal(str(q)) * Decimal(str(p))).quantize(Decimal("0.01"))
-        if product != Decimal(str(a)).quantize(Decimal("0.01")):
+        printed = citations[f"{spec.pointer}/{index}/unit_price"][0]["text"]
+        shown = formats.printed_decimals(printed, decimal=decimal)
+        exact = _within(Decimal(str(q)), Decimal(str(p)), Decimal(str(a)), shown)
+        if exact is None:
             failing.append(index)
-    return failing
+        elif not exact:
+            rounded[index] = shown
+    return failing, rounded
 
 
 def rows_of(spec: Table, values: Mapping[str, Any]) -> list[dict]:

@@ -130,10 +130,36 @@ def from_lines(index: int, lines: Sequence[Sequence[tuple[str, Box, float | None
 
 def _page(index: int, page: Page) -> PageWords:
     if page.ocr is not None and page.ocr.lines:
-        lines = [_ocr_words(line) for line in page.ocr.lines]
-        return from_lines(index, lines, source=OCR)
+        return from_lines(index, rows([_ocr_words(line) for line in page.ocr.lines]), source=OCR)
     text_lines = [[(w.text, w.box, None) for w in line.words] for line in page.lines]
     return from_lines(index, text_lines, source=TEXT_LAYER)
+
+
+def rows(lines: Sequence[Sequence[tuple[str, Box, float | None]]]) -> list[list[tuple[str, Box, float | None]]]:
+    """OCR's lines joined into the printed lines they are pieces of: OCR cuts a line where a wide gap is
+    ("Rechnungsnummer:" ... "SO-2026-0003"), the text layer does not. Pieces side by side (not overlapping), their
+    middles within half a piece's height of each other, are one line, left to right; lines top to bottom."""
+    out: list[list[tuple[str, Box, float | None]]] = []
+    for piece in sorted((list(line) for line in lines if line), key=lambda ws: _middle(ws)):
+        for row in out:
+            height = min(_height(row), _height(piece))
+            spans = [(w[1][0], w[1][2]) for w in row]
+            apart = all(piece[-1][1][2] <= a or piece[0][1][0] >= b for a, b in spans)
+            if abs(_middle(row) - _middle(piece)) <= height / 2 and apart:
+                row.extend(piece)
+                row.sort(key=lambda w: w[1][0])
+                break
+        else:
+            out.append(piece)
+    return sorted(out, key=_middle)
+
+
+def _middle(words: Sequence[tuple[str, Box, float | None]]) -> float:
+    return (min(w[1][1] for w in words) + max(w[1][3] for w in words)) / 2
+
+
+def _height(words: Sequence[tuple[str, Box, float | None]]) -> float:
+    return max(w[1][3] for w in words) - min(w[1][1] for w in words)
 
 
 def _ocr_words(line) -> list[tuple[str, Box, float | None]]:

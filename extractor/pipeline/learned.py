@@ -81,6 +81,8 @@ class LayoutTry:
             "demoted": sorted(layout.demoted),
             "words": self.words,
         }
+        if self.reading.notes:
+            entry["notes"] = dict(sorted(self.reading.notes.items()))
         if disagreements is not None:
             entry["disagreements"] = disagreements
         return entry

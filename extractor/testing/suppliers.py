@@ -2,14 +2,18 @@
 German, English or French formats, its line items running onto a second page when there are many; a document is
 its words (``layouts.PageWords``, no PDF: text-layer words placed by their characters) and its true data.
 
-``supplier_documents(seed=, suppliers=, documents=)`` -> per supplier, its documents ``(name, pages, data)``.
+``supplier_documents(seed=, suppliers=, documents=)`` -> per supplier, its documents ``(name, pages, data)``;
+``scan_pdf(pages, path)`` draws a document's words on page images, a scan's PDF that only OCR reads.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
 from extractor.layouts.words import PageWords, from_lines
 
@@ -86,8 +90,11 @@ def page(
     return from_lines(index, rows, source=source)
 
 
-def document(rng: random.Random, *, seller: str, vat: str, style: Style, number: int) -> tuple[list[PageWords], dict]:
-    """One invoice of a supplier: its pages and its true data."""
+def document(
+    rng: random.Random, *, seller: str, vat: str, style: Style, number: int, footer: tuple[str, ...] = ()
+) -> tuple[list[PageWords], dict]:
+    """One invoice of a supplier: its pages and its true data; ``footer``: lines printed after the totals (a
+    supplier's fixed words that each of its layouts prints alike)."""
     count = rng.choice((1, 2, 3, 5, 9, 12))
     items = []
     for _ in range(count):
@@ -104,7 +111,7 @@ def document(rng: random.Random, *, seller: str, vat: str, style: Style, number:
     head += [f"{style.invoice} {invoice_number}", f"{style.date} {date_text(year, month, day, style)}", style.header]
     rows = [f"{i} {desc} {q} {money(p, style)} {money(a, style)}" for i, (desc, q, p, a) in enumerate(items, start=1)]
     tail = [f"{style.subtotal} {money(subtotal, style)}", f"{style.tax} {money(tax, style)}"]
-    tail += [f"{style.total} {money(total, style)} EUR", "Thank you / Danke / Merci"]
+    tail += [f"{style.total} {money(total, style)} EUR", "Thank you / Danke / Merci", *footer]
     first, rest = rows[:ROWS_PER_PAGE], rows[ROWS_PER_PAGE:]
     pages = [page(0, head + first + ([] if rest else tail))]
     if rest:
@@ -130,6 +137,45 @@ def document(rng: random.Random, *, seller: str, vat: str, style: Style, number:
         "bank_account": None,
     }
     return pages, data
+
+
+SCAN_WIDTH = 1240  # px: an A4 page at 150 DPI, as a scanner gives it
+SCAN_HEIGHT = 1754
+SCAN_FONT = 0.75  # a word's font size, in its box's heights, at the most
+SCAN_FILL = 0.9  # and its width, in its box's width, at the most
+SCAN_FONT_FILE = "DejaVuSans.ttf"
+
+
+@functools.cache
+def _font(size: int) -> Any:
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype(SCAN_FONT_FILE, size)
+    except OSError:
+        return ImageFont.load_default(size=size)
+
+
+def scan_pdf(pages: list[PageWords], path: Path) -> Path:
+    """``pages`` as a scanner gives them: each page's words drawn where their boxes are (DejaVu Sans where the
+    system has it: umlauts, accents, €; else Pillow's built-in font) on a page image, the images written as a PDF
+    with no text layer, so reading it takes OCR (``extract learn`` and the pipeline read it so)."""
+    from PIL import Image, ImageDraw
+
+    images = []
+    for page_words in pages:
+        image = Image.new("L", (SCAN_WIDTH, SCAN_HEIGHT), 255)
+        draw = ImageDraw.Draw(image)
+        for word in page_words.words:
+            x0, y0, x1, y1 = word.box
+            size = round((y1 - y0) * SCAN_HEIGHT * SCAN_FONT)
+            # no wider than its box: the space after it stays a space OCR sees
+            while size > 6 and _font(size).getlength(word.text) > (x1 - x0) * SCAN_WIDTH * SCAN_FILL:
+                size -= 1
+            draw.text((x0 * SCAN_WIDTH, y0 * SCAN_HEIGHT), word.text, fill=0, font=_font(size))
+        images.append(image.convert("RGB"))
+    images[0].save(path, format="PDF", save_all=True, append_images=images[1:], resolution=150.0)
+    return path
 
 
 def supplier_documents(*, seed: int, suppliers: int, documents: int) -> list[list[tuple[str, list[PageWords], dict]]]:
