@@ -228,7 +228,7 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
                 result.abstained[rule.pointer] = reason
     for pointer in layout.unlearned:
         result.abstained[pointer] = DEMOTED if pointer in layout.demoted else NOT_LEARNED
-    _not_printed(layout, pages, result)
+    _not_printed(layout, pages, result, relabelled=relabelled)
     if result.abstained.get(SELLER_NAME) == NO_CANDIDATE:
         _seller_name_printed(layout, pages, result)
     name = result.values.get(SELLER_NAME)
@@ -246,13 +246,19 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
 _SHOWN_ABSENT = {"/prepaid_amount": ("/total", "/amount_due")}
 
 
-def _not_printed(layout: Layout, pages: Sequence[PageWords], result: LayoutRead) -> None:
+def _not_printed(
+    layout: Layout, pages: Sequence[PageWords], result: LayoutRead, *, relabelled: dict[str, bool]
+) -> None:
     """A field a teacher printed at a label that this document prints with no value (the label alone on its line,
     or nowhere), where the arithmetic shows it is not there (``_SHOWN_ABSENT``: the total read is the amount due
-    read): read as null (not printed), and said. A line printing the label with anything else still abstains."""
+    read): read as null (not printed), and said. A line printing the label with anything else still abstains, and so
+    does a total or amount due read under another label (``relabelled``): the same arithmetic is its only proof
+    (``relabel.check``), so it cannot also prove the prepayment absent."""
     for pointer, (total, due) in _SHOWN_ABSENT.items():
         rule = layout.field(pointer)
         if result.abstained.get(pointer) != NO_CANDIDATE or rule is None or rule.absent:
+            continue
+        if total in relabelled or due in relabelled:
             continue
         if not isinstance(result.values.get(total), int | float) or result.values.get(total) != result.values.get(due):
             continue
