@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import parse, prebuilt, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -192,7 +192,7 @@ def main(argv=None) -> int:
 
     schema = load_schema(args.schema)
     with tempfile.TemporaryDirectory(prefix="bench-constrained-") as tmp:
-        model_dir = args.model
+        model_dir = args.model or (str(kept) if (kept := prebuilt("random")) else None)
         if model_dir is None:
             from extractor.testing import build_random_model
 
