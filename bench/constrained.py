@@ -182,7 +182,8 @@ def main(argv=None) -> int:
         "--builds", type=int, default=3, help="llguidance tokenizer builds and (x7) grammar compiles timed (median)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=1, builds=1)
+    # --smoke leaves out the loop rows: they are bench/confidence.py's decode table, which its own smoke run runs
+    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=0, builds=1)
     args = parse(parser, argv)
 
     from extractor.runners.constrain.grammar import Constrainer, compile_schema

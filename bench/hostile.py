@@ -125,10 +125,10 @@ def _status(pid: int, field: bytes) -> int:
 
 
 def build_model(folder: Path) -> Path:
-    """A tiny scripted qwen3_5 model answering the sample invoice (or the demo's, built before: ``prebuilt``)."""
+    """A tiny scripted qwen3_5 model answering the sample invoice (built before the run: ``prebuilt``, or here)."""
     from extractor.testing import SAMPLE_INVOICE_ANSWER, build_scripted_model
 
-    if (kept := prebuilt("demo")) is not None:
+    if (kept := prebuilt("sample")) is not None:
         return kept
     return build_scripted_model(folder / "scripted", answer=SAMPLE_INVOICE_ANSWER).path
 

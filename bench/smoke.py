@@ -52,9 +52,12 @@ def prebuilt(name: str) -> Path | None:
     """The kit model ``name`` built before the run, or None (the bench builds its own).
 
     ``EXTRACTOR_BENCH_MODELS`` names a folder holding them by name: ``demo`` (the demo's scripted model:
-    ``invoice-de-einfach``'s answer under the invoice schema, small), ``random`` (``build_random_model``'s
-    defaults), ``mistral3`` and ``mistral3-config-bug`` (``build_family_model``'s, without and with the family's
-    eos bug). ``tests/test_benches.py`` fills it with its session's models, so that a smoke run builds none."""
+    ``invoice-de-einfach``'s answer under the invoice schema, small), ``sample`` (``SAMPLE_INVOICE_ANSWER``, no
+    schema, then ``<|im_end|>`` forever: ``build_scripted_model``'s defaults), ``random`` (``build_random_model``'s
+    defaults), ``en16931`` (the demo's answer in its EN 16931 form under ``invoice-en16931``, absent members left
+    out), ``mistral3`` and ``mistral3-config-bug`` (``build_family_model``'s, without and with the family's eos
+    bug). ``tests/test_benches.py`` fills it with its session's models, so that a smoke run builds none; a name
+    not there is built by the bench as without it."""
     folder = os.environ.get(MODELS)
     path = Path(folder) / name if folder else None
     return path if path is not None and (path / "config.json").is_file() else None

@@ -84,11 +84,17 @@ def temporary(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def models(model_factory, tmp_path_factory) -> Path:
     """``EXTRACTOR_BENCH_MODELS``: links to the session's models by the names ``bench/smoke.py`` reads (the demo's
-    scripted model, the random one, mistral3's with and without its eos bug: all built by other tests too)."""
-    answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
+    scripted model and its EN 16931 form, the sample invoice's, the random one, mistral3's with and without its eos
+    bug: all built by other tests too)."""
+    answer, en16931 = (
+        json.dumps(json.loads(path.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
+        for path in (DEMO_ANSWER, DEMO_ANSWER.parent / "en16931" / DEMO_ANSWER.name)
+    )
     folder = tmp_path_factory.mktemp("bench-models")
     built = {
         "demo": model_factory.scripted(answer=answer, schema="invoice"),
+        "sample": model_factory.scripted(),
+        "en16931": model_factory.scripted(answer=en16931, schema="invoice-en16931", omit_absent=True),
         "random": model_factory.random(),
         "mistral3": model_factory.family("mistral3"),
         "mistral3-config-bug": model_factory.family("mistral3", config_bug=True),
