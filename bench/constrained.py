@@ -278,7 +278,7 @@ def loop_overhead(runs: int) -> dict:
 
 
 def print_table(r: dict) -> None:
-    """Print the report as one plain-text table."""
+    """Print the report as one Markdown table."""
     on, off = r["constrained"], r["unconstrained"]
     n = on["generations"]
 
@@ -325,11 +325,9 @@ def print_table(r: dict) -> None:
         f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "
         f"{r['cpu_count']} CPUs, load {r['load_average_1m']}"
     )
-    width = max(len(row[0]) for row in rows)
-    print(f"{'metric':<{width}}  {'constrained':>16}  {'unconstrained':>16}")
-    print("-" * (width + 36))
+    print("\n| metric | constrained | unconstrained |\n|---|---:|---:|")
     for name, a, b in rows:
-        print(f"{name:<{width}}  {a:>16}  {b:>16}")
+        print(f"| {name} | {a} | {b} |")
 
 
 if __name__ == "__main__":
