@@ -33,7 +33,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from smoke import parse, smoke_option
+from smoke import parse, prebuilt, smoke_option
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -193,7 +193,7 @@ def main() -> int:
     (work / "bomb.zip").write_bytes(nested_zip())
     (work / "bomb.pdf").write_bytes(bomb_pdf(args.inflates_mb * 10**6, declared=None))
     (work / "plain.pdf").write_bytes(bomb_pdf(args.inflates_mb * 10**6, declared=None, attachment=False))
-    model = build_scripted_model(work / "model", answer=SAMPLE_INVOICE_ANSWER).path
+    model = prebuilt("sample") or build_scripted_model(work / "model", answer=SAMPLE_INVOICE_ANSWER).path
     trees = {"before": args.before, "now": ROOT} if args.before else {"now": ROOT}
     sizes = {name: os.path.getsize(work / name) / 1e3 for name in ("bomb.pdf", "bomb.zip")}
     print(", ".join(f"{name} {size:.0f} KB" for name, size in sizes.items()))
@@ -207,9 +207,9 @@ def main() -> int:
             "trickling source (--source-timeout 5)": child(code, "source", ""),
             "trickling receiver (10 s) + tenant B": child(code, "receiver", str(runs)),
         }
-        print(f"\n{label}: {code}")
+        print(f"\n{label}: {code}\n\n| attack | measured |\n|---|---|")
         for attack, numbers in rows.items():
-            print(f"  {attack:40} " + ", ".join(f"{k}: {v}" for k, v in numbers.items()))
+            print(f"| {attack} | " + ", ".join(f"{k}: {v}" for k, v in numbers.items()) + " |")
     return 0
 
 

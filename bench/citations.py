@@ -127,7 +127,8 @@ def main() -> int:
     parser.add_argument("--zugferd", action="store_true", help="also the ZUGFeRD invoices of ../shared")
     parser.add_argument("--docs", type=int, default=0, help="only the first N documents (0: all)")
     parser.add_argument("--json", action="store_true")
-    smoke_option(parser, rounds=1, docs=1)
+    parser.add_argument("--no-warm", dest="warm", action="store_false", help="no untimed first document")
+    smoke_option(parser, rounds=1, docs=1, warm=False)
     args = parse(parser)
     from throughput import build_model
 
@@ -141,7 +142,8 @@ def main() -> int:
     switch = Switch()
     walls: dict[str, dict[bool, list[float]]] = {p.name: {True: [], False: []} for p in paths}
     with Extractor(model=str(model), schema="invoice", embedded=False, max_tokens=1024) as ex:
-        ex.extract(str(paths[0]))  # warm up: the model's first call compiles and caches
+        if args.warm:
+            ex.extract(str(paths[0]))  # warm up: the model's first call compiles and caches
         for round_ in range(args.rounds):
             for path in paths:
                 for on in (True, False) if round_ % 2 == 0 else (False, True):

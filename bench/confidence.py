@@ -95,12 +95,12 @@ def decode_once(runner, schema, settings) -> tuple[float, int, int]:
     return result.decode_s, result.decode_steps, result.generated_tokens
 
 
-def decode_table(runner, schema, model_path: str, runs: int) -> list[dict]:
-    """The decode-cost rows (see the module docstring)."""
+def decode_table(runner, schema, model_path: str, runs: int, *, warm: bool = True) -> list[dict]:
+    """The decode-cost rows (see the module docstring); ``warm``: each row run once, untimed, first."""
     from extractor.settings import Settings
 
     settings = {name: Settings(model=model_path, **changes) for name, changes in ROWS.items()}
-    for name in ROWS:  # warm every path once (grammar compiled, prefix cached)
+    for name in ROWS if warm else ():  # warm every path once (grammar compiled, prefix cached)
         decode_once(runner, schema, settings[name])
     seconds: dict[str, list[float]] = {name: [] for name in ROWS}
     shape: dict[str, tuple[int, int]] = {}
@@ -129,13 +129,14 @@ def decode_table(runner, schema, model_path: str, runs: int) -> list[dict]:
     return rows
 
 
-def passes_table(runner, model_path: str, runs: int) -> list[dict]:
-    """The passes rows (see the module docstring): median decode_s and total_s with one and two passes."""
+def passes_table(runner, model_path: str, runs: int, *, warm: bool = True) -> list[dict]:
+    """The passes rows (see the module docstring): median decode_s and total_s with one and two passes; ``warm``:
+    each run once, untimed, first."""
     from extractor import Extractor
     from extractor.settings import Settings
 
     extractors = {n: Extractor(settings=Settings(model=model_path, passes=n), runner=runner) for n in (1, 2)}
-    for extractor in extractors.values():  # warm
+    for extractor in extractors.values() if warm else ():  # warm
         extractor.extract(str(SAMPLE))
     seen: dict[int, list[tuple[float, float, int]]] = {1: [], 2: []}
     for run in range(runs):
@@ -229,7 +230,8 @@ def main() -> None:
     parser.add_argument("--skip-decode", action="store_true", help="the reliability table only")
     parser.add_argument("--skip-passes", action="store_true", help="no passes table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    smoke_option(parser, runs=1, records=2)
+    parser.add_argument("--no-warm", dest="warm", action="store_false", help="no untimed first run of each row")
+    smoke_option(parser, runs=1, records=2, warm=False)
     args = parse(parser)
 
     from extractor import Extractor
@@ -242,8 +244,8 @@ def main() -> None:
     started = time.perf_counter()
     runner = Extractor(settings=Settings(model=str(tiny.path))).runner
     schema = load_schema("invoice")
-    decode = [] if args.skip_decode else decode_table(runner, schema, str(tiny.path), args.runs)
-    passes = [] if args.skip_passes else passes_table(runner, str(tiny.path), args.runs)
+    decode = [] if args.skip_decode else decode_table(runner, schema, str(tiny.path), args.runs, warm=args.warm)
+    passes = [] if args.skip_passes else passes_table(runner, str(tiny.path), args.runs, warm=args.warm)
     reliability = None if args.skip_reliability else reliability_table(runner, tiny, args.records, args.seed)
     result = {"size": args.size, "runs": args.runs, "decode": decode, "passes": passes, "reliability": reliability}
     result["seconds"] = round(time.perf_counter() - started, 1)

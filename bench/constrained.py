@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import parse, prebuilt, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -182,7 +182,8 @@ def main(argv=None) -> int:
         "--builds", type=int, default=3, help="llguidance tokenizer builds and (x7) grammar compiles timed (median)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=1, builds=1)
+    # --smoke leaves out the loop rows: they are bench/confidence.py's decode table, which its own smoke run runs
+    smoke_option(parser, generations=1, max_tokens=64, unconstrained_max_tokens=8, loop_runs=0, builds=1)
     args = parse(parser, argv)
 
     from extractor.runners.constrain.grammar import Constrainer, compile_schema
@@ -192,7 +193,7 @@ def main(argv=None) -> int:
 
     schema = load_schema(args.schema)
     with tempfile.TemporaryDirectory(prefix="bench-constrained-") as tmp:
-        model_dir = args.model
+        model_dir = args.model or (str(kept) if (kept := prebuilt("random")) else None)
         if model_dir is None:
             from extractor.testing import build_random_model
 
@@ -277,7 +278,7 @@ def loop_overhead(runs: int) -> dict:
 
 
 def print_table(r: dict) -> None:
-    """Print the report as one plain-text table."""
+    """Print the report as one Markdown table."""
     on, off = r["constrained"], r["unconstrained"]
     n = on["generations"]
 
@@ -324,11 +325,9 @@ def print_table(r: dict) -> None:
         f"schema {r['schema']}, stop ids {r['stop_ids']}, temperature 1, seeds 0..{n - 1}, "
         f"{r['cpu_count']} CPUs, load {r['load_average_1m']}"
     )
-    width = max(len(row[0]) for row in rows)
-    print(f"{'metric':<{width}}  {'constrained':>16}  {'unconstrained':>16}")
-    print("-" * (width + 36))
+    print("\n| metric | constrained | unconstrained |\n|---|---:|---:|")
     for name, a, b in rows:
-        print(f"{name:<{width}}  {a:>16}  {b:>16}")
+        print(f"| {name} | {a} | {b} |")
 
 
 if __name__ == "__main__":

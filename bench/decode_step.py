@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests")]
-from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import family_model, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 DEFAULT_FAMILIES = "mistral3,idefics3,gemma3,smolvlm,qwen2_5_vl,qwen3_5"
 
@@ -32,9 +32,8 @@ def measure(name: str, folder: Path, *, per_page: int) -> dict:
     import test_windows as windows
 
     from extractor.runners.mlx.runner import MlxRunner
-    from extractor.testing import build_family_model
 
-    family = build_family_model(folder / name, name)
+    family = family_model(folder, name)
     runner = MlxRunner(model=str(family.path))
     (folder / f"{name}-doc").mkdir()
     path, data = windows.long_invoice(folder / f"{name}-doc", 5, per_page)

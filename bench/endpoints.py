@@ -71,7 +71,8 @@ def main(argv=None) -> int:
     parser.add_argument("--docs", type=int, default=0, help="only the first N samples (0: all)")
     parser.add_argument("--servers", default=",".join(map(str, SERVERS)), help="server counts, one row each")
     parser.add_argument("--concurrency", default=",".join(map(str, CONCURRENCY)), help="concurrencies per count")
-    smoke_option(parser, docs=1, servers="1", concurrency="1")
+    parser.add_argument("--no-warm", dest="warm", action="store_false", help="no untimed first document per runner")
+    smoke_option(parser, docs=1, servers="1", concurrency="1", warm=False)
     args = parse(parser, argv)
     servers_rows, concurrencies = ([int(n) for n in arg.split(",")] for arg in (args.servers, args.concurrency))
 
@@ -84,15 +85,17 @@ def main(argv=None) -> int:
     base = Settings(model=str(model), schema="invoice", max_tokens=1024)
     rows = []
     with Extractor(base) as local:
-        local.extract(docs[0])  # warm-up: llguidance's tokenizer, the prefix cache
+        if args.warm:
+            local.extract(docs[0])  # warm-up: llguidance's tokenizer, the prefix cache
         rows.append({"row": "in-process", **run_row(local, docs)})
     logs = Path(tempfile.mkdtemp(prefix="extractor-bench-endpoints-"))
     servers = [MlxServer(model, logs / f"server{i}.log") for i in range(max(servers_rows))]
     try:
         for server in servers:
             server.wait_ready()
-            with Extractor(base.replace(endpoint=server.url)) as warm:
-                warm.extract(docs[0])  # warm-up: the server's first request
+            if args.warm:
+                with Extractor(base.replace(endpoint=server.url)) as warm:
+                    warm.extract(docs[0])  # warm-up: the server's first request
         for count in servers_rows:
             for concurrency in concurrencies:
                 settings = base.replace(endpoint=tuple(s.url for s in servers[:count]), concurrency=concurrency)

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import family_model, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
@@ -57,10 +57,10 @@ def verdict(report) -> str:
 def measure(name: str, root: Path, schema: Path, docs: int) -> dict:
     from extractor import Extractor, Settings
     from extractor.runners.mlx.runner import MlxRunner
-    from extractor.testing import build_family_model, force_answer
+    from extractor.testing import force_answer
     from extractor.tools.doctor import run_doctor
 
-    family = build_family_model(root / name, name, config_bug=True)
+    family = family_model(root, name, config_bug=True)
     before = verdict(run_doctor(str(family.path)))
     fixed_dir = root / f"{name}-fixed"
     shutil.copytree(family.path, fixed_dir)

@@ -30,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import exit_code, parse, prebuilt, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 TEMPLATE = ROOT / "tests" / "data" / "einvoice" / "xrechnung-01.01a-INVOICE_uncefact.xml"
 AT = {"kill_worker": 0.15, "restart_postgres": 0.3, "restart_dovecot": 0.45, "fill_output": 0.6, "free_output": 0.8}
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     from extractor.testing.schedule import fault_table, throughput, violations
 
     work = Path(tempfile.mkdtemp(prefix="extractor-bench-faults-"))
-    model = build_random_model(work / "model").path
+    model = prebuilt("random") or build_random_model(work / "model").path
     load = os.getloadavg()[0]
     started = time.monotonic()
     calm = run(model, work / "calm", seconds=args.seconds, gap=args.gap, faulty=False)

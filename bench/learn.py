@@ -38,7 +38,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-from smoke import parse, smoke_option
+from smoke import parse, prebuilt, smoke_option
 
 from extractor.einvoice.read import read_embedded_invoice
 from extractor.inputs.document import RasterSettings
@@ -200,7 +200,7 @@ def model_ms_per_page(runs: int) -> float | None:
     from extractor.settings import Settings
     from extractor.testing import build_scripted_model, read_tiny_model
 
-    folder = Path(tempfile.gettempdir()) / "extractor-bench-models" / "demo-small"
+    folder = prebuilt("demo") or Path(tempfile.gettempdir()) / "extractor-bench-models" / "demo-small"
     if (folder / "program.json").exists():
         tiny = read_tiny_model(folder)
     else:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests")]
-from smoke import exit_code, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import exit_code, family_model, parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 PER_PAGE = 10
 
@@ -135,10 +135,9 @@ def main(argv=None) -> int:
     smoke_option(parser, pages="1", family="mistral3")  # the cheapest family to decode (bench/decode_step.py)
     args = parse(parser, argv)
     from extractor.runners.mlx.runner import MlxRunner
-    from extractor.testing import build_family_model
 
     with tempfile.TemporaryDirectory() as tmp:
-        family = build_family_model(Path(tmp) / "model", args.family)
+        family = family_model(Path(tmp), args.family)
         model, end = family.path, family.end_of_turn_id
         runner = MlxRunner(model=str(model))
         run_one(1, model=model, runner=runner, folder=Path(tmp), end=end)  # warm-up: one-time costs (grammar)

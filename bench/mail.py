@@ -36,7 +36,7 @@ os.environ.setdefault("MLX_DISABLE_COMPILE", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from smoke import parse, smoke_option  # noqa: E402  (bench/ is the script's folder)
+from smoke import parse, prebuilt, smoke_option  # noqa: E402  (bench/ is the script's folder)
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "invoices" / "zugferd-corpus"
 
@@ -166,7 +166,7 @@ def main() -> None:
     from extractor.testing.dovecot import Dovecot
 
     work = Path(tempfile.mkdtemp(prefix="bench-mail-"))
-    model = build_random_model(work / "model").path
+    model = prebuilt("random") or build_random_model(work / "model").path
     settings = Settings(model=str(model), max_tokens=4, embedded_rules=False, isolate=False)
     rows: dict[str, list[float]] = {"watch": [], "mail": [], "ratio": []}
     try:

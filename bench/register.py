@@ -304,15 +304,12 @@ def main() -> None:
         print(json.dumps({"rows": rows, "document": summary}, indent=2))
         return
     print(f"register: {args.invoices:,} invoices of {args.suppliers:,} suppliers, {args.checks} documents checked\n")
-    print(
-        f"{'database':<11} {'fill s':>8} {'p50 ms':>8} {'p99 ms':>8} {'target':>8} {'cpu p50':>8} {'cpu p99':>8} "
-        f"{'size MB':>9}"
-    )
+    print("| database | fill s | p50 ms | p99 ms | target | cpu p50 | cpu p99 | size MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
-        target = f"<= {row['target_p99_ms']:g}"
         print(
-            f"{row['database']:<11} {row['fill_s']:>8.1f} {row['p50_ms']:>8.3f} {row['p99_ms']:>8.3f} {target:>8} "
-            f"{row['cpu_p50_ms']:>8.3f} {row['cpu_p99_ms']:>8.3f} {row['size_mb']:>9.1f}"
+            f"| {row['database']} | {row['fill_s']:.1f} | {row['p50_ms']:.3f} | {row['p99_ms']:.3f} | "
+            f"<= {row['target_p99_ms']:g} | {row['cpu_p50_ms']:.3f} | {row['cpu_p99_ms']:.3f} | {row['size_mb']:.1f} |"
         )
     print(
         "(p50 / p99: wall time of one document's check_and_add; cpu: this process's CPU time for it, which a busy "

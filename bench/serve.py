@@ -196,7 +196,9 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5, help="alternating rounds of extract run and extract serve")
     parser.add_argument("--postgres", metavar="URL", help="also measure a PostgreSQL store (a scratch database)")
-    smoke_option(parser, docs=2, repeat=1)
+    parser.add_argument("--claims", type=int, default=200, help="jobs claimed and finished by 4 threads per store")
+    parser.add_argument("--idle-jobs", type=int, default=8, help="jobs submitted one at a time to an idle worker")
+    smoke_option(parser, docs=2, repeat=1, claims=20, idle_jobs=2)
     args = parse(parser)
     from extractor.testing.qwen35 import build_scripted_model
 
@@ -230,14 +232,14 @@ def main() -> None:
         )
         stores = [f"sqlite:///{work / 'claims.sqlite'}"] + ([args.postgres] if args.postgres else [])
         for url in stores:
-            seconds, name = claim_latency(url, 200)
+            seconds, name = claim_latency(url, args.claims)
             kind = "postgres" if url.startswith("postgres") else "sqlite"
             print(
-                f"| claim ({kind}, 4 threads, 200 jobs) | | | {statistics.median(seconds) * 1000:.2f} ms"
+                f"| claim ({kind}, 4 threads, {args.claims} jobs) | | | {statistics.median(seconds) * 1000:.2f} ms"
                 f" | {quantile(seconds, 0.95) * 1000:.2f} ms |"
             )
             waits = idle_worker_wait(
-                url if kind == "postgres" else f"sqlite:///{work / 'idle.sqlite'}", model, schema, work
+                url if kind == "postgres" else f"sqlite:///{work / 'idle.sqlite'}", model, schema, work, args.idle_jobs
             )
             print(
                 f"| queue wait, idle extract worker ({kind}) | | | {quantile(waits, 0.5) * 1000:.0f} ms"

@@ -14,6 +14,8 @@ sizes once, in its own ``smoke_option`` call::
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
 
@@ -41,3 +43,29 @@ def parse(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> arg
 def exit_code(args: argparse.Namespace, met: bool) -> int:
     """0 when the bench's targets are met, else 1; always 0 under ``--smoke``, whose sizes measure nothing."""
     return 0 if met or args.smoke else 1
+
+
+MODELS = "EXTRACTOR_BENCH_MODELS"  # a folder of kit models built before the run, by name (see ``prebuilt``)
+
+
+def prebuilt(name: str) -> Path | None:
+    """The kit model ``name`` built before the run, or None (the bench builds its own).
+
+    ``EXTRACTOR_BENCH_MODELS`` names a folder holding them by name: ``demo`` (the demo's scripted model:
+    ``invoice-de-einfach``'s answer under the invoice schema, small), ``sample`` (``SAMPLE_INVOICE_ANSWER``, no
+    schema, then ``<|im_end|>`` forever: ``build_scripted_model``'s defaults), ``random`` (``build_random_model``'s
+    defaults), ``en16931`` (the demo's answer in its EN 16931 form under ``invoice-en16931``, absent members left
+    out), ``mistral3`` and ``mistral3-config-bug`` (``build_family_model``'s, without and with the family's eos
+    bug). ``tests/test_benches.py`` fills it with its session's models, so that a smoke run builds none; a name
+    not there is built by the bench as without it."""
+    folder = os.environ.get(MODELS)
+    path = Path(folder) / name if folder else None
+    return path if path is not None and (path / "config.json").is_file() else None
+
+
+def family_model(folder: Path, name: str, *, config_bug: bool = False):
+    """The kit's tiny ``name`` checkpoint: built before the run (``prebuilt``), else built under ``folder``."""
+    from extractor.testing import build_family_model, read_family_model
+
+    kept = prebuilt(f"{name}-config-bug" if config_bug else name)
+    return read_family_model(kept) if kept else build_family_model(folder / name, name, config_bug=config_bug)

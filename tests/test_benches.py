@@ -2,16 +2,21 @@
 rounds that measure with them (bench/smoke.py). A smoke run checks that the script runs and prints its table; the
 figures are too small to judge, and no time is asserted.
 
-Every script runs in every test run but those in ``SLOW`` (each with why), marked ``slow``:
-``python -m pytest -q -m slow tests/test_benches.py`` runs them. The scripts share one temporary folder, so that
-the ones keeping their tiny model there (``bench/throughput.py``'s ``build_model``: citations, confidence,
-constrained, endpoints, ray, register, regression, throughput) build it once."""
+The scripts run in this process (``runpy``, as ``python bench/NAME.py --smoke`` would: no interpreter start and
+imports of ~3 CPU-s each), on the session's models: ``EXTRACTOR_BENCH_MODELS`` names a folder of links to the
+``model_factory`` models the other tests build anyway (``bench/smoke.py``'s ``prebuilt``), and the conftest's
+``_reuse_loaded_models`` hands a runner loaded before to every ``Extractor`` of the same model. Their temporary
+folders and anything they build go into one folder of the test run, shared between them. Those in ``SLOW`` (each
+with why) are marked ``slow``: ``python -m pytest -q -n 0 -m slow tests/test_benches.py`` runs them."""
 
 from __future__ import annotations
 
+import json
 import os
+import runpy
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,35 +34,36 @@ NEEDS_SHARED = {
     "learn": ("corpus", "invoices"),
     "ocr": ("corpus",),
 }
-TIMEOUT = 900  # seconds: a hung script fails here instead of holding the run
-# The scripts left out of CI, each with why: a smoke run that loads a kit model costs its process (~3 CPU-s of
-# imports), the model's build and load (~5-10 CPU-s), its generations; the set costs minutes, where CI's tests have
-# none to spare (CPU-s of each smoke run alone, this machine under load, at 9798774-fe8a836; "build": it built the
-# demo model that the others then share). The rest, no model and no OCR, run in every test run (layout_store 1.4,
-# learn 4.3 CPU-s; the e-invoice ones).
-MODEL = "builds, loads and runs a kit model"
+DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
+TIMEOUT = 900  # seconds: a hung script run as a process fails here instead of holding the run
+# The scripts run as a process of their own, each with why (the others run in this one).
+OWN_PROCESS = {
+    "ray": "named ray.py, it takes bench/ off sys.path; its Ray cluster's workers import its __main__",
+}
+# The scripts left out of CI, each with why. CI's budget for the benches: ~60 CPU-s over what the no-model ones cost
+# as processes before (einvoice, einvoice_corpus, einvoice_rules, layout_store, learn: 48 CPU-s; in this process
+# 23). The cheapest model benches fit it (families 1.6, mail 3.1, decode_step 6.6, long 6.9, runaway 7.4, regression
+# 9.6, throughput 11.1, constrained 12.7, hostile 14.7 CPU-s: 97-106 in all in two runs, 49-58 over), the rest not:
+# CPU-s of each smoke run in this process (its call alone; the models are the session's), 2 loaded cores, at 0812180.
+MODEL = "runs the demo's scripted model"
 SLOW: dict[str, str] = {
-    "bombs": f"{MODEL} in two extract processes, and waits out a trickling source and receiver",
-    "citations": f"{MODEL} (28 CPU-s, build)",
-    "confidence": f"{MODEL}: its decode, passes and reliability tables (133 CPU-s)",
-    "constrained": f"{MODEL}: two of them, the 248k-token llguidance tokenizer built and timed (80 CPU-s)",
-    "decode_step": f"{MODEL} (11 CPU-s)",
-    "einvoice_schema_cost": f"{MODEL}: two of them",
-    "endpoints": f"{MODEL} in mlx_vlm.server processes (28 CPU-s)",
+    "bombs": "five child processes by design: two extract processes' peak RSS, a trickling source and receiver "
+    "(29 CPU-s)",
+    "citations": f"{MODEL} over the demo page with and without citations, then their coverage (15 CPU-s)",
+    "confidence": f"{MODEL}: five decode rows of 362 steps, one and two passes, two records of two passes for the "
+    "reliability table (65 CPU-s)",
+    "einvoice_schema_cost": "two scripted models (invoice, invoice-en16931), each schema's grammar compiled and the "
+    "page extracted twice (33 CPU-s)",
+    "endpoints": f"{MODEL} in this process and in an mlx_vlm.server process (imports, load; 30 CPU-s)",
     "faults": "serve, two workers, watch and mail twice over, undisturbed and under the fault schedule (~100 s); "
     "tests/test_faults.py runs the same stack and schedule in every run",
-    "families": f"{MODEL} (6 CPU-s)",
-    "grounding": "OCRs a page rendered at 200 DPI (17 CPU-s)",
-    "hostile": f"{MODEL} over hostile files in render workers",
-    "long": f"{MODEL} (12 CPU-s)",
-    "mail": f"{MODEL} in extract mail and extract watch beside a private Dovecot",
-    "ocr": "OCRs a page of the corpus (28 CPU-s)",
-    "ray": f"{MODEL} in Ray actors",
-    "register": f"{MODEL} beside its register rows (30 CPU-s, build)",
-    "regression": f"{MODEL} (14 CPU-s)",
-    "runaway": f"{MODEL}, with and without bare mlx-vlm (15 CPU-s)",
-    "serve": f"{MODEL} in extract serve and extract run processes",
-    "throughput": f"{MODEL} (14 CPU-s)",
+    "grounding": "OCRs a page rendered at 200 DPI (15 CPU-s)",
+    "ocr": "OCRs a page of the corpus (22 CPU-s)",
+    "ray": "a local Ray cluster started and stopped beside an mlx_vlm.server; tests/test_ray.py runs the engine in "
+    "every run",
+    "register": f"fills a SQLite and a PostgreSQL register; {MODEL} with and without one (17 CPU-s)",
+    "serve": "extract run, extract serve and an idle extract worker: three processes, each importing and loading its "
+    "model (49 CPU-s)",
 }
 
 
@@ -84,8 +90,8 @@ def _skip_without(name: str) -> None:
         pytest.fail(message) if in_ci() else pytest.skip(message)
 
 
-def test_every_slow_script_is_a_script():
-    assert sorted(set(SLOW) - set(SCRIPTS)) == []
+def test_every_slow_or_separate_script_is_a_script():
+    assert sorted((set(SLOW) | set(OWN_PROCESS)) - set(SCRIPTS)) == []
 
 
 @pytest.fixture(scope="module")
@@ -94,12 +100,47 @@ def temporary(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("benches")
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in SCRIPTS]
-)
-def test_the_script_runs_at_its_smoke_size(name, temporary):
-    _skip_without(name)
-    env = {**os.environ, "TMPDIR": str(temporary)}
+@pytest.fixture(scope="module")
+def models(model_factory, tmp_path_factory) -> Path:
+    """``EXTRACTOR_BENCH_MODELS``: links to the session's models by the names ``bench/smoke.py`` reads (the demo's
+    scripted model and its EN 16931 form, the sample invoice's, the random one, mistral3's with and without its eos
+    bug: all built by other tests too)."""
+    answer, en16931 = (
+        json.dumps(json.loads(path.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
+        for path in (DEMO_ANSWER, DEMO_ANSWER.parent / "en16931" / DEMO_ANSWER.name)
+    )
+    folder = tmp_path_factory.mktemp("bench-models")
+    built = {
+        "demo": model_factory.scripted(answer=answer, schema="invoice"),
+        "sample": model_factory.scripted(),
+        "en16931": model_factory.scripted(answer=en16931, schema="invoice-en16931", omit_absent=True),
+        "random": model_factory.random(),
+        "mistral3": model_factory.family("mistral3"),
+        "mistral3-config-bug": model_factory.family("mistral3", config_bug=True),
+    }
+    for name, model in built.items():
+        (folder / name).symlink_to(model.path, target_is_directory=True)
+    return folder
+
+
+def _run_here(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    """``python bench/NAME.py --smoke`` in this process: its exit code, stdout and stderr."""
+    path = BENCH / f"{name}.py"
+    monkeypatch.setattr(sys, "argv", [str(path), "--smoke"])
+    monkeypatch.syspath_prepend(str(BENCH))  # the script's folder, as for `python bench/NAME.py` (undone after)
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if not isinstance(done.code, int | None):
+            print(done.code, file=sys.stderr)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _run_apart(name: str, env: dict[str, str]) -> tuple[int, str, str]:
+    """``python bench/NAME.py --smoke`` as a process of its own."""
     done = subprocess.run(
         [sys.executable, str(BENCH / f"{name}.py"), "--smoke"],
         cwd=ROOT,
@@ -108,5 +149,20 @@ def test_the_script_runs_at_its_smoke_size(name, temporary):
         text=True,
         timeout=TIMEOUT,
     )
-    assert done.returncode == 0, f"bench/{name}.py --smoke exited {done.returncode}:\n{done.stderr[-4000:]}"
-    assert "|" in done.stdout or done.stdout.lstrip().startswith(("{", "[")), done.stdout[-2000:]
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in SCRIPTS]
+)
+def test_the_script_runs_at_its_smoke_size(name, temporary, models, monkeypatch, capsys):
+    _skip_without(name)
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))  # read once per process: set for the in-process runs
+    monkeypatch.setenv("EXTRACTOR_BENCH_MODELS", str(models))
+    if name in OWN_PROCESS:
+        code, out, err = _run_apart(name, dict(os.environ))
+    else:
+        code, out, err = _run_here(name, monkeypatch, capsys)
+    assert code == 0, f"bench/{name}.py --smoke exited {code}:\n{err[-4000:]}"
+    assert "|" in out or out.lstrip().startswith(("{", "[")), out[-2000:]
