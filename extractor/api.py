@@ -13,8 +13,8 @@ from typing import TypeVar
 
 from extractor.errors import UsageError
 from extractor.inputs.pool import RenderPool, default_workers
-from extractor.inputs.renderer import LocalRenderer, Renderer
-from extractor.pipeline.extract import document_record, extract_document, settings_fingerprint
+from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
+from extractor.pipeline.extract import document_record, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.record import Record, Status, issue
@@ -188,15 +188,31 @@ class Extractor:
                 )
                 return dataclasses.replace(first, warnings=first.warnings + (note,))
             return records[0]
-        return self._typed(
-            extract_document(
-                source,
-                runner=self.runner,
-                schema=self.schema,
-                settings=self.settings,
-                renderer=self._renderer(),
-                layouts=self.layouts,
-            )
+        return self._typed(self._record(source, renderer=self._renderer()))
+
+    def _record(
+        self,
+        document: Source | Rendered,
+        *,
+        renderer: Renderer,
+        settings: Settings | None = None,
+        layouts: object | None = None,
+        fingerprint: str | None = None,
+    ) -> Record:
+        """One document's record with this extractor's model and schema: a source (rendered by ``renderer``) or one
+        already ``Rendered``; ``settings`` and ``layouts`` default to the extractor's, ``fingerprint`` to the
+        settings' (``pipeline.extract``)."""
+        settings = settings if settings is not None else self.settings
+        if not isinstance(document, Rendered):  # as extract_document renders it
+            document = renderer.render(document, raster=document_raster(settings, self.runner, first_window=True))
+        return document_record(
+            document,
+            runner=self.runner,
+            schema=self.schema,
+            settings=settings,
+            renderer=renderer,
+            fingerprint=fingerprint,
+            layouts=layouts if layouts is not None else self.layouts,
         )
 
     def _typed(self, record: Record) -> Record:
@@ -238,7 +254,6 @@ class Extractor:
             the record ``extract`` would give.
         """
         renderer = self._renderer()
-        chosen = layouts if layouts is not None else self.layouts
         parts = None
         if self.settings.split == "auto" and isinstance(source, (str, Path, bytes, bytearray)):
             parts = find_parts(
@@ -249,29 +264,16 @@ class Extractor:
                 **self._split_question(),
             )
         if parts is None:
-            return (
-                self._typed(
-                    extract_document(
-                        source,
-                        runner=self.runner,
-                        schema=self.schema,
-                        settings=self.settings,
-                        renderer=renderer,
-                        layouts=chosen,
-                    )
-                ),
-            )
+            return (self._typed(self._record(source, renderer=renderer, layouts=layouts)),)
         records = []
         for index, numbers in enumerate(parts.pages, 1):
             settings = self.settings.replace(pages=page_spec(numbers))
-            record = extract_document(
+            record = self._record(
                 source,
-                runner=self.runner,
-                schema=self.schema,
-                settings=settings,
                 renderer=renderer,
+                settings=settings,
+                layouts=layouts,
                 fingerprint=self.fingerprint,  # the file's settings, not the part's pages
-                layouts=chosen,
             )
             part = parts.entry(index)
             records.append(
@@ -360,16 +362,7 @@ class Extractor:
             yield from self._rendered_in_order(sources, raster, renderer)
             return
         for rendered in renderer.render_many(sources, raster=raster):
-            yield lambda rendered=rendered: self._typed(
-                document_record(
-                    rendered,
-                    runner=self.runner,
-                    schema=self.schema,
-                    settings=self.settings,
-                    renderer=renderer,
-                    layouts=self.layouts,
-                )
-            )
+            yield lambda rendered=rendered: self._typed(self._record(rendered, renderer=renderer))
 
     def _rendered_in_order(self, sources: Iterable[Source], raster, renderer: Renderer):
         """Not isolated, several documents in flight: they are rendered in this process, started in input order on
@@ -382,16 +375,7 @@ class Extractor:
         try:
             for source in sources:
                 future = threads.submit(renderer.render, source, raster=raster)
-                yield lambda future=future: self._typed(
-                    document_record(
-                        future.result(),
-                        runner=self.runner,
-                        schema=self.schema,
-                        settings=self.settings,
-                        renderer=renderer,
-                        layouts=self.layouts,
-                    )
-                )
+                yield lambda future=future: self._typed(self._record(future.result(), renderer=renderer))
         finally:
             threads.shutdown(wait=False)  # renders already queued finish: their documents may be running
 

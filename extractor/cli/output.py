@@ -37,6 +37,13 @@ def print_json(value) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
+def shown_as_json(value, *, as_json: bool) -> bool:
+    """Print ``value`` as JSON when ``as_json`` (``--json``); whether it did, so that the table is left out."""
+    if as_json:
+        print_json(value)
+    return as_json
+
+
 # C0 (but tab and newline), DEL and C1: ESC starts CSI/OSC sequences (OSC-8 links, titles), 0x9b is a one-byte CSI
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -189,8 +196,7 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
         as_json: print JSON instead.
     """
     checks = list(checks)
-    if as_json:
-        print_json(checks)
+    if shown_as_json(checks, as_json=as_json):
         return
     from rich.table import Table
 
@@ -211,8 +217,7 @@ def show_checks(checks: Iterable[dict], *, title: str, as_json: bool) -> None:
 def show_einvoice_checks(checks: Sequence[dict], *, as_json: bool) -> None:
     """Show ``extract einvoice validate``'s results (``FileCheck.to_dict()``): per file its verdict and each fired
     rule (id, flag, text), or why it could not be checked; JSON with ``as_json``."""
-    if as_json:
-        print_json(list(checks))
+    if shown_as_json(list(checks), as_json=as_json):
         return
     out = console()
     for check in checks:
@@ -256,8 +261,7 @@ def show_watch_summary(summary: dict, *, as_json: bool) -> None:
         summary: the counts.
         as_json: print JSON instead.
     """
-    if as_json:
-        print_json(summary)
+    if shown_as_json(summary, as_json=as_json):
         return
     console().print(", ".join(f"{n} {name}" for name, n in summary.items()), highlight=False)
 
@@ -269,8 +273,7 @@ def show_ledger_status(report: dict, *, as_json: bool) -> None:
         report: the ledger report.
         as_json: print JSON instead.
     """
-    if as_json:
-        print_json(report)
+    if shown_as_json(report, as_json=as_json):
         return
     from rich.table import Table
 
@@ -372,8 +375,7 @@ def show_register_rows(rows: Sequence[dict], *, columns: Sequence[str], title: s
         title: the table's title.
         as_json: print JSON instead.
     """
-    if as_json:
-        print_json(list(rows))
+    if shown_as_json(list(rows), as_json=as_json):
         return
     from rich.table import Table
 
@@ -398,8 +400,7 @@ def _register_cell(value) -> str:
 def show_taught(taught: Sequence[dict], *, as_json: bool) -> None:
     """Show what ``extract learn`` taught (``Taught.to_dict()`` each): JSON, or one line per document: the layout
     learned (and the one it replaced), what was not learned, or why nothing was."""
-    if as_json:
-        print_json(list(taught))
+    if shown_as_json(list(taught), as_json=as_json):
         return
     out = console()
     for item in taught:
@@ -416,8 +417,7 @@ def show_taught(taught: Sequence[dict], *, as_json: bool) -> None:
 
 def show_register_done(result: dict, *, as_json: bool) -> None:
     """Show what an ``extract register`` change did (``{"register", "done", ...}``): JSON or its ``done`` line."""
-    if as_json:
-        print_json(result)
+    if shown_as_json(result, as_json=as_json):
         return
     console().print(result["done"], highlight=False, markup=False)
 
@@ -457,8 +457,7 @@ def show_config(report: dict, *, as_json: bool) -> None:
         report: the resolved settings.
         as_json: print JSON instead.
     """
-    if as_json:
-        print_json(report)
+    if shown_as_json(report, as_json=as_json):
         return
     from rich.markup import escape
     from rich.table import Table

@@ -23,54 +23,15 @@ Mapping rules:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import replace
 from decimal import Decimal, Inexact, localcontext
 from pathlib import Path
 from typing import Any
 
+from extractor.einvoice.embedded import EmbeddedInvoice
 from extractor.einvoice.syntaxes import syntax_of_root
 from extractor.einvoice.xmltext import parse_or_none, plain_number
-from extractor.fields_json import fields_json
 from extractor.inputs.attachments import pdf_attachments
-
-
-@dataclass(frozen=True)
-class EmbeddedInvoice:
-    """An e-invoice read from XML and mapped to the invoice schema.
-
-    Attributes:
-        data: the invoice as a dict in the shape of ``schemas/invoice.schema.json``.
-        syntax: ``CII`` or ``UBL``.
-        guideline: the specification / profile id (e.g. ``urn:cen.eu:en16931:2017#...``), or "".
-        type_code: UNTDID 1001 document type (380 invoice, 381 credit note, 751 ...), or "".
-        attachment: the PDF attachment's file name ("" when read from XML directly).
-        totals: the document totals as printed in the XML (line_total, charge_total, allowance_total,
-            tax_basis_total, tax_total, grand_total, prepaid, due_payable); null where absent.
-        skipped_lines: text-only line positions left out of ``line_items``.
-        notes: what was derived, cut or left out, in plain words.
-        schema_errors: validation errors of ``data`` against the invoice schema (empty when valid).
-        xml: the XML itself, as attached (not in ``to_dict``; ``--einvoice`` checks it with the CEN rules).
-    """
-
-    data: dict
-    syntax: str
-    guideline: str = ""
-    type_code: str = ""
-    attachment: str = ""
-    totals: dict = field(default_factory=dict)
-    skipped_lines: int = 0
-    notes: tuple[str, ...] = ()
-    schema_errors: tuple[dict, ...] = ()
-    xml: bytes = field(default=b"", repr=False, compare=False)
-
-    @property
-    def valid(self) -> bool:
-        """True when ``data`` is valid against the invoice schema."""
-        return not self.schema_errors
-
-    def to_dict(self) -> dict:
-        """Return everything but ``data`` as a JSON-ready dict (for the record's ``embedded`` entry)."""
-        return fields_json(self, leave_out=("data", "xml"))
 
 
 def read_embedded_invoice(source: str | Path | bytes) -> EmbeddedInvoice | None:
@@ -141,25 +102,14 @@ def read_invoice_root(root, *, xml: bytes, attachment: str = "") -> EmbeddedInvo
     syntax_reader = syntax_of_root(root)
     if syntax_reader is None:
         return None
-    data, totals, skipped, notes, syntax, guideline, type_code = syntax_reader.read_invoice(root)
-    notes = list(notes)
-    derive_unit_prices(data["line_items"], notes)
-    fit_lengths(data, notes)
+    reading = syntax_reader.read_invoice(root)
+    notes = list(reading.notes)
+    derive_unit_prices(reading.data["line_items"], notes)
+    fit_lengths(reading.data, notes)
     from extractor.schema import load_schema, validate_data
 
-    errors = validate_data(data, load_schema("invoice"))
-    return EmbeddedInvoice(
-        data=data,
-        syntax=syntax,
-        guideline=guideline,
-        type_code=type_code,
-        attachment=attachment,
-        totals=totals,
-        skipped_lines=skipped,
-        notes=tuple(notes),
-        schema_errors=tuple(errors),
-        xml=bytes(xml),
-    )
+    errors = validate_data(reading.data, load_schema("invoice"))
+    return replace(reading, attachment=attachment, notes=tuple(notes), schema_errors=tuple(errors), xml=bytes(xml))
 
 
 def derive_unit_prices(lines: list[dict], notes: list[str]) -> None:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from extractor.einvoice import read_fields
+from extractor.einvoice.embedded import EmbeddedInvoice
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, plain_number, text_at
 
 
@@ -22,7 +23,7 @@ class CiiInvoice:
             self.settlement, "SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation"
         )
 
-    def map(self):
+    def map(self) -> EmbeddedInvoice:
         notes: list[str] = []
         currency = text_at(self.settlement, "InvoiceCurrencyCode")
         if currency is None:
@@ -66,7 +67,10 @@ class CiiInvoice:
         read_fields.derive_amount_due(data, totals, notes)
         context = find_one(self.root, "ExchangedDocumentContext|SpecifiedExchangedDocumentContext")
         guideline = text_at(context, "GuidelineSpecifiedDocumentContextParameter", "ID") or ""
-        return data, totals, skipped, notes, "CII", guideline, text_at(self.doc, "TypeCode") or ""
+        type_code = text_at(self.doc, "TypeCode") or ""
+        return EmbeddedInvoice(
+            data, "CII", guideline, type_code, totals=totals, skipped_lines=skipped, notes=tuple(notes)
+        )
 
     def _party(self, name: str) -> dict | None:
         party = find_one(self.agreement, name)

@@ -6,6 +6,7 @@ both with the UBL writer.
 from __future__ import annotations
 
 from extractor.einvoice import read_fields
+from extractor.einvoice.embedded import EmbeddedInvoice
 from extractor.einvoice.xmltext import decimal_at, find_all, find_one, iso_date, local_name, plain_number, text_at
 
 
@@ -16,7 +17,7 @@ class UblInvoice:
         self.root = root
         self.credit = local_name(root) == "CreditNote"
 
-    def map(self):
+    def map(self) -> EmbeddedInvoice:
         r = self.root
         notes: list[str] = []
         currency = text_at(r, "DocumentCurrencyCode")
@@ -65,7 +66,8 @@ class UblInvoice:
         }
         read_fields.derive_amount_due(data, totals, notes)
         type_code = text_at(r, "InvoiceTypeCode|CreditNoteTypeCode") or ""
-        return data, totals, 0, notes, "UBL", text_at(r, "CustomizationID") or "", type_code
+        guideline = text_at(r, "CustomizationID") or ""
+        return EmbeddedInvoice(data, "UBL", guideline, type_code, totals=totals, notes=tuple(notes))
 
     def _party(self, name: str) -> dict | None:
         party = find_one(self.root, name, "Party")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from extractor.einvoice.embedded import EmbeddedInvoice
 from extractor.einvoice.read_cii import CiiInvoice, CiiTerms
 from extractor.einvoice.read_ubl import UblInvoice, UblTerms
 from extractor.einvoice.xmltext import local_name
@@ -47,8 +48,9 @@ class Syntax:
         namespace = root.tag.partition("}")[0].lstrip("{") if root.tag.startswith("{") else ""
         return local_name(root) in self.roots and namespace.startswith(self.namespace)
 
-    def read_invoice(self, root) -> tuple:
-        """The document as ``(data, totals, skipped lines, notes, syntax, guideline, type code)``."""
+    def read_invoice(self, root) -> EmbeddedInvoice:
+        """The document mapped to the invoice schema, as read (``read.read_invoice_root`` completes it: no
+        attachment, derived unit prices, cut lengths, schema errors or XML yet)."""
         return self.invoice(root).map()
 
     def read_terms(self, root, notes: list[str]) -> dict:

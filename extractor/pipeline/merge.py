@@ -219,9 +219,8 @@ def merge_warnings(
     subtotal = _dec(merged.get("subtotal"))
     out = []
     if lines and subtotal is not None and None not in amounts:
-        total = sum((a for a in amounts if a is not None), Decimal(0))
-        if abs(total - subtotal) > len(lines) * half:
-            culprits = _culprits(total - subtotal, answers, texts)
+        if (off := _off(amounts, subtotal, half=half, answers=answers, texts=texts)) is not None:
+            total, culprits = off
             out.append(
                 issue(
                     "window_lines",
@@ -236,9 +235,8 @@ def merge_warnings(
         at_rate = [a for x, a in zip(lines, amounts, strict=False) if _dec(x.get("tax_rate")) == rate]
         if rate is None or base is None or not at_rate or None in at_rate:
             continue
-        total = sum((a for a in at_rate if a is not None), Decimal(0))
-        if abs(total - base) > len(at_rate) * half:
-            culprits = _culprits(total - base, answers, texts)
+        if (off := _off(at_rate, base, half=half, answers=answers, texts=texts)) is not None:
+            total, culprits = off
             out.append(
                 issue(
                     "window_tax",
@@ -248,6 +246,22 @@ def merge_warnings(
                 )
             )
     return out
+
+
+def _off(
+    amounts: Sequence[Decimal | None],
+    expected: Decimal,
+    *,
+    half: Decimal,
+    answers: Sequence[dict],
+    texts: Sequence[Sequence[str]],
+) -> tuple[Decimal, list[int]] | None:
+    """The sum of ``amounts`` and the windows to blame when it is off ``expected`` by more than half a minor unit
+    per amount (each amount may be rounded); None when it adds up."""
+    total = sum((a for a in amounts if a is not None), Decimal(0))
+    if abs(total - expected) <= len(amounts) * half:
+        return None
+    return total, _culprits(total - expected, answers, texts)
 
 
 def _culprits(difference: Decimal, answers: Sequence[dict], texts: Sequence[Sequence[str]]) -> list[int]:

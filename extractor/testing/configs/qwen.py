@@ -92,9 +92,16 @@ def _qwen2_5_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
     }
 
 
-def _qwen_processor(
-    *, patch: int, processor_class: str, image_processor_type: str, norm: tuple[list, list], video_processor_type: str
-) -> dict:
+# each family's processors: (patch side, processor_class, image_processor_type, normalisation, video_processor_type)
+_PROCESSORS = {
+    "qwen2_5_vl": (14, "Qwen2_5_VLProcessor", "Qwen2VLImageProcessor", base.CLIP_NORM, "Qwen2VLVideoProcessor"),
+    "qwen3_vl": (16, "Qwen3VLProcessor", "Qwen2VLImageProcessorFast", base.HALF_NORM, "Qwen3VLVideoProcessor"),
+}
+
+
+def _qwen_files(spec: Family, ids: Mapping[str, int]) -> dict:
+    """The family's preprocessor_config.json and video_preprocessor_config.json (its row of ``_PROCESSORS``)."""
+    patch, processor_class, image_processor_type, norm, video_processor_type = _PROCESSORS[spec.name]
     side = 2 * patch * 4  # at most 4 x 4 merged patches: 16 image tokens per image
     least, most = (2 * patch) ** 2, side * side
     sizes = {"min_pixels": least, "max_pixels": most, "size": {"shortest_edge": least, "longest_edge": most}}
@@ -106,16 +113,6 @@ def _qwen_processor(
     )
     video = dict(image, video_processor_type=video_processor_type, fps=2, min_frames=2, max_frames=4)
     return {"preprocessor_config.json": image, "video_preprocessor_config.json": video}
-
-
-def _qwen2_5_vl_files(spec: Family, ids: Mapping[str, int]) -> dict:
-    return _qwen_processor(
-        patch=14,
-        processor_class="Qwen2_5_VLProcessor",
-        image_processor_type="Qwen2VLImageProcessor",
-        norm=base.CLIP_NORM,
-        video_processor_type="Qwen2VLVideoProcessor",
-    )
 
 
 def _qwen3_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
@@ -155,16 +152,6 @@ def _qwen3_vl_config(spec: Family, ids: Mapping[str, int]) -> dict:
     }
 
 
-def _qwen3_vl_files(spec: Family, ids: Mapping[str, int]) -> dict:
-    return _qwen_processor(
-        patch=16,
-        processor_class="Qwen3VLProcessor",
-        image_processor_type="Qwen2VLImageProcessorFast",
-        norm=base.HALF_NORM,
-        video_processor_type="Qwen3VLVideoProcessor",
-    )
-
-
 QWEN2_5_VL = Family(
     name="qwen2_5_vl",
     module="qwen2_5_vl",
@@ -180,14 +167,14 @@ QWEN2_5_VL = Family(
     chat_template=templates.QWEN2_5_VL,
     declared=_qwen_declared,
     config=_qwen2_5_vl_config,
-    processor_files=_qwen2_5_vl_files,
+    processor_files=_qwen_files,
 )
-# Qwen3-VL keeps Qwen2.5-VL's tokens and eos declarations: its template, config and processors are its own
+# Qwen3-VL keeps Qwen2.5-VL's tokens and eos declarations: its template and config are its own (its processors: its
+# row of _PROCESSORS)
 QWEN3_VL = replace(
     QWEN2_5_VL,
     name="qwen3_vl",
     module="qwen3_vl",
     chat_template=templates.QWEN3_VL,
     config=_qwen3_vl_config,
-    processor_files=_qwen3_vl_files,
 )
