@@ -70,8 +70,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # runs alone at the end.
 LONGEST_FIRST = (
     "test_faults",  # serve, two workers, watch and mail under a fault schedule, mostly waiting (~90 s)
-    "test_same_record",  # six documents four ways, two of them OCR'd, on 1 and 4 render workers (~100 s)
-    "test_ray",
+    "test_ray",  # a Ray cluster, an mlx_vlm.server, two drivers and their actors killed (~100 s on an idle replica)
+    "test_same_record",  # six documents four ways, a small scan and its copy OCR'd, on 1 and 2 render workers (~70 s)
     "test_testing_kit",
     "test_decode",
     "test_records_unchanged",  # the samples end to end, through the CLI and the API (~90 s)
@@ -196,14 +196,15 @@ class ModelFactory:
         """A scripted model (default answer :data:`INVOICE_ANSWER`); arguments as
         :func:`extractor.testing.build_scripted_model`'s. Pass the ``schema`` (a name or a file path) whenever the
         model answers through the pipeline with constraints on: then its script is what jump-forward decoding feeds
-        and samples."""
+        and samples. A schema file is built and cached by its content (its ``schema_name`` is ``inline``): modules
+        that write the same schema to files of their own share one build (~5 s each)."""
         return self._get(
             "scripted",
             build_scripted_model,
             dict(
                 answer=answer,
                 then=then,
-                schema=schema if schema is None or isinstance(schema, dict) else str(schema),
+                schema=_schema_option(schema),
                 omit_absent=omit_absent,
                 repeat_line=repeat_line,
                 config_eos=config_eos,
@@ -225,6 +226,14 @@ class ModelFactory:
         """A private copy of ``model``'s directory at ``dest`` (for tests that change or delete its files)."""
         shutil.copytree(model.path, dest)
         return read_tiny_model(dest)
+
+
+def _schema_option(schema: object) -> object:
+    """A scripted model's ``schema`` as the factory keys and builds it: a file's content (a dict), a name as is."""
+    if schema is None or isinstance(schema, dict):
+        return schema
+    path = Path(str(schema))
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else str(schema)
 
 
 @pytest.fixture(scope="session")

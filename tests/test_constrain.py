@@ -394,6 +394,24 @@ def test_llguidance_tokenizer_equals_llguidances_own_build(model_factory):
         assert ours.tokenize_str(text) == theirs.tokenize_str(text)
 
 
+def test_llguidance_tokenizer_is_shared_by_equal_tokenizers_and_stop_sets(model_factory):
+    """A model loaded again (another tokenizer object, the same files) gets the process's llguidance tokenizer for
+    its stop set instead of a new build; another stop set, or a Constrainer of its own (the bench's), builds one."""
+    from transformers import AutoTokenizer
+
+    from extractor.runners.constrain.grammar import Constrainer
+
+    family = model_factory.family("gemma3")  # 2,176 tokens: each build is cheap here
+    first, again = (AutoTokenizer.from_pretrained(str(family.path)) for _ in range(2))
+    stop = (family.end_of_turn_id,)
+    shared = constrainer_for(first).llg_tokenizer(stop)
+    assert constrainer_for(again) is not constrainer_for(first)
+    assert constrainer_for(again).llg_tokenizer(stop) is shared
+    assert constrainer_for(again).llg_tokenizer((*stop, 1)) is not shared
+    own = Constrainer(again).llg_tokenizer(stop)
+    assert own is not shared and (own.vocab_size, own.eos_tokens) == (shared.vocab_size, shared.eos_tokens)
+
+
 def test_scripted_answer_comes_through_constrained_decoding_unchanged(scripted, page, invoice):
     from extractor.testing import SAMPLE_INVOICE
 

@@ -1,5 +1,6 @@
 """``--passes 2``: a second, sampled answer and each field's agreement with the first (``pipeline.passes``), on the
-kit's scripted model whose low-margin fields flip under sampling (``testing.ambiguity``, ``flip=True``). One
+kit's scripted model whose low-margin fields flip under sampling (``testing.ambiguity``, ``flip=True``):
+test_decode.py's short invoice (151 tokens where the demo's answer takes 376; the session builds it once). One
 runner, three decodes: a two-pass extraction and the second pass's settings alone (the same sampled answer: the
 record is reproducible per seed). The rest is table-driven."""
 
@@ -9,33 +10,32 @@ import json
 
 import pytest
 from helpers import ROOT, einvoice_pdf
+from test_decode import SHORT_ANSWER
 from typer.testing import CliRunner
 
 from extractor.errors import UsageError
 from extractor.record import record_schema
 
 SAMPLE = str(ROOT / "samples" / "invoice-de-einfach.pdf")
-DEMO_ANSWER = ROOT / "samples" / "expected" / "invoice-de-einfach.json"
 FLIP = {"/invoice_number": 0.5, "/seller/name": 0.2}  # low margins that sampling flips (seed 0 + 1 flips both)
 
 
 @pytest.fixture(scope="module")
 def two_passes(model_factory):
-    """The demo model's two-pass record, and the second pass's settings run alone as one pass."""
+    """The short invoice's two-pass record, and the second pass's settings run alone as one pass."""
     from extractor import Extractor
     from extractor.pipeline.passes import pass_settings
     from extractor.settings import Settings
     from extractor.testing.ambiguity import ambiguous_fields
 
-    answer = json.dumps(json.loads(DEMO_ANSWER.read_text(encoding="utf-8")), ensure_ascii=False, separators=(",", ":"))
-    demo = model_factory.scripted(answer=answer, schema="invoice")
-    blur = ambiguous_fields(demo, FLIP, flip=True)
-    settings = Settings(model=str(demo.path), passes=2, extra_processors=lambda attempt: (blur,))
+    short = model_factory.scripted(answer=SHORT_ANSWER, schema="invoice")  # test_decode.py's
+    blur = ambiguous_fields(short, FLIP, flip=True)
+    settings = Settings(model=str(short.path), passes=2, extra_processors=lambda attempt: (blur,))
     first = Extractor(settings=settings)
     record = first.extract(SAMPLE).to_dict()
     alone = pass_settings(settings).replace(passes=1)
     second = Extractor(settings=alone, runner=first.runner).extract(SAMPLE).to_dict()
-    return json.loads(answer), record, second, first.runner
+    return json.loads(SHORT_ANSWER), record, second, first.runner
 
 
 def test_low_margin_fields_disagree_the_others_agree(two_passes):

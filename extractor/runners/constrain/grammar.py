@@ -33,6 +33,7 @@ numpy and llguidance are imported lazily (inside functions), so importing this m
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import threading
 import time
@@ -46,6 +47,10 @@ from extractor.runners.constrain.bounds import bounded_schema
 from extractor.runners.stopping import StopSet
 
 MAX_EXTENSION_CHECKS = 256  # tokens running past forced bytes, checked one by one per step at most
+# llguidance tokenizers kept per process for the shared Constrainers (``constrainer_for``), by the Rust tokenizer's
+# serialized form and stop set: a model loaded again (a new Extractor, a new runner) reuses its tokenizer instead
+# of building it again (~2 s each for a 248k vocabulary). A few models' worth; each holds its vocabulary.
+MAX_SHARED_TOKENIZERS = 4
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
 
 
@@ -252,13 +257,17 @@ class Constrainer:
     Thread-safe. Get the shared one for a tokenizer with :func:`constrainer_for`.
     """
 
-    def __init__(self, hf_tokenizer) -> None:
+    def __init__(self, hf_tokenizer, *, shared: bool = False) -> None:
         """Wrap a tokenizer (nothing is built until first use).
 
         Args:
             hf_tokenizer: a fast Hugging Face tokenizer (the model's own).
+            shared: take llguidance's tokenizer from the process's cache when an equal tokenizer (the same
+                serialized form) built it already, and leave it there (``constrainer_for``'s Constrainers);
+                False: always build it (``bench/constrained.py`` times the build).
         """
         self._hf = weakref.ref(hf_tokenizer)
+        self._shared = shared
         self._lock = threading.Lock()
         self._tokenizers: dict[tuple[int, ...], Any] = {}
         self._compiled: dict[tuple[str, tuple[int, ...], bool], CompiledSchema] = {}
@@ -287,7 +296,7 @@ class Constrainer:
                 raise ModelError("constrained decoding: the tokenizer was released")
             start = time.perf_counter()
             try:
-                built = _llg_tokenizer(hf, key)
+                built = _llg_tokenizer(hf, key, shared=self._shared)
             except ImportError as exc:
                 raise ModelError(f"constrained decoding needs the llguidance package: {exc}") from exc
             except Exception as exc:  # noqa: BLE001 - any llguidance failure to read the tokenizer
@@ -340,7 +349,30 @@ class Constrainer:
             return self._index
 
 
-def _llg_tokenizer(hf, eos_ids: tuple[int, ...]):
+_SHARED_TOKENIZERS: dict[tuple[str, tuple[int, ...]], Any] = {}  # oldest first
+_SHARED_TOKENIZERS_LOCK = threading.Lock()
+
+
+def _llg_tokenizer(hf, eos_ids: tuple[int, ...], *, shared: bool):
+    """llguidance's tokenizer for ``hf`` with ``eos_ids`` as its end tokens (:func:`_built_llg_tokenizer`);
+    ``shared``: the process's one for the same serialized Rust tokenizer and end tokens when there is one (an
+    LLTokenizer is immutable: matchers only read it), else built and kept."""
+    backend = getattr(hf, "backend_tokenizer", None)
+    if not shared or backend is None:
+        return _built_llg_tokenizer(hf, eos_ids)
+    key = (hashlib.sha256(backend.to_str().encode()).hexdigest(), eos_ids)  # ~0.1 s for 248k tokens
+    with _SHARED_TOKENIZERS_LOCK:
+        found = _SHARED_TOKENIZERS.get(key)
+    if found is None:
+        found = _built_llg_tokenizer(hf, eos_ids)
+        with _SHARED_TOKENIZERS_LOCK:
+            _SHARED_TOKENIZERS[key] = found
+            while len(_SHARED_TOKENIZERS) > MAX_SHARED_TOKENIZERS:
+                del _SHARED_TOKENIZERS[next(iter(_SHARED_TOKENIZERS))]
+    return found
+
+
+def _built_llg_tokenizer(hf, eos_ids: tuple[int, ...]):
     """``llguidance.hf.from_tokenizer(hf, eos_token=eos_ids)``, without its copy of the Rust tokenizer where that
     copy changes nothing (no padding, no truncation to switch off): the copy is a serialization round trip, 0.6 of
     its 2.9 s on a 248k-token vocabulary."""
@@ -416,7 +448,7 @@ def constrainer_for(hf_tokenizer) -> Constrainer:
     with _CONSTRAINERS_LOCK:
         found = _CONSTRAINERS.get(hf_tokenizer)
         if found is None:
-            found = _CONSTRAINERS[hf_tokenizer] = Constrainer(hf_tokenizer)
+            found = _CONSTRAINERS[hf_tokenizer] = Constrainer(hf_tokenizer, shared=True)
         return found
 
 
