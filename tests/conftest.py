@@ -69,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # collected first, and with --no-loadscope-reorder (pyproject's addopts) sent to the workers first, so no long one
 # runs alone at the end.
 LONGEST_FIRST = (
+    "test_benches",  # fourteen benches at their smoke size in the test process, on the session's models (~100 CPU-s)
     "test_faults",  # serve, two workers, watch and mail under a fault schedule, mostly waiting (~90 s)
     "test_ray",  # a Ray cluster, an mlx_vlm.server, two drivers and their actors killed (~100 s on an idle replica)
     "test_same_record",  # six documents four ways, a small scan and its copy OCR'd, on 1 and 2 render workers (~70 s)
@@ -84,7 +85,6 @@ LONGEST_FIRST = (
     "test_clients",  # two clients generated from the OpenAPI document, compiled and type-checked (~20 s)
     "test_einvoice_out",  # the demo model end to end with --einvoice, the CEN rules compiled (~17 s)
     "test_db_outage",  # a private PostgreSQL made, restarted and stopped twice for 4 s (~16 s)
-    "test_benches",  # the benches without a model at their smoke size, each a process (~15 s)
     "test_learning_review",  # the review page in Chromium, and a real extract serve's tenant reviewed (~30 s)
     "test_layouts_corpus",  # the real groups: learn from each document, read the others (~25 s)
     "test_mail_outage",  # a private Dovecot stopped across ten reconnects (~20 s)
