@@ -92,3 +92,17 @@ def test_a_postal_code_followed_by_digits_is_not_cut(layout):
     reading = read(layout, [invoice("Hôtel Saint Denis", "42 rue du stade", "75 001 Paris")])
     assert reading.values.get("/buyer/address/street") == "42 rue du stade"
     assert not {"/buyer/address/postal_code", "/buyer/address/city"} & set(reading.values)
+
+
+@pytest.mark.parametrize(("last", "expected"), [("France", "FR"), ("Lyon Cedex", None), ("Georgia", "GE")])
+def test_a_country_printed_as_its_lines_whole_text_is_read_there(last, expected):
+    """The teacher printed its country among other words (``Ile de la Réunion`` for RE): a document's line there
+    that names one country in full is read as it; a line naming none reads nothing."""
+    truth = {**TRUTH, "buyer": {"name": "Hôtel Saint Denis", "address": {"street": "42 rue du stade", "country": "RE"}}}
+    taught = learn(
+        [invoice("Hôtel Saint Denis", "42 rue du stade", "Ile de la Réunion")], truth, schema="invoice", teacher=TEACHER
+    ).layout
+    assert taught is not None
+    reading = read(taught, [invoice("Ma jolie boutique", "35 rue de la République", last)])
+    assert reading.values.get("/buyer/address/country") == expected
+    assert reading.values["/buyer/address/street"] == "35 rue de la République"

@@ -10,12 +10,14 @@ lines (an address with a line more) or two such blocks, and nothing is read ther
 the value on its line must be printed there too, but words of no digit that end the line (the city after the postal
 code) or a whole line's words count (``35 rue de la République`` for ``42 rue du stade``) may differ: the block
 says where the line is, the line's shape says which of its words the value is. Every place of the field that reads
-must read the same value, and one that prints it unparsed abstains, as at anchors.
+must read the same value, and one that prints it unparsed abstains, as at anchors. A country the teacher printed among
+other words (``Ile de la Réunion`` for RE) is read where the line there names one country in full (``France``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +25,7 @@ from extractor.layouts import formats
 from extractor.layouts.model import NO_CANDIDATE, PLACES_DISAGREE, UNPARSABLE, FieldRule, Place
 from extractor.layouts.places import ALIGN, word_citation
 from extractor.layouts.words import ANY, PageWords, Word
+from extractor.text import fold
 
 GAP = 0.025  # the most (page heights) between two lines' tops of one block
 DRIFT = 0.05  # how far (page heights) a block's top may move from the teacher's
@@ -96,6 +99,26 @@ def _value_words(place: Place, page: PageWords, line: int, words: int) -> tuple[
     return printed[before:] if not after and len(tokens) > before else None
 
 
+@functools.cache
+def _countries() -> dict[str, frozenset[str]]:
+    """Every country's names (``cldr.country_names``, folded) -> the codes they name (a few name two)."""
+    import pycountry
+
+    from extractor.trust.grounding.cldr import country_names
+
+    out: dict[str, set[str]] = {}
+    for entry in pycountry.countries:
+        for name in country_names(entry.alpha_2):
+            out.setdefault(name, set()).add(entry.alpha_2)
+    return {name: frozenset(codes) for name, codes in out.items()}
+
+
+def country(text: str) -> str | None:
+    """The code of the one country ``text`` names in full (``France``: FR), else None."""
+    codes = _countries().get(fold(" ".join(text.split())), frozenset())
+    return next(iter(codes)) if len(codes) == 1 else None
+
+
 def read_blocked(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -> tuple[Any, list[dict], str | None]:
     """A party's address field read at its places' blocks: (value, citations, None), or (None, [], why not)."""
     if not address(rule.pointer) or not rule.places or not all(p.block for p in rule.places):
@@ -106,11 +129,22 @@ def read_blocked(rule: FieldRule, pages: Sequence[PageWords], *, decimal: str) -
     for place in rule.places:
         at = _line(place, pages)
         words = _value_words(place, *at, rule.format.words) if at is not None else None
-        if at is None or not words:
+        if at is None:
+            continue
+        if not words:
+            # a country printed as its line's whole text where the teacher's line printed it among other words
+            # ("France" where it printed "Ile de la Réunion"); any other line prints no country there
+            words = at[0].line_words(at[1]) if rule.pointer.endswith("/country") else ()
+            value = country(" ".join(w.text for w in words)) if words else None
+            if value is not None:
+                values.setdefault(value, (value, []))[1].append(word_citation(at[0], words))
             continue
         if not rule.format.words and any(t == ANY for t in at[0].tokens[at[1]][len(place.before) :][: len(words)]):
             return None, [], UNPARSABLE  # a digit where the teacher's value printed none (``001 Paris``)
-        value = formats.parse(" ".join(w.text for w in words), whole, decimal=decimal)
+        text = " ".join(w.text for w in words)
+        value = formats.parse(text, whole, decimal=decimal)
+        if value is None and rule.pointer.endswith("/country"):
+            value = country(text)
         if value is None:
             return None, [], UNPARSABLE
         values.setdefault(value, (value, []))[1].append(word_citation(at[0], words))
