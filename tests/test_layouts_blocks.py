@@ -106,3 +106,17 @@ def test_a_country_printed_as_its_lines_whole_text_is_read_there(last, expected)
     reading = read(taught, [invoice("Ma jolie boutique", "35 rue de la République", last)])
     assert reading.values.get("/buyer/address/country") == expected
     assert reading.values["/buyer/address/street"] == "35 rue de la République"
+
+
+def test_a_layout_stored_before_blocks_reads_at_its_anchors_only(layout):
+    """A layout's JSON from before ``block`` was kept: its address lines are read at their anchors only."""
+    body = layout.to_json()
+    for rule in body["fields"]:
+        for place in rule["places"]:
+            del place["block"]
+    older = Layout.from_json(body)
+    assert all(not p.block for rule in older.fields for p in rule.places)
+    reading = read(older, [invoice("Hôtel Saint Denis", "42 rue du stade", "97400 Saint Denis")])
+    assert not set(ADDRESS) & set(reading.values)
+    same = read(older, [invoice("Ma jolie boutique", "35 rue de la République", "69001 Lyon")])
+    assert same.values["/buyer/address/street"] == "35 rue de la République"
