@@ -130,7 +130,12 @@ def test_fnfe_one_teacher_reads_its_layouts_key_fields_never_wrong():
     the English invoice and the French ones read each other where the teacher's page put a value (its rank among
     the aligned lines, cross-checked by the arithmetic) and the buyer where both its places start; nothing is ever
     read wrong."""
-    exact, total, _, shares = one_teacher("fnfe")
+    exact, total, full, shares = one_teacher("fnfe")
+    # read fully (no model): 1 of 12 measured (0 before address lines were read by their block): the DOM invoice
+    # teaching reads the French one whole (its buyer's street, postal code, city and "France" at their lines of the
+    # address blocks); the French one teaching cannot read the DOM one whole: its ship-to city is not its buyer's
+    # ("Saint Denis de la réunion" and "Saint Denis": the places disagree) and "Ile de la Réunion" names no country
+    assert full >= 1
     # measured when written: 103/126 (64/126 before titles, ranks and places); what no teacher can give: the credit
     # note's line items to the invoices' layouts (their XML has none), its amount due (the invoices print it only
     # at "Solde à payer"), the English invoice's MINIMUM XML's missing subtotal and tax rows

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from extractor.layouts import formats, places, relabel, table, table_read
+from extractor.layouts import blocks, formats, places, relabel, table, table_read
 from extractor.layouts.choose import fixed_words, name_printed
 from extractor.layouts.model import FieldRule, Format, Layout, LearnResult, Place, Teacher, with_id
 from extractor.layouts.read import read
@@ -196,6 +196,8 @@ def _field_rules(
         for span, _ in spans:
             place = places.place_of(pages, span, own=own)
             place = relabel.stacked(place, pages, span.line) if place is not None else None
+            if place is not None and blocks.address(pointer):
+                place = blocks.blocked(place, pages, span.line)
             if place is not None and place not in learned:
                 learned.append(place)
         learned = _labelled(pointer, _own_party(pointer, learned, data) if shared else learned)

@@ -119,6 +119,8 @@ class Place:
         stack: where its line stands among the labelled lines whose values are aligned with it (``relabel``):
             (the edge aligned: 0 left, 2 right; how many such runs of lines the page has; its run; its rank in the
             run; the run's size); empty when its line has no label.
+        block: for a party's address line, the block of aligned lines it stands in (``blocks``): (its line's
+            offset in the block, the block's lines, the block's left edge and top); empty when not learned so.
     """
 
     before: tuple[str, ...]
@@ -128,6 +130,7 @@ class Place:
     box: tuple[float, float, float, float]
     lines: int = 1
     stack: tuple[int, ...] = ()
+    block: tuple[float, ...] = ()
 
     def to_json(self) -> dict:
         """The place as JSON."""
@@ -139,6 +142,7 @@ class Place:
             "box": list(self.box),
             "lines": self.lines,
             "stack": list(self.stack),
+            "block": list(self.block),
         }
 
     @classmethod
@@ -153,6 +157,8 @@ class Place:
             lines=int(data["lines"]),
             # a place learned before ``stack`` was kept is read by its label only
             stack=tuple(int(v) for v in data.get("stack", ())),
+            # a place learned before ``block`` was kept is read at its anchors only
+            block=tuple(float(v) for v in data.get("block", ())),
         )
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.layouts import formats, kinds, places, relabel, table_read
+from extractor.layouts import blocks, formats, kinds, places, relabel, table_read
 from extractor.layouts.choose import identity_printed
 from extractor.layouts.identity import identities
 from extractor.layouts.model import (
@@ -221,6 +221,9 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
             value, cited, reason = read_field(rule, pages, decimal=layout.decimal)
             if reason in (NO_CANDIDATE, UNPARSABLE):
                 value, cited, reason = _relabelled(rule, pages, context, relabelled) or (value, cited, reason)
+            if reason == NO_CANDIDATE:
+                # a party's address line whose anchors were the teacher's party's own words: read by its block
+                value, cited, reason = blocks.read_blocked(rule, pages, decimal=decimal)
             if reason is None:
                 result.values[rule.pointer] = value
                 result.citations[rule.pointer] = cited
