@@ -262,7 +262,8 @@ def _reuse_loaded_models():
     """Every ``Extractor`` that loads an in-process model for a directory the session has loaded before (the same
     files, unchanged) gets that runner again, its prefix cache emptied, as a long-running process would: loading a
     tiny model and its load-time probes cost ~3 s, and the CLI tests load the same few models again and again.
-    Changed, copied or broken directories load afresh (the key holds every file's size and mtime)."""
+    Changed, copied or broken directories load afresh (the key holds every file's size and mtime), and so does one
+    named another way (a link to it: the runner's ``model_id``, which records report, is the name it was loaded by)."""
     from collections import OrderedDict
 
     from extractor import api
@@ -275,7 +276,7 @@ def _reuse_loaded_models():
         if settings.endpoint or not path.is_dir():
             return real(settings)
         files = tuple(sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in path.iterdir() if p.is_file()))
-        key = (str(path.resolve()), settings.batch, files)
+        key = (settings.model, str(path.resolve()), settings.batch, files)
         runner = kept.get(key)
         if runner is None:
             runner = kept[key] = real(settings)
