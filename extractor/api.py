@@ -14,7 +14,7 @@ from typing import TypeVar
 from extractor.errors import UsageError
 from extractor.inputs.pool import RenderPool, default_workers
 from extractor.inputs.renderer import LocalRenderer, Rendered, Renderer
-from extractor.pipeline.extract import document_record, settings_fingerprint
+from extractor.pipeline.extract import document_record, extract_document, settings_fingerprint
 from extractor.pipeline.job import Source, document_raster
 from extractor.pipeline.split import find_parts, model_question, page_spec
 from extractor.record import Record, Status, issue
@@ -202,14 +202,13 @@ class Extractor:
         """One document's record with this extractor's model and schema: a source (rendered by ``renderer``) or one
         already ``Rendered``; ``settings`` and ``layouts`` default to the extractor's, ``fingerprint`` to the
         settings' (``pipeline.extract``)."""
-        settings = settings if settings is not None else self.settings
-        if not isinstance(document, Rendered):  # as extract_document renders it
-            document = renderer.render(document, raster=document_raster(settings, self.runner, first_window=True))
-        return document_record(
+        # one already rendered is made a record; a source is rendered first (extract_document)
+        make: Callable[..., Record] = document_record if isinstance(document, Rendered) else extract_document
+        return make(
             document,
             runner=self.runner,
             schema=self.schema,
-            settings=settings,
+            settings=settings if settings is not None else self.settings,
             renderer=renderer,
             fingerprint=fingerprint,
             layouts=layouts if layouts is not None else self.layouts,
