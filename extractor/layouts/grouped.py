@@ -32,13 +32,7 @@ def variants(words: Sequence[Word], *, decimal: str) -> list[tuple[Word, ...]]:
     """``words`` with each choice of the runs that may print one number grouped by plain spaces joined into one
     word (its text the groups with a space between them, its box theirs), every run joined first; none when no
     run may (``12 100,00`` is 12 100,00, or 12 then 100,00: both are given, the caller's row tells)."""
-    runs = []
-    i = 0
-    while i < len(words):
-        end = _run_end(words, i, decimal=decimal)
-        if end > i:
-            runs.append((i, end))
-        i = end + 1
+    runs = _runs(words, decimal=decimal)
     out = []
     for choice in itertools.product((True, False), repeat=len(runs)):
         if any(choice):
@@ -70,18 +64,27 @@ def regrouped(pages: Sequence[PageWords], *, decimal: str, values: Set[Decimal])
         lines, changed = [], False
         for line in range(len(page.lines)):
             words = page.line_words(line)
-            runs = []
-            i = 0
-            while i < len(words):
-                end = _run_end(words, i, decimal=decimal)
-                text = " ".join(w.text for w in words[i : end + 1])
-                if end > i and formats.parse_number(text, decimal=decimal) in values:
-                    runs.append((i, end))
-                i = end + 1
+            runs = [
+                (i, end)
+                for i, end in _runs(words, decimal=decimal)
+                if formats.parse_number(" ".join(w.text for w in words[i : end + 1]), decimal=decimal) in values
+            ]
             changed |= bool(runs)
             lines.append([(w.text, w.box, w.confidence) for w in _join(words, runs)])
         out.append(from_lines(page.page, lines, source=page.source) if changed else page)
     return out
+
+
+def _runs(words: Sequence[Word], *, decimal: str) -> list[tuple[int, int]]:
+    """The (first, last) indexes of each run of words that may print one number grouped by plain spaces."""
+    runs = []
+    i = 0
+    while i < len(words):
+        end = _run_end(words, i, decimal=decimal)
+        if end > i:
+            runs.append((i, end))
+        i = end + 1
+    return runs
 
 
 def _run_end(words: Sequence[Word], start: int, *, decimal: str) -> int:
