@@ -13,8 +13,9 @@ an invoice's signs, the order of slashed dates the page shows).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from extractor.layouts import blocks, formats, kinds, places, relabel, table_read
@@ -206,9 +207,11 @@ def read(layout: Layout, pages: Sequence[PageWords]) -> LayoutRead:
     unexplained = unexplained_lines(layout, pages)
     printed = set(keys) - set(layout.identity)
     relabelled: dict[str, bool] = {}
-    # what reading a field under other labels needs, once per document: the page's own decimal separator (an
-    # English page's 2,076.76) and the labels the layout reads by
-    context = (formats.decimal_of([w.text for page in pages for w in page.words]), relabel.known_labels(layout))
+    # what reading a field under other labels needs, once per document and only when a label reads nothing: the
+    # page's own decimal separator (an English page's 2,076.76) and the labels the layout reads by
+    context = functools.cache(
+        lambda: (formats.decimal_of([w.text for page in pages for w in page.words]), relabel.known_labels(layout))
+    )
     for rule in layout.fields:
         if rule.pointer in layout.demoted:
             result.abstained[rule.pointer] = DEMOTED
@@ -276,15 +279,18 @@ def _not_printed(
 
 
 def _relabelled(
-    rule: FieldRule, pages: Sequence[PageWords], context: tuple[str, frozenset[str]], relabelled: dict[str, bool]
+    rule: FieldRule,
+    pages: Sequence[PageWords],
+    context: Callable[[], tuple[str, frozenset[str]]],
+    relabelled: dict[str, bool],
 ) -> tuple[Any, list[dict], None] | None:
     """A field its label did not read, read where the teacher's page put it (``relabel``): a text at its places'
-    positions, an amount or a date at its rank, in the page's own decimal separator (``context``: it and the
+    positions, an amount or a date at its rank, in the page's own decimal separator (``context()``: it and the
     layout's labels), noted in ``relabelled`` for the cross-checks."""
     in_place = relabel.read_in_place(rule, pages)
     if in_place is not None:
         return in_place[0], in_place[1], None
-    decimal, known = context
+    decimal, known = context()
     found = relabel.read_relabelled(rule, pages, known=known, decimal=decimal)
     if found is None:
         return None
